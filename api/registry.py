@@ -1,0 +1,154 @@
+"""The API model: EGL and GLES functions read from the Khronos registries.
+
+One Function per entry point, with its C signature and the API versions and
+extensions that provide it. Everything Strata generates starts from here.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import xml.etree.ElementTree as ET
+
+# Versions we cover, in the order they are reported. The key is the registry
+# (api, number) pair; the value is the label users see. The registry calls
+# GLES 1.1 common profile "GL_VERSION_ES_CM_1_0" with number 1.0.
+VERSIONS = {
+    ("egl", "1.0"): "EGL 1.0",
+    ("egl", "1.1"): "EGL 1.1",
+    ("egl", "1.2"): "EGL 1.2",
+    ("egl", "1.3"): "EGL 1.3",
+    ("egl", "1.4"): "EGL 1.4",
+    ("egl", "1.5"): "EGL 1.5",
+    ("gles1", "1.0"): "GLES 1.1",
+    ("gles2", "2.0"): "GLES 2.0",
+    ("gles2", "3.0"): "GLES 3.0",
+    ("gles2", "3.1"): "GLES 3.1",
+    ("gles2", "3.2"): "GLES 3.2",
+}
+EXTENSION_SETS = {"egl": "EGL extensions", "gles1": "GLES 1 extensions", "gles2": "GLES 2+ extensions"}
+
+# Bit layout of Function.api_mask; the C++ side receives the same table.
+API_BITS = list(VERSIONS.values()) + list(EXTENSION_SETS.values())
+
+# Which exported library carries a function, by the API that defines it.
+LIBRARY_OF_API = {"egl": "egl", "gles1": "glesv1", "gles2": "glesv2"}
+
+
+@dataclasses.dataclass
+class Param:
+    name: str
+    decl: str  # full C declaration including the name, e.g. "const GLfloat *v"
+
+    @property
+    def type(self) -> str:
+        return self.decl[: self.decl.rfind(self.name)].strip()
+
+
+@dataclasses.dataclass
+class Function:
+    name: str
+    return_type: str
+    params: list[Param]
+    api_mask: int = 0
+    apis: set[str] = dataclasses.field(default_factory=set)  # "egl", "gles1", "gles2"
+    extensions: list[str] = dataclasses.field(default_factory=list)
+
+    def signature(self) -> str:
+        params = ", ".join(p.decl for p in self.params) or "void"
+        return f"{self.return_type} {self.name}({params})"
+
+    def param_list(self) -> str:
+        return ", ".join(p.decl for p in self.params) or "void"
+
+    def arg_list(self) -> str:
+        return ", ".join(p.name for p in self.params)
+
+    def pointer_type(self) -> str:
+        return f"{self.return_type} (*)({self.param_list()})"
+
+    def is_gl(self) -> bool:
+        return not self.name.startswith("egl")
+
+    def in_version(self, label: str) -> bool:
+        return bool(self.api_mask & (1 << API_BITS.index(label)))
+
+
+@dataclasses.dataclass
+class Model:
+    functions: list[Function]  # sorted by name; the index is the dispatch slot
+    types: list[str]  # C type declarations, in dependency order
+
+    def by_name(self) -> dict[str, Function]:
+        return {f.name: f for f in self.functions}
+
+
+def _text(element: ET.Element) -> str:
+    return " ".join("".join(element.itertext()).split())
+
+
+def _parse_commands(root: ET.Element) -> dict[str, Function]:
+    commands = {}
+    for cmd in root.find("commands").findall("command"):
+        proto = cmd.find("proto")
+        name = proto.find("name").text
+        return_type = _text(proto)[: -len(name)].strip()
+        params = [Param(p.find("name").text, _text(p)) for p in cmd.findall("param")]
+        commands[name] = Function(name, return_type, params)
+    return commands
+
+
+def _required_commands(block: ET.Element) -> list[str]:
+    return [c.get("name") for c in block.iter("command")]
+
+
+def _type_declarations(root: ET.Element, skip_defined_by_include: bool) -> list[str]:
+    """C text of the registry's type declarations, without #includes."""
+    out = []
+    for t in root.find("types").findall("type"):
+        text = "".join(t.itertext())
+        if "#include" in text or not text.strip():
+            continue  # headers are included explicitly by the generated file
+        name = t.findtext("name") or t.get("name") or ""
+        if text.lstrip().startswith("struct") and "{" in text:
+            # A struct body would clash with the system header's definition.
+            text = f"struct {name};"
+        if skip_defined_by_include and t.get("requires") == "eglplatform" and "typedef" not in text:
+            continue
+        out.append(text.replace("<apientry/>", "").strip())
+    return out
+
+
+def load(gl_xml: str, egl_xml: str) -> Model:
+    gl_root = ET.parse(gl_xml).getroot()
+    egl_root = ET.parse(egl_xml).getroot()
+    commands = {**_parse_commands(gl_root), **_parse_commands(egl_root)}
+    selected: dict[str, Function] = {}
+
+    def add(name: str, api: str, label: str, extension: str | None = None):
+        fn = selected.setdefault(name, commands[name])
+        fn.api_mask |= 1 << API_BITS.index(label)
+        fn.apis.add(api)
+        if extension and extension not in fn.extensions:
+            fn.extensions.append(extension)
+
+    for root in (gl_root, egl_root):
+        for feature in root.findall("feature"):
+            label = VERSIONS.get((feature.get("api"), feature.get("number")))
+            if label is None:
+                continue
+            for req in feature.findall("require"):
+                for name in _required_commands(req):
+                    add(name, feature.get("api"), label)
+        for ext in root.find("extensions").findall("extension"):
+            supported = set(ext.get("supported", "").split("|"))
+            for api, label in EXTENSION_SETS.items():
+                if api not in supported:
+                    continue
+                for req in ext.findall("require"):
+                    if req.get("api") not in (None, api):
+                        continue
+                    for name in _required_commands(req):
+                        add(name, api, label, ext.get("name"))
+
+    types = ["/* GL */"] + _type_declarations(gl_root, False) + ["/* EGL */"] + _type_declarations(egl_root, True)
+    return Model(sorted(selected.values(), key=lambda f: f.name), types)

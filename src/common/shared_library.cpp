@@ -1,0 +1,28 @@
+#include "common/shared_library.h"
+
+#include <dlfcn.h>
+
+namespace strata {
+
+bool SharedLibrary::Open(const std::string& path, bool isolated) {
+  path_ = path;
+  int flags = RTLD_NOW | (isolated ? (RTLD_LOCAL | RTLD_DEEPBIND) : RTLD_GLOBAL);
+  handle_ = dlopen(path.c_str(), flags);
+  if (handle_ == nullptr) {
+    const char* why = dlerror();
+    error_ = why ? why : "unknown dlopen error";
+  }
+  return handle_ != nullptr;
+}
+
+void* SharedLibrary::Symbol(const char* name) const {
+  return handle_ ? dlsym(handle_, name) : nullptr;
+}
+
+std::string PathOfObjectContaining(const void* address) {
+  Dl_info info{};
+  if (dladdr(address, &info) == 0 || info.dli_fname == nullptr) return "";
+  return info.dli_fname;
+}
+
+}  // namespace strata

@@ -1,0 +1,24 @@
+#pragma once
+// The per-thread dispatch table every public entry point jumps through.
+
+#include "loader/export.h"
+#include "strata/api/functions.h"
+
+namespace strata::loader {
+
+struct DispatchTable {
+  void* entries[api::kFunctionCount];
+};
+
+// The table of the calling thread: the GLES 1 or GLES 2+ table while a context
+// is current, the "unavailable" table otherwise. Initial-exec TLS keeps a
+// public entry point at three instructions and a jump.
+STRATA_EXPORT extern __thread const DispatchTable* strata_current_dispatch
+    __attribute__((tls_model("initial-exec")));
+
+// Generated: the loader's own entry point per function (what eglGetProcAddress
+// hands out) and the stub per function for calls that cannot be served.
+extern void* const kEntryPoints[api::kFunctionCount];
+extern void* const kUnavailableStubs[api::kFunctionCount];
+
+}  // namespace strata::loader

@@ -1,0 +1,41 @@
+// The public entry points that change the loader's own state. Each passes the
+// call down like any other, then acts on the result.
+#include "loader/egl_hooks.h"
+
+#include <EGL/egl.h>
+
+#include "loader/loader.h"
+#include "strata/api/signatures.h"
+
+namespace strata::loader {
+namespace {
+
+template <typename Fn>
+Fn Below(api::Slot slot) {
+  return reinterpret_cast<Fn>(strata_current_dispatch->entries[slot]);
+}
+
+}  // namespace
+
+__eglMustCastToProperFunctionPointerType Loader_eglGetProcAddress(const char* procname) {
+  auto found = Below<api::PFN_eglGetProcAddress>(api::eglGetProcAddress)(procname);
+  int slot = api::FindFunction(procname);
+  if (slot < 0) return found;  // unknown to the registry: the driver's answer stands
+  // Known: hand out our own entry point, so the call goes through the thread's table.
+  if (found == nullptr && Loader::Get().DriverFunction(slot) == nullptr) return nullptr;
+  return reinterpret_cast<__eglMustCastToProperFunctionPointerType>(kEntryPoints[slot]);
+}
+
+EGLBoolean Loader_eglMakeCurrent(EGLDisplay dpy, EGLSurface draw, EGLSurface read, EGLContext ctx) {
+  EGLBoolean ok = Below<api::PFN_eglMakeCurrent>(api::eglMakeCurrent)(dpy, draw, read, ctx);
+  if (ok) Loader::Get().SelectTableFor(dpy, ctx);
+  return ok;
+}
+
+EGLBoolean Loader_eglReleaseThread() {
+  EGLBoolean ok = Below<api::PFN_eglReleaseThread>(api::eglReleaseThread)();
+  if (ok) Loader::Get().SelectTableFor(EGL_NO_DISPLAY, EGL_NO_CONTEXT);
+  return ok;
+}
+
+}  // namespace strata::loader

@@ -1,0 +1,124 @@
+#include "loader/loader.h"
+
+#include <EGL/egl.h>
+
+#include "common/log.h"
+
+namespace strata::loader {
+
+namespace {
+
+// Indexed by ContextApi. Static storage so that every thread's TLS pointer can
+// start at the no-context table, whenever the thread was created.
+DispatchTable g_tables[3];
+
+
+std::string DirectoryOf(const std::string& path) {
+  auto slash = path.rfind('/');
+  return slash == std::string::npos ? std::string(".") : path.substr(0, slash);
+}
+
+bool IsGles1Function(const api::FunctionInfo& info) {
+  return info.api_mask & (api::kGLES1_1 | api::kGLES1extensions);
+}
+
+}  // namespace
+
+__thread const DispatchTable* strata_current_dispatch __attribute__((tls_model("initial-exec"))) = &g_tables[0];
+
+Loader& Loader::Get() {
+  static Loader loader;
+  return loader;
+}
+
+Loader::Loader() {
+  own_directory_ = DirectoryOf(PathOfObjectContaining(reinterpret_cast<const void*>(&Loader::Get)));
+  LoadDriver();
+  BuildTables();
+}
+
+void Loader::LoadDriver() {
+  for (DriverLibrary library : kAllDriverLibraries) {
+    DriverLocation& location = location_[Index(library)];
+    location = LocateDriver(library, own_directory_);
+    // Only EGL is required: GLES functions can also come from eglGetProcAddress.
+    bool required = library == DriverLibrary::kEgl || location.from_override;
+    if (location.path.empty()) {
+      if (required) STRATA_ERROR("%s", location.error.c_str());
+      continue;
+    }
+    if (!driver_[Index(library)].Open(location.path, /*isolated=*/true)) {
+      location.error = "cannot load driver " + location.path + ": " + driver_[Index(library)].error();
+      if (required) STRATA_ERROR("%s", location.error.c_str());
+    } else {
+      STRATA_DEBUG("driver %s: %s", SonameOf(library), location.path.c_str());
+    }
+  }
+}
+
+void Loader::BuildTables() {
+  const SharedLibrary& egl = driver(DriverLibrary::kEgl);
+  auto get_proc = reinterpret_cast<void* (*)(const char*)>(egl.Symbol("eglGetProcAddress"));
+  auto resolve = [&](const char* name, const SharedLibrary& first, const SharedLibrary& second) -> void* {
+    if (void* fn = first.Symbol(name)) return fn;
+    if (void* fn = second.Symbol(name)) return fn;
+    return get_proc ? get_proc(name) : nullptr;
+  };
+  const SharedLibrary& v1 = driver(DriverLibrary::kGlesV1);
+  const SharedLibrary& v2 = driver(DriverLibrary::kGlesV2);
+  DispatchTable& none = g_tables[static_cast<int>(ContextApi::kNone)];
+  DispatchTable& gles1 = g_tables[static_cast<int>(ContextApi::kGles1)];
+  DispatchTable& gles2 = g_tables[static_cast<int>(ContextApi::kGles2)];
+  for (int slot = 0; slot < api::kFunctionCount; ++slot) {
+    const api::FunctionInfo& info = api::kFunctions[slot];
+    void* stub = kUnavailableStubs[slot];
+    if (!egl.loaded()) {
+      none.entries[slot] = gles1.entries[slot] = gles2.entries[slot] = stub;
+      continue;
+    }
+    if (info.is_egl) {
+      void* fn = resolve(info.name, egl, egl);
+      driver_functions_.entries[slot] = fn;
+      none.entries[slot] = gles1.entries[slot] = gles2.entries[slot] = fn ? fn : stub;
+      continue;
+    }
+    void* fn1 = resolve(info.name, v1, v2);
+    void* fn2 = resolve(info.name, v2, v1);
+    driver_functions_.entries[slot] = IsGles1Function(info) && !fn2 ? fn1 : fn2;
+    none.entries[slot] = stub;
+    gles1.entries[slot] = fn1 ? fn1 : stub;
+    gles2.entries[slot] = fn2 ? fn2 : stub;
+  }
+}
+
+const DispatchTable& Loader::table(ContextApi api) const { return g_tables[static_cast<int>(api)]; }
+
+int Loader::ResolvedCount(ContextApi api) const {
+  int count = 0;
+  for (int slot = 0; slot < api::kFunctionCount; ++slot) {
+    if (table(api).entries[slot] != kUnavailableStubs[slot]) ++count;
+  }
+  return count;
+}
+
+void Loader::SelectTableFor(EGLDisplay display, EGLContext context) const {
+  ContextApi api = ContextApi::kNone;
+  if (context != EGL_NO_CONTEXT) {
+    auto query = reinterpret_cast<EGLBoolean (*)(EGLDisplay, EGLContext, EGLint, EGLint*)>(
+        DriverFunction(api::eglQueryContext));
+    EGLint type = EGL_OPENGL_ES_API, version = 2;
+    if (query) {
+      query(display, context, EGL_CONTEXT_CLIENT_TYPE, &type);
+      query(display, context, EGL_CONTEXT_CLIENT_VERSION, &version);
+    }
+    api = (type == EGL_OPENGL_ES_API && version == 1) ? ContextApi::kGles1 : ContextApi::kGles2;
+  }
+  strata_current_dispatch = &table(api);
+}
+
+namespace {
+// Build the tables as soon as the library is loaded, before any app call.
+__attribute__((constructor)) void InitializeLoader() { Loader::Get(); }
+}  // namespace
+
+}  // namespace strata::loader

@@ -1,0 +1,50 @@
+#pragma once
+// The loader's process-wide state: the native driver and the dispatch tables
+// built from it. Set up once, when libstrata_loader.so is loaded.
+
+#include <string>
+
+#include "common/shared_library.h"
+#include "loader/dispatch.h"
+#include "loader/driver_locator.h"
+#include "strata/api/types.h"
+
+namespace strata::loader {
+
+// Which table a thread uses, decided by its current context.
+enum class ContextApi { kNone, kGles1, kGles2 };
+
+class Loader {
+ public:
+  static Loader& Get();
+
+  bool driver_loaded() const { return driver_[Index(DriverLibrary::kEgl)].loaded(); }
+  const SharedLibrary& driver(DriverLibrary library) const { return driver_[Index(library)]; }
+  const DriverLocation& location(DriverLibrary library) const { return location_[Index(library)]; }
+  const std::string& own_directory() const { return own_directory_; }
+
+  const DispatchTable& table(ContextApi api) const;
+  bool IsNoContextTable(const DispatchTable* table) const { return table == &this->table(ContextApi::kNone); }
+  // Number of slots of a table that reach a driver function.
+  int ResolvedCount(ContextApi api) const;
+
+  // The driver's own function in `slot`, bypassing every layer; for the
+  // loader's private queries.
+  void* DriverFunction(int slot) const { return driver_functions_.entries[slot]; }
+
+  // Points the calling thread at the table for `context` (EGL_NO_CONTEXT: none).
+  void SelectTableFor(EGLDisplay display, EGLContext context) const;
+
+ private:
+  Loader();
+  static int Index(DriverLibrary library) { return static_cast<int>(library); }
+  void LoadDriver();
+  void BuildTables();
+
+  std::string own_directory_;
+  DriverLocation location_[3];
+  SharedLibrary driver_[3];
+  DispatchTable driver_functions_{};  // raw driver function per slot, or nullptr
+};
+
+}  // namespace strata::loader

@@ -1,0 +1,30 @@
+#include "loader/status.h"
+
+#include <string>
+
+#include "loader/loader.h"
+
+using strata::loader::ContextApi;
+using strata::loader::DriverLibrary;
+using strata::loader::Loader;
+
+const StrataLoaderStatus* strata_loader_status(void) {
+  static const StrataLoaderStatus status = [] {
+    const Loader& loader = Loader::Get();
+    StrataLoaderStatus s{};
+    s.loader_directory = loader.own_directory().c_str();
+    for (DriverLibrary library : strata::loader::kAllDriverLibraries) {
+      StrataDriverStatus& d = s.drivers[static_cast<int>(library)];
+      d.soname = strata::loader::SonameOf(library);
+      d.path = loader.location(library).path.c_str();
+      d.error = loader.location(library).error.c_str();
+      d.loaded = loader.driver(library).loaded();
+      d.from_override = loader.location(library).from_override;
+    }
+    s.function_count = strata::api::kFunctionCount;
+    s.resolved_gles1 = loader.ResolvedCount(ContextApi::kGles1);
+    s.resolved_gles2 = loader.ResolvedCount(ContextApi::kGles2);
+    return s;
+  }();
+  return &status;
+}

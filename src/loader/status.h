@@ -1,0 +1,25 @@
+#pragma once
+// What the loader found, for `strata info` and tests. A plain C interface so
+// the `strata` command can read it through dlsym without linking the loader.
+
+extern "C" {
+
+struct StrataDriverStatus {
+  const char* soname;      // "libEGL.so.1"
+  const char* path;        // absolute path of the driver library, "" if none
+  const char* error;       // why it is missing or failed to load, "" if fine
+  int loaded;
+  int from_override;       // chosen by a STRATA_DRIVER_* variable
+};
+
+struct StrataLoaderStatus {
+  const char* loader_directory;  // where Strata's libraries are
+  struct StrataDriverStatus drivers[3];  // EGL, GLESv2, GLESv1_CM
+  int function_count;            // functions the loader knows
+  int resolved_gles1;            // slots the driver serves in the GLES 1 table
+  int resolved_gles2;            // ... in the GLES 2+ table
+};
+
+typedef const struct StrataLoaderStatus* (*PFN_strata_loader_status)(void);
+__attribute__((visibility("default"))) const struct StrataLoaderStatus* strata_loader_status(void);
+}
