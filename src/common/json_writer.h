@@ -1,0 +1,35 @@
+#pragma once
+// A small streaming JSON writer: enough for machine-readable command output.
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace strata {
+
+class JsonWriter {
+ public:
+  JsonWriter& BeginObject();
+  JsonWriter& EndObject();
+  JsonWriter& BeginArray();
+  JsonWriter& EndArray();
+  JsonWriter& Key(std::string_view key);
+  JsonWriter& String(std::string_view value);
+  JsonWriter& Int(int64_t value);
+  JsonWriter& Bool(bool value);
+  JsonWriter& Null();
+
+  const std::string& str() const { return out_; }
+
+ private:
+  void BeforeValue();
+  std::string out_;
+  std::vector<bool> first_in_scope_;
+  bool after_key_ = false;
+};
+
+// `value` as a quoted JSON string literal.
+std::string JsonQuote(std::string_view value);
+
+}  // namespace strata

@@ -1,0 +1,15 @@
+#pragma once
+// One `strata` subcommand: its name, one-line summary and entry point.
+
+namespace strata::tools {
+
+struct Command {
+  const char* name;
+  const char* summary;
+  int (*run)(int argc, char** argv);  // argv[0] is the subcommand name
+};
+
+int RunCommandMain(int argc, char** argv);
+int InfoCommandMain(int argc, char** argv);
+
+}  // namespace strata::tools

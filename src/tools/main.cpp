@@ -1,0 +1,49 @@
+// strata: the command line of the Strata GLES toolkit.
+#include <cstdio>
+#include <cstring>
+
+#include "tools/command.h"
+
+namespace {
+
+using strata::tools::Command;
+
+constexpr Command kCommands[] = {
+    {"run", "run an unmodified EGL/GLES program through Strata's loader", strata::tools::RunCommandMain},
+    {"info", "show the loader, the driver it found, version strings and entry-point counts",
+     strata::tools::InfoCommandMain},
+};
+
+void PrintUsage(FILE* out) {
+  std::fprintf(out,
+               "usage: strata COMMAND [options] [args]\n\n"
+               "Strata puts a GLES/EGL loader with Android's layer design in front of\n"
+               "unmodified Linux programs.\n\ncommands:\n");
+  for (const Command& command : kCommands) std::fprintf(out, "  %-8s %s\n", command.name, command.summary);
+  std::fprintf(out,
+               "\n'strata COMMAND --help' describes a command.\n"
+               "'strata --version' prints the version.\n");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2) {
+    PrintUsage(stderr);
+    return 2;
+  }
+  if (!std::strcmp(argv[1], "-h") || !std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "help")) {
+    PrintUsage(stdout);
+    return 0;
+  }
+  if (!std::strcmp(argv[1], "--version")) {
+    std::printf("strata %s\n", STRATA_VERSION);
+    return 0;
+  }
+  for (const Command& command : kCommands) {
+    if (!std::strcmp(argv[1], command.name)) return command.run(argc - 1, argv + 1);
+  }
+  std::fprintf(stderr, "strata: error: unknown command '%s'\n\n", argv[1]);
+  PrintUsage(stderr);
+  return 2;
+}

@@ -1,0 +1,111 @@
+#include "tools/program_launch.h"
+
+#include <dlfcn.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <sstream>
+
+#include "loader/driver_locator.h"
+#include "tools/install_paths.h"
+
+namespace strata::tools {
+namespace {
+
+bool IsExecutableFile(const std::string& path) {
+  struct stat st{};
+  return stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) && access(path.c_str(), X_OK) == 0;
+}
+
+// The driver check runs with the request's STRATA_DRIVER_* settings applied.
+int CheckDriver(const char* command, const std::string& lib_dir) {
+  using loader::DriverLibrary;
+  for (DriverLibrary library : loader::kAllDriverLibraries) {
+    loader::DriverLocation location = loader::LocateDriver(library, lib_dir);
+    bool required = library == DriverLibrary::kEgl || location.from_override;
+    if (location.path.empty()) {
+      if (!required) continue;
+      std::fprintf(stderr, "strata %s: error: %s\n", command, location.error.c_str());
+      return 1;
+    }
+    if (!required) continue;
+    // Load it here, in a throwaway way, so a broken driver is named before the app starts.
+    void* handle = dlopen(location.path.c_str(), RTLD_LAZY | RTLD_LOCAL | RTLD_DEEPBIND);
+    if (handle == nullptr) {
+      std::fprintf(stderr, "strata %s: error: cannot load driver %s: %s\n", command, location.path.c_str(),
+                   dlerror());
+      return 1;
+    }
+  }
+  return 0;
+}
+
+}  // namespace
+
+std::string FindProgram(const std::string& name) {
+  if (name.find('/') != std::string::npos) return IsExecutableFile(name) ? name : "";
+  const char* path = std::getenv("PATH");
+  std::stringstream dirs(path ? path : "/usr/local/bin:/usr/bin:/bin");
+  for (std::string dir; std::getline(dirs, dir, ':');) {
+    std::string candidate = (dir.empty() ? "." : dir) + "/" + name;
+    if (IsExecutableFile(candidate)) return candidate;
+  }
+  return "";
+}
+
+int CheckLaunch(const char* command, const LaunchRequest& request, std::string* resolved_program) {
+  if (request.argv.empty()) {
+    std::fprintf(stderr, "strata %s: error: no program given (usage: strata %s [options] -- PROGRAM ARGS...)\n",
+                 command, command);
+    return 2;
+  }
+  std::string lib_dir = StrataLibraryDirectory();
+  for (const char* soname : {"libEGL.so.1", "libGLESv2.so.2", "libGLESv1_CM.so.1", "libstrata_loader.so"}) {
+    std::string path = lib_dir + "/" + soname;
+    if (access(path.c_str(), R_OK) != 0) {
+      std::fprintf(stderr, "strata %s: error: Strata's library %s is missing (installation broken?)\n", command,
+                   path.c_str());
+      return 1;
+    }
+  }
+  for (const auto& [name, value] : request.environment) setenv(name.c_str(), value.c_str(), 1);
+  if (int status = CheckDriver(command, lib_dir)) return status;
+
+  const std::string& program = request.argv[0];
+  *resolved_program = FindProgram(program);
+  if (resolved_program->empty()) {
+    bool has_slash = program.find('/') != std::string::npos;
+    struct stat st{};
+    if (has_slash && stat(program.c_str(), &st) == 0) {
+      std::fprintf(stderr, "strata %s: error: '%s' is not an executable file\n", command, program.c_str());
+      return 126;
+    }
+    std::fprintf(stderr, "strata %s: error: program '%s' not found%s\n", command, program.c_str(),
+                 has_slash ? "" : " in PATH");
+    return 127;
+  }
+  return 0;
+}
+
+int ExecWithStrata(const char* command, const LaunchRequest& request, const std::string& resolved_program) {
+  std::string lib_dir = StrataLibraryDirectory();
+  const char* old = std::getenv("LD_LIBRARY_PATH");
+  std::string ld_path = lib_dir + (old && *old ? std::string(":") + old : "");
+  setenv("LD_LIBRARY_PATH", ld_path.c_str(), 1);
+  for (const auto& [name, value] : request.environment) setenv(name.c_str(), value.c_str(), 1);
+
+  std::vector<char*> argv;
+  for (const std::string& arg : request.argv) argv.push_back(const_cast<char*>(arg.c_str()));
+  argv.push_back(nullptr);
+  execv(resolved_program.c_str(), argv.data());
+  int error = errno;
+  std::fprintf(stderr, "strata %s: error: cannot run '%s': %s\n", command, resolved_program.c_str(),
+               std::strerror(error));
+  return error == ENOENT ? 127 : 126;
+}
+
+}  // namespace strata::tools

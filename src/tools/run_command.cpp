@@ -1,0 +1,87 @@
+// strata run [options] -- PROGRAM ARGS...
+#include <cstdio>
+#include <cstring>
+#include <string>
+
+#include "tools/command.h"
+#include "tools/program_launch.h"
+
+namespace strata::tools {
+namespace {
+
+constexpr char kUsage[] = R"(usage: strata run [options] [--] PROGRAM [ARGS...]
+
+Runs an unmodified EGL/GLES program with Strata's libEGL.so.1, libGLESv2.so.2
+and libGLESv1_CM.so.1 in front of the system's, which Strata finds and loads
+itself. The program's exit status is passed through.
+
+options:
+  --driver-egl PATH      use this libEGL.so.1 as the driver (STRATA_DRIVER_EGL)
+  --driver-glesv2 PATH   use this libGLESv2.so.2 (STRATA_DRIVER_GLESV2)
+  --driver-glesv1 PATH   use this libGLESv1_CM.so.1 (STRATA_DRIVER_GLESV1)
+  --log LEVEL            loader messages: error, warning (default), info, debug
+  -h, --help             show this help
+
+exit status: the program's; 1 when the driver cannot be loaded, 2 for bad
+usage, 126 when PROGRAM is not executable, 127 when it is not found.
+)";
+
+}  // namespace
+
+int RunCommandMain(int argc, char** argv) {
+  LaunchRequest request;
+  const struct {
+    const char* option;
+    const char* variable;
+  } settings[] = {{"--driver-egl", "STRATA_DRIVER_EGL"},
+                  {"--driver-glesv2", "STRATA_DRIVER_GLESV2"},
+                  {"--driver-glesv1", "STRATA_DRIVER_GLESV1"},
+                  {"--log", "STRATA_LOG"}};
+  int i = 1;
+  for (; i < argc; ++i) {
+    std::string arg = argv[i];
+    if (arg == "--") {
+      ++i;
+      break;
+    }
+    if (arg == "-h" || arg == "--help") {
+      std::fputs(kUsage, stdout);
+      return 0;
+    }
+    if (arg.empty() || arg[0] != '-') break;  // the program starts here
+    bool known = false;
+    for (const auto& setting : settings) {
+      std::string prefix = std::string(setting.option) + "=";
+      if (arg == setting.option) {
+        if (i + 1 >= argc) {
+          std::fprintf(stderr, "strata run: error: %s needs a value\n", setting.option);
+          return 2;
+        }
+        request.environment[setting.variable] = argv[++i];
+        known = true;
+      } else if (arg.rfind(prefix, 0) == 0) {
+        request.environment[setting.variable] = arg.substr(prefix.size());
+        known = true;
+      }
+    }
+    if (!known) {
+      std::fprintf(stderr, "strata run: error: unknown option '%s'\n%s", arg.c_str(), kUsage);
+      return 2;
+    }
+  }
+  if (auto it = request.environment.find("STRATA_LOG"); it != request.environment.end()) {
+    const std::string& level = it->second;
+    if (level != "error" && level != "warning" && level != "info" && level != "debug") {
+      std::fprintf(stderr, "strata run: error: --log must be error, warning, info or debug, not '%s'\n",
+                   level.c_str());
+      return 2;
+    }
+  }
+  for (; i < argc; ++i) request.argv.emplace_back(argv[i]);
+
+  std::string program;
+  if (int status = CheckLaunch("run", request, &program)) return status;
+  return ExecWithStrata("run", request, program);
+}
+
+}  // namespace strata::tools
