@@ -18,6 +18,7 @@ Fn Below(api::Slot slot) {
 }  // namespace
 
 __eglMustCastToProperFunctionPointerType Loader_eglGetProcAddress(const char* procname) {
+  if (procname == nullptr) return nullptr;
   auto found = Below<api::PFN_eglGetProcAddress>(api::eglGetProcAddress)(procname);
   int slot = api::FindFunction(procname);
   if (slot < 0) return found;  // unknown to the registry: the driver's answer stands

@@ -28,3 +28,11 @@ const StrataLoaderStatus* strata_loader_status(void) {
   }();
   return &status;
 }
+
+int strata_loader_current_table(void) {
+  const Loader& loader = Loader::Get();
+  for (ContextApi api : {ContextApi::kNone, ContextApi::kGles1, ContextApi::kGles2}) {
+    if (strata::loader::strata_current_dispatch == &loader.table(api)) return static_cast<int>(api);
+  }
+  return -1;
+}

@@ -22,4 +22,8 @@ struct StrataLoaderStatus {
 
 typedef const struct StrataLoaderStatus* (*PFN_strata_loader_status)(void);
 __attribute__((visibility("default"))) const struct StrataLoaderStatus* strata_loader_status(void);
+
+// The calling thread's dispatch table: 0 none (no current context), 1 GLES 1, 2 GLES 2+.
+typedef int (*PFN_strata_loader_current_table)(void);
+__attribute__((visibility("default"))) int strata_loader_current_table(void);
 }
