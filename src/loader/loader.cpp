@@ -1,8 +1,10 @@
 #include "loader/loader.h"
 
 #include <EGL/egl.h>
+#include <unistd.h>
 
 #include "common/log.h"
+#include "loader/driverless.h"
 
 namespace strata::loader {
 
@@ -35,6 +37,10 @@ Loader::Loader() {
   own_directory_ = DirectoryOf(PathOfObjectContaining(reinterpret_cast<const void*>(&Loader::Get)));
   LoadDriver();
   BuildTables();
+  if (driver_loaded()) {
+    STRATA_INFO("loader ready in process %d: driver %s", static_cast<int>(getpid()),
+                driver(DriverLibrary::kEgl).path().c_str());
+  }
 }
 
 void Loader::LoadDriver() {
@@ -73,7 +79,8 @@ void Loader::BuildTables() {
     const api::FunctionInfo& info = api::kFunctions[slot];
     void* stub = kUnavailableStubs[slot];
     if (!egl.loaded()) {
-      none.entries[slot] = gles1.entries[slot] = gles2.entries[slot] = stub;
+      void* fn = DriverlessFunction(slot);
+      none.entries[slot] = gles1.entries[slot] = gles2.entries[slot] = fn ? fn : stub;
       continue;
     }
     if (info.is_egl) {

@@ -21,6 +21,13 @@ struct ProcessOptions {
   int timeout_seconds = 120;
 };
 
+// Options that only add environment variables.
+inline ProcessOptions WithEnv(std::map<std::string, std::string> env) {
+  ProcessOptions options;
+  options.set_env = std::move(env);
+  return options;
+}
+
 ProcessResult RunProcess(const std::vector<std::string>& argv, const ProcessOptions& options = {});
 
 // "argv[0] argv[1] ..." for failure messages.

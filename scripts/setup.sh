@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Installs every Debian package Strata needs to build, test, benchmark and run
+# its demo. Safe to run again: it only installs what is missing.
+# Works as root on a fresh Debian 12 machine, or as a user with sudo.
+set -euo pipefail
+
+packages=(
+  # build
+  cmake ninja-build g++ python3 pkg-config binutils
+  # the API registries the generator reads (gl.xml, egl.xml)
+  khronos-api librust-khronos-api-dev
+  # headers and the system EGL/GLES (glvnd) with Mesa's llvmpipe
+  libegl-dev libgles-dev libegl1 libgles1 libgles2 libegl-mesa0 libgl1-mesa-dri
+  # sample apps
+  libx11-dev libpng-dev
+  # tests and benchmarks
+  googletest libgtest-dev libgmock-dev libbenchmark-dev
+  # real programs tested through Strata
+  mesa-utils glmark2-es2-x11 piglit xvfb xauth
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  status=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
+  [[ "$status" == "install ok installed" ]] || missing+=("$p")
+done
+if [[ ${#missing[@]} -eq 0 ]]; then
+  echo "setup: all ${#packages[@]} packages already installed"
+  exit 0
+fi
+
+sudo=()
+if [[ $(id -u) -ne 0 ]]; then
+  command -v sudo >/dev/null || { echo "setup: error: not root and no sudo to install: ${missing[*]}" >&2; exit 1; }
+  sudo=(sudo)
+fi
+echo "setup: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+"${sudo[@]}" apt-get update -qq
+"${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
+echo "setup: done"

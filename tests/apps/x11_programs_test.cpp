@@ -1,0 +1,74 @@
+// Programs nobody here wrote, in X11 windows (the test runs under xvfb-run):
+// es2_info and glmark2-es2 give the same results natively and through Strata,
+// and a sample app renders into a real window through Strata.
+#include <gtest/gtest.h>
+
+#include <regex>
+#include <set>
+#include <string>
+
+#include "support/process.h"
+
+namespace {
+
+using strata::test::ProcessResult;
+using strata::test::RunProcess;
+
+ProcessResult RunProgram(std::vector<std::string> argv, bool through_strata) {
+  if (through_strata) argv.insert(argv.begin(), {STRATA_CLI, "run", "--log", "info", "--"});
+  return RunProcess(argv, strata::test::ProcessOptions{});
+}
+
+TEST(X11Programs, DisplayIsAvailable) { ASSERT_NE(getenv("DISPLAY"), nullptr) << "run under xvfb-run"; }
+
+TEST(X11Programs, Es2InfoPrintsTheSameThroughStrata) {
+  ProcessResult native = RunProgram({"es2_info"}, false);
+  ProcessResult strata = RunProgram({"es2_info"}, true);
+  ASSERT_EQ(native.exit_code, 0) << native.err;
+  ASSERT_EQ(strata.exit_code, 0) << strata.err;
+  EXPECT_NE(native.out.find("GL_VERSION: OpenGL ES"), std::string::npos) << native.out;
+  EXPECT_EQ(strata.out, native.out);
+  EXPECT_NE(strata.err.find("strata: loader ready"), std::string::npos) << strata.err;
+}
+
+// "[build] use-vbo=true: Validation: Success" lines, as a set.
+std::set<std::string> Validations(const std::string& out) {
+  static const std::regex line(R"re(\[[a-z0-9-]+\][^\n]*Validation: [A-Za-z]+)re");
+  std::set<std::string> found;
+  for (auto it = std::sregex_iterator(out.begin(), out.end(), line); it != std::sregex_iterator(); ++it) {
+    found.insert(it->str());
+  }
+  return found;
+}
+
+TEST(X11Programs, Glmark2ValidatesTheSameThroughStrata) {
+  const std::vector<std::string> argv = {"glmark2-es2", "--validate", "-b", "build:use-vbo=true", "-b", "texture",
+                                         "-b", "shading:shading=phong", "-b", "bump", "-b", "pulsar", "-b",
+                                         "desktop", "-b", "buffer"};
+  ProcessResult native = RunProgram(argv, false);
+  ProcessResult strata = RunProgram(argv, true);
+  ASSERT_EQ(native.exit_code, 0) << native.out << native.err;
+  ASSERT_EQ(strata.exit_code, 0) << strata.out << strata.err;
+  std::set<std::string> expected = Validations(native.out);
+  int successes = 0;
+  for (const std::string& v : expected) successes += v.find("Validation: Success") != std::string::npos;
+  EXPECT_GE(successes, 6) << native.out;
+  EXPECT_EQ(Validations(strata.out), expected) << strata.out;
+  EXPECT_NE(strata.err.find("strata: loader ready"), std::string::npos) << strata.err;
+}
+
+TEST(X11Programs, Glmark2ShortRunCompletesThroughStrata) {
+  ProcessResult strata =
+      RunProgram({"glmark2-es2", "-b", "build:duration=0.5", "-b", "texture:duration=0.5", "-b", "shadow:duration=0.5"}, true);
+  ASSERT_EQ(strata.exit_code, 0) << strata.out << strata.err;
+  EXPECT_NE(strata.out.find("glmark2 Score:"), std::string::npos) << strata.out;
+  EXPECT_EQ(strata.err.find("strata: error"), std::string::npos) << strata.err;
+}
+
+TEST(X11Programs, SampleAppRendersInAWindowThroughStrata) {
+  ProcessResult strata = RunProgram({STRATA_BIN_DIR "/gles3_instanced", "--window", "--frames", "20"}, true);
+  ASSERT_EQ(strata.exit_code, 0) << strata.err;
+  EXPECT_NE(strata.out.find("rendered 20 frames"), std::string::npos) << strata.out;
+}
+
+}  // namespace

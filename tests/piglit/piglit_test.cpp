@@ -1,0 +1,96 @@
+// Each test of the checked-in piglit list (gles_tests.txt) runs natively and
+// through `strata run`; both must give the same piglit result.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <regex>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "support/process.h"
+
+namespace {
+
+using strata::test::ProcessOptions;
+using strata::test::ProcessResult;
+using strata::test::RunProcess;
+
+struct PiglitCase {
+  std::string expected;           // pass, skip or fail, as recorded natively
+  std::vector<std::string> argv;  // relative to the piglit root
+  std::string name;               // for the test's name
+};
+
+std::vector<PiglitCase> LoadList() {
+  std::vector<PiglitCase> cases;
+  std::ifstream in(STRATA_PIGLIT_LIST);
+  for (std::string line; std::getline(in, line);) {
+    if (line.empty() || line[0] == '#') continue;
+    auto tab = line.find('\t');
+    if (tab == std::string::npos) continue;
+    PiglitCase c;
+    c.expected = line.substr(0, tab);
+    std::stringstream words(line.substr(tab + 1));
+    for (std::string word; words >> word;) c.argv.push_back(word);
+    for (const std::string& word : c.argv) {
+      if (word[0] == '-') continue;
+      std::string base = word.substr(word.rfind('/') + 1);
+      if (base == "shader_runner_gles2" || base == "shader_runner_gles3") continue;
+      c.name += (c.name.empty() ? "" : "_") + base;
+    }
+    for (char& ch : c.name) {
+      if (!isalnum(static_cast<unsigned char>(ch))) ch = '_';
+    }
+    cases.push_back(c);
+  }
+  return cases;
+}
+
+// The result piglit printed last ("pass", "fail", "skip", ...), or "crash"/"none".
+std::string PiglitResult(const ProcessResult& r) {
+  if (r.signal != 0 || r.timed_out) return "crash";
+  static const std::regex pattern(R"re(PIGLIT: \{"result": "([a-z]+)")re");
+  std::string result = "none";
+  for (auto it = std::sregex_iterator(r.out.begin(), r.out.end(), pattern); it != std::sregex_iterator(); ++it) {
+    result = (*it)[1];
+  }
+  return result;
+}
+
+ProcessResult RunPiglit(const PiglitCase& c, bool through_strata) {
+  std::vector<std::string> argv;
+  if (through_strata) argv = {STRATA_CLI, "run", "--"};
+  argv.push_back(std::string(STRATA_PIGLIT_ROOT) + "/" + c.argv[0]);
+  argv.insert(argv.end(), c.argv.begin() + 1, c.argv.end());
+  ProcessOptions options;
+  options.set_env = {{"PIGLIT_PLATFORM", "surfaceless_egl"}};
+  options.working_directory = STRATA_PIGLIT_ROOT;
+  options.timeout_seconds = 60;
+  return RunProcess(argv, options);
+}
+
+class Piglit : public ::testing::TestWithParam<PiglitCase> {};
+
+TEST_P(Piglit, SameResultNativelyAndThroughStrata) {
+  const PiglitCase& c = GetParam();
+  ProcessResult native = RunPiglit(c, false);
+  ProcessResult strata = RunPiglit(c, true);
+  std::string native_result = PiglitResult(native), strata_result = PiglitResult(strata);
+  EXPECT_EQ(native_result, c.expected) << "native run no longer gives the recorded result\n" << native.out << native.err;
+  EXPECT_EQ(strata_result, native_result) << "through strata:\n" << strata.out << strata.err;
+  EXPECT_EQ(strata.exit_code, native.exit_code);
+  EXPECT_EQ(strata.err.find("strata: error"), std::string::npos) << strata.err;
+}
+
+INSTANTIATE_TEST_SUITE_P(List, Piglit, ::testing::ValuesIn(LoadList()),
+                         [](const auto& info) { return info.param.name + "_" + std::to_string(info.index); });
+
+// The list is only worth something if most of it exercises passing GL paths.
+TEST(PiglitList, HasAtLeastFiftyPassingTests) {
+  int pass = 0;
+  for (const PiglitCase& c : LoadList()) pass += c.expected == "pass";
+  EXPECT_GE(pass, 50);
+}
+
+}  // namespace
