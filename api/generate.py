@@ -9,6 +9,8 @@ Writes under DIR:
   include/strata/api/types.h        C types of EGL and GLES, from the registries
   include/strata/api/functions.h    slot numbers, function table, name lookup
   include/strata/api/signatures.h   a function-pointer type per function
+  include/strata/api/function_list.inc  STRATA_FUNCTION(slot, name, ret, (params), (args)) per function
+  src/enum_names.cpp                GL enum value -> preferred name
   src/functions.cpp                 function table and perfect-hash lookup
   src/loader_entry_points.cpp       the loader's internal entry point per function
   src/unavailable_stubs.cpp         what a call hits with no context or no driver
@@ -21,6 +23,7 @@ import argparse
 import os
 import sys
 
+import enums
 import perfect_hash
 import registry
 
@@ -77,15 +80,30 @@ enum ApiBit : uint32_t {{
 inline constexpr int kApiBitCount = {len(registry.API_BITS)};
 extern const char* const kApiBitNames[kApiBitCount];
 
+// How a value of a parameter's C type is shown.
+enum class ArgKind : uint8_t {{ kVoid, kInt, kUInt, kFloat, kEnum, kBitfield, kBoolean, kHandle, kPointer, kString }};
+
+struct ParamInfo {{
+  const char* name;
+  const char* type;  // C type as in the registry, e.g. "const GLfloat *"
+  ArgKind kind;
+}};
+
 struct FunctionInfo {{
   const char* name;
   uint32_t api_mask;
   bool is_egl;
+  ArgKind return_kind;
+  uint8_t param_count;
+  const ParamInfo* params;
 }};
 extern const FunctionInfo kFunctions[kFunctionCount];
 
 // Slot of a function by name, or -1 when the registry does not know it.
 int FindFunction(const char* name);
+
+// The preferred GLES name of a GL enum value, or nullptr.
+const char* GlEnumName(uint32_t value);
 
 }}  // namespace strata::api
 """
@@ -105,8 +123,15 @@ namespace strata::api {{
 def emit_functions_cpp(model: registry.Model) -> str:
     names = [f.name for f in model.functions]
     seeds, slots = perfect_hash.build(names)
-    table = "\n".join(f'  {{"{f.name}", 0x{f.api_mask:x}u, {"true" if not f.is_gl() else "false"}}},'
-                      for f in model.functions)
+    params = "\n".join(
+        f"const ParamInfo kParams_{f.name}[] = {{"
+        + ", ".join(f'{{"{p.name}", "{p.type}", ArgKind::{p.kind}}}' for p in f.params) + "};"
+        for f in model.functions if f.params)
+    table = "\n".join(
+        f'  {{"{f.name}", 0x{f.api_mask:x}u, {"true" if not f.is_gl() else "false"}, '
+        f'ArgKind::{registry.kind_of_type(f.return_type)}, {len(f.params)}, '
+        f'{f"kParams_{f.name}" if f.params else "nullptr"}}},'
+        for f in model.functions)
     bit_names = ", ".join(f'"{b}"' for b in registry.API_BITS)
     return f"""{HEADER}#include "strata/api/functions.h"
 
@@ -115,6 +140,10 @@ def emit_functions_cpp(model: registry.Model) -> str:
 namespace strata::api {{
 
 const char* const kApiBitNames[kApiBitCount] = {{{bit_names}}};
+
+namespace {{
+{params}
+}}  // namespace
 
 const FunctionInfo kFunctions[kFunctionCount] = {{
 {table}
@@ -135,6 +164,46 @@ int FindFunction(const char* name) {{
   int slot = kSlotOfHash[HashName(name, seed) % {len(slots)}];
   if (slot < 0 || std::strcmp(kFunctions[slot].name, name) != 0) return -1;
   return slot;
+}}
+
+}}  // namespace strata::api
+"""
+
+
+def emit_function_list(model: registry.Model) -> str:
+    """An X-macro list, for code that wraps every function (built-in layers)."""
+    lines = "\n".join(f"STRATA_FUNCTION({i}, {f.name}, {f.return_type}, ({f.param_list()}), ({f.arg_list()}))"
+                       for i, f in enumerate(model.functions))
+    return f"""{HEADER}// STRATA_FUNCTION(slot, name, return_type, (parameters), (arguments)); no include guard.
+{lines}
+"""
+
+
+def emit_enum_names(gl_xml: str) -> str:
+    pairs = enums.load(gl_xml)
+    values = ",\n".join(f"  {{0x{v:x}u, \"{n}\"}}" for v, n in pairs)
+    return f"""{HEADER}#include "strata/api/functions.h"
+
+#include <algorithm>
+#include <iterator>
+
+namespace strata::api {{
+namespace {{
+
+struct EnumName {{
+  uint32_t value;
+  const char* name;
+}};
+constexpr EnumName kEnumNames[] = {{
+{values}
+}};
+
+}}  // namespace
+
+const char* GlEnumName(uint32_t value) {{
+  auto it = std::lower_bound(std::begin(kEnumNames), std::end(kEnumNames), value,
+                             [](const EnumName& e, uint32_t v) {{ return e.value < v; }});
+  return (it != std::end(kEnumNames) && it->value == value) ? it->name : nullptr;
 }}
 
 }}  // namespace strata::api
@@ -222,7 +291,9 @@ def main() -> int:
     write_if_changed(os.path.join(inc, "strata/api/types.h"), emit_types(model))
     write_if_changed(os.path.join(inc, "strata/api/functions.h"), emit_functions_h(model))
     write_if_changed(os.path.join(inc, "strata/api/signatures.h"), emit_signatures_h(model))
+    write_if_changed(os.path.join(inc, "strata/api/function_list.inc"), emit_function_list(model))
     write_if_changed(os.path.join(inc, "loader/egl_hooks.h"), emit_loader_hooks_h(model))
+    write_if_changed(os.path.join(src, "enum_names.cpp"), emit_enum_names(args.gl_xml))
     write_if_changed(os.path.join(src, "functions.cpp"), emit_functions_cpp(model))
     write_if_changed(os.path.join(src, "loader_entry_points.cpp"), emit_entry_points(model))
     write_if_changed(os.path.join(src, "unavailable_stubs.cpp"), emit_unavailable_stubs(model))

@@ -34,6 +34,39 @@ API_BITS = list(VERSIONS.values()) + list(EXTENSION_SETS.values())
 LIBRARY_OF_API = {"egl": "egl", "gles1": "glesv1", "gles2": "glesv2"}
 
 
+# How a value of each scalar type is shown (ArgKind in the generated C++).
+_SCALAR_KINDS = {
+    "kEnum": {"GLenum", "EGLenum"},
+    "kBitfield": {"GLbitfield"},
+    "kBoolean": {"GLboolean", "EGLBoolean"},
+    "kFloat": {"GLfloat", "GLclampf", "GLdouble", "GLclampd"},
+    "kUInt": {"GLuint", "GLuint64", "GLuint64EXT", "GLushort", "GLubyte", "EGLuint64KHR", "EGLTimeKHR", "EGLTime",
+              "EGLTimeNV", "EGLuint64NV", "GLhalfNV"},
+    "kInt": {"GLint", "GLsizei", "GLintptr", "GLsizeiptr", "GLshort", "GLbyte", "GLfixed", "GLclampx", "GLint64",
+             "GLint64EXT", "EGLint", "EGLAttrib", "EGLAttribKHR", "EGLNativeFileDescriptorKHR", "EGLsizeiANDROID",
+             "EGLnsecsANDROID", "GLvdpauSurfaceNV"},
+    "kHandle": {"GLsync", "GLeglImageOES", "GLeglClientBufferEXT", "GLDEBUGPROC", "GLDEBUGPROCKHR", "EGLDisplay",
+                "EGLConfig", "EGLSurface", "EGLContext", "EGLImage", "EGLImageKHR", "EGLSync", "EGLSyncKHR",
+                "EGLSyncNV", "EGLClientBuffer", "EGLStreamKHR", "EGLDeviceEXT", "EGLOutputLayerEXT",
+                "EGLOutputPortEXT", "EGLLabelKHR", "EGLObjectKHR", "EGLNativeDisplayType", "EGLNativeWindowType",
+                "EGLNativePixmapType", "EGLDEBUGPROCKHR", "EGLSetBlobFuncANDROID", "EGLGetBlobFuncANDROID",
+                "GLVULKANPROCNV", "__eglMustCastToProperFunctionPointerType"},
+}
+
+
+def kind_of_type(c_type: str) -> str:
+    """ArgKind of a C type as written in the registry, e.g. "const GLchar *" -> "kString"."""
+    t = " ".join(c_type.replace("*", " * ").split())
+    if "*" in t:
+        return "kString" if t in ("const GLchar *", "const char *", "const GLubyte *") else "kPointer"
+    if t == "void":
+        return "kVoid"
+    for kind, names in _SCALAR_KINDS.items():
+        if t in names:
+            return kind
+    raise ValueError(f"no argument kind for C type '{c_type}': add it to _SCALAR_KINDS in api/registry.py")
+
+
 @dataclasses.dataclass
 class Param:
     name: str
@@ -42,6 +75,10 @@ class Param:
     @property
     def type(self) -> str:
         return self.decl[: self.decl.rfind(self.name)].strip()
+
+    @property
+    def kind(self) -> str:
+        return kind_of_type(self.type)
 
 
 @dataclasses.dataclass

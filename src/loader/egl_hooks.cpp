@@ -21,9 +21,13 @@ __eglMustCastToProperFunctionPointerType Loader_eglGetProcAddress(const char* pr
   if (procname == nullptr) return nullptr;
   auto found = Below<api::PFN_eglGetProcAddress>(api::eglGetProcAddress)(procname);
   int slot = api::FindFunction(procname);
-  if (slot < 0) return found;  // unknown to the registry: the driver's answer stands
+  if (slot < 0) {
+    // Unknown to the registry: the answer from below, through every layer that wants it.
+    return reinterpret_cast<__eglMustCastToProperFunctionPointerType>(
+        Loader::Get().layers().ResolveUnknown(procname, reinterpret_cast<void*>(found)));
+  }
   // Known: hand out our own entry point, so the call goes through the thread's table.
-  if (found == nullptr && Loader::Get().DriverFunction(slot) == nullptr) return nullptr;
+  if (found == nullptr && !Loader::Get().Serves(slot)) return nullptr;
   return reinterpret_cast<__eglMustCastToProperFunctionPointerType>(kEntryPoints[slot]);
 }
 

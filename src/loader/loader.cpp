@@ -1,10 +1,12 @@
 #include "loader/loader.h"
 
 #include <EGL/egl.h>
+#include <errno.h>
 #include <unistd.h>
 
 #include "common/log.h"
 #include "loader/driverless.h"
+#include "loader/layer_settings.h"
 
 namespace strata::loader {
 
@@ -18,6 +20,12 @@ DispatchTable g_tables[3];
 std::string DirectoryOf(const std::string& path) {
   auto slash = path.rfind('/');
   return slash == std::string::npos ? std::string(".") : path.substr(0, slash);
+}
+
+std::string ExecutablePath() {
+  char buffer[4096];
+  ssize_t n = readlink("/proc/self/exe", buffer, sizeof buffer - 1);
+  return n > 0 ? std::string(buffer, n) : std::string();
 }
 
 bool IsGles1Function(const api::FunctionInfo& info) {
@@ -37,6 +45,7 @@ Loader::Loader() {
   own_directory_ = DirectoryOf(PathOfObjectContaining(reinterpret_cast<const void*>(&Loader::Get)));
   LoadDriver();
   BuildTables();
+  BuildLayerChain();
   if (driver_loaded()) {
     STRATA_INFO("loader ready in process %d: driver %s", static_cast<int>(getpid()),
                 driver(DriverLibrary::kEgl).path().c_str());
@@ -95,6 +104,32 @@ void Loader::BuildTables() {
     none.entries[slot] = stub;
     gles1.entries[slot] = fn1 ? fn1 : stub;
     gles2.entries[slot] = fn2 ? fn2 : stub;
+  }
+}
+
+void Loader::BuildLayerChain() {
+  std::string executable = ExecutablePath();
+  application_directory_ = DirectoryOf(executable);
+  std::vector<std::string> app_names = {executable.substr(executable.rfind('/') + 1), program_invocation_short_name};
+  LayerPlan plan = PlanLayers(app_names);
+  if (!plan.notice.empty()) STRATA_WARN("%s", plan.notice.c_str());
+  if (plan.layers.empty() || !driver_loaded()) return;
+  STRATA_DEBUG("layers from %s: %s", plan.source.c_str(), JoinColonList(plan.layers).c_str());
+
+  DispatchTable bottom{}, top{};
+  for (int slot = 0; slot < api::kFunctionCount; ++slot) {
+    void* fn = driver_functions_.entries[slot];
+    bottom.entries[slot] = fn ? fn : kUnavailableStubs[slot];
+  }
+  auto get_proc = reinterpret_cast<void* (*)(const char*)>(driver_functions_.entries[api::eglGetProcAddress]);
+  layers_.Build(plan.layers, LayerSearchDirectories(plan.extra_search_paths, application_directory_, own_directory_),
+                bottom, get_proc, &top);
+  for (int slot = 0; slot < api::kFunctionCount; ++slot) {
+    if (top.entries[slot] == bottom.entries[slot]) continue;  // untouched: keep each table's own driver entry
+    intercepted_[slot] = true;
+    if (api::kFunctions[slot].is_egl) g_tables[static_cast<int>(ContextApi::kNone)].entries[slot] = top.entries[slot];
+    g_tables[static_cast<int>(ContextApi::kGles1)].entries[slot] = top.entries[slot];
+    g_tables[static_cast<int>(ContextApi::kGles2)].entries[slot] = top.entries[slot];
   }
 }
 

@@ -7,6 +7,7 @@
 #include "common/shared_library.h"
 #include "loader/dispatch.h"
 #include "loader/driver_locator.h"
+#include "loader/layer_chain.h"
 #include "strata/api/types.h"
 
 namespace strata::loader {
@@ -32,6 +33,12 @@ class Loader {
   // loader's private queries.
   void* DriverFunction(int slot) const { return driver_functions_.entries[slot]; }
 
+  // True when a call to `slot` reaches something: the driver or a layer.
+  bool Serves(int slot) const { return DriverFunction(slot) != nullptr || intercepted_[slot]; }
+
+  LayerChain& layers() { return layers_; }
+  const std::string& application_directory() const { return application_directory_; }
+
   // Points the calling thread at the table for `context` (EGL_NO_CONTEXT: none).
   void SelectTableFor(EGLDisplay display, EGLContext context) const;
 
@@ -40,11 +47,15 @@ class Loader {
   static int Index(DriverLibrary library) { return static_cast<int>(library); }
   void LoadDriver();
   void BuildTables();
+  void BuildLayerChain();
 
   std::string own_directory_;
   DriverLocation location_[3];
   SharedLibrary driver_[3];
   DispatchTable driver_functions_{};  // raw driver function per slot, or nullptr
+  std::string application_directory_;
+  LayerChain layers_;
+  bool intercepted_[api::kFunctionCount] = {};  // some layer returned its own function
 };
 
 }  // namespace strata::loader

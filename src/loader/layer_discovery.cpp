@@ -1,0 +1,79 @@
+#include "loader/layer_discovery.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstdlib>
+
+#include "common/env.h"
+#include "loader/layer_settings.h"
+
+namespace strata::loader {
+
+std::vector<LayerSearchDirectory> LayerSearchDirectories(const std::vector<std::string>& extra_paths,
+                                                         const std::string& application_directory,
+                                                         const std::string& loader_directory) {
+  std::vector<LayerSearchDirectory> dirs;
+  if (const char* path = GetEnv("STRATA_LAYER_PATH")) {
+    for (const std::string& dir : SplitColonList(path)) dirs.push_back({dir, "STRATA_LAYER_PATH"});
+  }
+  for (const std::string& dir : extra_paths) dirs.push_back({dir, "app settings"});
+  if (!application_directory.empty()) dirs.push_back({application_directory, "application directory"});
+  if (!IsSecureProcess()) {
+    if (const char* data = GetEnv("XDG_DATA_HOME")) {
+      dirs.push_back({std::string(data) + "/strata/layers", "XDG_DATA_HOME"});
+    } else if (const char* home = secure_getenv("HOME"); home && *home) {
+      dirs.push_back({std::string(home) + "/.local/share/strata/layers", "XDG_DATA_HOME"});
+    }
+  }
+  dirs.push_back({loader_directory + "/layers", "Strata's layer directory"});
+  return dirs;
+}
+
+std::string LayerFileRefusal(const std::string& path) {
+  struct stat file{};
+  if (stat(path.c_str(), &file) != 0) return "cannot stat " + path;
+  if (!S_ISREG(file.st_mode)) return path + " is not a regular file";
+  std::string dir = path.substr(0, path.rfind('/'));
+  if (dir.empty()) dir = "/";
+  struct stat directory{};
+  if (stat(dir.c_str(), &directory) == 0 && (directory.st_mode & S_IWOTH)) {
+    return "directory " + dir + " is world-writable";
+  }
+  if (file.st_mode & S_IWOTH) return path + " is world-writable";
+  if (file.st_uid != 0 && file.st_uid != geteuid()) {
+    return path + " belongs to uid " + std::to_string(file.st_uid) + ", not to the user or root";
+  }
+  return "";
+}
+
+LayerLocation LocateLayer(const std::string& name, const std::vector<LayerSearchDirectory>& directories) {
+  LayerLocation location;
+  if (name.find('/') != std::string::npos) {
+    location.error = "'" + name + "' is a path; layers are named by file name (put the directory in "
+                     "STRATA_LAYER_PATH)";
+    return location;
+  }
+  for (const LayerSearchDirectory& dir : directories) {
+    std::string candidate = dir.path + "/" + name;
+    if (access(candidate.c_str(), F_OK) != 0) continue;
+    std::string refusal = LayerFileRefusal(candidate);
+    if (!refusal.empty()) {
+      location.refused.push_back(candidate + ": " + refusal);
+      continue;
+    }
+    location.path = candidate;
+    location.origin = dir.origin;
+    return location;
+  }
+  if (!location.refused.empty()) {
+    location.error = "refused: " + location.refused.front();
+  } else {
+    std::string searched;
+    for (const LayerSearchDirectory& dir : directories) searched += (searched.empty() ? "" : ", ") + dir.path;
+    location.error = "not found (searched " + searched + ")";
+  }
+  return location;
+}
+
+}  // namespace strata::loader
