@@ -1,6 +1,7 @@
 #include "loader/loader.h"
 
 #include <EGL/egl.h>
+#include <dlfcn.h>
 #include <errno.h>
 #include <unistd.h>
 
@@ -43,12 +44,26 @@ Loader& Loader::Get() {
 
 Loader::Loader() {
   own_directory_ = DirectoryOf(PathOfObjectContaining(reinterpret_cast<const void*>(&Loader::Get)));
+  ClaimPublicSonames();
   LoadDriver();
   BuildTables();
   BuildLayerChain();
   if (driver_loaded()) {
     STRATA_INFO("loader ready in process %d: driver %s", static_cast<int>(getpid()),
                 driver(DriverLibrary::kEgl).path().c_str());
+  }
+}
+
+void Loader::ClaimPublicSonames() {
+  // The driver's libraries carry the same sonames as ours. Whichever is loaded
+  // first answers a later dlopen("libGLESv2.so.2") by name (piglit, glmark2 and
+  // waffle do that), so ours must all be loaded before the driver's.
+  for (DriverLibrary library : kAllDriverLibraries) {
+    std::string path = own_directory_ + "/" + SonameOf(library);
+    if (dlopen(path.c_str(), RTLD_NOW | RTLD_GLOBAL) == nullptr) {
+      STRATA_WARN("cannot load Strata's own %s (%s): programs that dlopen it by name may bypass Strata", path.c_str(),
+                  dlerror());
+    }
   }
 }
 

@@ -45,6 +45,7 @@ class Loader {
  private:
   Loader();
   static int Index(DriverLibrary library) { return static_cast<int>(library); }
+  void ClaimPublicSonames();
   void LoadDriver();
   void BuildTables();
   void BuildLayerChain();

@@ -36,3 +36,9 @@ int strata_loader_current_table(void) {
   }
   return -1;
 }
+
+void* strata_loader_table_entry(int table, const char* name) {
+  int slot = strata::api::FindFunction(name);
+  if (slot < 0 || table < 0 || table > 2) return nullptr;
+  return Loader::Get().table(static_cast<ContextApi>(table)).entries[slot];
+}

@@ -23,6 +23,12 @@ struct StrataLoaderStatus {
 typedef const struct StrataLoaderStatus* (*PFN_strata_loader_status)(void);
 __attribute__((visibility("default"))) const struct StrataLoaderStatus* strata_loader_status(void);
 
+// What the loader's table `table` (0 none, 1 GLES 1, 2 GLES 2+) holds for the
+// function `name`: the driver's function, a layer's, or a stub. For tests and
+// diagnostics (dladdr tells whose it is). nullptr for unknown names.
+typedef void* (*PFN_strata_loader_table_entry)(int table, const char* name);
+__attribute__((visibility("default"))) void* strata_loader_table_entry(int table, const char* name);
+
 // The calling thread's dispatch table: 0 none (no current context), 1 GLES 1, 2 GLES 2+.
 typedef int (*PFN_strata_loader_current_table)(void);
 __attribute__((visibility("default"))) int strata_loader_current_table(void);

@@ -11,5 +11,6 @@ struct Command {
 
 int RunCommandMain(int argc, char** argv);
 int InfoCommandMain(int argc, char** argv);
+int LayersCommandMain(int argc, char** argv);
 
 }  // namespace strata::tools

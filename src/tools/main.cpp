@@ -12,6 +12,7 @@ constexpr Command kCommands[] = {
     {"run", "run an unmodified EGL/GLES program through Strata's loader", strata::tools::RunCommandMain},
     {"info", "show the loader, the driver it found, version strings and entry-point counts",
      strata::tools::InfoCommandMain},
+    {"layers", "enable, disable and list GLES layers per application", strata::tools::LayersCommandMain},
 };
 
 void PrintUsage(FILE* out) {

@@ -19,6 +19,9 @@ options:
   --driver-egl PATH      use this libEGL.so.1 as the driver (STRATA_DRIVER_EGL)
   --driver-glesv2 PATH   use this libGLESv2.so.2 (STRATA_DRIVER_GLESV2)
   --driver-glesv1 PATH   use this libGLESv1_CM.so.1 (STRATA_DRIVER_GLESV1)
+  --layers A:B           load these GLES layers, A nearest the program (STRATA_LAYERS);
+                         overrides per-app settings of `strata layers`
+  --layer-path DIRS      search these directories for layers first (STRATA_LAYER_PATH)
   --log LEVEL            loader messages: error, warning (default), info, debug
   -h, --help             show this help
 
@@ -36,6 +39,8 @@ int RunCommandMain(int argc, char** argv) {
   } settings[] = {{"--driver-egl", "STRATA_DRIVER_EGL"},
                   {"--driver-glesv2", "STRATA_DRIVER_GLESV2"},
                   {"--driver-glesv1", "STRATA_DRIVER_GLESV1"},
+                  {"--layers", "STRATA_LAYERS"},
+                  {"--layer-path", "STRATA_LAYER_PATH"},
                   {"--log", "STRATA_LOG"}};
   int i = 1;
   for (; i < argc; ++i) {

@@ -1,0 +1,61 @@
+// A small GLES app for the layer tests: makes a context (GLES 2 by default,
+// GLES 1 with --gles1), calls glClear, eglChooseConfig, glObjectLabelKHR (an
+// extension, through eglGetProcAddress) and glStrataTestExtensionEXT (a name
+// no registry knows), then prints "probe: ok" and, with --owner NAME, which
+// object the loader's GLES 2 table holds for NAME.
+#include <EGL/egl.h>
+#include <EGL/eglext.h>
+#include <GLES2/gl2.h>
+#include <GLES2/gl2ext.h>
+#include <dlfcn.h>
+
+#include <cstdio>
+#include <cstring>
+#include <string>
+
+#include "loader/status.h"
+
+int main(int argc, char** argv) {
+  bool gles1 = false;
+  const char* owner_of = nullptr;
+  for (int i = 1; i < argc; ++i) {
+    if (!std::strcmp(argv[i], "--gles1")) gles1 = true;
+    if (!std::strcmp(argv[i], "--owner") && i + 1 < argc) owner_of = argv[++i];
+  }
+  EGLDisplay display = eglGetPlatformDisplay(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, nullptr);
+  if (!eglInitialize(display, nullptr, nullptr)) return std::puts("probe: eglInitialize failed"), 1;
+  const EGLint config_attribs[] = {EGL_RENDERABLE_TYPE, gles1 ? EGL_OPENGL_ES_BIT : EGL_OPENGL_ES2_BIT,
+                                   EGL_SURFACE_TYPE, EGL_PBUFFER_BIT, EGL_NONE};
+  EGLConfig config;
+  EGLint count = 0;
+  if (!eglChooseConfig(display, config_attribs, &config, 1, &count) || count < 1) {
+    return std::puts("probe: eglChooseConfig failed"), 1;
+  }
+  const EGLint context_attribs[] = {EGL_CONTEXT_CLIENT_VERSION, gles1 ? 1 : 2, EGL_NONE};
+  EGLContext context = eglCreateContext(display, config, EGL_NO_CONTEXT, context_attribs);
+  const EGLint surface_attribs[] = {EGL_WIDTH, 16, EGL_HEIGHT, 16, EGL_NONE};
+  EGLSurface surface = eglCreatePbufferSurface(display, config, surface_attribs);
+  if (!eglMakeCurrent(display, surface, surface, context)) return std::puts("probe: eglMakeCurrent failed"), 1;
+  glClear(GL_COLOR_BUFFER_BIT);
+  if (!gles1) {
+    auto object_label = reinterpret_cast<PFNGLOBJECTLABELKHRPROC>(eglGetProcAddress("glObjectLabelKHR"));
+    GLuint texture = 0;
+    glGenTextures(1, &texture);
+    glBindTexture(GL_TEXTURE_2D, texture);
+    if (object_label) object_label(GL_TEXTURE, texture, -1, "probe");
+    auto test_extension = reinterpret_cast<void (*)(GLint)>(eglGetProcAddress("glStrataTestExtensionEXT"));
+    if (test_extension) test_extension(42);
+  }
+  if (owner_of) {
+    auto entry = reinterpret_cast<PFN_strata_loader_table_entry>(dlsym(RTLD_DEFAULT, "strata_loader_table_entry"));
+    Dl_info info{};
+    void* fn = entry ? entry(2, owner_of) : nullptr;
+    std::printf("probe: owner of %s: %s\n", owner_of, fn && dladdr(fn, &info) ? info.dli_fname : "(none)");
+  }
+  eglMakeCurrent(display, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
+  eglDestroySurface(display, surface);
+  eglDestroyContext(display, context);
+  eglTerminate(display);
+  std::puts("probe: ok");
+  return 0;
+}
