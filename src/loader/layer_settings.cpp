@@ -5,6 +5,7 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -19,13 +20,11 @@ std::string Trim(const std::string& s) {
   return begin == std::string::npos ? "" : s.substr(begin, end - begin + 1);
 }
 
-bool MakeDirectories(const std::string& dir) {
-  for (size_t at = 1; at != std::string::npos; at = dir.find('/', at + 1)) {
-    std::string prefix = dir.substr(0, dir.find('/', at));
-    if (mkdir(prefix.c_str(), 0700) != 0 && errno != EEXIST) return false;
-    if (dir.find('/', at) == std::string::npos) break;
-  }
-  return true;
+// "" on success, else why the directory could not be made.
+std::string MakeDirectories(const std::string& dir) {
+  std::error_code error;
+  std::filesystem::create_directories(dir, error);
+  return error ? "cannot create " + dir + ": " + error.message() : "";
 }
 
 }  // namespace
@@ -95,8 +94,8 @@ bool LoadSettings(const std::string& path, std::vector<AppLayerSettings>* apps, 
 
 bool SaveSettings(const std::string& path, const std::vector<AppLayerSettings>& apps, std::string* error) {
   std::string dir = path.substr(0, path.rfind('/'));
-  if (!MakeDirectories(dir)) {
-    *error = "cannot create " + dir + ": " + std::strerror(errno);
+  if (std::string why = MakeDirectories(dir); !why.empty()) {
+    *error = why;
     return false;
   }
   std::string temporary = path + ".tmp";

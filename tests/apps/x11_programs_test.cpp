@@ -3,6 +3,8 @@
 // and a sample app renders into a real window through Strata.
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <iterator>
 #include <regex>
 #include <set>
 #include <string>
@@ -55,6 +57,28 @@ TEST(X11Programs, Glmark2ValidatesTheSameThroughStrata) {
   EXPECT_GE(successes, 6) << native.out;
   EXPECT_EQ(Validations(strata.out), expected) << strata.out;
   EXPECT_NE(strata.err.find("strata: loader ready"), std::string::npos) << strata.err;
+}
+
+TEST(X11Programs, Glmark2ValidatesTheSameUnderTheCallCounter) {
+  const std::vector<std::string> argv = {"glmark2-es2", "--validate", "-b", "build:use-vbo=true", "-b", "texture",
+                                         "-b", "shading:shading=phong", "-b", "bump", "-b", "pulsar"};
+  ProcessResult native = RunProgram(argv, false);
+  std::string counts = testing::TempDir() + "/glmark2-counts.txt";
+  std::vector<std::string> counted_argv = {STRATA_CLI, "run", "--layers", "libstrata_call_counter.so", "--"};
+  counted_argv.insert(counted_argv.end(), argv.begin(), argv.end());
+  strata::test::ProcessOptions options;
+  options.set_env["STRATA_CALL_COUNTER_OUTPUT"] = counts;
+  ProcessResult counted = RunProcess(counted_argv, options);
+  ASSERT_EQ(counted.exit_code, 0) << counted.out << counted.err;
+  EXPECT_EQ(Validations(counted.out), Validations(native.out)) << counted.out;
+  std::ifstream in(counts);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  static const std::regex draw_line(R"re(\s(\d+)  glDraw[A-Za-z]*\n)re");
+  long draws = 0;
+  for (auto it = std::sregex_iterator(text.begin(), text.end(), draw_line); it != std::sregex_iterator(); ++it) {
+    draws += std::stol((*it)[1]);
+  }
+  EXPECT_GE(draws, 5) << "each of glmark2's 5 scenes draws through the layer\n" << text;
 }
 
 TEST(X11Programs, Glmark2ShortRunCompletesThroughStrata) {

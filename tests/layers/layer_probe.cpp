@@ -8,6 +8,7 @@
 #include <GLES2/gl2.h>
 #include <GLES2/gl2ext.h>
 #include <dlfcn.h>
+#include <sys/auxv.h>
 
 #include <cstdio>
 #include <cstring>
@@ -56,6 +57,7 @@ int main(int argc, char** argv) {
   eglDestroySurface(display, surface);
   eglDestroyContext(display, context);
   eglTerminate(display);
+  std::printf("probe: secure=%d\n", getauxval(AT_SECURE) ? 1 : 0);
   std::puts("probe: ok");
   return 0;
 }

@@ -58,13 +58,19 @@ std::string PiglitResult(const ProcessResult& r) {
   return result;
 }
 
-ProcessResult RunPiglit(const PiglitCase& c, bool through_strata) {
+// How a piglit test is run: natively, through Strata, or through Strata with
+// the call counter layer.
+enum class Mode { kNative, kStrata, kCallCounter };
+
+ProcessResult RunPiglit(const PiglitCase& c, Mode mode, const std::string& counter_output = "") {
   std::vector<std::string> argv;
-  if (through_strata) argv = {STRATA_CLI, "run", "--"};
+  if (mode == Mode::kStrata) argv = {STRATA_CLI, "run", "--"};
+  if (mode == Mode::kCallCounter) argv = {STRATA_CLI, "run", "--layers", "libstrata_call_counter.so", "--"};
   argv.push_back(std::string(STRATA_PIGLIT_ROOT) + "/" + c.argv[0]);
   argv.insert(argv.end(), c.argv.begin() + 1, c.argv.end());
   ProcessOptions options;
   options.set_env = {{"PIGLIT_PLATFORM", "surfaceless_egl"}};
+  if (!counter_output.empty()) options.set_env["STRATA_CALL_COUNTER_OUTPUT"] = counter_output;
   options.working_directory = STRATA_PIGLIT_ROOT;
   options.timeout_seconds = 60;
   return RunProcess(argv, options);
@@ -72,15 +78,40 @@ ProcessResult RunPiglit(const PiglitCase& c, bool through_strata) {
 
 class Piglit : public ::testing::TestWithParam<PiglitCase> {};
 
-TEST_P(Piglit, SameResultNativelyAndThroughStrata) {
+// Calls the counter saw: {all calls, GL calls}.
+std::pair<long, long> CountedCalls(const std::string& path) {
+  std::ifstream in(path);
+  long all = 0, gl = 0;
+  std::string first;
+  std::getline(in, first);
+  for (long n; in >> n;) {
+    std::string name;
+    in >> name;
+    all += n;
+    if (name.rfind("gl", 0) == 0) gl += n;
+  }
+  return {all, gl};
+}
+
+TEST_P(Piglit, SameResultNativelyThroughStrataAndUnderTheCallCounter) {
   const PiglitCase& c = GetParam();
-  ProcessResult native = RunPiglit(c, false);
-  ProcessResult strata = RunPiglit(c, true);
-  std::string native_result = PiglitResult(native), strata_result = PiglitResult(strata);
+  std::string counts = testing::TempDir() + "/piglit-counts-" + c.name + ".txt";
+  ProcessResult native = RunPiglit(c, Mode::kNative);
+  ProcessResult strata = RunPiglit(c, Mode::kStrata);
+  ProcessResult counted = RunPiglit(c, Mode::kCallCounter, counts);
+  std::string native_result = PiglitResult(native);
   EXPECT_EQ(native_result, c.expected) << "native run no longer gives the recorded result\n" << native.out << native.err;
-  EXPECT_EQ(strata_result, native_result) << "through strata:\n" << strata.out << strata.err;
+  EXPECT_EQ(PiglitResult(strata), native_result) << "through strata:\n" << strata.out << strata.err;
   EXPECT_EQ(strata.exit_code, native.exit_code);
   EXPECT_EQ(strata.err.find("strata: error"), std::string::npos) << strata.err;
+  EXPECT_EQ(PiglitResult(counted), native_result) << "under the call counter:\n" << counted.out << counted.err;
+  // The counter proves the calls really went through Strata's tables.
+  auto [all_calls, gl_calls] = CountedCalls(counts);
+  EXPECT_GT(all_calls, 0) << "the call counter saw no calls";
+  bool egl_only = c.argv[0].find("bin/egl") == 0;
+  if (!egl_only && native_result == "pass") {
+    EXPECT_GT(gl_calls, 0) << "no GL call went through Strata";
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(List, Piglit, ::testing::ValuesIn(LoadList()),
