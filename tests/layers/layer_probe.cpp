@@ -17,10 +17,11 @@
 #include "loader/status.h"
 
 int main(int argc, char** argv) {
-  bool gles1 = false;
+  bool gles1 = false, make_errors = false;
   const char* owner_of = nullptr;
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--gles1")) gles1 = true;
+    if (!std::strcmp(argv[i], "--make-errors")) make_errors = true;
     if (!std::strcmp(argv[i], "--owner") && i + 1 < argc) owner_of = argv[++i];
   }
   EGLDisplay display = eglGetPlatformDisplay(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, nullptr);
@@ -46,6 +47,15 @@ int main(int argc, char** argv) {
     if (object_label) object_label(GL_TEXTURE, texture, -1, "probe");
     auto test_extension = reinterpret_cast<void (*)(GLint)>(eglGetProcAddress("glStrataTestExtensionEXT"));
     if (test_extension) test_extension(42);
+  }
+  if (make_errors) {
+    // Three errors from one call site, one from another; the app must still see its error.
+    volatile int repeat = 3;  // not a constant: the loop stays one call site
+    for (int i = 0; i < repeat; ++i) glEnable(0x1234);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, 0x2703);
+    GLenum first = glGetError();
+    GLenum second = glGetError();
+    std::printf("probe: app saw 0x%x then 0x%x\n", first, second);
   }
   if (owner_of) {
     auto entry = reinterpret_cast<PFN_strata_loader_table_entry>(dlsym(RTLD_DEFAULT, "strata_loader_table_entry"));

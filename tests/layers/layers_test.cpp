@@ -232,6 +232,31 @@ TEST_F(Layers, CommandRejectsBadArguments) {
   EXPECT_NE(list.err.find("layers.conf:2: unknown key 'bogus'"), std::string::npos) << list.err;
 }
 
+TEST_F(Layers, CallCounterCountsEveryCall) {
+  std::string counts = dir_ + "/counts.txt";
+  Probe({{"STRATA_LAYERS", "libstrata_call_counter.so"}, {"STRATA_CALL_COUNTER_OUTPUT", counts}});
+  std::string text = ReadFile(counts);
+  EXPECT_NE(text.find("strata call counter: "), std::string::npos) << text;
+  EXPECT_NE(text.find("           1  glClear\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("           2  eglMakeCurrent\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("           1  glGenTextures\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("           1  eglChooseConfig\n"), std::string::npos) << text;
+}
+
+TEST_F(Layers, ErrorCheckReportsEachCallSiteOnceAndKeepsTheErrorForTheApp) {
+  ProcessResult r = Probe({{"STRATA_LAYERS", "libstrata_error_check.so"}}, {"--make-errors"});
+  EXPECT_EQ(CountLines(r.err, "error check: GL_INVALID_ENUM from glEnable(0x1234) at layer_probe+0x"), 1) << r.err;
+  EXPECT_EQ(CountLines(r.err, "error check: GL_INVALID_ENUM from glTexParameteri(GL_TEXTURE_2D, "
+                              "GL_TEXTURE_MAG_FILTER, 9987) at layer_probe+0x"), 1)
+      << r.err;
+  EXPECT_EQ(CountLines(r.err, "error check: 4 erroring GL calls at 2 call sites"), 1) << r.err;
+  EXPECT_NE(r.out.find("probe: app saw 0x500 then 0x0"), std::string::npos) << r.out;
+  // Without the layer the app sees the same errors.
+  ProcessResult plain = Probe({}, {"--make-errors"});
+  EXPECT_NE(plain.out.find("probe: app saw 0x500 then 0x0"), std::string::npos) << plain.out;
+  EXPECT_EQ(plain.err.find("error check"), std::string::npos);
+}
+
 TEST_F(Layers, DocumentExampleLayersInterceptEglChooseConfig) {
   for (const char* layer : {"libpassive_layer.so", "libactive_layer.so"}) {
     ProcessResult r = Probe({{"STRATA_LAYERS", layer}, {"STRATA_LAYER_PATH", STRATA_EXAMPLE_LAYER_DIR}},
