@@ -232,6 +232,38 @@ TEST_F(Layers, CommandRejectsBadArguments) {
   EXPECT_NE(list.err.find("layers.conf:2: unknown key 'bogus'"), std::string::npos) << list.err;
 }
 
+// STRATA_LAYER_PATH, then the application's directory, then $XDG_DATA_HOME/strata/layers.
+TEST_F(Layers, DiscoveryFollowsThePriorityOrder) {
+  std::string app_dir = dir_ + "/app", data_dir = dir_ + "/data/strata/layers", env_dir = dir_ + "/env";
+  for (const std::string& d : {app_dir, data_dir, env_dir}) {
+    fs::create_directories(d);
+    chmod(d.c_str(), 0755);
+  }
+  chmod((dir_ + "/data").c_str(), 0755);
+  chmod((dir_ + "/data/strata").c_str(), 0755);
+  std::string probe = app_dir + "/layer_probe";
+  fs::copy_file(STRATA_LAYER_PROBE, probe);
+  fs::copy_file(std::string(STRATA_TEST_LAYER_DIR) + "/librecorder_a.so", app_dir + "/libpick.so");
+  fs::copy_file(std::string(STRATA_TEST_LAYER_DIR) + "/librecorder_c.so", data_dir + "/libpick.so");
+  fs::copy_file(std::string(STRATA_TEST_LAYER_DIR) + "/librecorder_b.so", env_dir + "/libpick.so");
+  auto picked = [&](std::map<std::string, std::string> env) {
+    fs::remove(record_);
+    env["STRATA_LAYERS"] = "libpick.so";
+    env["STRATA_TEST_RECORD"] = record_;
+    env["XDG_DATA_HOME"] = dir_ + "/data";
+    ProcessOptions options;
+    options.set_env = env;
+    ProcessResult r = RunProcess({STRATA_CLI, "run", "--", probe}, options);
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    auto layers = Recorded(Record(), "glClear");
+    return layers.empty() ? std::string("none") : layers[0];
+  };
+  EXPECT_EQ(picked({{"STRATA_LAYER_PATH", env_dir}}), "b");
+  EXPECT_EQ(picked({}), "a") << "the application's own directory comes next";
+  fs::remove(app_dir + "/libpick.so");
+  EXPECT_EQ(picked({}), "c") << "then $XDG_DATA_HOME/strata/layers";
+}
+
 TEST_F(Layers, CallCounterCountsEveryCall) {
   std::string counts = dir_ + "/counts.txt";
   Probe({{"STRATA_LAYERS", "libstrata_call_counter.so"}, {"STRATA_CALL_COUNTER_OUTPUT", counts}});
