@@ -39,7 +39,8 @@ _SCALAR_KINDS = {
     "kEnum": {"GLenum", "EGLenum"},
     "kBitfield": {"GLbitfield"},
     "kBoolean": {"GLboolean", "EGLBoolean"},
-    "kFloat": {"GLfloat", "GLclampf", "GLdouble", "GLclampd"},
+    "kFloat": {"GLfloat", "GLclampf"},
+    "kDouble": {"GLdouble", "GLclampd"},
     "kUInt": {"GLuint", "GLuint64", "GLuint64EXT", "GLushort", "GLubyte", "EGLuint64KHR", "EGLTimeKHR", "EGLTime",
               "EGLTimeNV", "EGLuint64NV", "GLhalfNV"},
     "kInt": {"GLint", "GLsizei", "GLintptr", "GLsizeiptr", "GLshort", "GLbyte", "GLfixed", "GLclampx", "GLint64",
@@ -89,6 +90,7 @@ class Function:
     api_mask: int = 0
     apis: set[str] = dataclasses.field(default_factory=set)  # "egl", "gles1", "gles2"
     extensions: list[str] = dataclasses.field(default_factory=list)
+    lengths: dict[str, str | None] = dataclasses.field(default_factory=dict)  # gl.xml's len per parameter
 
     def signature(self) -> str:
         params = ", ".join(p.decl for p in self.params) or "void"
@@ -114,6 +116,7 @@ class Function:
 class Model:
     functions: list[Function]  # sorted by name; the index is the dispatch slot
     types: list[str]  # C type declarations, in dependency order
+    lengths: dict[tuple[str, str], str | None] = dataclasses.field(default_factory=dict)  # gl.xml's len per param
 
     def by_name(self) -> dict[str, Function]:
         return {f.name: f for f in self.functions}
@@ -131,6 +134,7 @@ def _parse_commands(root: ET.Element) -> dict[str, Function]:
         return_type = _text(proto)[: -len(name)].strip()
         params = [Param(p.find("name").text, _text(p)) for p in cmd.findall("param")]
         commands[name] = Function(name, return_type, params)
+        commands[name].lengths = {p.find("name").text: p.get("len") for p in cmd.findall("param")}
     return commands
 
 
@@ -188,4 +192,6 @@ def load(gl_xml: str, egl_xml: str) -> Model:
                         add(name, api, label, ext.get("name"))
 
     types = ["/* GL */"] + _type_declarations(gl_root, False) + ["/* EGL */"] + _type_declarations(egl_root, True)
-    return Model(sorted(selected.values(), key=lambda f: f.name), types)
+    functions = sorted(selected.values(), key=lambda f: f.name)
+    lengths = {(f.name, p): l for f in functions for p, l in f.lengths.items()}
+    return Model(functions, types, lengths)

@@ -13,10 +13,14 @@ packages=(
   libegl-dev libgles-dev libegl1 libgles1 libgles2 libegl-mesa0 libgl1-mesa-dri
   # sample apps
   libx11-dev libpng-dev
+  # trace compression
+  liblz4-dev libzstd-dev
   # tests and benchmarks
   googletest libgtest-dev libgmock-dev libbenchmark-dev
   # real programs tested through Strata
   mesa-utils glmark2-es2-x11 piglit xvfb xauth
+  # the tracing peer benchmarks compare against
+  apitrace
 )
 
 missing=()

@@ -12,5 +12,8 @@ struct Command {
 int RunCommandMain(int argc, char** argv);
 int InfoCommandMain(int argc, char** argv);
 int LayersCommandMain(int argc, char** argv);
+int TraceCommandMain(int argc, char** argv);
+int DumpCommandMain(int argc, char** argv);
+int StatsCommandMain(int argc, char** argv);
 
 }  // namespace strata::tools

@@ -13,6 +13,10 @@ constexpr Command kCommands[] = {
     {"info", "show the loader, the driver it found, version strings and entry-point counts",
      strata::tools::InfoCommandMain},
     {"layers", "enable, disable and list GLES layers per application", strata::tools::LayersCommandMain},
+    {"trace", "record every EGL/GLES call of a program into a trace file", strata::tools::TraceCommandMain},
+    {"dump", "print the calls of a trace, as text or JSON lines", strata::tools::DumpCommandMain},
+    {"stats", "calls, draws, bytes and CPU time of a trace, per function and per frame",
+     strata::tools::StatsCommandMain},
 };
 
 void PrintUsage(FILE* out) {

@@ -62,7 +62,8 @@ std::string FormatArg(ArgKind kind, ArgValue v) {
       break;
     case ArgKind::kBitfield: std::snprintf(buffer, sizeof buffer, "0x%" PRIx64, v.u); break;
     case ArgKind::kBoolean: return v.u ? "GL_TRUE" : "GL_FALSE";
-    case ArgKind::kFloat: std::snprintf(buffer, sizeof buffer, "%g", v.f); break;
+    case ArgKind::kFloat:
+    case ArgKind::kDouble: std::snprintf(buffer, sizeof buffer, "%g", v.f); break;
     case ArgKind::kInt: std::snprintf(buffer, sizeof buffer, "%" PRId64, v.i); break;
     case ArgKind::kUInt: std::snprintf(buffer, sizeof buffer, "%" PRIu64, v.u); break;
     case ArgKind::kString:

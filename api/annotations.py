@@ -1,0 +1,119 @@
+"""Capture rules: what lies behind each pointer parameter, for the codec.
+
+The registry says a pointer's type; a codec also needs how many bytes are
+behind it, in which direction they travel, and when they are not data at all
+(an offset into a bound buffer, a client-side vertex array read at draw time).
+Rules come from `annotations.txt` (ours, reviewed like code) and, where it has
+no rule, from gl.xml's `len` attribute when that is a plain expression.
+
+Rule syntax, one per line ('#' comments):
+    FUNCTION PARAM DIRECTION SIZE [FLAG...]
+DIRECTION: in | out | inout
+SIZE: a C++ expression giving the byte count, with the function's parameters
+      in scope and the helpers of src/layers/trace/capture_sizes.h;
+      or strings(COUNT, LENGTHS) for an array of COUNT strings (LENGTHS: a
+      parameter holding their lengths, or nullptr for NUL-terminated ones);
+      or none: only the pointer value is recorded (callbacks, user data).
+FLAGS: buffer=TARGET      the pointer is an offset into the buffer bound to
+                          TARGET when one is bound (then nothing is captured)
+       deferred=vertex_attrib  a client-side vertex array, captured at draw time
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+
+import registry
+
+DIRECTIONS = ("in", "out", "inout")
+
+
+@dataclasses.dataclass
+class Rule:
+    direction: str
+    size: str  # C++ expression of the byte count, "strings(...)" or "none"
+    buffer_target: str | None = None
+    deferred: str | None = None
+    source: str = "annotation"  # or "registry"
+
+    @property
+    def is_strings(self) -> bool:
+        return self.size.startswith("strings(")
+
+    @property
+    def captures(self) -> bool:
+        return self.size != "none"
+
+
+def parse(path: str, model: registry.Model) -> dict[tuple[str, str], Rule]:
+    functions = model.by_name()
+    rules = {}
+    with open(path, encoding="utf-8") as f:
+        for number, raw in enumerate(f, 1):
+            line = raw.split("#", 1)[0].strip()
+            if not line:
+                continue
+            where = f"{path}:{number}"
+            match = re.match(r"(\S+)\s+(\S+)\s+(\S+)\s+(.+)$", line)
+            if not match:
+                raise ValueError(f"{where}: expected 'FUNCTION PARAM DIRECTION SIZE [FLAGS]'")
+            name, param, direction, rest = match.groups()
+            flags = re.findall(r"\s(buffer|deferred)=(\S+)", " " + rest)
+            size = re.sub(r"\s(buffer|deferred)=\S+", "", " " + rest).strip()
+            fn = functions.get(name)
+            if fn is None:
+                raise ValueError(f"{where}: unknown function {name}")
+            if param not in [p.name for p in fn.params]:
+                raise ValueError(f"{where}: {name} has no parameter {param}")
+            if direction not in DIRECTIONS:
+                raise ValueError(f"{where}: direction must be one of {DIRECTIONS}")
+            if (name, param) in rules:
+                raise ValueError(f"{where}: second rule for {name} {param}")
+            rule = Rule(direction, size)
+            for key, value in flags:
+                setattr(rule, "buffer_target" if key == "buffer" else "deferred", value)
+            rules[(name, param)] = rule
+    return rules
+
+
+def _pointee(param: registry.Param) -> str:
+    t = param.type.replace("const", "").replace("*", "").strip()
+    return "char" if t == "void" else t
+
+
+def registry_rule(param: registry.Param, length: str | None) -> Rule | None:
+    """A rule from gl.xml's len attribute when it is a plain expression."""
+    if length is None or "COMPSIZE" in length or "*" in param.type.replace(" ", "").split("*", 1)[1]:
+        return None  # no length, a computed one, or a pointer to pointers
+    if not re.fullmatch(r"[A-Za-z_][A-Za-z_0-9]*|\d+|[A-Za-z_][A-Za-z_0-9]*\s*[*/]\s*\d+", length.strip()):
+        return None
+    direction = "in" if param.type.startswith("const") else "out"
+    return Rule(direction, f"({length}) * sizeof({_pointee(param)})", source="registry")
+
+
+def resolve(model: registry.Model, annotated: dict[tuple[str, str], Rule],
+            lengths: dict[tuple[str, str], str | None]) -> dict[tuple[str, str], Rule]:
+    """The rule for every pointer parameter that has one."""
+    rules = {}
+    for fn in model.functions:
+        for p in fn.params:
+            if p.kind not in ("kPointer", "kString"):
+                continue
+            rule = annotated.get((fn.name, p.name))
+            if rule is None and p.kind == "kString":
+                # A NUL-terminated string argument.
+                direction = "in" if p.type.startswith("const") else "out"
+                if direction == "in":
+                    rule = Rule("in", f"c_string_bytes({p.name})", source="registry")
+            if rule is None:
+                rule = registry_rule(p, lengths.get((fn.name, p.name)))
+            if rule is not None:
+                rules[(fn.name, p.name)] = rule
+    return rules
+
+
+def uncovered(model: registry.Model, rules: dict[tuple[str, str], Rule]) -> list[str]:
+    """Functions with a pointer parameter that has no rule."""
+    return [fn.name for fn in model.functions
+            if any(p.kind in ("kPointer", "kString") and (fn.name, p.name) not in rules for p in fn.params)]

@@ -1,0 +1,40 @@
+#include "layers/trace/context_state.h"
+
+#include <memory>
+#include <mutex>
+#include <unordered_map>
+
+namespace strata::trace {
+namespace {
+
+std::mutex g_mutex;  // taken at eglMakeCurrent and context destruction only
+std::unordered_map<uint64_t, std::unique_ptr<ContextState>> g_contexts;
+thread_local ContextState* t_current = nullptr;
+
+}  // namespace
+
+ContextState* CurrentContextState() { return t_current; }
+
+int CurrentContextVersion() { return t_current ? t_current->client_version : 0; }
+
+void MakeContextCurrent(uint64_t context, int version) {
+  if (context == 0) {
+    t_current = nullptr;
+    return;
+  }
+  std::lock_guard<std::mutex> lock(g_mutex);
+  auto& state = g_contexts[context];
+  if (!state) state = std::make_unique<ContextState>();
+  state->client_version = version;
+  t_current = state.get();
+}
+
+void ForgetContext(uint64_t context) {
+  // Reset rather than free: a handle may be reused for a new context, and a
+  // thread may still hold a pointer to the state.
+  std::lock_guard<std::mutex> lock(g_mutex);
+  auto it = g_contexts.find(context);
+  if (it != g_contexts.end()) *it->second = ContextState{};
+}
+
+}  // namespace strata::trace

@@ -1,0 +1,44 @@
+#pragma once
+// What the tracer must remember per EGL context to capture data the API call
+// itself does not carry: client-side vertex arrays (read at draw time) and
+// mapped buffer ranges (written behind the API's back, read at unmap/flush).
+
+#include <GLES3/gl32.h>
+
+#include <cstdint>
+#include <map>
+
+namespace strata::trace {
+
+inline constexpr int kMaxTrackedAttribs = 32;
+
+struct ClientAttrib {
+  bool enabled = false;
+  bool client = false;  // the pointer is app memory (no GL_ARRAY_BUFFER was bound)
+  GLint size = 4;
+  GLenum type = GL_FLOAT;
+  GLsizei stride = 0;
+  GLuint divisor = 0;
+  const void* pointer = nullptr;
+};
+
+struct MappedRange {
+  uint8_t* pointer = nullptr;
+  GLsizeiptr length = 0;
+  GLbitfield access = 0;
+};
+
+struct ContextState {
+  int client_version = 2;
+  ClientAttrib attribs[kMaxTrackedAttribs];  // of vertex array object 0
+  std::map<GLuint, MappedRange> mapped;       // by buffer name
+};
+
+// The state of the calling thread's current context, or nullptr.
+ContextState* CurrentContextState();
+int CurrentContextVersion();  // 0 without a context
+// Switches the calling thread to `context` (0: none) of `version`.
+void MakeContextCurrent(uint64_t context, int version);
+void ForgetContext(uint64_t context);
+
+}  // namespace strata::trace

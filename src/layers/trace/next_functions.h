@@ -1,0 +1,18 @@
+#pragma once
+// The functions below the trace layer, by dispatch slot. Capture rules use
+// them for their own queries (glGetIntegerv, ...), which are never traced.
+
+#include "strata/api/functions.h"
+
+namespace strata::trace {
+
+// The next layer's (or the driver's) function in `slot`; nullptr before the
+// loader offered it.
+void* NextFunction(int slot);
+
+template <typename Fn>
+Fn Next(api::Slot slot) {
+  return reinterpret_cast<Fn>(NextFunction(slot));
+}
+
+}  // namespace strata::trace

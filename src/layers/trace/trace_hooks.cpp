@@ -1,0 +1,254 @@
+// Hand-written parts of tracing that a per-function rule cannot say: context
+// tracking, client-side vertex arrays captured at draw time, mapped buffer
+// ranges captured at flush/unmap, and frame boundaries. Declared (from the
+// registry's signatures) in the generated trace_hook_declarations.inc.
+#include <algorithm>
+#include <cstring>
+
+#include "layers/trace/context_state.h"
+#include "layers/trace/trace_session.h"
+#include "layers/trace/trace_wrappers.h"
+
+namespace strata::trace {
+namespace {
+
+GLint Query(GLenum pname) {
+  GLint value = 0;
+  Next<PFNGLGETINTEGERVPROC>(api::glGetIntegerv)(pname, &value);
+  return value;
+}
+
+bool OnVertexArrayZero() { return CurrentContextVersion() < 3 || Query(GL_VERTEX_ARRAY_BINDING) == 0; }
+
+size_t TypeSize(GLenum type) {
+  switch (type) {
+    case GL_BYTE:
+    case GL_UNSIGNED_BYTE: return 1;
+    case GL_SHORT:
+    case GL_UNSIGNED_SHORT:
+    case GL_HALF_FLOAT:
+    case GL_HALF_FLOAT_OES: return 2;
+    case GL_INT_2_10_10_10_REV:
+    case GL_UNSIGNED_INT_2_10_10_10_REV: return 4;  // the whole attribute
+    case GL_FIXED:
+    case GL_INT:
+    case GL_UNSIGNED_INT:
+    case GL_FLOAT: return 4;
+    default: return 4;
+  }
+}
+
+size_t AttribBytes(const ClientAttrib& a) {
+  if (a.type == GL_INT_2_10_10_10_REV || a.type == GL_UNSIGNED_INT_2_10_10_10_REV) return 4;
+  return TypeSize(a.type) * static_cast<size_t>(a.size);
+}
+
+// Records the client-side arrays a draw over vertices [first, end) and
+// `instances` instances will read.
+void CaptureClientArrays(GLint first, GLint end, GLsizei instances) {
+  ContextState* state = CurrentContextState();
+  if (state == nullptr || end <= first) return;
+  bool any = false;
+  for (const ClientAttrib& a : state->attribs) any |= a.enabled && a.client && a.pointer;
+  if (!any || !OnVertexArrayZero()) return;
+  for (const ClientAttrib& a : state->attribs) {
+    if (!a.enabled || !a.client || a.pointer == nullptr) continue;
+    size_t element = AttribBytes(a);
+    size_t stride = a.stride ? static_cast<size_t>(a.stride) : element;
+    GLint lo = first, hi = end;
+    if (a.divisor > 0) {
+      lo = 0;
+      hi = static_cast<GLint>((std::max<GLsizei>(instances, 1) + a.divisor - 1) / a.divisor);
+    }
+    const uint8_t* base = static_cast<const uint8_t*>(a.pointer) + static_cast<size_t>(lo) * stride;
+    EmitMemory(base, static_cast<size_t>(hi - lo - 1) * stride + element);
+  }
+}
+
+// The index range [min, max + 1) of an indexed draw: read from app memory, or
+// from the bound element buffer (GLES 3 can map it for reading).
+bool IndexRange(GLsizei count, GLenum type, const void* indices, GLint base_vertex, GLint* first, GLint* end) {
+  if (count <= 0) return false;
+  const uint8_t* data = static_cast<const uint8_t*>(indices);
+  GLint element_buffer = Query(GL_ELEMENT_ARRAY_BUFFER_BINDING);
+  size_t size = type == GL_UNSIGNED_BYTE ? 1 : type == GL_UNSIGNED_SHORT ? 2 : 4;
+  void* mapped = nullptr;
+  if (element_buffer != 0) {
+    if (CurrentContextVersion() < 3) return false;  // GLES 2 cannot read buffer contents back
+    mapped = Next<PFNGLMAPBUFFERRANGEPROC>(api::glMapBufferRange)(
+        GL_ELEMENT_ARRAY_BUFFER, reinterpret_cast<GLintptr>(indices), static_cast<GLsizeiptr>(count * size),
+        GL_MAP_READ_BIT);
+    if (mapped == nullptr) return false;
+    data = static_cast<const uint8_t*>(mapped);
+  }
+  uint32_t lo = UINT32_MAX, hi = 0;
+  for (GLsizei i = 0; i < count; ++i) {
+    uint32_t index = 0;
+    std::memcpy(&index, data + i * size, size);
+    lo = std::min(lo, index);
+    hi = std::max(hi, index);
+  }
+  if (mapped) Next<PFNGLUNMAPBUFFERPROC>(api::glUnmapBuffer)(GL_ELEMENT_ARRAY_BUFFER);
+  *first = static_cast<GLint>(lo) + base_vertex;
+  *end = static_cast<GLint>(hi) + base_vertex + 1;
+  return true;
+}
+
+void CaptureIndexed(GLsizei count, GLenum type, const void* indices, GLsizei instances, GLint base_vertex) {
+  ContextState* state = CurrentContextState();
+  if (state == nullptr) return;
+  bool any = false;
+  for (const ClientAttrib& a : state->attribs) any |= a.enabled && a.client && a.pointer;
+  if (!any) return;
+  GLint first = 0, end = 0;
+  if (IndexRange(count, type, indices, base_vertex, &first, &end)) CaptureClientArrays(first, end, instances);
+}
+
+void SetAttrib(GLuint index, GLint size, GLenum type, GLsizei stride, const void* pointer) {
+  ContextState* state = CurrentContextState();
+  if (state == nullptr || index >= kMaxTrackedAttribs || !OnVertexArrayZero()) return;
+  ClientAttrib& a = state->attribs[index];
+  a.client = !BufferBound(GL_ARRAY_BUFFER);
+  a.size = size;
+  a.type = type;
+  a.stride = stride;
+  a.pointer = pointer;
+}
+
+void EnableAttrib(GLuint index, bool enabled) {
+  ContextState* state = CurrentContextState();
+  if (state != nullptr && index < kMaxTrackedAttribs && OnVertexArrayZero()) state->attribs[index].enabled = enabled;
+}
+
+GLuint BoundBuffer(GLenum target) {
+  GLenum binding = target == GL_ARRAY_BUFFER           ? GL_ARRAY_BUFFER_BINDING
+                   : target == GL_ELEMENT_ARRAY_BUFFER ? GL_ELEMENT_ARRAY_BUFFER_BINDING
+                   : target == GL_PIXEL_PACK_BUFFER    ? GL_PIXEL_PACK_BUFFER_BINDING
+                   : target == GL_PIXEL_UNPACK_BUFFER  ? GL_PIXEL_UNPACK_BUFFER_BINDING
+                   : target == GL_UNIFORM_BUFFER       ? GL_UNIFORM_BUFFER_BINDING
+                   : target == GL_COPY_READ_BUFFER     ? GL_COPY_READ_BUFFER_BINDING
+                   : target == GL_COPY_WRITE_BUFFER    ? GL_COPY_WRITE_BUFFER_BINDING
+                   : target == GL_TRANSFORM_FEEDBACK_BUFFER ? GL_TRANSFORM_FEEDBACK_BUFFER_BINDING
+                   : target == GL_DRAW_INDIRECT_BUFFER ? GL_DRAW_INDIRECT_BUFFER_BINDING
+                   : target == GL_DISPATCH_INDIRECT_BUFFER ? GL_DISPATCH_INDIRECT_BUFFER_BINDING
+                   : target == GL_SHADER_STORAGE_BUFFER ? GL_SHADER_STORAGE_BUFFER_BINDING
+                   : target == GL_ATOMIC_COUNTER_BUFFER ? GL_ATOMIC_COUNTER_BUFFER_BINDING
+                   : target == GL_TEXTURE_BUFFER ? GL_TEXTURE_BUFFER_BINDING
+                                                        : 0;
+  return binding ? static_cast<GLuint>(Query(binding)) : 0;
+}
+
+void RememberMapping(void* pointer, GLenum target, GLsizeiptr length, GLbitfield access) {
+  ContextState* state = CurrentContextState();
+  if (state == nullptr || pointer == nullptr || !(access & GL_MAP_WRITE_BIT)) return;
+  state->mapped[BoundBuffer(target)] = {static_cast<uint8_t*>(pointer), length, access};
+}
+
+void CaptureMapped(GLenum target, GLintptr offset, GLsizeiptr length, bool flush) {
+  ContextState* state = CurrentContextState();
+  if (state == nullptr) return;
+  auto it = state->mapped.find(BoundBuffer(target));
+  if (it == state->mapped.end()) return;
+  const MappedRange& range = it->second;
+  bool explicit_flush = range.access & GL_MAP_FLUSH_EXPLICIT_BIT;
+  if (flush) {
+    if (offset >= 0 && length >= 0 && offset + length <= range.length) EmitMemory(range.pointer + offset, length);
+  } else if (!explicit_flush) {
+    EmitMemory(range.pointer, static_cast<size_t>(range.length));
+  }
+}
+
+void ForgetMapping(GLenum target) {
+  if (ContextState* state = CurrentContextState()) state->mapped.erase(BoundBuffer(target));
+}
+
+}  // namespace
+
+// Draws: client-side arrays first, so the replayer has them before the draw.
+void Before_glDrawArrays(GLenum, GLint first, GLsizei count) { CaptureClientArrays(first, first + count, 1); }
+void Before_glDrawArraysInstanced(GLenum, GLint first, GLsizei count, GLsizei instancecount) {
+  CaptureClientArrays(first, first + count, instancecount);
+}
+void Before_glDrawElements(GLenum, GLsizei count, GLenum type, const void* indices) {
+  CaptureIndexed(count, type, indices, 1, 0);
+}
+void Before_glDrawElementsInstanced(GLenum, GLsizei count, GLenum type, const void* indices, GLsizei instancecount) {
+  CaptureIndexed(count, type, indices, instancecount, 0);
+}
+void Before_glDrawRangeElements(GLenum, GLuint, GLuint, GLsizei count, GLenum type, const void* indices) {
+  CaptureIndexed(count, type, indices, 1, 0);
+}
+void Before_glDrawElementsBaseVertex(GLenum, GLsizei count, GLenum type, const void* indices, GLint basevertex) {
+  CaptureIndexed(count, type, indices, 1, basevertex);
+}
+void Before_glDrawElementsInstancedBaseVertex(GLenum, GLsizei count, GLenum type, const void* indices,
+                                              GLsizei instancecount, GLint basevertex) {
+  CaptureIndexed(count, type, indices, instancecount, basevertex);
+}
+void Before_glDrawRangeElementsBaseVertex(GLenum, GLuint, GLuint, GLsizei count, GLenum type, const void* indices,
+                                          GLint basevertex) {
+  CaptureIndexed(count, type, indices, 1, basevertex);
+}
+
+// Mapped buffers: what the app wrote is captured when it is flushed or unmapped.
+void After_glMapBufferRange(void* result, GLenum target, GLintptr, GLsizeiptr length, GLbitfield access) {
+  RememberMapping(result, target, length, access);
+}
+void After_glMapBufferRangeEXT(void* result, GLenum target, GLintptr, GLsizeiptr length, GLbitfield access) {
+  RememberMapping(result, target, length, access);
+}
+void After_glMapBufferOES(void* result, GLenum target, GLenum) {
+  GLint size = 0;
+  Next<PFNGLGETBUFFERPARAMETERIVPROC>(api::glGetBufferParameteriv)(target, GL_BUFFER_SIZE, &size);
+  RememberMapping(result, target, size, GL_MAP_WRITE_BIT);
+}
+void Before_glFlushMappedBufferRange(GLenum target, GLintptr offset, GLsizeiptr length) {
+  CaptureMapped(target, offset, length, true);
+}
+void Before_glFlushMappedBufferRangeEXT(GLenum target, GLintptr offset, GLsizeiptr length) {
+  CaptureMapped(target, offset, length, true);
+}
+void Before_glUnmapBuffer(GLenum target) { CaptureMapped(target, 0, 0, false); }
+void Before_glUnmapBufferOES(GLenum target) { CaptureMapped(target, 0, 0, false); }
+void After_glUnmapBuffer(GLboolean, GLenum target) { ForgetMapping(target); }
+void After_glUnmapBufferOES(GLboolean, GLenum target) { ForgetMapping(target); }
+
+// Client-side vertex array state (vertex array object 0 only: others cannot use app memory).
+void After_glVertexAttribPointer(GLuint index, GLint size, GLenum type, GLboolean, GLsizei stride,
+                                 const void* pointer) {
+  SetAttrib(index, size, type, stride, pointer);
+}
+void After_glVertexAttribIPointer(GLuint index, GLint size, GLenum type, GLsizei stride, const void* pointer) {
+  SetAttrib(index, size, type, stride, pointer);
+}
+void After_glEnableVertexAttribArray(GLuint index) { EnableAttrib(index, true); }
+void After_glDisableVertexAttribArray(GLuint index) { EnableAttrib(index, false); }
+void After_glVertexAttribDivisor(GLuint index, GLuint divisor) {
+  ContextState* state = CurrentContextState();
+  if (state != nullptr && index < kMaxTrackedAttribs && OnVertexArrayZero()) state->attribs[index].divisor = divisor;
+}
+
+// Contexts and frames.
+void After_eglMakeCurrent(EGLBoolean result, EGLDisplay dpy, EGLSurface, EGLSurface, EGLContext ctx) {
+  if (!result) return;
+  EGLint version = 0;
+  if (ctx != EGL_NO_CONTEXT) {
+    Next<PFNEGLQUERYCONTEXTPROC>(api::eglQueryContext)(dpy, ctx, EGL_CONTEXT_CLIENT_VERSION, &version);
+  }
+  CurrentStream().context = reinterpret_cast<uintptr_t>(ctx);
+  MakeContextCurrent(reinterpret_cast<uintptr_t>(ctx), version);
+}
+void After_eglReleaseThread(EGLBoolean result) {
+  if (!result) return;
+  CurrentStream().context = 0;
+  MakeContextCurrent(0, 0);
+}
+void After_eglDestroyContext(EGLBoolean result, EGLDisplay, EGLContext ctx) {
+  if (result) ForgetContext(reinterpret_cast<uintptr_t>(ctx));
+}
+void After_eglSwapBuffers(EGLBoolean, EGLDisplay, EGLSurface) { EmitFrameEnd(); }
+void After_eglSwapBuffersWithDamageKHR(EGLBoolean, EGLDisplay, EGLSurface, EGLint*, EGLint) {
+  EmitFrameEnd();
+}
+
+}  // namespace strata::trace

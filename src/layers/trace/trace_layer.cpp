@@ -1,0 +1,62 @@
+// libstrata_trace.so: the trace layer. An ordinary Android-ABI layer: with
+// STRATA_TRACE set (and STRATA_TRACE_PROCESS, if set, naming this process) it
+// wraps every function it knows with a generated recorder; otherwise it hands
+// back `next` for everything and costs nothing.
+#include <unistd.h>
+
+#include <cstring>
+#include <string>
+
+#include "common/env.h"
+#include "common/log.h"
+#include "layers/trace/trace_session.h"
+#include "layers/trace/trace_wrappers.h"
+#include "strata/gles_layer.h"
+
+namespace strata::trace {
+namespace {
+
+void* g_next[api::kFunctionCount];
+bool g_wrapping = false;
+
+std::string ExecutableName() {
+  char buffer[4096];
+  ssize_t n = readlink("/proc/self/exe", buffer, sizeof buffer - 1);
+  std::string path = n > 0 ? std::string(buffer, n) : "";
+  return path.substr(path.rfind('/') + 1);
+}
+
+bool ThisProcessIsTraced() {
+  const char* only = GetEnv("STRATA_TRACE_PROCESS");
+  return only == nullptr || ExecutableName() == only || std::strcmp(program_invocation_short_name, only) == 0;
+}
+
+}  // namespace
+
+void* NextFunction(int slot) { return g_next[slot]; }
+
+}  // namespace strata::trace
+
+using namespace strata::trace;
+
+extern "C" __attribute__((visibility("default"))) void* AndroidGLESLayer_Initialize(
+    void*, PFNEGLGETNEXTLAYERPROCADDRESSPROC) {
+  const char* destination = strata::GetEnv("STRATA_TRACE");
+  if (destination == nullptr || !ThisProcessIsTraced()) return nullptr;
+  const char* compression = strata::GetEnv("STRATA_TRACE_COMPRESSION");
+  std::string error;
+  if (!TraceSession::Get().Start(destination, compression ? compression : "", &error)) {
+    STRATA_ERROR("tracing disabled: %s", error.c_str());
+    return nullptr;
+  }
+  g_wrapping = true;
+  return nullptr;
+}
+
+extern "C" __attribute__((visibility("default"))) void* AndroidGLESLayer_GetProcAddress(const char* name,
+                                                                                      EGLFuncPointer next) {
+  int slot = strata::api::FindFunction(name);
+  if (!g_wrapping || slot < 0 || next == nullptr) return reinterpret_cast<void*>(next);
+  g_next[slot] = reinterpret_cast<void*>(next);
+  return kTraceWrappers[slot];
+}

@@ -1,0 +1,24 @@
+#pragma once
+// What the generated wrappers (build/generated/src/trace_wrappers.cpp) use.
+
+#include <EGL/egl.h>
+#include <EGL/eglext.h>
+#include <GLES3/gl32.h>
+#include <GLES2/gl2ext.h>
+
+#include <cstdint>
+
+#include "layers/trace/call_writer.h"
+#include "layers/trace/capture_sizes.h"
+#include "layers/trace/next_functions.h"
+#include "strata/api/functions.h"
+#include "strata/api/types.h"
+
+namespace strata::trace {
+
+#include "layers/trace/trace_hook_declarations.inc"
+
+// The wrapper per function, by slot.
+extern void* const kTraceWrappers[api::kFunctionCount];
+
+}  // namespace strata::trace

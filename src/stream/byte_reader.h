@@ -1,0 +1,95 @@
+#pragma once
+// Reads values from untrusted bytes: every read is bounds-checked, and a
+// failed read leaves the reader failed (ok() == false) for good.
+
+#include <cstdint>
+#include <cstring>
+#include <span>
+#include <string>
+
+namespace strata::stream {
+
+class ByteReader {
+ public:
+  explicit ByteReader(std::span<const uint8_t> bytes) : bytes_(bytes) {}
+
+  bool ok() const { return ok_; }
+  size_t offset() const { return at_; }
+  size_t remaining() const { return bytes_.size() - at_; }
+  bool done() const { return at_ == bytes_.size(); }
+
+  uint8_t U8() {
+    if (!Need(1)) return 0;
+    return bytes_[at_++];
+  }
+  uint32_t U32() {
+    uint32_t v = 0;
+    if (Need(4)) {
+      std::memcpy(&v, bytes_.data() + at_, 4);
+      at_ += 4;
+    }
+    return v;
+  }
+  uint64_t Varint() {
+    uint64_t v = 0;
+    for (int shift = 0; shift < 64; shift += 7) {
+      if (!Need(1)) return 0;
+      uint8_t b = bytes_[at_++];
+      v |= static_cast<uint64_t>(b & 0x7f) << shift;
+      if (!(b & 0x80)) return v;
+    }
+    ok_ = false;  // more than 10 bytes: not a varint
+    return 0;
+  }
+  int64_t Zigzag() {
+    uint64_t v = Varint();
+    return static_cast<int64_t>(v >> 1) ^ -static_cast<int64_t>(v & 1);
+  }
+  float Float() {
+    float v = 0;
+    if (Need(sizeof v)) {
+      std::memcpy(&v, bytes_.data() + at_, sizeof v);
+      at_ += sizeof v;
+    }
+    return v;
+  }
+  double Double() {
+    double v = 0;
+    if (Need(sizeof v)) {
+      std::memcpy(&v, bytes_.data() + at_, sizeof v);
+      at_ += sizeof v;
+    }
+    return v;
+  }
+  std::span<const uint8_t> Bytes(uint64_t size) {
+    if (size > remaining()) {
+      ok_ = false;
+      return {};
+    }
+    auto span = bytes_.subspan(at_, size);
+    at_ += size;
+    return span;
+  }
+  // A blob: present with its bytes, or absent.
+  bool Blob(std::span<const uint8_t>* data) {
+    uint64_t tag = Varint();
+    if (tag == 0) return false;
+    *data = Bytes(tag - 1);
+    return ok_;
+  }
+  std::string String() {
+    auto bytes = Bytes(Varint());
+    return std::string(bytes.begin(), bytes.end());
+  }
+
+ private:
+  bool Need(size_t n) {
+    if (!ok_ || n > remaining()) ok_ = false;
+    return ok_;
+  }
+  std::span<const uint8_t> bytes_;
+  size_t at_ = 0;
+  bool ok_ = true;
+};
+
+}  // namespace strata::stream

@@ -1,0 +1,113 @@
+#include "stream/call_decoder.h"
+
+#include "stream/byte_reader.h"
+#include "stream/record_format.h"
+
+namespace strata::stream {
+
+using api::ArgKind;
+
+void FunctionTable::Load(std::string_view names) {
+  slots_.clear();
+  names_.clear();
+  size_t start = 0;
+  while (start <= names.size()) {
+    size_t end = names.find('\n', start);
+    if (end == std::string_view::npos) end = names.size();
+    if (end > start || end < names.size()) {
+      std::string name(names.substr(start, end - start));
+      slots_.push_back(api::FindFunction(name.c_str()));
+      names_.push_back(std::move(name));
+    }
+    start = end + 1;
+  }
+}
+
+const std::string& FunctionTable::NameOf(uint64_t id) const {
+  static const std::string unknown = "?";
+  return id < names_.size() ? names_[id] : unknown;
+}
+
+std::string FunctionTable::OwnNames() {
+  std::string names;
+  for (const api::FunctionInfo& info : api::kFunctions) (names += info.name) += '\n';
+  return names;
+}
+
+namespace {
+
+bool IsDataPointer(ArgKind kind) { return kind == ArgKind::kPointer || kind == ArgKind::kString; }
+
+void ReadScalar(ByteReader& r, ArgKind kind, DecodedValue* v) {
+  v->kind = kind;
+  switch (kind) {
+    case ArgKind::kInt: v->i = r.Zigzag(); break;
+    case ArgKind::kFloat: v->f = r.Float(); break;
+    case ArgKind::kDouble: v->f = r.Double(); break;
+    default: v->u = r.Varint(); break;
+  }
+}
+
+}  // namespace
+
+bool DecodeCall(std::span<const uint8_t> payload, const FunctionTable& table, DecodedCall* call,
+                std::string* error) {
+  ByteReader r(payload);
+  *call = DecodedCall{};
+  call->function_id = r.Varint();
+  call->sequence = r.Varint();
+  call->thread = r.Varint();
+  call->context = r.Varint();
+  call->flags = r.U8();
+  if (!r.ok()) {
+    *error = "truncated call record header";
+    return false;
+  }
+  call->slot = table.SlotOf(call->function_id);
+  call->name = table.NameOf(call->function_id);
+  if (call->slot < 0) {
+    *error = "call to a function this build of Strata does not know: " + std::string(call->name);
+    return false;
+  }
+  const api::FunctionInfo& info = api::kFunctions[call->slot];
+  call->args.resize(info.param_count);
+  for (int i = 0; i < info.param_count; ++i) {
+    DecodedValue& v = call->args[i];
+    ReadScalar(r, info.params[i].kind, &v);
+    if (IsDataPointer(v.kind)) v.has_in = r.Blob(&v.in);
+  }
+  call->start_ns = r.Varint();
+  call->duration_ns = r.Varint();
+  call->has_reply = call->flags & kCallHasReply;
+  if (call->has_reply) {
+    if (info.return_kind == ArgKind::kString) {
+      call->result.kind = ArgKind::kString;
+      call->result.has_out = r.Blob(&call->result.out);
+    } else if (info.return_kind != ArgKind::kVoid) {
+      ReadScalar(r, info.return_kind, &call->result);
+    }
+    for (DecodedValue& v : call->args) {
+      if (IsDataPointer(v.kind)) v.has_out = r.Blob(&v.out);
+    }
+  }
+  if (!r.ok() || !r.done()) {
+    *error = std::string("malformed call record for ") + info.name + " (at byte " + std::to_string(r.offset()) +
+             " of " + std::to_string(payload.size()) + ")";
+    return false;
+  }
+  return true;
+}
+
+std::vector<std::string_view> DecodeStrings(std::span<const uint8_t> blob, bool* ok) {
+  ByteReader r(blob);
+  std::vector<std::string_view> strings;
+  uint64_t count = r.Varint();
+  for (uint64_t i = 0; i < count && r.ok(); ++i) {
+    auto bytes = r.Bytes(r.Varint());
+    strings.emplace_back(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+  }
+  *ok = r.ok() && r.done();
+  return strings;
+}
+
+}  // namespace strata::stream

@@ -1,0 +1,61 @@
+#pragma once
+// Decodes call records into values a person or a replayer can use. Generic:
+// the layout of every call follows from the function's parameter kinds in
+// the registry (strata/api/functions.h), never from per-function code.
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "strata/api/functions.h"
+
+namespace strata::stream {
+
+// Maps the function ids of a stream to this build's dispatch slots by name.
+class FunctionTable {
+ public:
+  // `names`: newline-separated, the id of each is its line number.
+  void Load(std::string_view names);
+  // This build's slot for a stream id, or -1 when the name is unknown here.
+  int SlotOf(uint64_t id) const { return id < slots_.size() ? slots_[id] : -1; }
+  const std::string& NameOf(uint64_t id) const;
+  size_t size() const { return names_.size(); }
+  // The table of this build: id = slot.
+  static std::string OwnNames();
+
+ private:
+  std::vector<int> slots_;
+  std::vector<std::string> names_;
+};
+
+struct DecodedValue {
+  api::ArgKind kind = api::ArgKind::kVoid;
+  int64_t i = 0;   // kInt
+  uint64_t u = 0;  // kUInt, kEnum, kBitfield, kBoolean, kHandle, kPointer, kString (the pointer value)
+  double f = 0;    // kFloat, kDouble
+  bool has_in = false, has_out = false;
+  std::span<const uint8_t> in, out;  // bytes behind a pointer, before and after the call
+};
+
+struct DecodedCall {
+  uint64_t function_id = 0;
+  int slot = -1;
+  std::string_view name;
+  uint64_t sequence = 0, thread = 0, context = 0, start_ns = 0, duration_ns = 0;
+  uint8_t flags = 0;
+  std::vector<DecodedValue> args;
+  DecodedValue result;  // kind kVoid when the function returns nothing
+  bool has_reply = false;
+};
+
+// Decodes a kCall payload. False with `error` for a malformed record or a
+// function this build does not know (its layout is unknown).
+bool DecodeCall(std::span<const uint8_t> payload, const FunctionTable& table, DecodedCall* call,
+                std::string* error);
+
+// The strings of a kStringsIn blob (glShaderSource and the like).
+std::vector<std::string_view> DecodeStrings(std::span<const uint8_t> blob, bool* ok);
+
+}  // namespace strata::stream

@@ -1,0 +1,21 @@
+#pragma once
+// Turns decoded calls into text for people (`strata dump`) and JSON lines.
+
+#include <string>
+
+#include "stream/call_decoder.h"
+
+namespace strata::stream {
+
+// "glTexImage2D(target=GL_TEXTURE_2D, ..., pixels=<262144 bytes>)" with the
+// result, if any, after " = ".
+std::string FormatCall(const DecodedCall& call);
+
+// One JSON object: sequence, thread, context, function, args (name, value,
+// bytes), result, start_ns, duration_ns.
+std::string FormatCallJson(const DecodedCall& call);
+
+// One argument's value as text (enum names for GL enums, numbers, pointers).
+std::string FormatValue(const DecodedCall& call, int arg_index);
+
+}  // namespace strata::stream

@@ -1,0 +1,30 @@
+#pragma once
+// The command-stream format shared by trace files and the wire
+// (docs/trace-format.md): a sequence of records, each
+//   u8 type | u32 payload length (little-endian) | payload.
+// Integers inside payloads are LEB128 varints (signed ones zigzag-encoded).
+
+#include <cstdint>
+
+namespace strata::stream {
+
+enum class RecordType : uint8_t {
+  kFunctionTable = 1,  // names of the functions, by the ids call records use
+  kCall = 2,           // one call: arguments, input bytes, timing, reply
+  kMemory = 3,         // bytes of app memory a later call reads (client arrays, mapped buffers)
+  kFrame = 4,          // a frame ended (after eglSwapBuffers)
+  kFramebuffer = 5,    // a captured framebuffer image
+  kReply = 6,          // wire only: the reply to a call record sent without one
+  kTraceEvent = 7,     // tracing switched on/off, a sink problem, ...
+};
+
+inline constexpr uint32_t kRecordHeaderSize = 5;
+
+// Bits of a call record's flags byte.
+enum CallFlags : uint8_t {
+  kCallHasReply = 1,     // the return value and output bytes follow
+  kCallUncovered = 2,    // some pointer parameter has no capture rule: no bytes for it
+  kCallSynthesized = 4,  // made up by the tracer (state of a context traced mid-run)
+};
+
+}  // namespace strata::stream

@@ -1,0 +1,51 @@
+#pragma once
+// Walks the records of a trace file in file order: opens it, learns its
+// function table, and hands out one record at a time, decompressing chunk by
+// chunk. Stops cleanly at the end, or with a message naming the byte offset
+// where the file is cut short or damaged; everything before that is read.
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "stream/call_decoder.h"
+#include "stream/record_format.h"
+#include "stream/trace_file.h"
+
+namespace strata::stream {
+
+struct Record {
+  RecordType type;
+  std::span<const uint8_t> payload;  // valid until the next Next()
+  uint32_t thread_id;                // of the chunk it came from
+};
+
+class RecordReader {
+ public:
+  static std::unique_ptr<RecordReader> Open(const std::string& path, std::string* error);
+
+  const TraceHeader& header() const { return file_->header(); }
+  const FunctionTable& functions() const { return functions_; }
+  bool complete() const { return file_->complete(); }
+
+  // False at the end; `error()` then says whether the end was clean.
+  bool Next(Record* record);
+  const std::string& error() const { return error_; }
+  // The file was cut short (e.g. the traced process was killed), as opposed to damaged.
+  bool truncated() const { return truncated_; }
+
+ private:
+  explicit RecordReader(std::unique_ptr<TraceFileReader> file) : file_(std::move(file)) {}
+  std::unique_ptr<TraceFileReader> file_;
+  FunctionTable functions_;
+  std::vector<uint8_t> chunk_;
+  ChunkInfo info_{};
+  size_t at_ = 0;
+  uint64_t chunk_offset_ = 0;
+  std::string error_;
+  bool truncated_ = false;
+};
+
+}  // namespace strata::stream

@@ -1,0 +1,149 @@
+// strata dump TRACE: one call per line, or JSON lines.
+#include <cstdio>
+#include <cstring>
+#include <regex>
+#include <string>
+
+#include "stream/byte_reader.h"
+#include "stream/call_printer.h"
+#include "stream/record_reader.h"
+#include "tools/command.h"
+#include "tools/range_option.h"
+
+namespace strata::tools {
+namespace {
+
+constexpr char kUsage[] = R"(usage: strata dump [options] TRACE
+
+Prints the calls of a trace, one per line:
+  SEQUENCE [THREAD] FUNCTION(ARGUMENTS) = RESULT  (DURATION)
+Data behind pointers prints as values when small ({0.5, 1, ...}, strings)
+and as <N bytes> otherwise. Frame ends print as "-- end of frame N".
+
+options:
+  --json             one JSON object per call instead
+  --frames A[-B]     only frames A to B (frame 0 is everything before the first swap)
+  --calls A[-B]      only calls numbered A to B
+  --grep REGEX       only calls whose printed line matches REGEX
+  --memory           also print the memory records (client arrays, mapped buffers)
+  --no-header        leave out the trace header
+  -h, --help         show this help
+
+A trace cut short (its process killed) prints up to where it ends, with a
+warning; a damaged one stops at the damage with an error (exit status 1).
+)";
+
+}  // namespace
+
+int DumpCommandMain(int argc, char** argv) {
+  bool json = false, memory = false, header = true;
+  Range frames, calls;
+  std::string grep, path;
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    auto value = [&](const char* name) -> const char* {
+      if (i + 1 >= argc) {
+        std::fprintf(stderr, "strata dump: error: %s needs a value\n", name);
+        return nullptr;
+      }
+      return argv[++i];
+    };
+    if (arg == "-h" || arg == "--help") {
+      std::fputs(kUsage, stdout);
+      return 0;
+    } else if (arg == "--json") {
+      json = true;
+    } else if (arg == "--memory") {
+      memory = true;
+    } else if (arg == "--no-header") {
+      header = false;
+    } else if (arg == "--frames" || arg == "--calls") {
+      const char* v = value(arg.c_str());
+      if (!v) return 2;
+      if (!ParseRange(v, arg == "--frames" ? &frames : &calls)) {
+        std::fprintf(stderr, "strata dump: error: %s takes N or A-B, not '%s'\n", arg.c_str(), v);
+        return 2;
+      }
+    } else if (arg == "--grep") {
+      const char* v = value("--grep");
+      if (!v) return 2;
+      grep = v;
+    } else if (!arg.empty() && arg[0] == '-') {
+      std::fprintf(stderr, "strata dump: error: unknown option '%s'\n%s", arg.c_str(), kUsage);
+      return 2;
+    } else if (path.empty()) {
+      path = arg;
+    } else {
+      std::fprintf(stderr, "strata dump: error: one trace at a time ('%s' and '%s')\n", path.c_str(), arg.c_str());
+      return 2;
+    }
+  }
+  if (path.empty()) {
+    std::fprintf(stderr, "strata dump: error: no trace given\n%s", kUsage);
+    return 2;
+  }
+  std::regex pattern;
+  try {
+    pattern = std::regex(grep.empty() ? "." : grep);
+  } catch (const std::regex_error& e) {
+    std::fprintf(stderr, "strata dump: error: bad --grep pattern '%s': %s\n", grep.c_str(), e.what());
+    return 2;
+  }
+  std::string error;
+  auto reader = stream::RecordReader::Open(path, &error);
+  if (!reader) {
+    std::fprintf(stderr, "strata dump: error: %s\n", error.c_str());
+    return 1;
+  }
+  if (header && !json) {
+    const stream::TraceHeader& h = reader->header();
+    std::printf("# program: %s (pid %lld)\n# command line: %s\n", h.program.c_str(), static_cast<long long>(h.pid),
+                h.command_line.c_str());
+  }
+  uint64_t frame = 0;
+  stream::Record record;
+  stream::DecodedCall call;
+  while (reader->Next(&record)) {
+    if (record.type == stream::RecordType::kFrame) {
+      if (frames.Contains(frame) && !json && grep.empty()) std::printf("-- end of frame %llu\n", static_cast<unsigned long long>(frame));
+      ++frame;
+      continue;
+    }
+    if (!frames.Contains(frame)) continue;
+    if (record.type == stream::RecordType::kMemory) {
+      if (!memory || json) continue;
+      stream::ByteReader r(record.payload);
+      uint64_t address = r.Varint();
+      std::span<const uint8_t> bytes;
+      bool present = r.Blob(&bytes);
+      std::printf("   memory 0x%llx <%zu bytes>\n", static_cast<unsigned long long>(address), present ? bytes.size() : 0);
+      continue;
+    }
+    if (record.type != stream::RecordType::kCall) continue;
+    if (!stream::DecodeCall(record.payload, reader->functions(), &call, &error)) {
+      std::fprintf(stderr, "strata dump: warning: %s\n", error.c_str());
+      continue;
+    }
+    if (!calls.Contains(call.sequence)) continue;
+    std::string line = json ? stream::FormatCallJson(call) : stream::FormatCall(call);
+    if (!grep.empty() && !std::regex_search(line, pattern)) continue;
+    if (json) {
+      std::printf("%s\n", line.c_str());
+    } else {
+      std::printf("%llu [%llu] %s  (%.1f us)\n", static_cast<unsigned long long>(call.sequence),
+                  static_cast<unsigned long long>(call.thread), line.c_str(), call.duration_ns / 1000.0);
+    }
+  }
+  if (!reader->error().empty()) {
+    std::fflush(stdout);
+    if (reader->truncated()) {
+      std::fprintf(stderr, "strata dump: warning: %s\n", reader->error().c_str());
+      return 0;
+    }
+    std::fprintf(stderr, "strata dump: error: %s\n", reader->error().c_str());
+    return 1;
+  }
+  return 0;
+}
+
+}  // namespace strata::tools

@@ -1,0 +1,169 @@
+// strata stats TRACE: where the calls, bytes and CPU time of a trace went.
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "common/json_writer.h"
+#include "stream/call_decoder.h"
+#include "stream/record_reader.h"
+#include "tools/command.h"
+
+namespace strata::tools {
+namespace {
+
+constexpr char kUsage[] = R"(usage: strata stats [--json] [--top N] TRACE
+
+Summarizes a trace: calls, draw calls, frames and bytes; per function its
+calls, bytes recorded and CPU time spent in the driver; per frame its calls,
+draws and CPU time.
+
+options:
+  --json       one JSON object instead of tables
+  --top N      functions to list (default 25; 0 for all)
+  -h, --help   show this help
+)";
+
+struct FunctionStats {
+  uint64_t calls = 0, bytes = 0, ns = 0;
+};
+struct FrameStats {
+  uint64_t calls = 0, draws = 0, ns = 0;
+};
+
+bool IsDraw(const std::string& name) {
+  return name.rfind("glDraw", 0) == 0 || name.rfind("glMultiDraw", 0) == 0 || name.rfind("glDispatchCompute", 0) == 0;
+}
+
+}  // namespace
+
+int StatsCommandMain(int argc, char** argv) {
+  bool json = false;
+  size_t top = 25;
+  std::string path;
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    if (arg == "-h" || arg == "--help") {
+      std::fputs(kUsage, stdout);
+      return 0;
+    } else if (arg == "--json") {
+      json = true;
+    } else if (arg == "--top" && i + 1 < argc) {
+      char* end = nullptr;
+      top = std::strtoul(argv[++i], &end, 10);
+      if (*end != '\0') {
+        std::fprintf(stderr, "strata stats: error: --top takes a number\n");
+        return 2;
+      }
+    } else if (!arg.empty() && arg[0] == '-') {
+      std::fprintf(stderr, "strata stats: error: unknown or incomplete option '%s'\n%s", arg.c_str(), kUsage);
+      return 2;
+    } else if (path.empty()) {
+      path = arg;
+    } else {
+      std::fprintf(stderr, "strata stats: error: one trace at a time\n");
+      return 2;
+    }
+  }
+  if (path.empty()) {
+    std::fprintf(stderr, "strata stats: error: no trace given\n%s", kUsage);
+    return 2;
+  }
+  std::string error;
+  auto reader = stream::RecordReader::Open(path, &error);
+  if (!reader) {
+    std::fprintf(stderr, "strata stats: error: %s\n", error.c_str());
+    return 1;
+  }
+  std::map<std::string, FunctionStats> functions;
+  std::vector<FrameStats> frames(1);
+  uint64_t calls = 0, draws = 0, record_bytes = 0, memory_bytes = 0, undecodable = 0, uncovered = 0;
+  stream::Record record;
+  stream::DecodedCall call;
+  while (reader->Next(&record)) {
+    record_bytes += record.payload.size() + stream::kRecordHeaderSize;
+    if (record.type == stream::RecordType::kFrame) {
+      frames.emplace_back();
+    } else if (record.type == stream::RecordType::kMemory) {
+      memory_bytes += record.payload.size();
+    } else if (record.type == stream::RecordType::kCall) {
+      if (!stream::DecodeCall(record.payload, reader->functions(), &call, &error)) {
+        ++undecodable;
+        continue;
+      }
+      std::string name(call.name);
+      FunctionStats& f = functions[name];
+      ++f.calls;
+      f.bytes += record.payload.size();
+      f.ns += call.duration_ns;
+      ++calls;
+      uncovered += (call.flags & stream::kCallUncovered) != 0;
+      FrameStats& frame = frames.back();
+      ++frame.calls;
+      frame.ns += call.duration_ns;
+      if (IsDraw(name)) {
+        ++frame.draws;
+        ++draws;
+      }
+    }
+  }
+  if (frames.size() > 1 && frames.back().calls == 0) frames.pop_back();  // nothing after the last swap
+  std::vector<std::pair<std::string, FunctionStats>> sorted(functions.begin(), functions.end());
+  std::sort(sorted.begin(), sorted.end(), [](const auto& a, const auto& b) {
+    return a.second.calls != b.second.calls ? a.second.calls > b.second.calls : a.first < b.first;
+  });
+  if (top != 0 && sorted.size() > top) sorted.resize(top);
+  uint64_t total_ns = 0;
+  for (const auto& [name, f] : functions) total_ns += f.ns;
+
+  if (json) {
+    JsonWriter out;
+    out.BeginObject().Key("program").String(reader->header().program).Key("calls").Int(calls);
+    out.Key("draws").Int(draws).Key("frames").Int(frames.size()).Key("record_bytes").Int(record_bytes);
+    out.Key("memory_bytes").Int(memory_bytes).Key("uncovered_calls").Int(uncovered);
+    out.Key("undecodable_records").Int(undecodable).Key("complete").Bool(reader->complete());
+    out.Key("functions").BeginArray();
+    for (const auto& [name, f] : sorted) {
+      out.BeginObject().Key("name").String(name).Key("calls").Int(f.calls).Key("bytes").Int(f.bytes);
+      out.Key("cpu_ns").Int(f.ns).EndObject();
+    }
+    out.EndArray().Key("per_frame").BeginArray();
+    for (const FrameStats& f : frames) {
+      out.BeginObject().Key("calls").Int(f.calls).Key("draws").Int(f.draws).Key("cpu_ns").Int(f.ns).EndObject();
+    }
+    out.EndArray().EndObject();
+    std::printf("%s\n", out.str().c_str());
+  } else {
+    std::printf("trace:   %s (%s, pid %lld)%s\n", path.c_str(), reader->header().program.c_str(),
+                static_cast<long long>(reader->header().pid), reader->complete() ? "" : "  [incomplete: no index]");
+    std::printf("calls:   %llu (%llu draws) in %zu frames; %.3f ms in the driver\n",
+                static_cast<unsigned long long>(calls), static_cast<unsigned long long>(draws), frames.size(),
+                total_ns / 1e6);
+    std::printf("bytes:   %llu in records (%llu of them app memory: client arrays, mapped buffers)\n",
+                static_cast<unsigned long long>(record_bytes), static_cast<unsigned long long>(memory_bytes));
+    if (uncovered) std::printf("note:    %llu calls have pointer data Strata does not capture yet (strata info --coverage)\n", static_cast<unsigned long long>(uncovered));
+    std::printf("\n%-36s %10s %12s %12s %6s\n", "function", "calls", "bytes", "cpu ms", "cpu %");
+    for (const auto& [name, f] : sorted) {
+      std::printf("%-36s %10llu %12llu %12.3f %5.1f%%\n", name.c_str(), static_cast<unsigned long long>(f.calls),
+                  static_cast<unsigned long long>(f.bytes), f.ns / 1e6, total_ns ? 100.0 * f.ns / total_ns : 0.0);
+    }
+    std::printf("\n%-8s %10s %8s %12s\n", "frame", "calls", "draws", "cpu ms");
+    for (size_t i = 0; i < frames.size(); ++i) {
+      if (frames.size() > 40 && i == 20) {
+        std::printf("%-8s\n", "...");
+        i = frames.size() - 20;
+      }
+      std::printf("%-8zu %10llu %8llu %12.3f\n", i, static_cast<unsigned long long>(frames[i].calls),
+                  static_cast<unsigned long long>(frames[i].draws), frames[i].ns / 1e6);
+    }
+  }
+  if (!reader->error().empty()) {
+    std::fprintf(stderr, "strata stats: %s: %s\n", reader->truncated() ? "warning" : "error", reader->error().c_str());
+    return reader->truncated() ? 0 : 1;
+  }
+  return 0;
+}
+
+}  // namespace strata::tools
