@@ -25,7 +25,8 @@ HOOKS_AFTER = {
     "eglMakeCurrent", "eglReleaseThread", "eglDestroyContext", "eglSwapBuffers", "eglSwapBuffersWithDamageKHR",
     "glVertexAttribPointer", "glVertexAttribIPointer", "glEnableVertexAttribArray", "glDisableVertexAttribArray",
     "glVertexAttribDivisor", "glMapBufferRange", "glMapBufferRangeEXT", "glMapBufferOES", "glUnmapBuffer",
-    "glUnmapBufferOES",
+    "glUnmapBufferOES", "glVertexPointer", "glColorPointer", "glNormalPointer", "glTexCoordPointer",
+    "glEnableClientState", "glDisableClientState", "glClientActiveTexture",
 }
 
 CAPTURE_OF_DIRECTION = {"in": "kIn", "out": "kOut", "inout": "kInOut"}

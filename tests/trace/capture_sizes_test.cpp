@@ -21,18 +21,23 @@
 
 namespace strata::trace {
 
-// The layer below the tracer is the driver itself here.
-void* NextFunction(int slot) {
-  const char* name = api::kFunctions[slot].name;
-  if (void* f = dlsym(RTLD_DEFAULT, name)) return f;
-  return reinterpret_cast<void*>(eglGetProcAddress(name));
-}
+void* g_next_functions[api::kFunctionCount];
 
 namespace {
+
+// The layer below the tracer is the driver itself here.
+void UseDriverAsNext() {
+  for (int slot = 0; slot < api::kFunctionCount; ++slot) {
+    const char* name = api::kFunctions[slot].name;
+    void* f = dlsym(RTLD_DEFAULT, name);
+    g_next_functions[slot] = f ? f : reinterpret_cast<void*>(eglGetProcAddress(name));
+  }
+}
 
 class CaptureSizesTest : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
+    UseDriverAsNext();
     display_ = eglGetPlatformDisplay(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, nullptr);
     if (display_ == EGL_NO_DISPLAY || !eglInitialize(display_, nullptr, nullptr)) {
       display_ = EGL_NO_DISPLAY;

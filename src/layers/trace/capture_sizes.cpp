@@ -458,3 +458,39 @@ size_t egl_attrib64_list_bytes(const EGLAttrib* list) {
 }
 
 }  // namespace strata::trace
+
+namespace strata::trace {
+
+size_t gles1_value_count(GLenum pname) {
+  // GLES 1.1 enum values (GLES/gl.h), spelled out to keep this file on GLES 3 headers.
+  switch (pname) {
+    case 0x0B66:  // GL_FOG_COLOR
+    case 0x0B53:  // GL_LIGHT_MODEL_AMBIENT
+    case 0x1200:  // GL_AMBIENT
+    case 0x1201:  // GL_DIFFUSE
+    case 0x1202:  // GL_SPECULAR
+    case 0x1203:  // GL_POSITION
+    case 0x1600:  // GL_EMISSION
+    case 0x1602:  // GL_AMBIENT_AND_DIFFUSE
+    case 0x2201:  // GL_TEXTURE_ENV_COLOR
+    case 0x0B00:  // GL_CURRENT_COLOR
+    case 0x0B03:  // GL_CURRENT_TEXTURE_COORDS
+    case 0x8B9D:  // GL_TEXTURE_CROP_RECT_OES
+      return 4;
+    case 0x1204:  // GL_SPOT_DIRECTION
+    case 0x8129:  // GL_POINT_DISTANCE_ATTENUATION
+    case 0x0B02:  // GL_CURRENT_NORMAL
+      return 3;
+    case 0x0BA6:  // GL_MODELVIEW_MATRIX
+    case 0x0BA7:  // GL_PROJECTION_MATRIX
+    case 0x0BA8:  // GL_TEXTURE_MATRIX
+      return 16;
+    case 0x0B12:  // GL_SMOOTH_POINT_SIZE_RANGE
+    case 0x0B22:  // GL_SMOOTH_LINE_WIDTH_RANGE
+      return 2;
+    default:
+      return get_value_count(pname);
+  }
+}
+
+}  // namespace strata::trace

@@ -48,6 +48,10 @@ size_t get_value_count(GLenum pname);
 // glGetInteger64i_v, glGetFloati_vOES, ...), where `target` is the pname:
 // GL_MAX_COMPUTE_WORK_GROUP_COUNT / _SIZE give one value per index.
 size_t get_indexed_value_count(GLenum target);
+// GLES 1.1 fixed-function parameters and state (glLightfv, glFogfv, glTexEnvfv,
+// glGetFixedv, ...): 4 for colours and positions, 3 for directions and
+// attenuation, 16 for matrices, else get_value_count(pname).
+size_t gles1_value_count(GLenum pname);
 // Components of a uniform at `location` of `program` (1..16), for glGetUniform*v.
 size_t uniform_value_count(GLuint program, GLint location);
 // Values glGetActiveUniformBlockiv writes for `pname`.

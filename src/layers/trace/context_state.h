@@ -30,7 +30,9 @@ struct MappedRange {
 
 struct ContextState {
   int client_version = 2;
-  ClientAttrib attribs[kMaxTrackedAttribs];  // of vertex array object 0
+  // Of vertex array object 0. GLES 1 arrays use fixed slots: see Gles1ArraySlot.
+  ClientAttrib attribs[kMaxTrackedAttribs];
+  GLuint client_active_texture = 0;  // GLES 1: the unit glTexCoordPointer sets
   std::map<GLuint, MappedRange> mapped;       // by buffer name
 };
 

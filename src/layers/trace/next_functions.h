@@ -6,9 +6,11 @@
 
 namespace strata::trace {
 
-// The next layer's (or the driver's) function in `slot`; nullptr before the
-// loader offered it.
-void* NextFunction(int slot);
+// The next layer's (or the driver's) function per slot, as the loader offered
+// them to the trace layer.
+extern void* g_next_functions[api::kFunctionCount];
+
+inline void* NextFunction(int slot) { return g_next_functions[slot]; }
 
 template <typename Fn>
 Fn Next(api::Slot slot) {

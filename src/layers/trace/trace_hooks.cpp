@@ -4,6 +4,8 @@
 // registry's signatures) in the generated trace_hook_declarations.inc.
 #include <algorithm>
 #include <cstring>
+#include <utility>
+#include <vector>
 
 #include "layers/trace/context_state.h"
 #include "layers/trace/trace_session.h"
@@ -51,6 +53,8 @@ void CaptureClientArrays(GLint first, GLint end, GLsizei instances) {
   bool any = false;
   for (const ClientAttrib& a : state->attribs) any |= a.enabled && a.client && a.pointer;
   if (!any || !OnVertexArrayZero()) return;
+  // Interleaved arrays overlap: merge the ranges so each byte is recorded once.
+  std::vector<std::pair<const uint8_t*, const uint8_t*>> ranges;
   for (const ClientAttrib& a : state->attribs) {
     if (!a.enabled || !a.client || a.pointer == nullptr) continue;
     size_t element = AttribBytes(a);
@@ -60,9 +64,16 @@ void CaptureClientArrays(GLint first, GLint end, GLsizei instances) {
       lo = 0;
       hi = static_cast<GLint>((std::max<GLsizei>(instances, 1) + a.divisor - 1) / a.divisor);
     }
-    const uint8_t* base = static_cast<const uint8_t*>(a.pointer) + static_cast<size_t>(lo) * stride;
-    EmitMemory(base, static_cast<size_t>(hi - lo - 1) * stride + element);
+    const uint8_t* begin = static_cast<const uint8_t*>(a.pointer) + static_cast<size_t>(lo) * stride;
+    ranges.emplace_back(begin, begin + static_cast<size_t>(hi - lo - 1) * stride + element);
   }
+  std::sort(ranges.begin(), ranges.end());
+  for (size_t i = 0; i < ranges.size();) {
+    auto [begin, stop] = ranges[i];
+    for (++i; i < ranges.size() && ranges[i].first <= stop; ++i) stop = std::max(stop, ranges[i].second);
+    EmitMemory(begin, static_cast<size_t>(stop - begin));
+  }
+}
 }
 
 // The index range [min, max + 1) of an indexed draw: read from app memory, or
@@ -162,6 +173,21 @@ void ForgetMapping(GLenum target) {
   if (ContextState* state = CurrentContextState()) state->mapped.erase(BoundBuffer(target));
 }
 
+// GLES 1's named arrays live in the attribute table at fixed slots.
+constexpr int kGles1Vertex = 0, kGles1Normal = 1, kGles1Color = 2, kGles1TexCoord0 = 4;
+
+int Gles1ArraySlot(GLenum array) {
+  ContextState* state = CurrentContextState();
+  switch (array) {
+    case 0x8074: return kGles1Vertex;  // GL_VERTEX_ARRAY
+    case 0x8075: return kGles1Normal;  // GL_NORMAL_ARRAY
+    case 0x8076: return kGles1Color;   // GL_COLOR_ARRAY
+    case 0x8078:                       // GL_TEXTURE_COORD_ARRAY
+      return state ? kGles1TexCoord0 + static_cast<int>(state->client_active_texture) : kGles1TexCoord0;
+    default: return -1;
+  }
+}
+
 }  // namespace
 
 // Draws: client-side arrays first, so the replayer has them before the draw.
@@ -226,6 +252,33 @@ void After_glDisableVertexAttribArray(GLuint index) { EnableAttrib(index, false)
 void After_glVertexAttribDivisor(GLuint index, GLuint divisor) {
   ContextState* state = CurrentContextState();
   if (state != nullptr && index < kMaxTrackedAttribs && OnVertexArrayZero()) state->attribs[index].divisor = divisor;
+}
+
+// GLES 1 client arrays.
+void After_glVertexPointer(GLint size, GLenum type, GLsizei stride, const void* pointer) {
+  SetAttrib(kGles1Vertex, size, type, stride, pointer);
+}
+void After_glNormalPointer(GLenum type, GLsizei stride, const void* pointer) {
+  SetAttrib(kGles1Normal, 3, type, stride, pointer);
+}
+void After_glColorPointer(GLint size, GLenum type, GLsizei stride, const void* pointer) {
+  SetAttrib(kGles1Color, size, type, stride, pointer);
+}
+void After_glTexCoordPointer(GLint size, GLenum type, GLsizei stride, const void* pointer) {
+  ContextState* state = CurrentContextState();
+  SetAttrib(kGles1TexCoord0 + (state ? state->client_active_texture : 0), size, type, stride, pointer);
+}
+void After_glEnableClientState(GLenum array) {
+  if (int slot = Gles1ArraySlot(array); slot >= 0) EnableAttrib(slot, true);
+}
+void After_glDisableClientState(GLenum array) {
+  if (int slot = Gles1ArraySlot(array); slot >= 0) EnableAttrib(slot, false);
+}
+void After_glClientActiveTexture(GLenum texture) {
+  ContextState* state = CurrentContextState();
+  if (state && texture >= GL_TEXTURE0 && texture < GL_TEXTURE0 + kMaxTrackedAttribs - kGles1TexCoord0) {
+    state->client_active_texture = texture - GL_TEXTURE0;
+  }
 }
 
 // Contexts and frames.

@@ -16,7 +16,6 @@
 namespace strata::trace {
 namespace {
 
-void* g_next[api::kFunctionCount];
 bool g_wrapping = false;
 
 std::string ExecutableName() {
@@ -32,8 +31,6 @@ bool ThisProcessIsTraced() {
 }
 
 }  // namespace
-
-void* NextFunction(int slot) { return g_next[slot]; }
 
 }  // namespace strata::trace
 
@@ -57,6 +54,6 @@ extern "C" __attribute__((visibility("default"))) void* AndroidGLESLayer_GetProc
                                                                                       EGLFuncPointer next) {
   int slot = strata::api::FindFunction(name);
   if (!g_wrapping || slot < 0 || next == nullptr) return reinterpret_cast<void*>(next);
-  g_next[slot] = reinterpret_cast<void*>(next);
+  g_next_functions[slot] = reinterpret_cast<void*>(next);
   return kTraceWrappers[slot];
 }

@@ -1,0 +1,7 @@
+#include "layers/trace/next_functions.h"
+
+namespace strata::trace {
+
+void* g_next_functions[api::kFunctionCount];
+
+}  // namespace strata::trace
