@@ -74,7 +74,6 @@ void CaptureClientArrays(GLint first, GLint end, GLsizei instances) {
     EmitMemory(begin, static_cast<size_t>(stop - begin));
   }
 }
-}
 
 // The index range [min, max + 1) of an indexed draw: read from app memory, or
 // from the bound element buffer (GLES 3 can map it for reading).
