@@ -443,17 +443,20 @@ size_t uniform_block_value_count(GLuint program, GLuint block_index, GLenum pnam
   return NonNegative(active);
 }
 
+// No EGL call takes more attributes than this; a longer list has lost its EGL_NONE.
+constexpr size_t kMaxAttribPairs = 512;
+
 size_t egl_attrib_list_bytes(const EGLint* list) {
   if (list == nullptr) return 0;
   size_t n = 0;
-  while (list[n] != EGL_NONE) n += 2;
+  while (list[n] != EGL_NONE && n < 2 * kMaxAttribPairs) n += 2;
   return (n + 1) * sizeof(EGLint);
 }
 
 size_t egl_attrib64_list_bytes(const EGLAttrib* list) {
   if (list == nullptr) return 0;
   size_t n = 0;
-  while (list[n] != EGL_NONE) n += 2;
+  while (list[n] != EGL_NONE && n < 2 * kMaxAttribPairs) n += 2;
   return (n + 1) * sizeof(EGLAttrib);
 }
 
