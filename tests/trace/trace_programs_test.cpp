@@ -1,0 +1,195 @@
+// Real programs traced: every call recorded (the call counter layer, stacked
+// above the trace layer, must count exactly what the trace holds), nothing
+// undecodable, threads, a process killed mid-run, and sinks that fail.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <fstream>
+#include <map>
+#include <regex>
+#include <set>
+#include <sstream>
+#include <string>
+
+#include "support/process.h"
+
+namespace {
+
+using strata::test::ProcessOptions;
+using strata::test::ProcessResult;
+using strata::test::RunProcess;
+
+std::string Temp(const std::string& name) {
+  std::string dir = testing::TempDir();
+  if (!dir.empty() && dir.back() == '/') dir.pop_back();
+  return dir + "/" + name + "-" + std::to_string(getpid());
+}
+
+std::map<std::string, long> CounterCounts(const std::string& path) {
+  std::map<std::string, long> counts;
+  std::ifstream in(path);
+  std::string first;
+  std::getline(in, first);
+  long n;
+  std::string name;
+  while (in >> n >> name) counts[name] = n;
+  return counts;
+}
+
+struct TraceSummary {
+  std::map<std::string, long> counts;
+  std::string json;
+};
+
+TraceSummary Stats(const std::string& trace) {
+  ProcessResult r = RunProcess({STRATA_CLI, "stats", "--json", "--top", "0", trace});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  TraceSummary summary;
+  summary.json = r.out;
+  static const std::regex entry(R"re(\{"name":"([A-Za-z0-9_]+)","calls":(\d+))re");
+  for (auto it = std::sregex_iterator(r.out.begin(), r.out.end(), entry); it != std::sregex_iterator(); ++it) {
+    summary.counts[(*it)[1]] = std::stol((*it)[2]);
+  }
+  return summary;
+}
+
+// Runs `argv` traced, with the call counter above the tracer; checks that the
+// trace holds exactly the calls the counter saw, all decodable and covered.
+void ExpectTraceMatchesCounter(const std::vector<std::string>& argv, const std::string& name,
+                               std::map<std::string, std::string> env = {}) {
+  std::string trace = Temp(name + ".strace"), counts = Temp(name + ".counts");
+  std::vector<std::string> run = {STRATA_CLI, "run", "--"};
+  run.insert(run.end(), argv.begin(), argv.end());
+  ProcessOptions options;
+  options.set_env = env;
+  options.set_env["STRATA_LAYERS"] = "libstrata_call_counter.so:libstrata_trace.so";
+  options.set_env["STRATA_TRACE"] = "file:" + trace;
+  options.set_env["STRATA_CALL_COUNTER_OUTPUT"] = counts;
+  ProcessResult r = RunProcess(run, options);
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_EQ(r.err.find("strata: error"), std::string::npos) << r.err;
+  std::map<std::string, long> counted = CounterCounts(counts);
+  TraceSummary traced = Stats(trace);
+  EXPECT_GT(counted.size(), 10u);
+  EXPECT_EQ(traced.counts, counted) << "per-function call counts differ between the trace and the call counter";
+  EXPECT_NE(traced.json.find("\"undecodable_records\":0"), std::string::npos) << traced.json.substr(0, 400);
+  EXPECT_NE(traced.json.find("\"uncovered_calls\":0"), std::string::npos) << traced.json.substr(0, 400);
+  EXPECT_NE(traced.json.find("\"complete\":true"), std::string::npos) << traced.json.substr(0, 400);
+  unlink(trace.c_str());
+  unlink(counts.c_str());
+}
+
+class TracedSampleApp : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(TracedSampleApp, TraceHoldsEveryCallTheCounterSaw) {
+  ExpectTraceMatchesCounter({std::string(STRATA_BIN_DIR) + "/" + GetParam(), "--frames", "20"}, GetParam());
+}
+
+INSTANTIATE_TEST_SUITE_P(Apps, TracedSampleApp, ::testing::Values("gles1_cube", "gles2_shaders", "gles3_instanced"),
+                         [](const auto& info) { return info.param; });
+
+TEST(TracedPrograms, ThreeThreadsAndSharedContexts) {
+  ExpectTraceMatchesCounter({STRATA_THREADED_APP, "40"}, "threaded");
+  std::string trace = Temp("threaded2.strace");
+  ProcessResult r = RunProcess({STRATA_CLI, "trace", "-o", trace, "--", STRATA_THREADED_APP, "40"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  ProcessResult dump = RunProcess({STRATA_CLI, "dump", "--json", trace});
+  ASSERT_EQ(dump.exit_code, 0) << dump.err;
+  // Per thread, calls appear in the file in the order they were made.
+  std::map<long, long> last_sequence;
+  std::set<std::string> contexts;
+  static const std::regex call(R"re("seq":(\d+),"thread":(\d+),"context":"([0-9a-fx]+)")re");
+  for (auto it = std::sregex_iterator(dump.out.begin(), dump.out.end(), call); it != std::sregex_iterator(); ++it) {
+    long seq = std::stol((*it)[1]), thread = std::stol((*it)[2]);
+    if (last_sequence.count(thread)) {
+      EXPECT_GT(seq, last_sequence[thread]);
+    }
+    last_sequence[thread] = seq;
+    contexts.insert((*it)[3]);
+  }
+  EXPECT_GE(last_sequence.size(), 4u) << "the main thread and three render threads";
+  EXPECT_GE(contexts.size(), 4u) << "no context, and three contexts";
+  ProcessResult stats = RunProcess({STRATA_CLI, "stats", trace});
+  EXPECT_NE(stats.out.find("(120 draws)"), std::string::npos) << stats.out;  // 3 threads x 40 frames
+  unlink(trace.c_str());
+}
+
+TEST(TracedPrograms, KilledProcessLeavesAReadableTrace) {
+  std::string trace = Temp("killed.strace");
+  ProcessOptions options;
+  options.set_env = {{"STRATA_LAYERS", "libstrata_trace.so"}, {"STRATA_TRACE", "file:" + trace}};
+  options.timeout_seconds = 3;  // then SIGKILL
+  ProcessResult r = RunProcess({STRATA_CLI, "run", "--", STRATA_BIN_DIR "/gles2_shaders", "--frames", "100000000"},
+                               options);
+  ASSERT_TRUE(r.timed_out) << "the app should still have been running: " << r.err;
+  ProcessResult dump = RunProcess({STRATA_CLI, "dump", "--no-header", trace});
+  EXPECT_EQ(dump.exit_code, 0) << dump.err;
+  int lines = 0, frames = 0;
+  std::stringstream s(dump.out);
+  for (std::string line; std::getline(s, line);) {
+    lines += line.find("(") != std::string::npos;
+    frames += line.rfind("-- end of frame", 0) == 0;
+  }
+  EXPECT_GT(lines, 500) << "calls made before the kill must be in the trace";
+  EXPECT_GT(frames, 2);
+  ProcessResult stats = RunProcess({STRATA_CLI, "stats", trace});
+  EXPECT_EQ(stats.exit_code, 0) << stats.err;
+  EXPECT_NE(stats.out.find("[incomplete: no index]"), std::string::npos) << stats.out;
+  unlink(trace.c_str());
+}
+
+// A sink that cannot be opened: one clear message, the app runs on untraced.
+TEST(TracedPrograms, UnwritableOrFullTraceDestinationLeavesTheAppRunning) {
+  for (const std::string& destination : {std::string("file:/proc/strata-no-such-dir/x.strace"),
+                                         std::string("file:/dev/full")}) {
+    ProcessOptions options;
+    options.set_env = {{"STRATA_LAYERS", "libstrata_trace.so"}, {"STRATA_TRACE", destination}};
+    ProcessResult r = RunProcess({STRATA_CLI, "run", "--", STRATA_BIN_DIR "/gles2_shaders", "--frames", "5"}, options);
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.out.find("rendered 5 frames"), std::string::npos);
+    int errors = 0;
+    for (size_t at = r.err.find("strata: error:"); at != std::string::npos; at = r.err.find("strata: error:", at + 1)) {
+      ++errors;
+    }
+    EXPECT_EQ(errors, 1) << r.err;
+    EXPECT_NE(r.err.find("tracing disabled"), std::string::npos) << r.err;
+  }
+}
+
+TEST(TraceCommand, WritesDumpsAndSummarizes) {
+  std::string trace = Temp("cmd.strace");
+  ProcessResult r = RunProcess({STRATA_CLI, "trace", "-o", trace, "--compression", "zstd", "--",
+                                STRATA_BIN_DIR "/gles3_instanced", "--frames", "6"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("strata trace: " + trace + ": "), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("6 frames"), std::string::npos) << r.err;
+  ProcessResult draws = RunProcess({STRATA_CLI, "dump", "--frames", "2-3", "--grep", "^glDraw", "--no-header", trace});
+  ASSERT_EQ(draws.exit_code, 0) << draws.err;
+  std::stringstream s(draws.out);
+  int lines = 0;
+  for (std::string line; std::getline(s, line);) {
+    ++lines;
+    EXPECT_NE(line.find("] glDraw"), std::string::npos) << line;
+  }
+  EXPECT_GE(lines, 2) << draws.out;
+  ProcessResult stats = RunProcess({STRATA_CLI, "stats", trace});
+  EXPECT_NE(stats.out.find("frame"), std::string::npos);
+  EXPECT_NE(stats.out.find("glDrawElementsInstanced"), std::string::npos) << stats.out;
+  unlink(trace.c_str());
+}
+
+TEST(TraceCommand, BadTracesGiveOneClearError) {
+  ProcessResult foreign = RunProcess({STRATA_CLI, "dump", "/bin/true"});
+  EXPECT_EQ(foreign.exit_code, 1);
+  EXPECT_NE(foreign.err.find("byte"), std::string::npos) << foreign.err;
+  ProcessResult missing = RunProcess({STRATA_CLI, "stats", "/nonexistent.strace"});
+  EXPECT_EQ(missing.exit_code, 1);
+  EXPECT_NE(missing.err.find("/nonexistent.strace"), std::string::npos) << missing.err;
+  EXPECT_EQ(RunProcess({STRATA_CLI, "dump"}).exit_code, 2);
+  EXPECT_EQ(RunProcess({STRATA_CLI, "trace", "--compression", "gzip", "--", "true"}).exit_code, 2);
+  ProcessResult unwritable = RunProcess({STRATA_CLI, "trace", "-o", "/proc/nope/x.strace", "--", "true"});
+  EXPECT_EQ(unwritable.exit_code, 1);
+  EXPECT_NE(unwritable.err.find("not writable"), std::string::npos) << unwritable.err;
+}
+
+}  // namespace
