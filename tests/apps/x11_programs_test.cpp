@@ -10,6 +10,7 @@
 #include <string>
 
 #include "support/process.h"
+#include "support/trace_check.h"
 
 namespace {
 
@@ -79,6 +80,24 @@ TEST(X11Programs, Glmark2ValidatesTheSameUnderTheCallCounter) {
     draws += std::stol((*it)[1]);
   }
   EXPECT_GE(draws, 5) << "each of glmark2's 5 scenes draws through the layer\n" << text;
+}
+
+TEST(X11Programs, Glmark2TracedRecordsEveryCall) {
+  strata::test::TracedRun run = strata::test::RunTracedAndCounted(
+      STRATA_CLI, {"glmark2-es2", "-b", "build:duration=0.3", "-b", "texture:duration=0.3", "-b", "shading:duration=0.3",
+                   "-b", "bump:duration=0.3"},
+      "glmark2");
+  ASSERT_EQ(run.process.exit_code, 0) << run.process.out << run.process.err;
+  EXPECT_NE(run.process.out.find("glmark2 Score:"), std::string::npos);
+  long draws = 0;
+  for (const char* draw : {"glDrawArrays", "glDrawElements"}) {
+    if (auto it = run.counted.find(draw); it != run.counted.end()) draws += it->second;
+  }
+  EXPECT_GT(draws, 10);
+  EXPECT_EQ(run.traced, run.counted) << "per-function counts differ between the trace and the call counter";
+  EXPECT_EQ(run.undecodable_records, 0);
+  EXPECT_EQ(run.uncovered_calls, 0) << run.stats_json.substr(0, 300);
+  EXPECT_TRUE(run.complete);
 }
 
 TEST(X11Programs, Glmark2ShortRunCompletesThroughStrata) {

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "support/process.h"
+#include "support/trace_check.h"
 
 namespace {
 
@@ -112,6 +113,21 @@ TEST_P(Piglit, SameResultNativelyThroughStrataAndUnderTheCallCounter) {
   if (!egl_only && native_result == "pass") {
     EXPECT_GT(gl_calls, 0) << "no GL call went through Strata";
   }
+}
+
+// Traced, with the call counter above the trace layer: same result, every
+// call in the trace, no record the decoder cannot read.
+TEST_P(Piglit, TracedGivesTheSameResultAndRecordsEveryCall) {
+  const PiglitCase& c = GetParam();
+  std::vector<std::string> argv = {std::string(STRATA_PIGLIT_ROOT) + "/" + c.argv[0]};
+  argv.insert(argv.end(), c.argv.begin() + 1, c.argv.end());
+  ProcessOptions options;
+  options.set_env = {{"PIGLIT_PLATFORM", "surfaceless_egl"}};
+  options.working_directory = STRATA_PIGLIT_ROOT;
+  strata::test::TracedRun run = strata::test::RunTracedAndCounted(STRATA_CLI, argv, "piglit-" + c.name, options);
+  EXPECT_EQ(PiglitResult(run.process), c.expected) << run.process.out << run.process.err;
+  EXPECT_EQ(run.traced, run.counted) << "per-function counts differ between the trace and the call counter";
+  EXPECT_EQ(run.undecodable_records, 0) << run.stats_json.substr(0, 300);
 }
 
 INSTANTIATE_TEST_SUITE_P(List, Piglit, ::testing::ValuesIn(LoadList()),

@@ -12,6 +12,7 @@
 #include <string>
 
 #include "support/process.h"
+#include "support/trace_check.h"
 
 namespace {
 
@@ -25,58 +26,17 @@ std::string Temp(const std::string& name) {
   return dir + "/" + name + "-" + std::to_string(getpid());
 }
 
-std::map<std::string, long> CounterCounts(const std::string& path) {
-  std::map<std::string, long> counts;
-  std::ifstream in(path);
-  std::string first;
-  std::getline(in, first);
-  long n;
-  std::string name;
-  while (in >> n >> name) counts[name] = n;
-  return counts;
-}
-
-struct TraceSummary {
-  std::map<std::string, long> counts;
-  std::string json;
-};
-
-TraceSummary Stats(const std::string& trace) {
-  ProcessResult r = RunProcess({STRATA_CLI, "stats", "--json", "--top", "0", trace});
-  EXPECT_EQ(r.exit_code, 0) << r.err;
-  TraceSummary summary;
-  summary.json = r.out;
-  static const std::regex entry(R"re(\{"name":"([A-Za-z0-9_]+)","calls":(\d+))re");
-  for (auto it = std::sregex_iterator(r.out.begin(), r.out.end(), entry); it != std::sregex_iterator(); ++it) {
-    summary.counts[(*it)[1]] = std::stol((*it)[2]);
-  }
-  return summary;
-}
-
 // Runs `argv` traced, with the call counter above the tracer; checks that the
 // trace holds exactly the calls the counter saw, all decodable and covered.
-void ExpectTraceMatchesCounter(const std::vector<std::string>& argv, const std::string& name,
-                               std::map<std::string, std::string> env = {}) {
-  std::string trace = Temp(name + ".strace"), counts = Temp(name + ".counts");
-  std::vector<std::string> run = {STRATA_CLI, "run", "--"};
-  run.insert(run.end(), argv.begin(), argv.end());
-  ProcessOptions options;
-  options.set_env = env;
-  options.set_env["STRATA_LAYERS"] = "libstrata_call_counter.so:libstrata_trace.so";
-  options.set_env["STRATA_TRACE"] = "file:" + trace;
-  options.set_env["STRATA_CALL_COUNTER_OUTPUT"] = counts;
-  ProcessResult r = RunProcess(run, options);
-  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
-  EXPECT_EQ(r.err.find("strata: error"), std::string::npos) << r.err;
-  std::map<std::string, long> counted = CounterCounts(counts);
-  TraceSummary traced = Stats(trace);
-  EXPECT_GT(counted.size(), 10u);
-  EXPECT_EQ(traced.counts, counted) << "per-function call counts differ between the trace and the call counter";
-  EXPECT_NE(traced.json.find("\"undecodable_records\":0"), std::string::npos) << traced.json.substr(0, 400);
-  EXPECT_NE(traced.json.find("\"uncovered_calls\":0"), std::string::npos) << traced.json.substr(0, 400);
-  EXPECT_NE(traced.json.find("\"complete\":true"), std::string::npos) << traced.json.substr(0, 400);
-  unlink(trace.c_str());
-  unlink(counts.c_str());
+void ExpectTraceMatchesCounter(const std::vector<std::string>& argv, const std::string& name) {
+  strata::test::TracedRun run = strata::test::RunTracedAndCounted(STRATA_CLI, argv, name);
+  ASSERT_EQ(run.process.exit_code, 0) << run.process.out << run.process.err;
+  EXPECT_EQ(run.process.err.find("strata: error"), std::string::npos) << run.process.err;
+  EXPECT_GT(run.counted.size(), 10u);
+  EXPECT_EQ(run.traced, run.counted) << "per-function call counts differ between the trace and the call counter";
+  EXPECT_EQ(run.undecodable_records, 0) << run.stats_json.substr(0, 400);
+  EXPECT_EQ(run.uncovered_calls, 0) << run.stats_json.substr(0, 400);
+  EXPECT_TRUE(run.complete) << run.stats_json.substr(0, 400);
 }
 
 class TracedSampleApp : public ::testing::TestWithParam<std::string> {};

@@ -1,0 +1,57 @@
+#include "support/trace_check.h"
+
+#include <unistd.h>
+
+#include <fstream>
+#include <regex>
+
+namespace strata::test {
+namespace {
+
+std::map<std::string, long> CounterFile(const std::string& path) {
+  std::map<std::string, long> counts;
+  std::ifstream in(path);
+  std::string first;
+  std::getline(in, first);
+  long n;
+  std::string name;
+  while (in >> n >> name) counts[name] = n;
+  return counts;
+}
+
+long JsonNumber(const std::string& json, const std::string& key) {
+  std::smatch m;
+  if (!std::regex_search(json, m, std::regex("\"" + key + "\":(\\d+)"))) return -1;
+  return std::stol(m[1]);
+}
+
+}  // namespace
+
+TracedRun RunTracedAndCounted(const std::string& strata_cli, const std::vector<std::string>& argv,
+                              const std::string& scratch_name, ProcessOptions options) {
+  std::string dir = "/tmp";
+  std::string trace = dir + "/strata-test-" + scratch_name + "-" + std::to_string(getpid()) + ".strace";
+  std::string counts = trace + ".counts";
+  std::vector<std::string> run = {strata_cli, "run", "--"};
+  run.insert(run.end(), argv.begin(), argv.end());
+  options.set_env["STRATA_LAYERS"] = "libstrata_call_counter.so:libstrata_trace.so";
+  options.set_env["STRATA_TRACE"] = "file:" + trace;
+  options.set_env["STRATA_CALL_COUNTER_OUTPUT"] = counts;
+  TracedRun result;
+  result.process = RunProcess(run, options);
+  result.counted = CounterFile(counts);
+  ProcessResult stats = RunProcess({strata_cli, "stats", "--json", "--top", "0", trace});
+  result.stats_json = stats.out;
+  static const std::regex entry(R"re(\{"name":"([A-Za-z0-9_]+)","calls":(\d+))re");
+  for (auto it = std::sregex_iterator(stats.out.begin(), stats.out.end(), entry); it != std::sregex_iterator(); ++it) {
+    result.traced[(*it)[1]] = std::stol((*it)[2]);
+  }
+  result.undecodable_records = JsonNumber(stats.out, "undecodable_records");
+  result.uncovered_calls = JsonNumber(stats.out, "uncovered_calls");
+  result.complete = stats.out.find("\"complete\":true") != std::string::npos;
+  unlink(trace.c_str());
+  unlink(counts.c_str());
+  return result;
+}
+
+}  // namespace strata::test
