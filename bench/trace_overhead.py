@@ -1,0 +1,56 @@
+#!/usr/bin/env python3
+"""Tracing overhead: the same workload natively, traced by Strata, and traced
+by apitrace (`apitrace trace --api egl`), interleaved round by round
+(native, strata, apitrace, native, ...), reporting median times, ratios to
+native, and trace sizes.
+
+The time is what the workload prints for its frame loop (process start and
+driver loading excluded); sizes are those of the last round's files.
+
+usage: trace_overhead.py [--rounds N] [--frames N] [--build DIR]
+"""
+
+import argparse
+import os
+import re
+import statistics
+import subprocess
+import tempfile
+
+
+def run(argv, env=None):
+    out = subprocess.run(argv, check=True, capture_output=True, text=True, env=env).stdout
+    return float(re.search(r"frames in ([0-9.]+) s", out).group(1))
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--frames", type=int, default=100)
+    parser.add_argument("--build", default=os.path.join(os.path.dirname(__file__), "..", "build"))
+    args = parser.parse_args()
+    strata = os.path.join(args.build, "bin", "strata")
+    workload = os.path.join(args.build, "bin", "trace_workload")
+    tmp = tempfile.mkdtemp(prefix="strata-trace-bench-")
+    for mode in ("cheap", "draws"):
+        program = [workload, "--mode", mode, "--frames", str(args.frames)]
+        strata_file = os.path.join(tmp, f"{mode}.strace")
+        apitrace_file = os.path.join(tmp, f"{mode}.trace")
+        times = {"native": [], "strata": [], "apitrace": []}
+        run(program)  # warm the shader cache
+        for _ in range(args.rounds):
+            times["native"].append(run(program))
+            times["strata"].append(run([strata, "trace", "-o", strata_file, "--"] + program))
+            os.remove(strata_file) if _ < args.rounds - 1 else None
+            times["apitrace"].append(run(["apitrace", "trace", "--api", "egl", "-o", apitrace_file] + program))
+        native = statistics.median(times["native"])
+        print(f"{mode} workload ({args.frames} frames, medians of {args.rounds} interleaved rounds):")
+        for name, values in times.items():
+            m = statistics.median(values)
+            print(f"  {name:9s} {m * 1000:9.1f} ms   {m / native:5.2f}x native")
+        print(f"  trace sizes: strata {os.path.getsize(strata_file) / 1024:.0f} KiB, "
+              f"apitrace {os.path.getsize(apitrace_file) / 1024:.0f} KiB")
+
+
+if __name__ == "__main__":
+    main()

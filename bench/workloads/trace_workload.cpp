@@ -1,0 +1,108 @@
+// A synthetic GLES 2 workload for tracing benchmarks, headless (surfaceless
+// pbuffer). --mode cheap: thousands of cheap state calls per frame
+// (glUniform4f, glEnable/glDisable, glBindBuffer) and one draw; --mode draws:
+// thousands of small draws per frame, each with a uniform change.
+#include <EGL/egl.h>
+#include <EGL/eglext.h>
+#include <GLES2/gl2.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+namespace {
+
+[[noreturn]] void Fail(const char* what) {
+  std::fprintf(stderr, "trace_workload: error: %s\n", what);
+  std::exit(1);
+}
+
+GLuint Program() {
+  const char* vs = "attribute vec2 p; uniform vec4 offset; void main() { gl_Position = vec4(p * 0.05, 0.0, 1.0) + offset; }";
+  const char* fs = "precision mediump float; uniform vec4 color; void main() { gl_FragColor = color; }";
+  GLuint program = glCreateProgram();
+  for (auto [type, source] : {std::pair{GL_VERTEX_SHADER, vs}, std::pair{GL_FRAGMENT_SHADER, fs}}) {
+    GLuint shader = glCreateShader(type);
+    glShaderSource(shader, 1, &source, nullptr);
+    glCompileShader(shader);
+    glAttachShader(program, shader);
+  }
+  glBindAttribLocation(program, 0, "p");
+  glLinkProgram(program);
+  GLint ok = 0;
+  glGetProgramiv(program, GL_LINK_STATUS, &ok);
+  if (!ok) Fail("link failed");
+  return program;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::string mode = "cheap";
+  int frames = 200;
+  for (int i = 1; i < argc; ++i) {
+    if (!std::strcmp(argv[i], "--mode") && i + 1 < argc) mode = argv[++i];
+    else if (!std::strcmp(argv[i], "--frames") && i + 1 < argc) frames = std::atoi(argv[++i]);
+    else if (!std::strcmp(argv[i], "--help")) {
+      std::puts("usage: trace_workload [--mode cheap|draws] [--frames N]");
+      return 0;
+    } else {
+      Fail("unknown argument (see --help)");
+    }
+  }
+  if (mode != "cheap" && mode != "draws") Fail("--mode is cheap or draws");
+  EGLDisplay display = eglGetPlatformDisplay(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, nullptr);
+  if (!eglInitialize(display, nullptr, nullptr)) Fail("eglInitialize");
+  const EGLint config_attribs[] = {EGL_RENDERABLE_TYPE, EGL_OPENGL_ES2_BIT, EGL_SURFACE_TYPE, EGL_PBUFFER_BIT,
+                                   EGL_RED_SIZE, 8, EGL_NONE};
+  EGLConfig config;
+  EGLint count = 0;
+  if (!eglChooseConfig(display, config_attribs, &config, 1, &count) || count < 1) Fail("eglChooseConfig");
+  const EGLint context_attribs[] = {EGL_CONTEXT_CLIENT_VERSION, 2, EGL_NONE};
+  EGLContext context = eglCreateContext(display, config, EGL_NO_CONTEXT, context_attribs);
+  const EGLint surface_attribs[] = {EGL_WIDTH, 256, EGL_HEIGHT, 256, EGL_NONE};
+  EGLSurface surface = eglCreatePbufferSurface(display, config, surface_attribs);
+  if (!eglMakeCurrent(display, surface, surface, context)) Fail("eglMakeCurrent");
+
+  GLuint program = Program();
+  glUseProgram(program);
+  GLint color = glGetUniformLocation(program, "color"), offset = glGetUniformLocation(program, "offset");
+  GLuint buffers[4];
+  glGenBuffers(4, buffers);
+  const GLfloat triangle[] = {-1, -1, 1, -1, 0, 1};
+  for (GLuint b : buffers) {
+    glBindBuffer(GL_ARRAY_BUFFER, b);
+    glBufferData(GL_ARRAY_BUFFER, sizeof triangle, triangle, GL_STATIC_DRAW);
+  }
+  glEnableVertexAttribArray(0);
+  auto start = std::chrono::steady_clock::now();
+  for (int frame = 0; frame < frames; ++frame) {
+    glClear(GL_COLOR_BUFFER_BIT);
+    if (mode == "cheap") {
+      for (int i = 0; i < 5000; ++i) {
+        glUniform4f(color, (i & 255) / 255.0f, 0.5f, 0.25f, 1.0f);
+        if (i & 1) glEnable(GL_BLEND); else glDisable(GL_BLEND);
+        glBindBuffer(GL_ARRAY_BUFFER, buffers[i & 3]);
+      }
+      glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 0, nullptr);
+      glDrawArrays(GL_TRIANGLES, 0, 3);
+    } else {
+      glBindBuffer(GL_ARRAY_BUFFER, buffers[0]);
+      glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 0, nullptr);
+      for (int i = 0; i < 2000; ++i) {
+        glUniform4f(offset, ((i * 37) % 200) / 100.0f - 1.0f, ((i * 91) % 200) / 100.0f - 1.0f, 0.0f, 0.0f);
+        glUniform4f(color, (i & 255) / 255.0f, 0.5f, 0.25f, 1.0f);
+        glDrawArrays(GL_TRIANGLES, 0, 3);
+      }
+    }
+    eglSwapBuffers(display, surface);
+  }
+  glFinish();
+  double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  std::printf("trace_workload: %s, %d frames in %.3f s\n", mode.c_str(), frames, seconds);
+  eglMakeCurrent(display, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
+  eglTerminate(display);
+  return 0;
+}
