@@ -50,13 +50,17 @@ void ReadScalar(ByteReader& r, ArgKind kind, DecodedValue* v) {
 
 }  // namespace
 
-bool DecodeCall(std::span<const uint8_t> payload, const FunctionTable& table, DecodedCall* call,
-                std::string* error) {
+bool CallDecoder::Decode(std::span<const uint8_t> payload, uint32_t thread, uint64_t chunk, DecodedCall* call,
+                         std::string* error) {
+  const FunctionTable& table = table_;
+  ThreadState& state = threads_[thread];
+  bool first = state.chunk != chunk;
   ByteReader r(payload);
   *call = DecodedCall{};
   call->function_id = r.Varint();
-  call->sequence = r.Varint();
-  call->thread = r.Varint();
+  uint64_t sequence = r.Varint();
+  call->sequence = first ? sequence : state.sequence + 1 + sequence;
+  call->thread = thread;
   call->context = r.Varint();
   call->flags = r.U8();
   if (!r.ok()) {
@@ -76,7 +80,8 @@ bool DecodeCall(std::span<const uint8_t> payload, const FunctionTable& table, De
     ReadScalar(r, info.params[i].kind, &v);
     if (IsDataPointer(v.kind)) v.has_in = r.Blob(&v.in);
   }
-  call->start_ns = r.Varint();
+  uint64_t start = r.Varint();
+  call->start_ns = first ? start : state.start_ns + start;
   call->duration_ns = r.Varint();
   call->has_reply = call->flags & kCallHasReply;
   if (call->has_reply) {
@@ -95,6 +100,7 @@ bool DecodeCall(std::span<const uint8_t> payload, const FunctionTable& table, De
              " of " + std::to_string(payload.size()) + ")";
     return false;
   }
+  state = {chunk, call->sequence, call->start_ns};
   return true;
 }
 

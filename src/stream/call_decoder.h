@@ -7,6 +7,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "strata/api/functions.h"
@@ -50,10 +51,26 @@ struct DecodedCall {
   bool has_reply = false;
 };
 
-// Decodes a kCall payload. False with `error` for a malformed record or a
-// function this build does not know (its layout is unknown).
-bool DecodeCall(std::span<const uint8_t> payload, const FunctionTable& table, DecodedCall* call,
-                std::string* error);
+// Decodes call records. Within a chunk a call's sequence number and start time
+// are deltas from the thread's previous call, so the decoder keeps, per
+// thread, where the last call of the current chunk left off.
+class CallDecoder {
+ public:
+  explicit CallDecoder(const FunctionTable& table) : table_(table) {}
+  // `chunk` identifies the chunk the record came from (any number that
+  // changes from one chunk to the next). False with `error` for a malformed
+  // record or a function this build does not know (its layout is unknown).
+  bool Decode(std::span<const uint8_t> payload, uint32_t thread, uint64_t chunk, DecodedCall* call,
+              std::string* error);
+
+ private:
+  struct ThreadState {
+    uint64_t chunk = UINT64_MAX;
+    uint64_t sequence = 0, start_ns = 0;
+  };
+  const FunctionTable& table_;
+  std::unordered_map<uint32_t, ThreadState> threads_;
+};
 
 // The strings of a kStringsIn blob (glShaderSource and the like).
 std::vector<std::string_view> DecodeStrings(std::span<const uint8_t> blob, bool* ok);

@@ -136,7 +136,7 @@ std::string FormatCallJson(const DecodedCall& call) {
   const api::FunctionInfo& info = api::kFunctions[call.slot];
   JsonWriter json;
   json.BeginObject().Key("seq").Int(static_cast<int64_t>(call.sequence));
-  json.Key("thread").Int(static_cast<int64_t>(call.thread)).Key("context").String(Hex(call.context));
+  json.Key("thread").Int(static_cast<int64_t>(call.thread)).Key("context").Int(static_cast<int64_t>(call.context));
   json.Key("function").String(info.name).Key("args").BeginArray();
   for (int i = 0; i < info.param_count; ++i) {
     const DecodedValue& v = call.args[i];

@@ -1,7 +1,7 @@
 #pragma once
 // The command-stream format shared by trace files and the wire
 // (docs/trace-format.md): a sequence of records, each
-//   u8 type | u32 payload length (little-endian) | payload.
+//   u8 type | varint payload length | payload.
 // Integers inside payloads are LEB128 varints (signed ones zigzag-encoded).
 
 #include <cstdint>
@@ -18,7 +18,6 @@ enum class RecordType : uint8_t {
   kTraceEvent = 7,     // tracing switched on/off, a sink problem, ...
 };
 
-inline constexpr uint32_t kRecordHeaderSize = 5;
 
 // Bits of a call record's flags byte.
 enum CallFlags : uint8_t {

@@ -2,6 +2,8 @@
 
 #include <cstring>
 
+#include "stream/byte_reader.h"
+
 namespace strata::stream {
 
 std::unique_ptr<RecordReader> RecordReader::Open(const std::string& path, std::string* error) {
@@ -28,22 +30,22 @@ bool RecordReader::Next(Record* record) {
       return false;
     }
     at_ = 0;
+    ++chunks_;
   }
-  if (chunk_.size() - at_ < kRecordHeaderSize) {
-    error_ = "chunk at byte " + std::to_string(chunk_offset_) + " ends inside a record header";
-    return false;
-  }
-  uint32_t length;
-  std::memcpy(&length, chunk_.data() + at_ + 1, sizeof length);
-  if (length > chunk_.size() - at_ - kRecordHeaderSize) {
+  ByteReader header(std::span<const uint8_t>(chunk_).subspan(at_));
+  uint8_t type = header.U8();
+  uint64_t length = header.Varint();
+  if (!header.ok() || length > header.remaining()) {
     error_ = "record at offset " + std::to_string(at_) + " of the chunk at byte " + std::to_string(chunk_offset_) +
-             " claims " + std::to_string(length) + " bytes, more than the chunk holds";
+             (header.ok() ? " claims " + std::to_string(length) + " bytes, more than the chunk holds"
+                          : " has a damaged header");
     return false;
   }
-  record->type = static_cast<RecordType>(chunk_[at_]);
-  record->payload = std::span<const uint8_t>(chunk_.data() + at_ + kRecordHeaderSize, length);
+  record->type = static_cast<RecordType>(type);
+  record->payload = std::span<const uint8_t>(chunk_.data() + at_ + header.offset(), length);
   record->thread_id = info_.thread_id;
-  at_ += kRecordHeaderSize + length;
+  record->chunk = chunks_;
+  at_ += header.offset() + length;
   return true;
 }
 

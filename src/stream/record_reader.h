@@ -20,6 +20,7 @@ struct Record {
   RecordType type;
   std::span<const uint8_t> payload;  // valid until the next Next()
   uint32_t thread_id;                // of the chunk it came from
+  uint64_t chunk;                    // which chunk (counts up), for CallDecoder
 };
 
 class RecordReader {
@@ -44,6 +45,7 @@ class RecordReader {
   ChunkInfo info_{};
   size_t at_ = 0;
   uint64_t chunk_offset_ = 0;
+  uint64_t chunks_ = 0;
   std::string error_;
   bool truncated_ = false;
 };

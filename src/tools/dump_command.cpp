@@ -103,6 +103,7 @@ int DumpCommandMain(int argc, char** argv) {
   uint64_t frame = 0;
   stream::Record record;
   stream::DecodedCall call;
+  stream::CallDecoder decoder(reader->functions());
   while (reader->Next(&record)) {
     if (record.type == stream::RecordType::kFrame) {
       if (frames.Contains(frame) && !json && grep.empty()) std::printf("-- end of frame %llu\n", static_cast<unsigned long long>(frame));
@@ -120,7 +121,7 @@ int DumpCommandMain(int argc, char** argv) {
       continue;
     }
     if (record.type != stream::RecordType::kCall) continue;
-    if (!stream::DecodeCall(record.payload, reader->functions(), &call, &error)) {
+    if (!decoder.Decode(record.payload, record.thread_id, record.chunk, &call, &error)) {
       std::fprintf(stderr, "strata dump: warning: %s\n", error.c_str());
       continue;
     }

@@ -82,14 +82,15 @@ int StatsCommandMain(int argc, char** argv) {
   uint64_t calls = 0, draws = 0, record_bytes = 0, memory_bytes = 0, undecodable = 0, uncovered = 0;
   stream::Record record;
   stream::DecodedCall call;
+  stream::CallDecoder decoder(reader->functions());
   while (reader->Next(&record)) {
-    record_bytes += record.payload.size() + stream::kRecordHeaderSize;
+    record_bytes += record.payload.size() + 2;
     if (record.type == stream::RecordType::kFrame) {
       frames.emplace_back();
     } else if (record.type == stream::RecordType::kMemory) {
       memory_bytes += record.payload.size();
     } else if (record.type == stream::RecordType::kCall) {
-      if (!stream::DecodeCall(record.payload, reader->functions(), &call, &error)) {
+      if (!decoder.Decode(record.payload, record.thread_id, record.chunk, &call, &error)) {
         ++undecodable;
         continue;
       }

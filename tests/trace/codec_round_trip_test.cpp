@@ -92,9 +92,11 @@ TEST(CodecRoundTrip, EveryFunctionEncodesDecodesAndPrints) {
   int calls = 0;
   stream::Record record;
   stream::DecodedCall call;
+  stream::CallDecoder decoder(reader->functions());
   while (reader->Next(&record)) {
     if (record.type != stream::RecordType::kCall) continue;
-    ASSERT_TRUE(stream::DecodeCall(record.payload, reader->functions(), &call, &error)) << error;
+    ASSERT_TRUE(decoder.Decode(record.payload, record.thread_id, record.chunk, &call, &error)) << error;
+    EXPECT_EQ(call.sequence, static_cast<uint64_t>(calls)) << "sequence numbers must decode from their deltas";
     // Calls were made in slot order, one each.
     ASSERT_EQ(call.slot, calls) << "expected " << api::kFunctions[calls].name << ", got " << call.name;
     const api::FunctionInfo& info = api::kFunctions[call.slot];

@@ -58,7 +58,7 @@ TEST(TracedPrograms, ThreeThreadsAndSharedContexts) {
   // Per thread, calls appear in the file in the order they were made.
   std::map<long, long> last_sequence;
   std::set<std::string> contexts;
-  static const std::regex call(R"re("seq":(\d+),"thread":(\d+),"context":"([0-9a-fx]+)")re");
+  static const std::regex call(R"re("seq":(\d+),"thread":(\d+),"context":(\d+))re");
   for (auto it = std::sregex_iterator(dump.out.begin(), dump.out.end(), call); it != std::sregex_iterator(); ++it) {
     long seq = std::stol((*it)[1]), thread = std::stol((*it)[2]);
     if (last_sequence.count(thread)) {

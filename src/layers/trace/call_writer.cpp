@@ -6,24 +6,7 @@
 #include "stream/record_format.h"
 
 namespace strata::trace {
-namespace {
-
-thread_local ThreadStream* t_stream = nullptr;
-
-void Acquire(ThreadStream& stream) {
-  // Only the flusher ever holds another thread's flag, and only for a moment.
-  while (stream.busy.exchange(true, std::memory_order_acquire)) {
-  }
-}
-
-}  // namespace
-
-bool Tracing() { return TraceSession::Get().active(); }
-
-ThreadStream& CurrentStream() {
-  if (t_stream == nullptr) t_stream = &TraceSession::Get().RegisterThread();
-  return *t_stream;
-}
+__thread ThreadStream* t_stream __attribute__((tls_model("initial-exec"))) = nullptr;
 
 bool BufferBound(GLenum target) {
   GLenum binding = 0;
@@ -44,33 +27,21 @@ bool BufferBound(GLenum target) {
   return bound != 0;
 }
 
-CallWriter::CallWriter(int slot, bool has_reply, bool covered) : stream_(CurrentStream()), w_(&stream_.buffer) {
-  Acquire(stream_);
+void CallWriter::BeginChunk(uint64_t sequence) {
   TraceSession& session = TraceSession::Get();
-  uint64_t sequence = session.NextSequence();
-  if (stream_.records == 0) {
-    stream_.first_sequence = sequence;
-    stream_.first_frame = session.frame();
-    stream_.chunk_start_ns = session.NowNs();
-  }
-  record_start_ = w_.BeginRecord(static_cast<uint8_t>(stream::RecordType::kCall));
-  w_.Varint(static_cast<uint64_t>(slot));
-  w_.Varint(sequence);
-  w_.Varint(stream_.thread_id);
-  w_.Varint(stream_.context);
-  w_.U8(static_cast<uint8_t>((has_reply ? stream::kCallHasReply : 0) | (covered ? 0 : stream::kCallUncovered)));
+  stream_.first_sequence = sequence;
+  stream_.first_frame = session.frame();
+  stream_.chunk_start_ns = session.NowNs();
 }
 
-CallWriter::~CallWriter() {
-  if (!committed_) {
-    stream_.buffer.resize(record_start_);  // never leave half a record behind
-    stream_.busy.store(false, std::memory_order_release);
-  }
+void CallWriter::Abandon() {
+  stream_.buffer.size = record_start_;  // never leave half a record behind
+  stream_.busy.store(false, std::memory_order_release);
 }
 
 void CallWriter::Strings(const GLchar* const* strings, GLsizei count, const GLint* lengths) {
   if (strings == nullptr || count < 0) return w_.Absent();
-  std::vector<uint8_t> blob;
+  stream::ByteBuffer blob;
   stream::ByteWriter inner(&blob);
   inner.Varint(static_cast<uint64_t>(count));
   for (GLsizei i = 0; i < count; ++i) {
@@ -79,30 +50,13 @@ void CallWriter::Strings(const GLchar* const* strings, GLsizei count, const GLin
     inner.Varint(n);
     inner.Raw(s, n);
   }
-  w_.Blob(blob.data(), blob.size());
-}
-
-void CallWriter::StartCall() { start_ns_ = TraceSession::Get().NowNs(); }
-
-void CallWriter::EndCall() {
-  uint64_t end = TraceSession::Get().NowNs();
-  w_.Varint(start_ns_);
-  w_.Varint(end - start_ns_);
-  start_ns_ = end;
-}
-
-void CallWriter::Commit() {
-  w_.EndRecord(record_start_);
-  ++stream_.records;
-  TraceSession::Get().MaybeFlush(stream_, start_ns_);
-  committed_ = true;
-  stream_.busy.store(false, std::memory_order_release);
+  w_.Blob(blob.storage.data(), blob.size);
 }
 
 void EmitMemory(const void* address, size_t size) {
   if (!Tracing() || address == nullptr) return;
   ThreadStream& stream = CurrentStream();
-  Acquire(stream);
+  AcquireStream(stream);
   TraceSession& session = TraceSession::Get();
   if (stream.records == 0) {
     stream.first_sequence = session.PeekSequence();
@@ -121,7 +75,7 @@ void EmitMemory(const void* address, size_t size) {
 void EmitFrameEnd() {
   if (!Tracing()) return;
   ThreadStream& stream = CurrentStream();
-  Acquire(stream);
+  AcquireStream(stream);
   TraceSession& session = TraceSession::Get();
   stream::ByteWriter w(&stream.buffer);
   size_t at = w.BeginRecord(static_cast<uint8_t>(stream::RecordType::kFrame));

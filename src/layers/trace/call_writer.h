@@ -11,17 +11,27 @@
 #include <cstring>
 #include <vector>
 
+#include "layers/trace/trace_session.h"
 #include "stream/byte_writer.h"
+#include "stream/record_format.h"
 
 namespace strata::trace {
 
-struct ThreadStream;
-
 // True while this process is being traced.
-bool Tracing();
+inline bool Tracing() { return TraceSession::Get().active(); }
 
 // The calling thread's stream, created on first use.
-ThreadStream& CurrentStream();
+extern __thread ThreadStream* t_stream __attribute__((tls_model("initial-exec")));
+inline ThreadStream& CurrentStream() {
+  if (t_stream == nullptr) [[unlikely]] t_stream = &TraceSession::Get().RegisterThread();
+  return *t_stream;
+}
+
+// Waits out the flusher, which holds another thread's flag only for a moment.
+inline void AcquireStream(ThreadStream& stream) {
+  while (stream.busy.exchange(true, std::memory_order_acquire)) [[unlikely]] {
+  }
+}
 
 // True when a buffer object is bound to `target` on the current context, so a
 // pointer argument is an offset into it rather than app memory.
@@ -34,10 +44,23 @@ void EmitFrameEnd();
 
 class CallWriter {
  public:
-  CallWriter(int slot, bool has_reply, bool covered);
+  CallWriter(int slot, bool has_reply, bool covered) : stream_(CurrentStream()), w_(&stream_.buffer) {
+    AcquireStream(stream_);
+    uint64_t sequence = TraceSession::Get().NextSequence();
+    if (stream_.records == 0) [[unlikely]] BeginChunk(sequence);
+    record_start_ = w_.BeginRecord(static_cast<uint8_t>(stream::RecordType::kCall));
+    w_.Varint(static_cast<uint64_t>(slot));
+    // Within a chunk: the distance from this thread's previous call (usually 0).
+    w_.Varint(stream_.calls_in_chunk == 0 ? sequence : sequence - stream_.last_sequence - 1);
+    stream_.last_sequence = sequence;
+    w_.Varint(stream_.context);
+    w_.U8(static_cast<uint8_t>((has_reply ? stream::kCallHasReply : 0) | (covered ? 0 : stream::kCallUncovered)));
+  }
   CallWriter(const CallWriter&) = delete;
   CallWriter& operator=(const CallWriter&) = delete;
-  ~CallWriter();  // commits if Commit() was not reached (never leaves the stream busy)
+  ~CallWriter() {
+    if (!committed_) [[unlikely]] Abandon();
+  }
 
   void Signed(int64_t v) { w_.Zigzag(v); }
   void Unsigned(uint64_t v) { w_.Varint(v); }
@@ -76,11 +99,26 @@ class CallWriter {
   }
   static constexpr size_t kMaxCaptureBytes = size_t{1} << 31;
 
-  void StartCall();
-  void EndCall();
-  void Commit();
+  void StartCall() { start_ns_ = TraceSession::Get().NowNs(); }
+  void EndCall() {
+    uint64_t end = TraceSession::Get().NowNs();
+    w_.Varint(stream_.calls_in_chunk == 0 ? start_ns_ : start_ns_ - stream_.last_start_ns);
+    w_.Varint(end - start_ns_);
+    stream_.last_start_ns = start_ns_;
+    ++stream_.calls_in_chunk;
+    start_ns_ = end;
+  }
+  void Commit() {
+    w_.EndRecord(record_start_);
+    ++stream_.records;
+    TraceSession::Get().MaybeFlush(stream_, start_ns_);
+    committed_ = true;
+    stream_.busy.store(false, std::memory_order_release);
+  }
 
  private:
+  void BeginChunk(uint64_t sequence);
+  void Abandon();
   ThreadStream& stream_;
   stream::ByteWriter w_;
   size_t record_start_;

@@ -17,16 +17,20 @@ ContextState* CurrentContextState() { return t_current; }
 
 int CurrentContextVersion() { return t_current ? t_current->client_version : 0; }
 
-void MakeContextCurrent(uint64_t context, int version) {
+uint64_t MakeContextCurrent(uint64_t context, int version) {
   if (context == 0) {
     t_current = nullptr;
-    return;
+    return 0;
   }
   std::lock_guard<std::mutex> lock(g_mutex);
   auto& state = g_contexts[context];
-  if (!state) state = std::make_unique<ContextState>();
+  if (!state) {
+    state = std::make_unique<ContextState>();
+    state->id = g_contexts.size();
+  }
   state->client_version = version;
   t_current = state.get();
+  return state->id;
 }
 
 void ForgetContext(uint64_t context) {
@@ -34,7 +38,11 @@ void ForgetContext(uint64_t context) {
   // thread may still hold a pointer to the state.
   std::lock_guard<std::mutex> lock(g_mutex);
   auto it = g_contexts.find(context);
-  if (it != g_contexts.end()) *it->second = ContextState{};
+  if (it != g_contexts.end()) {
+    uint64_t id = it->second->id;
+    *it->second = ContextState{};
+    it->second->id = id;
+  }
 }
 
 }  // namespace strata::trace

@@ -29,6 +29,7 @@ struct MappedRange {
 };
 
 struct ContextState {
+  uint64_t id = 0;  // small number the trace uses for the context (1, 2, ...)
   int client_version = 2;
   // Of vertex array object 0. GLES 1 arrays use fixed slots: see Gles1ArraySlot.
   ClientAttrib attribs[kMaxTrackedAttribs];
@@ -39,8 +40,9 @@ struct ContextState {
 // The state of the calling thread's current context, or nullptr.
 ContextState* CurrentContextState();
 int CurrentContextVersion();  // 0 without a context
-// Switches the calling thread to `context` (0: none) of `version`.
-void MakeContextCurrent(uint64_t context, int version);
+// Switches the calling thread to `context` (0: none) of `version`; returns
+// the context's id in the trace (0 for none).
+uint64_t MakeContextCurrent(uint64_t context, int version);
 void ForgetContext(uint64_t context);
 
 }  // namespace strata::trace

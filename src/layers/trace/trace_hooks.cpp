@@ -287,8 +287,7 @@ void After_eglMakeCurrent(EGLBoolean result, EGLDisplay dpy, EGLSurface, EGLSurf
   if (ctx != EGL_NO_CONTEXT) {
     Next<PFNEGLQUERYCONTEXTPROC>(api::eglQueryContext)(dpy, ctx, EGL_CONTEXT_CLIENT_VERSION, &version);
   }
-  CurrentStream().context = reinterpret_cast<uintptr_t>(ctx);
-  MakeContextCurrent(reinterpret_cast<uintptr_t>(ctx), version);
+  CurrentStream().context = MakeContextCurrent(reinterpret_cast<uintptr_t>(ctx), version);
 }
 void After_eglReleaseThread(EGLBoolean result) {
   if (!result) return;

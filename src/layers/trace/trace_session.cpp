@@ -14,10 +14,10 @@
 namespace strata::trace {
 namespace {
 
-uint64_t MonotonicNs() {
-  timespec ts{};
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return static_cast<uint64_t>(ts.tv_sec) * 1000000000u + static_cast<uint64_t>(ts.tv_nsec);
+bool HasInvariantTsc() {
+  std::ifstream cpuinfo("/proc/cpuinfo");
+  std::string text((std::istreambuf_iterator<char>(cpuinfo)), std::istreambuf_iterator<char>());
+  return text.find(" constant_tsc") != std::string::npos && text.find(" nonstop_tsc") != std::string::npos;
 }
 
 std::string CommandLine() {
@@ -39,12 +39,27 @@ std::string ExecutableName() {
 
 }  // namespace
 
-TraceSession& TraceSession::Get() {
-  static TraceSession* session = new TraceSession();  // never destroyed: threads may trace during exit
-  return *session;
+// Never destroyed: threads may still trace while the process exits.
+TraceSession* const TraceSession::instance_ = new TraceSession();
+
+uint64_t TraceSession::MonotonicNs() {
+  timespec ts{};
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return static_cast<uint64_t>(ts.tv_sec) * 1000000000u + static_cast<uint64_t>(ts.tv_nsec);
 }
 
-uint64_t TraceSession::NowNs() const { return MonotonicNs() - start_ns_; }
+// Two clock readings per call cost more than the cheapest GL calls; the TSC
+// is a few cycles. Its rate is measured against CLOCK_MONOTONIC over 2 ms.
+void TraceSession::CalibrateClock() {
+  start_ns_ = MonotonicNs();
+  if (!HasInvariantTsc()) return;
+  uint64_t tsc0 = __rdtsc(), ns0 = MonotonicNs(), ns1 = ns0;
+  while (ns1 - ns0 < 2000000) ns1 = MonotonicNs();
+  uint64_t tsc1 = __rdtsc();
+  if (tsc1 <= tsc0) return;
+  ns_per_tick_ = static_cast<double>(ns1 - ns0) / static_cast<double>(tsc1 - tsc0);
+  tsc_start_ = tsc0 - static_cast<uint64_t>((ns0 - start_ns_) / ns_per_tick_);
+}
 
 bool TraceSession::Start(const std::string& destination, const std::string& compression_name, std::string* error) {
   std::string path = destination.rfind("file:", 0) == 0 ? destination.substr(5) : destination;
@@ -69,9 +84,10 @@ bool TraceSession::Start(const std::string& destination, const std::string& comp
   auto writer = stream::TraceFileWriter::Create(path, header, compression, error);
   if (!writer) return false;
   sink_ = std::make_unique<FileSink>(std::move(writer));
-  start_ns_ = MonotonicNs();
+  CalibrateClock();
   active_.store(true);
   flusher_ = std::thread([this] { FlusherLoop(); });
+  writer_ = std::thread([this] { WriterLoop(); });
   std::atexit([] { TraceSession::Get().Finish(); });
   STRATA_INFO("tracing to %s", sink_->Describe().c_str());
   return true;
@@ -80,7 +96,7 @@ bool TraceSession::Start(const std::string& destination, const std::string& comp
 ThreadStream& TraceSession::RegisterThread() {
   auto stream = std::make_shared<ThreadStream>();
   stream->thread_id = static_cast<uint32_t>(gettid());
-  stream->buffer.reserve(kChunkBytes + 64 * 1024);
+  stream->buffer.storage.resize(kChunkBytes + 64 * 1024);
   std::lock_guard<std::mutex> lock(streams_mutex_);
   streams_.push_back(stream);
   return *stream;
@@ -88,15 +104,45 @@ ThreadStream& TraceSession::RegisterThread() {
 
 void TraceSession::Flush(ThreadStream& stream) {
   if (stream.records == 0) return;
-  stream::ChunkInfo info;
-  info.thread_id = stream.thread_id;
-  info.first_sequence = stream.first_sequence;
-  info.record_count = stream.records;
-  info.first_frame = stream.first_frame;
-  std::string error;
-  if (sink_ && active() && !sink_->WriteChunk(stream.buffer, info, &error)) Fail(error);
-  stream.buffer.clear();
+  PendingChunk chunk;
+  chunk.info.thread_id = stream.thread_id;
+  chunk.info.first_sequence = stream.first_sequence;
+  chunk.info.record_count = stream.records;
+  chunk.info.first_frame = stream.first_frame;
+  chunk.size = stream.buffer.size;
+  {
+    // Compression and the write happen on the writer thread; the app thread
+    // swaps in a spare buffer and goes on.
+    std::unique_lock<std::mutex> lock(queue_mutex_);
+    queue_space_.wait(lock, [&] { return queue_.size() < kMaxQueuedChunks || writer_done_; });
+    chunk.storage = std::move(stream.buffer.storage);
+    if (!spare_.empty()) {
+      stream.buffer.storage = std::move(spare_.back());
+      spare_.pop_back();
+    }
+    queue_.push_back(std::move(chunk));
+  }
+  queue_ready_.notify_one();
+  if (stream.buffer.storage.size() < kChunkBytes) stream.buffer.storage.resize(kChunkBytes + 64 * 1024);
+  stream.buffer.Clear();
   stream.records = 0;
+  stream.calls_in_chunk = 0;
+}
+
+void TraceSession::WriterLoop() {
+  std::unique_lock<std::mutex> lock(queue_mutex_);
+  for (;;) {
+    queue_ready_.wait(lock, [&] { return !queue_.empty() || writer_done_; });
+    if (queue_.empty()) return;  // done, and everything written
+    PendingChunk chunk = std::move(queue_.front());
+    queue_.pop_front();
+    lock.unlock();
+    queue_space_.notify_all();
+    std::string error;
+    if (sink_ && active() && !sink_->WriteChunk({chunk.storage.data(), chunk.size}, chunk.info, &error)) Fail(error);
+    lock.lock();
+    if (spare_.size() < 4) spare_.push_back(std::move(chunk.storage));
+  }
 }
 
 void TraceSession::EndFrame() {
@@ -132,6 +178,15 @@ void TraceSession::FlusherLoop() {
 void TraceSession::Finish() {
   if (!sink_ || stopping_.exchange(true)) return;
   if (flusher_.joinable()) flusher_.join();
+  auto stop_writer = [this] {
+    {
+      std::lock_guard<std::mutex> lock(queue_mutex_);
+      writer_done_ = true;
+    }
+    queue_ready_.notify_all();
+    queue_space_.notify_all();
+    if (writer_.joinable()) writer_.join();
+  };
   std::vector<std::shared_ptr<ThreadStream>> streams;
   {
     std::lock_guard<std::mutex> lock(streams_mutex_);
@@ -145,6 +200,7 @@ void TraceSession::Finish() {
     Flush(*stream);
     stream->busy.store(false, std::memory_order_release);
   }
+  stop_writer();
   bool was_active = active();
   active_.store(false);
   std::string error;

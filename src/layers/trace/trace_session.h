@@ -3,7 +3,11 @@
 // every thread's stream, and the background flusher that bounds what a crash
 // can lose (kChunkBytes bytes or kChunkMillis milliseconds per thread).
 
+#include <x86intrin.h>
+
 #include <atomic>
+#include <condition_variable>
+#include <deque>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -12,6 +16,7 @@
 #include <vector>
 
 #include "layers/trace/trace_sink.h"
+#include "stream/byte_writer.h"
 
 namespace strata::trace {
 
@@ -20,18 +25,21 @@ inline constexpr uint64_t kChunkMillis = 100;
 
 struct ThreadStream {
   uint32_t thread_id = 0;
-  std::vector<uint8_t> buffer;
+  stream::ByteBuffer buffer;
   uint64_t first_sequence = 0;
   uint32_t records = 0;
   uint32_t first_frame = 0;
   uint64_t chunk_start_ns = 0;
-  uint64_t context = 0;             // the thread's current EGLContext
+  uint64_t context = 0;             // id of the thread's current EGLContext (0: none)
+  uint32_t calls_in_chunk = 0;      // the first call of a chunk carries absolute numbers
+  uint64_t last_sequence = 0;
+  uint64_t last_start_ns = 0;
   std::atomic<bool> busy{false};    // owner is writing; the flusher keeps out
 };
 
 class TraceSession {
  public:
-  static TraceSession& Get();
+  static TraceSession& Get() { return *instance_; }
 
   // Opens the sink named by `destination` ("file:PATH" or "PATH").
   bool Start(const std::string& destination, const std::string& compression, std::string* error);
@@ -39,7 +47,12 @@ class TraceSession {
 
   uint64_t NextSequence() { return sequence_.fetch_add(1, std::memory_order_relaxed); }
   uint64_t PeekSequence() const { return sequence_.load(std::memory_order_relaxed); }
-  uint64_t NowNs() const;
+  // Nanoseconds since the trace started, from the invariant TSC where the CPU has one.
+  uint64_t NowNs() const {
+    if (ns_per_tick_ > 0) return static_cast<uint64_t>(static_cast<double>(__rdtsc() - tsc_start_) * ns_per_tick_);
+    return MonotonicNs() - start_ns_;
+  }
+  static uint64_t MonotonicNs();
   uint32_t frame() const { return frame_.load(std::memory_order_relaxed); }
   // Called after eglSwapBuffers: the next call starts frame + 1.
   void EndFrame();
@@ -49,7 +62,7 @@ class TraceSession {
   void Flush(ThreadStream& stream);
   // Flushes when the stream's chunk is big or old enough.
   void MaybeFlush(ThreadStream& stream, uint64_t now_ns) {
-    if (stream.buffer.size() >= kChunkBytes || now_ns - stream.chunk_start_ns >= kChunkMillis * 1000000) {
+    if (stream.buffer.size >= kChunkBytes || now_ns - stream.chunk_start_ns >= kChunkMillis * 1000000) {
       Flush(stream);
     }
   }
@@ -58,13 +71,32 @@ class TraceSession {
 
  private:
   TraceSession() = default;
+  void CalibrateClock();
+  static TraceSession* const instance_;
   void Fail(const std::string& error);
   void FlusherLoop();
+  void WriterLoop();
+
+  // Chunks on their way to the sink, compressed and written by the writer thread.
+  struct PendingChunk {
+    std::vector<uint8_t> storage;
+    size_t size = 0;
+    stream::ChunkInfo info;
+  };
+  static constexpr size_t kMaxQueuedChunks = 32;  // 8 MiB: then the app waits for the disk
+  std::mutex queue_mutex_;
+  std::condition_variable queue_ready_, queue_space_;
+  std::deque<PendingChunk> queue_;
+  std::vector<std::vector<uint8_t>> spare_;
+  bool writer_done_ = false;
+  std::thread writer_;
 
   std::atomic<bool> active_{false};
   std::atomic<uint64_t> sequence_{0};
   std::atomic<uint32_t> frame_{0};
   uint64_t start_ns_ = 0;
+  uint64_t tsc_start_ = 0;
+  double ns_per_tick_ = 0;  // 0: no usable TSC, use CLOCK_MONOTONIC
   std::unique_ptr<TraceSink> sink_;
   std::mutex streams_mutex_;
   std::vector<std::shared_ptr<ThreadStream>> streams_;
