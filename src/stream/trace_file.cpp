@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <lz4.h>
 #include <sys/stat.h>
+#include <sys/socket.h>
 #include <unistd.h>
 #include <zlib.h>
 #include <zstd.h>
@@ -277,6 +278,18 @@ TraceFileWriter::~TraceFileWriter() {
 
 std::unique_ptr<TraceFileWriter> TraceFileWriter::Create(const std::string& path, const TraceHeader& header,
                                                          Compression compression, std::string* error) {
+  return Start(-1, path, header, compression, error);
+}
+
+std::unique_ptr<TraceFileWriter> TraceFileWriter::CreateOnSocket(int fd, const std::string& description,
+                                                                 const TraceHeader& header, Compression compression,
+                                                                 std::string* error) {
+  return Start(fd, description, header, compression, error);
+}
+
+std::unique_ptr<TraceFileWriter> TraceFileWriter::Start(int descriptor, const std::string& path,
+                                                        const TraceHeader& header, Compression compression,
+                                                        std::string* error) {
   std::vector<uint8_t> body;
   auto add = [&](std::string_view key, std::string_view value) {
     AppendString(&body, key);
@@ -304,12 +317,14 @@ std::unique_ptr<TraceFileWriter> TraceFileWriter::Create(const std::string& path
   PutU32(bytes.data() + 16, static_cast<uint32_t>(crc32(crc32(0L, Z_NULL, 0), body.data(), static_cast<uInt>(body.size()))));
   bytes.insert(bytes.end(), body.begin(), body.end());
 
-  int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  int fd = descriptor;
+  if (fd < 0) fd = open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd < 0) {
     *error = path + ": cannot create trace file: " + strerror(errno);
     return nullptr;
   }
   std::unique_ptr<TraceFileWriter> writer(new TraceFileWriter(path, fd, compression, 0));
+  writer->is_socket_ = descriptor >= 0;
   // Written at once so a trace killed before its first chunk is still valid.
   bool ok;
   {
@@ -324,7 +339,9 @@ bool TraceFileWriter::AppendLocked(std::span<const uint8_t> bytes, std::string* 
   if (fd_ < 0) return *error = path_ + ": trace file is already finished", false;
   size_t done = 0;
   while (done < bytes.size()) {
-    ssize_t n = write(fd_, bytes.data() + done, bytes.size() - done);
+    // A socket whose peer went away must fail the write, not raise SIGPIPE in the app.
+    ssize_t n = is_socket_ ? send(fd_, bytes.data() + done, bytes.size() - done, MSG_NOSIGNAL)
+                           : write(fd_, bytes.data() + done, bytes.size() - done);
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) {
       // Later chunks would land after a partial one, so the writer stays failed.

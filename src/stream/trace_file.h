@@ -55,6 +55,11 @@ class TraceFileWriter {
   // null and sets *error to a message naming the path and the reason.
   static std::unique_ptr<TraceFileWriter> Create(const std::string& path, const TraceHeader& header,
                                                  Compression compression, std::string* error);
+  // The same stream over a connected socket (the live trace): the host side
+  // stores the bytes it receives and has a trace file. Takes `fd` over.
+  static std::unique_ptr<TraceFileWriter> CreateOnSocket(int fd, const std::string& description,
+                                                         const TraceHeader& header, Compression compression,
+                                                         std::string* error);
   // Without Finish the file is just closed: readable, but without an index.
   ~TraceFileWriter();
   TraceFileWriter(const TraceFileWriter&) = delete;
@@ -79,6 +84,9 @@ class TraceFileWriter {
 
  private:
   TraceFileWriter(std::string path, int fd, Compression compression, uint64_t offset);
+  static std::unique_ptr<TraceFileWriter> Start(int descriptor, const std::string& path, const TraceHeader& header,
+                                                Compression compression, std::string* error);
+  bool is_socket_ = false;
   // Appends `bytes` at offset_ under mu_; sets the sticky failure on error.
   bool AppendLocked(std::span<const uint8_t> bytes, std::string* error);
 

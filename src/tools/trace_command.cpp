@@ -4,10 +4,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 
+#include "stream/socket_address.h"
 #include "stream/trace_file.h"
 #include "tools/command.h"
 #include "tools/program_launch.h"
@@ -16,6 +19,7 @@ namespace strata::tools {
 namespace {
 
 constexpr char kUsage[] = R"(usage: strata trace [options] [--] PROGRAM [ARGS...]
+       strata trace --connect ADDRESS [-o FILE] [--wait SECONDS]
 
 Runs PROGRAM through Strata with the trace layer first in the layer chain and
 records every EGL/GLES call, with the data behind its pointers, into a trace
@@ -27,13 +31,79 @@ options:
   --compression KIND       lz4 (default, fastest), zstd (smaller) or none
   --process NAME           trace only processes whose executable is NAME (the
                            program's children otherwise inherit tracing too)
+  --listen ADDRESS         serve the trace live to one client instead of
+                           writing a file (ADDRESS: unix:@NAME, unix:/PATH or
+                           tcp:IP:PORT); the program waits for no one, but
+                           stops tracing if no client comes within
+                           STRATA_TRACE_WAIT seconds (default 60)
   --layers A:B             more layers, below the trace layer
   --log LEVEL              loader messages: error, warning (default), info, debug
   -h, --help               show this help
 
+With --connect, it is the host side of a live trace: it connects to a process
+traced with --listen (or STRATA_TRACE=listen:ADDRESS), retrying for --wait
+seconds (default 10), and stores the stream as a trace file until the
+process ends or the connection drops.
+
 Environment, for tracing without this command: STRATA_LAYERS=libstrata_trace.so
-with STRATA_TRACE=file:PATH, STRATA_TRACE_COMPRESSION, STRATA_TRACE_PROCESS.
+with STRATA_TRACE=file:PATH or listen:ADDRESS, STRATA_TRACE_COMPRESSION,
+STRATA_TRACE_PROCESS, STRATA_TRACE_WAIT.
 )";
+
+// The host side of a live trace: what arrives is a trace file, byte for byte.
+int ReceiveLiveTrace(const std::string& address, const std::string& output, int wait_seconds) {
+  std::string error;
+  int fd = -1;
+  for (int tries = 0; fd < 0; ++tries) {
+    fd = stream::ConnectTo(address, &error);
+    if (fd >= 0) break;
+    if (tries >= wait_seconds * 10) {
+      std::fprintf(stderr, "strata trace: error: %s\n", error.c_str());
+      return 1;
+    }
+    usleep(100000);
+  }
+  FILE* out = std::fopen(output.c_str(), "wb");
+  if (out == nullptr) {
+    std::fprintf(stderr, "strata trace: error: cannot create %s: %s\n", output.c_str(), std::strerror(errno));
+    close(fd);
+    return 1;
+  }
+  std::fprintf(stderr, "strata trace: connected to %s, writing %s\n", address.c_str(), output.c_str());
+  char buffer[1 << 16];
+  uint64_t received = 0, reported = 0;
+  for (;;) {
+    ssize_t n = read(fd, buffer, sizeof buffer);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    if (std::fwrite(buffer, 1, static_cast<size_t>(n), out) != static_cast<size_t>(n)) {
+      std::fprintf(stderr, "strata trace: error: writing %s: %s\n", output.c_str(), std::strerror(errno));
+      std::fclose(out);
+      close(fd);
+      return 1;
+    }
+    received += static_cast<uint64_t>(n);
+    if (received - reported >= (8u << 20)) {
+      std::fprintf(stderr, "strata trace: received %.1f MiB\n", received / 1048576.0);
+      reported = received;
+    }
+  }
+  close(fd);
+  if (std::fclose(out) != 0) {
+    std::fprintf(stderr, "strata trace: error: writing %s: %s\n", output.c_str(), std::strerror(errno));
+    return 1;
+  }
+  auto reader = stream::TraceFileReader::Open(output, &error);
+  if (!reader) {
+    std::fprintf(stderr, "strata trace: error: the stream from %s is not a trace: %s\n", address.c_str(),
+                 error.c_str());
+    return 1;
+  }
+  std::fprintf(stderr, "strata trace: %s: %.1f KiB, %zu frames%s\n", output.c_str(), received / 1024.0,
+               reader->frames().size(),
+               reader->complete() ? "" : " (incomplete: the connection ended before the program did)");
+  return 0;
+}
 
 std::string DefaultOutput(const std::string& program) {
   std::string base = program.substr(program.rfind('/') + 1);
@@ -46,7 +116,8 @@ std::string DefaultOutput(const std::string& program) {
 
 int TraceCommandMain(int argc, char** argv) {
   LaunchRequest request;
-  std::string output, compression = "lz4", extra_layers;
+  std::string output, compression = "lz4", extra_layers, connect, listen;
+  int wait_seconds = 10;
   int i = 1;
   for (; i < argc; ++i) {
     std::string arg = argv[i];
@@ -58,7 +129,7 @@ int TraceCommandMain(int argc, char** argv) {
       std::fputs(kUsage, stdout);
       return 0;
     } else if (arg == "-o" || arg == "--output" || arg == "--compression" || arg == "--process" ||
-               arg == "--layers" || arg == "--log") {
+               arg == "--layers" || arg == "--log" || arg == "--connect" || arg == "--listen" || arg == "--wait") {
       const char* v = value();
       if (v == nullptr) {
         std::fprintf(stderr, "strata trace: error: %s needs a value\n", arg.c_str());
@@ -69,6 +140,9 @@ int TraceCommandMain(int argc, char** argv) {
       if (arg == "--process") request.environment["STRATA_TRACE_PROCESS"] = v;
       if (arg == "--layers") extra_layers = v;
       if (arg == "--log") request.environment["STRATA_LOG"] = v;
+      if (arg == "--connect") connect = v;
+      if (arg == "--listen") listen = v;
+      if (arg == "--wait") wait_seconds = std::atoi(v);
     } else if (!arg.empty() && arg[0] == '-') {
       std::fprintf(stderr, "strata trace: error: unknown option '%s'\n%s", arg.c_str(), kUsage);
       return 2;
@@ -77,6 +151,13 @@ int TraceCommandMain(int argc, char** argv) {
     }
   }
   for (; i < argc; ++i) request.argv.emplace_back(argv[i]);
+  if (!connect.empty()) {
+    if (!request.argv.empty()) {
+      std::fprintf(stderr, "strata trace: error: --connect receives a live trace; it runs no program\n");
+      return 2;
+    }
+    return ReceiveLiveTrace(connect, output.empty() ? "live.strace" : output, wait_seconds > 0 ? wait_seconds : 10);
+  }
   stream::Compression parsed;
   if (!stream::ParseCompression(compression, &parsed)) {
     std::fprintf(stderr, "strata trace: error: --compression must be lz4, zstd or none, not '%s'\n",
@@ -86,6 +167,14 @@ int TraceCommandMain(int argc, char** argv) {
   if (request.argv.empty()) {
     std::fprintf(stderr, "strata trace: error: no program given\n%s", kUsage);
     return 2;
+  }
+  if (!listen.empty()) {
+    request.environment["STRATA_TRACE"] = "listen:" + listen;
+    request.environment["STRATA_TRACE_COMPRESSION"] = compression;
+    request.environment["STRATA_LAYERS"] = "libstrata_trace.so" + (extra_layers.empty() ? "" : ":" + extra_layers);
+    std::string program;
+    if (int status = CheckLaunch("trace", request, &program)) return status;
+    return ExecWithStrata("trace", request, program);
   }
   if (output.empty()) output = DefaultOutput(request.argv[0]);
   std::string dir = output.find('/') == std::string::npos ? "." : output.substr(0, output.rfind('/'));

@@ -2,6 +2,7 @@
 // above the trace layer, must count exactly what the trace holds), nothing
 // undecodable, threads, a process killed mid-run, and sinks that fail.
 #include <gtest/gtest.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <fstream>
@@ -11,6 +12,7 @@
 #include <sstream>
 #include <string>
 
+#include "stream/socket_address.h"
 #include "support/process.h"
 #include "support/trace_check.h"
 
@@ -114,6 +116,63 @@ TEST(TracedPrograms, UnwritableOrFullTraceDestinationLeavesTheAppRunning) {
     EXPECT_EQ(errors, 1) << r.err;
     EXPECT_NE(r.err.find("tracing disabled"), std::string::npos) << r.err;
   }
+}
+
+// A live trace: the process serves the stream, `strata trace --connect` stores it.
+TEST(LiveTrace, HostStoresTheStreamAsATraceFile) {
+  std::string address = "unix:@strata-test-live-" + std::to_string(getpid());
+  std::string trace = Temp("live.strace");
+  pid_t host = fork();
+  if (host == 0) {
+    execl(STRATA_CLI, STRATA_CLI, "trace", "--connect", address.c_str(), "-o", trace.c_str(), "--wait", "20",
+          static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  ProcessResult app = RunProcess({STRATA_CLI, "trace", "--listen", address, "--", STRATA_BIN_DIR "/gles2_shaders",
+                                  "--frames", "12"});
+  int status = 0;
+  waitpid(host, &status, 0);
+  ASSERT_EQ(app.exit_code, 0) << app.err;
+  ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+  ProcessResult stats = RunProcess({STRATA_CLI, "stats", "--json", trace});
+  ASSERT_EQ(stats.exit_code, 0) << stats.err;
+  EXPECT_NE(stats.out.find("\"complete\":true"), std::string::npos) << stats.out.substr(0, 300);
+  EXPECT_NE(stats.out.find("\"frames\":13"), std::string::npos) << stats.out.substr(0, 300);
+  EXPECT_NE(stats.out.find("\"undecodable_records\":0"), std::string::npos);
+  unlink(trace.c_str());
+}
+
+// No client comes, or the client goes away: tracing stops, the app runs on.
+TEST(LiveTrace, MissingOrVanishingClientStopsTracingOnly) {
+  std::string address = "unix:@strata-test-nobody-" + std::to_string(getpid());
+  ProcessOptions options;
+  options.set_env = {{"STRATA_TRACE_WAIT", "1"}};
+  ProcessResult alone = RunProcess({STRATA_CLI, "trace", "--listen", address, "--", STRATA_BIN_DIR "/gles2_shaders",
+                                    "--frames", "400"},
+                                   options);
+  EXPECT_EQ(alone.exit_code, 0) << alone.err;
+  EXPECT_NE(alone.out.find("rendered 400 frames"), std::string::npos);
+  EXPECT_NE(alone.err.find("tracing stopped: no client connected to " + address + " within 1 s"), std::string::npos)
+      << alone.err;
+
+  // A client that reads the header and a little more, then hangs up.
+  std::string address2 = address + "-b";
+  pid_t client = fork();
+  if (client == 0) {
+    std::string error;
+    int fd = -1;
+    for (int i = 0; i < 100 && fd < 0; ++i, usleep(50000)) fd = strata::stream::ConnectTo(address2, &error);
+    char buffer[4096];
+    if (fd >= 0 && read(fd, buffer, sizeof buffer) > 0) close(fd);
+    _exit(0);
+  }
+  ProcessResult left = RunProcess({STRATA_CLI, "trace", "--listen", address2, "--", STRATA_BIN_DIR "/gles2_shaders",
+                                   "--frames", "400"});
+  waitpid(client, nullptr, 0);
+  EXPECT_EQ(left.exit_code, 0) << left.err;
+  EXPECT_NE(left.out.find("rendered 400 frames"), std::string::npos);
+  EXPECT_NE(left.err.find("tracing stopped:"), std::string::npos) << left.err;
+  EXPECT_NE(left.err.find("the program continues untraced"), std::string::npos) << left.err;
 }
 
 TEST(TraceCommand, WritesDumpsAndSummarizes) {

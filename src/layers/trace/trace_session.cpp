@@ -8,7 +8,9 @@
 #include <fstream>
 #include <sstream>
 
+#include "common/env.h"
 #include "common/log.h"
+#include "layers/trace/listen_sink.h"
 #include "stream/call_decoder.h"
 
 namespace strata::trace {
@@ -62,6 +64,7 @@ void TraceSession::CalibrateClock() {
 }
 
 bool TraceSession::Start(const std::string& destination, const std::string& compression_name, std::string* error) {
+  bool listen = destination.rfind("listen:", 0) == 0;
   std::string path = destination.rfind("file:", 0) == 0 ? destination.substr(5) : destination;
   if (path.empty()) {
     *error = "STRATA_TRACE names no file";
@@ -81,9 +84,17 @@ bool TraceSession::Start(const std::string& destination, const std::string& comp
                                   .count();
   header.extra["functions"] = stream::FunctionTable::OwnNames();
   header.extra["writer"] = "strata " STRATA_VERSION;
-  auto writer = stream::TraceFileWriter::Create(path, header, compression, error);
-  if (!writer) return false;
-  sink_ = std::make_unique<FileSink>(std::move(writer));
+  if (listen) {
+    const char* wait = GetEnv("STRATA_TRACE_WAIT");
+    int seconds = wait ? std::atoi(wait) : 60;
+    auto sink = ListenSink::Create(destination.substr(7), header, compression, seconds > 0 ? seconds : 60, error);
+    if (!sink) return false;
+    sink_ = std::move(sink);
+  } else {
+    auto writer = stream::TraceFileWriter::Create(path, header, compression, error);
+    if (!writer) return false;
+    sink_ = std::make_unique<FileSink>(std::move(writer));
+  }
   CalibrateClock();
   active_.store(true);
   flusher_ = std::thread([this] { FlusherLoop(); });
