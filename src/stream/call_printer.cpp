@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "common/json_writer.h"
+#include "stream/record_format.h"
 #include "strata/api/codec.h"
 
 namespace strata::stream {
@@ -151,6 +152,8 @@ std::string FormatCallJson(const DecodedCall& call) {
                                   ? (call.result.has_out ? Quoted(call.result.out, 1 << 20) : "NULL")
                                   : Scalar(call.result, info.is_egl));
   }
+  if (call.flags & kCallSynthesized) json.Key("synthesized").Bool(true);
+  if (call.flags & kCallUncovered) json.Key("uncovered").Bool(true);
   json.Key("start_ns").Int(static_cast<int64_t>(call.start_ns));
   json.Key("duration_ns").Int(static_cast<int64_t>(call.duration_ns)).EndObject();
   return json.str();

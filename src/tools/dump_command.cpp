@@ -18,7 +18,9 @@ constexpr char kUsage[] = R"(usage: strata dump [options] TRACE
 Prints the calls of a trace, one per line:
   SEQUENCE [THREAD] FUNCTION(ARGUMENTS) = RESULT  (DURATION)
 Data behind pointers prints as values when small ({0.5, 1, ...}, strings)
-and as <N bytes> otherwise. Frame ends print as "-- end of frame N".
+and as <N bytes> otherwise. Frame ends print as "-- end of frame N". Calls
+the tracer made up (a context that existed before tracing was switched on)
+are marked.
 
 options:
   --json             one JSON object per call instead
@@ -131,8 +133,9 @@ int DumpCommandMain(int argc, char** argv) {
     if (json) {
       std::printf("%s\n", line.c_str());
     } else {
-      std::printf("%llu [%llu] %s  (%.1f us)\n", static_cast<unsigned long long>(call.sequence),
-                  static_cast<unsigned long long>(call.thread), line.c_str(), call.duration_ns / 1000.0);
+      std::printf("%llu [%llu] %s  (%.1f us)%s\n", static_cast<unsigned long long>(call.sequence),
+                  static_cast<unsigned long long>(call.thread), line.c_str(), call.duration_ns / 1000.0,
+                  (call.flags & stream::kCallSynthesized) ? "  [made up: the context existed before tracing]" : "");
     }
   }
   if (!reader->error().empty()) {

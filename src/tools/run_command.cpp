@@ -22,6 +22,9 @@ options:
   --layers A:B           load these GLES layers, A nearest the program (STRATA_LAYERS);
                          overrides per-app settings of `strata layers`
   --layer-path DIRS      search these directories for layers first (STRATA_LAYER_PATH)
+  --traceable            load the trace layer switched off, so that tracing can
+                         be switched on and off while the program runs
+                         (strata trace --attach PID / --detach PID)
   --log LEVEL            loader messages: error, warning (default), info, debug
   -h, --help             show this help
 
@@ -33,6 +36,7 @@ usage, 126 when PROGRAM is not executable, 127 when it is not found.
 
 int RunCommandMain(int argc, char** argv) {
   LaunchRequest request;
+  bool traceable = false;
   const struct {
     const char* option;
     const char* variable;
@@ -54,6 +58,10 @@ int RunCommandMain(int argc, char** argv) {
       return 0;
     }
     if (arg.empty() || arg[0] != '-') break;  // the program starts here
+    if (arg == "--traceable") {
+      traceable = true;
+      continue;
+    }
     bool known = false;
     for (const auto& setting : settings) {
       std::string prefix = std::string(setting.option) + "=";
@@ -83,6 +91,11 @@ int RunCommandMain(int argc, char** argv) {
     }
   }
   for (; i < argc; ++i) request.argv.emplace_back(argv[i]);
+  if (traceable) {
+    std::string& layers = request.environment["STRATA_LAYERS"];
+    layers = "libstrata_trace.so" + (layers.empty() ? "" : ":" + layers);
+    request.environment["STRATA_TRACE_CONTROL"] = "1";
+  }
 
   std::string program;
   if (int status = CheckLaunch("run", request, &program)) return status;

@@ -20,6 +20,8 @@ namespace {
 
 constexpr char kUsage[] = R"(usage: strata trace [options] [--] PROGRAM [ARGS...]
        strata trace --connect ADDRESS [-o FILE] [--wait SECONDS]
+       strata trace --attach PID [-o FILE | --listen ADDRESS] [--compression KIND]
+       strata trace --detach PID
 
 Runs PROGRAM through Strata with the trace layer first in the layer chain and
 records every EGL/GLES call, with the data behind its pointers, into a trace
@@ -40,6 +42,13 @@ options:
   --log LEVEL              loader messages: error, warning (default), info, debug
   -h, --help               show this help
 
+With --attach, it switches tracing on in a running program started with
+`strata run --traceable` (or STRATA_TRACE_CONTROL=1 and the trace layer): each
+context joins the trace at its next eglSwapBuffers, with made-up records that
+create it and make it current; other contexts at their next eglMakeCurrent.
+--detach switches it off the same way and finishes the trace. Switched off, the
+program pays one predictable branch per call.
+
 With --connect, it is the host side of a live trace: it connects to a process
 traced with --listen (or STRATA_TRACE=listen:ADDRESS), retrying for --wait
 seconds (default 10), and stores the stream as a trace file until the
@@ -49,6 +58,46 @@ Environment, for tracing without this command: STRATA_LAYERS=libstrata_trace.so
 with STRATA_TRACE=file:PATH or listen:ADDRESS, STRATA_TRACE_COMPRESSION,
 STRATA_TRACE_PROCESS, STRATA_TRACE_WAIT.
 )";
+
+// Sends one command to a traceable process's control socket; prints the reply.
+int Control(int pid, const std::string& command) {
+  std::string error, address = "unix:@strata-trace-" + std::to_string(pid);
+  int fd = stream::ConnectTo(address, &error);
+  if (fd < 0) {
+    std::fprintf(stderr,
+                 "strata trace: error: process %d is not traceable (%s); start it with `strata run --traceable`\n",
+                 pid, error.c_str());
+    return 1;
+  }
+  std::string line = command + "\n";
+  if (write(fd, line.data(), line.size()) != static_cast<ssize_t>(line.size())) {
+    std::fprintf(stderr, "strata trace: error: cannot talk to process %d: %s\n", pid, std::strerror(errno));
+    close(fd);
+    return 1;
+  }
+  std::string reply;
+  char buffer[512];
+  for (ssize_t n; (n = read(fd, buffer, sizeof buffer)) > 0;) reply.append(buffer, static_cast<size_t>(n));
+  close(fd);
+  while (!reply.empty() && reply.back() == '\n') reply.pop_back();
+  if (reply.rfind("ok", 0) == 0) {
+    std::fprintf(stderr, "strata trace: process %d: %s\n", pid, reply.substr(3).c_str());
+    return 0;
+  }
+  std::fprintf(stderr, "strata trace: error: process %d: %s\n", pid,
+               reply.empty() ? "no reply (did the process exit?)" : reply.substr(reply.find(' ') + 1).c_str());
+  return 1;
+}
+
+std::string ProcessName(int pid) {
+  std::FILE* comm = std::fopen(("/proc/" + std::to_string(pid) + "/comm").c_str(), "r");
+  char name[64] = "process";
+  if (comm) {
+    if (std::fgets(name, sizeof name, comm)) name[std::strcspn(name, "\n")] = '\0';
+    std::fclose(comm);
+  }
+  return name;
+}
 
 // The host side of a live trace: what arrives is a trace file, byte for byte.
 int ReceiveLiveTrace(const std::string& address, const std::string& output, int wait_seconds) {
@@ -117,7 +166,7 @@ std::string DefaultOutput(const std::string& program) {
 int TraceCommandMain(int argc, char** argv) {
   LaunchRequest request;
   std::string output, compression = "lz4", extra_layers, connect, listen;
-  int wait_seconds = 10;
+  int wait_seconds = 10, attach = 0, detach = 0;
   int i = 1;
   for (; i < argc; ++i) {
     std::string arg = argv[i];
@@ -129,7 +178,8 @@ int TraceCommandMain(int argc, char** argv) {
       std::fputs(kUsage, stdout);
       return 0;
     } else if (arg == "-o" || arg == "--output" || arg == "--compression" || arg == "--process" ||
-               arg == "--layers" || arg == "--log" || arg == "--connect" || arg == "--listen" || arg == "--wait") {
+               arg == "--layers" || arg == "--log" || arg == "--connect" || arg == "--listen" || arg == "--wait" ||
+               arg == "--attach" || arg == "--detach") {
       const char* v = value();
       if (v == nullptr) {
         std::fprintf(stderr, "strata trace: error: %s needs a value\n", arg.c_str());
@@ -143,6 +193,15 @@ int TraceCommandMain(int argc, char** argv) {
       if (arg == "--connect") connect = v;
       if (arg == "--listen") listen = v;
       if (arg == "--wait") wait_seconds = std::atoi(v);
+      if (arg == "--attach" || arg == "--detach") {
+        char* end = nullptr;
+        long pid = std::strtol(v, &end, 10);
+        if (*end != '\0' || pid <= 0) {
+          std::fprintf(stderr, "strata trace: error: %s takes a process id, not '%s'\n", arg.c_str(), v);
+          return 2;
+        }
+        (arg == "--attach" ? attach : detach) = static_cast<int>(pid);
+      }
     } else if (!arg.empty() && arg[0] == '-') {
       std::fprintf(stderr, "strata trace: error: unknown option '%s'\n%s", arg.c_str(), kUsage);
       return 2;
@@ -151,6 +210,28 @@ int TraceCommandMain(int argc, char** argv) {
     }
   }
   for (; i < argc; ++i) request.argv.emplace_back(argv[i]);
+  if (attach || detach) {
+    if (!request.argv.empty()) {
+      std::fprintf(stderr, "strata trace: error: --attach/--detach switch a running program; they run none\n");
+      return 2;
+    }
+    if (detach) return Control(detach, "detach");
+    stream::Compression parsed_compression;
+    if (!stream::ParseCompression(compression, &parsed_compression)) {
+      std::fprintf(stderr, "strata trace: error: --compression must be lz4, zstd or none\n");
+      return 2;
+    }
+    if (!listen.empty()) return Control(attach, "attach " + compression + " listen:" + listen);
+    if (output.empty()) output = ProcessName(attach) + "-" + std::to_string(attach) + ".strace";
+    char absolute[4096];
+    std::string dir = output.find('/') == std::string::npos ? "." : output.substr(0, output.rfind('/'));
+    if (realpath(dir.empty() ? "/" : dir.c_str(), absolute) == nullptr) {
+      std::fprintf(stderr, "strata trace: error: directory of '%s' does not exist\n", output.c_str());
+      return 1;
+    }
+    std::string path = std::string(absolute) + "/" + output.substr(output.rfind('/') + 1);
+    return Control(attach, "attach " + compression + " file:" + path);
+  }
   if (!connect.empty()) {
     if (!request.argv.empty()) {
       std::fprintf(stderr, "strata trace: error: --connect receives a live trace; it runs no program\n");

@@ -2,6 +2,7 @@
 // above the trace layer, must count exactly what the trace holds), nothing
 // undecodable, threads, a process killed mid-run, and sinks that fail.
 #include <gtest/gtest.h>
+#include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -173,6 +174,63 @@ TEST(LiveTrace, MissingOrVanishingClientStopsTracingOnly) {
   EXPECT_NE(left.out.find("rendered 400 frames"), std::string::npos);
   EXPECT_NE(left.err.find("tracing stopped:"), std::string::npos) << left.err;
   EXPECT_NE(left.err.find("the program continues untraced"), std::string::npos) << left.err;
+}
+
+// Switching tracing on and off while the program runs.
+TEST(AttachDetach, TraceableProcessIsSwitchedOnAndOffTwice) {
+  int out[2];
+  ASSERT_EQ(pipe(out), 0);
+  pid_t app = fork();
+  if (app == 0) {
+    dup2(out[1], 1);
+    execl(STRATA_CLI, STRATA_CLI, "run", "--traceable", "--", STRATA_BIN_DIR "/gles2_shaders", "--frames", "100000",
+          static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  close(out[1]);
+  usleep(800000);  // started, rendering
+  std::string pid = std::to_string(app);
+  std::string first = Temp("attach1.strace"), second = Temp("attach2.strace");
+  ProcessResult on = RunProcess({STRATA_CLI, "trace", "--attach", pid, "-o", first});
+  EXPECT_EQ(on.exit_code, 0) << on.err;
+  EXPECT_EQ(RunProcess({STRATA_CLI, "trace", "--attach", pid, "-o", second}).exit_code, 1) << "already tracing";
+  usleep(400000);
+  ProcessResult off = RunProcess({STRATA_CLI, "trace", "--detach", pid});
+  EXPECT_EQ(off.exit_code, 0) << off.err;
+  EXPECT_EQ(RunProcess({STRATA_CLI, "trace", "--detach", pid}).exit_code, 1) << "not tracing any more";
+  usleep(200000);
+  EXPECT_EQ(RunProcess({STRATA_CLI, "trace", "--attach", pid, "-o", second}).exit_code, 0);
+  usleep(300000);
+  EXPECT_EQ(RunProcess({STRATA_CLI, "trace", "--detach", pid}).exit_code, 0);
+  EXPECT_EQ(kill(app, 0), 0) << "the program keeps running";
+  kill(app, SIGTERM);
+  waitpid(app, nullptr, 0);
+  close(out[0]);
+
+  for (const std::string& trace : {first, second}) {
+    ProcessResult dump = RunProcess({STRATA_CLI, "dump", "--json", trace});
+    ASSERT_EQ(dump.exit_code, 0) << dump.err;
+    // It opens with the made-up creation of the context, then making it current, then the swap.
+    auto first_line = dump.out.substr(0, dump.out.find('\n'));
+    EXPECT_NE(first_line.find("\"function\":\"eglCreateContext\""), std::string::npos) << first_line;
+    EXPECT_NE(first_line.find("\"synthesized\":true"), std::string::npos) << first_line;
+    auto second_line = dump.out.substr(first_line.size() + 1, dump.out.find('\n', first_line.size() + 1) - first_line.size() - 1);
+    EXPECT_NE(second_line.find("\"function\":\"eglMakeCurrent\""), std::string::npos) << second_line;
+    ProcessResult stats = RunProcess({STRATA_CLI, "stats", "--json", trace});
+    EXPECT_NE(stats.out.find("\"complete\":true"), std::string::npos) << stats.out.substr(0, 300);
+    EXPECT_NE(stats.out.find("\"undecodable_records\":0"), std::string::npos);
+    std::smatch draws;
+    ASSERT_TRUE(std::regex_search(stats.out, draws, std::regex(R"re(^\{"program":"[^"]*","calls":\d+,"draws":(\d+))re")));
+    EXPECT_GT(std::stol(draws[1]), 0) << "frames were traced";
+    unlink(trace.c_str());
+  }
+}
+
+TEST(AttachDetach, UntraceableProcessGivesAClearError) {
+  ProcessResult r = RunProcess({STRATA_CLI, "trace", "--attach", "1", "-o", Temp("never.strace")});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("process 1 is not traceable"), std::string::npos) << r.err;
+  EXPECT_EQ(RunProcess({STRATA_CLI, "trace", "--attach", "abc"}).exit_code, 2);
 }
 
 TEST(TraceCommand, WritesDumpsAndSummarizes) {

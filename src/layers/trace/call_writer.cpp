@@ -7,6 +7,29 @@
 
 namespace strata::trace {
 __thread ThreadStream* t_stream __attribute__((tls_model("initial-exec"))) = nullptr;
+__thread int8_t t_tracing __attribute__((tls_model("initial-exec"))) = -1;
+
+bool JoinTracing() {
+  bool on = TraceSession::Get().desired();
+  t_tracing = on ? 1 : 0;
+  if (on) TraceSession::Get().tracing_threads.fetch_add(1);
+  return on;
+}
+
+void SwitchThread(bool at_swap) {
+  bool on = TraceSession::Get().desired();
+  if (t_tracing < 0) {
+    JoinTracing();
+  } else if (on != (t_tracing == 1)) {
+    t_tracing = on ? 1 : 0;
+    TraceSession::Get().tracing_threads.fetch_add(on ? 1 : -1);
+  } else {
+    return;
+  }
+  // Joining at a swap: the context is already current, so the trace gets
+  // made-up records that create it and make it current.
+  if (on && at_swap) SynthesizeCurrentContext();
+}
 
 bool BufferBound(GLenum target) {
   GLenum binding = 0;

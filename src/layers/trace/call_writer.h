@@ -17,8 +17,25 @@
 
 namespace strata::trace {
 
-// True while this process is being traced.
-inline bool Tracing() { return TraceSession::Get().active(); }
+// Whether the calling thread traces: -1 until its first call decides, then
+// it changes only at switch points (eglSwapBuffers, eglMakeCurrent), as in
+// Android's design: a context follows tracing being switched on or off at
+// its next swap, other contexts at their next eglMakeCurrent.
+extern __thread int8_t t_tracing __attribute__((tls_model("initial-exec")));
+bool JoinTracing();
+inline bool Tracing() {
+  int8_t tracing = t_tracing;
+  if (tracing < 0) [[unlikely]] return JoinTracing();
+  return tracing != 0;
+}
+// Made-up records that create the current context and make it current, for a
+// thread that starts tracing with a context already current (trace_hooks.cpp).
+void SynthesizeCurrentContext();
+// Called by the recorders of eglSwapBuffers and eglMakeCurrent before anything else.
+void SwitchThread(bool at_swap);
+inline void SwitchPoint(bool at_swap) {
+  if ((t_tracing == 1) != TraceSession::Get().desired()) [[unlikely]] SwitchThread(at_swap);
+}
 
 // The calling thread's stream, created on first use.
 extern __thread ThreadStream* t_stream __attribute__((tls_model("initial-exec")));
@@ -44,7 +61,8 @@ void EmitFrameEnd();
 
 class CallWriter {
  public:
-  CallWriter(int slot, bool has_reply, bool covered) : stream_(CurrentStream()), w_(&stream_.buffer) {
+  CallWriter(int slot, bool has_reply, bool covered, uint8_t extra_flags = 0)
+      : stream_(CurrentStream()), w_(&stream_.buffer) {
     AcquireStream(stream_);
     uint64_t sequence = TraceSession::Get().NextSequence();
     if (stream_.records == 0) [[unlikely]] BeginChunk(sequence);
@@ -54,7 +72,8 @@ class CallWriter {
     w_.Varint(stream_.calls_in_chunk == 0 ? sequence : sequence - stream_.last_sequence - 1);
     stream_.last_sequence = sequence;
     w_.Varint(stream_.context);
-    w_.U8(static_cast<uint8_t>((has_reply ? stream::kCallHasReply : 0) | (covered ? 0 : stream::kCallUncovered)));
+    w_.U8(static_cast<uint8_t>((has_reply ? stream::kCallHasReply : 0) | (covered ? 0 : stream::kCallUncovered) |
+                               extra_flags));
   }
   CallWriter(const CallWriter&) = delete;
   CallWriter& operator=(const CallWriter&) = delete;

@@ -17,20 +17,25 @@ ContextState* CurrentContextState() { return t_current; }
 
 int CurrentContextVersion() { return t_current ? t_current->client_version : 0; }
 
-uint64_t MakeContextCurrent(uint64_t context, int version) {
-  if (context == 0) {
-    t_current = nullptr;
-    return 0;
-  }
+ContextState& StateOf(uint64_t context) {
   std::lock_guard<std::mutex> lock(g_mutex);
   auto& state = g_contexts[context];
   if (!state) {
     state = std::make_unique<ContextState>();
     state->id = g_contexts.size();
   }
-  state->client_version = version;
-  t_current = state.get();
-  return state->id;
+  return *state;
+}
+
+uint64_t MakeContextCurrent(uint64_t context, int version) {
+  if (context == 0) {
+    t_current = nullptr;
+    return 0;
+  }
+  ContextState& state = StateOf(context);
+  state.client_version = version;
+  t_current = &state;
+  return state.id;
 }
 
 void ForgetContext(uint64_t context) {

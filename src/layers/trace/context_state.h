@@ -30,6 +30,7 @@ struct MappedRange {
 
 struct ContextState {
   uint64_t id = 0;  // small number the trace uses for the context (1, 2, ...)
+  uint32_t session = 0;  // the trace session in which its creation was recorded
   int client_version = 2;
   // Of vertex array object 0. GLES 1 arrays use fixed slots: see Gles1ArraySlot.
   ClientAttrib attribs[kMaxTrackedAttribs];
@@ -44,5 +45,7 @@ int CurrentContextVersion();  // 0 without a context
 // the context's id in the trace (0 for none).
 uint64_t MakeContextCurrent(uint64_t context, int version);
 void ForgetContext(uint64_t context);
+// The state of `context` (created on first use); never freed.
+ContextState& StateOf(uint64_t context);
 
 }  // namespace strata::trace

@@ -280,7 +280,65 @@ void After_glClientActiveTexture(GLenum texture) {
   }
 }
 
-// Contexts and frames.
+// Contexts and frames. A context the trace has not seen created gets a
+// made-up eglCreateContext first, so a replayer can create it.
+namespace {
+
+void SynthesizeCreateContext(EGLDisplay dpy, EGLContext ctx) {
+  ContextState& state = StateOf(reinterpret_cast<uintptr_t>(ctx));
+  if (state.session == TraceSession::Get().session_number()) return;
+  state.session = TraceSession::Get().session_number();
+  EGLint config_id = 0, version = 2;
+  Next<PFNEGLQUERYCONTEXTPROC>(api::eglQueryContext)(dpy, ctx, EGL_CONFIG_ID, &config_id);
+  Next<PFNEGLQUERYCONTEXTPROC>(api::eglQueryContext)(dpy, ctx, EGL_CONTEXT_CLIENT_VERSION, &version);
+  const EGLint by_id[] = {EGL_CONFIG_ID, config_id, EGL_NONE};
+  EGLConfig config = nullptr;
+  EGLint count = 0;
+  Next<PFNEGLCHOOSECONFIGPROC>(api::eglChooseConfig)(dpy, by_id, &config, 1, &count);
+  const EGLint attribs[] = {EGL_CONTEXT_CLIENT_VERSION, version, EGL_NONE};
+  // Laid out as the generated recorder of eglCreateContext lays it out.
+  CallWriter w(api::eglCreateContext, true, true, stream::kCallSynthesized);
+  w.Pointer(reinterpret_cast<uintptr_t>(dpy));
+  w.Pointer(reinterpret_cast<uintptr_t>(config));
+  w.Pointer(0);
+  w.Pointer(reinterpret_cast<uintptr_t>(attribs));
+  w.InBlob(attribs, [] { return sizeof attribs; });
+  w.StartCall();
+  w.EndCall();
+  w.Pointer(reinterpret_cast<uintptr_t>(ctx));
+  w.NoBlob();
+  w.Commit();
+}
+
+}  // namespace
+
+void SynthesizeCurrentContext() {
+  EGLContext ctx = Next<PFNEGLGETCURRENTCONTEXTPROC>(api::eglGetCurrentContext)();
+  if (ctx == EGL_NO_CONTEXT) return;
+  EGLDisplay dpy = Next<PFNEGLGETCURRENTDISPLAYPROC>(api::eglGetCurrentDisplay)();
+  EGLSurface draw = Next<PFNEGLGETCURRENTSURFACEPROC>(api::eglGetCurrentSurface)(EGL_DRAW);
+  EGLSurface read = Next<PFNEGLGETCURRENTSURFACEPROC>(api::eglGetCurrentSurface)(EGL_READ);
+  SynthesizeCreateContext(dpy, ctx);
+  EGLint version = 0;
+  Next<PFNEGLQUERYCONTEXTPROC>(api::eglQueryContext)(dpy, ctx, EGL_CONTEXT_CLIENT_VERSION, &version);
+  CurrentStream().context = MakeContextCurrent(reinterpret_cast<uintptr_t>(ctx), version);
+  CallWriter w(api::eglMakeCurrent, true, true, stream::kCallSynthesized);
+  for (void* handle : {static_cast<void*>(dpy), static_cast<void*>(draw), static_cast<void*>(read),
+                       static_cast<void*>(ctx)}) {
+    w.Pointer(reinterpret_cast<uintptr_t>(handle));
+  }
+  w.StartCall();
+  w.EndCall();
+  w.Unsigned(EGL_TRUE);
+  w.Commit();
+}
+
+void Before_eglMakeCurrent(EGLDisplay dpy, EGLSurface, EGLSurface, EGLContext ctx) {
+  if (ctx != EGL_NO_CONTEXT) SynthesizeCreateContext(dpy, ctx);
+}
+void After_eglCreateContext(EGLContext result, EGLDisplay, EGLConfig, EGLContext, const EGLint*) {
+  if (result != EGL_NO_CONTEXT) StateOf(reinterpret_cast<uintptr_t>(result)).session = TraceSession::Get().session_number();
+}
 void After_eglMakeCurrent(EGLBoolean result, EGLDisplay dpy, EGLSurface, EGLSurface, EGLContext ctx) {
   if (!result) return;
   EGLint version = 0;

@@ -9,6 +9,7 @@
 
 #include "common/env.h"
 #include "common/log.h"
+#include "layers/trace/control_server.h"
 #include "layers/trace/trace_session.h"
 #include "layers/trace/trace_wrappers.h"
 #include "strata/gles_layer.h"
@@ -39,14 +40,18 @@ using namespace strata::trace;
 extern "C" __attribute__((visibility("default"))) void* AndroidGLESLayer_Initialize(
     void*, PFNEGLGETNEXTLAYERPROCADDRESSPROC) {
   const char* destination = strata::GetEnv("STRATA_TRACE");
-  if (destination == nullptr || !ThisProcessIsTraced()) return nullptr;
-  const char* compression = strata::GetEnv("STRATA_TRACE_COMPRESSION");
+  bool controllable = strata::GetEnv("STRATA_TRACE_CONTROL") != nullptr;
+  if ((destination == nullptr && !controllable) || !ThisProcessIsTraced()) return nullptr;
   std::string error;
+  // A traceable process can be switched on and off later (strata trace --attach/--detach PID).
+  if (!StartControlServer(&error)) STRATA_WARN("tracing cannot be switched at run time: %s", error.c_str());
+  g_wrapping = true;
+  if (destination == nullptr) return nullptr;
+  const char* compression = strata::GetEnv("STRATA_TRACE_COMPRESSION");
   if (!TraceSession::Get().Start(destination, compression ? compression : "", &error)) {
     STRATA_ERROR("tracing disabled: %s", error.c_str());
-    return nullptr;
+    g_wrapping = controllable;
   }
-  g_wrapping = true;
   return nullptr;
 }
 

@@ -64,6 +64,11 @@ void TraceSession::CalibrateClock() {
 }
 
 bool TraceSession::Start(const std::string& destination, const std::string& compression_name, std::string* error) {
+  std::lock_guard<std::mutex> lifecycle(lifecycle_mutex_);
+  if (active()) {
+    *error = "already tracing to " + sink_->Describe();
+    return false;
+  }
   bool listen = destination.rfind("listen:", 0) == 0;
   std::string path = destination.rfind("file:", 0) == 0 ? destination.substr(5) : destination;
   if (path.empty()) {
@@ -96,10 +101,18 @@ bool TraceSession::Start(const std::string& destination, const std::string& comp
     sink_ = std::make_unique<FileSink>(std::move(writer));
   }
   CalibrateClock();
+  sequence_ = 0;
+  frame_ = 0;
+  session_number_.fetch_add(1);
+  stopping_ = false;
+  failed_ = false;
+  writer_done_ = false;
   active_.store(true);
   flusher_ = std::thread([this] { FlusherLoop(); });
   writer_ = std::thread([this] { WriterLoop(); });
-  std::atexit([] { TraceSession::Get().Finish(); });
+  static std::once_flag at_exit;
+  std::call_once(at_exit, [] { std::atexit([] { TraceSession::Get().Finish(); }); });
+  desired_.store(true);
   STRATA_INFO("tracing to %s", sink_->Describe().c_str());
   return true;
 }
@@ -115,6 +128,12 @@ ThreadStream& TraceSession::RegisterThread() {
 
 void TraceSession::Flush(ThreadStream& stream) {
   if (stream.records == 0) return;
+  if (!active()) {  // after a failure or the end of the session: nowhere to go
+    stream.buffer.Clear();
+    stream.records = 0;
+    stream.calls_in_chunk = 0;
+    return;
+  }
   PendingChunk chunk;
   chunk.info.thread_id = stream.thread_id;
   chunk.info.first_sequence = stream.first_sequence;
@@ -162,10 +181,18 @@ void TraceSession::EndFrame() {
 }
 
 void TraceSession::Fail(const std::string& error) {
-  std::call_once(failed_once_, [&] {
-    active_.store(false);
-    STRATA_ERROR("tracing stopped: %s; the program continues untraced", error.c_str());
-  });
+  if (failed_.exchange(true)) return;
+  desired_.store(false);
+  active_.store(false);
+  STRATA_ERROR("tracing stopped: %s; the program continues untraced", error.c_str());
+}
+
+void TraceSession::Stop(int grace_ms) {
+  desired_.store(false);
+  for (int waited = 0; waited < grace_ms && tracing_threads.load() > 0; waited += 10) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  Finish();
 }
 
 void TraceSession::FlusherLoop() {
@@ -187,6 +214,8 @@ void TraceSession::FlusherLoop() {
 }
 
 void TraceSession::Finish() {
+  std::lock_guard<std::mutex> lifecycle(lifecycle_mutex_);
+  desired_.store(false);
   if (!sink_ || stopping_.exchange(true)) return;
   if (flusher_.joinable()) flusher_.join();
   auto stop_writer = [this] {
@@ -220,6 +249,11 @@ void TraceSession::Finish() {
   } else if (was_active) {
     STRATA_INFO("trace written to %s (%llu calls, %u frames)", sink_->Describe().c_str(),
                 static_cast<unsigned long long>(sequence_.load()), frame());
+  }
+  sink_.reset();
+  {
+    std::lock_guard<std::mutex> lock(queue_mutex_);
+    queue_.clear();
   }
 }
 

@@ -41,9 +41,21 @@ class TraceSession {
  public:
   static TraceSession& Get() { return *instance_; }
 
-  // Opens the sink named by `destination` ("file:PATH" or "PATH").
+  // Opens the sink named by `destination` ("file:PATH", "PATH" or
+  // "listen:ADDRESS") and asks every thread to trace. A session can be started
+  // again after it finished (attach, detach, attach ...).
   bool Start(const std::string& destination, const std::string& compression, std::string* error);
+  // The sink is open and taking chunks.
   bool active() const { return active_.load(std::memory_order_relaxed); }
+  // Whether threads should be tracing; each follows at its next switch point.
+  bool desired() const { return desired_.load(std::memory_order_relaxed); }
+  // Detach: threads stop at their next eglSwapBuffers/eglMakeCurrent; the
+  // trace is finished when all have, or after `grace_ms`.
+  void Stop(int grace_ms);
+  // Threads currently tracing (they switch at eglSwapBuffers/eglMakeCurrent).
+  std::atomic<int> tracing_threads{0};
+  // Counts sessions, so per-context "already in this trace" marks expire.
+  uint32_t session_number() const { return session_number_.load(std::memory_order_relaxed); }
 
   uint64_t NextSequence() { return sequence_.fetch_add(1, std::memory_order_relaxed); }
   uint64_t PeekSequence() const { return sequence_.load(std::memory_order_relaxed); }
@@ -92,6 +104,10 @@ class TraceSession {
   std::thread writer_;
 
   std::atomic<bool> active_{false};
+  std::atomic<bool> desired_{false};
+  std::atomic<uint32_t> session_number_{0};
+  std::atomic<bool> failed_{false};
+  std::mutex lifecycle_mutex_;  // Start, Stop and Finish
   std::atomic<uint64_t> sequence_{0};
   std::atomic<uint32_t> frame_{0};
   uint64_t start_ns_ = 0;
@@ -102,7 +118,7 @@ class TraceSession {
   std::vector<std::shared_ptr<ThreadStream>> streams_;
   std::thread flusher_;
   std::atomic<bool> stopping_{false};
-  std::once_flag failed_once_;
+
 };
 
 }  // namespace strata::trace

@@ -1,0 +1,21 @@
+#pragma once
+// The per-process control socket of a traceable process (Android's DdmServer
+// start/stop): `strata trace --attach PID` / `--detach PID` talk to it over
+// the abstract Unix socket @strata-trace-PID, one command line per
+// connection:
+//   attach COMPRESSION DESTINATION   start tracing (file:PATH or listen:ADDRESS)
+//   detach                           stop at each context's next swap, finish the trace
+//   status                           "tracing DESTINATION" or "idle"
+// Only the process's own user (or root) may connect.
+
+#include <string>
+
+namespace strata::trace {
+
+// The control socket's address for process `pid`.
+std::string ControlAddress(int pid);
+
+// Starts the listener thread; false with `error` when the socket cannot be made.
+bool StartControlServer(std::string* error);
+
+}  // namespace strata::trace
