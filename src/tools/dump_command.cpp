@@ -113,6 +113,21 @@ int DumpCommandMain(int argc, char** argv) {
       continue;
     }
     if (!frames.Contains(frame)) continue;
+    if (record.type == stream::RecordType::kFramebuffer) {
+      if (json || !grep.empty()) continue;
+      stream::ByteReader r(record.payload);
+      r.Varint();
+      r.Varint();
+      r.Varint();
+      uint64_t framebuffer = r.Varint();
+      r.Zigzag();
+      r.Zigzag();
+      uint64_t width = r.Varint(), height = r.Varint();
+      std::printf("   framebuffer %llux%llu of %s\n", static_cast<unsigned long long>(width),
+                  static_cast<unsigned long long>(height),
+                  framebuffer ? ("framebuffer object " + std::to_string(framebuffer)).c_str() : "the surface");
+      continue;
+    }
     if (record.type == stream::RecordType::kMemory) {
       if (!memory || json) continue;
       stream::ByteReader r(record.payload);

@@ -34,6 +34,7 @@ struct FrameStats {
 };
 
 bool IsDraw(const std::string& name) {
+  if (name.rfind("glDrawBuffers", 0) == 0) return false;  // state, not a draw
   return name.rfind("glDraw", 0) == 0 || name.rfind("glMultiDraw", 0) == 0 || name.rfind("glDispatchCompute", 0) == 0;
 }
 
@@ -80,6 +81,7 @@ int StatsCommandMain(int argc, char** argv) {
   std::map<std::string, FunctionStats> functions;
   std::vector<FrameStats> frames(1);
   uint64_t calls = 0, draws = 0, record_bytes = 0, memory_bytes = 0, undecodable = 0, uncovered = 0;
+  uint64_t framebuffers = 0, framebuffer_bytes = 0;
   stream::Record record;
   stream::DecodedCall call;
   stream::CallDecoder decoder(reader->functions());
@@ -89,6 +91,9 @@ int StatsCommandMain(int argc, char** argv) {
       frames.emplace_back();
     } else if (record.type == stream::RecordType::kMemory) {
       memory_bytes += record.payload.size();
+    } else if (record.type == stream::RecordType::kFramebuffer) {
+      ++framebuffers;
+      framebuffer_bytes += record.payload.size();
     } else if (record.type == stream::RecordType::kCall) {
       if (!decoder.Decode(record.payload, record.thread_id, record.chunk, &call, &error)) {
         ++undecodable;
@@ -124,6 +129,7 @@ int StatsCommandMain(int argc, char** argv) {
     out.BeginObject().Key("program").String(reader->header().program).Key("calls").Int(calls);
     out.Key("draws").Int(draws).Key("frames").Int(frames.size()).Key("record_bytes").Int(record_bytes);
     out.Key("memory_bytes").Int(memory_bytes).Key("uncovered_calls").Int(uncovered);
+    out.Key("framebuffers").Int(framebuffers).Key("framebuffer_bytes").Int(framebuffer_bytes);
     out.Key("undecodable_records").Int(undecodable).Key("complete").Bool(reader->complete());
     out.Key("functions").BeginArray();
     for (const auto& [name, f] : sorted) {
@@ -144,6 +150,10 @@ int StatsCommandMain(int argc, char** argv) {
                 total_ns / 1e6);
     std::printf("bytes:   %llu in records (%llu of them app memory: client arrays, mapped buffers)\n",
                 static_cast<unsigned long long>(record_bytes), static_cast<unsigned long long>(memory_bytes));
+    if (framebuffers) {
+      std::printf("images:  %llu framebuffers captured (%llu bytes before compression)\n",
+                  static_cast<unsigned long long>(framebuffers), static_cast<unsigned long long>(framebuffer_bytes));
+    }
     if (uncovered) std::printf("note:    %llu calls have pointer data Strata does not capture yet (strata info --coverage)\n", static_cast<unsigned long long>(uncovered));
     std::printf("\n%-36s %10s %12s %12s %6s\n", "function", "calls", "bytes", "cpu ms", "cpu %");
     for (const auto& [name, f] : sorted) {

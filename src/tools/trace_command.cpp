@@ -38,6 +38,9 @@ options:
                            tcp:IP:PORT); the program waits for no one, but
                            stops tracing if no client comes within
                            STRATA_TRACE_WAIT seconds (default 60)
+  --capture WHEN           store framebuffer images in the trace: swap (before
+                           each eglSwapBuffers), draw (after each draw call)
+                           or swap,draw
   --layers A:B             more layers, below the trace layer
   --log LEVEL              loader messages: error, warning (default), info, debug
   -h, --help               show this help
@@ -56,7 +59,7 @@ process ends or the connection drops.
 
 Environment, for tracing without this command: STRATA_LAYERS=libstrata_trace.so
 with STRATA_TRACE=file:PATH or listen:ADDRESS, STRATA_TRACE_COMPRESSION,
-STRATA_TRACE_PROCESS, STRATA_TRACE_WAIT.
+STRATA_TRACE_PROCESS, STRATA_TRACE_WAIT, STRATA_TRACE_CAPTURE.
 )";
 
 // Sends one command to a traceable process's control socket; prints the reply.
@@ -179,7 +182,7 @@ int TraceCommandMain(int argc, char** argv) {
       return 0;
     } else if (arg == "-o" || arg == "--output" || arg == "--compression" || arg == "--process" ||
                arg == "--layers" || arg == "--log" || arg == "--connect" || arg == "--listen" || arg == "--wait" ||
-               arg == "--attach" || arg == "--detach") {
+               arg == "--attach" || arg == "--detach" || arg == "--capture") {
       const char* v = value();
       if (v == nullptr) {
         std::fprintf(stderr, "strata trace: error: %s needs a value\n", arg.c_str());
@@ -191,6 +194,14 @@ int TraceCommandMain(int argc, char** argv) {
       if (arg == "--layers") extra_layers = v;
       if (arg == "--log") request.environment["STRATA_LOG"] = v;
       if (arg == "--connect") connect = v;
+      if (arg == "--capture") {
+        std::string when = v;
+        if (when != "swap" && when != "draw" && when != "swap,draw" && when != "draw,swap") {
+          std::fprintf(stderr, "strata trace: error: --capture takes swap, draw or swap,draw, not '%s'\n", v);
+          return 2;
+        }
+        request.environment["STRATA_TRACE_CAPTURE"] = when;
+      }
       if (arg == "--listen") listen = v;
       if (arg == "--wait") wait_seconds = std::atoi(v);
       if (arg == "--attach" || arg == "--detach") {

@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cstring>
 #include <fstream>
 #include <map>
 #include <regex>
@@ -14,6 +15,10 @@
 #include <string>
 
 #include "stream/socket_address.h"
+#include "stream/byte_reader.h"
+#include "stream/call_decoder.h"
+#include "stream/record_reader.h"
+#include "support/png_image.h"
 #include "support/process.h"
 #include "support/trace_check.h"
 
@@ -232,6 +237,79 @@ TEST(AttachDetach, UntraceableProcessGivesAClearError) {
   EXPECT_NE(r.err.find("process 1 is not traceable"), std::string::npos) << r.err;
   EXPECT_EQ(RunProcess({STRATA_CLI, "trace", "--attach", "abc"}).exit_code, 2);
 }
+
+// Framebuffer capture: the image taken before the last swap is the frame the
+// app itself saved, and capturing does not change what the app renders.
+class CapturedSampleApp : public ::testing::TestWithParam<std::string> {};
+
+bool IsDrawCall(std::string_view name) {
+  return name.rfind("glDraw", 0) == 0 && name.rfind("glDrawBuffers", 0) != 0;
+}
+
+TEST_P(CapturedSampleApp, LastSwapImageIsTheAppsLastFrame) {
+  std::string app = std::string(STRATA_BIN_DIR) + "/" + GetParam();
+  std::string trace = Temp(GetParam() + "-capture.strace"), traced_png = Temp(GetParam() + "-traced.png"),
+              native_png = Temp(GetParam() + "-native.png");
+  ProcessResult traced = RunProcess({STRATA_CLI, "trace", "--capture", "swap,draw", "-o", trace, "--", app,
+                                     "--frames", "6", "--size", "160x120", "--output", traced_png});
+  ASSERT_EQ(traced.exit_code, 0) << traced.err;
+  ProcessResult native = RunProcess({app, "--frames", "6", "--size", "160x120", "--output", native_png});
+  ASSERT_EQ(native.exit_code, 0) << native.err;
+  strata::test::Image saved, untraced;
+  std::string error;
+  ASSERT_TRUE(strata::test::ReadPng(traced_png, &saved, &error)) << error;
+  ASSERT_TRUE(strata::test::ReadPng(native_png, &untraced, &error)) << error;
+  EXPECT_EQ(saved.rgba, untraced.rgba) << "capturing changed what the app rendered";
+
+  auto reader = strata::stream::RecordReader::Open(trace, &error);
+  ASSERT_NE(reader, nullptr) << error;
+  int surface_images = 0, draw_images = 0, draws = 0;
+  std::vector<uint8_t> last_surface;
+  strata::stream::Record record;
+  strata::stream::CallDecoder decoder(reader->functions());
+  strata::stream::DecodedCall call;
+  while (reader->Next(&record)) {
+    if (record.type == strata::stream::RecordType::kCall &&
+        decoder.Decode(record.payload, record.thread_id, record.chunk, &call, &error) &&
+        IsDrawCall(call.name)) {
+      ++draws;
+    }
+    if (record.type != strata::stream::RecordType::kFramebuffer) continue;
+    strata::stream::ByteReader r(record.payload);
+    r.Varint();  // frame
+    r.Varint();  // sequence
+    r.Varint();  // context
+    uint64_t framebuffer = r.Varint();
+    r.Zigzag();
+    r.Zigzag();
+    uint64_t width = r.Varint(), height = r.Varint();
+    EXPECT_EQ(r.Varint(), 0u) << "RGBA8";
+    std::span<const uint8_t> pixels;
+    ASSERT_TRUE(r.Blob(&pixels));
+    ASSERT_EQ(pixels.size(), width * height * 4);
+    // The surface is captured before each swap; after a draw, the draw's framebuffer.
+    if (framebuffer == 0 && width == 160 && height == 120 && call.name.rfind("eglSwap", 0) != 0) {
+      ++surface_images;
+      last_surface.assign(pixels.begin(), pixels.end());
+    }
+    if (IsDrawCall(call.name)) ++draw_images;
+  }
+  EXPECT_EQ(draw_images, draws) << "one image after each draw";
+  EXPECT_GE(surface_images, 6);
+  ASSERT_EQ(last_surface.size(), saved.rgba.size());
+  // glReadPixels rows start at the bottom; the PNG's at the top.
+  size_t row = 160 * 4, differing = 0;
+  for (size_t y = 0; y < 120; ++y) {
+    differing += std::memcmp(&last_surface[(119 - y) * row], &saved.rgba[y * row], row) != 0;
+  }
+  EXPECT_EQ(differing, 0u) << "rows of the captured frame differ from the app's own last frame";
+  unlink(trace.c_str());
+  unlink(traced_png.c_str());
+  unlink(native_png.c_str());
+}
+
+INSTANTIATE_TEST_SUITE_P(Apps, CapturedSampleApp, ::testing::Values("gles1_cube", "gles2_shaders", "gles3_instanced"),
+                         [](const auto& info) { return info.param; });
 
 TEST(TraceCommand, WritesDumpsAndSummarizes) {
   std::string trace = Temp("cmd.strace");

@@ -111,3 +111,36 @@ void EmitFrameEnd() {
 }
 
 }  // namespace strata::trace
+
+namespace strata::trace {
+
+void EmitFramebuffer(uint32_t framebuffer, int32_t x, int32_t y, uint32_t width, uint32_t height,
+                     const std::vector<uint8_t>& pixels) {
+  if (!Tracing()) return;
+  ThreadStream& stream = CurrentStream();
+  AcquireStream(stream);
+  TraceSession& session = TraceSession::Get();
+  if (stream.records == 0) {
+    stream.first_sequence = session.PeekSequence();
+    stream.first_frame = session.frame();
+    stream.chunk_start_ns = session.NowNs();
+  }
+  stream::ByteWriter w(&stream.buffer);
+  size_t at = w.BeginRecord(static_cast<uint8_t>(stream::RecordType::kFramebuffer));
+  w.Varint(session.frame());
+  w.Varint(session.PeekSequence());  // the call the image was taken before
+  w.Varint(stream.context);
+  w.Varint(framebuffer);
+  w.Zigzag(x);
+  w.Zigzag(y);
+  w.Varint(width);
+  w.Varint(height);
+  w.Varint(0);  // format: RGBA8, rows bottom first
+  w.Blob(pixels.data(), pixels.size());
+  w.EndRecord(at);
+  ++stream.records;
+  session.MaybeFlush(stream, session.NowNs());
+  stream.busy.store(false, std::memory_order_release);
+}
+
+}  // namespace strata::trace

@@ -58,6 +58,9 @@ bool BufferBound(GLenum target);
 // reads (client arrays, mapped buffers), and the end of a frame.
 void EmitMemory(const void* address, size_t size);
 void EmitFrameEnd();
+// A framebuffer image: which framebuffer (0: the surface), the rectangle, RGBA8 pixels.
+void EmitFramebuffer(uint32_t framebuffer, int32_t x, int32_t y, uint32_t width, uint32_t height,
+                     const std::vector<uint8_t>& pixels);
 
 class CallWriter {
  public:

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "layers/trace/context_state.h"
+#include "layers/trace/framebuffer_capture.h"
 #include "layers/trace/trace_session.h"
 #include "layers/trace/trace_wrappers.h"
 
@@ -332,6 +333,29 @@ void SynthesizeCurrentContext() {
   w.Unsigned(EGL_TRUE);
   w.Commit();
 }
+
+// Framebuffer capture.
+void Before_eglSwapBuffers(EGLDisplay, EGLSurface) {
+  if (CaptureAtSwap()) CaptureSurface();
+}
+void Before_eglSwapBuffersWithDamageKHR(EGLDisplay, EGLSurface, EGLint*, EGLint) {
+  if (CaptureAtSwap()) CaptureSurface();
+}
+#define STRATA_AFTER_DRAW(name, params) \
+  void After_##name params {            \
+    if (CaptureAfterDraws()) CaptureDrawFramebuffer(); \
+  }
+STRATA_AFTER_DRAW(glDrawArrays, (GLenum, GLint, GLsizei))
+STRATA_AFTER_DRAW(glDrawArraysInstanced, (GLenum, GLint, GLsizei, GLsizei))
+STRATA_AFTER_DRAW(glDrawElements, (GLenum, GLsizei, GLenum, const void*))
+STRATA_AFTER_DRAW(glDrawElementsInstanced, (GLenum, GLsizei, GLenum, const void*, GLsizei))
+STRATA_AFTER_DRAW(glDrawRangeElements, (GLenum, GLuint, GLuint, GLsizei, GLenum, const void*))
+STRATA_AFTER_DRAW(glDrawElementsBaseVertex, (GLenum, GLsizei, GLenum, const void*, GLint))
+STRATA_AFTER_DRAW(glDrawElementsInstancedBaseVertex, (GLenum, GLsizei, GLenum, const void*, GLsizei, GLint))
+STRATA_AFTER_DRAW(glDrawRangeElementsBaseVertex, (GLenum, GLuint, GLuint, GLsizei, GLenum, const void*, GLint))
+STRATA_AFTER_DRAW(glDrawArraysIndirect, (GLenum, const void*))
+STRATA_AFTER_DRAW(glDrawElementsIndirect, (GLenum, GLenum, const void*))
+#undef STRATA_AFTER_DRAW
 
 void Before_eglMakeCurrent(EGLDisplay dpy, EGLSurface, EGLSurface, EGLContext ctx) {
   if (ctx != EGL_NO_CONTEXT) SynthesizeCreateContext(dpy, ctx);

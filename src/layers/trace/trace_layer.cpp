@@ -10,6 +10,7 @@
 #include "common/env.h"
 #include "common/log.h"
 #include "layers/trace/control_server.h"
+#include "layers/trace/framebuffer_capture.h"
 #include "layers/trace/trace_session.h"
 #include "layers/trace/trace_wrappers.h"
 #include "strata/gles_layer.h"
@@ -43,6 +44,7 @@ extern "C" __attribute__((visibility("default"))) void* AndroidGLESLayer_Initial
   bool controllable = strata::GetEnv("STRATA_TRACE_CONTROL") != nullptr;
   if ((destination == nullptr && !controllable) || !ThisProcessIsTraced()) return nullptr;
   std::string error;
+  ConfigureCapture(strata::GetEnv("STRATA_TRACE_CAPTURE"));
   // A traceable process can be switched on and off later (strata trace --attach/--detach PID).
   if (!StartControlServer(&error)) STRATA_WARN("tracing cannot be switched at run time: %s", error.c_str());
   g_wrapping = true;

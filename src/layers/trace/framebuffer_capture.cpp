@@ -1,0 +1,104 @@
+#include "layers/trace/framebuffer_capture.h"
+
+#include <EGL/egl.h>
+#include <GLES3/gl32.h>
+
+#include <string>
+#include <vector>
+
+#include "common/log.h"
+#include "layers/trace/call_writer.h"
+#include "layers/trace/context_state.h"
+#include "layers/trace/next_functions.h"
+#include "layers/trace/trace_session.h"
+#include "stream/record_format.h"
+
+namespace strata::trace {
+namespace {
+
+bool g_at_swap = false, g_after_draws = false;
+
+GLint Query(GLenum pname) {
+  GLint value = 0;
+  Next<PFNGLGETINTEGERVPROC>(api::glGetIntegerv)(pname, &value);
+  return value;
+}
+
+// Reads a rectangle of `read_framebuffer` with default pack state, then puts
+// every binding and pack setting back as the app left it.
+void ReadAndRecord(GLint read_framebuffer, GLint x, GLint y, GLsizei width, GLsizei height) {
+  if (width <= 0 || height <= 0 || width > 16384 || height > 16384) return;
+  int version = CurrentContextVersion();
+  bool gles3 = version >= 3, gles2 = version == 2;  // GLES 1: only the surface, only alignment
+  auto pixel_store = Next<PFNGLPIXELSTOREIPROC>(api::glPixelStorei);
+  auto bind_buffer = Next<PFNGLBINDBUFFERPROC>(api::glBindBuffer);
+  auto bind_framebuffer = Next<PFNGLBINDFRAMEBUFFERPROC>(api::glBindFramebuffer);
+  GLint alignment = Query(GL_PACK_ALIGNMENT);
+  GLint row_length = 0, skip_rows = 0, skip_pixels = 0, pack_buffer = 0, old_read = 0;
+  if (gles3) {
+    row_length = Query(GL_PACK_ROW_LENGTH);
+    skip_rows = Query(GL_PACK_SKIP_ROWS);
+    skip_pixels = Query(GL_PACK_SKIP_PIXELS);
+    pack_buffer = Query(GL_PIXEL_PACK_BUFFER_BINDING);
+    old_read = Query(GL_READ_FRAMEBUFFER_BINDING);
+    if (pack_buffer) bind_buffer(GL_PIXEL_PACK_BUFFER, 0);
+    if (row_length) pixel_store(GL_PACK_ROW_LENGTH, 0);
+    if (skip_rows) pixel_store(GL_PACK_SKIP_ROWS, 0);
+    if (skip_pixels) pixel_store(GL_PACK_SKIP_PIXELS, 0);
+    if (old_read != read_framebuffer) bind_framebuffer(GL_READ_FRAMEBUFFER, static_cast<GLuint>(read_framebuffer));
+  }
+  // GLES 2 has one framebuffer binding for drawing and reading.
+  GLint old_framebuffer = gles2 ? Query(GL_FRAMEBUFFER_BINDING) : 0;
+  if (gles2 && old_framebuffer != read_framebuffer) bind_framebuffer(GL_FRAMEBUFFER, static_cast<GLuint>(read_framebuffer));
+  if (alignment != 4) pixel_store(GL_PACK_ALIGNMENT, 4);
+  std::vector<uint8_t> pixels(static_cast<size_t>(width) * height * 4);
+  Next<PFNGLREADPIXELSPROC>(api::glReadPixels)(x, y, width, height, GL_RGBA, GL_UNSIGNED_BYTE, pixels.data());
+  if (alignment != 4) pixel_store(GL_PACK_ALIGNMENT, alignment);
+  if (gles2 && old_framebuffer != read_framebuffer) bind_framebuffer(GL_FRAMEBUFFER, static_cast<GLuint>(old_framebuffer));
+  if (gles3) {
+    if (old_read != read_framebuffer) bind_framebuffer(GL_READ_FRAMEBUFFER, static_cast<GLuint>(old_read));
+    if (skip_pixels) pixel_store(GL_PACK_SKIP_PIXELS, skip_pixels);
+    if (skip_rows) pixel_store(GL_PACK_SKIP_ROWS, skip_rows);
+    if (row_length) pixel_store(GL_PACK_ROW_LENGTH, row_length);
+    if (pack_buffer) bind_buffer(GL_PIXEL_PACK_BUFFER, static_cast<GLuint>(pack_buffer));
+  }
+  EmitFramebuffer(static_cast<uint32_t>(read_framebuffer), x, y, static_cast<uint32_t>(width),
+                  static_cast<uint32_t>(height), pixels);
+}
+
+}  // namespace
+
+bool ConfigureCapture(const char* setting) {
+  if (setting == nullptr) return true;
+  std::string value = setting;
+  g_at_swap = value.find("swap") != std::string::npos;
+  g_after_draws = value.find("draw") != std::string::npos;
+  if (!g_at_swap && !g_after_draws && value != "none") {
+    STRATA_ERROR("STRATA_TRACE_CAPTURE='%s': use swap, draw or swap,draw; no framebuffers are captured", setting);
+    return false;
+  }
+  return true;
+}
+
+bool CaptureAtSwap() { return g_at_swap; }
+bool CaptureAfterDraws() { return g_after_draws; }
+
+void CaptureSurface() {
+  EGLDisplay dpy = Next<PFNEGLGETCURRENTDISPLAYPROC>(api::eglGetCurrentDisplay)();
+  EGLSurface surface = Next<PFNEGLGETCURRENTSURFACEPROC>(api::eglGetCurrentSurface)(EGL_DRAW);
+  if (dpy == EGL_NO_DISPLAY || surface == EGL_NO_SURFACE) return;
+  EGLint width = 0, height = 0;
+  Next<PFNEGLQUERYSURFACEPROC>(api::eglQuerySurface)(dpy, surface, EGL_WIDTH, &width);
+  Next<PFNEGLQUERYSURFACEPROC>(api::eglQuerySurface)(dpy, surface, EGL_HEIGHT, &height);
+  ReadAndRecord(0, 0, 0, width, height);
+}
+
+void CaptureDrawFramebuffer() {
+  GLint viewport[4] = {};
+  Next<PFNGLGETINTEGERVPROC>(api::glGetIntegerv)(GL_VIEWPORT, viewport);
+  // The draw binding (the same enum in GLES 3); GLES 1 draws to the surface.
+  GLint framebuffer = CurrentContextVersion() >= 2 ? Query(GL_FRAMEBUFFER_BINDING) : 0;
+  ReadAndRecord(framebuffer, viewport[0], viewport[1], viewport[2], viewport[3]);
+}
+
+}  // namespace strata::trace

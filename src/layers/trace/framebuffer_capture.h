@@ -1,0 +1,20 @@
+#pragma once
+// Framebuffer images in the trace (STRATA_TRACE_CAPTURE=swap, draw or
+// swap,draw): the back buffer before each eglSwapBuffers and/or the bound
+// framebuffer's viewport after each draw, as framebuffer records (RGBA8,
+// bottom row first, as glReadPixels gives them; compressed with the chunk).
+// Replay compares them with what it renders.
+
+namespace strata::trace {
+
+// Reads STRATA_TRACE_CAPTURE once; false with a message for a bad value.
+bool ConfigureCapture(const char* setting);
+bool CaptureAtSwap();
+bool CaptureAfterDraws();
+
+// Captures the default framebuffer of the current surface (before a swap).
+void CaptureSurface();
+// Captures the viewport of the current draw framebuffer (after a draw).
+void CaptureDrawFramebuffer();
+
+}  // namespace strata::trace
