@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""Tracing overhead: the same workload natively, traced by Strata, and traced
-by apitrace (`apitrace trace --api egl`), interleaved round by round
-(native, strata, apitrace, native, ...), reporting median times, ratios to
-native, and trace sizes.
+"""Tracing overhead: the same workload natively, traced by Strata, traced by
+apitrace (`apitrace trace --api egl`), and run traceable but switched off
+(`strata run --traceable`), interleaved round by round, reporting median
+times, ratios to native, and trace sizes.
 
 The time is what the workload prints for its frame loop (process start and
 driver loading excluded); sizes are those of the last round's files.
@@ -36,18 +36,20 @@ def main():
         program = [workload, "--mode", mode, "--frames", str(args.frames)]
         strata_file = os.path.join(tmp, f"{mode}.strace")
         apitrace_file = os.path.join(tmp, f"{mode}.trace")
-        times = {"native": [], "strata": [], "apitrace": []}
+        times = {"native": [], "strata": [], "apitrace": [], "strata off": []}
         run(program)  # warm the shader cache
         for _ in range(args.rounds):
             times["native"].append(run(program))
             times["strata"].append(run([strata, "trace", "-o", strata_file, "--"] + program))
             os.remove(strata_file) if _ < args.rounds - 1 else None
             times["apitrace"].append(run(["apitrace", "trace", "--api", "egl", "-o", apitrace_file] + program))
+            # Traceable but switched off: the trace layer is loaded, nothing is recorded.
+            times["strata off"].append(run([strata, "run", "--traceable", "--"] + program))
         native = statistics.median(times["native"])
         print(f"{mode} workload ({args.frames} frames, medians of {args.rounds} interleaved rounds):")
         for name, values in times.items():
             m = statistics.median(values)
-            print(f"  {name:9s} {m * 1000:9.1f} ms   {m / native:5.2f}x native")
+            print(f"  {name:10s} {m * 1000:9.1f} ms   {m / native:5.2f}x native")
         print(f"  trace sizes: strata {os.path.getsize(strata_file) / 1024:.0f} KiB, "
               f"apitrace {os.path.getsize(apitrace_file) / 1024:.0f} KiB")
 
