@@ -101,6 +101,9 @@ int DumpCommandMain(int argc, char** argv) {
     const stream::TraceHeader& h = reader->header();
     std::printf("# program: %s (pid %lld)\n# command line: %s\n", h.program.c_str(), static_cast<long long>(h.pid),
                 h.command_line.c_str());
+    for (const auto& [key, value] : h.extra) {
+      if (key == "driver") std::printf("# driver: %s\n", value.c_str());
+    }
   }
   uint64_t frame = 0;
   stream::Record record;
@@ -113,6 +116,18 @@ int DumpCommandMain(int argc, char** argv) {
       continue;
     }
     if (!frames.Contains(frame)) continue;
+    if (record.type == stream::RecordType::kTraceEvent) {
+      stream::ByteReader r(record.payload);
+      if (json || !grep.empty() || r.String() != "context") continue;
+      uint64_t context = r.Varint(), count = r.Varint();
+      std::string line;
+      for (uint64_t i = 0; i < count && r.ok(); ++i) {
+        std::string key = r.String();
+        line += (i ? ", " : "") + key + "=" + r.String();
+      }
+      std::printf("# context %llu: %s\n", static_cast<unsigned long long>(context), line.c_str());
+      continue;
+    }
     if (record.type == stream::RecordType::kFramebuffer) {
       if (json || !grep.empty()) continue;
       stream::ByteReader r(record.payload);

@@ -144,3 +144,31 @@ void EmitFramebuffer(uint32_t framebuffer, int32_t x, int32_t y, uint32_t width,
 }
 
 }  // namespace strata::trace
+
+namespace strata::trace {
+
+void EmitContextInfo(const std::vector<std::pair<std::string, std::string>>& info) {
+  if (!Tracing()) return;
+  ThreadStream& stream = CurrentStream();
+  AcquireStream(stream);
+  TraceSession& session = TraceSession::Get();
+  if (stream.records == 0) {
+    stream.first_sequence = session.PeekSequence();
+    stream.first_frame = session.frame();
+    stream.chunk_start_ns = session.NowNs();
+  }
+  stream::ByteWriter w(&stream.buffer);
+  size_t at = w.BeginRecord(static_cast<uint8_t>(stream::RecordType::kTraceEvent));
+  w.String("context");
+  w.Varint(stream.context);
+  w.Varint(info.size());
+  for (const auto& [key, value] : info) {
+    w.String(key);
+    w.String(value);
+  }
+  w.EndRecord(at);
+  ++stream.records;
+  stream.busy.store(false, std::memory_order_release);
+}
+
+}  // namespace strata::trace

@@ -9,6 +9,8 @@
 #include <atomic>
 #include <cstdint>
 #include <cstring>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "layers/trace/trace_session.h"
@@ -58,6 +60,9 @@ bool BufferBound(GLenum target);
 // reads (client arrays, mapped buffers), and the end of a frame.
 void EmitMemory(const void* address, size_t size);
 void EmitFrameEnd();
+// What the driver says of a context (GL_VENDOR, GL_RENDERER, GL_VERSION, ...),
+// once per context and trace: a trace event record of key/value strings.
+void EmitContextInfo(const std::vector<std::pair<std::string, std::string>>& info);
 // A framebuffer image: which framebuffer (0: the surface), the rectangle, RGBA8 pixels.
 void EmitFramebuffer(uint32_t framebuffer, int32_t x, int32_t y, uint32_t width, uint32_t height,
                      const std::vector<uint8_t>& pixels);

@@ -31,6 +31,7 @@ struct MappedRange {
 struct ContextState {
   uint64_t id = 0;  // small number the trace uses for the context (1, 2, ...)
   uint32_t session = 0;  // the trace session in which its creation was recorded
+  uint32_t described = 0;  // the trace session in which its driver strings were recorded
   int client_version = 2;
   // Of vertex array object 0. GLES 1 arrays use fixed slots: see Gles1ArraySlot.
   ClientAttrib attribs[kMaxTrackedAttribs];

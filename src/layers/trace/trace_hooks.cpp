@@ -313,6 +313,8 @@ void SynthesizeCreateContext(EGLDisplay dpy, EGLContext ctx) {
 
 }  // namespace
 
+void DescribeContext();
+
 void SynthesizeCurrentContext() {
   EGLContext ctx = Next<PFNEGLGETCURRENTCONTEXTPROC>(api::eglGetCurrentContext)();
   if (ctx == EGL_NO_CONTEXT) return;
@@ -323,15 +325,18 @@ void SynthesizeCurrentContext() {
   EGLint version = 0;
   Next<PFNEGLQUERYCONTEXTPROC>(api::eglQueryContext)(dpy, ctx, EGL_CONTEXT_CLIENT_VERSION, &version);
   CurrentStream().context = MakeContextCurrent(reinterpret_cast<uintptr_t>(ctx), version);
-  CallWriter w(api::eglMakeCurrent, true, true, stream::kCallSynthesized);
-  for (void* handle : {static_cast<void*>(dpy), static_cast<void*>(draw), static_cast<void*>(read),
-                       static_cast<void*>(ctx)}) {
-    w.Pointer(reinterpret_cast<uintptr_t>(handle));
+  {
+    CallWriter w(api::eglMakeCurrent, true, true, stream::kCallSynthesized);
+    for (void* handle : {static_cast<void*>(dpy), static_cast<void*>(draw), static_cast<void*>(read),
+                         static_cast<void*>(ctx)}) {
+      w.Pointer(reinterpret_cast<uintptr_t>(handle));
+    }
+    w.StartCall();
+    w.EndCall();
+    w.Unsigned(EGL_TRUE);
+    w.Commit();
   }
-  w.StartCall();
-  w.EndCall();
-  w.Unsigned(EGL_TRUE);
-  w.Commit();
+  DescribeContext();
 }
 
 // Framebuffer capture.
@@ -363,6 +368,22 @@ void Before_eglMakeCurrent(EGLDisplay dpy, EGLSurface, EGLSurface, EGLContext ct
 void After_eglCreateContext(EGLContext result, EGLDisplay, EGLConfig, EGLContext, const EGLint*) {
   if (result != EGL_NO_CONTEXT) StateOf(reinterpret_cast<uintptr_t>(result)).session = TraceSession::Get().session_number();
 }
+// The driver's strings for a context, once per trace.
+void DescribeContext() {
+  ContextState* state = CurrentContextState();
+  if (state == nullptr || state->described == TraceSession::Get().session_number()) return;
+  state->described = TraceSession::Get().session_number();
+  auto get_string = Next<PFNGLGETSTRINGPROC>(api::glGetString);
+  std::vector<std::pair<std::string, std::string>> info;
+  for (auto [name, key] : {std::pair{GL_VENDOR, "GL_VENDOR"}, std::pair{GL_RENDERER, "GL_RENDERER"},
+                           std::pair{GL_VERSION, "GL_VERSION"}}) {
+    const GLubyte* value = get_string(name);
+    if (value) info.emplace_back(key, reinterpret_cast<const char*>(value));
+  }
+  info.emplace_back("client_version", std::to_string(state->client_version));
+  EmitContextInfo(info);
+}
+
 void After_eglMakeCurrent(EGLBoolean result, EGLDisplay dpy, EGLSurface, EGLSurface, EGLContext ctx) {
   if (!result) return;
   EGLint version = 0;
@@ -370,6 +391,7 @@ void After_eglMakeCurrent(EGLBoolean result, EGLDisplay dpy, EGLSurface, EGLSurf
     Next<PFNEGLQUERYCONTEXTPROC>(api::eglQueryContext)(dpy, ctx, EGL_CONTEXT_CLIENT_VERSION, &version);
   }
   CurrentStream().context = MakeContextCurrent(reinterpret_cast<uintptr_t>(ctx), version);
+  if (ctx != EGL_NO_CONTEXT) DescribeContext();
 }
 void After_eglReleaseThread(EGLBoolean result) {
   if (!result) return;

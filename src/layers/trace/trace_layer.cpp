@@ -2,6 +2,7 @@
 // STRATA_TRACE set (and STRATA_TRACE_PROCESS, if set, naming this process) it
 // wraps every function it knows with a generated recorder; otherwise it hands
 // back `next` for everything and costs nothing.
+#include <dlfcn.h>
 #include <unistd.h>
 
 #include <cstring>
@@ -39,10 +40,14 @@ bool ThisProcessIsTraced() {
 using namespace strata::trace;
 
 extern "C" __attribute__((visibility("default"))) void* AndroidGLESLayer_Initialize(
-    void*, PFNEGLGETNEXTLAYERPROCADDRESSPROC) {
+    void* layer_id, PFNEGLGETNEXTLAYERPROCADDRESSPROC get_next_layer_proc_address) {
   const char* destination = strata::GetEnv("STRATA_TRACE");
   bool controllable = strata::GetEnv("STRATA_TRACE_CONTROL") != nullptr;
   if ((destination == nullptr && !controllable) || !ThisProcessIsTraced()) return nullptr;
+  // The library that answers below us names the driver in trace headers.
+  Dl_info below{};
+  void* next_get_proc = get_next_layer_proc_address(layer_id, "eglGetProcAddress");
+  if (next_get_proc && dladdr(next_get_proc, &below) && below.dli_fname) TraceSession::Get().set_driver(below.dli_fname);
   std::string error;
   ConfigureCapture(strata::GetEnv("STRATA_TRACE_CAPTURE"));
   // A traceable process can be switched on and off later (strata trace --attach/--detach PID).

@@ -88,6 +88,7 @@ bool TraceSession::Start(const std::string& destination, const std::string& comp
                                   std::chrono::system_clock::now().time_since_epoch())
                                   .count();
   header.extra["functions"] = stream::FunctionTable::OwnNames();
+  if (!driver_.empty()) header.extra["driver"] = driver_;
   header.extra["writer"] = "strata " STRATA_VERSION;
   if (listen) {
     const char* wait = GetEnv("STRATA_TRACE_WAIT");

@@ -49,6 +49,8 @@ class TraceSession {
   bool active() const { return active_.load(std::memory_order_relaxed); }
   // Whether threads should be tracing; each follows at its next switch point.
   bool desired() const { return desired_.load(std::memory_order_relaxed); }
+  // Where the calls below the tracer go (the driver library), for trace headers.
+  void set_driver(const std::string& driver) { driver_ = driver; }
   // Detach: threads stop at their next eglSwapBuffers/eglMakeCurrent; the
   // trace is finished when all have, or after `grace_ms`.
   void Stop(int grace_ms);
@@ -110,6 +112,7 @@ class TraceSession {
   std::mutex lifecycle_mutex_;  // Start, Stop and Finish
   std::atomic<uint64_t> sequence_{0};
   std::atomic<uint32_t> frame_{0};
+  std::string driver_;
   uint64_t start_ns_ = 0;
   uint64_t tsc_start_ = 0;
   double ns_per_tick_ = 0;  // 0: no usable TSC, use CLOCK_MONOTONIC
