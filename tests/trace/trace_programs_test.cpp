@@ -333,6 +333,21 @@ TEST(TraceCommand, WritesDumpsAndSummarizes) {
   unlink(trace.c_str());
 }
 
+// STRATA_TRACE_PROCESS: of a program and its children, only the named one is traced.
+TEST(TraceCommand, ProcessFilterTracesOnlyTheNamedProgram) {
+  std::string trace = Temp("filtered.strace");
+  std::string script = std::string(STRATA_BIN_DIR) + "/gles1_cube --frames 3 && " + STRATA_BIN_DIR +
+                       "/gles2_shaders --frames 3";
+  ProcessResult r = RunProcess({STRATA_CLI, "trace", "--process", "gles2_shaders", "-o", trace, "--", "sh", "-c",
+                                script});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  ProcessResult dump = RunProcess({STRATA_CLI, "dump", trace});
+  ASSERT_EQ(dump.exit_code, 0) << dump.err;
+  EXPECT_NE(dump.out.find("# program: gles2_shaders"), std::string::npos) << dump.out.substr(0, 300);
+  EXPECT_EQ(dump.out.find("glRotatef"), std::string::npos) << "gles1_cube must not be traced";
+  unlink(trace.c_str());
+}
+
 TEST(TraceCommand, BadTracesGiveOneClearError) {
   ProcessResult foreign = RunProcess({STRATA_CLI, "dump", "/bin/true"});
   EXPECT_EQ(foreign.exit_code, 1);
