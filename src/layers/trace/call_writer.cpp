@@ -76,60 +76,64 @@ void CallWriter::Strings(const GLchar* const* strings, GLsizei count, const GLin
   w_.Blob(blob.storage.data(), blob.size);
 }
 
+namespace {
+
+// A record of its own (not a call) on the calling thread's stream: holds the
+// stream from construction to destruction, starting a chunk when needed.
+class RecordScope {
+ public:
+  explicit RecordScope(stream::RecordType type) : stream_(CurrentStream()), w_(&stream_.buffer) {
+    AcquireStream(stream_);
+    TraceSession& session = TraceSession::Get();
+    if (stream_.records == 0) {
+      stream_.first_sequence = session.PeekSequence();
+      stream_.first_frame = session.frame();
+      stream_.chunk_start_ns = session.NowNs();
+    }
+    at_ = w_.BeginRecord(static_cast<uint8_t>(type));
+  }
+  ~RecordScope() {
+    w_.EndRecord(at_);
+    ++stream_.records;
+    TraceSession::Get().MaybeFlush(stream_, TraceSession::Get().NowNs());
+    stream_.busy.store(false, std::memory_order_release);
+  }
+  stream::ByteWriter& w() { return w_; }
+  uint64_t context() const { return stream_.context; }
+
+ private:
+  ThreadStream& stream_;
+  stream::ByteWriter w_;
+  size_t at_;
+};
+
+}  // namespace
+
 void EmitMemory(const void* address, size_t size) {
   if (!Tracing() || address == nullptr) return;
-  ThreadStream& stream = CurrentStream();
-  AcquireStream(stream);
-  TraceSession& session = TraceSession::Get();
-  if (stream.records == 0) {
-    stream.first_sequence = session.PeekSequence();
-    stream.first_frame = session.frame();
-    stream.chunk_start_ns = session.NowNs();
-  }
-  stream::ByteWriter w(&stream.buffer);
-  size_t at = w.BeginRecord(static_cast<uint8_t>(stream::RecordType::kMemory));
-  w.Varint(reinterpret_cast<uintptr_t>(address));
-  w.Blob(address, size);
-  w.EndRecord(at);
-  ++stream.records;
-  stream.busy.store(false, std::memory_order_release);
+  RecordScope record(stream::RecordType::kMemory);
+  record.w().Varint(reinterpret_cast<uintptr_t>(address));
+  record.w().Blob(address, size);
 }
 
 void EmitFrameEnd() {
   if (!Tracing()) return;
-  ThreadStream& stream = CurrentStream();
-  AcquireStream(stream);
-  TraceSession& session = TraceSession::Get();
-  stream::ByteWriter w(&stream.buffer);
-  size_t at = w.BeginRecord(static_cast<uint8_t>(stream::RecordType::kFrame));
-  w.Varint(session.frame());
-  w.EndRecord(at);
-  ++stream.records;
-  session.EndFrame();
-  session.MaybeFlush(stream, session.NowNs());
-  stream.busy.store(false, std::memory_order_release);
+  {
+    RecordScope record(stream::RecordType::kFrame);
+    record.w().Varint(TraceSession::Get().frame());
+  }
+  TraceSession::Get().EndFrame();
 }
-
-}  // namespace strata::trace
-
-namespace strata::trace {
 
 void EmitFramebuffer(uint32_t framebuffer, int32_t x, int32_t y, uint32_t width, uint32_t height,
                      const std::vector<uint8_t>& pixels) {
   if (!Tracing()) return;
-  ThreadStream& stream = CurrentStream();
-  AcquireStream(stream);
   TraceSession& session = TraceSession::Get();
-  if (stream.records == 0) {
-    stream.first_sequence = session.PeekSequence();
-    stream.first_frame = session.frame();
-    stream.chunk_start_ns = session.NowNs();
-  }
-  stream::ByteWriter w(&stream.buffer);
-  size_t at = w.BeginRecord(static_cast<uint8_t>(stream::RecordType::kFramebuffer));
+  RecordScope record(stream::RecordType::kFramebuffer);
+  stream::ByteWriter& w = record.w();
   w.Varint(session.frame());
   w.Varint(session.PeekSequence());  // the call the image was taken before
-  w.Varint(stream.context);
+  w.Varint(record.context());
   w.Varint(framebuffer);
   w.Zigzag(x);
   w.Zigzag(y);
@@ -137,38 +141,19 @@ void EmitFramebuffer(uint32_t framebuffer, int32_t x, int32_t y, uint32_t width,
   w.Varint(height);
   w.Varint(0);  // format: RGBA8, rows bottom first
   w.Blob(pixels.data(), pixels.size());
-  w.EndRecord(at);
-  ++stream.records;
-  session.MaybeFlush(stream, session.NowNs());
-  stream.busy.store(false, std::memory_order_release);
 }
-
-}  // namespace strata::trace
-
-namespace strata::trace {
 
 void EmitContextInfo(const std::vector<std::pair<std::string, std::string>>& info) {
   if (!Tracing()) return;
-  ThreadStream& stream = CurrentStream();
-  AcquireStream(stream);
-  TraceSession& session = TraceSession::Get();
-  if (stream.records == 0) {
-    stream.first_sequence = session.PeekSequence();
-    stream.first_frame = session.frame();
-    stream.chunk_start_ns = session.NowNs();
-  }
-  stream::ByteWriter w(&stream.buffer);
-  size_t at = w.BeginRecord(static_cast<uint8_t>(stream::RecordType::kTraceEvent));
+  RecordScope record(stream::RecordType::kTraceEvent);
+  stream::ByteWriter& w = record.w();
   w.String("context");
-  w.Varint(stream.context);
+  w.Varint(record.context());
   w.Varint(info.size());
   for (const auto& [key, value] : info) {
     w.String(key);
     w.String(value);
   }
-  w.EndRecord(at);
-  ++stream.records;
-  stream.busy.store(false, std::memory_order_release);
 }
 
 }  // namespace strata::trace
