@@ -31,23 +31,32 @@ void SwitchThread(bool at_swap) {
   if (on && at_swap) SynthesizeCurrentContext();
 }
 
-bool BufferBound(GLenum target) {
+GLuint BoundBuffer(GLenum target) {
   GLenum binding = 0;
   switch (target) {
     case GL_ARRAY_BUFFER: binding = GL_ARRAY_BUFFER_BINDING; break;
     case GL_ELEMENT_ARRAY_BUFFER: binding = GL_ELEMENT_ARRAY_BUFFER_BINDING; break;
     case GL_PIXEL_PACK_BUFFER: binding = GL_PIXEL_PACK_BUFFER_BINDING; break;
     case GL_PIXEL_UNPACK_BUFFER: binding = GL_PIXEL_UNPACK_BUFFER_BINDING; break;
+    case GL_UNIFORM_BUFFER: binding = GL_UNIFORM_BUFFER_BINDING; break;
+    case GL_COPY_READ_BUFFER: binding = GL_COPY_READ_BUFFER_BINDING; break;
+    case GL_COPY_WRITE_BUFFER: binding = GL_COPY_WRITE_BUFFER_BINDING; break;
+    case GL_TRANSFORM_FEEDBACK_BUFFER: binding = GL_TRANSFORM_FEEDBACK_BUFFER_BINDING; break;
     case GL_DRAW_INDIRECT_BUFFER: binding = GL_DRAW_INDIRECT_BUFFER_BINDING; break;
-    default: return false;
+    case GL_DISPATCH_INDIRECT_BUFFER: binding = GL_DISPATCH_INDIRECT_BUFFER_BINDING; break;
+    case GL_SHADER_STORAGE_BUFFER: binding = GL_SHADER_STORAGE_BUFFER_BINDING; break;
+    case GL_ATOMIC_COUNTER_BUFFER: binding = GL_ATOMIC_COUNTER_BUFFER_BINDING; break;
+    case GL_TEXTURE_BUFFER: binding = GL_TEXTURE_BUFFER_BINDING; break;
+    default: return 0;
   }
-  // GLES 1 has only array and element buffers; asking for others would raise an error the app could see.
-  if (CurrentContextVersion() < 2 && binding != GL_ARRAY_BUFFER_BINDING && binding != GL_ELEMENT_ARRAY_BUFFER_BINDING) {
-    return false;
+  // Before GLES 3 only array and element buffers exist; asking for another
+  // binding would raise an error the app could see.
+  if (CurrentContextVersion() < 3 && binding != GL_ARRAY_BUFFER_BINDING && binding != GL_ELEMENT_ARRAY_BUFFER_BINDING) {
+    return 0;
   }
   GLint bound = 0;
   Next<PFNGLGETINTEGERVPROC>(api::glGetIntegerv)(binding, &bound);
-  return bound != 0;
+  return static_cast<GLuint>(bound);
 }
 
 void CallWriter::BeginChunk(uint64_t sequence) {

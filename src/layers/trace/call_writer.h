@@ -52,9 +52,12 @@ inline void AcquireStream(ThreadStream& stream) {
   }
 }
 
-// True when a buffer object is bound to `target` on the current context, so a
-// pointer argument is an offset into it rather than app memory.
-bool BufferBound(GLenum target);
+// The buffer object bound to `target` on the current context (0: none, or a
+// target the context's version does not have).
+GLuint BoundBuffer(GLenum target);
+// True when a buffer is bound to `target`, so a pointer argument is an offset
+// into it rather than app memory.
+inline bool BufferBound(GLenum target) { return BoundBuffer(target) != 0; }
 
 // Records of their own, written by the hooks: bytes of app memory a later call
 // reads (client arrays, mapped buffers), and the end of a frame.

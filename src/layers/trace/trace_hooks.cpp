@@ -131,24 +131,6 @@ void EnableAttrib(GLuint index, bool enabled) {
   if (state != nullptr && index < kMaxTrackedAttribs && OnVertexArrayZero()) state->attribs[index].enabled = enabled;
 }
 
-GLuint BoundBuffer(GLenum target) {
-  GLenum binding = target == GL_ARRAY_BUFFER           ? GL_ARRAY_BUFFER_BINDING
-                   : target == GL_ELEMENT_ARRAY_BUFFER ? GL_ELEMENT_ARRAY_BUFFER_BINDING
-                   : target == GL_PIXEL_PACK_BUFFER    ? GL_PIXEL_PACK_BUFFER_BINDING
-                   : target == GL_PIXEL_UNPACK_BUFFER  ? GL_PIXEL_UNPACK_BUFFER_BINDING
-                   : target == GL_UNIFORM_BUFFER       ? GL_UNIFORM_BUFFER_BINDING
-                   : target == GL_COPY_READ_BUFFER     ? GL_COPY_READ_BUFFER_BINDING
-                   : target == GL_COPY_WRITE_BUFFER    ? GL_COPY_WRITE_BUFFER_BINDING
-                   : target == GL_TRANSFORM_FEEDBACK_BUFFER ? GL_TRANSFORM_FEEDBACK_BUFFER_BINDING
-                   : target == GL_DRAW_INDIRECT_BUFFER ? GL_DRAW_INDIRECT_BUFFER_BINDING
-                   : target == GL_DISPATCH_INDIRECT_BUFFER ? GL_DISPATCH_INDIRECT_BUFFER_BINDING
-                   : target == GL_SHADER_STORAGE_BUFFER ? GL_SHADER_STORAGE_BUFFER_BINDING
-                   : target == GL_ATOMIC_COUNTER_BUFFER ? GL_ATOMIC_COUNTER_BUFFER_BINDING
-                   : target == GL_TEXTURE_BUFFER ? GL_TEXTURE_BUFFER_BINDING
-                                                        : 0;
-  return binding ? static_cast<GLuint>(Query(binding)) : 0;
-}
-
 void RememberMapping(void* pointer, GLenum target, GLsizeiptr length, GLbitfield access) {
   ContextState* state = CurrentContextState();
   if (state == nullptr || pointer == nullptr || !(access & GL_MAP_WRITE_BIT)) return;
