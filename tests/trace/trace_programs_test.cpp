@@ -193,7 +193,7 @@ TEST(AttachDetach, TraceableProcessIsSwitchedOnAndOffTwice) {
     _exit(127);
   }
   close(out[1]);
-  usleep(800000);  // started, rendering
+  usleep(1500000);  // started and rendering (its first EGL call long made)
   std::string pid = std::to_string(app);
   std::string first = Temp("attach1.strace"), second = Temp("attach2.strace");
   ProcessResult on = RunProcess({STRATA_CLI, "trace", "--attach", pid, "-o", first});
