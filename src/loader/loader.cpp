@@ -2,10 +2,10 @@
 
 #include <EGL/egl.h>
 #include <dlfcn.h>
-#include <errno.h>
 #include <unistd.h>
 
 #include "common/log.h"
+#include "common/process_info.h"
 #include "loader/driverless.h"
 #include "loader/layer_settings.h"
 
@@ -21,12 +21,6 @@ DispatchTable g_tables[3];
 std::string DirectoryOf(const std::string& path) {
   auto slash = path.rfind('/');
   return slash == std::string::npos ? std::string(".") : path.substr(0, slash);
-}
-
-std::string ExecutablePath() {
-  char buffer[4096];
-  ssize_t n = readlink("/proc/self/exe", buffer, sizeof buffer - 1);
-  return n > 0 ? std::string(buffer, n) : std::string();
 }
 
 bool IsGles1Function(const api::FunctionInfo& info) {
@@ -123,10 +117,8 @@ void Loader::BuildTables() {
 }
 
 void Loader::BuildLayerChain() {
-  std::string executable = ExecutablePath();
-  application_directory_ = DirectoryOf(executable);
-  std::vector<std::string> app_names = {executable.substr(executable.rfind('/') + 1), program_invocation_short_name};
-  LayerPlan plan = PlanLayers(app_names);
+  application_directory_ = DirectoryOf(ExecutablePath());
+  LayerPlan plan = PlanLayers(ProcessNames());
   if (!plan.notice.empty()) STRATA_WARN("%s", plan.notice.c_str());
   if (plan.layers.empty() || !driver_loaded()) return;
   STRATA_DEBUG("layers from %s: %s", plan.source.c_str(), JoinColonList(plan.layers).c_str());

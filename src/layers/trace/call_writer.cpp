@@ -54,9 +54,7 @@ GLuint BoundBuffer(GLenum target) {
   if (CurrentContextVersion() < 3 && binding != GL_ARRAY_BUFFER_BINDING && binding != GL_ELEMENT_ARRAY_BUFFER_BINDING) {
     return 0;
   }
-  GLint bound = 0;
-  Next<PFNGLGETINTEGERVPROC>(api::glGetIntegerv)(binding, &bound);
-  return static_cast<GLuint>(bound);
+  return static_cast<GLuint>(QueryInteger(binding));
 }
 
 void CallWriter::BeginChunk(uint64_t sequence) {

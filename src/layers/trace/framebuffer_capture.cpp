@@ -18,12 +18,6 @@ namespace {
 
 bool g_at_swap = false, g_after_draws = false;
 
-GLint Query(GLenum pname) {
-  GLint value = 0;
-  Next<PFNGLGETINTEGERVPROC>(api::glGetIntegerv)(pname, &value);
-  return value;
-}
-
 // Reads a rectangle of `read_framebuffer` with default pack state, then puts
 // every binding and pack setting back as the app left it.
 void ReadAndRecord(GLint read_framebuffer, GLint x, GLint y, GLsizei width, GLsizei height) {
@@ -33,14 +27,14 @@ void ReadAndRecord(GLint read_framebuffer, GLint x, GLint y, GLsizei width, GLsi
   auto pixel_store = Next<PFNGLPIXELSTOREIPROC>(api::glPixelStorei);
   auto bind_buffer = Next<PFNGLBINDBUFFERPROC>(api::glBindBuffer);
   auto bind_framebuffer = Next<PFNGLBINDFRAMEBUFFERPROC>(api::glBindFramebuffer);
-  GLint alignment = Query(GL_PACK_ALIGNMENT);
+  GLint alignment = QueryInteger(GL_PACK_ALIGNMENT);
   GLint row_length = 0, skip_rows = 0, skip_pixels = 0, pack_buffer = 0, old_read = 0;
   if (gles3) {
-    row_length = Query(GL_PACK_ROW_LENGTH);
-    skip_rows = Query(GL_PACK_SKIP_ROWS);
-    skip_pixels = Query(GL_PACK_SKIP_PIXELS);
-    pack_buffer = Query(GL_PIXEL_PACK_BUFFER_BINDING);
-    old_read = Query(GL_READ_FRAMEBUFFER_BINDING);
+    row_length = QueryInteger(GL_PACK_ROW_LENGTH);
+    skip_rows = QueryInteger(GL_PACK_SKIP_ROWS);
+    skip_pixels = QueryInteger(GL_PACK_SKIP_PIXELS);
+    pack_buffer = QueryInteger(GL_PIXEL_PACK_BUFFER_BINDING);
+    old_read = QueryInteger(GL_READ_FRAMEBUFFER_BINDING);
     if (pack_buffer) bind_buffer(GL_PIXEL_PACK_BUFFER, 0);
     if (row_length) pixel_store(GL_PACK_ROW_LENGTH, 0);
     if (skip_rows) pixel_store(GL_PACK_SKIP_ROWS, 0);
@@ -48,7 +42,7 @@ void ReadAndRecord(GLint read_framebuffer, GLint x, GLint y, GLsizei width, GLsi
     if (old_read != read_framebuffer) bind_framebuffer(GL_READ_FRAMEBUFFER, static_cast<GLuint>(read_framebuffer));
   }
   // GLES 2 has one framebuffer binding for drawing and reading.
-  GLint old_framebuffer = gles2 ? Query(GL_FRAMEBUFFER_BINDING) : 0;
+  GLint old_framebuffer = gles2 ? QueryInteger(GL_FRAMEBUFFER_BINDING) : 0;
   if (gles2 && old_framebuffer != read_framebuffer) bind_framebuffer(GL_FRAMEBUFFER, static_cast<GLuint>(read_framebuffer));
   if (alignment != 4) pixel_store(GL_PACK_ALIGNMENT, 4);
   std::vector<uint8_t> pixels(static_cast<size_t>(width) * height * 4);
@@ -97,7 +91,7 @@ void CaptureDrawFramebuffer() {
   GLint viewport[4] = {};
   Next<PFNGLGETINTEGERVPROC>(api::glGetIntegerv)(GL_VIEWPORT, viewport);
   // The draw binding (the same enum in GLES 3); GLES 1 draws to the surface.
-  GLint framebuffer = CurrentContextVersion() >= 2 ? Query(GL_FRAMEBUFFER_BINDING) : 0;
+  GLint framebuffer = CurrentContextVersion() >= 2 ? QueryInteger(GL_FRAMEBUFFER_BINDING) : 0;
   ReadAndRecord(framebuffer, viewport[0], viewport[1], viewport[2], viewport[3]);
 }
 

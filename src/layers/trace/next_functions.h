@@ -2,6 +2,8 @@
 // The functions below the trace layer, by dispatch slot. Capture rules use
 // them for their own queries (glGetIntegerv, ...), which are never traced.
 
+#include <GLES3/gl32.h>
+
 #include "strata/api/functions.h"
 
 namespace strata::trace {
@@ -15,6 +17,13 @@ inline void* NextFunction(int slot) { return g_next_functions[slot]; }
 template <typename Fn>
 Fn Next(api::Slot slot) {
   return reinterpret_cast<Fn>(NextFunction(slot));
+}
+
+// glGetIntegerv below the tracer: the tracer's own questions are never traced.
+inline GLint QueryInteger(GLenum pname) {
+  GLint value = 0;
+  Next<PFNGLGETINTEGERVPROC>(api::glGetIntegerv)(pname, &value);
+  return value;
 }
 
 }  // namespace strata::trace

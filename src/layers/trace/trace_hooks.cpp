@@ -15,13 +15,7 @@
 namespace strata::trace {
 namespace {
 
-GLint Query(GLenum pname) {
-  GLint value = 0;
-  Next<PFNGLGETINTEGERVPROC>(api::glGetIntegerv)(pname, &value);
-  return value;
-}
-
-bool OnVertexArrayZero() { return CurrentContextVersion() < 3 || Query(GL_VERTEX_ARRAY_BINDING) == 0; }
+bool OnVertexArrayZero() { return CurrentContextVersion() < 3 || QueryInteger(GL_VERTEX_ARRAY_BINDING) == 0; }
 
 size_t TypeSize(GLenum type) {
   switch (type) {
@@ -81,7 +75,7 @@ void CaptureClientArrays(GLint first, GLint end, GLsizei instances) {
 bool IndexRange(GLsizei count, GLenum type, const void* indices, GLint base_vertex, GLint* first, GLint* end) {
   if (count <= 0) return false;
   const uint8_t* data = static_cast<const uint8_t*>(indices);
-  GLint element_buffer = Query(GL_ELEMENT_ARRAY_BUFFER_BINDING);
+  GLint element_buffer = QueryInteger(GL_ELEMENT_ARRAY_BUFFER_BINDING);
   size_t size = type == GL_UNSIGNED_BYTE ? 1 : type == GL_UNSIGNED_SHORT ? 2 : 4;
   void* mapped = nullptr;
   if (element_buffer != 0) {

@@ -3,13 +3,13 @@
 // wraps every function it knows with a generated recorder; otherwise it hands
 // back `next` for everything and costs nothing.
 #include <dlfcn.h>
-#include <unistd.h>
 
 #include <cstring>
 #include <string>
 
 #include "common/env.h"
 #include "common/log.h"
+#include "common/process_info.h"
 #include "layers/trace/control_server.h"
 #include "layers/trace/framebuffer_capture.h"
 #include "layers/trace/trace_session.h"
@@ -21,16 +21,13 @@ namespace {
 
 bool g_wrapping = false;
 
-std::string ExecutableName() {
-  char buffer[4096];
-  ssize_t n = readlink("/proc/self/exe", buffer, sizeof buffer - 1);
-  std::string path = n > 0 ? std::string(buffer, n) : "";
-  return path.substr(path.rfind('/') + 1);
-}
-
 bool ThisProcessIsTraced() {
   const char* only = GetEnv("STRATA_TRACE_PROCESS");
-  return only == nullptr || ExecutableName() == only || std::strcmp(program_invocation_short_name, only) == 0;
+  if (only == nullptr) return true;
+  for (const std::string& name : ProcessNames()) {
+    if (name == only) return true;
+  }
+  return false;
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 
 #include "common/env.h"
 #include "common/log.h"
+#include "common/process_info.h"
 #include "layers/trace/listen_sink.h"
 #include "stream/call_decoder.h"
 
@@ -32,12 +33,6 @@ std::string CommandLine() {
   return raw;
 }
 
-std::string ExecutableName() {
-  char buffer[4096];
-  ssize_t n = readlink("/proc/self/exe", buffer, sizeof buffer - 1);
-  std::string path = n > 0 ? std::string(buffer, n) : "unknown";
-  return path.substr(path.rfind('/') + 1);
-}
 
 }  // namespace
 
@@ -81,7 +76,7 @@ bool TraceSession::Start(const std::string& destination, const std::string& comp
     return false;
   }
   stream::TraceHeader header;
-  header.program = ExecutableName();
+  header.program = ProcessNames().front();
   header.pid = getpid();
   header.command_line = CommandLine();
   header.start_time_unix_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
