@@ -6,6 +6,7 @@
 
 #include "stream/byte_reader.h"
 #include "stream/call_printer.h"
+#include "stream/framebuffer_record.h"
 #include "stream/record_reader.h"
 #include "tools/command.h"
 #include "tools/range_option.h"
@@ -130,17 +131,15 @@ int DumpCommandMain(int argc, char** argv) {
     }
     if (record.type == stream::RecordType::kFramebuffer) {
       if (json || !grep.empty()) continue;
-      stream::ByteReader r(record.payload);
-      r.Varint();
-      r.Varint();
-      r.Varint();
-      uint64_t framebuffer = r.Varint();
-      r.Zigzag();
-      r.Zigzag();
-      uint64_t width = r.Varint(), height = r.Varint();
-      std::printf("   framebuffer %llux%llu of %s\n", static_cast<unsigned long long>(width),
-                  static_cast<unsigned long long>(height),
-                  framebuffer ? ("framebuffer object " + std::to_string(framebuffer)).c_str() : "the surface");
+      stream::FramebufferImage image;
+      if (!stream::DecodeFramebuffer(record.payload, &image)) {
+        std::printf("   framebuffer record (malformed)\n");
+        continue;
+      }
+      std::printf("   framebuffer %llux%llu of %s\n", static_cast<unsigned long long>(image.width),
+                  static_cast<unsigned long long>(image.height),
+                  image.framebuffer ? ("framebuffer object " + std::to_string(image.framebuffer)).c_str()
+                                    : "the surface");
       continue;
     }
     if (record.type == stream::RecordType::kMemory) {

@@ -15,7 +15,7 @@
 #include <string>
 
 #include "stream/socket_address.h"
-#include "stream/byte_reader.h"
+#include "stream/framebuffer_record.h"
 #include "stream/call_decoder.h"
 #include "stream/record_reader.h"
 #include "support/png_image.h"
@@ -275,17 +275,11 @@ TEST_P(CapturedSampleApp, LastSwapImageIsTheAppsLastFrame) {
       ++draws;
     }
     if (record.type != strata::stream::RecordType::kFramebuffer) continue;
-    strata::stream::ByteReader r(record.payload);
-    r.Varint();  // frame
-    r.Varint();  // sequence
-    r.Varint();  // context
-    uint64_t framebuffer = r.Varint();
-    r.Zigzag();
-    r.Zigzag();
-    uint64_t width = r.Varint(), height = r.Varint();
-    EXPECT_EQ(r.Varint(), 0u) << "RGBA8";
-    std::span<const uint8_t> pixels;
-    ASSERT_TRUE(r.Blob(&pixels));
+    strata::stream::FramebufferImage image;
+    ASSERT_TRUE(strata::stream::DecodeFramebuffer(record.payload, &image));
+    EXPECT_EQ(image.format, 0u) << "RGBA8";
+    uint64_t framebuffer = image.framebuffer, width = image.width, height = image.height;
+    std::span<const uint8_t> pixels = image.pixels;
     ASSERT_EQ(pixels.size(), width * height * 4);
     // The surface is captured before each swap; after a draw, the draw's framebuffer.
     if (framebuffer == 0 && width == 160 && height == 120 && call.name.rfind("eglSwap", 0) != 0) {

@@ -3,6 +3,7 @@
 #include "layers/trace/context_state.h"
 #include "layers/trace/next_functions.h"
 #include "layers/trace/trace_session.h"
+#include "stream/framebuffer_record.h"
 #include "stream/record_format.h"
 
 namespace strata::trace {
@@ -137,17 +138,17 @@ void EmitFramebuffer(uint32_t framebuffer, int32_t x, int32_t y, uint32_t width,
   if (!Tracing()) return;
   TraceSession& session = TraceSession::Get();
   RecordScope record(stream::RecordType::kFramebuffer);
-  stream::ByteWriter& w = record.w();
-  w.Varint(session.frame());
-  w.Varint(session.PeekSequence());  // the call the image was taken before
-  w.Varint(record.context());
-  w.Varint(framebuffer);
-  w.Zigzag(x);
-  w.Zigzag(y);
-  w.Varint(width);
-  w.Varint(height);
-  w.Varint(0);  // format: RGBA8, rows bottom first
-  w.Blob(pixels.data(), pixels.size());
+  stream::FramebufferImage image;
+  image.frame = session.frame();
+  image.sequence = session.PeekSequence();
+  image.context = record.context();
+  image.framebuffer = framebuffer;
+  image.x = x;
+  image.y = y;
+  image.width = width;
+  image.height = height;
+  image.pixels = pixels;
+  stream::EncodeFramebuffer(record.w(), image);
 }
 
 void EmitContextInfo(const std::vector<std::pair<std::string, std::string>>& info) {

@@ -1,0 +1,35 @@
+#include "stream/framebuffer_record.h"
+
+#include "stream/byte_reader.h"
+
+namespace strata::stream {
+
+void EncodeFramebuffer(ByteWriter& w, const FramebufferImage& image) {
+  w.Varint(image.frame);
+  w.Varint(image.sequence);
+  w.Varint(image.context);
+  w.Varint(image.framebuffer);
+  w.Zigzag(image.x);
+  w.Zigzag(image.y);
+  w.Varint(image.width);
+  w.Varint(image.height);
+  w.Varint(image.format);
+  w.Blob(image.pixels.data(), image.pixels.size());
+}
+
+bool DecodeFramebuffer(std::span<const uint8_t> payload, FramebufferImage* image) {
+  ByteReader r(payload);
+  image->frame = r.Varint();
+  image->sequence = r.Varint();
+  image->context = r.Varint();
+  image->framebuffer = r.Varint();
+  image->x = r.Zigzag();
+  image->y = r.Zigzag();
+  image->width = r.Varint();
+  image->height = r.Varint();
+  image->format = r.Varint();
+  if (!r.Blob(&image->pixels) || !r.done() || image->format != 0) return false;
+  return image->width <= 16384 && image->height <= 16384 && image->pixels.size() == image->width * image->height * 4;
+}
+
+}  // namespace strata::stream
