@@ -22,14 +22,7 @@ class ByteReader {
     if (!Need(1)) return 0;
     return bytes_[at_++];
   }
-  uint32_t U32() {
-    uint32_t v = 0;
-    if (Need(4)) {
-      std::memcpy(&v, bytes_.data() + at_, 4);
-      at_ += 4;
-    }
-    return v;
-  }
+  uint32_t U32() { return Fixed<uint32_t>(); }
   uint64_t Varint() {
     uint64_t v = 0;
     for (int shift = 0; shift < 64; shift += 7) {
@@ -45,22 +38,8 @@ class ByteReader {
     uint64_t v = Varint();
     return static_cast<int64_t>(v >> 1) ^ -static_cast<int64_t>(v & 1);
   }
-  float Float() {
-    float v = 0;
-    if (Need(sizeof v)) {
-      std::memcpy(&v, bytes_.data() + at_, sizeof v);
-      at_ += sizeof v;
-    }
-    return v;
-  }
-  double Double() {
-    double v = 0;
-    if (Need(sizeof v)) {
-      std::memcpy(&v, bytes_.data() + at_, sizeof v);
-      at_ += sizeof v;
-    }
-    return v;
-  }
+  float Float() { return Fixed<float>(); }
+  double Double() { return Fixed<double>(); }
   std::span<const uint8_t> Bytes(uint64_t size) {
     if (size > remaining()) {
       ok_ = false;
@@ -83,6 +62,16 @@ class ByteReader {
   }
 
  private:
+  // A little-endian value of fixed size (the host is little-endian).
+  template <typename T>
+  T Fixed() {
+    T v{};
+    if (Need(sizeof v)) {
+      std::memcpy(&v, bytes_.data() + at_, sizeof v);
+      at_ += sizeof v;
+    }
+    return v;
+  }
   bool Need(size_t n) {
     if (!ok_ || n > remaining()) ok_ = false;
     return ok_;
