@@ -38,6 +38,8 @@ HOOKS_AFTER = DRAWS | {
     "glVertexAttribDivisor", "glMapBufferRange", "glMapBufferRangeEXT", "glMapBufferOES", "glUnmapBuffer",
     "glUnmapBufferOES", "glVertexPointer", "glColorPointer", "glNormalPointer", "glTexCoordPointer",
     "glEnableClientState", "glDisableClientState", "glClientActiveTexture",
+    "eglCreateWindowSurface", "eglCreatePlatformWindowSurface", "eglCreatePlatformWindowSurfaceEXT",
+    "eglCreatePixmapSurface", "eglCreatePlatformPixmapSurface", "eglCreatePlatformPixmapSurfaceEXT",
 }
 
 CAPTURE_OF_DIRECTION = {"in": "kIn", "out": "kOut", "inout": "kInOut"}

@@ -14,6 +14,7 @@ Writes under DIR:
   src/functions.cpp                 function table and perfect-hash lookup
   src/loader_entry_points.cpp       the loader's internal entry point per function
   src/unavailable_stubs.cpp         what a call hits with no context or no driver
+  include/strata/api/replay.h, src/replay.cpp  object names and handles per parameter, for executors
   src/exports_{egl,glesv2,glesv1}.cpp  the symbols each public library exports
 """
 
@@ -24,6 +25,7 @@ import os
 import sys
 
 import annotations
+import emit_replay
 import emit_trace
 import enums
 import perfect_hash
@@ -323,6 +325,8 @@ def main() -> int:
     write_if_changed(os.path.join(src, "trace_wrappers.cpp"), emit_trace.emit_trace_wrappers(model, rules, uncovered))
     write_if_changed(os.path.join(inc, "layers/trace/trace_hook_declarations.inc"),
                      emit_trace.emit_trace_hook_declarations(model))
+    write_if_changed(os.path.join(inc, "strata/api/replay.h"), emit_replay.emit_replay_h())
+    write_if_changed(os.path.join(src, "replay.cpp"), emit_replay.emit_replay_cpp(model, rules))
     for api, lib in registry.LIBRARY_OF_API.items():
         write_if_changed(os.path.join(src, f"exports_{lib}.cpp"), emit_exports(model, api))
     return 0

@@ -72,6 +72,7 @@ def kind_of_type(c_type: str) -> str:
 class Param:
     name: str
     decl: str  # full C declaration including the name, e.g. "const GLfloat *v"
+    object_class: str | None = None  # gl.xml's class: the kind of GL object name it holds ("texture", ...)
 
     @property
     def type(self) -> str:
@@ -91,6 +92,7 @@ class Function:
     apis: set[str] = dataclasses.field(default_factory=set)  # "egl", "gles1", "gles2"
     extensions: list[str] = dataclasses.field(default_factory=list)
     lengths: dict[str, str | None] = dataclasses.field(default_factory=dict)  # gl.xml's len per parameter
+    return_class: str | None = None  # gl.xml's class of the returned object name
 
     def signature(self) -> str:
         params = ", ".join(p.decl for p in self.params) or "void"
@@ -132,8 +134,8 @@ def _parse_commands(root: ET.Element) -> dict[str, Function]:
         proto = cmd.find("proto")
         name = proto.find("name").text
         return_type = _text(proto)[: -len(name)].strip()
-        params = [Param(p.find("name").text, _text(p)) for p in cmd.findall("param")]
-        commands[name] = Function(name, return_type, params)
+        params = [Param(p.find("name").text, _text(p), p.get("class")) for p in cmd.findall("param")]
+        commands[name] = Function(name, return_type, params, return_class=proto.get("class"))
         commands[name].lengths = {p.find("name").text: p.get("len") for p in cmd.findall("param")}
     return commands
 

@@ -73,7 +73,8 @@ uint32_t ChunkCrc(const uint8_t* header, const uint8_t* stored, uint32_t stored_
   PutU32(copy + 16, 0);
   uLong crc = crc32(0L, Z_NULL, 0);
   crc = crc32(crc, copy, kChunkHeaderSize);
-  crc = crc32(crc, stored, stored_size);
+  // zlib treats a null buffer as "start again", and an empty vector's data() may be null.
+  if (stored_size > 0) crc = crc32(crc, stored, stored_size);
   return static_cast<uint32_t>(crc);
 }
 
@@ -156,7 +157,8 @@ struct ChunkRead {
 
 // Reads and checks the chunk at `at`, decompressing into *out. Every length
 // from the file is checked against kMaxChunkBytes and the file size before it
-// is used to allocate or read.
+// is used to allocate or read. With `out` null only the header is read and
+// checked (the CRC and contents are checked when the chunk is really read).
 ChunkRead ReadChunkAt(int fd, uint64_t at, std::vector<uint8_t>* stored_buf, std::vector<uint8_t>* out) {
   ChunkRead r;
   const uint64_t size = FileSize(fd);  // Re-read: the file may still be growing.
@@ -192,6 +194,11 @@ ChunkRead ReadChunkAt(int fd, uint64_t at, std::vector<uint8_t>* stored_buf, std
   if (end > size) {
     r.status = ChunkStatus::kTruncated;
     r.detail = Format("it needs %" PRIu64 " bytes, the file ends after %" PRIu64, end - at, size - at);
+    return r;
+  }
+  if (out == nullptr) {
+    r.info = {GetU32(h + 20), GetU64(h + 24), GetU32(h + 32), GetU32(h + 36)};
+    r.next = end;
     return r;
   }
   stored_buf->resize(stored_size);
@@ -559,6 +566,25 @@ bool TraceFileReader::NextChunk(std::vector<uint8_t>* records, ChunkInfo* info, 
   records->clear();
   *error = failure_;
   return false;
+}
+
+bool TraceFileReader::ScanChunks(std::vector<ChunkLocation>* chunks, std::string* error) {
+  chunks->clear();
+  error->clear();
+  uint64_t at = data_start_;
+  while (!(complete() && at == index_offset_)) {
+    ChunkRead r = ReadChunkAt(fd_, at, nullptr, nullptr);
+    if (r.status == ChunkStatus::kEnd || r.is_index) return true;
+    if (r.status != ChunkStatus::kOk) {
+      *error = path_ + Format(": chunk at byte %" PRIu64 " is %s (", at,
+                              r.status == ChunkStatus::kTruncated ? "truncated" : "corrupt") +
+               r.detail + Format("); %zu chunks before it", chunks->size());
+      return false;
+    }
+    chunks->push_back({at, r.info});
+    at = r.next;
+  }
+  return true;
 }
 
 bool TraceFileReader::SeekToChunkAt(uint64_t offset, std::string* error) {

@@ -99,6 +99,11 @@ class TraceFileWriter {
   std::vector<FrameIndexEntry> frames_;
 };
 
+struct ChunkLocation {
+  uint64_t offset = 0;
+  ChunkInfo info;
+};
+
 class TraceFileReader {
  public:
   // Reads and checks the file header, and looks for the trailer and index.
@@ -121,6 +126,11 @@ class TraceFileReader {
   bool complete() const { return index_offset_ != 0; }
   // The frame index; empty unless complete().
   const std::vector<FrameIndexEntry>& frames() const { return frames_; }
+
+  // Lists the data chunks from their headers alone (no decompression), in
+  // file order. False with *error at the first truncated or damaged header;
+  // *chunks then holds every chunk before it.
+  bool ScanChunks(std::vector<ChunkLocation>* chunks, std::string* error);
 
   // Continues reading at the chunk starting at `offset` (e.g. a frames()
   // entry's chunk_offset). Checks that a chunk starts there.

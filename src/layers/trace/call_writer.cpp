@@ -164,4 +164,14 @@ void EmitContextInfo(const std::vector<std::pair<std::string, std::string>>& inf
   }
 }
 
+void EmitSurfaceInfo(uintptr_t surface, int32_t width, int32_t height) {
+  if (!Tracing()) return;
+  RecordScope record(stream::RecordType::kTraceEvent);
+  stream::ByteWriter& w = record.w();
+  w.String("surface");
+  w.Varint(surface);
+  w.Varint(static_cast<uint64_t>(width));
+  w.Varint(static_cast<uint64_t>(height));
+}
+
 }  // namespace strata::trace

@@ -66,6 +66,10 @@ void EmitFrameEnd();
 // What the driver says of a context (GL_VENDOR, GL_RENDERER, GL_VERSION, ...),
 // once per context and trace: a trace event record of key/value strings.
 void EmitContextInfo(const std::vector<std::pair<std::string, std::string>>& info);
+// The size of a window or pixmap surface, which a replayer cannot learn from
+// the calls: a trace event after the surface's creation, and before a
+// synthesized eglMakeCurrent that uses it.
+void EmitSurfaceInfo(uintptr_t surface, int32_t width, int32_t height);
 // A framebuffer image: which framebuffer (0: the surface), the rectangle, RGBA8 pixels.
 void EmitFramebuffer(uint32_t framebuffer, int32_t x, int32_t y, uint32_t width, uint32_t height,
                      const std::vector<uint8_t>& pixels);

@@ -291,6 +291,19 @@ void SynthesizeCreateContext(EGLDisplay dpy, EGLContext ctx) {
 
 void DescribeContext();
 
+namespace {
+
+void DescribeSurface(EGLDisplay dpy, EGLSurface surface) {
+  if (surface == EGL_NO_SURFACE) return;
+  EGLint width = 0, height = 0;
+  auto query = Next<PFNEGLQUERYSURFACEPROC>(api::eglQuerySurface);
+  if (query(dpy, surface, EGL_WIDTH, &width) && query(dpy, surface, EGL_HEIGHT, &height)) {
+    EmitSurfaceInfo(reinterpret_cast<uintptr_t>(surface), width, height);
+  }
+}
+
+}  // namespace
+
 void SynthesizeCurrentContext() {
   EGLContext ctx = Next<PFNEGLGETCURRENTCONTEXTPROC>(api::eglGetCurrentContext)();
   if (ctx == EGL_NO_CONTEXT) return;
@@ -301,6 +314,8 @@ void SynthesizeCurrentContext() {
   EGLint version = 0;
   Next<PFNEGLQUERYCONTEXTPROC>(api::eglQueryContext)(dpy, ctx, EGL_CONTEXT_CLIENT_VERSION, &version);
   CurrentStream().context = MakeContextCurrent(reinterpret_cast<uintptr_t>(ctx), version);
+  DescribeSurface(dpy, draw);
+  if (read != draw) DescribeSurface(dpy, read);
   {
     CallWriter w(api::eglMakeCurrent, true, true, stream::kCallSynthesized);
     for (void* handle : {static_cast<void*>(dpy), static_cast<void*>(draw), static_cast<void*>(read),
@@ -378,6 +393,25 @@ void After_eglDestroyContext(EGLBoolean result, EGLDisplay, EGLContext ctx) {
   if (result) ForgetContext(reinterpret_cast<uintptr_t>(ctx));
 }
 void After_eglSwapBuffers(EGLBoolean, EGLDisplay, EGLSurface) { EmitFrameEnd(); }
+// Window and pixmap sizes: a replayer makes surfaces of its own of that size.
+void After_eglCreateWindowSurface(EGLSurface result, EGLDisplay dpy, EGLConfig, EGLNativeWindowType, const EGLint*) {
+  DescribeSurface(dpy, result);
+}
+void After_eglCreatePlatformWindowSurface(EGLSurface result, EGLDisplay dpy, EGLConfig, void*, const EGLAttrib*) {
+  DescribeSurface(dpy, result);
+}
+void After_eglCreatePlatformWindowSurfaceEXT(EGLSurface result, EGLDisplay dpy, EGLConfig, void*, const EGLint*) {
+  DescribeSurface(dpy, result);
+}
+void After_eglCreatePixmapSurface(EGLSurface result, EGLDisplay dpy, EGLConfig, EGLNativePixmapType, const EGLint*) {
+  DescribeSurface(dpy, result);
+}
+void After_eglCreatePlatformPixmapSurface(EGLSurface result, EGLDisplay dpy, EGLConfig, void*, const EGLAttrib*) {
+  DescribeSurface(dpy, result);
+}
+void After_eglCreatePlatformPixmapSurfaceEXT(EGLSurface result, EGLDisplay dpy, EGLConfig, void*, const EGLint*) {
+  DescribeSurface(dpy, result);
+}
 void After_eglSwapBuffersWithDamageKHR(EGLBoolean, EGLDisplay, EGLSurface, EGLint*, EGLint) {
   EmitFrameEnd();
 }

@@ -1,0 +1,349 @@
+#include "host/executor.h"
+
+#include <EGL/egl.h>
+#include <EGL/eglext.h>
+#include <GLES3/gl32.h>
+
+#include <cstring>
+
+#include "strata/api/codec.h"
+#include "strata/api/replay.h"
+
+namespace strata::host {
+
+using api::ArgKind;
+using api::Capture;
+using api::NameRole;
+using api::ObjectClass;
+
+uint8_t* Executor::Scratch::Get(size_t size) {
+  if (used == buffers.size()) buffers.emplace_back();
+  std::vector<uint8_t>& buffer = buffers[used++];
+  if (buffer.size() < size) buffer.resize(size);  // outputs are written by the driver; no need to clear
+  return buffer.data();
+}
+
+Executor::Executor(const HostDriver& driver, SurfaceFactory& surfaces) : driver_(driver), surfaces_(surfaces) {}
+
+Executor::~Executor() {
+  if (display_ == EGL_NO_DISPLAY) return;
+  auto make_current = driver_.Get<PFNEGLMAKECURRENTPROC>(api::eglMakeCurrent);
+  make_current(display_, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
+  for (auto& [recorded, context] : contexts_) {
+    if (context->host != EGL_NO_CONTEXT) driver_.Get<PFNEGLDESTROYCONTEXTPROC>(api::eglDestroyContext)(display_, context->host);
+  }
+  for (auto& [recorded, surface] : recorded_surfaces_) {
+    if (surface.host != EGL_NO_SURFACE) driver_.Get<PFNEGLDESTROYSURFACEPROC>(api::eglDestroySurface)(display_, surface.host);
+  }
+}
+
+void Executor::Problem(const stream::DecodedCall& call, const std::string& why) {
+  auto& entry = problems_[std::string(call.name)];
+  if (entry.first++ == 0) entry.second = why;
+  ++skipped_;
+}
+
+std::vector<std::string> Executor::problems() const {
+  std::vector<std::string> lines;
+  for (const auto& [name, entry] : problems_) {
+    lines.push_back(name + ": " + std::to_string(entry.first) + (entry.first == 1 ? " call" : " calls") + " not run (" +
+                    entry.second + ")");
+  }
+  return lines;
+}
+
+Executor::Context* Executor::Current(const Thread& thread) {
+  if (thread.context == 0) return nullptr;
+  auto it = contexts_.find(thread.context);
+  return it == contexts_.end() ? nullptr : it->second.get();
+}
+
+uint64_t Executor::ToHost(const Thread& thread, ObjectClass object, uint64_t recorded, uint64_t program_hint) {
+  if (object == ObjectClass::kNone) return recorded;
+  if (object == ObjectClass::kEglDisplay) return reinterpret_cast<uint64_t>(HostDisplay());
+  if (object == ObjectClass::kEglSurface) return reinterpret_cast<uint64_t>(HostSurface(recorded));
+  if (IsEglHandle(object) || object == ObjectClass::kGlSync) {
+    // A handle value from the traced process must never reach the driver.
+    NameMap& names = object == ObjectClass::kGlSync && Current(thread)
+                         ? Current(thread)->shared->names[static_cast<int>(object)]
+                         : egl_names_[static_cast<int>(object)];
+    return names.Knows(recorded) ? names.ToHost(recorded) : 0;
+  }
+  Context* context = Current(thread);
+  if (context == nullptr) return recorded;
+  if (object == ObjectClass::kUniformLocation) {
+    uint64_t program = program_hint ? program_hint : context->program;
+    auto per_program = context->shared->uniform_locations.find(program);
+    if (per_program == context->shared->uniform_locations.end()) return recorded;
+    auto it = per_program->second.find(static_cast<int64_t>(recorded));
+    return it == per_program->second.end() ? recorded : static_cast<uint64_t>(it->second);
+  }
+  NameMap& names = IsShared(object) ? context->shared->names[static_cast<int>(object)]
+                                    : context->names[static_cast<int>(object)];
+  return names.ToHost(recorded);
+}
+
+void Executor::AddName(const Thread& thread, ObjectClass object, uint64_t recorded, uint64_t host,
+                       uint64_t program_hint) {
+  if (object == ObjectClass::kNone || object == ObjectClass::kEglDisplay) return;
+  if (object == ObjectClass::kEglSurface) {
+    Surface& surface = recorded_surfaces_[recorded];
+    surface.host = reinterpret_cast<EGLSurface>(host);
+    return;
+  }
+  Context* context = Current(thread);
+  if (object == ObjectClass::kGlSync && context) {
+    context->shared->names[static_cast<int>(object)].Add(recorded, host);
+    return;
+  }
+  if (IsEglHandle(object) || object == ObjectClass::kGlSync) {
+    egl_names_[static_cast<int>(object)].Add(recorded, host);
+    return;
+  }
+  if (context == nullptr) return;
+  if (object == ObjectClass::kUniformLocation) {
+    if (static_cast<int64_t>(recorded) < 0) return;  // -1: no such uniform
+    uint64_t program = program_hint ? program_hint : context->program;
+    context->shared->uniform_locations[program][static_cast<int64_t>(recorded)] = static_cast<int64_t>(host);
+    return;
+  }
+  NameMap& names = IsShared(object) ? context->shared->names[static_cast<int>(object)]
+                                    : context->names[static_cast<int>(object)];
+  names.Add(recorded, host);
+}
+
+void Executor::RemoveName(const Thread& thread, ObjectClass object, uint64_t recorded) {
+  if (object == ObjectClass::kEglSurface) {
+    recorded_surfaces_.erase(recorded);
+    return;
+  }
+  if (object == ObjectClass::kEglContext) {
+    egl_names_[static_cast<int>(object)].Remove(recorded);
+    // The Context entry stays: another thread may still have it current.
+    if (auto it = contexts_.find(recorded); it != contexts_.end()) it->second->host = EGL_NO_CONTEXT;
+    return;
+  }
+  Context* context = Current(thread);
+  if (object == ObjectClass::kGlSync && context) {
+    context->shared->names[static_cast<int>(object)].Remove(recorded);
+    return;
+  }
+  if (IsEglHandle(object) || object == ObjectClass::kGlSync) {
+    egl_names_[static_cast<int>(object)].Remove(recorded);
+    return;
+  }
+  if (context == nullptr || object == ObjectClass::kUniformLocation || object == ObjectClass::kNone) return;
+  NameMap& names = IsShared(object) ? context->shared->names[static_cast<int>(object)]
+                                    : context->names[static_cast<int>(object)];
+  names.Remove(recorded);
+  if (object == ObjectClass::kProgram) context->shared->uniform_locations.erase(recorded);
+}
+
+namespace {
+
+uint64_t ReadName(const uint8_t* p, size_t bytes) {
+  if (bytes == sizeof(uint32_t)) {
+    uint32_t v;
+    std::memcpy(&v, p, sizeof v);
+    return v;
+  }
+  uint64_t v;
+  std::memcpy(&v, p, sizeof v);
+  return v;
+}
+
+void WriteName(uint8_t* p, size_t bytes, uint64_t value) {
+  if (bytes == sizeof(uint32_t)) {
+    uint32_t v = static_cast<uint32_t>(value);
+    std::memcpy(p, &v, sizeof v);
+  } else {
+    std::memcpy(p, &value, sizeof value);
+  }
+}
+
+// The recorded program a call names, for uniform locations (glProgramUniform*).
+uint64_t ProgramOf(const stream::DecodedCall& call) {
+  const api::ReplayFunction& replay = api::kReplay[call.slot];
+  for (size_t i = 0; i < call.args.size(); ++i) {
+    if (replay.params[i].object == ObjectClass::kProgram) return call.args[i].u;
+  }
+  return 0;
+}
+
+// Draws read client-side arrays; glDrawBuffers only sets state.
+bool IsDraw(std::string_view name) {
+  return (name.starts_with("glDraw") && !name.starts_with("glDrawBuffers")) || name.starts_with("glMultiDraw");
+}
+
+constexpr size_t kUnknownOutputBytes = 64 * 1024;
+
+}  // namespace
+
+bool Executor::BuildArguments(const stream::DecodedCall& call, Thread& thread, std::vector<Word>* args) {
+  const api::FunctionInfo& info = api::kFunctions[call.slot];
+  const api::FunctionCodec& codec = api::kCodec[call.slot];
+  const api::ReplayFunction& replay = api::kReplay[call.slot];
+  const uint64_t program = ProgramOf(call);
+  args->assign(info.param_count, Word{});
+  std::vector<std::pair<int, GLint*>> string_lengths;
+  for (int i = 0; i < info.param_count; ++i) {
+    const stream::DecodedValue& v = call.args[i];
+    const api::ReplayParam& rp = replay.params[i];
+    const Capture capture = codec.captures ? codec.captures[i] : Capture::kNone;
+    Word& w = (*args)[i];
+    switch (v.kind) {
+      case ArgKind::kInt:
+        w.i = rp.object == ObjectClass::kNone
+                  ? v.i
+                  : static_cast<int64_t>(ToHost(thread, rp.object, static_cast<uint64_t>(v.i), program));
+        continue;
+      case ArgKind::kFloat:
+      case ArgKind::kDouble:
+        w.f = v.f;
+        continue;
+      case ArgKind::kPointer:
+      case ArgKind::kString:
+        break;
+      default:
+        w.u = ToHost(thread, rp.object, v.u, program);
+        continue;
+    }
+    // A pointer: what it points at comes from the record.
+    const size_t name_bytes = NameBytes(rp.object);
+    switch (capture) {
+      case Capture::kIn:
+        if (!v.has_in) {
+          w.p = rp.offset_without_data ? reinterpret_cast<void*>(v.u) : nullptr;
+        } else if (rp.object != ObjectClass::kNone) {
+          uint8_t* names = scratch_.Get(v.in.size() + 1);
+          for (size_t at = 0; at + name_bytes <= v.in.size(); at += name_bytes) {
+            WriteName(names + at, name_bytes, ToHost(thread, rp.object, ReadName(v.in.data() + at, name_bytes), program));
+          }
+          w.p = names;
+        } else if (v.kind == ArgKind::kString) {
+          uint8_t* text = scratch_.Get(v.in.size() + 1);  // NUL-terminated whatever was recorded
+          std::memcpy(text, v.in.data(), v.in.size());
+          text[v.in.size()] = 0;
+          w.p = text;
+        } else {
+          w.p = v.in.empty() ? scratch_.Get(1) : const_cast<uint8_t*>(v.in.data());
+        }
+        break;
+      case Capture::kInOut: {
+        if (v.u == 0) break;
+        size_t size = std::max(v.has_in ? v.in.size() : 0, v.has_out ? v.out.size() : kUnknownOutputBytes);
+        uint8_t* data = scratch_.Get(size + 1);
+        if (v.has_in) std::memcpy(data, v.in.data(), v.in.size());
+        w.p = data;
+        break;
+      }
+      case Capture::kOut:
+        if (v.u != 0) w.p = scratch_.Get(std::max<size_t>(v.has_out ? v.out.size() : kUnknownOutputBytes, 64));
+        break;
+      case Capture::kStringsIn: {
+        if (!v.has_in) break;
+        bool ok = false;
+        std::vector<std::string_view> strings = stream::DecodeStrings(v.in, &ok);
+        if (!ok) {
+          Problem(call, "its strings are damaged");
+          return false;
+        }
+        auto** pointers = reinterpret_cast<char**>(scratch_.Get(sizeof(char*) * (strings.size() + 1)));
+        auto* lengths = reinterpret_cast<GLint*>(scratch_.Get(sizeof(GLint) * (strings.size() + 1)));
+        for (size_t s = 0; s < strings.size(); ++s) {
+          char* copy = reinterpret_cast<char*>(scratch_.Get(strings[s].size() + 1));
+          std::memcpy(copy, strings[s].data(), strings[s].size());
+          copy[strings[s].size()] = 0;
+          pointers[s] = copy;
+          lengths[s] = static_cast<GLint>(strings[s].size());
+        }
+        w.p = pointers;
+        // The copies are NUL-terminated and their lengths are ours, whatever the record said.
+        if (rp.string_lengths >= 0) string_lengths.emplace_back(rp.string_lengths, lengths);
+        break;
+      }
+      case Capture::kNone:
+        if (rp.client_array || rp.offset_without_data) {
+          w.u = v.u;
+        } else if (!codec.covered && v.u != 0) {
+          Problem(call, std::string("its parameter '") + info.params[i].name + "' has no capture rule");
+          return false;
+        } else {
+          w.p = nullptr;
+        }
+        break;
+    }
+  }
+  for (auto [param, lengths] : string_lengths) (*args)[param].p = lengths;
+  return true;
+}
+
+bool Executor::RunGeneric(const stream::DecodedCall& call, Thread& thread, Word* result) {
+  std::vector<Word> args;
+  if (!BuildArguments(call, thread, &args)) return false;
+  const api::ReplayFunction& replay = api::kReplay[call.slot];
+  const api::FunctionInfo& info = api::kFunctions[call.slot];
+  TrackPointerCall(call, thread, args);
+  kInvokers[call.slot](driver_.Function(call.slot), args.data(), result);
+
+  const uint64_t program = ProgramOf(call);
+  if (replay.result != ObjectClass::kNone && call.has_reply) {
+    uint64_t recorded = call.result.kind == ArgKind::kInt ? static_cast<uint64_t>(call.result.i) : call.result.u;
+    uint64_t host = info.return_kind == ArgKind::kInt ? static_cast<uint64_t>(result->i) : result->u;
+    if (recorded != 0 || replay.result == ObjectClass::kUniformLocation) {
+      AddName(thread, replay.result, recorded, host, program);
+    }
+  }
+  for (int i = 0; i < info.param_count; ++i) {
+    const api::ReplayParam& rp = replay.params[i];
+    const stream::DecodedValue& v = call.args[i];
+    if (rp.object == ObjectClass::kNone) continue;
+    const size_t name_bytes = NameBytes(rp.object);
+    if (rp.role == NameRole::kCreate && v.has_out && args[i].p != nullptr) {
+      const uint8_t* host = static_cast<const uint8_t*>(args[i].p);
+      for (size_t at = 0; at + name_bytes <= v.out.size(); at += name_bytes) {
+        AddName(thread, rp.object, ReadName(v.out.data() + at, name_bytes), ReadName(host + at, name_bytes), program);
+      }
+    } else if (rp.role == NameRole::kDelete) {
+      if (v.kind == ArgKind::kPointer) {
+        for (size_t at = 0; v.has_in && at + name_bytes <= v.in.size(); at += name_bytes) {
+          RemoveName(thread, rp.object, ReadName(v.in.data() + at, name_bytes));
+        }
+      } else {
+        RemoveName(thread, rp.object, v.u);
+      }
+    }
+  }
+  TrackMapping(call, thread, *result);
+  return true;
+}
+
+bool Executor::Execute(const stream::DecodedCall& call) {
+  if (call.slot < 0) return false;
+  Thread& thread = threads_[static_cast<uint32_t>(call.thread)];
+  const api::ReplayFunction& replay = api::kReplay[call.slot];
+  scratch_.used = 0;
+  // Entry points are the host's own business: the stream names functions, not addresses.
+  if (call.slot == api::eglGetProcAddress) return true;
+  if (!replay.runnable) {
+    Problem(call, "it passes code or memory of the traced process");
+    return false;
+  }
+  if (driver_.Function(call.slot) == nullptr) {
+    Problem(call, "the host driver does not have it");
+    return false;
+  }
+  if (api::kFunctions[call.slot].is_egl) {
+    bool handled = false;
+    bool ok = ExecuteEgl(call, thread, &handled);
+    if (handled) return ok;
+  }
+  if (IsDraw(call.name)) ApplyClientArrays(call, thread);
+  Word result{};
+  if (!RunGeneric(call, thread, &result)) return false;
+  TrackBindings(call, thread);
+  if (IsDraw(call.name)) thread.memory.clear();
+  return true;
+}
+
+}  // namespace strata::host

@@ -1,0 +1,150 @@
+#pragma once
+// Runs a decoded command stream on the host's EGL/GLES. It maps every object
+// name and handle the stream uses to the ones the host made, keeps client
+// memory (vertex arrays, mapped buffers) the stream sends, and stands in host
+// surfaces for the recorded windows. It knows nothing of where the stream
+// comes from: a trace file or a live connection feed it alike.
+//
+// Calls of one recorded thread must run on one host thread (EGL binds contexts
+// to threads); the caller runs calls of different threads one at a time.
+
+#include <EGL/egl.h>
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <span>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "host/host_driver.h"
+#include "host/invoke.h"
+#include "host/object_names.h"
+#include "host/surface_factory.h"
+#include "stream/call_decoder.h"
+
+namespace strata::host {
+
+struct RgbaImage {
+  int width = 0, height = 0;
+  std::vector<uint8_t> pixels;  // RGBA8, bottom row first (as glReadPixels gives it)
+};
+
+class Executor {
+ public:
+  Executor(const HostDriver& driver, SurfaceFactory& surfaces);
+  ~Executor();
+  Executor(const Executor&) = delete;
+  Executor& operator=(const Executor&) = delete;
+
+  // Runs one call of recorded thread `call.thread`. False when the call could
+  // not run here (its reason goes to problems(), once per function); the
+  // stream goes on either way.
+  bool Execute(const stream::DecodedCall& call);
+
+  // A memory record: bytes of app memory the thread's next calls read.
+  void WriteMemory(uint32_t thread, uint64_t address, std::span<const uint8_t> bytes);
+  // A surface trace event: the size of a recorded window or pixmap surface.
+  void SetSurfaceSize(uint64_t recorded_surface, int width, int height);
+
+  // Called on the thread's host thread right before eglSwapBuffers runs, with
+  // the recorded thread; the surface's contents can still be read then.
+  std::function<void(uint32_t thread)> before_swap;
+
+  // Reads a rectangle of recorded framebuffer `framebuffer` (0: the surface)
+  // of the thread's current context, as the tracer captured it.
+  bool ReadFramebuffer(uint32_t thread, uint64_t framebuffer, int x, int y, int width, int height, RgbaImage* image,
+                       std::string* error);
+  // Reads the whole draw surface of the thread's current context.
+  bool ReadSurface(uint32_t thread, RgbaImage* image, std::string* error);
+
+  // Why calls could not run: one line per function, with a count.
+  std::vector<std::string> problems() const;
+  uint64_t skipped_calls() const { return skipped_; }
+
+ private:
+  struct ClientArray {
+    int slot;
+    std::vector<Word> args;
+    int pointer_param;
+    uint64_t pointer;
+    uint64_t stride;  // bytes from one vertex to the next
+  };
+  struct MappedRange {
+    uint64_t recorded;
+    uint8_t* host;
+    uint64_t length;
+  };
+  struct Context {
+    EGLContext host = EGL_NO_CONTEXT;
+    EGLConfig host_config = nullptr;
+    int version = 1;
+    std::shared_ptr<ShareGroup> shared;
+    NameMap names[static_cast<int>(api::ObjectClass::kCount)];  // objects contexts do not share
+    uint64_t array_buffer = 0, vertex_array = 0, program = 0;
+    uint32_t client_texture = 0;
+    std::map<uint64_t, ClientArray> client_arrays;  // by attribute (GLES 1: by array)
+    std::map<uint32_t, MappedRange> mapped;         // by buffer target
+  };
+  struct Surface {
+    EGLSurface host = EGL_NO_SURFACE;
+    EGLConfig host_config = nullptr;
+    bool stand_in = false;  // made by the factory for a window or pixmap, created on first use
+    int width = 0, height = 0;
+  };
+  struct Region {
+    uint64_t address;
+    std::vector<uint8_t> bytes;
+  };
+  struct Thread {
+    uint64_t context = 0;  // recorded handle of the current context
+    std::vector<Region> memory;  // client arrays for the thread's next draw
+  };
+  // Scratch memory for one call's pointer arguments.
+  struct Scratch {
+    std::vector<std::vector<uint8_t>> buffers;
+    size_t used = 0;
+    uint8_t* Get(size_t size);
+  };
+
+  Context* Current(const Thread& thread);
+  uint64_t ToHost(const Thread& thread, api::ObjectClass object, uint64_t recorded, uint64_t program_hint);
+  void AddName(const Thread& thread, api::ObjectClass object, uint64_t recorded, uint64_t host,
+               uint64_t program_hint);
+  void RemoveName(const Thread& thread, api::ObjectClass object, uint64_t recorded);
+  void Problem(const stream::DecodedCall& call, const std::string& why);
+
+  // Generic path: arguments from the record, names translated, the call made,
+  // created names mapped.
+  bool RunGeneric(const stream::DecodedCall& call, Thread& thread, Word* result);
+  bool BuildArguments(const stream::DecodedCall& call, Thread& thread, std::vector<Word>* args);
+
+  // EGL objects (executor_egl.cpp).
+  bool ExecuteEgl(const stream::DecodedCall& call, Thread& thread, bool* handled);
+  EGLDisplay HostDisplay();
+  EGLSurface HostSurface(uint64_t recorded);
+  EGLConfig AnyConfig(int version);
+
+  // Client memory (executor_client_memory.cpp).
+  void TrackPointerCall(const stream::DecodedCall& call, Thread& thread, const std::vector<Word>& args);
+  void ApplyClientArrays(const stream::DecodedCall& call, Thread& thread);
+  void TrackMapping(const stream::DecodedCall& call, Thread& thread, const Word& result);
+  void TrackBindings(const stream::DecodedCall& call, Thread& thread);
+
+  const HostDriver& driver_;
+  SurfaceFactory& surfaces_;
+  EGLDisplay display_ = EGL_NO_DISPLAY;
+  bool display_failed_ = false;
+  std::unordered_map<uint32_t, Thread> threads_;
+  std::unordered_map<uint64_t, std::unique_ptr<Context>> contexts_;  // by recorded handle
+  std::unordered_map<uint64_t, Surface> recorded_surfaces_;
+  std::unordered_map<uint64_t, std::pair<int, int>> surface_sizes_;
+  NameMap egl_names_[static_cast<int>(api::ObjectClass::kCount)];
+  Scratch scratch_;
+  std::map<std::string, std::pair<uint64_t, std::string>> problems_;  // function -> count, reason
+  uint64_t skipped_ = 0;
+};
+
+}  // namespace strata::host

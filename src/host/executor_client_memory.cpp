@@ -1,0 +1,197 @@
+// App memory that GL reads after the call that names it: client-side vertex
+// arrays (their bytes arrive in memory records before each draw) and mapped
+// buffers (what the app wrote arrives before flush/unmap). Also the few
+// bindings this needs, per context.
+#include <GLES3/gl32.h>
+#include <GLES2/gl2ext.h>
+
+#include <algorithm>
+#include <cstring>
+
+#include "host/executor.h"
+#include "strata/api/replay.h"
+
+namespace strata::host {
+
+namespace {
+
+int ParamIndex(int slot, const char* name) {
+  const api::FunctionInfo& info = api::kFunctions[slot];
+  for (int i = 0; i < info.param_count; ++i) {
+    if (std::strcmp(info.params[i].name, name) == 0) return i;
+  }
+  return -1;
+}
+
+size_t TypeBytes(uint64_t type) {
+  switch (type) {
+    case GL_BYTE:
+    case GL_UNSIGNED_BYTE: return 1;
+    case GL_SHORT:
+    case GL_UNSIGNED_SHORT:
+    case GL_HALF_FLOAT:
+    case GL_HALF_FLOAT_OES: return 2;
+    default: return 4;
+  }
+}
+
+// The lowest vertex a draw reads, so the right memory record is found for
+// arrays that start before it.
+int64_t FirstVertex(const stream::DecodedCall& call) {
+  int first = ParamIndex(call.slot, "first");
+  if (first >= 0) return call.args[first].i;
+  int indices = ParamIndex(call.slot, "indices"), type = ParamIndex(call.slot, "type");
+  if (indices < 0 || type < 0 || !call.args[indices].has_in) return 0;
+  const auto& bytes = call.args[indices].in;
+  size_t size = TypeBytes(call.args[type].u);
+  if (size == 4 && call.args[type].u != GL_UNSIGNED_INT) return 0;
+  uint32_t lowest = UINT32_MAX;
+  for (size_t at = 0; at + size <= bytes.size(); at += size) {
+    uint32_t index = 0;
+    std::memcpy(&index, bytes.data() + at, size);
+    lowest = std::min(lowest, index);
+  }
+  int base = ParamIndex(call.slot, "basevertex");
+  return (lowest == UINT32_MAX ? 0 : lowest) + (base >= 0 ? call.args[base].i : 0);
+}
+
+}  // namespace
+
+void Executor::TrackPointerCall(const stream::DecodedCall& call, Thread& thread, const std::vector<Word>& args) {
+  const api::ReplayFunction& replay = api::kReplay[call.slot];
+  const api::FunctionInfo& info = api::kFunctions[call.slot];
+  int pointer = -1;
+  for (int i = 0; i < info.param_count; ++i) {
+    if (replay.params[i].client_array) pointer = i;
+  }
+  Context* context = Current(thread);
+  if (pointer < 0 || context == nullptr) return;
+  // Which array: the attribute index, or for GLES 1 the named array (and texture unit).
+  int index_param = ParamIndex(call.slot, "index");
+  uint64_t key = index_param >= 0 ? call.args[index_param].u
+                                  : (1ull << 32) + static_cast<uint64_t>(call.slot) * 64 +
+                                        (call.slot == api::glTexCoordPointer ? context->client_texture : 0);
+  if (context->vertex_array != 0 || context->array_buffer != 0 || call.args[pointer].u == 0) {
+    context->client_arrays.erase(key);
+    return;
+  }
+  int size_param = ParamIndex(call.slot, "size"), type_param = ParamIndex(call.slot, "type");
+  int stride_param = ParamIndex(call.slot, "stride");
+  uint64_t components = size_param >= 0 ? call.args[size_param].u : 3;
+  uint64_t element = type_param >= 0 ? TypeBytes(call.args[type_param].u) * components : 4;
+  uint64_t stride = stride_param >= 0 && call.args[stride_param].i > 0 ? call.args[stride_param].u : element;
+  context->client_arrays[key] = ClientArray{call.slot, args, pointer, call.args[pointer].u, stride};
+}
+
+void Executor::ApplyClientArrays(const stream::DecodedCall& call, Thread& thread) {
+  Context* context = Current(thread);
+  if (context == nullptr || context->client_arrays.empty() || context->vertex_array != 0) return;
+  const int64_t first = FirstVertex(call);
+  auto bind_buffer = driver_.Get<PFNGLBINDBUFFERPROC>(api::glBindBuffer);
+  auto client_active_texture = driver_.Get<void (*)(GLenum)>(api::glClientActiveTexture);
+  if (context->array_buffer != 0) bind_buffer(GL_ARRAY_BUFFER, 0);
+  for (auto& [key, array] : context->client_arrays) {
+    // The memory record holding the vertices this draw starts at; else one holding the array's start.
+    uint64_t start = array.pointer + static_cast<uint64_t>(std::max<int64_t>(first, 0)) * array.stride;
+    const Region* found = nullptr;
+    for (const uint64_t wanted : {start, array.pointer}) {
+      for (const Region& region : thread.memory) {
+        if (wanted >= region.address && wanted < region.address + region.bytes.size()) found = &region;
+      }
+      if (found) break;
+    }
+    if (found == nullptr) continue;
+    std::vector<Word> args = array.args;
+    // GL only reads the range the draw uses, which the record holds.
+    args[array.pointer_param].u = reinterpret_cast<uint64_t>(found->bytes.data()) + (array.pointer - found->address);
+    uint32_t unit = static_cast<uint32_t>(key >> 32 ? key % 64 : 0);
+    bool texture_array = array.slot == api::glTexCoordPointer;
+    if (texture_array && unit != context->client_texture) client_active_texture(GL_TEXTURE0 + unit);
+    kInvokers[array.slot](driver_.Function(array.slot), args.data(), nullptr);
+    if (texture_array && unit != context->client_texture) client_active_texture(GL_TEXTURE0 + context->client_texture);
+  }
+  if (context->array_buffer != 0) {
+    bind_buffer(GL_ARRAY_BUFFER, static_cast<GLuint>(ToHost(thread, api::ObjectClass::kBuffer, context->array_buffer, 0)));
+  }
+}
+
+void Executor::WriteMemory(uint32_t thread_id, uint64_t address, std::span<const uint8_t> bytes) {
+  Thread& thread = threads_[thread_id];
+  if (Context* context = Current(thread)) {
+    for (auto& [target, range] : context->mapped) {
+      if (address >= range.recorded && address + bytes.size() <= range.recorded + range.length) {
+        std::memcpy(range.host + (address - range.recorded), bytes.data(), bytes.size());
+        return;
+      }
+    }
+  }
+  thread.memory.push_back(Region{address, std::vector<uint8_t>(bytes.begin(), bytes.end())});
+}
+
+void Executor::TrackMapping(const stream::DecodedCall& call, Thread& thread, const Word& result) {
+  Context* context = Current(thread);
+  if (context == nullptr) return;
+  switch (call.slot) {
+    case api::glMapBufferRange:
+    case api::glMapBufferRangeEXT:
+      if (result.p != nullptr && call.has_reply) {
+        context->mapped[static_cast<uint32_t>(call.args[0].u)] =
+            MappedRange{call.result.u, static_cast<uint8_t*>(result.p), static_cast<uint64_t>(call.args[2].i)};
+      }
+      break;
+    case api::glMapBufferOES:
+      if (result.p != nullptr && call.has_reply) {
+        GLint size = 0;
+        driver_.Get<PFNGLGETBUFFERPARAMETERIVPROC>(api::glGetBufferParameteriv)(static_cast<GLenum>(call.args[0].u),
+                                                                                GL_BUFFER_SIZE, &size);
+        context->mapped[static_cast<uint32_t>(call.args[0].u)] =
+            MappedRange{call.result.u, static_cast<uint8_t*>(result.p), static_cast<uint64_t>(size)};
+      }
+      break;
+    case api::glUnmapBuffer:
+    case api::glUnmapBufferOES:
+      context->mapped.erase(static_cast<uint32_t>(call.args[0].u));
+      break;
+    default:
+      break;
+  }
+}
+
+void Executor::TrackBindings(const stream::DecodedCall& call, Thread& thread) {
+  Context* context = Current(thread);
+  if (context == nullptr) return;
+  auto forget = [&](uint64_t* binding) {
+    const auto& names = call.args[1];
+    for (size_t at = 0; names.has_in && at + 4 <= names.in.size(); at += 4) {
+      uint32_t name;
+      std::memcpy(&name, names.in.data() + at, 4);
+      if (name == *binding) *binding = 0;
+    }
+  };
+  switch (call.slot) {
+    case api::glBindBuffer:
+      if (call.args[0].u == GL_ARRAY_BUFFER) context->array_buffer = call.args[1].u;
+      break;
+    case api::glBindVertexArray:
+    case api::glBindVertexArrayOES:
+      context->vertex_array = call.args[0].u;
+      break;
+    case api::glDeleteBuffers:
+      forget(&context->array_buffer);
+      break;
+    case api::glDeleteVertexArrays:
+    case api::glDeleteVertexArraysOES:
+      forget(&context->vertex_array);
+      break;
+    case api::glUseProgram:
+      context->program = call.args[0].u;
+      break;
+    case api::glClientActiveTexture:
+      context->client_texture = static_cast<uint32_t>(call.args[0].u - GL_TEXTURE0);
+      break;
+    default:
+      break;
+  }
+}
+
+}  // namespace strata::host

@@ -1,0 +1,246 @@
+// EGL calls that cannot run as recorded: displays and windows of the traced
+// process stand for the host's own, configs must suit the host's surfaces,
+// and contexts carry the state the executor keeps per context.
+#include <EGL/egl.h>
+#include <EGL/eglext.h>
+#include <GLES3/gl32.h>
+
+#include <cstring>
+
+#include "host/executor.h"
+#include "strata/api/replay.h"
+
+namespace strata::host {
+
+using api::ObjectClass;
+
+namespace {
+
+constexpr int kDefaultWidth = 640, kDefaultHeight = 480;
+
+std::vector<EGLint> IntAttribs(const stream::DecodedValue& v) {
+  std::vector<EGLint> list;
+  if (!v.has_in) return {EGL_NONE};
+  for (size_t at = 0; at + sizeof(EGLint) <= v.in.size(); at += sizeof(EGLint)) {
+    EGLint value;
+    std::memcpy(&value, v.in.data() + at, sizeof value);
+    list.push_back(value);
+  }
+  if (list.empty() || list.back() != EGL_NONE) list.push_back(EGL_NONE);
+  return list;
+}
+
+bool IsGlTextureTarget(uint64_t target) {
+  return target == EGL_GL_TEXTURE_2D_KHR || target == EGL_GL_TEXTURE_3D_KHR ||
+         (target >= EGL_GL_TEXTURE_CUBE_MAP_POSITIVE_X_KHR && target <= EGL_GL_TEXTURE_CUBE_MAP_NEGATIVE_Z_KHR);
+}
+
+}  // namespace
+
+EGLDisplay Executor::HostDisplay() {
+  if (display_ != EGL_NO_DISPLAY || display_failed_) return display_;
+  std::string error;
+  display_ = surfaces_.OpenDisplay(&error);
+  EGLint major = 0, minor = 0;
+  if (display_ == EGL_NO_DISPLAY ||
+      !driver_.Get<PFNEGLINITIALIZEPROC>(api::eglInitialize)(display_, &major, &minor)) {
+    display_failed_ = true;
+    problems_["host display"] = {1, error.empty() ? "eglInitialize failed on the host display" : error};
+    display_ = EGL_NO_DISPLAY;
+  }
+  return display_;
+}
+
+EGLConfig Executor::AnyConfig(int version) {
+  EGLint renderable = version >= 3 ? EGL_OPENGL_ES3_BIT : version == 2 ? EGL_OPENGL_ES2_BIT : EGL_OPENGL_ES_BIT;
+  const EGLint attribs[] = {EGL_RENDERABLE_TYPE, renderable, EGL_SURFACE_TYPE, surfaces_.window_surface_bit(),
+                            EGL_RED_SIZE, 8, EGL_GREEN_SIZE, 8, EGL_BLUE_SIZE, 8, EGL_ALPHA_SIZE, 8,
+                            EGL_DEPTH_SIZE, 24, EGL_STENCIL_SIZE, 8, EGL_NONE};
+  EGLConfig config = nullptr;
+  EGLint count = 0;
+  driver_.Get<PFNEGLCHOOSECONFIGPROC>(api::eglChooseConfig)(HostDisplay(), attribs, &config, 1, &count);
+  return count > 0 ? config : nullptr;
+}
+
+EGLSurface Executor::HostSurface(uint64_t recorded) {
+  if (recorded == 0) return EGL_NO_SURFACE;
+  auto it = recorded_surfaces_.find(recorded);
+  if (it == recorded_surfaces_.end()) return EGL_NO_SURFACE;
+  Surface& surface = it->second;
+  if (surface.host == EGL_NO_SURFACE && surface.stand_in && surface.host_config != nullptr) {
+    auto size = surface_sizes_.find(recorded);
+    int width = size != surface_sizes_.end() ? size->second.first : kDefaultWidth;
+    int height = size != surface_sizes_.end() ? size->second.second : kDefaultHeight;
+    if (size == surface_sizes_.end()) {
+      problems_["surface size"] = {1, "a window surface's size is not in the trace; it is replayed at 640x480"};
+    }
+    std::string error;
+    surface.host = surfaces_.CreateWindowSurface(HostDisplay(), surface.host_config, width, height, &error);
+    surface.width = width;
+    surface.height = height;
+    if (surface.host == EGL_NO_SURFACE) {
+      problems_["window surface"] = {1, error};
+      surface.stand_in = false;  // do not try again for every call
+    }
+  }
+  return surface.host;
+}
+
+void Executor::SetSurfaceSize(uint64_t recorded_surface, int width, int height) {
+  surface_sizes_[recorded_surface] = {width, height};
+}
+
+bool Executor::ExecuteEgl(const stream::DecodedCall& call, Thread& thread, bool* handled) {
+  *handled = true;
+  const auto& a = call.args;
+  auto Recorded = [&](size_t i) { return a[i].u; };
+  switch (call.slot) {
+    case api::eglGetDisplay:
+    case api::eglGetPlatformDisplay:
+    case api::eglGetPlatformDisplayEXT:
+      return HostDisplay() != EGL_NO_DISPLAY;
+    case api::eglInitialize:
+      return HostDisplay() != EGL_NO_DISPLAY;
+    case api::eglTerminate:
+      // The executor owns the display for the whole stream: objects the trace
+      // made before terminating are destroyed with the executor.
+      return true;
+    case api::eglChooseConfig: {
+      // Windows are replaced by the factory's surfaces: ask for configs those suit.
+      std::vector<EGLint> attribs = IntAttribs(a[1]);
+      bool has_surface_type = false;
+      for (size_t i = 0; i + 1 < attribs.size() && attribs[i] != EGL_NONE; i += 2) {
+        if (attribs[i] == EGL_SURFACE_TYPE) {
+          has_surface_type = true;
+          if (attribs[i + 1] != EGL_DONT_CARE && (attribs[i + 1] & (EGL_WINDOW_BIT | EGL_PIXMAP_BIT))) {
+            attribs[i + 1] = (attribs[i + 1] & ~(EGL_WINDOW_BIT | EGL_PIXMAP_BIT)) | surfaces_.window_surface_bit();
+          }
+        }
+      }
+      if (!has_surface_type) attribs.insert(attribs.end() - 1, {EGL_SURFACE_TYPE, surfaces_.window_surface_bit()});
+      EGLint wanted = static_cast<EGLint>(std::max<int64_t>(a[3].i, 1));
+      std::vector<EGLConfig> configs(static_cast<size_t>(wanted));
+      EGLint count = 0;
+      EGLBoolean ok = driver_.Get<PFNEGLCHOOSECONFIGPROC>(api::eglChooseConfig)(HostDisplay(), attribs.data(),
+                                                                                  configs.data(), wanted, &count);
+      if (!ok || count == 0) {
+        Problem(call, "the host has no config with these attributes");
+        return false;
+      }
+      const stream::DecodedValue& out = a[2];
+      for (size_t i = 0; out.has_out && (i + 1) * sizeof(void*) <= out.out.size(); ++i) {
+        uint64_t recorded;
+        std::memcpy(&recorded, out.out.data() + i * sizeof(void*), sizeof recorded);
+        EGLConfig host = configs[std::min<size_t>(i, static_cast<size_t>(count) - 1)];
+        egl_names_[static_cast<int>(ObjectClass::kEglConfig)].Add(recorded, reinterpret_cast<uint64_t>(host));
+      }
+      return true;
+    }
+    case api::eglCreateWindowSurface:
+    case api::eglCreatePlatformWindowSurface:
+    case api::eglCreatePlatformWindowSurfaceEXT:
+    case api::eglCreatePixmapSurface:
+    case api::eglCreatePlatformPixmapSurface:
+    case api::eglCreatePlatformPixmapSurfaceEXT: {
+      // Made on first use: the surface's size arrives in a trace event after this call.
+      if (!call.has_reply || call.result.u == 0) return true;
+      Surface& surface = recorded_surfaces_[call.result.u];
+      surface = Surface{};
+      surface.stand_in = true;
+      auto& configs = egl_names_[static_cast<int>(ObjectClass::kEglConfig)];
+      surface.host_config = configs.Knows(Recorded(1)) ? reinterpret_cast<EGLConfig>(configs.ToHost(Recorded(1)))
+                                                       : AnyConfig(2);
+      return true;
+    }
+    case api::eglCreateContext: {
+      auto& configs = egl_names_[static_cast<int>(ObjectClass::kEglConfig)];
+      std::vector<EGLint> attribs = IntAttribs(a[3]);
+      int version = 1;
+      for (size_t i = 0; i + 1 < attribs.size() && attribs[i] != EGL_NONE; i += 2) {
+        if (attribs[i] == EGL_CONTEXT_CLIENT_VERSION) version = attribs[i + 1];
+      }
+      // A context the tracer met mid-run names a config the trace never chose.
+      EGLConfig config = configs.Knows(Recorded(1)) ? reinterpret_cast<EGLConfig>(configs.ToHost(Recorded(1)))
+                                                    : AnyConfig(version);
+      Context* share = nullptr;
+      if (auto it = contexts_.find(Recorded(2)); Recorded(2) != 0 && it != contexts_.end()) share = it->second.get();
+      EGLContext host = driver_.Get<PFNEGLCREATECONTEXTPROC>(api::eglCreateContext)(
+          HostDisplay(), config, share ? share->host : EGL_NO_CONTEXT, attribs.data());
+      if (host == EGL_NO_CONTEXT) {
+        Problem(call, "the host refused to create the context");
+        return false;
+      }
+      auto context = std::make_unique<Context>();
+      context->host = host;
+      context->host_config = config;
+      context->version = version;
+      context->shared = share ? share->shared : std::make_shared<ShareGroup>();
+      if (call.has_reply && call.result.u != 0) {
+        egl_names_[static_cast<int>(ObjectClass::kEglContext)].Add(call.result.u, reinterpret_cast<uint64_t>(host));
+        contexts_[call.result.u] = std::move(context);
+      }
+      return true;
+    }
+    case api::eglMakeCurrent: {
+      uint64_t recorded_context = Recorded(3);
+      Context* context = nullptr;
+      if (auto it = contexts_.find(recorded_context); recorded_context != 0 && it != contexts_.end()) {
+        context = it->second.get();
+      }
+      // A surface first seen here (a trace started mid-run) gets the context's config.
+      for (size_t i : {1, 2}) {
+        if (Recorded(i) != 0 && !recorded_surfaces_.count(Recorded(i)) && context) {
+          Surface& surface = recorded_surfaces_[Recorded(i)];
+          surface.stand_in = true;
+          surface.host_config = context->host_config;
+        }
+      }
+      EGLBoolean ok = driver_.Get<PFNEGLMAKECURRENTPROC>(api::eglMakeCurrent)(
+          HostDisplay(), HostSurface(Recorded(1)), HostSurface(Recorded(2)), context ? context->host : EGL_NO_CONTEXT);
+      if (!ok && (!call.has_reply || call.result.u != 0)) {
+        Problem(call, "the host refused to make the context current");
+        return false;
+      }
+      if (ok) thread.context = context ? recorded_context : 0;
+      return true;
+    }
+    case api::eglReleaseThread:
+      driver_.Get<PFNEGLRELEASETHREADPROC>(api::eglReleaseThread)();
+      thread.context = 0;
+      return true;
+    case api::eglSwapBuffers:
+    case api::eglSwapBuffersWithDamageKHR:
+    case api::eglSwapBuffersWithDamageEXT: {
+      if (before_swap) before_swap(static_cast<uint32_t>(call.thread));
+      driver_.Get<PFNEGLSWAPBUFFERSPROC>(api::eglSwapBuffers)(HostDisplay(), HostSurface(Recorded(1)));
+      return true;
+    }
+    case api::eglCreateImage:
+    case api::eglCreateImageKHR: {
+      // The client buffer of a GL image is an object name of the context named.
+      uint64_t target = a[2].u;
+      auto it = contexts_.find(Recorded(1));
+      if (it == contexts_.end() || !(IsGlTextureTarget(target) || target == EGL_GL_RENDERBUFFER_KHR)) {
+        Problem(call, "only images of GL textures and renderbuffers can be replayed");
+        return false;
+      }
+      ObjectClass object = target == EGL_GL_RENDERBUFFER_KHR ? ObjectClass::kRenderbuffer : ObjectClass::kTexture;
+      std::vector<Word> args;
+      if (!BuildArguments(call, thread, &args)) return false;
+      args[3].u = it->second->shared->names[static_cast<int>(object)].ToHost(a[3].u);
+      Word result{};
+      kInvokers[call.slot](driver_.Function(call.slot), args.data(), &result);
+      if (result.p == nullptr) {
+        Problem(call, "the host refused to create the image");
+        return false;
+      }
+      if (call.has_reply) egl_names_[static_cast<int>(ObjectClass::kEglImage)].Add(call.result.u, result.u);
+      return true;
+    }
+    default:
+      *handled = false;
+      return true;
+  }
+}
+
+}  // namespace strata::host

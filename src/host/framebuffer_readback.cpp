@@ -1,0 +1,84 @@
+// Reading back what a replayed stream drew, the way the tracer captured it
+// (src/layers/trace/framebuffer_capture.cpp): RGBA8 with default pack state,
+// every binding and pack setting restored afterwards.
+#include <EGL/egl.h>
+#include <EGL/eglext.h>
+#include <GLES3/gl32.h>
+
+#include "host/executor.h"
+
+namespace strata::host {
+
+bool Executor::ReadFramebuffer(uint32_t thread_id, uint64_t framebuffer, int x, int y, int width, int height,
+                               RgbaImage* image, std::string* error) {
+  Thread& thread = threads_[thread_id];
+  Context* context = Current(thread);
+  if (context == nullptr) {
+    *error = "no context is current on the thread";
+    return false;
+  }
+  if (width <= 0 || height <= 0 || width > 16384 || height > 16384) {
+    *error = "implausible size " + std::to_string(width) + "x" + std::to_string(height);
+    return false;
+  }
+  auto get_integer = driver_.Get<PFNGLGETINTEGERVPROC>(api::glGetIntegerv);
+  auto query = [&](GLenum name) {
+    GLint value = 0;
+    get_integer(name, &value);
+    return value;
+  };
+  auto pixel_store = driver_.Get<PFNGLPIXELSTOREIPROC>(api::glPixelStorei);
+  auto bind_buffer = driver_.Get<PFNGLBINDBUFFERPROC>(api::glBindBuffer);
+  auto bind_framebuffer = driver_.Get<PFNGLBINDFRAMEBUFFERPROC>(api::glBindFramebuffer);
+  const bool gles3 = context->version >= 3, gles2 = context->version == 2;
+  const GLint host_framebuffer = static_cast<GLint>(ToHost(thread, api::ObjectClass::kFramebuffer, framebuffer, 0));
+  GLint alignment = query(GL_PACK_ALIGNMENT);
+  GLint row_length = 0, skip_rows = 0, skip_pixels = 0, pack_buffer = 0, old_read = 0, old_framebuffer = 0;
+  if (gles3) {
+    row_length = query(GL_PACK_ROW_LENGTH);
+    skip_rows = query(GL_PACK_SKIP_ROWS);
+    skip_pixels = query(GL_PACK_SKIP_PIXELS);
+    pack_buffer = query(GL_PIXEL_PACK_BUFFER_BINDING);
+    old_read = query(GL_READ_FRAMEBUFFER_BINDING);
+    if (pack_buffer) bind_buffer(GL_PIXEL_PACK_BUFFER, 0);
+    if (row_length) pixel_store(GL_PACK_ROW_LENGTH, 0);
+    if (skip_rows) pixel_store(GL_PACK_SKIP_ROWS, 0);
+    if (skip_pixels) pixel_store(GL_PACK_SKIP_PIXELS, 0);
+    if (old_read != host_framebuffer) bind_framebuffer(GL_READ_FRAMEBUFFER, static_cast<GLuint>(host_framebuffer));
+  } else if (gles2) {
+    old_framebuffer = query(GL_FRAMEBUFFER_BINDING);
+    if (old_framebuffer != host_framebuffer) bind_framebuffer(GL_FRAMEBUFFER, static_cast<GLuint>(host_framebuffer));
+  }
+  if (alignment != 4) pixel_store(GL_PACK_ALIGNMENT, 4);
+  image->width = width;
+  image->height = height;
+  image->pixels.assign(static_cast<size_t>(width) * height * 4, 0);
+  driver_.Get<PFNGLREADPIXELSPROC>(api::glReadPixels)(x, y, width, height, GL_RGBA, GL_UNSIGNED_BYTE,
+                                                      image->pixels.data());
+  if (alignment != 4) pixel_store(GL_PACK_ALIGNMENT, alignment);
+  if (gles2 && old_framebuffer != host_framebuffer) bind_framebuffer(GL_FRAMEBUFFER, static_cast<GLuint>(old_framebuffer));
+  if (gles3) {
+    if (old_read != host_framebuffer) bind_framebuffer(GL_READ_FRAMEBUFFER, static_cast<GLuint>(old_read));
+    if (skip_pixels) pixel_store(GL_PACK_SKIP_PIXELS, skip_pixels);
+    if (skip_rows) pixel_store(GL_PACK_SKIP_ROWS, skip_rows);
+    if (row_length) pixel_store(GL_PACK_ROW_LENGTH, row_length);
+    if (pack_buffer) bind_buffer(GL_PIXEL_PACK_BUFFER, static_cast<GLuint>(pack_buffer));
+  }
+  return true;
+}
+
+bool Executor::ReadSurface(uint32_t thread_id, RgbaImage* image, std::string* error) {
+  auto get_current_surface = driver_.Get<PFNEGLGETCURRENTSURFACEPROC>(api::eglGetCurrentSurface);
+  EGLSurface surface = get_current_surface(EGL_DRAW);
+  if (surface == EGL_NO_SURFACE) {
+    *error = "no surface is current on the thread";
+    return false;
+  }
+  EGLint width = 0, height = 0;
+  auto query_surface = driver_.Get<PFNEGLQUERYSURFACEPROC>(api::eglQuerySurface);
+  query_surface(HostDisplay(), surface, EGL_WIDTH, &width);
+  query_surface(HostDisplay(), surface, EGL_HEIGHT, &height);
+  return ReadFramebuffer(thread_id, 0, 0, 0, width, height, image, error);
+}
+
+}  // namespace strata::host

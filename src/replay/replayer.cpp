@@ -1,0 +1,211 @@
+#include "replay/replayer.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+
+#include "common/png_file.h"
+#include "host/host_driver.h"
+#include "host/surface_factory.h"
+#include "replay/thread_runner.h"
+#include "stream/byte_reader.h"
+#include "stream/framebuffer_record.h"
+#include "stream/ordered_reader.h"
+
+namespace strata::replay {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+constexpr size_t kMismatchesKept = 10;
+
+FramebufferMismatch Compare(const stream::FramebufferImage& recorded, const host::RgbaImage& replayed, bool* equal) {
+  FramebufferMismatch m;
+  m.frame = recorded.frame;
+  m.sequence = recorded.sequence;
+  m.framebuffer = recorded.framebuffer;
+  m.total_pixels = recorded.width * recorded.height;
+  bool first = true;
+  for (uint64_t i = 0; i < m.total_pixels; ++i) {
+    int worst = 0;
+    for (int c = 0; c < 4; ++c) {
+      worst = std::max(worst, std::abs(int(recorded.pixels[i * 4 + c]) - int(replayed.pixels[i * 4 + c])));
+    }
+    if (worst == 0) continue;
+    ++m.differing_pixels;
+    m.max_difference = std::max(m.max_difference, worst);
+    if (first) {
+      first = false;
+      m.first_x = static_cast<int>(recorded.x + static_cast<int64_t>(i % recorded.width));
+      m.first_y = static_cast<int>(recorded.y + static_cast<int64_t>(i / recorded.width));
+    }
+  }
+  *equal = m.differing_pixels == 0;
+  return m;
+}
+
+class LoopReplay {
+ public:
+  LoopReplay(const ReplayOptions& options, const host::HostDriver& driver, host::SurfaceFactory& surfaces,
+             ReplayResult* result, bool first_loop)
+      : options_(options), executor_(driver, surfaces), result_(result), first_loop_(first_loop) {
+    executor_.before_swap = [this](uint32_t thread) { BeforeSwap(thread); };
+  }
+
+  bool Run(stream::OrderedRecordReader& reader, std::string* error) {
+    stream::CallDecoder decoder(reader.functions());
+    stream::Record record;
+    stream::DecodedCall call;
+    std::string problem;
+    const bool show_progress = options_.progress && isatty(STDERR_FILENO);
+    Clock::time_point last_progress = Clock::now();
+    uint64_t first_start = UINT64_MAX, last_end = 0;
+    while (reader.Next(&record)) {
+      switch (record.type) {
+        case stream::RecordType::kCall:
+          if (!decoder.Decode(record.payload, record.thread_id, record.chunk, &call, &problem)) {
+            *error = "call " + std::to_string(calls_) + " (thread " + std::to_string(record.thread_id) + "): " + problem;
+            return false;
+          }
+          runner_.Run(record.thread_id, [&] { executor_.Execute(call); });
+          ++calls_;
+          first_start = std::min(first_start, call.start_ns);
+          last_end = std::max(last_end, call.start_ns + call.duration_ns);
+          break;
+        case stream::RecordType::kMemory: {
+          stream::ByteReader r(record.payload);
+          uint64_t address = r.Varint();
+          std::span<const uint8_t> bytes;
+          if (r.Blob(&bytes) && r.ok()) executor_.WriteMemory(record.thread_id, address, bytes);
+          break;
+        }
+        case stream::RecordType::kFrame:
+          ++frame_;
+          if (show_progress && Clock::now() - last_progress > std::chrono::seconds(1)) {
+            last_progress = Clock::now();
+            std::fprintf(stderr, "\rreplay: frame %llu, %llu calls", static_cast<unsigned long long>(frame_),
+                         static_cast<unsigned long long>(calls_));
+          }
+          break;
+        case stream::RecordType::kFramebuffer:
+          if (options_.verify && first_loop_) Verify(record);
+          break;
+        case stream::RecordType::kTraceEvent: {
+          stream::ByteReader r(record.payload);
+          if (r.String() == "surface") {
+            uint64_t surface = r.Varint(), width = r.Varint(), height = r.Varint();
+            if (r.ok() && width > 0 && height > 0 && width <= 16384 && height <= 16384) {
+              executor_.SetSurfaceSize(surface, static_cast<int>(width), static_cast<int>(height));
+            }
+          }
+          break;
+        }
+        default:
+          break;  // unknown records are skipped by their length
+      }
+    }
+    if (show_progress) std::fprintf(stderr, "\r%60s\r", "");
+    result_->calls = calls_;
+    result_->frames = frame_;
+    result_->skipped_calls = executor_.skipped_calls();
+    result_->problems = executor_.problems();
+    if (first_start != UINT64_MAX) result_->traced_seconds = double(last_end - first_start) / 1e9;
+    if (!reader.error().empty()) {
+      if (reader.truncated()) {
+        result_->warning = reader.error() + "; replayed everything before it";
+      } else {
+        *error = reader.error();
+        return false;
+      }
+    }
+    return snapshot_error_.empty() || (*error = snapshot_error_, false);
+  }
+
+ private:
+  void BeforeSwap(uint32_t thread) {
+    bool wanted = false;
+    for (auto [first, last] : options_.snapshot_frames) wanted |= frame_ >= first && frame_ <= last;
+    if (!first_loop_ || !wanted) return;
+    if (options_.snapshot_dir.empty() && !options_.on_snapshot) return;
+    host::RgbaImage image;
+    std::string error;
+    if (!executor_.ReadSurface(thread, &image, &error)) {
+      snapshot_error_ = "frame " + std::to_string(frame_) + ": cannot read the surface: " + error;
+      return;
+    }
+    if (options_.on_snapshot) options_.on_snapshot(frame_, image);
+    if (options_.snapshot_dir.empty()) return;
+    char name[64];
+    std::snprintf(name, sizeof name, "/frame-%06llu.png", static_cast<unsigned long long>(frame_));
+    std::string path = options_.snapshot_dir + name;
+    if (!WritePng(path, image.width, image.height, image.pixels, true, &error)) {
+      snapshot_error_ = error;
+      return;
+    }
+    result_->snapshots.push_back(path);
+  }
+
+  void Verify(const stream::Record& record) {
+    stream::FramebufferImage recorded;
+    if (!stream::DecodeFramebuffer(record.payload, &recorded) || recorded.format != 0) return;
+    host::RgbaImage replayed;
+    std::string error;
+    bool read = false;
+    runner_.Run(record.thread_id, [&] {
+      read = executor_.ReadFramebuffer(record.thread_id, recorded.framebuffer, static_cast<int>(recorded.x),
+                                       static_cast<int>(recorded.y), static_cast<int>(recorded.width),
+                                       static_cast<int>(recorded.height), &replayed, &error);
+    });
+    ++result_->framebuffers_checked;
+    bool equal = false;
+    FramebufferMismatch mismatch;
+    if (read) {
+      mismatch = Compare(recorded, replayed, &equal);
+    } else {
+      mismatch.frame = recorded.frame;
+      mismatch.sequence = recorded.sequence;
+      mismatch.framebuffer = recorded.framebuffer;
+      mismatch.total_pixels = mismatch.differing_pixels = recorded.width * recorded.height;
+      mismatch.max_difference = 255;
+    }
+    if (equal) return;
+    ++result_->framebuffers_differing;
+    if (result_->mismatches.size() < kMismatchesKept) result_->mismatches.push_back(mismatch);
+  }
+
+  const ReplayOptions& options_;
+  ThreadRunner runner_;  // before the executor: its threads outlive the executor's teardown
+  host::Executor executor_;
+  ReplayResult* result_;
+  const bool first_loop_;
+  uint64_t calls_ = 0, frame_ = 0;
+  std::string snapshot_error_;
+};
+
+}  // namespace
+
+bool Replay(const std::string& trace_path, const ReplayOptions& options, ReplayResult* result, std::string* error) {
+  auto driver = host::HostDriver::Load(options.strata_lib_dir, error);
+  if (!driver) return false;
+  std::unique_ptr<host::SurfaceFactory> surfaces =
+      options.window ? host::MakeX11SurfaceFactory(*driver, error) : host::MakePbufferSurfaceFactory(*driver);
+  if (!surfaces) return false;
+  for (int loop = 0; loop < std::max(options.loops, 1); ++loop) {
+    auto reader = stream::OrderedRecordReader::Open(trace_path, error);
+    if (!reader) return false;
+    Clock::time_point start = Clock::now();
+    bool ok;
+    {
+      LoopReplay replay(options, *driver, *surfaces, result, loop == 0);
+      ok = replay.Run(*reader, error);
+    }
+    result->loop_seconds.push_back(std::chrono::duration<double>(Clock::now() - start).count());
+    if (!ok) return false;
+  }
+  return true;
+}
+
+}  // namespace strata::replay

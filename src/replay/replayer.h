@@ -1,0 +1,52 @@
+#pragma once
+// Replays a trace file: reads its records in call order, runs the calls on
+// the host through the executor, and on the way writes snapshots and checks
+// the replayed framebuffers against those captured while tracing.
+
+#include <cstdint>
+#include <functional>
+#include <utility>
+#include <string>
+#include <vector>
+
+#include "host/executor.h"
+
+namespace strata::replay {
+
+struct ReplayOptions {
+  bool window = false;              // X11 windows instead of pbuffers
+  // Frames to snapshot, as inclusive ranges (frame 0 ends at the first eglSwapBuffers).
+  std::vector<std::pair<uint64_t, uint64_t>> snapshot_frames;
+  std::string snapshot_dir;
+  bool verify = false;
+  int loops = 1;
+  bool progress = false;            // a progress line on stderr for long replays
+  // Where Strata's own libraries are, so they are never taken as the host driver.
+  std::string strata_lib_dir;
+  // Called with each frame image a snapshot takes (frame, image); optional.
+  std::function<void(uint64_t, const host::RgbaImage&)> on_snapshot;
+};
+
+struct FramebufferMismatch {
+  uint64_t frame = 0, sequence = 0, framebuffer = 0;
+  uint64_t differing_pixels = 0, total_pixels = 0;
+  int max_difference = 0;  // largest difference of one channel
+  int first_x = 0, first_y = 0;
+};
+
+struct ReplayResult {
+  uint64_t calls = 0, frames = 0, skipped_calls = 0;
+  std::vector<double> loop_seconds;      // wall time of each loop
+  double traced_seconds = 0;             // first call's start to last call's end, as recorded
+  uint64_t framebuffers_checked = 0, framebuffers_differing = 0;
+  std::vector<FramebufferMismatch> mismatches;  // the first few
+  std::vector<std::string> snapshots;     // files written
+  std::vector<std::string> problems;      // calls that could not run, one line per function
+  std::string warning;                    // e.g. the trace was cut short
+};
+
+// False with *error when the trace cannot be read or the host cannot replay
+// it at all; a damaged trace replays up to the damage and says so in *error.
+bool Replay(const std::string& trace_path, const ReplayOptions& options, ReplayResult* result, std::string* error);
+
+}  // namespace strata::replay

@@ -1,0 +1,132 @@
+#include "stream/ordered_reader.h"
+
+#include <limits>
+
+#include "stream/byte_reader.h"
+#include "stream/record_format.h"
+
+namespace strata::stream {
+
+std::unique_ptr<OrderedRecordReader> OrderedRecordReader::Open(const std::string& path, std::string* error) {
+  auto file = TraceFileReader::Open(path, error);
+  if (!file) return nullptr;
+  auto it = file->header().extra.find("functions");
+  if (it == file->header().extra.end()) {
+    *error = path + ": the trace header has no function table (not written by Strata's tracer?)";
+    return nullptr;
+  }
+  std::unique_ptr<OrderedRecordReader> reader(new OrderedRecordReader(std::move(file)));
+  reader->functions_.Load(it->second);
+  std::vector<ChunkLocation> chunks;
+  if (!reader->file_->ScanChunks(&chunks, &reader->scan_error_)) {
+    reader->scan_truncated_ = reader->scan_error_.find("truncated") != std::string::npos;
+  }
+  for (const ChunkLocation& chunk : chunks) reader->threads_[chunk.info.thread_id].pending.push_back(chunk);
+  return reader;
+}
+
+void OrderedRecordReader::Fail(const std::string& message, bool truncated) {
+  error_ = message;
+  truncated_ = truncated;
+  failed_ = true;
+}
+
+bool OrderedRecordReader::Load(uint32_t thread, ThreadCursor& cursor) {
+  ChunkLocation chunk = cursor.pending.front();
+  cursor.pending.pop_front();
+  std::string error;
+  ChunkInfo info;
+  if (!file_->SeekToChunkAt(chunk.offset, &error) || !file_->NextChunk(&cursor.records, &info, &error)) {
+    if (error.empty()) error = "chunk at byte " + std::to_string(chunk.offset) + " could not be read";
+    Fail(error, error.find("truncated") != std::string::npos);
+    return false;
+  }
+  if (info.thread_id != thread) {
+    Fail("chunk at byte " + std::to_string(chunk.offset) + " changed while it was read", false);
+    return false;
+  }
+  cursor.at = 0;
+  cursor.loaded = true;
+  cursor.seen_call = false;
+  cursor.chunk_serial = ++serials_;
+  return true;
+}
+
+bool OrderedRecordReader::PeekSequence(const ThreadCursor& cursor, uint64_t* sequence, bool* malformed) const {
+  ByteReader r(std::span<const uint8_t>(cursor.records).subspan(cursor.at));
+  uint8_t type = r.U8();
+  uint64_t length = r.Varint();
+  *malformed = !r.ok() || length > r.remaining();
+  if (*malformed || type != static_cast<uint8_t>(RecordType::kCall)) return false;
+  r.Varint();  // function id
+  uint64_t delta = r.Varint();
+  if (!r.ok()) return *malformed = true, false;
+  *sequence = cursor.seen_call ? cursor.last_sequence + 1 + delta : delta;
+  return true;
+}
+
+bool OrderedRecordReader::TakeRecord(uint32_t thread, ThreadCursor& cursor, Record* record) {
+  ByteReader r(std::span<const uint8_t>(cursor.records).subspan(cursor.at));
+  uint8_t type = r.U8();
+  uint64_t length = r.Varint();
+  if (!r.ok() || length > r.remaining()) {
+    Fail("record at offset " + std::to_string(cursor.at) + " of a chunk of thread " + std::to_string(thread) +
+             " has a damaged header",
+         false);
+    return false;
+  }
+  record->type = static_cast<RecordType>(type);
+  record->payload = std::span<const uint8_t>(cursor.records.data() + cursor.at + r.offset(), length);
+  record->thread_id = thread;
+  record->chunk = cursor.chunk_serial;
+  cursor.at += r.offset() + length;
+  return true;
+}
+
+bool OrderedRecordReader::Next(Record* record) {
+  if (failed_) return false;
+  for (;;) {
+    uint32_t best_thread = 0;
+    ThreadCursor* best = nullptr;
+    uint64_t best_key = std::numeric_limits<uint64_t>::max();
+    for (auto& [thread, cursor] : threads_) {
+      if (cursor.loaded && cursor.at >= cursor.records.size()) {
+        cursor.loaded = false;
+        cursor.records.clear();
+      }
+      uint64_t key;
+      if (cursor.loaded) {
+        bool malformed = false;
+        if (!PeekSequence(cursor, &key, &malformed)) {
+          if (malformed) {
+            Fail("record at offset " + std::to_string(cursor.at) + " of a chunk of thread " + std::to_string(thread) +
+                     " is damaged",
+                 false);
+            return false;
+          }
+          // Memory, framebuffer and frame records belong right where they are in their thread.
+          return TakeRecord(thread, cursor, record);
+        }
+      } else if (!cursor.pending.empty()) {
+        key = cursor.pending.front().info.first_sequence;
+      } else {
+        continue;
+      }
+      if (best == nullptr || key < best_key) best = &cursor, best_key = key, best_thread = thread;
+    }
+    if (best == nullptr) {
+      if (!scan_error_.empty()) Fail(scan_error_, scan_truncated_);
+      return false;
+    }
+    if (!best->loaded) {
+      if (!Load(best_thread, *best)) return false;
+      continue;
+    }
+    if (!TakeRecord(best_thread, *best, record)) return false;
+    best->last_sequence = best_key;
+    best->seen_call = true;
+    return true;
+  }
+}
+
+}  // namespace strata::stream

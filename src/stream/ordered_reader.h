@@ -1,0 +1,66 @@
+#pragma once
+// Hands out the records of a trace file in the order the calls happened.
+// A file holds per-thread chunks in the order they were flushed, so one
+// thread's later calls can come before another thread's earlier ones; this
+// reader merges the threads by call sequence. Other records (memory,
+// framebuffer, frame) keep their place in their thread: they go out right
+// after the call before them, or before the thread's next call. Only one
+// decompressed chunk per thread is held at a time.
+
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "stream/call_decoder.h"
+#include "stream/record_reader.h"
+#include "stream/trace_file.h"
+
+namespace strata::stream {
+
+class OrderedRecordReader {
+ public:
+  // Opens `path` and lists its chunks. Null with *error when the file is not
+  // a readable trace; a file cut short opens and reads up to the damage.
+  static std::unique_ptr<OrderedRecordReader> Open(const std::string& path, std::string* error);
+
+  const TraceHeader& header() const { return file_->header(); }
+  const FunctionTable& functions() const { return functions_; }
+
+  // The next record in call order; false at the end (see error()).
+  bool Next(Record* record);
+  // Empty after a clean end; otherwise what stopped the reading, with the byte offset.
+  const std::string& error() const { return error_; }
+  bool truncated() const { return truncated_; }
+
+ private:
+  struct ThreadCursor {
+    std::deque<ChunkLocation> pending;  // chunks not read yet, in file order
+    std::vector<uint8_t> records;       // the chunk being read
+    size_t at = 0;
+    bool loaded = false;
+    uint64_t chunk_serial = 0;          // identifies the loaded chunk for CallDecoder
+    uint64_t last_sequence = 0;         // of the last call handed out from the loaded chunk
+    bool seen_call = false;             // in the loaded chunk
+  };
+
+  explicit OrderedRecordReader(std::unique_ptr<TraceFileReader> file) : file_(std::move(file)) {}
+  bool Load(uint32_t thread, ThreadCursor& cursor);
+  // The sequence of the call at the cursor, or false when the record there is not a call.
+  bool PeekSequence(const ThreadCursor& cursor, uint64_t* sequence, bool* malformed) const;
+  bool TakeRecord(uint32_t thread, ThreadCursor& cursor, Record* record);
+  void Fail(const std::string& message, bool truncated);
+
+  std::unique_ptr<TraceFileReader> file_;
+  FunctionTable functions_;
+  std::map<uint32_t, ThreadCursor> threads_;
+  uint64_t serials_ = 0;
+  std::string error_;
+  std::string scan_error_;  // reported once the readable chunks are used up
+  bool truncated_ = false, scan_truncated_ = false, failed_ = false;
+};
+
+}  // namespace strata::stream

@@ -1,0 +1,185 @@
+// strata replay TRACE: runs a trace's calls again on this machine's GLES driver.
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "replay/replayer.h"
+#include "tools/command.h"
+#include "tools/install_paths.h"
+#include "tools/range_option.h"
+
+namespace strata::tools {
+namespace {
+
+constexpr char kUsage[] = R"(usage: strata replay [options] TRACE
+
+Runs the EGL/GLES calls of a trace again on this machine's driver. Object
+names, contexts and surfaces are mapped to the ones the replay creates; each
+thread of the trace is replayed on a thread of its own, in recorded order.
+By default nothing is shown: window surfaces become pbuffers of the traced
+windows' size.
+
+options:
+  --window             replay into X11 windows (needs DISPLAY)
+  --snapshot FRAMES    save these frames as PNG, e.g. 0,5,10-20 or 3- (needs -o)
+  -o, --output DIR     directory for snapshots (created if missing)
+  --verify             compare every framebuffer captured in the trace
+                       (strata trace --capture swap|draw) with the replayed
+                       one; report mismatches and exit 1 if any
+  --benchmark          print the replay's time and frame rate next to the
+                       original run's
+  --loop N             replay N times (default 1); with --benchmark each
+                       loop is timed and the median is reported
+  -h, --help           show this help
+
+exit status: 0 replayed (and verified), 1 a mismatch, an unreadable or
+damaged trace, or no usable driver; 2 bad usage.
+)";
+
+bool ParseFrames(const std::string& text, std::vector<std::pair<uint64_t, uint64_t>>* frames) {
+  size_t start = 0;
+  while (start <= text.size()) {
+    size_t comma = text.find(',', start);
+    std::string item = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    Range range;
+    if (!ParseRange(item, &range)) return false;
+    frames->emplace_back(range.first, range.last);
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  return !frames->empty();
+}
+
+bool MakeDirectory(const std::string& path, std::string* error) {
+  struct stat st;
+  if (stat(path.c_str(), &st) == 0) {
+    if (S_ISDIR(st.st_mode)) return true;
+    *error = path + " exists and is not a directory";
+    return false;
+  }
+  if (mkdir(path.c_str(), 0755) != 0) {
+    *error = "cannot create " + path + ": " + std::strerror(errno);
+    return false;
+  }
+  return true;
+}
+
+double Median(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  size_t n = values.size();
+  return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
+}
+
+}  // namespace
+
+int ReplayCommandMain(int argc, char** argv) {
+  replay::ReplayOptions options;
+  bool benchmark = false;
+  std::string path, output;
+  auto usage_error = [](const std::string& message) {
+    std::fprintf(stderr, "strata replay: error: %s\n\n%s", message.c_str(), kUsage);
+    return 2;
+  };
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    bool has_value = i + 1 < argc;
+    if (arg == "-h" || arg == "--help") {
+      std::fputs(kUsage, stdout);
+      return 0;
+    } else if (arg == "--window") {
+      options.window = true;
+    } else if (arg == "--verify") {
+      options.verify = true;
+    } else if (arg == "--benchmark") {
+      benchmark = true;
+    } else if (arg == "--snapshot" && has_value) {
+      if (!ParseFrames(argv[++i], &options.snapshot_frames)) {
+        return usage_error(std::string("--snapshot takes frames like 0,5,10-20 or 3-, not '") + argv[i] + "'");
+      }
+    } else if ((arg == "-o" || arg == "--output") && has_value) {
+      output = argv[++i];
+    } else if (arg == "--loop" && has_value) {
+      char* end = nullptr;
+      long loops = std::strtol(argv[++i], &end, 10);
+      if (*end != '\0' || loops < 1 || loops > 1000000) return usage_error("--loop takes a number from 1");
+      options.loops = static_cast<int>(loops);
+    } else if (!arg.empty() && arg[0] == '-') {
+      return usage_error("unknown or incomplete option '" + arg + "'");
+    } else if (path.empty()) {
+      path = arg;
+    } else {
+      return usage_error("one trace at a time");
+    }
+  }
+  if (path.empty()) return usage_error("no trace given");
+  if (!options.snapshot_frames.empty() && output.empty()) return usage_error("--snapshot needs -o DIR");
+  if (options.snapshot_frames.empty() && !output.empty()) return usage_error("-o DIR is for --snapshot");
+  std::string error;
+  if (!output.empty() && !MakeDirectory(output, &error)) {
+    std::fprintf(stderr, "strata replay: error: %s\n", error.c_str());
+    return 1;
+  }
+  options.snapshot_dir = output;
+  options.strata_lib_dir = StrataLibraryDirectory();
+  options.progress = true;
+
+  replay::ReplayResult result;
+  bool ok = replay::Replay(path, options, &result, &error);
+  for (const std::string& problem : result.problems) std::fprintf(stderr, "strata replay: note: %s\n", problem.c_str());
+  if (!result.warning.empty()) std::fprintf(stderr, "strata replay: warning: %s\n", result.warning.c_str());
+  if (!ok) {
+    std::fprintf(stderr, "strata replay: error: %s\n", error.c_str());
+    return 1;
+  }
+  std::printf("replayed %llu calls, %llu frames", static_cast<unsigned long long>(result.calls),
+              static_cast<unsigned long long>(result.frames));
+  if (result.skipped_calls) std::printf(" (%llu calls could not run)", static_cast<unsigned long long>(result.skipped_calls));
+  std::printf("\n");
+  if (!result.snapshots.empty()) {
+    std::printf("wrote %zu snapshots to %s\n", result.snapshots.size(), output.c_str());
+  } else if (!options.snapshot_frames.empty()) {
+    std::fprintf(stderr, "strata replay: warning: the trace has none of the frames asked for (it has %llu)\n",
+                 static_cast<unsigned long long>(result.frames));
+  }
+  if (benchmark) {
+    double seconds = Median(result.loop_seconds);
+    std::printf("replay: %.3f s, %.1f fps", seconds, seconds > 0 ? double(result.frames) / seconds : 0.0);
+    if (result.loop_seconds.size() > 1) std::printf(" (median of %zu loops)", result.loop_seconds.size());
+    std::printf("\n");
+    if (result.traced_seconds > 0) {
+      std::printf("original run: %.3f s, %.1f fps; replay speed %.2fx the original\n", result.traced_seconds,
+                  double(result.frames) / result.traced_seconds, result.traced_seconds / seconds);
+    }
+  }
+  if (options.verify) {
+    if (result.framebuffers_checked == 0) {
+      std::fprintf(stderr,
+                   "strata replay: error: --verify: the trace holds no framebuffer images (trace with --capture swap "
+                   "or --capture draw)\n");
+      return 1;
+    }
+    if (result.framebuffers_differing == 0) {
+      std::printf("verify: all %llu framebuffers match the trace\n",
+                  static_cast<unsigned long long>(result.framebuffers_checked));
+    } else {
+      const replay::FramebufferMismatch& m = result.mismatches.front();
+      std::printf("verify: %llu of %llu framebuffers differ; first: frame %llu, before call %llu, framebuffer %llu: "
+                  "%llu of %llu pixels differ (largest channel difference %d), first at x=%d y=%d\n",
+                  static_cast<unsigned long long>(result.framebuffers_differing),
+                  static_cast<unsigned long long>(result.framebuffers_checked),
+                  static_cast<unsigned long long>(m.frame), static_cast<unsigned long long>(m.sequence),
+                  static_cast<unsigned long long>(m.framebuffer), static_cast<unsigned long long>(m.differing_pixels),
+                  static_cast<unsigned long long>(m.total_pixels), m.max_difference, m.first_x, m.first_y);
+      return 1;
+    }
+  }
+  return 0;
+}
+
+}  // namespace strata::tools
