@@ -62,6 +62,7 @@ uint64_t Executor::ToHost(const Thread& thread, ObjectClass object, uint64_t rec
   if (object == ObjectClass::kNone) return recorded;
   if (object == ObjectClass::kEglDisplay) return reinterpret_cast<uint64_t>(HostDisplay());
   if (object == ObjectClass::kEglSurface) return reinterpret_cast<uint64_t>(HostSurface(recorded));
+  if (object == ObjectClass::kEglConfig) return recorded ? reinterpret_cast<uint64_t>(HostConfig(recorded, 2)) : 0;
   if (IsEglHandle(object) || object == ObjectClass::kGlSync) {
     // A handle value from the traced process must never reach the driver.
     NameMap& names = object == ObjectClass::kGlSync && Current(thread)

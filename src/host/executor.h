@@ -48,6 +48,8 @@ class Executor {
   void WriteMemory(uint32_t thread, uint64_t address, std::span<const uint8_t> bytes);
   // A surface trace event: the size of a recorded window or pixmap surface.
   void SetSurfaceSize(uint64_t recorded_surface, int width, int height);
+  // A config trace event: the format of a recorded config (EGL attribute, value pairs).
+  void SetConfigFormat(uint64_t recorded_config, std::vector<std::pair<int32_t, int32_t>> attributes);
 
   // Called on the thread's host thread right before eglSwapBuffers runs, with
   // the recorded thread; the surface's contents can still be read then.
@@ -126,6 +128,10 @@ class Executor {
   EGLDisplay HostDisplay();
   EGLSurface HostSurface(uint64_t recorded);
   EGLConfig AnyConfig(int version);
+  // The host config for a recorded one: of the same format when the trace
+  // describes it, else the one eglChooseConfig put at the same position.
+  EGLConfig HostConfig(uint64_t recorded, int version);
+  EGLConfig MatchingConfig(const std::vector<std::pair<int32_t, int32_t>>& format);
 
   // Client memory (executor_client_memory.cpp).
   void TrackPointerCall(const stream::DecodedCall& call, Thread& thread, const std::vector<Word>& args);
@@ -141,6 +147,8 @@ class Executor {
   std::unordered_map<uint64_t, std::unique_ptr<Context>> contexts_;  // by recorded handle
   std::unordered_map<uint64_t, Surface> recorded_surfaces_;
   std::unordered_map<uint64_t, std::pair<int, int>> surface_sizes_;
+  std::unordered_map<uint64_t, std::vector<std::pair<int32_t, int32_t>>> config_formats_;
+  std::unordered_map<uint64_t, EGLConfig> matched_configs_;
   NameMap egl_names_[static_cast<int>(api::ObjectClass::kCount)];
   Scratch scratch_;
   std::map<std::string, std::pair<uint64_t, std::string>> problems_;  // function -> count, reason

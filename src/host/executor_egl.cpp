@@ -86,6 +86,68 @@ EGLSurface Executor::HostSurface(uint64_t recorded) {
   return surface.host;
 }
 
+void Executor::SetConfigFormat(uint64_t recorded_config, std::vector<std::pair<int32_t, int32_t>> attributes) {
+  config_formats_[recorded_config] = std::move(attributes);
+  matched_configs_.erase(recorded_config);
+}
+
+EGLConfig Executor::MatchingConfig(const std::vector<std::pair<int32_t, int32_t>>& format) {
+  EGLDisplay display = HostDisplay();
+  auto get_attrib = driver_.Get<PFNEGLGETCONFIGATTRIBPROC>(api::eglGetConfigAttrib);
+  EGLint count = 0;
+  driver_.Get<PFNEGLGETCONFIGSPROC>(api::eglGetConfigs)(display, nullptr, 0, &count);
+  std::vector<EGLConfig> configs(static_cast<size_t>(std::max(count, 0)));
+  driver_.Get<PFNEGLGETCONFIGSPROC>(api::eglGetConfigs)(display, configs.data(), count, &count);
+  // Exact sizes first; then the same but any sample count.
+  for (bool samples_matter : {true, false}) {
+    for (EGLConfig config : configs) {
+      bool match = true;
+      for (auto [name, wanted] : format) {
+        EGLint value = 0;
+        if (!get_attrib(display, config, name, &value)) continue;
+        switch (name) {
+          case EGL_CONFIG_ID:
+            break;  // another display numbers its configs its own way
+          case EGL_SAMPLES:
+          case EGL_SAMPLE_BUFFERS:
+            match &= !samples_matter || value == wanted;
+            break;
+          case EGL_RENDERABLE_TYPE:
+            match &= (value & wanted) == wanted;
+            break;
+          case EGL_SURFACE_TYPE: {
+            EGLint needed = wanted & EGL_PBUFFER_BIT;
+            if (wanted & (EGL_WINDOW_BIT | EGL_PIXMAP_BIT)) needed |= surfaces_.window_surface_bit();
+            match &= (value & needed) == needed;
+            break;
+          }
+          default:
+            match &= value == wanted;
+        }
+        if (!match) break;
+      }
+      if (match) return config;
+    }
+  }
+  return nullptr;
+}
+
+EGLConfig Executor::HostConfig(uint64_t recorded, int version) {
+  if (auto it = matched_configs_.find(recorded); it != matched_configs_.end()) return it->second;
+  EGLConfig config = nullptr;
+  if (auto format = config_formats_.find(recorded); format != config_formats_.end()) {
+    config = MatchingConfig(format->second);
+    if (config == nullptr) {
+      problems_["config"] = {1, "the host has no config of a format the trace uses; a similar one is used"};
+    }
+  }
+  auto& positions = egl_names_[static_cast<int>(ObjectClass::kEglConfig)];
+  if (config == nullptr && positions.Knows(recorded)) config = reinterpret_cast<EGLConfig>(positions.ToHost(recorded));
+  if (config == nullptr) config = AnyConfig(version);
+  matched_configs_[recorded] = config;
+  return config;
+}
+
 void Executor::SetSurfaceSize(uint64_t recorded_surface, int width, int height) {
   surface_sizes_[recorded_surface] = {width, height};
 }
@@ -147,21 +209,17 @@ bool Executor::ExecuteEgl(const stream::DecodedCall& call, Thread& thread, bool*
       Surface& surface = recorded_surfaces_[call.result.u];
       surface = Surface{};
       surface.stand_in = true;
-      auto& configs = egl_names_[static_cast<int>(ObjectClass::kEglConfig)];
-      surface.host_config = configs.Knows(Recorded(1)) ? reinterpret_cast<EGLConfig>(configs.ToHost(Recorded(1)))
-                                                       : AnyConfig(2);
+      surface.host_config = HostConfig(Recorded(1), 2);
       return true;
     }
     case api::eglCreateContext: {
-      auto& configs = egl_names_[static_cast<int>(ObjectClass::kEglConfig)];
       std::vector<EGLint> attribs = IntAttribs(a[3]);
       int version = 1;
       for (size_t i = 0; i + 1 < attribs.size() && attribs[i] != EGL_NONE; i += 2) {
         if (attribs[i] == EGL_CONTEXT_CLIENT_VERSION) version = attribs[i + 1];
       }
       // A context the tracer met mid-run names a config the trace never chose.
-      EGLConfig config = configs.Knows(Recorded(1)) ? reinterpret_cast<EGLConfig>(configs.ToHost(Recorded(1)))
-                                                    : AnyConfig(version);
+      EGLConfig config = Recorded(1) != 0 ? HostConfig(Recorded(1), version) : nullptr;
       Context* share = nullptr;
       if (auto it = contexts_.find(Recorded(2)); Recorded(2) != 0 && it != contexts_.end()) share = it->second.get();
       EGLContext host = driver_.Get<PFNEGLCREATECONTEXTPROC>(api::eglCreateContext)(

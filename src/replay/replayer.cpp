@@ -95,7 +95,16 @@ class LoopReplay {
           break;
         case stream::RecordType::kTraceEvent: {
           stream::ByteReader r(record.payload);
-          if (r.String() == "surface") {
+          std::string kind = r.String();
+          if (kind == "config") {
+            uint64_t config = r.Varint(), count = r.Varint();
+            std::vector<std::pair<int32_t, int32_t>> attributes;
+            for (uint64_t i = 0; i < count && i < 64 && r.ok(); ++i) {
+              int64_t name = r.Zigzag(), value = r.Zigzag();
+              attributes.emplace_back(static_cast<int32_t>(name), static_cast<int32_t>(value));
+            }
+            if (r.ok()) executor_.SetConfigFormat(config, std::move(attributes));
+          } else if (kind == "surface") {
             uint64_t surface = r.Varint(), width = r.Varint(), height = r.Varint();
             if (r.ok() && width > 0 && height > 0 && width <= 16384 && height <= 16384) {
               executor_.SetSurfaceSize(surface, static_cast<int>(width), static_cast<int>(height));

@@ -174,4 +174,17 @@ void EmitSurfaceInfo(uintptr_t surface, int32_t width, int32_t height) {
   w.Varint(static_cast<uint64_t>(height));
 }
 
+void EmitConfigInfo(uintptr_t config, const std::vector<std::pair<int32_t, int32_t>>& attributes) {
+  if (!Tracing()) return;
+  RecordScope record(stream::RecordType::kTraceEvent);
+  stream::ByteWriter& w = record.w();
+  w.String("config");
+  w.Varint(config);
+  w.Varint(attributes.size());
+  for (auto [name, value] : attributes) {
+    w.Zigzag(name);
+    w.Zigzag(value);
+  }
+}
+
 }  // namespace strata::trace

@@ -70,6 +70,10 @@ void EmitContextInfo(const std::vector<std::pair<std::string, std::string>>& inf
 // the calls: a trace event after the surface's creation, and before a
 // synthesized eglMakeCurrent that uses it.
 void EmitSurfaceInfo(uintptr_t surface, int32_t width, int32_t height);
+// The attributes of a config a context or surface is created with, so a
+// replayer on another display can pick a config of the same format: a trace
+// event before the creating call.
+void EmitConfigInfo(uintptr_t config, const std::vector<std::pair<int32_t, int32_t>>& attributes);
 // A framebuffer image: which framebuffer (0: the surface), the rectangle, RGBA8 pixels.
 void EmitFramebuffer(uint32_t framebuffer, int32_t x, int32_t y, uint32_t width, uint32_t height,
                      const std::vector<uint8_t>& pixels);

@@ -4,6 +4,8 @@
 // registry's signatures) in the generated trace_hook_declarations.inc.
 #include <algorithm>
 #include <cstring>
+#include <map>
+#include <mutex>
 #include <utility>
 #include <vector>
 
@@ -261,6 +263,8 @@ void After_glClientActiveTexture(GLenum texture) {
 // made-up eglCreateContext first, so a replayer can create it.
 namespace {
 
+void DescribeConfig(EGLDisplay dpy, EGLConfig config);
+
 void SynthesizeCreateContext(EGLDisplay dpy, EGLContext ctx) {
   ContextState& state = StateOf(reinterpret_cast<uintptr_t>(ctx));
   if (state.session == TraceSession::Get().session_number()) return;
@@ -272,6 +276,7 @@ void SynthesizeCreateContext(EGLDisplay dpy, EGLContext ctx) {
   EGLConfig config = nullptr;
   EGLint count = 0;
   Next<PFNEGLCHOOSECONFIGPROC>(api::eglChooseConfig)(dpy, by_id, &config, 1, &count);
+  if (count > 0) DescribeConfig(dpy, config);
   const EGLint attribs[] = {EGL_CONTEXT_CLIENT_VERSION, version, EGL_NONE};
   // Laid out as the generated recorder of eglCreateContext lays it out.
   CallWriter w(api::eglCreateContext, true, true, stream::kCallSynthesized);
@@ -292,6 +297,28 @@ void SynthesizeCreateContext(EGLDisplay dpy, EGLContext ctx) {
 void DescribeContext();
 
 namespace {
+
+// The format of a config, once per config and trace.
+void DescribeConfig(EGLDisplay dpy, EGLConfig config) {
+  static std::mutex mu;
+  static std::map<EGLConfig, uint64_t> described;  // config -> session
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    uint64_t& session = described[config];
+    if (session == TraceSession::Get().session_number()) return;
+    session = TraceSession::Get().session_number();
+  }
+  std::vector<std::pair<int32_t, int32_t>> attributes;
+  for (EGLint name : {EGL_CONFIG_ID, EGL_BUFFER_SIZE, EGL_RED_SIZE, EGL_GREEN_SIZE, EGL_BLUE_SIZE, EGL_ALPHA_SIZE,
+                      EGL_DEPTH_SIZE, EGL_STENCIL_SIZE, EGL_SAMPLE_BUFFERS, EGL_SAMPLES, EGL_RENDERABLE_TYPE,
+                      EGL_SURFACE_TYPE, EGL_COLOR_BUFFER_TYPE}) {
+    EGLint value = 0;
+    if (Next<PFNEGLGETCONFIGATTRIBPROC>(api::eglGetConfigAttrib)(dpy, config, name, &value)) {
+      attributes.emplace_back(name, value);
+    }
+  }
+  EmitConfigInfo(reinterpret_cast<uintptr_t>(config), attributes);
+}
 
 void DescribeSurface(EGLDisplay dpy, EGLSurface surface) {
   if (surface == EGL_NO_SURFACE) return;
@@ -393,6 +420,29 @@ void After_eglDestroyContext(EGLBoolean result, EGLDisplay, EGLContext ctx) {
   if (result) ForgetContext(reinterpret_cast<uintptr_t>(ctx));
 }
 void After_eglSwapBuffers(EGLBoolean, EGLDisplay, EGLSurface) { EmitFrameEnd(); }
+// Configs: a replayer on another display picks one of the same format.
+void Before_eglCreateContext(EGLDisplay dpy, EGLConfig config, EGLContext, const EGLint*) {
+  if (config != nullptr) DescribeConfig(dpy, config);
+}
+void Before_eglCreateWindowSurface(EGLDisplay dpy, EGLConfig config, EGLNativeWindowType, const EGLint*) {
+  DescribeConfig(dpy, config);
+}
+void Before_eglCreatePlatformWindowSurface(EGLDisplay dpy, EGLConfig config, void*, const EGLAttrib*) {
+  DescribeConfig(dpy, config);
+}
+void Before_eglCreatePlatformWindowSurfaceEXT(EGLDisplay dpy, EGLConfig config, void*, const EGLint*) {
+  DescribeConfig(dpy, config);
+}
+void Before_eglCreatePbufferSurface(EGLDisplay dpy, EGLConfig config, const EGLint*) { DescribeConfig(dpy, config); }
+void Before_eglCreatePixmapSurface(EGLDisplay dpy, EGLConfig config, EGLNativePixmapType, const EGLint*) {
+  DescribeConfig(dpy, config);
+}
+void Before_eglCreatePlatformPixmapSurface(EGLDisplay dpy, EGLConfig config, void*, const EGLAttrib*) {
+  DescribeConfig(dpy, config);
+}
+void Before_eglCreatePlatformPixmapSurfaceEXT(EGLDisplay dpy, EGLConfig config, void*, const EGLint*) {
+  DescribeConfig(dpy, config);
+}
 // Window and pixmap sizes: a replayer makes surfaces of its own of that size.
 void After_eglCreateWindowSurface(EGLSurface result, EGLDisplay dpy, EGLConfig, EGLNativeWindowType, const EGLint*) {
   DescribeSurface(dpy, result);
