@@ -2,7 +2,9 @@
 // through `strata run`; both must give the same piglit result.
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <fstream>
+#include <map>
 #include <regex>
 #include <sstream>
 #include <string>
@@ -21,10 +23,24 @@ struct PiglitCase {
   std::string expected;           // pass, skip or fail, as recorded natively
   std::vector<std::string> argv;  // relative to the piglit root
   std::string name;               // for the test's name
+  std::string replay_exception;   // why its replay differs (replay_exceptions.txt), or empty
 };
+
+// Command line -> reason, from replay_exceptions.txt.
+std::map<std::string, std::string> LoadReplayExceptions() {
+  std::map<std::string, std::string> exceptions;
+  std::ifstream in(STRATA_PIGLIT_REPLAY_EXCEPTIONS);
+  for (std::string line; std::getline(in, line);) {
+    if (line.empty() || line[0] == '#') continue;
+    auto tab = line.find('\t');
+    if (tab != std::string::npos) exceptions[line.substr(0, tab)] = line.substr(tab + 1);
+  }
+  return exceptions;
+}
 
 std::vector<PiglitCase> LoadList() {
   std::vector<PiglitCase> cases;
+  const std::map<std::string, std::string> exceptions = LoadReplayExceptions();
   std::ifstream in(STRATA_PIGLIT_LIST);
   for (std::string line; std::getline(in, line);) {
     if (line.empty() || line[0] == '#') continue;
@@ -32,6 +48,7 @@ std::vector<PiglitCase> LoadList() {
     if (tab == std::string::npos) continue;
     PiglitCase c;
     c.expected = line.substr(0, tab);
+    if (auto it = exceptions.find(line.substr(tab + 1)); it != exceptions.end()) c.replay_exception = it->second;
     std::stringstream words(line.substr(tab + 1));
     for (std::string word; words >> word;) c.argv.push_back(word);
     for (const std::string& word : c.argv) {
@@ -57,6 +74,16 @@ std::string PiglitResult(const ProcessResult& r) {
     result = (*it)[1];
   }
   return result;
+}
+
+// The running test's name with its list index: several list entries share a
+// PiglitCase name (the same program with other arguments), and tests run in parallel.
+std::string UniqueName() {
+  std::string name = testing::UnitTest::GetInstance()->current_test_info()->name();
+  for (char& ch : name) {
+    if (!isalnum(static_cast<unsigned char>(ch))) ch = '_';
+  }
+  return name;
 }
 
 // How a piglit test is run: natively, through Strata, or through Strata with
@@ -124,10 +151,42 @@ TEST_P(Piglit, TracedGivesTheSameResultAndRecordsEveryCall) {
   ProcessOptions options;
   options.set_env = {{"PIGLIT_PLATFORM", "surfaceless_egl"}};
   options.working_directory = STRATA_PIGLIT_ROOT;
-  strata::test::TracedRun run = strata::test::RunTracedAndCounted(STRATA_CLI, argv, "piglit-" + c.name, options);
+  strata::test::TracedRun run = strata::test::RunTracedAndCounted(STRATA_CLI, argv, "piglit-" + UniqueName(), options);
   EXPECT_EQ(PiglitResult(run.process), c.expected) << run.process.out << run.process.err;
   EXPECT_EQ(run.traced, run.counted) << "per-function counts differ between the trace and the call counter";
   EXPECT_EQ(run.undecodable_records, 0) << run.stats_json.substr(0, 300);
+}
+
+// Traced with framebuffer images after every draw and at every swap, then
+// replayed: every image the replay draws must equal the one traced, and every
+// call must run. Tests that draw nothing must still replay every call. The
+// listed exceptions must still differ (and replay to the end), so that a fix
+// shows.
+TEST_P(Piglit, ReplayDrawsWhatWasTraced) {
+  const PiglitCase& c = GetParam();
+  std::string trace = testing::TempDir() + "/piglit-replay-" + UniqueName() + ".strace";
+  std::vector<std::string> argv = {STRATA_CLI, "trace", "-o", trace, "--capture", "swap,draw", "--",
+                                   std::string(STRATA_PIGLIT_ROOT) + "/" + c.argv[0]};
+  argv.insert(argv.end(), c.argv.begin() + 1, c.argv.end());
+  ProcessOptions options;
+  options.set_env = {{"PIGLIT_PLATFORM", "surfaceless_egl"}};
+  options.working_directory = STRATA_PIGLIT_ROOT;
+  ProcessResult traced = RunProcess(argv, options);
+  ASSERT_EQ(PiglitResult(traced), c.expected) << traced.out << traced.err;
+  ProcessResult replayed = RunProcess({STRATA_CLI, "replay", "--verify", trace});
+  if (!c.replay_exception.empty()) {
+    EXPECT_EQ(replayed.exit_code, 1) << "listed as differing (" << c.replay_exception << ") but:\n"
+                                     << replayed.out << replayed.err;
+    EXPECT_NE(replayed.out.find("framebuffers differ"), std::string::npos) << replayed.out << replayed.err;
+  } else if (replayed.err.find("holds no framebuffer images") != std::string::npos) {
+    replayed = RunProcess({STRATA_CLI, "replay", trace});
+    EXPECT_EQ(replayed.exit_code, 0) << replayed.out << replayed.err;
+  } else {
+    EXPECT_EQ(replayed.exit_code, 0) << replayed.out << replayed.err;
+    EXPECT_NE(replayed.out.find("framebuffers match the trace"), std::string::npos) << replayed.out << replayed.err;
+  }
+  EXPECT_EQ(replayed.out.find("could not run"), std::string::npos) << replayed.out << replayed.err;
+  std::remove(trace.c_str());
 }
 
 INSTANTIATE_TEST_SUITE_P(List, Piglit, ::testing::ValuesIn(LoadList()),

@@ -18,6 +18,26 @@ namespace {
 
 bool g_at_swap = false, g_after_draws = false;
 
+// Whether glReadPixels(RGBA, UNSIGNED_BYTE) of the bound read framebuffer
+// succeeds. It must never fail: the error would reach the app's glGetError.
+// GLES 3: the framebuffer is complete and its read buffer is a normalized
+// colour buffer (not integer, float, or none). GLES 2: it is complete.
+bool ReadableAsRgba8(bool gles3) {
+  GLenum target = gles3 ? GL_READ_FRAMEBUFFER : GL_FRAMEBUFFER;
+  if (Next<PFNGLCHECKFRAMEBUFFERSTATUSPROC>(api::glCheckFramebufferStatus)(target) != GL_FRAMEBUFFER_COMPLETE) {
+    return false;
+  }
+  if (!gles3) return true;
+  GLint read_buffer = QueryInteger(GL_READ_BUFFER);
+  if (read_buffer == GL_NONE) return false;
+  auto attachment_parameter = Next<PFNGLGETFRAMEBUFFERATTACHMENTPARAMETERIVPROC>(api::glGetFramebufferAttachmentParameteriv);
+  GLint type = GL_NONE, component = GL_NONE;
+  attachment_parameter(target, static_cast<GLenum>(read_buffer), GL_FRAMEBUFFER_ATTACHMENT_OBJECT_TYPE, &type);
+  if (type == GL_NONE) return false;
+  attachment_parameter(target, static_cast<GLenum>(read_buffer), GL_FRAMEBUFFER_ATTACHMENT_COMPONENT_TYPE, &component);
+  return component == GL_UNSIGNED_NORMALIZED;
+}
+
 // Reads a rectangle of `read_framebuffer` with default pack state, then puts
 // every binding and pack setting back as the app left it.
 void ReadAndRecord(GLint read_framebuffer, GLint x, GLint y, GLsizei width, GLsizei height) {
@@ -44,9 +64,13 @@ void ReadAndRecord(GLint read_framebuffer, GLint x, GLint y, GLsizei width, GLsi
   // GLES 2 has one framebuffer binding for drawing and reading.
   GLint old_framebuffer = gles2 ? QueryInteger(GL_FRAMEBUFFER_BINDING) : 0;
   if (gles2 && old_framebuffer != read_framebuffer) bind_framebuffer(GL_FRAMEBUFFER, static_cast<GLuint>(read_framebuffer));
+  bool readable = version == 1 || ReadableAsRgba8(gles3);
   if (alignment != 4) pixel_store(GL_PACK_ALIGNMENT, 4);
-  std::vector<uint8_t> pixels(static_cast<size_t>(width) * height * 4);
-  Next<PFNGLREADPIXELSPROC>(api::glReadPixels)(x, y, width, height, GL_RGBA, GL_UNSIGNED_BYTE, pixels.data());
+  std::vector<uint8_t> pixels;
+  if (readable) {
+    pixels.resize(static_cast<size_t>(width) * height * 4);
+    Next<PFNGLREADPIXELSPROC>(api::glReadPixels)(x, y, width, height, GL_RGBA, GL_UNSIGNED_BYTE, pixels.data());
+  }
   if (alignment != 4) pixel_store(GL_PACK_ALIGNMENT, alignment);
   if (gles2 && old_framebuffer != read_framebuffer) bind_framebuffer(GL_FRAMEBUFFER, static_cast<GLuint>(old_framebuffer));
   if (gles3) {
@@ -56,6 +80,7 @@ void ReadAndRecord(GLint read_framebuffer, GLint x, GLint y, GLsizei width, GLsi
     if (row_length) pixel_store(GL_PACK_ROW_LENGTH, row_length);
     if (pack_buffer) bind_buffer(GL_PIXEL_PACK_BUFFER, static_cast<GLuint>(pack_buffer));
   }
+  if (!readable) return;
   EmitFramebuffer(static_cast<uint32_t>(read_framebuffer), x, y, static_cast<uint32_t>(width),
                   static_cast<uint32_t>(height), pixels);
 }
