@@ -1,0 +1,191 @@
+// strata replay from the outside: traced programs replay to the frames they
+// drew, snapshots equal the programs' own output, verification finds a
+// changed pixel, and bad traces and arguments get clear errors.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <fstream>
+#include <regex>
+#include <string>
+#include <vector>
+
+#include "stream/byte_reader.h"
+#include "stream/framebuffer_record.h"
+#include "stream/record_format.h"
+#include "stream/trace_file.h"
+#include "support/png_image.h"
+#include "support/process.h"
+
+namespace {
+
+using strata::test::ProcessResult;
+using strata::test::RunProcess;
+
+std::string Scratch(const std::string& name) { return testing::TempDir() + "/replay-" + name; }
+std::string App(const std::string& name) { return std::string(STRATA_BIN_DIR) + "/" + name; }
+
+ProcessResult Trace(const std::string& trace, const std::vector<std::string>& program, const std::string& capture) {
+  std::vector<std::string> argv = {STRATA_CLI, "trace", "-o", trace};
+  if (!capture.empty()) argv.insert(argv.end(), {"--capture", capture});
+  argv.push_back("--");
+  argv.insert(argv.end(), program.begin(), program.end());
+  return RunProcess(argv);
+}
+
+long Number(const std::string& text, const std::string& pattern) {
+  std::smatch m;
+  if (!std::regex_search(text, m, std::regex(pattern))) return -1;
+  return std::stol(m[1]);
+}
+
+class SampleAppReplay : public ::testing::TestWithParam<const char*> {};
+
+// Framebuffers after every draw and at every swap: the replay draws each one alike.
+TEST_P(SampleAppReplay, VerifiesEveryCapturedFramebuffer) {
+  std::string app = GetParam(), trace = Scratch(app + "-verify.strace");
+  ProcessResult traced = Trace(trace, {App(app), "--frames", "4"}, "swap,draw");
+  ASSERT_EQ(traced.exit_code, 0) << traced.err;
+  ProcessResult r = RunProcess({STRATA_CLI, "replay", "--verify", trace});
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_GT(Number(r.out, R"(verify: all (\d+) framebuffers match)"), 4) << r.out;
+  EXPECT_EQ(Number(r.out, R"(replayed \d+ calls, (\d+) frames)"), 4) << r.out;
+  EXPECT_EQ(r.out.find("could not run"), std::string::npos) << r.out << r.err;
+}
+
+// The replay's last frame, saved as PNG, equals the one the app saved itself.
+TEST_P(SampleAppReplay, SnapshotEqualsTheProgramsOwnFrame) {
+  std::string app = GetParam(), trace = Scratch(app + "-snap.strace");
+  std::string own = Scratch(app + "-own.png"), dir = Scratch(app + "-snaps");
+  ProcessResult traced = Trace(trace, {App(app), "--frames", "3", "--output", own}, "");
+  ASSERT_EQ(traced.exit_code, 0) << traced.err;
+  ProcessResult r = RunProcess({STRATA_CLI, "replay", "--snapshot", "2", "-o", dir, trace});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  strata::test::Image expected, replayed;
+  std::string error;
+  ASSERT_TRUE(strata::test::ReadPng(own, &expected, &error)) << error;
+  ASSERT_TRUE(strata::test::ReadPng(dir + "/frame-000002.png", &replayed, &error)) << error << r.out;
+  ASSERT_EQ(replayed.width, expected.width);
+  ASSERT_EQ(replayed.height, expected.height);
+  EXPECT_GT(strata::test::CountColours(replayed), 2) << "a blank frame";
+  EXPECT_TRUE(replayed.rgba == expected.rgba) << "the replayed frame differs from the app's own";
+}
+
+INSTANTIATE_TEST_SUITE_P(Headless, SampleAppReplay, ::testing::Values("gles1_cube", "gles2_shaders", "gles3_instanced"),
+                         [](const auto& info) { return std::string(info.param); });
+
+// Four threads, two contexts sharing a texture: each recorded thread on a
+// thread of its own, in recorded order.
+TEST(Replay, ThreadsAndSharedContexts) {
+  std::string trace = Scratch("threads.strace");
+  ProcessResult traced = Trace(trace, {App("threaded_app"), "20"}, "swap");
+  ASSERT_EQ(traced.exit_code, 0) << traced.err;
+  ProcessResult r = RunProcess({STRATA_CLI, "replay", "--verify", trace});
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_EQ(Number(r.out, R"(verify: all (\d+) framebuffers match)"), 60) << r.out;
+}
+
+// Changes one byte of the first captured image in a copy of the trace: the
+// replay must report that frame and that pixel.
+TEST(Replay, VerifyReportsTheFirstDifferingPixel) {
+  std::string trace = Scratch("pixel.strace"), changed = Scratch("pixel-changed.strace");
+  ASSERT_EQ(Trace(trace, {App("gles2_shaders"), "--frames", "2", "--size", "64x48"}, "swap").exit_code, 0);
+  std::string error;
+  auto in = strata::stream::TraceFileReader::Open(trace, &error);
+  ASSERT_TRUE(in) << error;
+  auto out = strata::stream::TraceFileWriter::Create(changed, in->header(), strata::stream::Compression::kLz4, &error);
+  ASSERT_TRUE(out) << error;
+  std::vector<uint8_t> records;
+  strata::stream::ChunkInfo info;
+  bool changed_one = false;
+  while (in->NextChunk(&records, &info, &error)) {
+    strata::stream::ByteReader walk(records);
+    while (walk.remaining() > 0) {
+      uint8_t type = walk.U8();
+      uint64_t length = walk.Varint();
+      size_t start = walk.offset();
+      ASSERT_TRUE(walk.ok() && length <= walk.remaining());
+      walk.Bytes(length);
+      if (type == static_cast<uint8_t>(strata::stream::RecordType::kFramebuffer) && !changed_one) {
+        // The pixels end the record: flip the red byte of the last pixel (top right).
+        records[start + length - 4] ^= 0x80;
+        changed_one = true;
+      }
+    }
+    ASSERT_TRUE(out->WriteChunk(records, info, &error)) << error;
+  }
+  ASSERT_TRUE(error.empty()) << error;
+  ASSERT_TRUE(out->Finish(&error)) << error;
+  ASSERT_TRUE(changed_one);
+  ProcessResult r = RunProcess({STRATA_CLI, "replay", "--verify", changed});
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  EXPECT_NE(r.out.find("verify: 1 of 2 framebuffers differ; first: frame 0"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("1 of 3072 pixels differ (largest channel difference 128), first at x=63 y=47"),
+            std::string::npos)
+      << r.out;
+}
+
+TEST(Replay, BenchmarkAndLoops) {
+  std::string trace = Scratch("bench.strace");
+  ASSERT_EQ(Trace(trace, {App("gles2_shaders"), "--frames", "10"}, "").exit_code, 0);
+  ProcessResult r = RunProcess({STRATA_CLI, "replay", "--benchmark", "--loop", "3", trace});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("(median of 3 loops)"), std::string::npos) << r.out;
+  EXPECT_GT(Number(r.out, R"(replay: [0-9.]+ s, (\d+)\.\d fps)"), 0) << r.out;
+  EXPECT_NE(r.out.find("original run:"), std::string::npos) << r.out;
+}
+
+// A trace cut short replays up to the cut; damage and foreign files are errors with the byte offset.
+TEST(Replay, BadTraces) {
+  std::string trace = Scratch("bad.strace");
+  ASSERT_EQ(Trace(trace, {App("gles2_shaders"), "--frames", "30"}, "swap").exit_code, 0);
+  std::ifstream in(trace, std::ios::binary);
+  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  ASSERT_GT(bytes.size(), 4096u);
+
+  std::string cut = Scratch("cut.strace");
+  std::ofstream(cut, std::ios::binary) << bytes.substr(0, bytes.size() * 2 / 3);
+  ProcessResult r = RunProcess({STRATA_CLI, "replay", cut});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("truncated"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("at byte"), std::string::npos) << r.err;
+  EXPECT_GT(Number(r.out, R"(replayed (\d+) calls)"), 0) << r.out;
+
+  std::string damaged = Scratch("damaged.strace");
+  std::string flipped = bytes;
+  flipped[bytes.size() / 2] ^= 0x5a;
+  std::ofstream(damaged, std::ios::binary) << flipped;
+  r = RunProcess({STRATA_CLI, "replay", damaged});
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  EXPECT_NE(r.err.find("corrupt"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("at byte"), std::string::npos) << r.err;
+
+  std::string foreign = Scratch("foreign.strace");
+  std::ofstream(foreign) << "this is not a trace\n";
+  r = RunProcess({STRATA_CLI, "replay", foreign});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("byte"), std::string::npos) << r.err;
+
+  r = RunProcess({STRATA_CLI, "replay", Scratch("missing.strace")});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("missing.strace"), std::string::npos) << r.err;
+}
+
+TEST(Replay, Usage) {
+  EXPECT_EQ(RunProcess({STRATA_CLI, "replay"}).exit_code, 2);
+  EXPECT_EQ(RunProcess({STRATA_CLI, "replay", "--snapshot", "1", "x.strace"}).exit_code, 2);
+  EXPECT_EQ(RunProcess({STRATA_CLI, "replay", "--snapshot", "x-y", "-o", "d", "x.strace"}).exit_code, 2);
+  EXPECT_EQ(RunProcess({STRATA_CLI, "replay", "--loop", "0", "x.strace"}).exit_code, 2);
+  EXPECT_EQ(RunProcess({STRATA_CLI, "replay", "--bogus", "x.strace"}).exit_code, 2);
+  ProcessResult help = RunProcess({STRATA_CLI, "replay", "--help"});
+  EXPECT_EQ(help.exit_code, 0);
+  EXPECT_NE(help.out.find("--verify"), std::string::npos);
+  // No images to verify against is an error, not a silent pass.
+  std::string trace = Scratch("noimages.strace");
+  ASSERT_EQ(Trace(trace, {App("gles2_shaders"), "--frames", "1"}, "").exit_code, 0);
+  ProcessResult r = RunProcess({STRATA_CLI, "replay", "--verify", trace});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("holds no framebuffer images"), std::string::npos) << r.err;
+}
+
+}  // namespace

@@ -1,0 +1,53 @@
+// Replay of real X11 programs (under a virtual X server): a glmark2-es2 run
+// replays headless to the frames it showed, and replay into X11 windows
+// draws what was traced.
+#include <gtest/gtest.h>
+
+#include <regex>
+#include <string>
+#include <vector>
+
+#include "support/process.h"
+
+namespace {
+
+using strata::test::ProcessResult;
+using strata::test::RunProcess;
+
+long Number(const std::string& text, const std::string& pattern) {
+  std::smatch m;
+  if (!std::regex_search(text, m, std::regex(pattern))) return -1;
+  return std::stol(m[1]);
+}
+
+// Every scene of the subset, every frame: its image at eglSwapBuffers.
+TEST(ReplayX11, Glmark2SubsetReplaysToTheSameFrames) {
+  std::string trace = testing::TempDir() + "/replay-glmark2.strace";
+  std::vector<std::string> argv = {STRATA_CLI, "trace", "-o", trace, "--capture", "swap", "--", "glmark2-es2",
+                                   "-s", "160x120"};
+  for (const char* scene : {"build:use-vbo=true", "texture", "shading:shading=phong", "bump", "pulsar", "desktop",
+                            "buffer", "effect2d", "jellyfish"}) {
+    argv.insert(argv.end(), {"-b", std::string(scene) + ":duration=0.2"});
+  }
+  ProcessResult traced = RunProcess(argv);
+  ASSERT_EQ(traced.exit_code, 0) << traced.out << traced.err;
+  ASSERT_NE(traced.out.find("glmark2 Score:"), std::string::npos) << traced.out;
+  ProcessResult r = RunProcess({STRATA_CLI, "replay", "--verify", trace});
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  long frames = Number(r.out, R"(replayed \d+ calls, (\d+) frames)");
+  EXPECT_GE(frames, 9) << r.out;
+  EXPECT_EQ(Number(r.out, R"(verify: all (\d+) framebuffers match)"), frames) << r.out;
+  EXPECT_EQ(r.out.find("could not run"), std::string::npos) << r.out << r.err;
+}
+
+TEST(ReplayX11, ReplaysIntoWindows) {
+  std::string trace = testing::TempDir() + "/replay-window.strace";
+  ProcessResult traced = RunProcess({STRATA_CLI, "trace", "-o", trace, "--capture", "swap", "--",
+                                     std::string(STRATA_BIN_DIR) + "/gles3_instanced", "--frames", "3", "--window"});
+  ASSERT_EQ(traced.exit_code, 0) << traced.err;
+  ProcessResult r = RunProcess({STRATA_CLI, "replay", "--window", "--verify", trace});
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_EQ(Number(r.out, R"(verify: all (\d+) framebuffers match)"), 3) << r.out;
+}
+
+}  // namespace
