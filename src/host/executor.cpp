@@ -162,19 +162,38 @@ void WriteName(uint8_t* p, size_t bytes, uint64_t value) {
   }
 }
 
-// The recorded program a call names, for uniform locations (glProgramUniform*).
-uint64_t ProgramOf(const stream::DecodedCall& call) {
-  const api::ReplayFunction& replay = api::kReplay[call.slot];
-  for (size_t i = 0; i < call.args.size(); ++i) {
-    if (replay.params[i].object == ObjectClass::kProgram) return call.args[i].u;
-  }
-  return 0;
+// What the executor asks of every call, worked out once per function.
+struct SlotTraits {
+  bool draw = false;          // reads client-side arrays (glDrawBuffers only sets state)
+  int program_param = -1;     // the parameter naming a program (uniform locations are per program)
+  bool uses_locations = false;
+};
+
+const SlotTraits& TraitsOf(int slot) {
+  static const std::vector<SlotTraits> traits = [] {
+    std::vector<SlotTraits> all(api::kFunctionCount);
+    for (int s = 0; s < api::kFunctionCount; ++s) {
+      std::string_view name = api::kFunctions[s].name;
+      all[s].draw = (name.starts_with("glDraw") && !name.starts_with("glDrawBuffers")) || name.starts_with("glMultiDraw");
+      const api::ReplayFunction& replay = api::kReplay[s];
+      all[s].uses_locations = replay.result == ObjectClass::kUniformLocation;
+      for (int i = 0; i < api::kFunctions[s].param_count; ++i) {
+        if (replay.params[i].object == ObjectClass::kProgram && all[s].program_param < 0) all[s].program_param = i;
+        all[s].uses_locations |= replay.params[i].object == ObjectClass::kUniformLocation;
+      }
+    }
+    return all;
+  }();
+  return traits[slot];
 }
 
-// Draws read client-side arrays; glDrawBuffers only sets state.
-bool IsDraw(std::string_view name) {
-  return (name.starts_with("glDraw") && !name.starts_with("glDrawBuffers")) || name.starts_with("glMultiDraw");
+// The recorded program a call names, for uniform locations (glProgramUniform*).
+uint64_t ProgramOf(const stream::DecodedCall& call) {
+  int param = TraitsOf(call.slot).program_param;
+  return param >= 0 ? call.args[param].u : 0;
 }
+
+bool IsDraw(int slot) { return TraitsOf(slot).draw; }
 
 constexpr size_t kUnknownOutputBytes = 64 * 1024;
 
@@ -280,7 +299,7 @@ bool Executor::BuildArguments(const stream::DecodedCall& call, Thread& thread, s
 }
 
 bool Executor::RunGeneric(const stream::DecodedCall& call, Thread& thread, Word* result) {
-  std::vector<Word> args;
+  std::vector<Word>& args = generic_args_;
   if (!BuildArguments(call, thread, &args)) return false;
   const api::ReplayFunction& replay = api::kReplay[call.slot];
   const api::FunctionInfo& info = api::kFunctions[call.slot];
@@ -339,11 +358,12 @@ bool Executor::Execute(const stream::DecodedCall& call) {
     bool ok = ExecuteEgl(call, thread, &handled);
     if (handled) return ok;
   }
-  if (IsDraw(call.name)) ApplyClientArrays(call, thread);
+  const bool draw = IsDraw(call.slot);
+  if (draw) ApplyClientArrays(call, thread);
   Word result{};
   if (!RunGeneric(call, thread, &result)) return false;
   TrackBindings(call, thread);
-  if (IsDraw(call.name)) thread.memory.clear();
+  if (draw) thread.memory.clear();
   return true;
 }
 

@@ -151,6 +151,7 @@ class Executor {
   std::unordered_map<uint64_t, EGLConfig> matched_configs_;
   NameMap egl_names_[static_cast<int>(api::ObjectClass::kCount)];
   Scratch scratch_;
+  std::vector<Word> generic_args_;  // reused: one call runs at a time
   std::map<std::string, std::pair<uint64_t, std::string>> problems_;  // function -> count, reason
   uint64_t skipped_ = 0;
 };

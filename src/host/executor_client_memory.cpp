@@ -58,12 +58,17 @@ int64_t FirstVertex(const stream::DecodedCall& call) {
 }  // namespace
 
 void Executor::TrackPointerCall(const stream::DecodedCall& call, Thread& thread, const std::vector<Word>& args) {
-  const api::ReplayFunction& replay = api::kReplay[call.slot];
-  const api::FunctionInfo& info = api::kFunctions[call.slot];
-  int pointer = -1;
-  for (int i = 0; i < info.param_count; ++i) {
-    if (replay.params[i].client_array) pointer = i;
-  }
+  // The parameter holding a client-side array, per function, found once.
+  static const std::vector<int8_t> pointer_params = [] {
+    std::vector<int8_t> params(api::kFunctionCount, -1);
+    for (int s = 0; s < api::kFunctionCount; ++s) {
+      for (int i = 0; i < api::kFunctions[s].param_count; ++i) {
+        if (api::kReplay[s].params[i].client_array) params[s] = static_cast<int8_t>(i);
+      }
+    }
+    return params;
+  }();
+  int pointer = pointer_params[call.slot];
   Context* context = Current(thread);
   if (pointer < 0 || context == nullptr) return;
   // Which array: the attribute index, or for GLES 1 the named array (and texture unit).

@@ -56,7 +56,10 @@ bool CallDecoder::Decode(std::span<const uint8_t> payload, uint32_t thread, uint
   ThreadState& state = threads_[thread];
   bool first = state.chunk != chunk;
   ByteReader r(payload);
-  *call = DecodedCall{};
+  // Field by field, so the argument vector keeps its capacity from call to call.
+  call->result = DecodedValue{};
+  call->flags = 0;
+  call->has_reply = false;
   call->function_id = r.Varint();
   uint64_t sequence = r.Varint();
   call->sequence = first ? sequence : state.sequence + 1 + sequence;
@@ -77,6 +80,7 @@ bool CallDecoder::Decode(std::span<const uint8_t> payload, uint32_t thread, uint
   call->args.resize(info.param_count);
   for (int i = 0; i < info.param_count; ++i) {
     DecodedValue& v = call->args[i];
+    v = DecodedValue{};
     ReadScalar(r, info.params[i].kind, &v);
     if (IsDataPointer(v.kind)) v.has_in = r.Blob(&v.in);
   }
