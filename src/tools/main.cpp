@@ -17,6 +17,7 @@ constexpr Command kCommands[] = {
     {"dump", "print the calls of a trace, as text or JSON lines", strata::tools::DumpCommandMain},
     {"stats", "calls, draws, bytes and CPU time of a trace, per function and per frame",
      strata::tools::StatsCommandMain},
+    {"export", "write a trace as Android gltrace or Chrome/Perfetto JSON", strata::tools::ExportCommandMain},
 };
 
 void PrintUsage(FILE* out) {
