@@ -1,5 +1,6 @@
 #include "export/output_file.h"
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -57,7 +58,11 @@ bool OutputFile::Close(std::string* error) {
 void OutputFile::Discard() {
   if (file_ && !is_stdout_) std::fclose(file_);
   file_ = nullptr;
-  if (!is_stdout_ && !path_.empty()) unlink(path_.c_str());
+  // Only a regular file: never a device such as /dev/full, or a pipe.
+  struct stat info;
+  if (!is_stdout_ && !path_.empty() && stat(path_.c_str(), &info) == 0 && S_ISREG(info.st_mode)) {
+    unlink(path_.c_str());
+  }
 }
 
 }  // namespace strata::exporter

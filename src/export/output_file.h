@@ -22,7 +22,7 @@ class OutputFile {
   bool failed() const { return !error_.empty(); }
   // Flushes and closes; false with the first write error.
   bool Close(std::string* error);
-  // Closes and deletes the file (not standard output).
+  // Closes and deletes the file if it is a regular one (not standard output, not a device).
   void Discard();
   const std::string& path() const { return path_; }
 
