@@ -1,5 +1,6 @@
 #include "export/chrome_json_export.h"
 
+#include <algorithm>
 #include <charconv>
 #include <string>
 #include <string_view>

@@ -2,6 +2,7 @@
 
 #include <lzf.h>
 
+#include <algorithm>
 #include <cstring>
 #include <limits>
 #include <string_view>

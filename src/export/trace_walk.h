@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <string_view>
 
 #include "stream/call_decoder.h"
 #include "stream/framebuffer_record.h"
