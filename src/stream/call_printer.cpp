@@ -133,6 +133,12 @@ std::string FormatCall(const DecodedCall& call) {
   return out;
 }
 
+std::string FormatResult(const DecodedCall& call) {
+  if (!call.has_reply || call.result.kind == ArgKind::kVoid) return {};
+  if (call.result.kind == ArgKind::kString) return call.result.has_out ? Quoted(call.result.out, 1 << 20) : "NULL";
+  return Scalar(call.result, api::kFunctions[call.slot].is_egl);
+}
+
 std::string FormatCallJson(const DecodedCall& call) {
   const api::FunctionInfo& info = api::kFunctions[call.slot];
   JsonWriter json;
@@ -147,11 +153,7 @@ std::string FormatCallJson(const DecodedCall& call) {
     json.EndObject();
   }
   json.EndArray();
-  if (call.has_reply && call.result.kind != ArgKind::kVoid) {
-    json.Key("result").String(call.result.kind == ArgKind::kString
-                                  ? (call.result.has_out ? Quoted(call.result.out, 1 << 20) : "NULL")
-                                  : Scalar(call.result, info.is_egl));
-  }
+  if (call.has_reply && call.result.kind != ArgKind::kVoid) json.Key("result").String(FormatResult(call));
   if (call.flags & kCallSynthesized) json.Key("synthesized").Bool(true);
   if (call.flags & kCallUncovered) json.Key("uncovered").Bool(true);
   json.Key("start_ns").Int(static_cast<int64_t>(call.start_ns));

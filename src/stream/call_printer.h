@@ -18,4 +18,8 @@ std::string FormatCallJson(const DecodedCall& call);
 // One argument's value as text (enum names for GL enums, numbers, pointers).
 std::string FormatValue(const DecodedCall& call, int arg_index);
 
+// The return value as text, strings in full (up to 1 MiB); empty when the
+// call returns nothing or has no reply.
+std::string FormatResult(const DecodedCall& call);
+
 }  // namespace strata::stream

@@ -16,5 +16,6 @@ int TraceCommandMain(int argc, char** argv);
 int DumpCommandMain(int argc, char** argv);
 int StatsCommandMain(int argc, char** argv);
 int ReplayCommandMain(int argc, char** argv);
+int ExportCommandMain(int argc, char** argv);
 
 }  // namespace strata::tools

@@ -19,6 +19,7 @@ constexpr Command kCommands[] = {
      strata::tools::StatsCommandMain},
     {"replay", "run the calls of a trace again: snapshots, verification, benchmark",
      strata::tools::ReplayCommandMain},
+    {"export", "write a trace as Android gltrace or Chrome/Perfetto JSON", strata::tools::ExportCommandMain},
 };
 
 void PrintUsage(FILE* out) {

@@ -1,0 +1,198 @@
+// strata export TRACE -o OUT: a trace in another tool's format.
+#include <sys/stat.h>
+
+#include <cstdio>
+#include <string>
+
+#include "export/chrome_json_export.h"
+#include "export/gltrace_export.h"
+#include "export/output_file.h"
+#include "stream/record_reader.h"
+#include "tools/command.h"
+#include "tools/range_option.h"
+
+namespace strata::tools {
+namespace {
+
+constexpr char kUsage[] = R"(usage: strata export [options] TRACE -o OUT
+
+Writes the calls of a trace in another tool's format:
+  gltrace      Android's GLES trace (.gltrace), for Android Device Monitor's
+               "OpenGL Trace" view: one protobuf message per call, with the
+               framebuffer images the trace captured (strata trace --capture)
+  chrome-json  Trace Event Format JSON, for Perfetto UI (ui.perfetto.dev) and
+               chrome://tracing: a slice per call on its thread's track, and
+               the frames on a track of their own per rendering thread
+
+options:
+  -o, --output OUT   the file to write ('-': standard output)
+  --format FORMAT    gltrace or chrome-json (default: from OUT's extension,
+                     .gltrace or .json)
+  --frames A[-B]     only frames A to B (frame 0 is everything before the first swap)
+  --calls A[-B]      only calls numbered A to B
+  -h, --help         show this help
+
+A trace cut short is exported up to where it ends, with a warning; a damaged
+one up to the damage, with an error (exit status 1). What each format holds
+and leaves out: docs/export.md.
+)";
+
+enum class Format { kUnknown, kGltrace, kChromeJson };
+
+Format FormatNamed(const std::string& name) {
+  if (name == "gltrace") return Format::kGltrace;
+  if (name == "chrome-json" || name == "json") return Format::kChromeJson;
+  return Format::kUnknown;
+}
+
+Format FormatOfPath(const std::string& path) {
+  auto ends_with = [&](const std::string& suffix) {
+    return path.size() > suffix.size() && path.compare(path.size() - suffix.size(), suffix.size(), suffix) == 0;
+  };
+  if (ends_with(".gltrace")) return Format::kGltrace;
+  if (ends_with(".json")) return Format::kChromeJson;
+  return Format::kUnknown;
+}
+
+bool SameFile(const std::string& a, const std::string& b) {
+  struct stat sa, sb;
+  return stat(a.c_str(), &sa) == 0 && stat(b.c_str(), &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+void PrintWarnings(const exporter::ExportSummary& summary, Format format) {
+  if (summary.undecodable_calls) {
+    std::fprintf(stderr, "strata export: warning: %llu call records could not be decoded and were left out (first: %s)\n",
+                 static_cast<unsigned long long>(summary.undecodable_calls), summary.first_decode_error.c_str());
+  }
+  if (!summary.unnamed_functions.empty()) {
+    uint64_t calls = 0;
+    std::string names;
+    size_t listed = 0;
+    for (const auto& [name, count] : summary.unnamed_functions) {
+      calls += count;
+      if (listed++ < 8) names += (names.empty() ? "" : ", ") + name + " (" + std::to_string(count) + ")";
+    }
+    if (listed > 8) names += ", and " + std::to_string(listed - 8) + " more";
+    std::fprintf(stderr,
+                 "strata export: warning: %llu calls to %zu functions that Android's gltrace format has no number for "
+                 "were written as function 'invalid': %s\n",
+                 static_cast<unsigned long long>(calls), summary.unnamed_functions.size(), names.c_str());
+  }
+  if (format == Format::kGltrace && summary.images_left_out) {
+    std::fprintf(stderr,
+                 "strata export: warning: %llu framebuffer images were left out (their call was not exported, or "
+                 "the record was malformed)\n",
+                 static_cast<unsigned long long>(summary.images_left_out));
+  }
+}
+
+}  // namespace
+
+int ExportCommandMain(int argc, char** argv) {
+  std::string path, output, format_name;
+  Range frames, calls;
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    auto value = [&](const char* name) -> const char* {
+      if (i + 1 >= argc) {
+        std::fprintf(stderr, "strata export: error: %s needs a value\n", name);
+        return nullptr;
+      }
+      return argv[++i];
+    };
+    if (arg == "-h" || arg == "--help") {
+      std::fputs(kUsage, stdout);
+      return 0;
+    } else if (arg == "-o" || arg == "--output") {
+      const char* v = value(arg.c_str());
+      if (!v) return 2;
+      output = v;
+    } else if (arg == "--format") {
+      const char* v = value("--format");
+      if (!v) return 2;
+      format_name = v;
+    } else if (arg == "--frames" || arg == "--calls") {
+      const char* v = value(arg.c_str());
+      if (!v) return 2;
+      if (!ParseRange(v, arg == "--frames" ? &frames : &calls)) {
+        std::fprintf(stderr, "strata export: error: %s takes N or A-B, not '%s'\n", arg.c_str(), v);
+        return 2;
+      }
+    } else if (arg.size() > 1 && arg[0] == '-') {
+      std::fprintf(stderr, "strata export: error: unknown option '%s'\n%s", arg.c_str(), kUsage);
+      return 2;
+    } else if (path.empty()) {
+      path = arg;
+    } else {
+      std::fprintf(stderr, "strata export: error: one trace at a time ('%s' and '%s')\n", path.c_str(), arg.c_str());
+      return 2;
+    }
+  }
+  if (path.empty() || output.empty()) {
+    std::fprintf(stderr, "strata export: error: %s\n%s", path.empty() ? "no trace given" : "no output given (-o OUT)",
+                 kUsage);
+    return 2;
+  }
+  Format format = format_name.empty() ? FormatOfPath(output) : FormatNamed(format_name);
+  if (format == Format::kUnknown) {
+    if (format_name.empty()) {
+      std::fprintf(stderr, "strata export: error: cannot tell the format from '%s': give --format gltrace or chrome-json\n",
+                   output.c_str());
+    } else {
+      std::fprintf(stderr, "strata export: error: unknown format '%s' (gltrace or chrome-json)\n", format_name.c_str());
+    }
+    return 2;
+  }
+  if (SameFile(path, output)) {
+    std::fprintf(stderr, "strata export: error: %s is the trace itself; choose another output\n", output.c_str());
+    return 2;
+  }
+
+  // The trace first: a trace that cannot be read leaves no output behind.
+  std::string error;
+  auto reader = stream::RecordReader::Open(path, &error);
+  if (!reader) {
+    std::fprintf(stderr, "strata export: error: %s\n", error.c_str());
+    return 1;
+  }
+  exporter::OutputFile out;
+  if (!out.Open(output, &error)) {
+    std::fprintf(stderr, "strata export: error: %s\n", error.c_str());
+    return 1;
+  }
+  exporter::Selection selection;
+  selection.first_frame = frames.first;
+  selection.last_frame = frames.last;
+  selection.first_call = calls.first;
+  selection.last_call = calls.last;
+  exporter::ExportSummary summary;
+  if (format == Format::kGltrace) {
+    exporter::ExportGltrace(*reader, selection, out, &summary);
+  } else {
+    exporter::ExportChromeJson(*reader, selection, out, &summary);
+  }
+  if (!out.Close(&error)) {
+    out.Discard();
+    std::fprintf(stderr, "strata export: error: %s\n", error.c_str());
+    return 1;
+  }
+  PrintWarnings(summary, format);
+  const char* shown = output == "-" ? "standard output" : output.c_str();
+  if (!reader->error().empty() && !reader->truncated()) {
+    std::fprintf(stderr, "strata export: error: %s; %s holds the %llu calls before it\n", reader->error().c_str(), shown,
+                 static_cast<unsigned long long>(summary.calls));
+    return 1;
+  }
+  if (reader->truncated()) {
+    std::fprintf(stderr, "strata export: warning: %s; exported the calls before it\n", reader->error().c_str());
+  }
+  std::fprintf(stderr, "strata export: %s: %llu calls, %llu frames", shown, static_cast<unsigned long long>(summary.calls),
+               static_cast<unsigned long long>(summary.frames));
+  if (format == Format::kGltrace) {
+    std::fprintf(stderr, ", %llu framebuffer images", static_cast<unsigned long long>(summary.images));
+  }
+  std::fprintf(stderr, " (%s)\n", format == Format::kGltrace ? "gltrace" : "chrome-json");
+  return 0;
+}
+
+}  // namespace strata::tools
