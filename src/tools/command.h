@@ -15,5 +15,6 @@ int LayersCommandMain(int argc, char** argv);
 int TraceCommandMain(int argc, char** argv);
 int DumpCommandMain(int argc, char** argv);
 int StatsCommandMain(int argc, char** argv);
+int ViewCommandMain(int argc, char** argv);
 
 }  // namespace strata::tools

@@ -17,6 +17,8 @@ constexpr Command kCommands[] = {
     {"dump", "print the calls of a trace, as text or JSON lines", strata::tools::DumpCommandMain},
     {"stats", "calls, draws, bytes and CPU time of a trace, per function and per frame",
      strata::tools::StatsCommandMain},
+    {"view", "a trace as one self-contained HTML report: frames, calls, errors, shaders, uploads",
+     strata::tools::ViewCommandMain},
 };
 
 void PrintUsage(FILE* out) {
