@@ -173,12 +173,13 @@ int ViewCommandMain(int argc, char** argv) {
     view::CapturedImageOptions options;
     options.tracer_first_frame = model.tracer_first_frame;
     options.max_side = page_options.image_max_side;
-    const uint64_t frames = model.frames.size();
-    if (max_thumbnails != 0 && frames > max_thumbnails) {
-      // Frames spread evenly from the first to the last.
-      auto chosen = std::make_shared<std::vector<bool>>(frames, false);
+    const std::vector<uint64_t>& candidates = model.frames_with_images;
+    if (max_thumbnails != 0 && candidates.size() > max_thumbnails) {
+      // Frames spread evenly from the first frame with an image to the last.
+      auto chosen = std::make_shared<std::vector<bool>>(model.frames.size(), false);
+      const uint64_t last = candidates.size() - 1;
       for (uint64_t k = 0; k < max_thumbnails; ++k) {
-        (*chosen)[max_thumbnails == 1 ? frames - 1 : k * (frames - 1) / (max_thumbnails - 1)] = true;
+        (*chosen)[candidates[max_thumbnails == 1 ? last : k * last / (max_thumbnails - 1)]] = true;
       }
       options.wanted = [chosen](uint64_t frame) { return frame < chosen->size() && (*chosen)[frame]; };
     }

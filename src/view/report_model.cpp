@@ -4,6 +4,7 @@
 #include <cstring>
 #include <filesystem>
 #include <map>
+#include <set>
 #include <string_view>
 #include <unordered_map>
 
@@ -175,7 +176,8 @@ class ModelBuilder {
   std::unordered_map<uint32_t, uint32_t> thread_ids_;
 
   std::vector<uint64_t> frame_end_sequences_;  // the last call of each frame that ended
-  std::optional<uint64_t> first_tracer_frame_, first_image_frame_;
+  std::optional<uint64_t> first_tracer_frame_;
+  std::set<uint64_t> image_tracer_frames_;
   uint64_t max_sequence_ = 0;
   std::unordered_map<uint32_t, uint64_t> last_sequence_of_thread_;
   std::unordered_map<uint32_t, CallRef> last_call_of_thread_;  // not counting error queries
@@ -403,9 +405,7 @@ void ModelBuilder::Memory(uint32_t thread_id, uint64_t bytes) {
 void ModelBuilder::Framebuffer(std::span<const uint8_t> payload) {
   ++model_.totals.framebuffer_images;
   stream::FramebufferImage image;
-  if (stream::DecodeFramebuffer(payload, &image) && (!first_image_frame_ || image.frame < *first_image_frame_)) {
-    first_image_frame_ = image.frame;
-  }
+  if (stream::DecodeFramebuffer(payload, &image)) image_tracer_frames_.insert(image.frame);
 }
 
 void ModelBuilder::ContextEvent(std::span<const uint8_t> payload) {
@@ -438,7 +438,8 @@ void ModelBuilder::Finish() {
     std::stable_sort(model_.calls.begin(), model_.calls.end(), by_sequence);
   }
   std::sort(frame_end_sequences_.begin(), frame_end_sequences_.end());
-  model_.tracer_first_frame = first_tracer_frame_.value_or(first_image_frame_.value_or(0));
+  model_.tracer_first_frame =
+      first_tracer_frame_.value_or(image_tracer_frames_.empty() ? 0 : *image_tracer_frames_.begin());
 
   std::vector<ReportFrame>& frames = model_.frames;
   frames.assign(frame_end_sequences_.size() + 1, ReportFrame{});
@@ -457,6 +458,15 @@ void ModelBuilder::Finish() {
   for (++frame; frame < frames.size(); ++frame) frames[frame].first_call = model_.calls.size();
   // Nothing after the last swap is not a frame (as `strata stats` counts).
   if (frames.size() > 1 && frames.back().call_count == 0) frames.pop_back();
+  // Images taken before the first frame record (tracing switched on mid-frame) count as frame 0.
+  for (uint64_t tracer_frame : image_tracer_frames_) {
+    const uint64_t image_frame =
+        tracer_frame > model_.tracer_first_frame ? tracer_frame - model_.tracer_first_frame : 0;
+    if (image_frame < frames.size() &&
+        (model_.frames_with_images.empty() || model_.frames_with_images.back() != image_frame)) {
+      model_.frames_with_images.push_back(image_frame);
+    }
+  }
 
   for (ReportError& error : model_.errors) {
     ResolveFrame(error.call);

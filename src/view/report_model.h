@@ -112,6 +112,7 @@ struct ReportModel {
   std::vector<ReportCall> calls;   // in sequence order
   std::vector<ReportFrame> frames;
   uint64_t tracer_first_frame = 0;  // the tracer's number for frame 0 (see CapturedImageOptions)
+  std::vector<uint64_t> frames_with_images;  // frames the trace holds framebuffer images of, ascending
 
   ReportTotals totals;
   std::vector<ContextStrings> contexts;
