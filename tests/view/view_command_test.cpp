@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <regex>
@@ -141,6 +142,30 @@ TEST_F(ViewCommand, CallsAreInSequenceOrderAndFramesPartitionThem) {
   }
   EXPECT_EQ(next, model.calls.size());
   for (size_t i = 1; i < model.calls.size(); ++i) ASSERT_LT(model.calls[i - 1].sequence, model.calls[i].sequence);
+}
+
+// The report's call rows are meant to read as `strata dump` prints them; a
+// frame's dump (--frames) must number its calls as the whole trace does.
+TEST_F(ViewCommand, DumpOfOneFrameNumbersCallsAsTheReportDoes) {
+  strata::view::ReportModel model;
+  std::string error;
+  ASSERT_TRUE(strata::view::BuildReportModel(app_trace_, {}, &model, &error)) << error;
+  ProcessResult dump = RunProcess({STRATA_CLI, "dump", "--no-header", "--frames", "3", app_trace_});
+  ASSERT_EQ(dump.exit_code, 0) << dump.err;
+  std::vector<std::string> expected;
+  const strata::view::ReportFrame& frame = model.frames[3];
+  for (size_t i = frame.first_call; i < frame.first_call + frame.call_count; ++i) {
+    const strata::view::ReportCall& call = model.calls[i];
+    expected.push_back(std::to_string(call.sequence) + " [" + std::to_string(model.threads[call.thread]) + "] " +
+                       model.function_names[call.function] + model.texts[call.text]);
+  }
+  std::vector<std::string> printed;
+  std::istringstream lines(dump.out);
+  for (std::string line; std::getline(lines, line);) {
+    if (line.empty() || !std::isdigit(static_cast<unsigned char>(line[0]))) continue;
+    printed.push_back(line.substr(0, line.rfind("  (")));
+  }
+  EXPECT_EQ(printed, expected);
 }
 
 TEST_F(ViewCommand, CapturedImagesAreOnePerFrameTopRowFirst) {
