@@ -24,6 +24,9 @@ packages=(
   mesa-utils glmark2-es2-x11 piglit xvfb xauth
   # the tracing peer benchmarks compare against
   apitrace
+  # strata view's reports opened in a real browser (tests/view): headless
+  # Chromium driven through chromedriver from Debian's python3
+  chromium chromium-driver python3-selenium python3-pil
 )
 
 missing=()

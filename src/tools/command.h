@@ -17,5 +17,6 @@ int DumpCommandMain(int argc, char** argv);
 int StatsCommandMain(int argc, char** argv);
 int ReplayCommandMain(int argc, char** argv);
 int ExportCommandMain(int argc, char** argv);
+int ViewCommandMain(int argc, char** argv);
 
 }  // namespace strata::tools

@@ -116,7 +116,12 @@ int DumpCommandMain(int argc, char** argv) {
       ++frame;
       continue;
     }
-    if (!frames.Contains(frame)) continue;
+    if (!frames.Contains(frame)) {
+      // A call's sequence and start are deltas from the thread's previous call
+      // in its chunk: decode the calls not printed too, or later ones come out wrong.
+      if (record.type == stream::RecordType::kCall) decoder.Decode(record.payload, record.thread_id, record.chunk, &call, &error);
+      continue;
+    }
     if (record.type == stream::RecordType::kTraceEvent) {
       stream::ByteReader r(record.payload);
       if (json || !grep.empty() || r.String() != "context") continue;

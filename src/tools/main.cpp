@@ -20,6 +20,8 @@ constexpr Command kCommands[] = {
     {"replay", "run the calls of a trace again: snapshots, verification, benchmark",
      strata::tools::ReplayCommandMain},
     {"export", "write a trace as Android gltrace or Chrome/Perfetto JSON", strata::tools::ExportCommandMain},
+    {"view", "a trace as one self-contained HTML report: frames, calls, errors, shaders, uploads",
+     strata::tools::ViewCommandMain},
 };
 
 void PrintUsage(FILE* out) {

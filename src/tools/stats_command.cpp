@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "common/json_writer.h"
+#include "stream/call_classes.h"
 #include "stream/call_decoder.h"
 #include "stream/record_reader.h"
 #include "tools/command.h"
@@ -32,11 +33,6 @@ struct FunctionStats {
 struct FrameStats {
   uint64_t calls = 0, draws = 0, ns = 0;
 };
-
-bool IsDraw(const std::string& name) {
-  if (name.rfind("glDrawBuffers", 0) == 0) return false;  // state, not a draw
-  return name.rfind("glDraw", 0) == 0 || name.rfind("glMultiDraw", 0) == 0 || name.rfind("glDispatchCompute", 0) == 0;
-}
 
 }  // namespace
 
@@ -109,7 +105,7 @@ int StatsCommandMain(int argc, char** argv) {
       FrameStats& frame = frames.back();
       ++frame.calls;
       frame.ns += call.duration_ns;
-      if (IsDraw(name)) {
+      if (stream::IsDrawCall(name)) {
         ++frame.draws;
         ++draws;
       }

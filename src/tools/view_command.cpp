@@ -1,0 +1,209 @@
+// strata view TRACE -o report.html: the trace as one self-contained HTML page.
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "tools/command.h"
+#include "view/captured_images.h"
+#include "view/html_report.h"
+#include "view/report_model.h"
+
+namespace strata::tools {
+namespace {
+
+constexpr char kUsage[] = R"(usage: strata view [options] TRACE [-o REPORT.html]
+
+Writes one self-contained HTML page about a trace, to open in any browser
+(nothing is fetched: styles, script, data and images are inside):
+  overview   program, command line, driver, totals, a bar per frame
+             (click one to open it), frame images
+  frames     each frame's calls with their arguments (as strata dump prints
+             them), thread, context and duration; draws highlighted;
+             filter by text or /regex/
+  errors     glGetError/eglGetError calls that reported an error, with the
+             call each follows; calls with data Strata did not capture
+  shaders    shader sources with their types, linked programs
+  uploads    the calls that sent the most data to the driver
+
+options:
+  -o, --output FILE        the page to write (default: TRACE without its
+                           .strace extension, plus .html)
+  --thumbnails captured|none
+                           frame images from the trace's framebuffer
+                           records (strata trace --capture swap), or none
+                           (default: captured)
+  --max-thumbnails N       images of at most N frames, spread evenly over
+                           the trace (default 200; 0 for every frame)
+  --thumbnail-size PX      scale images down to at most PX on either side
+                           (default 320)
+  -h, --help               show this help
+
+A trace cut short (its program killed) gives a report of what it holds,
+with a warning; a damaged or foreign file is an error (exit status 1).
+)";
+
+bool ParseCount(const char* text, uint64_t* out) {
+  if (!text || !*text) return false;
+  char* end = nullptr;
+  errno = 0;
+  unsigned long long value = std::strtoull(text, &end, 10);
+  if (*end != '\0' || errno != 0 || text[0] == '-') return false;
+  *out = value;
+  return true;
+}
+
+std::string DefaultOutput(const std::string& trace) {
+  std::string base = trace;
+  const size_t slash = base.rfind('/');
+  const size_t dot = base.rfind('.');
+  if (dot != std::string::npos && (slash == std::string::npos || dot > slash) && base.substr(dot) == ".strace") {
+    base.resize(dot);
+  }
+  return base + ".html";
+}
+
+// Writes `page` to `path`. On failure, removes what it created (never a
+// device or anything it did not create as a regular file) and says why.
+bool WriteFile(const std::string& path, const std::string& page, std::string* error) {
+  struct stat before{};
+  const bool existed = stat(path.c_str(), &before) == 0;
+  if (existed && S_ISDIR(before.st_mode)) {
+    *error = "cannot write " + path + ": it is a directory";
+    return false;
+  }
+  FILE* file = std::fopen(path.c_str(), "wb");
+  if (!file) {
+    *error = "cannot write " + path + ": " + std::strerror(errno);
+    return false;
+  }
+  size_t written = std::fwrite(page.data(), 1, page.size(), file);
+  int saved_errno = errno;
+  bool ok = written == page.size() && std::fflush(file) == 0;
+  if (!ok && saved_errno == 0) saved_errno = errno;
+  if (std::fclose(file) != 0 && ok) {
+    ok = false;
+    saved_errno = errno;
+  }
+  if (!ok) {
+    *error = "cannot write " + path + ": " + std::strerror(saved_errno ? saved_errno : EIO);
+    struct stat after{};
+    if ((!existed || S_ISREG(before.st_mode)) && stat(path.c_str(), &after) == 0 && S_ISREG(after.st_mode)) {
+      unlink(path.c_str());
+    }
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+int ViewCommandMain(int argc, char** argv) {
+  std::string trace, output, thumbnails = "captured";
+  uint64_t max_thumbnails = 200, thumbnail_size = 320;
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    auto value = [&]() -> const char* {
+      if (i + 1 >= argc) {
+        std::fprintf(stderr, "strata view: error: %s needs a value\n", arg.c_str());
+        return nullptr;
+      }
+      return argv[++i];
+    };
+    if (arg == "-h" || arg == "--help") {
+      std::fputs(kUsage, stdout);
+      return 0;
+    } else if (arg == "-o" || arg == "--output") {
+      const char* v = value();
+      if (!v) return 2;
+      output = v;
+    } else if (arg == "--thumbnails") {
+      const char* v = value();
+      if (!v) return 2;
+      thumbnails = v;
+      if (thumbnails != "captured" && thumbnails != "none") {
+        std::fprintf(stderr, "strata view: error: --thumbnails is captured or none, not '%s'\n", v);
+        return 2;
+      }
+    } else if (arg == "--max-thumbnails" || arg == "--thumbnail-size") {
+      const char* v = value();
+      if (!v) return 2;
+      uint64_t* target = arg == "--max-thumbnails" ? &max_thumbnails : &thumbnail_size;
+      if (!ParseCount(v, target) || (arg == "--thumbnail-size" && (*target < 16 || *target > 4096))) {
+        std::fprintf(stderr, "strata view: error: %s takes %s, not '%s'\n", arg.c_str(),
+                     arg == "--thumbnail-size" ? "a size from 16 to 4096" : "a number", v);
+        return 2;
+      }
+    } else if (!arg.empty() && arg[0] == '-') {
+      std::fprintf(stderr, "strata view: error: unknown option '%s'\n%s", arg.c_str(), kUsage);
+      return 2;
+    } else if (trace.empty()) {
+      trace = arg;
+    } else {
+      std::fprintf(stderr, "strata view: error: one trace at a time ('%s' and '%s')\n", trace.c_str(), arg.c_str());
+      return 2;
+    }
+  }
+  if (trace.empty()) {
+    std::fprintf(stderr, "strata view: error: no trace given\n%s", kUsage);
+    return 2;
+  }
+  if (output.empty()) output = DefaultOutput(trace);
+
+  const auto started = std::chrono::steady_clock::now();
+  std::string error;
+  view::ReportModel model;
+  if (!view::BuildReportModel(trace, view::ReportModelOptions{}, &model, &error)) {
+    std::fprintf(stderr, "strata view: error: %s\n", error.c_str());
+    return 1;
+  }
+  if (!model.warning.empty()) std::fprintf(stderr, "strata view: warning: %s\n", model.warning.c_str());
+
+  view::CapturedImageResult captured;
+  view::HtmlReportOptions page_options;
+  page_options.image_max_side = static_cast<uint32_t>(thumbnail_size);
+  if (thumbnails == "captured" && model.totals.framebuffer_images > 0) {
+    view::CapturedImageOptions options;
+    options.tracer_first_frame = model.tracer_first_frame;
+    options.max_side = page_options.image_max_side;
+    const std::vector<uint64_t>& candidates = model.frames_with_images;
+    if (max_thumbnails != 0 && candidates.size() > max_thumbnails) {
+      // Frames spread evenly from the first frame with an image to the last.
+      auto chosen = std::make_shared<std::vector<bool>>(model.frames.size(), false);
+      const uint64_t last = candidates.size() - 1;
+      for (uint64_t k = 0; k < max_thumbnails; ++k) {
+        (*chosen)[candidates[max_thumbnails == 1 ? last : k * last / (max_thumbnails - 1)]] = true;
+      }
+      options.wanted = [chosen](uint64_t frame) { return frame < chosen->size() && (*chosen)[frame]; };
+    }
+    if (!view::ReadCapturedImages(trace, options, &captured, &error)) {
+      std::fprintf(stderr, "strata view: error: %s\n", error.c_str());
+      return 1;
+    }
+    if (captured.skipped) {
+      std::fprintf(stderr, "strata view: warning: %llu framebuffer images are in a format the report cannot show\n",
+                   static_cast<unsigned long long>(captured.skipped));
+    }
+  }
+  if (thumbnails == "captured") page_options.image_source = "captured in the trace";
+
+  const std::string page = view::BuildHtmlReport(model, captured.images, page_options);
+  if (!WriteFile(output, page, &error)) {
+    std::fprintf(stderr, "strata view: error: %s\n", error.c_str());
+    return 1;
+  }
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  std::printf("strata view: wrote %s (%.1f KiB): %llu calls in %zu frames, %zu images, in %.2f s\n", output.c_str(),
+              page.size() / 1024.0, static_cast<unsigned long long>(model.totals.calls), model.frames.size(),
+              captured.images.size(), seconds);
+  return 0;
+}
+
+}  // namespace strata::tools

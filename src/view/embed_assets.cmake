@@ -1,0 +1,28 @@
+# Writes a C++ file defining one std::string_view per asset file, as raw
+# string literals. Run as:
+#   cmake -DOUTPUT=file.cpp -DASSETS="kName=path|kOther=path" -P embed_assets.cmake
+string(REPLACE "|" ";" ASSETS "${ASSETS}")
+set(delimiter "strata_asset")
+set(text "// Generated from src/view/ by embed_assets.cmake at build time; not committed.\n")
+string(APPEND text "#include \"view/report_assets.h\"\n\nnamespace strata::view {\n\n")
+foreach(asset IN LISTS ASSETS)
+  string(FIND "${asset}" "=" split)
+  string(SUBSTRING "${asset}" 0 ${split} name)
+  math(EXPR path_start "${split} + 1")
+  string(SUBSTRING "${asset}" ${path_start} -1 path)
+  file(READ "${path}" content)
+  string(FIND "${content}" ")${delimiter}\"" clash)
+  if(NOT clash EQUAL -1)
+    message(FATAL_ERROR "${path} contains the raw-string delimiter )${delimiter}\"")
+  endif()
+  string(APPEND text "const std::string_view ${name} = R\"${delimiter}(${content})${delimiter}\";\n\n")
+endforeach()
+string(APPEND text "}  // namespace strata::view\n")
+# Rewrite only on change, so that editing one asset rebuilds one object.
+set(previous "")
+if(EXISTS "${OUTPUT}")
+  file(READ "${OUTPUT}" previous)
+endif()
+if(NOT previous STREQUAL text)
+  file(WRITE "${OUTPUT}" "${text}")
+endif()

@@ -1,0 +1,27 @@
+#pragma once
+// The report page: one self-contained HTML file (styles, script, data and
+// images inline; nothing fetched) built from a ReportModel and frame images.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "view/frame_image.h"
+#include "view/report_model.h"
+
+namespace strata::view {
+
+struct HtmlReportOptions {
+  // Images larger than this on either side are scaled down first.
+  uint32_t image_max_side = 320;
+  // Where the images came from, as the page says it ("captured in the
+  // trace"); empty when images were not asked for.
+  std::string image_source;
+};
+
+// The page. Images of frames the model does not have are left out; of
+// several images for one frame the last is used.
+std::string BuildHtmlReport(const ReportModel& model, const std::vector<FrameImage>& images,
+                            const HtmlReportOptions& options);
+
+}  // namespace strata::view
