@@ -12,7 +12,9 @@
 #include <vector>
 
 #include "tools/command.h"
+#include "tools/install_paths.h"
 #include "view/captured_images.h"
+#include "view/replayed_images.h"
 #include "view/html_report.h"
 #include "view/report_model.h"
 
@@ -36,10 +38,12 @@ Writes one self-contained HTML page about a trace, to open in any browser
 options:
   -o, --output FILE        the page to write (default: TRACE without its
                            .strace extension, plus .html)
-  --thumbnails captured|none
+  --thumbnails auto|captured|replayed|none
                            frame images from the trace's framebuffer
-                           records (strata trace --capture swap), or none
-                           (default: captured)
+                           records (strata trace --capture swap), from
+                           replaying the trace headless on this machine's
+                           driver, or none (default auto: captured when the
+                           trace has images, else replayed)
   --max-thumbnails N       images of at most N frames, spread evenly over
                            the trace (default 200; 0 for every frame)
   --thumbnail-size PX      scale images down to at most PX on either side
@@ -106,7 +110,7 @@ bool WriteFile(const std::string& path, const std::string& page, std::string* er
 }  // namespace
 
 int ViewCommandMain(int argc, char** argv) {
-  std::string trace, output, thumbnails = "captured";
+  std::string trace, output, thumbnails = "auto";
   uint64_t max_thumbnails = 200, thumbnail_size = 320;
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
@@ -128,8 +132,8 @@ int ViewCommandMain(int argc, char** argv) {
       const char* v = value();
       if (!v) return 2;
       thumbnails = v;
-      if (thumbnails != "captured" && thumbnails != "none") {
-        std::fprintf(stderr, "strata view: error: --thumbnails is captured or none, not '%s'\n", v);
+      if (thumbnails != "auto" && thumbnails != "captured" && thumbnails != "replayed" && thumbnails != "none") {
+        std::fprintf(stderr, "strata view: error: --thumbnails is auto, captured, replayed or none, not '%s'\n", v);
         return 2;
       }
     } else if (arg == "--max-thumbnails" || arg == "--thumbnail-size") {
@@ -169,6 +173,22 @@ int ViewCommandMain(int argc, char** argv) {
   view::CapturedImageResult captured;
   view::HtmlReportOptions page_options;
   page_options.image_max_side = static_cast<uint32_t>(thumbnail_size);
+  if (thumbnails == "auto") thumbnails = model.totals.framebuffer_images > 0 ? "captured" : "replayed";
+  if (thumbnails == "replayed" && !model.frames.empty()) {
+    // Frames spread evenly over the trace; the replay reads them back at their eglSwapBuffers.
+    view::ReplayedImageOptions options;
+    options.max_side = page_options.image_max_side;
+    options.strata_lib_dir = StrataLibraryDirectory();
+    const uint64_t count = model.frames.size(), wanted = max_thumbnails == 0 ? count : std::min(count, max_thumbnails);
+    for (uint64_t k = 0; k < wanted; ++k) {
+      uint64_t frame = wanted == 1 ? count - 1 : k * (count - 1) / (wanted - 1);
+      if (options.frames.empty() || options.frames.back() != frame) options.frames.push_back(frame);
+    }
+    if (!view::ReadReplayedImages(trace, options, &captured.images, &error)) {
+      std::fprintf(stderr, "strata view: warning: no frame images: %s\n", error.c_str());
+    }
+    page_options.image_source = "replayed on this machine";
+  }
   if (thumbnails == "captured" && model.totals.framebuffer_images > 0) {
     view::CapturedImageOptions options;
     options.tracer_first_frame = model.tracer_first_frame;

@@ -189,3 +189,23 @@ TEST(Replay, Usage) {
 }
 
 }  // namespace
+
+namespace {
+
+// A trace without framebuffer images still gets frame thumbnails in the HTML
+// report: strata view replays it and reads the frames back.
+TEST(Replay, ViewThumbnailsFromReplay) {
+  std::string trace = Scratch("view.strace"), page = Scratch("view.html");
+  ASSERT_EQ(Trace(trace, {App("gles3_instanced"), "--frames", "4"}, "").exit_code, 0);
+  ProcessResult r = RunProcess({STRATA_CLI, "view", trace, "-o", page});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_EQ(Number(r.out, R"((\d+) images)"), 4) << r.out;
+  std::ifstream in(page);
+  std::string html((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_NE(html.find("replayed on this machine"), std::string::npos);
+  r = RunProcess({STRATA_CLI, "view", trace, "-o", page, "--thumbnails", "none"});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_EQ(Number(r.out, R"((\d+) images)"), 0) << r.out;
+}
+
+}  // namespace
