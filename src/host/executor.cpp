@@ -52,10 +52,15 @@ std::vector<std::string> Executor::problems() const {
   return lines;
 }
 
-Executor::Context* Executor::Current(const Thread& thread) {
-  if (thread.context == 0) return nullptr;
-  auto it = contexts_.find(thread.context);
-  return it == contexts_.end() ? nullptr : it->second.get();
+Executor::Context* Executor::Current(const Thread& thread) { return thread.current; }
+
+Executor::Thread& Executor::ThreadOf(uint32_t id) {
+  // Calls come in runs of one thread: remember the last one (map nodes do not move).
+  if (last_thread_ == nullptr || last_thread_id_ != id) {
+    last_thread_ = &threads_[id];
+    last_thread_id_ = id;
+  }
+  return *last_thread_;
 }
 
 uint64_t Executor::ToHost(const Thread& thread, ObjectClass object, uint64_t recorded, uint64_t program_hint) {
@@ -340,7 +345,7 @@ bool Executor::RunGeneric(const stream::DecodedCall& call, Thread& thread, Word*
 
 bool Executor::Execute(const stream::DecodedCall& call) {
   if (call.slot < 0) return false;
-  Thread& thread = threads_[static_cast<uint32_t>(call.thread)];
+  Thread& thread = ThreadOf(static_cast<uint32_t>(call.thread));
   const api::ReplayFunction& replay = api::kReplay[call.slot];
   scratch_.used = 0;
   // Entry points are the host's own business: the stream names functions, not addresses.

@@ -102,6 +102,7 @@ class Executor {
   };
   struct Thread {
     uint64_t context = 0;  // recorded handle of the current context
+    Context* current = nullptr;  // its state (looked up once per eglMakeCurrent, not per call)
     std::vector<Region> memory;  // client arrays for the thread's next draw
   };
   // Scratch memory for one call's pointer arguments.
@@ -112,6 +113,7 @@ class Executor {
   };
 
   Context* Current(const Thread& thread);
+  Thread& ThreadOf(uint32_t id);
   uint64_t ToHost(const Thread& thread, api::ObjectClass object, uint64_t recorded, uint64_t program_hint);
   void AddName(const Thread& thread, api::ObjectClass object, uint64_t recorded, uint64_t host,
                uint64_t program_hint);
@@ -144,7 +146,11 @@ class Executor {
   EGLDisplay display_ = EGL_NO_DISPLAY;
   bool display_failed_ = false;
   std::unordered_map<uint32_t, Thread> threads_;
+  Thread* last_thread_ = nullptr;
+  uint32_t last_thread_id_ = 0;
   std::unordered_map<uint64_t, std::unique_ptr<Context>> contexts_;  // by recorded handle
+  // Contexts whose recorded handle was reused by a later one: threads may still point at them.
+  std::vector<std::unique_ptr<Context>> replaced_contexts_;
   std::unordered_map<uint64_t, Surface> recorded_surfaces_;
   std::unordered_map<uint64_t, std::pair<int, int>> surface_sizes_;
   std::unordered_map<uint64_t, std::vector<std::pair<int32_t, int32_t>>> config_formats_;

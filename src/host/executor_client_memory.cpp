@@ -121,7 +121,7 @@ void Executor::ApplyClientArrays(const stream::DecodedCall& call, Thread& thread
 }
 
 void Executor::WriteMemory(uint32_t thread_id, uint64_t address, std::span<const uint8_t> bytes) {
-  Thread& thread = threads_[thread_id];
+  Thread& thread = ThreadOf(thread_id);
   if (Context* context = Current(thread)) {
     for (auto& [target, range] : context->mapped) {
       if (address >= range.recorded && address + bytes.size() <= range.recorded + range.length) {

@@ -236,7 +236,9 @@ bool Executor::ExecuteEgl(const stream::DecodedCall& call, Thread& thread, bool*
       context->shared = share ? share->shared : std::make_shared<ShareGroup>();
       if (call.has_reply && call.result.u != 0) {
         egl_names_[static_cast<int>(ObjectClass::kEglContext)].Add(call.result.u, reinterpret_cast<uint64_t>(host));
-        contexts_[call.result.u] = std::move(context);
+        std::unique_ptr<Context>& slot = contexts_[call.result.u];
+        if (slot) replaced_contexts_.push_back(std::move(slot));
+        slot = std::move(context);
       }
       return true;
     }
@@ -260,12 +262,16 @@ bool Executor::ExecuteEgl(const stream::DecodedCall& call, Thread& thread, bool*
         Problem(call, "the host refused to make the context current");
         return false;
       }
-      if (ok) thread.context = context ? recorded_context : 0;
+      if (ok) {
+        thread.context = context ? recorded_context : 0;
+        thread.current = context;
+      }
       return true;
     }
     case api::eglReleaseThread:
       driver_.Get<PFNEGLRELEASETHREADPROC>(api::eglReleaseThread)();
       thread.context = 0;
+      thread.current = nullptr;
       return true;
     case api::eglSwapBuffers:
     case api::eglSwapBuffersWithDamageKHR:

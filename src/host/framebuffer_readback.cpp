@@ -11,7 +11,7 @@ namespace strata::host {
 
 bool Executor::ReadFramebuffer(uint32_t thread_id, uint64_t framebuffer, int x, int y, int width, int height,
                                RgbaImage* image, std::string* error) {
-  Thread& thread = threads_[thread_id];
+  Thread& thread = ThreadOf(thread_id);
   Context* context = Current(thread);
   if (context == nullptr) {
     *error = "no context is current on the thread";

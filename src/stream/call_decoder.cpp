@@ -53,7 +53,12 @@ void ReadScalar(ByteReader& r, ArgKind kind, DecodedValue* v) {
 bool CallDecoder::Decode(std::span<const uint8_t> payload, uint32_t thread, uint64_t chunk, DecodedCall* call,
                          std::string* error) {
   const FunctionTable& table = table_;
-  ThreadState& state = threads_[thread];
+  // Calls come in runs of one thread: remember the last one (map nodes do not move).
+  if (last_state_ == nullptr || last_thread_ != thread) {
+    last_state_ = &threads_[thread];
+    last_thread_ = thread;
+  }
+  ThreadState& state = *last_state_;
   bool first = state.chunk != chunk;
   ByteReader r(payload);
   // Field by field, so the argument vector keeps its capacity from call to call.

@@ -70,6 +70,8 @@ class CallDecoder {
   };
   const FunctionTable& table_;
   std::unordered_map<uint32_t, ThreadState> threads_;
+  ThreadState* last_state_ = nullptr;
+  uint32_t last_thread_ = 0;
 };
 
 // The strings of a kStringsIn blob (glShaderSource and the like).
