@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "common/vertex_formats.h"
 #include "host/executor.h"
 #include "strata/api/replay.h"
 
@@ -23,18 +24,6 @@ int ParamIndex(int slot, const char* name) {
   return -1;
 }
 
-size_t TypeBytes(uint64_t type) {
-  switch (type) {
-    case GL_BYTE:
-    case GL_UNSIGNED_BYTE: return 1;
-    case GL_SHORT:
-    case GL_UNSIGNED_SHORT:
-    case GL_HALF_FLOAT:
-    case GL_HALF_FLOAT_OES: return 2;
-    default: return 4;
-  }
-}
-
 // The lowest vertex a draw reads, so the right memory record is found for
 // arrays that start before it.
 int64_t FirstVertex(const stream::DecodedCall& call) {
@@ -43,8 +32,9 @@ int64_t FirstVertex(const stream::DecodedCall& call) {
   int indices = ParamIndex(call.slot, "indices"), type = ParamIndex(call.slot, "type");
   if (indices < 0 || type < 0 || !call.args[indices].has_in) return 0;
   const auto& bytes = call.args[indices].in;
-  size_t size = TypeBytes(call.args[type].u);
-  if (size == 4 && call.args[type].u != GL_UNSIGNED_INT) return 0;
+  const uint64_t index_type = call.args[type].u;
+  if (index_type != GL_UNSIGNED_BYTE && index_type != GL_UNSIGNED_SHORT && index_type != GL_UNSIGNED_INT) return 0;
+  size_t size = index_type == GL_UNSIGNED_BYTE ? 1 : index_type == GL_UNSIGNED_SHORT ? 2 : 4;
   uint32_t lowest = UINT32_MAX;
   for (size_t at = 0; at + size <= bytes.size(); at += size) {
     uint32_t index = 0;
@@ -83,7 +73,7 @@ void Executor::TrackPointerCall(const stream::DecodedCall& call, Thread& thread,
   int size_param = ParamIndex(call.slot, "size"), type_param = ParamIndex(call.slot, "type");
   int stride_param = ParamIndex(call.slot, "stride");
   uint64_t components = size_param >= 0 ? call.args[size_param].u : 3;
-  uint64_t element = type_param >= 0 ? TypeBytes(call.args[type_param].u) * components : 4;
+  uint64_t element = type_param >= 0 ? VertexAttribBytes(static_cast<uint32_t>(call.args[type_param].u), static_cast<int64_t>(components)) : 4;
   uint64_t stride = stride_param >= 0 && call.args[stride_param].i > 0 ? call.args[stride_param].u : element;
   context->client_arrays[key] = ClientArray{call.slot, args, pointer, call.args[pointer].u, stride};
 }

@@ -10,13 +10,10 @@ namespace strata::stream {
 std::unique_ptr<OrderedRecordReader> OrderedRecordReader::Open(const std::string& path, std::string* error) {
   auto file = TraceFileReader::Open(path, error);
   if (!file) return nullptr;
-  auto it = file->header().extra.find("functions");
-  if (it == file->header().extra.end()) {
-    *error = path + ": the trace header has no function table (not written by Strata's tracer?)";
-    return nullptr;
-  }
+  FunctionTable functions;
+  if (!LoadFunctionTable(file->header(), path, &functions, error)) return nullptr;
   std::unique_ptr<OrderedRecordReader> reader(new OrderedRecordReader(std::move(file)));
-  reader->functions_.Load(it->second);
+  reader->functions_ = std::move(functions);
   std::vector<ChunkLocation> chunks;
   if (!reader->file_->ScanChunks(&chunks, &reader->scan_error_)) {
     reader->scan_truncated_ = reader->scan_error_.find("truncated") != std::string::npos;

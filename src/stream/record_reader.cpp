@@ -9,14 +9,22 @@ namespace strata::stream {
 std::unique_ptr<RecordReader> RecordReader::Open(const std::string& path, std::string* error) {
   auto file = TraceFileReader::Open(path, error);
   if (!file) return nullptr;
-  auto it = file->header().extra.find("functions");
-  if (it == file->header().extra.end()) {
-    *error = path + ": the trace header has no function table (not written by Strata's tracer?)";
-    return nullptr;
-  }
+  FunctionTable functions;
+  if (!LoadFunctionTable(file->header(), path, &functions, error)) return nullptr;
   std::unique_ptr<RecordReader> reader(new RecordReader(std::move(file)));
-  reader->functions_.Load(it->second);
+  reader->functions_ = std::move(functions);
   return reader;
+}
+
+bool LoadFunctionTable(const TraceHeader& header, const std::string& path, FunctionTable* functions,
+                       std::string* error) {
+  auto it = header.extra.find("functions");
+  if (it == header.extra.end()) {
+    *error = path + ": the trace header has no function table (not written by Strata's tracer?)";
+    return false;
+  }
+  functions->Load(it->second);
+  return true;
 }
 
 bool RecordReader::Next(Record* record) {

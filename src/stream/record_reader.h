@@ -23,6 +23,11 @@ struct Record {
   uint64_t chunk;                    // which chunk (counts up), for CallDecoder
 };
 
+// The function table a trace's header carries (key `functions`); false with
+// *error naming `path` when there is none.
+bool LoadFunctionTable(const TraceHeader& header, const std::string& path, FunctionTable* functions,
+                       std::string* error);
+
 class RecordReader {
  public:
   static std::unique_ptr<RecordReader> Open(const std::string& path, std::string* error);

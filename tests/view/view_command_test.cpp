@@ -246,15 +246,16 @@ TEST_F(ViewCommand, UsageErrors) {
   ProcessResult help = View({"--help"});
   EXPECT_EQ(help.exit_code, 0);
   EXPECT_NE(help.out.find("usage: strata view"), std::string::npos);
-  EXPECT_NE(help.out.find("--thumbnails captured|none"), std::string::npos);
+  EXPECT_NE(help.out.find("--thumbnails auto|captured|replayed|none"), std::string::npos);
 
   ProcessResult no_trace = View({});
   EXPECT_EQ(no_trace.exit_code, 2);
   EXPECT_NE(no_trace.err.find("no trace given"), std::string::npos) << no_trace.err;
 
-  ProcessResult bad_thumbnails = View({probe_trace_, "--thumbnails", "replayed"});
+  ProcessResult bad_thumbnails = View({probe_trace_, "--thumbnails", "painted"});
   EXPECT_EQ(bad_thumbnails.exit_code, 2);
-  EXPECT_NE(bad_thumbnails.err.find("--thumbnails is captured or none, not 'replayed'"), std::string::npos);
+  EXPECT_NE(bad_thumbnails.err.find("--thumbnails is auto, captured, replayed or none, not 'painted'"),
+            std::string::npos);
 
   ProcessResult bad_size = View({probe_trace_, "--thumbnail-size", "3"});
   EXPECT_EQ(bad_size.exit_code, 2);

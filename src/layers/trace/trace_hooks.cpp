@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "common/vertex_formats.h"
 #include "layers/trace/context_state.h"
 #include "layers/trace/framebuffer_capture.h"
 #include "layers/trace/trace_session.h"
@@ -19,28 +20,7 @@ namespace {
 
 bool OnVertexArrayZero() { return CurrentContextVersion() < 3 || QueryInteger(GL_VERTEX_ARRAY_BINDING) == 0; }
 
-size_t TypeSize(GLenum type) {
-  switch (type) {
-    case GL_BYTE:
-    case GL_UNSIGNED_BYTE: return 1;
-    case GL_SHORT:
-    case GL_UNSIGNED_SHORT:
-    case GL_HALF_FLOAT:
-    case GL_HALF_FLOAT_OES: return 2;
-    case GL_INT_2_10_10_10_REV:
-    case GL_UNSIGNED_INT_2_10_10_10_REV: return 4;  // the whole attribute
-    case GL_FIXED:
-    case GL_INT:
-    case GL_UNSIGNED_INT:
-    case GL_FLOAT: return 4;
-    default: return 4;
-  }
-}
-
-size_t AttribBytes(const ClientAttrib& a) {
-  if (a.type == GL_INT_2_10_10_10_REV || a.type == GL_UNSIGNED_INT_2_10_10_10_REV) return 4;
-  return TypeSize(a.type) * static_cast<size_t>(a.size);
-}
+size_t AttribBytes(const ClientAttrib& a) { return VertexAttribBytes(a.type, a.size); }
 
 // Records the client-side arrays a draw over vertices [first, end) and
 // `instances` instances will read.
