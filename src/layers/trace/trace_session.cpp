@@ -146,6 +146,11 @@ uint8_t* TraceSession::MakeRoom(ThreadStream& stream, uint8_t* entry, uint8_t* c
   const size_t written = static_cast<size_t>(cursor - entry);
   const size_t total = written + need;  // what the entry needs from its start
   if (total > kRingBytes / 2) return nullptr;
+  if (entry == stream.ring + kRingBytes) {
+    // The last entry ended exactly at the end of the ring (so nothing of this
+    // one is written yet): it starts at the beginning.
+    entry = stream.write = stream.ring;
+  }
   for (int waits = 0;; ++waits) {
     uint64_t consumed = stream.consumed.load(std::memory_order_acquire);
     size_t offset = static_cast<size_t>(stream.produced & (kRingBytes - 1));
