@@ -4,6 +4,8 @@
 // with their bytes: entries that end exactly at the ring's end, entries that
 // move to its start, blobs that go through the heap.
 #include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstdint>
@@ -126,6 +128,50 @@ TEST(TraceRing, EntriesOfEverySizeFromThreeThreadsDecodeInOrder) {
   // Every sequence number from 0 was given once.
   for (size_t s = 0; s < calls; ++s) ASSERT_TRUE(seen[s]) << s;
   if (!HasFailure()) unlink(path.c_str());
+}
+
+// A child forked from a traced process has none of the tracer's threads: it
+// must neither hang when its ring fills nor touch the parent's trace, even
+// when it exits through exit() (and so through the tracer's atexit handler).
+TEST(TraceRing, ForkedChildNeitherHangsNorWritesTheParentsTrace) {
+  trace::g_next_functions[api::glUniform2i] = reinterpret_cast<void*>(&StubUniform2i);
+  auto uniform = reinterpret_cast<PFNGLUNIFORM2IPROC>(trace::kTraceWrappers[api::glUniform2i]);
+  std::string path = testing::TempDir() + "/ring-fork-" + std::to_string(getpid()) + ".strace";
+  std::string error;
+  ASSERT_TRUE(trace::TraceSession::Get().Start("file:" + path, "lz4", &error)) << error;
+  uniform(0, 1, 1);
+  pid_t child = fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    for (int i = 0; i < 500000; ++i) uniform(0, 2, i);  // many rings' worth
+    std::exit(0);
+  }
+  int status = 0;
+  for (int waited = 0; waited < 200 && waitpid(child, &status, WNOHANG) == 0; ++waited) usleep(50000);
+  if (waitpid(child, &status, WNOHANG) == 0) {
+    kill(child, SIGKILL);
+    waitpid(child, &status, 0);
+    FAIL() << "the forked child hung";
+  }
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+  uniform(0, 3, 3);
+  trace::TraceSession::Get().Finish();
+
+  auto reader = stream::RecordReader::Open(path, &error);
+  ASSERT_NE(reader, nullptr) << error;
+  EXPECT_TRUE(reader->complete());
+  stream::CallDecoder decoder(reader->functions());
+  stream::Record record;
+  stream::DecodedCall call;
+  std::vector<int64_t> seen;
+  while (reader->Next(&record)) {
+    if (record.type != stream::RecordType::kCall) continue;
+    ASSERT_TRUE(decoder.Decode(record.payload, record.thread_id, record.chunk, &call, &error)) << error;
+    seen.push_back(call.args[1].i);
+  }
+  EXPECT_TRUE(reader->error().empty()) << reader->error();
+  EXPECT_EQ(seen, (std::vector<int64_t>{1, 3})) << "the parent's calls only";
+  unlink(path.c_str());
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
 #include "layers/trace/trace_session.h"
 
+#include <pthread.h>
 #include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
@@ -118,7 +119,15 @@ bool TraceSession::Start(const std::string& destination, const std::string& comp
   encoder_ = std::thread([this] { EncoderLoop(); });
   writer_ = std::thread([this] { WriterLoop(); });
   static std::once_flag at_exit;
-  std::call_once(at_exit, [] { std::atexit([] { TraceSession::Get().Finish(); }); });
+  std::call_once(at_exit, [] {
+    std::atexit([] { TraceSession::Get().Finish(); });
+    pthread_atfork(nullptr, nullptr, [] {
+      TraceSession& session = TraceSession::Get();
+      session.forked_.store(true);
+      session.desired_.store(false);
+      session.active_.store(false);
+    });
+  });
   desired_.store(true);
   STRATA_INFO("tracing to %s", sink_->Describe().c_str());
   return true;
@@ -171,6 +180,10 @@ uint8_t* TraceSession::MakeRoom(ThreadStream& stream, uint8_t* entry, uint8_t* c
       stream.committed.store(stream.produced, std::memory_order_release);
       stream.limit = stream.ring + (free - tail);
       return stream.ring;
+    }
+    if (forked_.load()) {  // no encoder in this process, and its locks may be held for good
+      stream.consumed.store(stream.produced, std::memory_order_release);
+      continue;
     }
     if (!active()) {
       // Nobody will encode these entries (the trace finished or failed): drop them.
@@ -334,6 +347,7 @@ void TraceSession::Stop(int grace_ms) {
 }
 
 void TraceSession::Finish() {
+  if (forked_.load()) return;  // the trace belongs to the parent process
   std::lock_guard<std::mutex> lifecycle(lifecycle_mutex_);
   desired_.store(false);
   if (!sink_ || stopping_.load()) return;

@@ -158,13 +158,18 @@ class TraceSession {
   std::atomic<uint32_t> session_number_{0};
   std::atomic<bool> failed_{false};
   std::mutex lifecycle_mutex_;  // Start, Stop and Finish
-  std::atomic<uint64_t> sequence_{0};
-  std::atomic<uint32_t> frame_{0};
-  std::string driver_;
+  // Every tracing thread increments the sequence: it has a cache line of its
+  // own, apart from what every call only reads.
+  alignas(64) std::atomic<uint64_t> sequence_{0};
+  alignas(64) std::atomic<uint32_t> frame_{0};
+  bool use_tsc_ = false;  // else CLOCK_MONOTONIC
   uint64_t start_ns_ = 0;
   uint64_t tsc_start_ = 0;
   double ns_per_tick_ = 0;
-  bool use_tsc_ = false;  // else CLOCK_MONOTONIC
+  alignas(64) std::string driver_;
+  // Set in a child forked from a traced process: it has none of the tracer's
+  // threads, so it records nothing and drops what its threads had written.
+  std::atomic<bool> forked_{false};
   std::unique_ptr<TraceSink> sink_;
   std::mutex streams_mutex_;
   std::vector<std::shared_ptr<ThreadStream>> streams_;
