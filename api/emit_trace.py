@@ -147,8 +147,11 @@ def emit_trace_wrappers(model: registry.Model, rules: dict, uncovered: set) -> s
             lines.append(f"  Before_{f.name}({args});")
         pointers = [p for p in f.params if p.kind in ("kPointer", "kString")]
         has_reply = returns or bool(pointers)
+        # The raw entry's words without blob contents (src/layers/trace/raw_entry.h):
+        # header, context, sequence, a word per parameter and per blob, start, end, reply.
+        words = 3 + len(f.params) + len(pointers) + 2 + (1 if returns else 0) + (len(pointers) if has_reply else 0)
         lines.append(f"  CallWriter strata_w({i}, {'true' if has_reply else 'false'}, "
-                     f"{'false' if f.name in uncovered else 'true'});")
+                     f"{'false' if f.name in uncovered else 'true'}, 0, {words} * raw::kWord);")
         for p in f.params:
             lines.append("  " + _encode_scalar(p))
             if p.kind not in ("kPointer", "kString"):

@@ -7,7 +7,11 @@ times, ratios to native, and trace sizes.
 The time is what the workload prints for its frame loop (process start and
 driver loading excluded); sizes are those of the last round's files.
 
-usage: trace_overhead.py [--rounds N] [--frames N] [--build DIR]
+With --compare DIR (another build tree, e.g. a copy of the build before a
+change) its `strata trace` runs as a fifth configuration in the same rounds,
+so two tracer versions are compared side by side.
+
+usage: trace_overhead.py [--rounds N] [--frames N] [--modes cheap,draws] [--build DIR] [--compare DIR]
 """
 
 import argparse
@@ -27,16 +31,22 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--frames", type=int, default=100)
+    parser.add_argument("--modes", default="cheap,draws")
     parser.add_argument("--build", default=os.path.join(os.path.dirname(__file__), "..", "build"))
+    parser.add_argument("--compare", help="another build tree whose `strata trace` runs alongside")
     args = parser.parse_args()
     strata = os.path.join(args.build, "bin", "strata")
     workload = os.path.join(args.build, "bin", "trace_workload")
     tmp = tempfile.mkdtemp(prefix="strata-trace-bench-")
-    for mode in ("cheap", "draws"):
+    for mode in args.modes.split(","):
         program = [workload, "--mode", mode, "--frames", str(args.frames)]
         strata_file = os.path.join(tmp, f"{mode}.strace")
         apitrace_file = os.path.join(tmp, f"{mode}.trace")
         times = {"native": [], "strata": [], "apitrace": [], "strata off": []}
+        if args.compare:
+            times["compare"] = []
+            compare_strata = os.path.join(args.compare, "bin", "strata")
+            compare_file = os.path.join(tmp, f"{mode}-compare.strace")
         run(program)  # warm the shader cache
         for _ in range(args.rounds):
             times["native"].append(run(program))
@@ -45,13 +55,16 @@ def main():
             times["apitrace"].append(run(["apitrace", "trace", "--api", "egl", "-o", apitrace_file] + program))
             # Traceable but switched off: the trace layer is loaded, nothing is recorded.
             times["strata off"].append(run([strata, "run", "--traceable", "--"] + program))
+            if args.compare:
+                times["compare"].append(run([compare_strata, "trace", "-o", compare_file, "--"] + program))
         native = statistics.median(times["native"])
         print(f"{mode} workload ({args.frames} frames, medians of {args.rounds} interleaved rounds):")
         for name, values in times.items():
             m = statistics.median(values)
             print(f"  {name:10s} {m * 1000:9.1f} ms   {m / native:5.2f}x native")
         print(f"  trace sizes: strata {os.path.getsize(strata_file) / 1024:.0f} KiB, "
-              f"apitrace {os.path.getsize(apitrace_file) / 1024:.0f} KiB")
+              f"apitrace {os.path.getsize(apitrace_file) / 1024:.0f} KiB"
+              + (f", compare {os.path.getsize(compare_file) / 1024:.0f} KiB" if args.compare else ""))
 
 
 if __name__ == "__main__":

@@ -73,7 +73,8 @@ uint32_t ChunkCrc(const uint8_t* header, const uint8_t* stored, uint32_t stored_
   PutU32(copy + 16, 0);
   uLong crc = crc32(0L, Z_NULL, 0);
   crc = crc32(crc, copy, kChunkHeaderSize);
-  // zlib treats a null buffer as "start again", and an empty vector's data() may be null.
+  // Not with no bytes: zlib answers crc32(crc, NULL, 0) with its initial value,
+  // and an empty vector's data() may be NULL (an empty frame index).
   if (stored_size > 0) crc = crc32(crc, stored, stored_size);
   return static_cast<uint32_t>(crc);
 }

@@ -504,6 +504,24 @@ TEST_F(TraceFileTest, WriterDestroyedWithoutFinishLeavesAReadableFile) {
   for (size_t i = 0; i < 3; ++i) ExpectSameChunk(r.chunks[i], chunks[i]);
 }
 
+// A program that never swaps (offscreen, compute) leaves an empty frame index.
+TEST_F(TraceFileTest, FinishedTraceWithoutFramesIsComplete) {
+  const std::string path = Path("no-frames.strata");
+  std::vector<Chunk> chunks = SampleChunks(2, 1000);
+  std::string error;
+  auto writer = TraceFileWriter::Create(path, SampleHeader(), Compression::kLz4, &error);
+  ASSERT_TRUE(writer) << error;
+  for (const Chunk& c : chunks) ASSERT_TRUE(writer->WriteChunk(c.records, c.info, &error)) << error;
+  ASSERT_TRUE(writer->Finish(&error)) << error;
+  auto reader = TraceFileReader::Open(path, &error);
+  ASSERT_TRUE(reader) << error;
+  EXPECT_TRUE(reader->complete());
+  EXPECT_TRUE(reader->frames().empty());
+  ReadResult r = ReadAll(reader.get());
+  EXPECT_EQ(r.error, "");
+  ASSERT_EQ(r.chunks.size(), 2u);
+}
+
 TEST_F(TraceFileTest, KilledWriterLeavesWholeChunksAndAtMostOnePartial) {
   const std::string path = Path("killed.strata");
   pid_t pid = fork();

@@ -1,5 +1,9 @@
 #include "layers/trace/call_writer.h"
 
+#include <cstdlib>
+
+#include "common/log.h"
+
 #include "layers/trace/context_state.h"
 #include "layers/trace/next_functions.h"
 #include "layers/trace/trace_session.h"
@@ -58,20 +62,46 @@ GLuint BoundBuffer(GLenum target) {
   return static_cast<GLuint>(QueryInteger(binding));
 }
 
-void CallWriter::BeginChunk(uint64_t sequence) {
-  TraceSession& session = TraceSession::Get();
-  stream_.first_sequence = sequence;
-  stream_.first_frame = session.frame();
-  stream_.chunk_start_ns = session.NowNs();
+CallWriter::Cursor CallWriter::Room(ThreadStream& stream, Cursor c, size_t need) {
+  uint8_t* entry = TraceSession::Get().MakeRoom(stream, c.entry, c.p, need);
+  if (entry == nullptr) {  // cannot happen: entries are far smaller than a ring (blobs over 16 KiB go to the heap)
+    STRATA_ERROR("tracing: a call record of over %zu bytes does not fit the thread's ring", need);
+    std::abort();
+  }
+  return {entry, entry + (c.p - c.entry)};
 }
 
-void CallWriter::Abandon() {
-  stream_.buffer.size = record_start_;  // never leave half a record behind
-  stream_.busy.store(false, std::memory_order_release);
+CallWriter::Cursor CallWriter::SlowBytes(ThreadStream& stream, Cursor c, size_t fixed, const void* data,
+                                         size_t size) {
+  auto word = [&c](uint64_t v) {
+    std::memcpy(c.p, &v, raw::kWord);
+    c.p += raw::kWord;
+  };
+  if (size > raw::kMaxInlineBlob) {
+    // Through the heap: the encoder copies and frees it.
+    void* copy = std::malloc(size);
+    if (copy == nullptr) {
+      word(0);
+      return c;
+    }
+    std::memcpy(copy, data, size);
+    if (static_cast<size_t>(stream.limit - c.p) < 2 * raw::kWord + fixed) c = Room(stream, c, 2 * raw::kWord + fixed);
+    word((static_cast<uint64_t>(size) + 1) | raw::kExternal);
+    word(reinterpret_cast<uintptr_t>(copy));
+    return c;
+  }
+  size_t padded = raw::Padded(size);
+  if (static_cast<size_t>(stream.limit - c.p) < raw::kWord + padded + fixed) {
+    c = Room(stream, c, raw::kWord + padded + fixed);
+  }
+  word(static_cast<uint64_t>(size) + 1);
+  if (size > 0) std::memcpy(c.p, data, size);
+  c.p += padded;
+  return c;
 }
 
 void CallWriter::Strings(const GLchar* const* strings, GLsizei count, const GLint* lengths) {
-  if (strings == nullptr || count < 0) return w_.Absent();
+  if (strings == nullptr || count < 0) return NoBlob();
   stream::ByteBuffer blob;
   stream::ByteWriter inner(&blob);
   inner.Varint(static_cast<uint64_t>(count));
@@ -81,35 +111,56 @@ void CallWriter::Strings(const GLchar* const* strings, GLsizei count, const GLin
     inner.Varint(n);
     inner.Raw(s, n);
   }
-  w_.Blob(blob.storage.data(), blob.size);
+  Bytes(blob.storage.data(), blob.size);
 }
 
 namespace {
 
-// A record of its own (not a call) on the calling thread's stream: holds the
-// stream from construction to destruction, starting a chunk when needed.
+// A record of its own (not a call) on the calling thread's stream, encoded
+// here (these are rare) into a scratch buffer and handed to the ring whole as
+// an encoded entry.
 class RecordScope {
  public:
-  explicit RecordScope(stream::RecordType type) : stream_(CurrentStream()), w_(&stream_.buffer) {
-    AcquireStream(stream_);
-    TraceSession& session = TraceSession::Get();
-    if (stream_.records == 0) {
-      stream_.first_sequence = session.PeekSequence();
-      stream_.first_frame = session.frame();
-      stream_.chunk_start_ns = session.NowNs();
-    }
+  explicit RecordScope(stream::RecordType type) : stream_(CurrentStream()), w_(&Scratch()) {
+    Scratch().Clear();
     at_ = w_.BeginRecord(static_cast<uint8_t>(type));
   }
   ~RecordScope() {
     w_.EndRecord(at_);
-    ++stream_.records;
-    TraceSession::Get().MaybeFlush(stream_, TraceSession::Get().NowNs());
-    stream_.busy.store(false, std::memory_order_release);
+    Push();
   }
   stream::ByteWriter& w() { return w_; }
   uint64_t context() const { return stream_.context; }
 
  private:
+  static stream::ByteBuffer& Scratch() {
+    static thread_local stream::ByteBuffer scratch;
+    return scratch;
+  }
+  void Push() {
+    TraceSession& session = TraceSession::Get();
+    stream::ByteBuffer& record = Scratch();
+    size_t size = record.size;
+    bool external = size > raw::kMaxInlineBlob;
+    size_t need = 3 * raw::kWord + (external ? raw::kWord : raw::Padded(size));
+    uint8_t* entry = stream_.write;
+    if (static_cast<size_t>(stream_.limit - entry) < need) entry = session.MakeRoom(stream_, entry, entry, need);
+    uint64_t words[3] = {raw::kEntryEncoded | static_cast<uint64_t>(session.frame()) << 32, session.PeekSequence(),
+                         size | (external ? raw::kExternal : 0)};
+    std::memcpy(entry, words, sizeof words);
+    if (external) {
+      void* copy = std::malloc(size);
+      if (copy == nullptr) return;  // nothing published
+      std::memcpy(copy, record.storage.data(), size);
+      uint64_t pointer = reinterpret_cast<uintptr_t>(copy);
+      std::memcpy(entry + 3 * raw::kWord, &pointer, raw::kWord);
+    } else {
+      std::memcpy(entry + 3 * raw::kWord, record.storage.data(), size);
+    }
+    session.Publish(stream_, entry + need);
+    if (record.storage.size() > 1024 * 1024) record.storage = {};  // keep no big buffer per thread
+  }
+
   ThreadStream& stream_;
   stream::ByteWriter w_;
   size_t at_;

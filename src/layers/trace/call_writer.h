@@ -1,8 +1,9 @@
 #pragma once
-// Encodes one call record into the calling thread's buffer (the generated
-// wrappers drive it; layout in docs/trace-format.md). No lock is shared
-// between threads on this path: each thread owns its buffer, and only a
-// per-thread flag keeps the background flusher out while a record is written.
+// Records one call into the calling thread's ring as a raw entry (the
+// generated wrappers drive it; layout in raw_entry.h): plain stores of whole
+// words, no varints, no lock and no atomic read-modify-write besides the
+// global call sequence. The encoder thread turns entries into the records of
+// docs/trace-format.md.
 
 #include <GLES3/gl32.h>
 
@@ -13,6 +14,7 @@
 #include <utility>
 #include <vector>
 
+#include "layers/trace/raw_entry.h"
 #include "layers/trace/trace_session.h"
 #include "stream/byte_writer.h"
 #include "stream/record_format.h"
@@ -46,12 +48,6 @@ inline ThreadStream& CurrentStream() {
   return *t_stream;
 }
 
-// Waits out the flusher, which holds another thread's flag only for a moment.
-inline void AcquireStream(ThreadStream& stream) {
-  while (stream.busy.exchange(true, std::memory_order_acquire)) [[unlikely]] {
-  }
-}
-
 // The buffer object bound to `target` on the current context (0: none, or a
 // target the context's version does not have).
 GLuint BoundBuffer(GLenum target);
@@ -78,43 +74,55 @@ void EmitConfigInfo(uintptr_t config, const std::vector<std::pair<int32_t, int32
 void EmitFramebuffer(uint32_t framebuffer, int32_t x, int32_t y, uint32_t width, uint32_t height,
                      const std::vector<uint8_t>& pixels);
 
+// The per-call path is a few dozen instructions: keep it in the recorder.
+#define STRATA_INLINE inline __attribute__((always_inline))
+
 class CallWriter {
  public:
-  CallWriter(int slot, bool has_reply, bool covered, uint8_t extra_flags = 0)
-      : stream_(CurrentStream()), w_(&stream_.buffer) {
-    AcquireStream(stream_);
-    uint64_t sequence = TraceSession::Get().NextSequence();
-    if (stream_.records == 0) [[unlikely]] BeginChunk(sequence);
-    record_start_ = w_.BeginRecord(static_cast<uint8_t>(stream::RecordType::kCall));
-    w_.Varint(static_cast<uint64_t>(slot));
-    // Within a chunk: the distance from this thread's previous call (usually 0).
-    w_.Varint(stream_.calls_in_chunk == 0 ? sequence : sequence - stream_.last_sequence - 1);
-    stream_.last_sequence = sequence;
-    w_.Varint(stream_.context);
-    w_.U8(static_cast<uint8_t>((has_reply ? stream::kCallHasReply : 0) | (covered ? 0 : stream::kCallUncovered) |
-                               extra_flags));
+  // `fixed_bytes`: an upper bound of the entry's size without blob contents
+  // (the generated recorders pass the exact figure).
+  STRATA_INLINE CallWriter(int slot, bool has_reply, bool covered, uint8_t extra_flags = 0,
+                           size_t fixed_bytes = 64 * raw::kWord)
+      : stream_(CurrentStream()), fixed_(fixed_bytes), entry_(stream_.write), p_(entry_) {
+    TraceSession& session = TraceSession::Get();
+    if (static_cast<size_t>(stream_.limit - entry_) < fixed_bytes) [[unlikely]] {
+      entry_ = p_ = Room(stream_, {entry_, p_}, fixed_bytes).entry;
+    }
+    uint64_t flags = (has_reply ? stream::kCallHasReply : 0) | (covered ? 0 : stream::kCallUncovered) | extra_flags;
+    Put(raw::kEntryCall | flags << 8 | static_cast<uint64_t>(slot) << 16 |
+        static_cast<uint64_t>(session.frame()) << 32, 0);
+    Put(stream_.context, 1);
+    Put(session.NextSequence(), 2);
+    p_ = entry_ + 3 * raw::kWord;
   }
   CallWriter(const CallWriter&) = delete;
   CallWriter& operator=(const CallWriter&) = delete;
-  ~CallWriter() {
-    if (!committed_) [[unlikely]] Abandon();
-  }
+  // An entry not committed is never published: nothing to undo.
+  ~CallWriter() = default;
 
-  void Signed(int64_t v) { w_.Zigzag(v); }
-  void Unsigned(uint64_t v) { w_.Varint(v); }
-  void Float(float v) { w_.Float(v); }
-  void Double(double v) { w_.Double(v); }
-  void Pointer(uintptr_t v) { w_.Varint(v); }
-  void NoBlob() { w_.Absent(); }
+  STRATA_INLINE void Signed(int64_t v) { Word(static_cast<uint64_t>(v)); }
+  STRATA_INLINE void Unsigned(uint64_t v) { Word(v); }
+  STRATA_INLINE void Float(float v) {
+    uint32_t bits;
+    std::memcpy(&bits, &v, sizeof bits);
+    Word(bits);
+  }
+  STRATA_INLINE void Double(double v) {
+    uint64_t bits;
+    std::memcpy(&bits, &v, sizeof bits);
+    Word(bits);
+  }
+  STRATA_INLINE void Pointer(uintptr_t v) { Word(v); }
+  STRATA_INLINE void NoBlob() { Word(0); }
 
   template <typename SizeFn>
   void InBlob(const void* p, SizeFn size) {
-    if (p == nullptr) return w_.Absent();
+    if (p == nullptr) return NoBlob();
     Bytes(p, size());
   }
   template <typename SizeFn>
   void InBlobUnlessBuffer(GLenum target, const void* p, SizeFn size) {
-    if (p == nullptr || BufferBound(target)) return w_.Absent();
+    if (p == nullptr || BufferBound(target)) return NoBlob();
     Bytes(p, size());
   }
   template <typename SizeFn>
@@ -125,43 +133,63 @@ class CallWriter {
   // An array of `count` strings with optional lengths (NULL or negative: NUL-terminated).
   void Strings(const GLchar* const* strings, GLsizei count, const GLint* lengths);
   void StringBlob(const char* s) {
-    if (s == nullptr) return w_.Absent();
-    w_.Blob(s, std::strlen(s) + 1);
+    if (s == nullptr) return NoBlob();
+    Bytes(s, std::strlen(s) + 1);
   }
 
   // A size from a rule; a negative count turned huge (the GL rejects the call
   // without reading) is not captured.
-  void Bytes(const void* p, size_t size) {
-    if (size > kMaxCaptureBytes) return w_.Absent();
-    w_.Blob(p, size);
+  STRATA_INLINE void Bytes(const void* p, size_t size) {
+    if (size > kMaxCaptureBytes) return NoBlob();
+    size_t padded = raw::Padded(size);
+    if (size > raw::kMaxInlineBlob || static_cast<size_t>(stream_.limit - p_) < padded + fixed_) [[unlikely]] {
+      Cursor c = SlowBytes(stream_, {entry_, p_}, fixed_, p, size);
+      entry_ = c.entry;
+      p_ = c.p;
+      return;
+    }
+    Word(static_cast<uint64_t>(size) + 1);
+    if (size > 0) {
+      std::memcpy(p_, p, size);
+      p_ += padded;
+    }
   }
   static constexpr size_t kMaxCaptureBytes = size_t{1} << 31;
 
-  void StartCall() { start_ns_ = TraceSession::Get().NowNs(); }
-  void EndCall() {
-    uint64_t end = TraceSession::Get().NowNs();
-    w_.Varint(stream_.calls_in_chunk == 0 ? start_ns_ : start_ns_ - stream_.last_start_ns);
-    w_.Varint(end - start_ns_);
-    stream_.last_start_ns = start_ns_;
-    ++stream_.calls_in_chunk;
-    start_ns_ = end;
+  STRATA_INLINE void StartCall() {
+    time_at_ = p_;
+    p_ += 2 * raw::kWord;
+    uint64_t start = TraceSession::Get().RawNow();
+    std::memcpy(time_at_, &start, raw::kWord);
   }
-  void Commit() {
-    w_.EndRecord(record_start_);
-    ++stream_.records;
-    TraceSession::Get().MaybeFlush(stream_, start_ns_);
-    committed_ = true;
-    stream_.busy.store(false, std::memory_order_release);
+  STRATA_INLINE void EndCall() {
+    uint64_t end = TraceSession::Get().RawNow();
+    std::memcpy(time_at_ + raw::kWord, &end, raw::kWord);
   }
+  STRATA_INLINE void Commit() { TraceSession::Get().Publish(stream_, p_); }
 
  private:
-  void BeginChunk(uint64_t sequence);
-  void Abandon();
+  STRATA_INLINE void Put(uint64_t v, size_t word) { std::memcpy(entry_ + word * raw::kWord, &v, raw::kWord); }
+  STRATA_INLINE void Word(uint64_t v) {
+    std::memcpy(p_, &v, raw::kWord);
+    p_ += raw::kWord;
+  }
+  // The slow paths take and return the cursor by value, so that the recorder
+  // keeps it in registers (a CallWriter whose address escaped would be
+  // reloaded after every store).
+  struct Cursor {
+    uint8_t* entry;  // where the entry starts
+    uint8_t* p;      // where the next word goes
+  };
+  // Makes `need` contiguous bytes writable at c.p (the entry may move).
+  static Cursor Room(ThreadStream& stream, Cursor c, size_t need);
+  static Cursor SlowBytes(ThreadStream& stream, Cursor c, size_t fixed, const void* data, size_t size);
+
   ThreadStream& stream_;
-  stream::ByteWriter w_;
-  size_t record_start_;
-  uint64_t start_ns_ = 0;  // the call's start, then (after EndCall) its end
-  bool committed_ = false;
+  size_t fixed_;
+  uint8_t* entry_;
+  uint8_t* p_;
+  uint8_t* time_at_ = nullptr;
 };
 
 }  // namespace strata::trace

@@ -1,5 +1,7 @@
 #include "layers/trace/trace_session.h"
 
+#include <pthread.h>
+#include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -12,7 +14,10 @@
 #include "common/log.h"
 #include "common/process_info.h"
 #include "layers/trace/listen_sink.h"
+#include "layers/trace/raw_entry.h"
 #include "stream/call_decoder.h"
+#include "stream/record_format.h"
+#include "strata/api/functions.h"
 
 namespace strata::trace {
 namespace {
@@ -56,6 +61,7 @@ void TraceSession::CalibrateClock() {
   if (tsc1 <= tsc0) return;
   ns_per_tick_ = static_cast<double>(ns1 - ns0) / static_cast<double>(tsc1 - tsc0);
   tsc_start_ = tsc0 - static_cast<uint64_t>((ns0 - start_ns_) / ns_per_tick_);
+  use_tsc_ = true;
 }
 
 bool TraceSession::Start(const std::string& destination, const std::string& compression_name, std::string* error) {
@@ -100,14 +106,28 @@ bool TraceSession::Start(const std::string& destination, const std::string& comp
   sequence_ = 0;
   frame_ = 0;
   session_number_.fetch_add(1);
+  {
+    // Entries a thread made after the last session finished belong to no trace.
+    std::lock_guard<std::mutex> encode(encode_mutex_);
+    std::lock_guard<std::mutex> lock(streams_mutex_);
+    for (auto& stream : streams_) Discard(*stream);
+  }
   stopping_ = false;
   failed_ = false;
   writer_done_ = false;
   active_.store(true);
-  flusher_ = std::thread([this] { FlusherLoop(); });
+  encoder_ = std::thread([this] { EncoderLoop(); });
   writer_ = std::thread([this] { WriterLoop(); });
   static std::once_flag at_exit;
-  std::call_once(at_exit, [] { std::atexit([] { TraceSession::Get().Finish(); }); });
+  std::call_once(at_exit, [] {
+    std::atexit([] { TraceSession::Get().Finish(); });
+    pthread_atfork(nullptr, nullptr, [] {
+      TraceSession& session = TraceSession::Get();
+      session.forked_.store(true);
+      session.desired_.store(false);
+      session.active_.store(false);
+    });
+  });
   desired_.store(true);
   STRATA_INFO("tracing to %s", sink_->Describe().c_str());
   return true;
@@ -116,18 +136,156 @@ bool TraceSession::Start(const std::string& destination, const std::string& comp
 ThreadStream& TraceSession::RegisterThread() {
   auto stream = std::make_shared<ThreadStream>();
   stream->thread_id = static_cast<uint32_t>(gettid());
-  stream->buffer.storage.resize(kChunkBytes + 64 * 1024);
+  // Pages are only backed once written: a thread that makes few calls costs little.
+  void* ring = mmap(nullptr, kRingBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (ring == MAP_FAILED) {
+    STRATA_ERROR("tracing: no memory for a thread's trace ring");
+    std::abort();
+  }
+  stream->ring = static_cast<uint8_t*>(ring);
+  stream->write = stream->limit = stream->ring;  // the first entry asks MakeRoom
+  stream->kick_at = kRingKickBytes;
+  stream->session = session_number();
   std::lock_guard<std::mutex> lock(streams_mutex_);
   streams_.push_back(stream);
   return *stream;
 }
 
-void TraceSession::Flush(ThreadStream& stream) {
+uint8_t* TraceSession::MakeRoom(ThreadStream& stream, uint8_t* entry, uint8_t* cursor, size_t need) {
+  const size_t written = static_cast<size_t>(cursor - entry);
+  const size_t total = written + need;  // what the entry needs from its start
+  if (total > kRingBytes / 2) return nullptr;
+  if (entry == stream.ring + kRingBytes) {
+    // The last entry ended exactly at the end of the ring (so nothing of this
+    // one is written yet): it starts at the beginning.
+    entry = stream.write = stream.ring;
+  }
+  for (int waits = 0;; ++waits) {
+    uint64_t consumed = stream.consumed.load(std::memory_order_acquire);
+    size_t offset = static_cast<size_t>(stream.produced & (kRingBytes - 1));
+    size_t tail = kRingBytes - offset;
+    size_t free = kRingBytes - static_cast<size_t>(stream.produced - consumed);
+    if (total <= tail && total <= free) {
+      stream.limit = stream.ring + offset + std::min(tail, free);
+      return entry;
+    }
+    if (total > tail && tail + total <= free) {
+      // The entry would cross the end of the ring: it moves to the start, and
+      // a wrap entry tells the encoder to follow.
+      std::memmove(stream.ring, entry, written);
+      uint64_t wrap = raw::kEntryWrap;
+      std::memcpy(stream.ring + offset, &wrap, sizeof wrap);
+      stream.produced += tail;
+      stream.write = stream.ring;
+      stream.committed.store(stream.produced, std::memory_order_release);
+      stream.limit = stream.ring + (free - tail);
+      return stream.ring;
+    }
+    if (forked_.load()) {  // no encoder in this process, and its locks may be held for good
+      stream.consumed.store(stream.produced, std::memory_order_release);
+      continue;
+    }
+    if (!active()) {
+      // Nobody will encode these entries (the trace finished or failed): drop them.
+      std::lock_guard<std::mutex> encode(encode_mutex_);
+      Discard(stream);
+      continue;
+    }
+    Kick(stream);
+    std::unique_lock<std::mutex> lock(kick_mutex_);
+    room_.wait_for(lock, std::chrono::milliseconds(waits < 10 ? 1 : 10));
+  }
+}
+
+void TraceSession::Kick(ThreadStream& stream) {
+  stream.kick_at = stream.produced + kRingKickBytes;
+  {
+    std::lock_guard<std::mutex> lock(kick_mutex_);
+    kick_ = true;
+  }
+  kicked_.notify_one();
+}
+
+void TraceSession::EncoderLoop() {
+  std::unique_lock<std::mutex> lock(kick_mutex_);
+  while (!stopping_.load()) {
+    kicked_.wait_for(lock, std::chrono::milliseconds(kChunkMillis / 4), [&] { return kick_ || stopping_.load(); });
+    kick_ = false;
+    lock.unlock();
+    {
+      std::lock_guard<std::mutex> encode(encode_mutex_);
+      EncodeAll(false);
+    }
+    room_.notify_all();
+    lock.lock();
+  }
+}
+
+void TraceSession::EncodeAll(bool finish) {
+  std::vector<std::shared_ptr<ThreadStream>> streams;
+  {
+    std::lock_guard<std::mutex> lock(streams_mutex_);
+    streams = streams_;
+  }
+  for (auto& stream : streams) EncodeStream(*stream, finish);
+}
+
+void TraceSession::EncodeStream(ThreadStream& stream, bool finish) {
+  if (stream.session != session_number()) {  // chunk state of an earlier session
+    ResetChunk(stream);
+    stream.session = session_number();
+  }
+  uint64_t read = stream.consumed.load(std::memory_order_relaxed);
+  const uint64_t committed = stream.committed.load(std::memory_order_acquire);
+  uint64_t released = read;
+  while (read < committed) {
+    size_t offset = static_cast<size_t>(read & (kRingBytes - 1));
+    const uint8_t* p = stream.ring + offset;
+    uint64_t head;
+    std::memcpy(&head, p, sizeof head);
+    if ((head & 0xff) == raw::kEntryWrap) {
+      read += kRingBytes - offset;
+      continue;
+    }
+    read += EncodeEntry(stream, p, false);
+    if (stream.chunk.size >= kChunkBytes) HandOver(stream);
+    if (read - released >= kRingKickBytes) {  // give the producer its room back as we go
+      stream.consumed.store(read, std::memory_order_release);
+      released = read;
+      room_.notify_all();
+    }
+  }
+  stream.consumed.store(read, std::memory_order_release);
+  // A chunk goes out at kChunkBytes, or once it is old enough that, with the
+  // encoder's period, no record waits much longer than kChunkMillis.
+  if (stream.records > 0 && (finish || MonotonicNs() - stream.chunk_start_ns >= kChunkMillis / 2 * 1000000)) {
+    HandOver(stream);
+  }
+}
+
+void TraceSession::Discard(ThreadStream& stream) {
+  uint64_t read = stream.consumed.load(std::memory_order_relaxed);
+  const uint64_t committed = stream.committed.load(std::memory_order_acquire);
+  while (read < committed) {
+    size_t offset = static_cast<size_t>(read & (kRingBytes - 1));
+    uint64_t head;
+    std::memcpy(&head, stream.ring + offset, sizeof head);
+    read += (head & 0xff) == raw::kEntryWrap ? kRingBytes - offset : EncodeEntry(stream, stream.ring + offset, true);
+  }
+  stream.consumed.store(read, std::memory_order_release);
+  ResetChunk(stream);
+}
+
+void TraceSession::ResetChunk(ThreadStream& stream) {
+  stream.chunk.Clear();
+  stream.records = 0;
+  stream.calls_in_chunk = 0;
+}
+
+void TraceSession::HandOver(ThreadStream& stream) {
   if (stream.records == 0) return;
   if (!active()) {  // after a failure or the end of the session: nowhere to go
-    stream.buffer.Clear();
-    stream.records = 0;
-    stream.calls_in_chunk = 0;
+    ResetChunk(stream);
     return;
   }
   PendingChunk chunk;
@@ -135,24 +293,21 @@ void TraceSession::Flush(ThreadStream& stream) {
   chunk.info.first_sequence = stream.first_sequence;
   chunk.info.record_count = stream.records;
   chunk.info.first_frame = stream.first_frame;
-  chunk.size = stream.buffer.size;
+  chunk.size = stream.chunk.size;
   {
-    // Compression and the write happen on the writer thread; the app thread
-    // swaps in a spare buffer and goes on.
+    // Compression and the write happen on the writer thread.
     std::unique_lock<std::mutex> lock(queue_mutex_);
     queue_space_.wait(lock, [&] { return queue_.size() < kMaxQueuedChunks || writer_done_; });
-    chunk.storage = std::move(stream.buffer.storage);
+    chunk.storage = std::move(stream.chunk.storage);
     if (!spare_.empty()) {
-      stream.buffer.storage = std::move(spare_.back());
+      stream.chunk.storage = std::move(spare_.back());
       spare_.pop_back();
     }
     queue_.push_back(std::move(chunk));
   }
   queue_ready_.notify_one();
-  if (stream.buffer.storage.size() < kChunkBytes) stream.buffer.storage.resize(kChunkBytes + 64 * 1024);
-  stream.buffer.Clear();
-  stream.records = 0;
-  stream.calls_in_chunk = 0;
+  if (stream.chunk.storage.size() < kChunkBytes) stream.chunk.storage.resize(kChunkBytes + 64 * 1024);
+  ResetChunk(stream);
 }
 
 void TraceSession::WriterLoop() {
@@ -191,29 +346,17 @@ void TraceSession::Stop(int grace_ms) {
   Finish();
 }
 
-void TraceSession::FlusherLoop() {
-  while (!stopping_.load()) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(kChunkMillis / 2));
-    std::vector<std::shared_ptr<ThreadStream>> streams;
-    {
-      std::lock_guard<std::mutex> lock(streams_mutex_);
-      streams = streams_;
-    }
-    uint64_t now = NowNs();
-    for (auto& stream : streams) {
-      // A thread in the middle of a record keeps its buffer; it checks age itself on commit.
-      if (stream->busy.exchange(true, std::memory_order_acquire)) continue;
-      if (stream->records > 0 && now - stream->chunk_start_ns >= kChunkMillis * 1000000) Flush(*stream);
-      stream->busy.store(false, std::memory_order_release);
-    }
-  }
-}
-
 void TraceSession::Finish() {
+  if (forked_.load()) return;  // the trace belongs to the parent process
   std::lock_guard<std::mutex> lifecycle(lifecycle_mutex_);
   desired_.store(false);
-  if (!sink_ || stopping_.exchange(true)) return;
-  if (flusher_.joinable()) flusher_.join();
+  if (!sink_ || stopping_.load()) return;
+  {
+    std::lock_guard<std::mutex> lock(kick_mutex_);
+    stopping_.store(true);
+  }
+  kicked_.notify_all();
+  if (encoder_.joinable()) encoder_.join();
   auto stop_writer = [this] {
     {
       std::lock_guard<std::mutex> lock(queue_mutex_);
@@ -223,19 +366,12 @@ void TraceSession::Finish() {
     queue_space_.notify_all();
     if (writer_.joinable()) writer_.join();
   };
-  std::vector<std::shared_ptr<ThreadStream>> streams;
   {
-    std::lock_guard<std::mutex> lock(streams_mutex_);
-    streams = streams_;
+    // Whole entries only: a thread in the middle of a call has not published it.
+    std::lock_guard<std::mutex> encode(encode_mutex_);
+    EncodeAll(true);
   }
-  for (auto& stream : streams) {
-    // Wait briefly for a thread that is mid-record; at exit that is rare.
-    for (int i = 0; i < 1000 && stream->busy.exchange(true, std::memory_order_acquire); ++i) {
-      std::this_thread::sleep_for(std::chrono::microseconds(100));
-    }
-    Flush(*stream);
-    stream->busy.store(false, std::memory_order_release);
-  }
+  room_.notify_all();
   stop_writer();
   bool was_active = active();
   active_.store(false);

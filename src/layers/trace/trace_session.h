@@ -1,7 +1,8 @@
 #pragma once
 // The process-wide state of tracing: the sink, the call sequence, the clock,
-// every thread's stream, and the background flusher that bounds what a crash
-// can lose (kChunkBytes bytes or kChunkMillis milliseconds per thread).
+// every thread's ring of raw entries, the encoder thread that turns them into
+// records and chunks (bounding what a crash can lose to about kChunkMillis
+// milliseconds per thread), and the writer thread that compresses and writes.
 
 #include <x86intrin.h>
 
@@ -22,19 +23,37 @@ namespace strata::trace {
 
 inline constexpr size_t kChunkBytes = 256 * 1024;
 inline constexpr uint64_t kChunkMillis = 100;
+// Each thread's ring of raw entries (raw_entry.h); the encoder is woken each
+// kRingKickBytes of new entries, and every kChunkMillis / 4 in any case.
+inline constexpr size_t kRingBytes = 2 * 1024 * 1024;
+inline constexpr size_t kRingKickBytes = kRingBytes / 8;
 
+// One app thread's trace stream: a single-producer single-consumer ring. The
+// thread (producer) writes whole entries and then publishes `committed`; the
+// encoder thread (consumer) reads entries up to `committed` and publishes
+// `consumed`. Neither ever waits on the other except when the ring is full.
 struct ThreadStream {
+  // Producer side, touched on every call.
+  uint8_t* write = nullptr;         // where the next entry goes: the ring at `produced`
+  uint8_t* limit = nullptr;         // the producer may write up to here without looking at `consumed`
+  uint64_t context = 0;             // id of the thread's current EGLContext (0: none)
+  uint64_t produced = 0;            // the producer's copy of `committed`
+  uint64_t kick_at = 0;             // wake the encoder when `produced` reaches this
+  uint8_t* ring = nullptr;          // kRingBytes, mapped once, never unmapped
   uint32_t thread_id = 0;
-  stream::ByteBuffer buffer;
+  alignas(64) std::atomic<uint64_t> committed{0};  // bytes of whole entries written, ever
+  alignas(64) std::atomic<uint64_t> consumed{0};   // bytes the encoder is done with, ever
+
+  // Encoder side: the chunk being built from this thread's entries.
+  alignas(64) stream::ByteBuffer chunk;
   uint64_t first_sequence = 0;
   uint32_t records = 0;
   uint32_t first_frame = 0;
-  uint64_t chunk_start_ns = 0;
-  uint64_t context = 0;             // id of the thread's current EGLContext (0: none)
+  uint64_t chunk_start_ns = 0;      // when the encoder began the chunk
   uint32_t calls_in_chunk = 0;      // the first call of a chunk carries absolute numbers
   uint64_t last_sequence = 0;
   uint64_t last_start_ns = 0;
-  std::atomic<bool> busy{false};    // owner is writing; the flusher keeps out
+  uint32_t session = 0;             // the session whose numbering the chunk state follows
 };
 
 class TraceSession {
@@ -62,9 +81,12 @@ class TraceSession {
   uint64_t NextSequence() { return sequence_.fetch_add(1, std::memory_order_relaxed); }
   uint64_t PeekSequence() const { return sequence_.load(std::memory_order_relaxed); }
   // Nanoseconds since the trace started, from the invariant TSC where the CPU has one.
-  uint64_t NowNs() const {
-    if (ns_per_tick_ > 0) return static_cast<uint64_t>(static_cast<double>(__rdtsc() - tsc_start_) * ns_per_tick_);
-    return MonotonicNs() - start_ns_;
+  uint64_t NowNs() const { return ToNs(RawNow()); }
+  // The clock as recorded per call: TSC ticks, or CLOCK_MONOTONIC ns without a usable TSC.
+  inline __attribute__((always_inline)) uint64_t RawNow() const { return use_tsc_ ? __rdtsc() : MonotonicNs(); }
+  uint64_t ToNs(uint64_t raw) const {
+    if (use_tsc_) return static_cast<uint64_t>(static_cast<double>(raw - tsc_start_) * ns_per_tick_);
+    return raw - start_ns_;
   }
   static uint64_t MonotonicNs();
   uint32_t frame() const { return frame_.load(std::memory_order_relaxed); }
@@ -72,15 +94,20 @@ class TraceSession {
   void EndFrame();
 
   ThreadStream& RegisterThread();
-  // Hands the stream's records to the sink; the caller holds stream.busy.
-  void Flush(ThreadStream& stream);
-  // Flushes when the stream's chunk is big or old enough.
-  void MaybeFlush(ThreadStream& stream, uint64_t now_ns) {
-    if (stream.buffer.size >= kChunkBytes || now_ns - stream.chunk_start_ns >= kChunkMillis * 1000000) {
-      Flush(stream);
-    }
+  // The producer's slow path: makes `need` contiguous bytes writable after
+  // `cursor` in an entry that began at `entry` (moving the entry to the start
+  // of the ring when it would cross the end), waiting for the encoder when the
+  // ring is full. Returns the entry's (possibly new) start, or nullptr when
+  // `need` cannot fit even in an empty ring.
+  uint8_t* MakeRoom(ThreadStream& stream, uint8_t* entry, uint8_t* cursor, size_t need);
+  // Publishes the entry that ends at `end` (the producer's commit).
+  inline __attribute__((always_inline)) void Publish(ThreadStream& stream, uint8_t* end) {
+    stream.produced += static_cast<uint64_t>(end - stream.write);
+    stream.write = end;
+    stream.committed.store(stream.produced, std::memory_order_release);
+    if (stream.produced >= stream.kick_at) [[unlikely]] Kick(stream);
   }
-  // Ends the trace: flushes every thread and finishes the sink.
+  // Ends the trace: encodes every thread's entries and finishes the sink.
   void Finish();
 
  private:
@@ -88,8 +115,22 @@ class TraceSession {
   void CalibrateClock();
   static TraceSession* const instance_;
   void Fail(const std::string& error);
-  void FlusherLoop();
+  void Kick(ThreadStream& stream);
+  void EncoderLoop();
   void WriterLoop();
+  // Encodes the committed entries of every stream (the caller holds
+  // encode_mutex_); `finish` also hands over every partial chunk.
+  void EncodeAll(bool finish);
+  void EncodeStream(ThreadStream& stream, bool finish);
+  // Encodes one entry at `p` into stream.chunk (or, with `discard`, only
+  // frees what it holds); returns its raw size.
+  size_t EncodeEntry(ThreadStream& stream, const uint8_t* p, bool discard);
+  // Drops the stream's committed entries and its chunk (the caller holds encode_mutex_).
+  void Discard(ThreadStream& stream);
+  void BeginChunk(ThreadStream& stream, uint64_t sequence, uint32_t frame);
+  // Queues the stream's chunk for the writer thread.
+  void HandOver(ThreadStream& stream);
+  void ResetChunk(ThreadStream& stream);
 
   // Chunks on their way to the sink, compressed and written by the writer thread.
   struct PendingChunk {
@@ -105,21 +146,33 @@ class TraceSession {
   bool writer_done_ = false;
   std::thread writer_;
 
+  // The encoder thread and the producers that wait for room in their ring.
+  std::mutex encode_mutex_;     // held while entries are encoded (encoder thread, Finish, discards)
+  std::mutex kick_mutex_;
+  std::condition_variable kicked_, room_;
+  bool kick_ = false;
+  std::thread encoder_;
+
   std::atomic<bool> active_{false};
   std::atomic<bool> desired_{false};
   std::atomic<uint32_t> session_number_{0};
   std::atomic<bool> failed_{false};
   std::mutex lifecycle_mutex_;  // Start, Stop and Finish
-  std::atomic<uint64_t> sequence_{0};
-  std::atomic<uint32_t> frame_{0};
-  std::string driver_;
+  // Every tracing thread increments the sequence: it has a cache line of its
+  // own, apart from what every call only reads.
+  alignas(64) std::atomic<uint64_t> sequence_{0};
+  alignas(64) std::atomic<uint32_t> frame_{0};
+  bool use_tsc_ = false;  // else CLOCK_MONOTONIC
   uint64_t start_ns_ = 0;
   uint64_t tsc_start_ = 0;
-  double ns_per_tick_ = 0;  // 0: no usable TSC, use CLOCK_MONOTONIC
+  double ns_per_tick_ = 0;
+  alignas(64) std::string driver_;
+  // Set in a child forked from a traced process: it has none of the tracer's
+  // threads, so it records nothing and drops what its threads had written.
+  std::atomic<bool> forked_{false};
   std::unique_ptr<TraceSink> sink_;
   std::mutex streams_mutex_;
   std::vector<std::shared_ptr<ThreadStream>> streams_;
-  std::thread flusher_;
   std::atomic<bool> stopping_{false};
 
 };
