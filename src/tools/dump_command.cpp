@@ -107,12 +107,17 @@ int DumpCommandMain(int argc, char** argv) {
     }
   }
   uint64_t frame = 0;
+  uint64_t last_sequence = 0;  // of the last call decoded: a frame's end belongs to the calls before it
+  bool any_call = false;
   stream::Record record;
   stream::DecodedCall call;
   stream::CallDecoder decoder(reader->functions());
   while (reader->Next(&record)) {
     if (record.type == stream::RecordType::kFrame) {
-      if (frames.Contains(frame) && !json && grep.empty()) std::printf("-- end of frame %llu\n", static_cast<unsigned long long>(frame));
+      bool in_calls = !any_call || calls.Contains(last_sequence);
+      if (frames.Contains(frame) && in_calls && !json && grep.empty()) {
+        std::printf("-- end of frame %llu\n", static_cast<unsigned long long>(frame));
+      }
       ++frame;
       continue;
     }
@@ -161,6 +166,8 @@ int DumpCommandMain(int argc, char** argv) {
       std::fprintf(stderr, "strata dump: warning: %s\n", error.c_str());
       continue;
     }
+    last_sequence = call.sequence;
+    any_call = true;
     if (!calls.Contains(call.sequence)) continue;
     std::string line = json ? stream::FormatCallJson(call) : stream::FormatCall(call);
     if (!grep.empty() && !std::regex_search(line, pattern)) continue;
