@@ -4,9 +4,44 @@
 
 namespace strata {
 
-std::string JsonQuote(std::string_view value) {
-  std::string out = "\"";
-  for (unsigned char c : value) {
+namespace {
+
+// Length of the valid UTF-8 sequence at the start of `s`, or 0.
+size_t Utf8Length(std::string_view s) {
+  auto byte = [&](size_t i) { return static_cast<unsigned char>(s[i]); };
+  unsigned char c = byte(0);
+  size_t length = c < 0xc2 ? 0 : c < 0xe0 ? 2 : c < 0xf0 ? 3 : c < 0xf5 ? 4 : 0;
+  if (length == 0 || length > s.size()) return 0;
+  for (size_t i = 1; i < length; ++i) {
+    if ((byte(i) & 0xc0) != 0x80) return 0;
+  }
+  // Overlong forms, surrogates and values past U+10FFFF.
+  if (length == 3 && ((c == 0xe0 && byte(1) < 0xa0) || (c == 0xed && byte(1) >= 0xa0))) return 0;
+  if (length == 4 && ((c == 0xf0 && byte(1) < 0x90) || (c == 0xf4 && byte(1) >= 0x90))) return 0;
+  return length;
+}
+
+}  // namespace
+
+// A JSON string. Trace data is arbitrary bytes (shader sources, captured
+// strings): bytes that are not UTF-8 become U+FFFD so that every JSON
+// parser accepts the file.
+void AppendJsonQuoted(std::string* out_string, std::string_view s) {
+  std::string& out = *out_string;
+  out += '"';
+  for (size_t i = 0; i < s.size();) {
+    unsigned char c = static_cast<unsigned char>(s[i]);
+    if (c >= 0x80) {
+      size_t length = Utf8Length(s.substr(i));
+      if (length == 0) {
+        out += "\\ufffd";
+        ++i;
+      } else {
+        out.append(s.substr(i, length));
+        i += length;
+      }
+      continue;
+    }
     switch (c) {
       case '"': out += "\\\""; break;
       case '\\': out += "\\\\"; break;
@@ -15,15 +50,24 @@ std::string JsonQuote(std::string_view value) {
       case '\t': out += "\\t"; break;
       default:
         if (c < 0x20) {
-          char buffer[8];
-          std::snprintf(buffer, sizeof buffer, "\\u%04x", c);
-          out += buffer;
+          static const char kHex[] = "0123456789abcdef";
+          out += "\\u00";
+          out += kHex[c >> 4];
+          out += kHex[c & 15];
         } else {
           out += static_cast<char>(c);
         }
     }
+    ++i;
   }
-  return out + "\"";
+  out += '"';
+}
+
+
+std::string JsonQuote(std::string_view value) {
+  std::string out;
+  AppendJsonQuoted(&out, value);
+  return out;
 }
 
 void JsonWriter::BeforeValue() {

@@ -31,5 +31,9 @@ class JsonWriter {
 
 // `value` as a quoted JSON string literal.
 std::string JsonQuote(std::string_view value);
+// The same, appended to *out. Bytes that are not valid UTF-8 (trace data is
+// arbitrary: shader sources, captured strings) become U+FFFD, so every JSON
+// parser accepts the output.
+void AppendJsonQuoted(std::string* out, std::string_view value);
 
 }  // namespace strata
