@@ -404,44 +404,28 @@ void After_eglSwapBuffers(EGLBoolean, EGLDisplay, EGLSurface) { EmitFrameEnd(); 
 void Before_eglCreateContext(EGLDisplay dpy, EGLConfig config, EGLContext, const EGLint*) {
   if (config != nullptr) DescribeConfig(dpy, config);
 }
-void Before_eglCreateWindowSurface(EGLDisplay dpy, EGLConfig config, EGLNativeWindowType, const EGLint*) {
-  DescribeConfig(dpy, config);
-}
-void Before_eglCreatePlatformWindowSurface(EGLDisplay dpy, EGLConfig config, void*, const EGLAttrib*) {
-  DescribeConfig(dpy, config);
-}
-void Before_eglCreatePlatformWindowSurfaceEXT(EGLDisplay dpy, EGLConfig config, void*, const EGLint*) {
-  DescribeConfig(dpy, config);
-}
-void Before_eglCreatePbufferSurface(EGLDisplay dpy, EGLConfig config, const EGLint*) { DescribeConfig(dpy, config); }
-void Before_eglCreatePixmapSurface(EGLDisplay dpy, EGLConfig config, EGLNativePixmapType, const EGLint*) {
-  DescribeConfig(dpy, config);
-}
-void Before_eglCreatePlatformPixmapSurface(EGLDisplay dpy, EGLConfig config, void*, const EGLAttrib*) {
-  DescribeConfig(dpy, config);
-}
-void Before_eglCreatePlatformPixmapSurfaceEXT(EGLDisplay dpy, EGLConfig config, void*, const EGLint*) {
-  DescribeConfig(dpy, config);
-}
-// Window and pixmap sizes: a replayer makes surfaces of its own of that size.
-void After_eglCreateWindowSurface(EGLSurface result, EGLDisplay dpy, EGLConfig, EGLNativeWindowType, const EGLint*) {
-  DescribeSurface(dpy, result);
-}
-void After_eglCreatePlatformWindowSurface(EGLSurface result, EGLDisplay dpy, EGLConfig, void*, const EGLAttrib*) {
-  DescribeSurface(dpy, result);
-}
-void After_eglCreatePlatformWindowSurfaceEXT(EGLSurface result, EGLDisplay dpy, EGLConfig, void*, const EGLint*) {
-  DescribeSurface(dpy, result);
-}
-void After_eglCreatePixmapSurface(EGLSurface result, EGLDisplay dpy, EGLConfig, EGLNativePixmapType, const EGLint*) {
-  DescribeSurface(dpy, result);
-}
-void After_eglCreatePlatformPixmapSurface(EGLSurface result, EGLDisplay dpy, EGLConfig, void*, const EGLAttrib*) {
-  DescribeSurface(dpy, result);
-}
-void After_eglCreatePlatformPixmapSurfaceEXT(EGLSurface result, EGLDisplay dpy, EGLConfig, void*, const EGLint*) {
-  DescribeSurface(dpy, result);
-}
+// Surfaces: the config's format before the call; after it, for windows and
+// pixmaps, their size (a replayer makes surfaces of its own of that size).
+// Every creating function takes (display, config, ...).
+#define STRATA_SURFACE_CONFIG(name, rest)                               \
+  void Before_##name(EGLDisplay dpy, EGLConfig config, STRATA_UNPACK rest) { DescribeConfig(dpy, config); }
+#define STRATA_SURFACE_SIZE(name, rest)                                                   \
+  void After_##name(EGLSurface result, EGLDisplay dpy, EGLConfig, STRATA_UNPACK rest) { \
+    DescribeSurface(dpy, result);                                                       \
+  }
+#define STRATA_UNPACK(...) __VA_ARGS__
+#define STRATA_SURFACE(name, rest) STRATA_SURFACE_CONFIG(name, rest) STRATA_SURFACE_SIZE(name, rest)
+STRATA_SURFACE(eglCreateWindowSurface, (EGLNativeWindowType, const EGLint*))
+STRATA_SURFACE(eglCreatePlatformWindowSurface, (void*, const EGLAttrib*))
+STRATA_SURFACE(eglCreatePlatformWindowSurfaceEXT, (void*, const EGLint*))
+STRATA_SURFACE(eglCreatePixmapSurface, (EGLNativePixmapType, const EGLint*))
+STRATA_SURFACE(eglCreatePlatformPixmapSurface, (void*, const EGLAttrib*))
+STRATA_SURFACE(eglCreatePlatformPixmapSurfaceEXT, (void*, const EGLint*))
+STRATA_SURFACE_CONFIG(eglCreatePbufferSurface, (const EGLint*))
+#undef STRATA_SURFACE
+#undef STRATA_SURFACE_SIZE
+#undef STRATA_SURFACE_CONFIG
+#undef STRATA_UNPACK
 void After_eglSwapBuffersWithDamageKHR(EGLBoolean, EGLDisplay, EGLSurface, EGLint*, EGLint) {
   EmitFrameEnd();
 }
