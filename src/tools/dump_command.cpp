@@ -10,6 +10,7 @@
 #include "stream/record_reader.h"
 #include "tools/command.h"
 #include "tools/range_option.h"
+#include "tools/trace_arguments.h"
 
 namespace strata::tools {
 namespace {
@@ -42,15 +43,9 @@ int DumpCommandMain(int argc, char** argv) {
   bool json = false, memory = false, header = true;
   Range frames, calls;
   std::string grep, path;
-  for (int i = 1; i < argc; ++i) {
-    std::string arg = argv[i];
-    auto value = [&](const char* name) -> const char* {
-      if (i + 1 >= argc) {
-        std::fprintf(stderr, "strata dump: error: %s needs a value\n", name);
-        return nullptr;
-      }
-      return argv[++i];
-    };
+  TraceArguments args("strata dump", kUsage, argc, argv);
+  while (args.Next()) {
+    const std::string& arg = args.arg();
     if (arg == "-h" || arg == "--help") {
       std::fputs(kUsage, stdout);
       return 0;
@@ -61,30 +56,21 @@ int DumpCommandMain(int argc, char** argv) {
     } else if (arg == "--no-header") {
       header = false;
     } else if (arg == "--frames" || arg == "--calls") {
-      const char* v = value(arg.c_str());
+      const char* v = args.Value();
       if (!v) return 2;
       if (!ParseRange(v, arg == "--frames" ? &frames : &calls)) {
         std::fprintf(stderr, "strata dump: error: %s takes N or A-B, not '%s'\n", arg.c_str(), v);
         return 2;
       }
     } else if (arg == "--grep") {
-      const char* v = value("--grep");
+      const char* v = args.Value();
       if (!v) return 2;
       grep = v;
-    } else if (!arg.empty() && arg[0] == '-') {
-      std::fprintf(stderr, "strata dump: error: unknown option '%s'\n%s", arg.c_str(), kUsage);
-      return 2;
-    } else if (path.empty()) {
-      path = arg;
-    } else {
-      std::fprintf(stderr, "strata dump: error: one trace at a time ('%s' and '%s')\n", path.c_str(), arg.c_str());
+    } else if (!args.TakeTrace(&path)) {
       return 2;
     }
   }
-  if (path.empty()) {
-    std::fprintf(stderr, "strata dump: error: no trace given\n%s", kUsage);
-    return 2;
-  }
+  if (!args.HasTrace(path)) return 2;
   std::regex pattern;
   try {
     pattern = std::regex(grep.empty() ? "." : grep);

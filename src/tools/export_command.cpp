@@ -10,6 +10,7 @@
 #include "stream/record_reader.h"
 #include "tools/command.h"
 #include "tools/range_option.h"
+#include "tools/trace_arguments.h"
 
 namespace strata::tools {
 namespace {
@@ -91,40 +92,28 @@ void PrintWarnings(const exporter::ExportSummary& summary, Format format) {
 int ExportCommandMain(int argc, char** argv) {
   std::string path, output, format_name;
   Range frames, calls;
-  for (int i = 1; i < argc; ++i) {
-    std::string arg = argv[i];
-    auto value = [&](const char* name) -> const char* {
-      if (i + 1 >= argc) {
-        std::fprintf(stderr, "strata export: error: %s needs a value\n", name);
-        return nullptr;
-      }
-      return argv[++i];
-    };
+  TraceArguments args("strata export", kUsage, argc, argv);
+  while (args.Next()) {
+    const std::string& arg = args.arg();
     if (arg == "-h" || arg == "--help") {
       std::fputs(kUsage, stdout);
       return 0;
     } else if (arg == "-o" || arg == "--output") {
-      const char* v = value(arg.c_str());
+      const char* v = args.Value();
       if (!v) return 2;
       output = v;
     } else if (arg == "--format") {
-      const char* v = value("--format");
+      const char* v = args.Value();
       if (!v) return 2;
       format_name = v;
     } else if (arg == "--frames" || arg == "--calls") {
-      const char* v = value(arg.c_str());
+      const char* v = args.Value();
       if (!v) return 2;
       if (!ParseRange(v, arg == "--frames" ? &frames : &calls)) {
         std::fprintf(stderr, "strata export: error: %s takes N or A-B, not '%s'\n", arg.c_str(), v);
         return 2;
       }
-    } else if (arg.size() > 1 && arg[0] == '-') {
-      std::fprintf(stderr, "strata export: error: unknown option '%s'\n%s", arg.c_str(), kUsage);
-      return 2;
-    } else if (path.empty()) {
-      path = arg;
-    } else {
-      std::fprintf(stderr, "strata export: error: one trace at a time ('%s' and '%s')\n", path.c_str(), arg.c_str());
+    } else if (!args.TakeTrace(&path)) {
       return 2;
     }
   }

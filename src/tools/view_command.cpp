@@ -13,6 +13,7 @@
 
 #include "tools/command.h"
 #include "tools/install_paths.h"
+#include "tools/trace_arguments.h"
 #include "view/captured_images.h"
 #include "view/replayed_images.h"
 #include "view/html_report.h"
@@ -112,24 +113,18 @@ bool WriteFile(const std::string& path, const std::string& page, std::string* er
 int ViewCommandMain(int argc, char** argv) {
   std::string trace, output, thumbnails = "auto";
   uint64_t max_thumbnails = 200, thumbnail_size = 320;
-  for (int i = 1; i < argc; ++i) {
-    std::string arg = argv[i];
-    auto value = [&]() -> const char* {
-      if (i + 1 >= argc) {
-        std::fprintf(stderr, "strata view: error: %s needs a value\n", arg.c_str());
-        return nullptr;
-      }
-      return argv[++i];
-    };
+  TraceArguments args("strata view", kUsage, argc, argv);
+  while (args.Next()) {
+    const std::string& arg = args.arg();
     if (arg == "-h" || arg == "--help") {
       std::fputs(kUsage, stdout);
       return 0;
     } else if (arg == "-o" || arg == "--output") {
-      const char* v = value();
+      const char* v = args.Value();
       if (!v) return 2;
       output = v;
     } else if (arg == "--thumbnails") {
-      const char* v = value();
+      const char* v = args.Value();
       if (!v) return 2;
       thumbnails = v;
       if (thumbnails != "auto" && thumbnails != "captured" && thumbnails != "replayed" && thumbnails != "none") {
@@ -137,7 +132,7 @@ int ViewCommandMain(int argc, char** argv) {
         return 2;
       }
     } else if (arg == "--max-thumbnails" || arg == "--thumbnail-size") {
-      const char* v = value();
+      const char* v = args.Value();
       if (!v) return 2;
       uint64_t* target = arg == "--max-thumbnails" ? &max_thumbnails : &thumbnail_size;
       if (!ParseCount(v, target) || (arg == "--thumbnail-size" && (*target < 16 || *target > 4096))) {
@@ -145,20 +140,11 @@ int ViewCommandMain(int argc, char** argv) {
                      arg == "--thumbnail-size" ? "a size from 16 to 4096" : "a number", v);
         return 2;
       }
-    } else if (!arg.empty() && arg[0] == '-') {
-      std::fprintf(stderr, "strata view: error: unknown option '%s'\n%s", arg.c_str(), kUsage);
-      return 2;
-    } else if (trace.empty()) {
-      trace = arg;
-    } else {
-      std::fprintf(stderr, "strata view: error: one trace at a time ('%s' and '%s')\n", trace.c_str(), arg.c_str());
+    } else if (!args.TakeTrace(&trace)) {
       return 2;
     }
   }
-  if (trace.empty()) {
-    std::fprintf(stderr, "strata view: error: no trace given\n%s", kUsage);
-    return 2;
-  }
+  if (!args.HasTrace(trace)) return 2;
   if (output.empty()) output = DefaultOutput(trace);
 
   const auto started = std::chrono::steady_clock::now();
