@@ -3,7 +3,7 @@
 
 Run by CMake at build time; the output lives in the build tree only.
 
-  generate.py --gl-xml gl.xml --egl-xml egl.xml --out DIR
+  generate.py --gl-xml gl.xml --glx-xml glx.xml --egl-xml egl.xml [--system-libgl libGL.so.1] --out DIR
 
 Writes under DIR:
   include/strata/api/types.h        C types of EGL and GLES, from the registries
@@ -16,6 +16,7 @@ Writes under DIR:
   src/unavailable_stubs.cpp         what a call hits with no context or no driver
   include/strata/api/replay.h, src/replay.cpp  object names and handles per parameter, for executors
   src/exports_{egl,glesv2,glesv1}.cpp  the symbols each public library exports
+  src/exports_gl.cpp, include/loader/libgl_exports.h  Strata's libGL.so.1 (emit_libgl.py)
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ import os
 import sys
 
 import annotations
+import emit_libgl
 import emit_replay
 import emit_trace
 import enums
@@ -286,13 +288,15 @@ namespace strata::loader {{
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--gl-xml", required=True)
+    parser.add_argument("--glx-xml", required=True)
     parser.add_argument("--egl-xml", required=True)
+    parser.add_argument("--system-libgl", help="the system's libGL.so.1, whose exports Strata's libGL also exports")
     parser.add_argument("--annotations", required=True)
     parser.add_argument("--require-coverage", action="store_true",
                         help="fail when a core function has a pointer parameter without a capture rule")
     parser.add_argument("--out", required=True)
     args = parser.parse_args()
-    for path in (args.gl_xml, args.egl_xml):
+    for path in (args.gl_xml, args.glx_xml, args.egl_xml):
         if not os.path.isfile(path):
             print(f"generate.py: error: registry file not found: {path}", file=sys.stderr)
             return 1
@@ -329,6 +333,9 @@ def main() -> int:
     write_if_changed(os.path.join(src, "replay.cpp"), emit_replay.emit_replay_cpp(model, rules))
     for api, lib in registry.LIBRARY_OF_API.items():
         write_if_changed(os.path.join(src, f"exports_{lib}.cpp"), emit_exports(model, api))
+    libgl_exports, libgl_counts = emit_libgl.emit_libgl_exports(model, args.gl_xml, args.glx_xml, args.system_libgl)
+    write_if_changed(os.path.join(src, "exports_gl.cpp"), libgl_exports)
+    write_if_changed(os.path.join(inc, "loader/libgl_exports.h"), libgl_counts)
     return 0
 
 

@@ -11,6 +11,8 @@ packages=(
   khronos-api librust-khronos-api-dev
   # headers and the system EGL/GLES (glvnd) with Mesa's llvmpipe
   libegl-dev libgles-dev libegl1 libgles1 libgles2 libegl-mesa0 libgl1-mesa-dri
+  # the system's libGL (glvnd), which Strata's libGL.so.1 stands in front of
+  libgl1
   # sample apps
   libx11-dev libpng-dev
   # trace compression

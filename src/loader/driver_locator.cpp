@@ -26,6 +26,7 @@ const char* SonameOf(DriverLibrary library) {
     case DriverLibrary::kEgl: return "libEGL.so.1";
     case DriverLibrary::kGlesV2: return "libGLESv2.so.2";
     case DriverLibrary::kGlesV1: return "libGLESv1_CM.so.1";
+    case DriverLibrary::kGl: return "libGL.so.1";
   }
   return "";
 }
@@ -35,6 +36,7 @@ const char* OverrideVariableOf(DriverLibrary library) {
     case DriverLibrary::kEgl: return "STRATA_DRIVER_EGL";
     case DriverLibrary::kGlesV2: return "STRATA_DRIVER_GLESV2";
     case DriverLibrary::kGlesV1: return "STRATA_DRIVER_GLESV1";
+    case DriverLibrary::kGl: return "STRATA_DRIVER_GL";
   }
   return "";
 }

@@ -7,7 +7,10 @@
 
 namespace strata::loader {
 
-enum class DriverLibrary { kEgl, kGlesV2, kGlesV1 };
+// kGl is the system's libGL, which only Strata's own libGL.so.1 loads (for
+// programs that reach GLES through glXGetProcAddress); the loader's driver is
+// the other three.
+enum class DriverLibrary { kEgl, kGlesV2, kGlesV1, kGl };
 inline constexpr DriverLibrary kAllDriverLibraries[] = {DriverLibrary::kEgl, DriverLibrary::kGlesV2,
                                                         DriverLibrary::kGlesV1};
 

@@ -30,6 +30,7 @@ bool IsGles1Function(const api::FunctionInfo& info) {
 }  // namespace
 
 __thread const DispatchTable* strata_current_dispatch __attribute__((tls_model("initial-exec"))) = &g_tables[0];
+__thread bool strata_current_context_is_gles __attribute__((tls_model("initial-exec"))) = false;
 
 Loader& Loader::Get() {
   static Loader loader;
@@ -152,6 +153,7 @@ int Loader::ResolvedCount(ContextApi api) const {
 
 void Loader::SelectTableFor(EGLDisplay display, EGLContext context) const {
   ContextApi api = ContextApi::kNone;
+  bool gles = false;
   if (context != EGL_NO_CONTEXT) {
     auto query = reinterpret_cast<EGLBoolean (*)(EGLDisplay, EGLContext, EGLint, EGLint*)>(
         DriverFunction(api::eglQueryContext));
@@ -161,8 +163,10 @@ void Loader::SelectTableFor(EGLDisplay display, EGLContext context) const {
       query(display, context, EGL_CONTEXT_CLIENT_VERSION, &version);
     }
     api = (type == EGL_OPENGL_ES_API && version == 1) ? ContextApi::kGles1 : ContextApi::kGles2;
+    gles = type == EGL_OPENGL_ES_API;
   }
   strata_current_dispatch = &table(api);
+  strata_current_context_is_gles = gles;
 }
 
 namespace {

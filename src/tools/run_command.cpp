@@ -11,14 +11,15 @@ namespace {
 
 constexpr char kUsage[] = R"(usage: strata run [options] [--] PROGRAM [ARGS...]
 
-Runs an unmodified EGL/GLES program with Strata's libEGL.so.1, libGLESv2.so.2
-and libGLESv1_CM.so.1 in front of the system's, which Strata finds and loads
-itself. The program's exit status is passed through.
+Runs an unmodified EGL/GLES program with Strata's libEGL.so.1, libGLESv2.so.2,
+libGLESv1_CM.so.1 and libGL.so.1 in front of the system's, which Strata finds
+and loads itself. The program's exit status is passed through.
 
 options:
   --driver-egl PATH      use this libEGL.so.1 as the driver (STRATA_DRIVER_EGL)
   --driver-glesv2 PATH   use this libGLESv2.so.2 (STRATA_DRIVER_GLESV2)
   --driver-glesv1 PATH   use this libGLESv1_CM.so.1 (STRATA_DRIVER_GLESV1)
+  --driver-gl PATH       use this libGL.so.1 behind Strata's (STRATA_DRIVER_GL)
   --layers A:B           load these GLES layers, A nearest the program (STRATA_LAYERS);
                          overrides per-app settings of `strata layers`
   --layer-path DIRS      search these directories for layers first (STRATA_LAYER_PATH)
@@ -43,6 +44,7 @@ int RunCommandMain(int argc, char** argv) {
   } settings[] = {{"--driver-egl", "STRATA_DRIVER_EGL"},
                   {"--driver-glesv2", "STRATA_DRIVER_GLESV2"},
                   {"--driver-glesv1", "STRATA_DRIVER_GLESV1"},
+                  {"--driver-gl", "STRATA_DRIVER_GL"},
                   {"--layers", "STRATA_LAYERS"},
                   {"--layer-path", "STRATA_LAYER_PATH"},
                   {"--log", "STRATA_LOG"}};

@@ -68,7 +68,7 @@ def main():
         check(reported.get(label) == count, f"{label}: registry has {count}, strata reports {reported.get(label)}")
     check(reported["total"] > 1000, f"total entry points {reported['total']} > 1000")
 
-    for lib in ("libEGL.so.1", "libGLESv2.so.2", "libGLESv1_CM.so.1"):
+    for lib in ("libEGL.so.1", "libGLESv2.so.2", "libGLESv1_CM.so.1", "libGL.so.1"):
         system = exported_functions(f"{system_dir}/{lib}")
         ours = exported_functions(f"{lib_dir}/{lib}")
         missing = sorted(system - ours)

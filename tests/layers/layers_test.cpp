@@ -275,6 +275,26 @@ TEST_F(Layers, CallCounterCountsEveryCall) {
   EXPECT_NE(text.find("           1  eglChooseConfig\n"), std::string::npos) << text;
 }
 
+// piglit takes GLES extension functions from libGL's glXGetProcAddressARB,
+// even on EGL: Strata's libGL.so.1 must route them through the loader (and
+// its own GLES exports too), and leave GLX to the system's libGL.
+TEST_F(Layers, GlesCallsThroughLibGlReachTheLayers) {
+  std::string counts = dir_ + "/counts.txt";
+  ProcessResult r = Probe({{"STRATA_LAYERS", "libstrata_call_counter.so"}, {"STRATA_CALL_COUNTER_OUTPUT", counts}},
+                          {"--via-libgl"});
+  EXPECT_NE(r.out.find("probe: libGL is " STRATA_TEST_LIB_DIR "/libGL.so.1"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("probe: glClear from " STRATA_TEST_LIB_DIR "/libGL.so.1"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("probe: glXCreateContext from " STRATA_TEST_LIB_DIR), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("probe: glXCreateContext from /"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("probe: error after libGL calls 0x0"), std::string::npos) << r.out;
+  std::string text = ReadFile(counts);
+  // One glClear of the probe's own, three through libGL; the one made with no
+  // context current went to the system's libGL.
+  EXPECT_NE(text.find("           4  glClear\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("           2  glPolygonOffsetClampEXT\n"), std::string::npos) << text;
+  EXPECT_EQ(r.err.find("no current EGL context"), std::string::npos) << r.err;
+}
+
 TEST_F(Layers, ErrorCheckReportsEachCallSiteOnceAndKeepsTheErrorForTheApp) {
   ProcessResult r = Probe({{"STRATA_LAYERS", "libstrata_error_check.so"}}, {"--make-errors"});
   EXPECT_EQ(CountLines(r.err, "error check: GL_INVALID_ENUM from glEnable(0x1234) at layer_probe+0x"), 1) << r.err;
