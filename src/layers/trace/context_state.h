@@ -1,12 +1,14 @@
 #pragma once
 // What the tracer must remember per EGL context to capture data the API call
 // itself does not carry: client-side vertex arrays (read at draw time) and
-// mapped buffer ranges (written behind the API's back, read at unmap/flush).
+// mapped buffer ranges (written behind the API's back, read at unmap/flush,
+// and at every draw for persistent mappings).
 
 #include <GLES3/gl32.h>
 
 #include <cstdint>
 #include <map>
+#include <vector>
 
 namespace strata::trace {
 
@@ -26,6 +28,9 @@ struct MappedRange {
   uint8_t* pointer = nullptr;
   GLsizeiptr length = 0;
   GLbitfield access = 0;
+  // Persistent mappings stay mapped while the GL reads them: what the trace
+  // last recorded of one, so that each draw records only the bytes that changed.
+  std::vector<uint8_t> recorded;
 };
 
 struct ContextState {
@@ -37,6 +42,7 @@ struct ContextState {
   ClientAttrib attribs[kMaxTrackedAttribs];
   GLuint client_active_texture = 0;  // GLES 1: the unit glTexCoordPointer sets
   std::map<GLuint, MappedRange> mapped;       // by buffer name
+  int persistent_mappings = 0;                // of `mapped`, those with GL_MAP_PERSISTENT_BIT
 };
 
 // The state of the calling thread's current context, or nullptr.

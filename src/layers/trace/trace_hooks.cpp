@@ -107,10 +107,38 @@ void EnableAttrib(GLuint index, bool enabled) {
   if (state != nullptr && index < kMaxTrackedAttribs && OnVertexArrayZero()) state->attribs[index].enabled = enabled;
 }
 
+constexpr GLbitfield kMapPersistentBit = 0x0040;  // GL_MAP_PERSISTENT_BIT_EXT (EXT_buffer_storage)
+
 void RememberMapping(void* pointer, GLenum target, GLsizeiptr length, GLbitfield access) {
   ContextState* state = CurrentContextState();
-  if (state == nullptr || pointer == nullptr || !(access & GL_MAP_WRITE_BIT)) return;
-  state->mapped[BoundBuffer(target)] = {static_cast<uint8_t*>(pointer), length, access};
+  if (state == nullptr || pointer == nullptr || !(access & GL_MAP_WRITE_BIT) || length <= 0) return;
+  MappedRange& range = state->mapped[BoundBuffer(target)];
+  if (range.access & kMapPersistentBit) --state->persistent_mappings;
+  range = {static_cast<uint8_t*>(pointer), length, access, {}};
+  if (access & kMapPersistentBit) ++state->persistent_mappings;
+}
+
+// Before a draw: what the app wrote into persistent mappings since the last
+// draw (the whole range the first time), as memory records.
+void CapturePersistentMappings() {
+  ContextState* state = CurrentContextState();
+  if (state == nullptr || state->persistent_mappings == 0) return;
+  for (auto& [buffer, range] : state->mapped) {
+    if (!(range.access & kMapPersistentBit)) continue;
+    const size_t length = static_cast<size_t>(range.length);
+    if (range.recorded.size() != length) {
+      EmitMemory(range.pointer, length);
+      range.recorded.assign(range.pointer, range.pointer + length);
+      continue;
+    }
+    size_t first = 0;
+    while (first < length && range.pointer[first] == range.recorded[first]) ++first;
+    if (first == length) continue;
+    size_t end = length;
+    while (range.pointer[end - 1] == range.recorded[end - 1]) --end;
+    EmitMemory(range.pointer + first, end - first);
+    std::memcpy(range.recorded.data() + first, range.pointer + first, end - first);
+  }
 }
 
 void CaptureMapped(GLenum target, GLintptr offset, GLsizeiptr length, bool flush) {
@@ -128,7 +156,12 @@ void CaptureMapped(GLenum target, GLintptr offset, GLsizeiptr length, bool flush
 }
 
 void ForgetMapping(GLenum target) {
-  if (ContextState* state = CurrentContextState()) state->mapped.erase(BoundBuffer(target));
+  ContextState* state = CurrentContextState();
+  if (state == nullptr) return;
+  auto it = state->mapped.find(BoundBuffer(target));
+  if (it == state->mapped.end()) return;
+  if (it->second.access & kMapPersistentBit) --state->persistent_mappings;
+  state->mapped.erase(it);
 }
 
 // GLES 1's named arrays live in the attribute table at fixed slots.
@@ -148,33 +181,45 @@ int Gles1ArraySlot(GLenum array) {
 
 }  // namespace
 
-// Draws: client-side arrays first, so the replayer has them before the draw.
-void Before_glDrawArrays(GLenum, GLint first, GLsizei count) { CaptureClientArrays(first, first + count, 1); }
+// Draws: client-side arrays and persistent mappings first, so the replayer
+// has them before the draw.
+void Before_glDrawArrays(GLenum, GLint first, GLsizei count) {
+  CapturePersistentMappings();
+  CaptureClientArrays(first, first + count, 1);
+}
 void Before_glDrawArraysInstanced(GLenum, GLint first, GLsizei count, GLsizei instancecount) {
+  CapturePersistentMappings();
   CaptureClientArrays(first, first + count, instancecount);
 }
 void Before_glDrawElements(GLenum, GLsizei count, GLenum type, const void* indices) {
+  CapturePersistentMappings();
   CaptureIndexed(count, type, indices, 1, 0);
 }
 void Before_glDrawElementsInstanced(GLenum, GLsizei count, GLenum type, const void* indices, GLsizei instancecount) {
+  CapturePersistentMappings();
   CaptureIndexed(count, type, indices, instancecount, 0);
 }
 void Before_glDrawRangeElements(GLenum, GLuint, GLuint, GLsizei count, GLenum type, const void* indices) {
+  CapturePersistentMappings();
   CaptureIndexed(count, type, indices, 1, 0);
 }
 void Before_glDrawElementsBaseVertex(GLenum, GLsizei count, GLenum type, const void* indices, GLint basevertex) {
+  CapturePersistentMappings();
   CaptureIndexed(count, type, indices, 1, basevertex);
 }
 void Before_glDrawElementsInstancedBaseVertex(GLenum, GLsizei count, GLenum type, const void* indices,
                                               GLsizei instancecount, GLint basevertex) {
+  CapturePersistentMappings();
   CaptureIndexed(count, type, indices, instancecount, basevertex);
 }
 void Before_glDrawRangeElementsBaseVertex(GLenum, GLuint, GLuint, GLsizei count, GLenum type, const void* indices,
                                           GLint basevertex) {
+  CapturePersistentMappings();
   CaptureIndexed(count, type, indices, 1, basevertex);
 }
 
-// Mapped buffers: what the app wrote is captured when it is flushed or unmapped.
+// Mapped buffers: what the app wrote is captured when it is flushed or unmapped
+// (persistent mappings also before each draw, above).
 void After_glMapBufferRange(void* result, GLenum target, GLintptr, GLsizeiptr length, GLbitfield access) {
   RememberMapping(result, target, length, access);
 }
