@@ -4,11 +4,12 @@ system's libGL (glvnd), so that GLES functions an app reaches through libGL
 
 Every GL and GLX command of the registries is exported, and every function
 the system's libGL exports (glvnd's list is newer than the registry a build
-machine has), so that any program linked against libGL finds its symbols. A command Strata's
-model knows (a GLES function) is *routed*: while the thread has a context
-current through Strata's eglMakeCurrent it goes through the thread's dispatch
-table, otherwise to the system libGL. Every other command (desktop GL, GLX)
-is a two-instruction forward to the system libGL. glXGetProcAddress and
+machine has), so that any program linked against libGL finds its symbols.
+A command Strata's model knows (a GLES function) is *routed*: while the
+thread has an OpenGL ES context current through Strata's eglMakeCurrent it
+goes through the thread's dispatch table, otherwise (no context, or desktop
+GL) to the system's libGL. Every other command (desktop GL, GLX) is a tail
+jump to the system's libGL. glXGetProcAddress and
 glXGetProcAddressARB are written by hand (src/loader/libgl_front.cpp).
 """
 

@@ -25,4 +25,9 @@ std::string PathOfObjectContaining(const void* address) {
   return info.dli_fname;
 }
 
+std::string DirectoryOf(const std::string& path) {
+  auto slash = path.rfind('/');
+  return slash == std::string::npos ? std::string(".") : path.substr(0, slash);
+}
+
 }  // namespace strata

@@ -29,5 +29,7 @@ class SharedLibrary {
 
 // Absolute path of the loaded object that contains `address`, or "" if unknown.
 std::string PathOfObjectContaining(const void* address);
+// The directory part of `path` ("." when it has none).
+std::string DirectoryOf(const std::string& path);
 
 }  // namespace strata

@@ -34,11 +34,6 @@ extern "C" long StrataLibGlMissingFunction() {
   return 0;
 }
 
-std::string DirectoryOf(const std::string& path) {
-  auto slash = path.rfind('/');
-  return slash == std::string::npos ? std::string(".") : path.substr(0, slash);
-}
-
 void* OpenSystemLibGl() {
   std::string own = DirectoryOf(PathOfObjectContaining(reinterpret_cast<const void*>(&OpenSystemLibGl)));
   DriverLocation location = LocateDriver(DriverLibrary::kGl, own);

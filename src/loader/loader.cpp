@@ -17,12 +17,6 @@ namespace {
 // start at the no-context table, whenever the thread was created.
 DispatchTable g_tables[3];
 
-
-std::string DirectoryOf(const std::string& path) {
-  auto slash = path.rfind('/');
-  return slash == std::string::npos ? std::string(".") : path.substr(0, slash);
-}
-
 bool IsGles1Function(const api::FunctionInfo& info) {
   return info.api_mask & (api::kGLES1_1 | api::kGLES1extensions);
 }

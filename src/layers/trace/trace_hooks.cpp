@@ -131,11 +131,17 @@ void CapturePersistentMappings() {
       range.recorded.assign(range.pointer, range.pointer + length);
       continue;
     }
+    // Whole blocks compared with memcmp first: mappings can be megabytes, and most draws change little.
+    constexpr size_t kBlock = 4096;
+    const uint8_t* now = range.pointer;
+    const uint8_t* then = range.recorded.data();
     size_t first = 0;
-    while (first < length && range.pointer[first] == range.recorded[first]) ++first;
+    while (first + kBlock <= length && std::memcmp(now + first, then + first, kBlock) == 0) first += kBlock;
+    while (first < length && now[first] == then[first]) ++first;
     if (first == length) continue;
     size_t end = length;
-    while (range.pointer[end - 1] == range.recorded[end - 1]) --end;
+    while (end - first >= kBlock && std::memcmp(now + end - kBlock, then + end - kBlock, kBlock) == 0) end -= kBlock;
+    while (now[end - 1] == then[end - 1]) --end;
     EmitMemory(range.pointer + first, end - first);
     std::memcpy(range.recorded.data() + first, range.pointer + first, end - first);
   }
