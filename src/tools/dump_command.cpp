@@ -56,16 +56,9 @@ int DumpCommandMain(int argc, char** argv) {
     } else if (arg == "--no-header") {
       header = false;
     } else if (arg == "--frames" || arg == "--calls") {
-      const char* v = args.Value();
-      if (!v) return 2;
-      if (!ParseRange(v, arg == "--frames" ? &frames : &calls)) {
-        std::fprintf(stderr, "strata dump: error: %s takes N or A-B, not '%s'\n", arg.c_str(), v);
-        return 2;
-      }
+      if (!args.FrameOrCallRange(&frames, &calls)) return 2;
     } else if (arg == "--grep") {
-      const char* v = args.Value();
-      if (!v) return 2;
-      grep = v;
+      if (!args.Value(&grep)) return 2;
     } else if (!args.TakeTrace(&path)) {
       return 2;
     }

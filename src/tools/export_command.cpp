@@ -99,20 +99,11 @@ int ExportCommandMain(int argc, char** argv) {
       std::fputs(kUsage, stdout);
       return 0;
     } else if (arg == "-o" || arg == "--output") {
-      const char* v = args.Value();
-      if (!v) return 2;
-      output = v;
+      if (!args.Value(&output)) return 2;
     } else if (arg == "--format") {
-      const char* v = args.Value();
-      if (!v) return 2;
-      format_name = v;
+      if (!args.Value(&format_name)) return 2;
     } else if (arg == "--frames" || arg == "--calls") {
-      const char* v = args.Value();
-      if (!v) return 2;
-      if (!ParseRange(v, arg == "--frames" ? &frames : &calls)) {
-        std::fprintf(stderr, "strata export: error: %s takes N or A-B, not '%s'\n", arg.c_str(), v);
-        return 2;
-      }
+      if (!args.FrameOrCallRange(&frames, &calls)) return 2;
     } else if (!args.TakeTrace(&path)) {
       return 2;
     }

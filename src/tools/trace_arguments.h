@@ -6,6 +6,8 @@
 #include <cstdio>
 #include <string>
 
+#include "tools/range_option.h"
+
 namespace strata::tools {
 
 class TraceArguments {
@@ -30,6 +32,23 @@ class TraceArguments {
       return nullptr;
     }
     return argv_[++i_];
+  }
+
+  // The current option's value into `out`; false after saying that it needs one.
+  bool Value(std::string* out) {
+    const char* v = Value();
+    if (v == nullptr) return false;
+    *out = v;
+    return true;
+  }
+  // --frames/--calls: the value as N or A-B into the matching range; false
+  // after saying what is wrong.
+  bool FrameOrCallRange(Range* frames, Range* calls) {
+    const char* v = Value();
+    if (v == nullptr) return false;
+    if (ParseRange(v, arg_ == "--frames" ? frames : calls)) return true;
+    std::fprintf(stderr, "%s: error: %s takes N or A-B, not '%s'\n", command_, arg_.c_str(), v);
+    return false;
   }
 
   // For an argument no option of the command took: an unknown option, or the

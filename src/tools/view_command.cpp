@@ -120,9 +120,7 @@ int ViewCommandMain(int argc, char** argv) {
       std::fputs(kUsage, stdout);
       return 0;
     } else if (arg == "-o" || arg == "--output") {
-      const char* v = args.Value();
-      if (!v) return 2;
-      output = v;
+      if (!args.Value(&output)) return 2;
     } else if (arg == "--thumbnails") {
       const char* v = args.Value();
       if (!v) return 2;
