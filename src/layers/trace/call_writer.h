@@ -83,7 +83,11 @@ class CallWriter {
   // (the generated recorders pass the exact figure).
   STRATA_INLINE CallWriter(int slot, bool has_reply, bool covered, uint8_t extra_flags = 0,
                            size_t fixed_bytes = 64 * raw::kWord)
-      : stream_(CurrentStream()), fixed_(fixed_bytes), entry_(stream_.write), p_(entry_) {
+      // `write` is loaded on its own: merged with `limit` into one 16-byte load
+      // it could not be forwarded from the last call's 8-byte store, and the
+      // call would wait for that store to reach the cache.
+      : stream_(CurrentStream()), fixed_(fixed_bytes), entry_(__atomic_load_n(&stream_.write, __ATOMIC_RELAXED)),
+        p_(entry_) {
     TraceSession& session = TraceSession::Get();
     if (static_cast<size_t>(stream_.limit - entry_) < fixed_bytes) [[unlikely]] {
       entry_ = p_ = Room(stream_, {entry_, p_}, fixed_bytes).entry;

@@ -32,15 +32,22 @@ inline constexpr size_t kRingKickBytes = kRingBytes / 8;
 // thread (producer) writes whole entries and then publishes `committed`; the
 // encoder thread (consumer) reads entries up to `committed` and publishes
 // `consumed`. Neither ever waits on the other except when the ring is full.
+//
+// Each side's fields have cache lines of their own: a line the producer writes
+// on every call must never be read by the encoder, or every call pays a
+// cross-core transfer to take it back (docs/benchmarks.md, fifth pass).
 struct ThreadStream {
-  // Producer side, touched on every call.
-  uint8_t* write = nullptr;         // where the next entry goes: the ring at `produced`
+  // Set once when the stream is created, read by both sides.
+  alignas(64) uint8_t* ring = nullptr;  // kRingBytes, mapped once, never unmapped
+  uint32_t thread_id = 0;
+
+  // Producer side, touched on every call; the encoder never reads it.
+  alignas(64) uint8_t* write = nullptr;  // where the next entry goes: the ring at `produced`
   uint8_t* limit = nullptr;         // the producer may write up to here without looking at `consumed`
   uint64_t context = 0;             // id of the thread's current EGLContext (0: none)
   uint64_t produced = 0;            // the producer's copy of `committed`
   uint64_t kick_at = 0;             // wake the encoder when `produced` reaches this
-  uint8_t* ring = nullptr;          // kRingBytes, mapped once, never unmapped
-  uint32_t thread_id = 0;
+
   alignas(64) std::atomic<uint64_t> committed{0};  // bytes of whole entries written, ever
   alignas(64) std::atomic<uint64_t> consumed{0};   // bytes the encoder is done with, ever
 
