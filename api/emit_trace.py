@@ -8,6 +8,8 @@ start time and duration; then the reply (return value, "out" bytes).
 
 from __future__ import annotations
 
+import re
+
 import annotations as ann
 import registry
 
@@ -46,6 +48,35 @@ HOOKS_AFTER = DRAWS | {
 }
 
 CAPTURE_OF_DIRECTION = {"in": "kIn", "out": "kOut", "inout": "kInOut"}
+
+# Calls that only set state: the driver records a value and does its work at
+# the next draw, so the call takes about as long as reading the clock twice
+# would add to it. Their records carry kCallUntimed and no clock is read for
+# them (docs/trace-format.md, "Timing"; the cost: docs/benchmarks.md, fifth
+# pass), unless STRATA_TRACE_TIMING=all. Only void functions whose parameters
+# are all scalars qualify (see untimed()).
+_STATE_SETTER_NAMES = re.compile(r"^gl(" + "|".join([
+    r"Uniform[1-4](f|i|ui)", r"ProgramUniform[1-4](f|i|ui)",
+    r"(Enable|Disable)(i|VertexAttribArray|ClientState)?",
+    r"Bind(Buffer|BufferBase|BufferRange|Texture|Framebuffer|Renderbuffer|VertexArray|Sampler|TransformFeedback"
+    r"|ImageTexture|VertexBuffer|ProgramPipeline)",
+    r"ActiveTexture", r"ClientActiveTexture", r"UseProgram", r"UseProgramStages", r"ActiveShaderProgram",
+    r"Blend(Color|Equation|EquationSeparate|Func|FuncSeparate)i?", r"ColorMaski?", r"CullFace", r"DepthFunc",
+    r"DepthMask", r"DepthRange[fx]", r"FrontFace", r"Hint", r"LineWidthx?", r"PolygonOffset(x|Clamp)?",
+    r"SampleCoveragex?", r"SampleMaski", r"Scissor", r"Stencil(Func|FuncSeparate|Mask|MaskSeparate|Op|OpSeparate)",
+    r"Viewport", r"Clear(Color|Depthf|Stencil|Colorx|Depthx)", r"PixelStorei", r"(Tex|Sampler)Parameter[ifx]",
+    r"VertexAttrib[1-4]f", r"VertexAttribI4u?i", r"VertexAttribDivisor", r"VertexAttribI?Format",
+    r"VertexAttribBinding", r"VertexBindingDivisor", r"ReadBuffer", r"PatchParameteri", r"MinSampleShading",
+    r"LogicOp", r"ShadeModel", r"AlphaFuncx?", r"MatrixMode", r"LoadIdentity", r"(Push|Pop)Matrix",
+    r"(Translate|Rotate|Scale)[fx]", r"Color4(f|ub|x)", r"Normal3[fx]", r"MultiTexCoord4[fx]", r"TexEnv[fix]",
+    r"Light[fx]", r"LightModel[fx]", r"Material[fx]", r"Fog[fx]", r"PointSizex?", r"PointParameter[fx]",
+]) + r")(EXT|OES|KHR|ARB|NV)?$")
+
+
+def untimed(f: registry.Function) -> bool:
+    """A call that only sets state: recorded without reading the clock."""
+    return (f.return_type == "void" and all(p.kind not in ("kPointer", "kString") for p in f.params)
+            and _STATE_SETTER_NAMES.match(f.name) is not None)
 
 
 def capture_kind(rule: ann.Rule | None) -> str:
@@ -151,7 +182,8 @@ def emit_trace_wrappers(model: registry.Model, rules: dict, uncovered: set) -> s
         # header, context, sequence, a word per parameter and per blob, start, end, reply.
         words = 3 + len(f.params) + len(pointers) + 2 + (1 if returns else 0) + (len(pointers) if has_reply else 0)
         lines.append(f"  CallWriter strata_w({i}, {'true' if has_reply else 'false'}, "
-                     f"{'false' if f.name in uncovered else 'true'}, 0, {words} * raw::kWord);")
+                     f"{'false' if f.name in uncovered else 'true'}, "
+                     f"{'stream::kCallUntimed' if untimed(f) else '0'}, {words} * raw::kWord);")
         for p in f.params:
             lines.append("  " + _encode_scalar(p))
             if p.kind not in ("kPointer", "kString"):

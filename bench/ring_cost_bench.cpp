@@ -30,7 +30,17 @@ __attribute__((noinline)) uint64_t Work(uint64_t x) {
   }
   return x;
 }
+// The same with a 512 KiB working set, as a driver's state is larger than L1.
+uint64_t g_large_table[1 << 16];
+__attribute__((noinline)) uint64_t WorkOnLargeState(uint64_t x) {
+  for (int i = 0; i < 24; ++i) {
+    x = x * 2862933555777941757ull + 3037000493ull;
+    g_large_table[(x >> 48) & 0xffff] += x;
+  }
+  return x;
+}
 uint64_t (*volatile g_work)(uint64_t) = Work;
+uint64_t (*volatile g_work_on_large_state)(uint64_t) = WorkOnLargeState;
 
 constexpr size_t kRingBytes = size_t{2} << 20;
 constexpr size_t kBatchBytes = size_t{256} << 10;
@@ -88,7 +98,7 @@ std::atomic<uint64_t> g_sequence{0};
 // `bytes` per call (a multiple of 8); `fresh`: false writes the same slot
 // every call; `sequence`: each call also takes a number from a global atomic
 // counter (a locked instruction, which waits for the call's earlier stores).
-void RunRing(benchmark::State& state, Reader reader, bool fresh, bool sequence = false) {
+void RunRing(benchmark::State& state, Reader reader, bool fresh, bool sequence = false, bool large = false) {
   const size_t bytes = static_cast<size_t>(state.range(0));
   std::vector<uint8_t> storage(kRingBytes + 4096);
   Ring ring;
@@ -99,8 +109,9 @@ void RunRing(benchmark::State& state, Reader reader, bool fresh, bool sequence =
   uint64_t produced = 0;
   uint64_t room_until = kRingBytes - 4096;
   uint64_t x = 1;
+  uint64_t (*work)(uint64_t) = large ? g_work_on_large_state : g_work;
   for (auto _ : state) {
-    x = g_work(x);
+    x = work(x);
     if (sequence) x += g_sequence.fetch_add(1, std::memory_order_relaxed);
     uint8_t* p = ring.bytes + (fresh ? produced % kRingBytes : 0);
     for (size_t i = 0; i < bytes; i += 8) std::memcpy(p + i, &x, 8);
@@ -134,7 +145,19 @@ void BM_RingReadInSleepingBatchesAndSequence(benchmark::State& state) {
   RunRing(state, Reader::kSleepingBatches, true, true);
 }
 
+void BM_WorkOnLargeState(benchmark::State& state) {
+  uint64_t x = 1;
+  for (auto _ : state) benchmark::DoNotOptimize(x = g_work_on_large_state(x));
+}
+void BM_LargeStateRingNobodyReads(benchmark::State& state) { RunRing(state, Reader::kNone, true, true, true); }
+void BM_LargeStateRingReadInSleepingBatches(benchmark::State& state) {
+  RunRing(state, Reader::kSleepingBatches, true, true, true);
+}
+
 BENCHMARK(BM_Work);
+BENCHMARK(BM_WorkOnLargeState);
+BENCHMARK(BM_LargeStateRingNobodyReads)->Arg(16)->Arg(64);
+BENCHMARK(BM_LargeStateRingReadInSleepingBatches)->Arg(16)->Arg(64);
 BENCHMARK(BM_SameSlot)->Arg(16)->Arg(64);
 BENCHMARK(BM_RingNobodyReads)->Arg(16)->Arg(24)->Arg(64)->Arg(80);
 BENCHMARK(BM_RingReadRightBehind)->Arg(16)->Arg(24)->Arg(64)->Arg(80);

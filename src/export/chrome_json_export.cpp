@@ -94,6 +94,7 @@ class ChromeJsonWriter : public TraceVisitor {
       AppendString(buffer_, stream::FormatResult(call));
     }
     if (call.flags & stream::kCallSynthesized) buffer_ += ",\"synthesized\":true";
+    if (call.flags & stream::kCallUntimed) buffer_ += ",\"untimed\":true";
     buffer_ += "}}";
     ++summary_->calls;
     FlushIfFull();

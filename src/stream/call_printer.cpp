@@ -156,6 +156,7 @@ std::string FormatCallJson(const DecodedCall& call) {
   if (call.has_reply && call.result.kind != ArgKind::kVoid) json.Key("result").String(FormatResult(call));
   if (call.flags & kCallSynthesized) json.Key("synthesized").Bool(true);
   if (call.flags & kCallUncovered) json.Key("uncovered").Bool(true);
+  if (call.flags & kCallUntimed) json.Key("untimed").Bool(true);
   json.Key("start_ns").Int(static_cast<int64_t>(call.start_ns));
   json.Key("duration_ns").Int(static_cast<int64_t>(call.duration_ns)).EndObject();
   return json.str();

@@ -24,6 +24,8 @@ enum CallFlags : uint8_t {
   kCallHasReply = 1,     // the return value and output bytes follow
   kCallUncovered = 2,    // some pointer parameter has no capture rule: no bytes for it
   kCallSynthesized = 4,  // made up by the tracer (state of a context traced mid-run)
+  kCallUntimed = 8,      // a state-setting call the clock was not read for: its start is the end of
+                         // the thread's previous timed call, its duration 0 (trace-format.md, Timing)
 };
 
 }  // namespace strata::stream

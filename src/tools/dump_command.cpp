@@ -153,8 +153,10 @@ int DumpCommandMain(int argc, char** argv) {
     if (json) {
       std::printf("%s\n", line.c_str());
     } else {
-      std::printf("%llu [%llu] %s  (%.1f us)%s\n", static_cast<unsigned long long>(call.sequence),
-                  static_cast<unsigned long long>(call.thread), line.c_str(), call.duration_ns / 1000.0,
+      char duration[32] = "untimed";
+      if (!(call.flags & stream::kCallUntimed)) std::snprintf(duration, sizeof duration, "%.1f us", call.duration_ns / 1000.0);
+      std::printf("%llu [%llu] %s  (%s)%s\n", static_cast<unsigned long long>(call.sequence),
+                  static_cast<unsigned long long>(call.thread), line.c_str(), duration,
                   (call.flags & stream::kCallSynthesized) ? "  [made up: the context existed before tracing]" : "");
     }
   }

@@ -28,7 +28,7 @@ options:
 )";
 
 struct FunctionStats {
-  uint64_t calls = 0, bytes = 0, ns = 0;
+  uint64_t calls = 0, bytes = 0, ns = 0, untimed = 0;  // untimed: calls recorded without a clock reading
 };
 struct FrameStats {
   uint64_t calls = 0, draws = 0, ns = 0;
@@ -76,7 +76,7 @@ int StatsCommandMain(int argc, char** argv) {
   }
   std::map<std::string, FunctionStats> functions;
   std::vector<FrameStats> frames(1);
-  uint64_t calls = 0, draws = 0, record_bytes = 0, memory_bytes = 0, undecodable = 0, uncovered = 0;
+  uint64_t calls = 0, draws = 0, record_bytes = 0, memory_bytes = 0, undecodable = 0, uncovered = 0, untimed = 0;
   uint64_t framebuffers = 0, framebuffer_bytes = 0;
   stream::Record record;
   stream::DecodedCall call;
@@ -102,6 +102,10 @@ int StatsCommandMain(int argc, char** argv) {
       f.ns += call.duration_ns;
       ++calls;
       uncovered += (call.flags & stream::kCallUncovered) != 0;
+      if (call.flags & stream::kCallUntimed) {
+        ++f.untimed;
+        ++untimed;
+      }
       FrameStats& frame = frames.back();
       ++frame.calls;
       frame.ns += call.duration_ns;
@@ -124,13 +128,13 @@ int StatsCommandMain(int argc, char** argv) {
     JsonWriter out;
     out.BeginObject().Key("program").String(reader->header().program).Key("calls").Int(calls);
     out.Key("draws").Int(draws).Key("frames").Int(frames.size()).Key("record_bytes").Int(record_bytes);
-    out.Key("memory_bytes").Int(memory_bytes).Key("uncovered_calls").Int(uncovered);
+    out.Key("memory_bytes").Int(memory_bytes).Key("uncovered_calls").Int(uncovered).Key("untimed_calls").Int(untimed);
     out.Key("framebuffers").Int(framebuffers).Key("framebuffer_bytes").Int(framebuffer_bytes);
     out.Key("undecodable_records").Int(undecodable).Key("complete").Bool(reader->complete());
     out.Key("functions").BeginArray();
     for (const auto& [name, f] : sorted) {
       out.BeginObject().Key("name").String(name).Key("calls").Int(f.calls).Key("bytes").Int(f.bytes);
-      out.Key("cpu_ns").Int(f.ns).EndObject();
+      out.Key("cpu_ns").Int(f.ns).Key("untimed_calls").Int(f.untimed).EndObject();
     }
     out.EndArray().Key("per_frame").BeginArray();
     for (const FrameStats& f : frames) {
@@ -151,8 +155,17 @@ int StatsCommandMain(int argc, char** argv) {
                   static_cast<unsigned long long>(framebuffers), static_cast<unsigned long long>(framebuffer_bytes));
     }
     if (uncovered) std::printf("note:    %llu calls have pointer data Strata does not capture yet (strata info --coverage)\n", static_cast<unsigned long long>(uncovered));
+    if (untimed) {
+      std::printf("note:    %llu state-setting calls are not timed (\"untimed\" below; STRATA_TRACE_TIMING=all times them)\n",
+                  static_cast<unsigned long long>(untimed));
+    }
     std::printf("\n%-36s %10s %12s %12s %6s\n", "function", "calls", "bytes", "cpu ms", "cpu %");
     for (const auto& [name, f] : sorted) {
+      if (f.untimed == f.calls) {
+        std::printf("%-36s %10llu %12llu %12s %6s\n", name.c_str(), static_cast<unsigned long long>(f.calls),
+                    static_cast<unsigned long long>(f.bytes), "untimed", "");
+        continue;
+      }
       std::printf("%-36s %10llu %12llu %12.3f %5.1f%%\n", name.c_str(), static_cast<unsigned long long>(f.calls),
                   static_cast<unsigned long long>(f.bytes), f.ns / 1e6, total_ns ? 100.0 * f.ns / total_ns : 0.0);
     }

@@ -41,6 +41,12 @@ options:
   --capture WHEN           store framebuffer images in the trace: swap (before
                            each eglSwapBuffers), draw (after each draw call)
                            or swap,draw
+  --timing WHICH           which calls get a start time and duration: work
+                           (default: every call but those that only set state,
+                           such as glUniform4f, glEnable or glBindBuffer, which
+                           are marked untimed and cost far less to record) or
+                           all (every call; state-setting calls then cost about
+                           twice as much to trace)
   --layers A:B             more layers, below the trace layer
   --log LEVEL              loader messages: error, warning (default), info, debug
   -h, --help               show this help
@@ -59,7 +65,7 @@ process ends or the connection drops.
 
 Environment, for tracing without this command: STRATA_LAYERS=libstrata_trace.so
 with STRATA_TRACE=file:PATH or listen:ADDRESS, STRATA_TRACE_COMPRESSION,
-STRATA_TRACE_PROCESS, STRATA_TRACE_WAIT, STRATA_TRACE_CAPTURE.
+STRATA_TRACE_PROCESS, STRATA_TRACE_WAIT, STRATA_TRACE_CAPTURE, STRATA_TRACE_TIMING.
 )";
 
 // Sends one command to a traceable process's control socket; prints the reply.
@@ -182,7 +188,7 @@ int TraceCommandMain(int argc, char** argv) {
       return 0;
     } else if (arg == "-o" || arg == "--output" || arg == "--compression" || arg == "--process" ||
                arg == "--layers" || arg == "--log" || arg == "--connect" || arg == "--listen" || arg == "--wait" ||
-               arg == "--attach" || arg == "--detach" || arg == "--capture") {
+               arg == "--attach" || arg == "--detach" || arg == "--capture" || arg == "--timing") {
       const char* v = value();
       if (v == nullptr) {
         std::fprintf(stderr, "strata trace: error: %s needs a value\n", arg.c_str());
@@ -201,6 +207,13 @@ int TraceCommandMain(int argc, char** argv) {
           return 2;
         }
         request.environment["STRATA_TRACE_CAPTURE"] = when;
+      }
+      if (arg == "--timing") {
+        if (std::strcmp(v, "work") != 0 && std::strcmp(v, "all") != 0) {
+          std::fprintf(stderr, "strata trace: error: --timing takes work or all, not '%s'\n", v);
+          return 2;
+        }
+        request.environment["STRATA_TRACE_TIMING"] = v;
       }
       if (arg == "--listen") listen = v;
       if (arg == "--wait") wait_seconds = std::atoi(v);
@@ -227,6 +240,11 @@ int TraceCommandMain(int argc, char** argv) {
       return 2;
     }
     if (detach) return Control(detach, "detach");
+    if (request.environment.count("STRATA_TRACE_TIMING")) {
+      std::fprintf(stderr, "strata trace: error: --timing is for a program this command starts; a traceable process "
+                           "takes STRATA_TRACE_TIMING from its own environment\n");
+      return 2;
+    }
     stream::Compression parsed_compression;
     if (!stream::ParseCompression(compression, &parsed_compression)) {
       std::fprintf(stderr, "strata trace: error: --compression must be lz4, zstd or none\n");

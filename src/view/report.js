@@ -59,7 +59,7 @@
   const images = new Map(data.images.map((image) => [image.frame, image]));
   const threads = data.threads;
 
-  const DRAW = 1, UNCOVERED = 2, SYNTHESIZED = 4, ERROR = 8, UPLOAD = 16;
+  const DRAW = 1, UNCOVERED = 2, SYNTHESIZED = 4, ERROR = 8, UPLOAD = 16, UNTIMED = 32;
   const cache = new Map();
   // One frame's calls as columns. Sequence numbers and start times arrive as
   // deltas from the previous call (html_report.cpp: FrameCalls).
@@ -404,7 +404,7 @@
       row.cells[2].textContent = String(calls.ctx[index]);
       row.cells[3].firstChild.textContent = data.functions[calls.fn[index]];
       row.cells[3].lastChild.textContent = data.texts[calls.text[index]];
-      row.cells[4].textContent = (calls.dur[index] / 1000).toFixed(1);
+      row.cells[4].textContent = flags & UNTIMED ? "\u2013" : (calls.dur[index] / 1000).toFixed(1);
       row.title = callName(calls.fn[index], calls.text[index]);
     }
     rowsBox.replaceChildren(...pool.slice(0, count));
@@ -445,7 +445,8 @@
     box.append(el("div", null, el("strong", { text: "call #" + calls.seq[i] }), " in frame " + view.frame),
       el("pre", { text: callName(calls.fn[i], calls.text[i]) }),
       el("div", null, "thread " + threads[calls.thread[i]] + " \u00b7 context " + calls.ctx[i] + " \u00b7 started " +
-        duration(calls.start[i]) + " into the trace \u00b7 took " + duration(calls.dur[i])),
+        duration(calls.start[i]) + " into the trace \u00b7 " +
+        (flags & UNTIMED ? "untimed (it only sets state)" : "took " + duration(calls.dur[i]))),
       el("div", { style: "margin-top: 6px" }, ...marks));
   }
   $("frame-prev").addEventListener("click", () => navigate("#frame=" + Math.max(0, view.frame - 1)));

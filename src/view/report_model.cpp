@@ -242,6 +242,7 @@ void ModelBuilder::Call(const stream::DecodedCall& call, uint32_t thread_id, uin
     row.flags |= kReportDraw;
     ++totals.draws;
   }
+  if (call.flags & stream::kCallUntimed) row.flags |= kReportUntimed;
   if (call.flags & stream::kCallSynthesized) {
     row.flags |= kReportSynthesized;
     ++totals.synthesized_calls;

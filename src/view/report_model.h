@@ -21,6 +21,7 @@ enum ReportCallFlags : uint8_t {
   kReportSynthesized = 4,  // made up by the tracer (context existed before tracing)
   kReportError = 8,        // glGetError / eglGetError that reported an error
   kReportUpload = 16,      // sent data to the driver (see ReportUpload)
+  kReportUntimed = 32,     // a state-setting call recorded without clock readings
 };
 
 struct ReportCall {

@@ -327,6 +327,73 @@ TEST(TraceCommand, WritesDumpsAndSummarizes) {
   unlink(trace.c_str());
 }
 
+// Calls that only set state are recorded without reading the clock: marked
+// untimed, duration 0, starting where the thread's previous timed call ended.
+// Calls that do work keep their times; --timing all times every call.
+TEST(TraceCommand, StateSettingCallsAreUntimedUnlessAllAreAskedFor) {
+  const std::set<std::string> state_setters = {"glUniform4f", "glEnable", "glDisable", "glBindBuffer", "glUseProgram",
+                                               "glBindTexture", "glDepthMask", "glViewport"};
+  const std::set<std::string> workers = {"glDrawArrays", "glDrawElements", "eglSwapBuffers", "glCompileShader",
+                                         "glLinkProgram", "glTexImage2D", "glGenerateMipmap"};
+  const std::regex fields(R"re("thread":(\d+).*"function":"(\w+)".*?("untimed":true,)?"start_ns":(\d+),"duration_ns":(\d+)\})re");
+  for (std::string timing : {"work", "all"}) {
+    SCOPED_TRACE("--timing " + timing);
+    std::string trace = Temp("timing-" + timing + ".strace");
+    ProcessResult r = RunProcess({STRATA_CLI, "trace", "--timing", timing, "-o", trace, "--",
+                                  STRATA_BIN_DIR "/gles2_shaders", "--frames", "4"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    ProcessResult dump = RunProcess({STRATA_CLI, "dump", "--json", trace});
+    ASSERT_EQ(dump.exit_code, 0) << dump.err;
+    std::map<std::string, uint64_t> timed_end;  // per thread: where its last timed call ended
+    std::map<std::string, uint64_t> last_start;
+    int untimed_state = 0, timed_state = 0, timed_work = 0, untimed_other = 0;
+    std::stringstream lines(dump.out);
+    for (std::string line; std::getline(lines, line);) {
+      std::smatch m;
+      if (line.empty() || line[0] != '{' || line.find("\"function\"") == std::string::npos) continue;
+      ASSERT_TRUE(std::regex_search(line, m, fields)) << line;
+      const std::string thread = m[1], function = m[2];
+      const bool untimed = m[3].matched;
+      const uint64_t start = std::stoull(m[4]), duration = std::stoull(m[5]);
+      EXPECT_GE(start, last_start[thread]) << "starts go backwards: " << line;
+      last_start[thread] = start;
+      if (untimed) {
+        EXPECT_EQ(duration, 0u) << line;
+        if (timed_end.count(thread)) {
+          EXPECT_EQ(start, timed_end[thread]) << line;
+        }
+        if (state_setters.count(function)) {
+          ++untimed_state;
+        } else {
+          ++untimed_other;
+        }
+        EXPECT_TRUE(workers.count(function) == 0) << "a call that does work went untimed: " << line;
+        continue;
+      }
+      timed_end[thread] = start + duration;
+      if (state_setters.count(function)) ++timed_state;
+      if (workers.count(function)) {
+        ++timed_work;
+        EXPECT_GT(duration, 0u) << line;
+      }
+    }
+    EXPECT_GT(timed_work, 10);
+    if (timing == "work") {
+      EXPECT_GT(untimed_state, 30);
+      EXPECT_EQ(timed_state, 0) << "state-setting calls are timed by default";
+      ProcessResult stats = RunProcess({STRATA_CLI, "stats", trace});
+      EXPECT_NE(stats.out.find("state-setting calls are not timed"), std::string::npos) << stats.out;
+    } else {
+      EXPECT_EQ(untimed_state + untimed_other, 0) << "--timing all leaves calls untimed";
+      EXPECT_GT(timed_state, 30);
+    }
+    unlink(trace.c_str());
+  }
+  ProcessResult bad = RunProcess({STRATA_CLI, "trace", "--timing", "some", "--", STRATA_BIN_DIR "/gles2_shaders"});
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.err.find("--timing takes work or all"), std::string::npos) << bad.err;
+}
+
 // STRATA_TRACE_PROCESS: of a program and its children, only the named one is traced.
 TEST(TraceCommand, ProcessFilterTracesOnlyTheNamedProgram) {
   std::string trace = Temp("filtered.strace");

@@ -51,7 +51,7 @@ def stats(trace_path):
     return json.loads(run([ARGS.strata, "stats", "--json", "--top", "0", trace_path]))
 
 
-DUMP_LINE = re.compile(r"^(\d+) \[(\d+)\] (.*)  \(([0-9.]+) us\)(  \[made up.*\])?$")
+DUMP_LINE = re.compile(r"^(\d+) \[(\d+)\] (.*)  \(([0-9.]+ us|untimed)\)(  \[made up.*\])?$")
 
 
 def dump_frame(trace_path, frame):

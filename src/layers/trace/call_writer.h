@@ -92,6 +92,9 @@ class CallWriter {
     if (static_cast<size_t>(stream_.limit - entry_) < fixed_bytes) [[unlikely]] {
       entry_ = p_ = Room(stream_, {entry_, p_}, fixed_bytes).entry;
     }
+    // The recorders pass kCallUntimed as a constant: timed calls never test the session.
+    if ((extra_flags & stream::kCallUntimed) && session.time_every_call()) extra_flags &= ~stream::kCallUntimed;
+    untimed_ = (extra_flags & stream::kCallUntimed) != 0;
     uint64_t flags = (has_reply ? stream::kCallHasReply : 0) | (covered ? 0 : stream::kCallUncovered) | extra_flags;
     Put(raw::kEntryCall | flags << 8 | static_cast<uint64_t>(slot) << 16 |
         static_cast<uint64_t>(session.frame()) << 32, 0);
@@ -160,13 +163,17 @@ class CallWriter {
   }
   static constexpr size_t kMaxCaptureBytes = size_t{1} << 31;
 
+  // An untimed call's entry has no time words: reading the clock would cost
+  // more than the call (docs/benchmarks.md, fifth pass).
   STRATA_INLINE void StartCall() {
+    if (untimed_) return;
     time_at_ = p_;
     p_ += 2 * raw::kWord;
     uint64_t start = TraceSession::Get().RawNow();
     std::memcpy(time_at_, &start, raw::kWord);
   }
   STRATA_INLINE void EndCall() {
+    if (untimed_) return;
     uint64_t end = TraceSession::Get().RawNow();
     std::memcpy(time_at_ + raw::kWord, &end, raw::kWord);
   }
@@ -194,6 +201,7 @@ class CallWriter {
   uint8_t* entry_;
   uint8_t* p_;
   uint8_t* time_at_ = nullptr;
+  bool untimed_ = false;
 };
 
 }  // namespace strata::trace

@@ -2,6 +2,7 @@
 // threads wrote them into their rings, become the stream's records
 // (docs/trace-format.md) in the thread's chunk. Output is written through a
 // plain pointer into room reserved once per record (and again per blob).
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 
@@ -157,7 +158,7 @@ size_t TraceSession::EncodeEntry(ThreadStream& stream, const uint8_t* entry, boo
       p += raw::kWord;
       if (IsDataPointer(info.params[i].kind)) SkipBlob(p);
     }
-    p += 2 * raw::kWord;
+    if (!(flags & stream::kCallUntimed)) p += 2 * raw::kWord;
     if (flags & stream::kCallHasReply) {
       if (info.return_kind == ArgKind::kString) {
         SkipBlob(p);
@@ -189,8 +190,15 @@ size_t TraceSession::EncodeEntry(ThreadStream& stream, const uint8_t* entry, boo
     o = PutScalar(o, kind, Word(p));
     if (IsDataPointer(kind)) out.Blob(p);
   }
-  const uint64_t start = ToNs(Word(p));
-  const uint64_t end = ToNs(Word(p));
+  // An untimed call has no clock readings: it starts, as far as the trace
+  // knows, where the thread's previous timed call ended.
+  uint64_t start = std::max(stream.last_end_ns, stream.last_start_ns);
+  uint64_t end = start;
+  if (!(flags & stream::kCallUntimed)) {
+    start = ToNs(Word(p));
+    end = std::max(start, ToNs(Word(p)));
+    stream.last_end_ns = end;
+  }
   o = PutVarint(o, stream.calls_in_chunk == 0 ? start : start - stream.last_start_ns);
   o = PutVarint(o, end - start);
   stream.last_start_ns = start;

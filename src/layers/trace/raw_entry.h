@@ -10,8 +10,9 @@
 //   word  context id
 //   word  sequence
 //   per parameter: a scalar word, and for data pointers a blob
-//   word  start time (raw clock: TSC ticks, or CLOCK_MONOTONIC ns)
-//   word  end time
+//   unless flags has kCallUntimed:
+//     word  start time (raw clock: TSC ticks, or CLOCK_MONOTONIC ns)
+//     word  end time
 //   if flags & has reply: the return value (a scalar word, or a blob for
 //   strings), then a blob per data pointer
 // Encoded entry (any record that is not a call, already encoded):

@@ -47,6 +47,13 @@ extern "C" __attribute__((visibility("default"))) void* AndroidGLESLayer_Initial
   if (next_get_proc && dladdr(next_get_proc, &below) && below.dli_fname) TraceSession::Get().set_driver(below.dli_fname);
   std::string error;
   ConfigureCapture(strata::GetEnv("STRATA_TRACE_CAPTURE"));
+  if (const char* timing = strata::GetEnv("STRATA_TRACE_TIMING")) {
+    if (std::strcmp(timing, "all") == 0) {
+      TraceSession::Get().set_time_every_call(true);
+    } else if (std::strcmp(timing, "work") != 0) {
+      STRATA_ERROR("STRATA_TRACE_TIMING='%s': use work or all; state-setting calls are not timed", timing);
+    }
+  }
   // A traceable process can be switched on and off later (strata trace --attach/--detach PID).
   if (!StartControlServer(&error)) STRATA_WARN("tracing cannot be switched at run time: %s", error.c_str());
   g_wrapping = true;

@@ -146,6 +146,7 @@ ThreadStream& TraceSession::RegisterThread() {
   stream->write = stream->limit = stream->ring;  // the first entry asks MakeRoom
   stream->kick_at = kRingKickBytes;
   stream->session = session_number();
+  stream->last_end_ns = NowNs();  // before its first timed call, the thread's untimed calls start here
   std::lock_guard<std::mutex> lock(streams_mutex_);
   streams_.push_back(stream);
   return *stream;
@@ -234,6 +235,7 @@ void TraceSession::EncodeStream(ThreadStream& stream, bool finish) {
   if (stream.session != session_number()) {  // chunk state of an earlier session
     ResetChunk(stream);
     stream.session = session_number();
+    stream.last_start_ns = stream.last_end_ns = 0;  // the new session's clock starts at 0
   }
   uint64_t read = stream.consumed.load(std::memory_order_relaxed);
   const uint64_t committed = stream.committed.load(std::memory_order_acquire);

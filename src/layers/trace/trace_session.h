@@ -60,6 +60,7 @@ struct ThreadStream {
   uint32_t calls_in_chunk = 0;      // the first call of a chunk carries absolute numbers
   uint64_t last_sequence = 0;
   uint64_t last_start_ns = 0;
+  uint64_t last_end_ns = 0;         // where the thread's last timed call ended (untimed calls start there)
   uint32_t session = 0;             // the session whose numbering the chunk state follows
 };
 
@@ -90,6 +91,9 @@ class TraceSession {
   // Nanoseconds since the trace started, from the invariant TSC where the CPU has one.
   uint64_t NowNs() const { return ToNs(RawNow()); }
   // The clock as recorded per call: TSC ticks, or CLOCK_MONOTONIC ns without a usable TSC.
+  // STRATA_TRACE_TIMING=all: read the clock for state-setting calls too.
+  bool time_every_call() const { return time_every_call_; }
+  void set_time_every_call(bool every) { time_every_call_ = every; }
   inline __attribute__((always_inline)) uint64_t RawNow() const { return use_tsc_ ? __rdtsc() : MonotonicNs(); }
   uint64_t ToNs(uint64_t raw) const {
     if (use_tsc_) return static_cast<uint64_t>(static_cast<double>(raw - tsc_start_) * ns_per_tick_);
@@ -170,6 +174,7 @@ class TraceSession {
   alignas(64) std::atomic<uint64_t> sequence_{0};
   alignas(64) std::atomic<uint32_t> frame_{0};
   bool use_tsc_ = false;  // else CLOCK_MONOTONIC
+  bool time_every_call_ = false;
   uint64_t start_ns_ = 0;
   uint64_t tsc_start_ = 0;
   double ns_per_tick_ = 0;
