@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
-"""Tracing overhead: the same workload natively, traced by Strata, traced by
-apitrace (`apitrace trace --api egl`), and run traceable but switched off
-(`strata run --traceable`), interleaved round by round, reporting median
-times, ratios to native, and trace sizes.
+"""Tracing overhead: the same workload natively, traced by Strata (default:
+state-setting calls untimed), traced by Strata with every call timed
+(`--timing all`), traced by apitrace (`apitrace trace --api egl`), and run
+traceable but switched off (`strata run --traceable`), interleaved round by
+round, reporting median times, ratios to native, and trace sizes.
 
 The time is what the workload prints for its frame loop (process start and
 driver loading excluded); sizes are those of the last round's files.
@@ -48,7 +49,8 @@ def main():
         program = [workload, "--mode", mode, "--frames", str(args.frames)]
         strata_file = os.path.join(tmp, f"{mode}.strace")
         apitrace_file = os.path.join(tmp, f"{mode}.trace")
-        times = {"native": [], "strata": []}
+        times = {"native": [], "strata": [], "timing all": []}
+        timed_file = os.path.join(tmp, f"{mode}-timing-all.strace")
         if not args.only_strata:
             times.update({"apitrace": [], "strata off": []})
         compares = {}
@@ -61,6 +63,8 @@ def main():
             times["native"].append(run(program))
             times["strata"].append(run([strata, "trace", "-o", strata_file, "--"] + program))
             os.remove(strata_file) if _ < args.rounds - 1 else None
+            # Every call timed, state-setting ones included (strata trace --timing all).
+            times["timing all"].append(run([strata, "trace", "--timing", "all", "-o", timed_file, "--"] + program))
             if not args.only_strata:
                 times["apitrace"].append(run(["apitrace", "trace", "--api", "egl", "-o", apitrace_file] + program))
                 # Traceable but switched off: the trace layer is loaded, nothing is recorded.
@@ -72,7 +76,8 @@ def main():
         for name, values in times.items():
             m = statistics.median(values)
             print(f"  {name:10s} {m * 1000:9.1f} ms   {m / native:5.2f}x native")
-        sizes = [f"strata {os.path.getsize(strata_file) / 1024:.0f} KiB"]
+        sizes = [f"strata {os.path.getsize(strata_file) / 1024:.0f} KiB",
+                 f"timing all {os.path.getsize(timed_file) / 1024:.0f} KiB"]
         if not args.only_strata:
             sizes.append(f"apitrace {os.path.getsize(apitrace_file) / 1024:.0f} KiB")
         sizes += [f"{label} {os.path.getsize(path) / 1024:.0f} KiB" for label, (_, path) in compares.items()]
