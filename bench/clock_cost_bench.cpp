@@ -9,18 +9,11 @@
 #include <atomic>
 #include <cstdint>
 
+#include "stand_in_call.h"
+
 namespace {
 
-uint64_t g_table[1 << 12];
-
-__attribute__((noinline)) uint64_t Work(uint64_t x) {
-  for (int i = 0; i < 24; ++i) {
-    x = x * 2862933555777941757ull + 3037000493ull;
-    g_table[(x >> 52) & 0xfff] += x;
-  }
-  return x;
-}
-uint64_t (*volatile g_work)(uint64_t) = Work;
+uint64_t (*volatile g_work)(uint64_t) = bench::StandInCall<12>::Run;
 std::atomic<uint64_t> g_sequence{0};
 
 void BM_Work(benchmark::State& state) {

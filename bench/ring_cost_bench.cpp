@@ -19,28 +19,13 @@
 #include <thread>
 #include <vector>
 
+#include "stand_in_call.h"
+
 namespace {
 
-uint64_t g_table[1 << 12];
-
-__attribute__((noinline)) uint64_t Work(uint64_t x) {
-  for (int i = 0; i < 24; ++i) {
-    x = x * 2862933555777941757ull + 3037000493ull;
-    g_table[(x >> 52) & 0xfff] += x;
-  }
-  return x;
-}
+uint64_t (*volatile g_work)(uint64_t) = bench::StandInCall<12>::Run;
 // The same with a 512 KiB working set, as a driver's state is larger than L1.
-uint64_t g_large_table[1 << 16];
-__attribute__((noinline)) uint64_t WorkOnLargeState(uint64_t x) {
-  for (int i = 0; i < 24; ++i) {
-    x = x * 2862933555777941757ull + 3037000493ull;
-    g_large_table[(x >> 48) & 0xffff] += x;
-  }
-  return x;
-}
-uint64_t (*volatile g_work)(uint64_t) = Work;
-uint64_t (*volatile g_work_on_large_state)(uint64_t) = WorkOnLargeState;
+uint64_t (*volatile g_work_on_large_state)(uint64_t) = bench::StandInCall<16>::Run;
 
 constexpr size_t kRingBytes = size_t{2} << 20;
 constexpr size_t kBatchBytes = size_t{256} << 10;
