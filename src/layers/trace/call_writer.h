@@ -93,8 +93,8 @@ class CallWriter {
       entry_ = p_ = Room(stream_, {entry_, p_}, fixed_bytes).entry;
     }
     // The recorders pass kCallUntimed as a constant: timed calls never test the session.
-    if ((extra_flags & stream::kCallUntimed) && session.time_every_call()) extra_flags &= ~stream::kCallUntimed;
-    untimed_ = (extra_flags & stream::kCallUntimed) != 0;
+    untimed_ = (extra_flags & stream::kCallUntimed) && !session.time_every_call();
+    if (!untimed_) extra_flags &= ~stream::kCallUntimed;
     uint64_t flags = (has_reply ? stream::kCallHasReply : 0) | (covered ? 0 : stream::kCallUncovered) | extra_flags;
     Put(raw::kEntryCall | flags << 8 | static_cast<uint64_t>(slot) << 16 |
         static_cast<uint64_t>(session.frame()) << 32, 0);

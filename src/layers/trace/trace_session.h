@@ -90,10 +90,10 @@ class TraceSession {
   uint64_t PeekSequence() const { return sequence_.load(std::memory_order_relaxed); }
   // Nanoseconds since the trace started, from the invariant TSC where the CPU has one.
   uint64_t NowNs() const { return ToNs(RawNow()); }
-  // The clock as recorded per call: TSC ticks, or CLOCK_MONOTONIC ns without a usable TSC.
   // STRATA_TRACE_TIMING=all: read the clock for state-setting calls too.
   bool time_every_call() const { return time_every_call_; }
   void set_time_every_call(bool every) { time_every_call_ = every; }
+  // The clock as recorded per call: TSC ticks, or CLOCK_MONOTONIC ns without a usable TSC.
   inline __attribute__((always_inline)) uint64_t RawNow() const { return use_tsc_ ? __rdtsc() : MonotonicNs(); }
   uint64_t ToNs(uint64_t raw) const {
     if (use_tsc_) return static_cast<uint64_t>(static_cast<double>(raw - tsc_start_) * ns_per_tick_);
