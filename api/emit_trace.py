@@ -79,6 +79,22 @@ def untimed(f: registry.Function) -> bool:
             and _STATE_SETTER_NAMES.match(f.name) is not None)
 
 
+def state_call(f: registry.Function) -> bool:
+    """An untimed call the wrapper records itself as a state call entry
+    (src/layers/trace/raw_entry.h): no hook runs around it and every parameter
+    fits in 32 bits."""
+    return (untimed(f) and f.name not in HOOKS_BEFORE and f.name not in HOOKS_AFTER and f.name not in SWITCH_POINTS
+            and all(registry.fits_in_32_bits(p.type) for p in f.params))
+
+
+def _state_param(p: registry.Param) -> str:
+    if p.kind == "kFloat":
+        return f"strata_w.Param(static_cast<float>({p.name}));"
+    if p.kind == "kInt":
+        return f"strata_w.Param(static_cast<int32_t>({p.name}));"
+    return f"strata_w.Param(static_cast<uint32_t>({p.name}));"
+
+
 def capture_kind(rule: ann.Rule | None) -> str:
     if rule is None or not rule.captures:
         return "kNone"
@@ -169,10 +185,36 @@ def emit_trace_wrappers(model: registry.Model, rules: dict, uncovered: set) -> s
     for i, f in enumerate(model.functions):
         args = f.arg_list()
         returns = f.return_type != "void"
-        lines = [f"{f.return_type} Trace_{f.name}({f.param_list()}) {{",
-                 f"  auto strata_next = reinterpret_cast<{f.pointer_type()}>(NextFunction({i}));"]
+        next_function = f"reinterpret_cast<{f.pointer_type()}>(NextFunction({i}))"
+        lines = []
         if f.name in SWITCH_POINTS:
-            lines.append(f"  SwitchPoint({SWITCH_POINTS[f.name]});")
+            lines += [f"{f.return_type} Trace_{f.name}({f.param_list()}) {{",
+                      f"  auto strata_next = {next_function};",
+                      f"  SwitchPoint({SWITCH_POINTS[f.name]});"]
+        else:
+            # Two functions: the wrapper only picks a tail call, so a thread
+            # that does not trace pays a load, a test and a jump (no frame,
+            # no saved registers); the recorder is out of line. A state call
+            # is recorded in the wrapper itself on its common path
+            # (StateCallWriter in call_writer.h), ending in a tail call too.
+            lines += [f"__attribute__((noinline)) {f.return_type} Record_{f.name}({f.param_list()});",
+                      f"{f.return_type} Trace_{f.name}({f.param_list()}) {{",
+                      f"  if (TracingOff()) return {next_function}({args});"]
+            if state_call(f):
+                flags = "0" if f.name not in uncovered else "stream::kCallUncovered"
+                entry_bytes = (f"raw::Padded(raw::kStateCallWords * raw::kWord + "
+                               f"{len(f.params)} * raw::kStateCallParamBytes)")
+                lines += ["  {",
+                          f"    StateCallWriter strata_w({entry_bytes});",
+                          f"    if (!strata_w.ready()) return Record_{f.name}({args});",
+                          f"    strata_w.Begin({i}, {flags});"]
+                lines += ["    " + _state_param(p) for p in f.params]
+                lines += ["    strata_w.Commit();", "  }", f"  return {next_function}({args});"]
+            else:
+                lines.append(f"  return Record_{f.name}({args});")
+            lines += ["}\n",
+                      f"{f.return_type} Record_{f.name}({f.param_list()}) {{",
+                      f"  auto strata_next = {next_function};"]
         lines.append("  if (!Tracing()) return strata_next(" + args + ");")
         if f.name in HOOKS_BEFORE:
             lines.append(f"  Before_{f.name}({args});")

@@ -55,6 +55,17 @@ _SCALAR_KINDS = {
 }
 
 
+# Scalar types of at most 32 bits (the others are 64-bit, or pointer-sized).
+_NARROW_SCALARS = {"GLenum", "EGLenum", "GLbitfield", "GLboolean", "EGLBoolean", "GLfloat", "GLclampf", "GLuint",
+                   "GLushort", "GLubyte", "GLhalfNV", "GLint", "GLsizei", "GLshort", "GLbyte", "GLfixed", "GLclampx",
+                   "EGLint"}
+
+
+def fits_in_32_bits(c_type: str) -> bool:
+    """A scalar C type of at most 32 bits, e.g. "GLenum" (not "GLintptr", "GLdouble" or a pointer)."""
+    return " ".join(c_type.split()) in _NARROW_SCALARS
+
+
 def kind_of_type(c_type: str) -> str:
     """ArgKind of a C type as written in the registry, e.g. "const GLchar *" -> "kString"."""
     t = " ".join(c_type.replace("*", " * ").split())

@@ -43,9 +43,9 @@ size_t SizeOf(int i) {
 
 uint8_t ByteOf(int thread, int i, size_t j) { return static_cast<uint8_t>(thread * 101 + i * 7 + j); }
 
-// Thread 0 calls glUniform2i only: its entries are 8 words (header, context,
-// sequence, 3 parameters, start, end), so they end exactly at the end of the
-// ring, time and again.
+// Thread 0 calls glUniform2i only, a state call: its entries are 4 words
+// (header, sequence, 3 4-byte parameters padded), so they end exactly at the
+// end of the ring, time and again. Its negative values must come back.
 void MakeSmallCalls() {
   auto uniform = reinterpret_cast<PFNGLUNIFORM2IPROC>(trace::kTraceWrappers[api::glUniform2i]);
   for (int i = 0; i < kSmallCalls; ++i) uniform(0, i, -i);

@@ -77,6 +77,42 @@ TEST(TracedPrograms, ThreeThreadsAndSharedContexts) {
   }
   EXPECT_GE(last_sequence.size(), 4u) << "the main thread and three render threads";
   EXPECT_GE(contexts.size(), 4u) << "no context, and three contexts";
+  // Every call carries the context current on its thread, state calls too
+  // (their raw entries leave it out: src/layers/trace/raw_entry.h): one id
+  // from a thread's eglMakeCurrent to its next, and none after it made no
+  // context current.
+  struct ThreadCalls {
+    bool made_current = false, released = false;
+    std::string context;
+    int clear_colors = 0;
+  };
+  std::map<std::string, ThreadCalls> threads;
+  static const std::regex record(R"re("thread":(\d+),"context":(\d+),"function":"(\w+)")re");
+  std::stringstream lines(dump.out);
+  for (std::string line; std::getline(lines, line);) {
+    std::smatch m;
+    if (!std::regex_search(line, m, record)) continue;
+    ThreadCalls& t = threads[m[1]];
+    const std::string context = m[2], function = m[3];
+    if (function == "eglMakeCurrent") {
+      t.made_current = true;
+      t.released = line.find(R"({"name":"ctx","value":"NULL"})") != std::string::npos;
+      t.context.clear();
+      continue;
+    }
+    if (!t.made_current) continue;
+    if (t.released) {
+      EXPECT_EQ(context, "0") << line;
+      continue;
+    }
+    if (t.context.empty()) t.context = context;
+    EXPECT_NE(context, "0") << line;
+    EXPECT_EQ(context, t.context) << line;
+    t.clear_colors += function == "glClearColor";
+  }
+  int clear_colors = 0;
+  for (const auto& [thread, calls] : threads) clear_colors += calls.clear_colors;
+  EXPECT_EQ(clear_colors, 3 * 40) << "glClearColor, a state call, once per frame on each render thread";
   ProcessResult stats = RunProcess({STRATA_CLI, "stats", trace});
   EXPECT_NE(stats.out.find("(120 draws)"), std::string::npos) << stats.out;  // 3 threads x 40 frames
   unlink(trace.c_str());

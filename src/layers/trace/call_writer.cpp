@@ -12,11 +12,18 @@
 
 namespace strata::trace {
 __thread ThreadStream* t_stream __attribute__((tls_model("initial-exec"))) = nullptr;
-__thread int8_t t_tracing __attribute__((tls_model("initial-exec"))) = -1;
+__thread int8_t t_tracing __attribute__((tls_model("initial-exec"))) = kTracingUndecided;
+
+namespace {
+int8_t TracingStateFor(bool on) {
+  if (!on) return kTracingOff;
+  return TraceSession::Get().time_every_call() ? kTracingOn : kTracingOnStateUntimed;
+}
+}  // namespace
 
 bool JoinTracing() {
   bool on = TraceSession::Get().desired();
-  t_tracing = on ? 1 : 0;
+  t_tracing = TracingStateFor(on);
   if (on) TraceSession::Get().tracing_threads.fetch_add(1);
   return on;
 }
@@ -25,8 +32,8 @@ void SwitchThread(bool at_swap) {
   bool on = TraceSession::Get().desired();
   if (t_tracing < 0) {
     JoinTracing();
-  } else if (on != (t_tracing == 1)) {
-    t_tracing = on ? 1 : 0;
+  } else if (on != (t_tracing > 0)) {
+    t_tracing = TracingStateFor(on);
     TraceSession::Get().tracing_threads.fetch_add(on ? 1 : -1);
   } else {
     return;
@@ -34,6 +41,17 @@ void SwitchThread(bool at_swap) {
   // Joining at a swap: the context is already current, so the trace gets
   // made-up records that create it and make it current.
   if (on && at_swap) SynthesizeCurrentContext();
+}
+
+void SetStreamContext(uint64_t context) {
+  ThreadStream& stream = CurrentStream();
+  stream.context = context;
+  constexpr size_t kBytes = 2 * raw::kWord;
+  uint8_t* entry = stream.write;
+  if (static_cast<size_t>(stream.limit - entry) < kBytes) entry = TraceSession::Get().MakeRoom(stream, entry, entry, kBytes);
+  const uint64_t words[2] = {raw::kEntryContext, context};
+  std::memcpy(entry, words, sizeof words);
+  TraceSession::Get().Publish(stream, entry + kBytes);
 }
 
 GLuint BoundBuffer(GLenum target) {

@@ -21,16 +21,24 @@
 
 namespace strata::trace {
 
-// Whether the calling thread traces: -1 until its first call decides, then
-// it changes only at switch points (eglSwapBuffers, eglMakeCurrent), as in
-// Android's design: a context follows tracing being switched on or off at
+// Whether the calling thread traces: undecided until its first call decides,
+// then it changes only at switch points (eglSwapBuffers, eglMakeCurrent), as
+// in Android's design: a context follows tracing being switched on or off at
 // its next swap, other contexts at their next eglMakeCurrent.
+enum TracingState : int8_t {
+  kTracingUndecided = -1,
+  kTracingOff = 0,
+  kTracingOn = 1,               // every call timed (STRATA_TRACE_TIMING=all)
+  kTracingOnStateUntimed = 3,   // state-setting calls untimed: they may take StateCallWriter's path
+};
 extern __thread int8_t t_tracing __attribute__((tls_model("initial-exec")));
 bool JoinTracing();
+// Decided and off: the wrappers' whole test before they hand a call on.
+inline bool TracingOff() { return t_tracing == kTracingOff; }
 inline bool Tracing() {
   int8_t tracing = t_tracing;
   if (tracing < 0) [[unlikely]] return JoinTracing();
-  return tracing != 0;
+  return tracing != kTracingOff;
 }
 // Made-up records that create the current context and make it current, for a
 // thread that starts tracing with a context already current (trace_hooks.cpp).
@@ -38,7 +46,7 @@ void SynthesizeCurrentContext();
 // Called by the recorders of eglSwapBuffers and eglMakeCurrent before anything else.
 void SwitchThread(bool at_swap);
 inline void SwitchPoint(bool at_swap) {
-  if ((t_tracing == 1) != TraceSession::Get().desired()) [[unlikely]] SwitchThread(at_swap);
+  if ((t_tracing > 0) != TraceSession::Get().desired()) [[unlikely]] SwitchThread(at_swap);
 }
 
 // The calling thread's stream, created on first use.
@@ -47,6 +55,11 @@ inline ThreadStream& CurrentStream() {
   if (t_stream == nullptr) [[unlikely]] t_stream = &TraceSession::Get().RegisterThread();
   return *t_stream;
 }
+
+// The calling thread's current context changed to `context` (an id; 0: none):
+// the stream's later entries belong to it, state call entries included, which
+// do not carry it (a context entry in the ring says so; raw_entry.h).
+void SetStreamContext(uint64_t context);
 
 // The buffer object bound to `target` on the current context (0: none, or a
 // target the context's version does not have).
@@ -202,6 +215,72 @@ class CallWriter {
   uint8_t* p_;
   uint8_t* time_at_ = nullptr;
   bool untimed_ = false;
+};
+
+// The recorder of a state-setting call whose parameters are all 32-bit
+// scalars, on its common path, inlined in the wrapper. It writes a state call
+// entry (raw_entry.h: no context, no time, 4 bytes per parameter, so 24-40
+// bytes where a call entry takes 32-64). The entry is complete before the
+// driver runs, so it is published first and the driver call is the wrapper's
+// tail call: the wrapper keeps no register across a call and needs no stack
+// frame. (Both halve what a state call costs the app: docs/benchmarks.md,
+// sixth pass.) The encoder is kicked by the next call that takes the general
+// path.
+class StateCallWriter {
+ public:
+  // Takes the call when it can take this path: the thread traces with state
+  // calls untimed, has its stream, room for `bytes` (the entry's padded size)
+  // and does not owe the encoder a kick. Otherwise ready() is false and the
+  // general recorder takes the call.
+  explicit STRATA_INLINE StateCallWriter(size_t bytes) {
+    if (t_tracing != kTracingOnStateUntimed) return;
+    ThreadStream* stream = t_stream;
+    if (stream == nullptr) [[unlikely]] return;
+    uint8_t* write = __atomic_load_n(&stream->write, __ATOMIC_RELAXED);  // alone: see CallWriter
+    if (static_cast<size_t>(stream->limit - write) < bytes || stream->produced >= stream->kick_at) [[unlikely]] {
+      return;
+    }
+    stream_ = stream;
+    entry_ = p_ = write;
+    bytes_ = bytes;
+  }
+  STRATA_INLINE bool ready() const { return stream_ != nullptr; }
+  // The entry's first words; then Param() per parameter.
+  STRATA_INLINE void Begin(int slot, uint8_t flags) {
+    TraceSession& session = TraceSession::Get();
+    Word(raw::kEntryStateCall | static_cast<uint64_t>(flags | stream::kCallUntimed) << 8 |
+         static_cast<uint64_t>(slot) << 16 | static_cast<uint64_t>(session.frame()) << 32);
+    Word(session.NextSequence());
+  }
+  StateCallWriter(const StateCallWriter&) = delete;
+  StateCallWriter& operator=(const StateCallWriter&) = delete;
+
+  STRATA_INLINE void Param(uint32_t v) {
+    std::memcpy(p_, &v, sizeof v);
+    p_ += sizeof v;
+  }
+  STRATA_INLINE void Param(int32_t v) { Param(static_cast<uint32_t>(v)); }
+  STRATA_INLINE void Param(float v) {
+    std::memcpy(p_, &v, sizeof v);
+    p_ += sizeof v;
+  }
+  // Publishes without waking the encoder (which would be a call); the
+  // constructor sends the call after a due kick to the general path instead.
+  STRATA_INLINE void Commit() {
+    stream_->produced += bytes_;  // a constant: the compiler knows the entry's size
+    stream_->write = entry_ + bytes_;
+    stream_->committed.store(stream_->produced, std::memory_order_release);
+  }
+
+ private:
+  STRATA_INLINE void Word(uint64_t v) {
+    std::memcpy(p_, &v, raw::kWord);
+    p_ += raw::kWord;
+  }
+  ThreadStream* stream_ = nullptr;
+  uint8_t* entry_ = nullptr;
+  uint8_t* p_ = nullptr;
+  size_t bytes_ = 0;
 };
 
 }  // namespace strata::trace

@@ -147,6 +147,12 @@ size_t TraceSession::EncodeEntry(ThreadStream& stream, const uint8_t* entry, boo
     return static_cast<size_t>(p - entry);
   }
 
+  if ((head & 0xff) == raw::kEntryContext) {
+    stream.entry_context = Word(p);  // discarded or not: later entries depend on it
+    return static_cast<size_t>(p - entry);
+  }
+  if ((head & 0xff) == raw::kEntryStateCall) return EncodeStateCall(stream, entry, discard);
+
   // A call.
   const uint8_t flags = static_cast<uint8_t>(head >> 8);
   const uint16_t slot = static_cast<uint16_t>(head >> 16);
@@ -217,6 +223,49 @@ size_t TraceSession::EncodeEntry(ThreadStream& stream, const uint8_t* entry, boo
   out.EndRecord(at);
   ++stream.records;
   return static_cast<size_t>(p - entry);
+}
+
+// The record is the one a call entry with the same values would give.
+size_t TraceSession::EncodeStateCall(ThreadStream& stream, const uint8_t* entry, bool discard) {
+  const uint8_t* p = entry;
+  const uint64_t head = Word(p);
+  const uint32_t frame = static_cast<uint32_t>(head >> 32);
+  const uint8_t flags = static_cast<uint8_t>(head >> 8);
+  const uint16_t slot = static_cast<uint16_t>(head >> 16);
+  const api::FunctionInfo& info = api::kFunctions[slot];
+  const uint64_t sequence = Word(p);
+  const size_t size = raw::Padded(raw::kStateCallWords * raw::kWord + info.param_count * raw::kStateCallParamBytes);
+  if (discard) return size;
+
+  if (stream.records == 0) BeginChunk(stream, sequence, frame);
+  const size_t at = stream.chunk.size;
+  Output out(stream.chunk, 2 + 10 * 6 + 10 * info.param_count);
+  uint8_t*& o = out.o();
+  *o++ = static_cast<uint8_t>(stream::RecordType::kCall);
+  *o++ = 0;  // the length, once known
+  o = PutVarint(o, slot);
+  o = PutVarint(o, stream.calls_in_chunk == 0 ? sequence : sequence - stream.last_sequence - 1);
+  stream.last_sequence = sequence;
+  o = PutVarint(o, stream.entry_context);
+  *o++ = flags;
+  for (int i = 0; i < info.param_count; ++i) {
+    uint32_t narrow;
+    std::memcpy(&narrow, p, sizeof narrow);
+    p += raw::kStateCallParamBytes;
+    const ArgKind kind = info.params[i].kind;
+    uint64_t word = kind == ArgKind::kInt ? static_cast<uint64_t>(static_cast<int64_t>(static_cast<int32_t>(narrow)))
+                                          : narrow;
+    o = PutScalar(o, kind, word);
+  }
+  // Untimed: it starts where the thread's previous timed call ended.
+  const uint64_t start = std::max(stream.last_end_ns, stream.last_start_ns);
+  o = PutVarint(o, stream.calls_in_chunk == 0 ? start : start - stream.last_start_ns);
+  *o++ = 0;  // duration
+  stream.last_start_ns = start;
+  ++stream.calls_in_chunk;
+  out.EndRecord(at);
+  ++stream.records;
+  return size;
 }
 
 void TraceSession::BeginChunk(ThreadStream& stream, uint64_t sequence, uint32_t frame) {

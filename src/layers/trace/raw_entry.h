@@ -21,6 +21,18 @@
 //   word  byte length | kExternal
 //   the record's bytes, padded to a word; or, when external, a word holding a
 //   pointer to a malloc'd block that the encoder frees
+// State call entry (a compact call entry: the wrappers of state-setting calls
+// whose parameters are all 32-bit scalars write it, StateCallWriter):
+//   word  kEntryStateCall | flags << 8 | slot << 16 | frame << 32
+//   word  sequence
+//   per parameter: 4 bytes (the scalar word's low half: kInt is sign-extended
+//   back), the whole padded to a word
+//   No context word: the call's context is that of the thread's last context
+//   entry. No time words: flags has kCallUntimed. No reply.
+// Context entry: the thread's current context changed (eglMakeCurrent, a
+// thread joining with a context current, eglReleaseThread).
+//   word  kEntryContext
+//   word  context id
 // Wrap entry: the word kEntryWrap; the next entry is at the start of the ring.
 //
 // Scalar words: an integer of kind kInt sign-extended to 64 bits; other
@@ -37,8 +49,12 @@ namespace strata::trace::raw {
 inline constexpr uint64_t kEntryCall = 1;
 inline constexpr uint64_t kEntryEncoded = 2;
 inline constexpr uint64_t kEntryWrap = 3;
+inline constexpr uint64_t kEntryStateCall = 4;
+inline constexpr uint64_t kEntryContext = 5;
 inline constexpr uint64_t kExternal = uint64_t{1} << 63;
 inline constexpr size_t kWord = 8;
+inline constexpr size_t kStateCallWords = 2;     // a state call entry's words before its parameters
+inline constexpr size_t kStateCallParamBytes = 4;
 
 // Bytes of `n` rounded up to whole words.
 inline constexpr size_t Padded(size_t n) { return (n + kWord - 1) & ~(kWord - 1); }

@@ -371,7 +371,7 @@ void SynthesizeCurrentContext() {
   SynthesizeCreateContext(dpy, ctx);
   EGLint version = 0;
   Next<PFNEGLQUERYCONTEXTPROC>(api::eglQueryContext)(dpy, ctx, EGL_CONTEXT_CLIENT_VERSION, &version);
-  CurrentStream().context = MakeContextCurrent(reinterpret_cast<uintptr_t>(ctx), version);
+  SetStreamContext(MakeContextCurrent(reinterpret_cast<uintptr_t>(ctx), version));
   DescribeSurface(dpy, draw);
   if (read != draw) DescribeSurface(dpy, read);
   {
@@ -439,12 +439,12 @@ void After_eglMakeCurrent(EGLBoolean result, EGLDisplay dpy, EGLSurface, EGLSurf
   if (ctx != EGL_NO_CONTEXT) {
     Next<PFNEGLQUERYCONTEXTPROC>(api::eglQueryContext)(dpy, ctx, EGL_CONTEXT_CLIENT_VERSION, &version);
   }
-  CurrentStream().context = MakeContextCurrent(reinterpret_cast<uintptr_t>(ctx), version);
+  SetStreamContext(MakeContextCurrent(reinterpret_cast<uintptr_t>(ctx), version));
   if (ctx != EGL_NO_CONTEXT) DescribeContext();
 }
 void After_eglReleaseThread(EGLBoolean result) {
   if (!result) return;
-  CurrentStream().context = 0;
+  SetStreamContext(0);
   MakeContextCurrent(0, 0);
 }
 void After_eglDestroyContext(EGLBoolean result, EGLDisplay, EGLContext ctx) {

@@ -61,6 +61,7 @@ struct ThreadStream {
   uint64_t last_sequence = 0;
   uint64_t last_start_ns = 0;
   uint64_t last_end_ns = 0;         // where the thread's last timed call ended (untimed calls start there)
+  uint64_t entry_context = 0;       // the context of the last context entry: state call entries' context
   uint32_t session = 0;             // the session whose numbering the chunk state follows
 };
 
@@ -136,6 +137,7 @@ class TraceSession {
   // Encodes one entry at `p` into stream.chunk (or, with `discard`, only
   // frees what it holds); returns its raw size.
   size_t EncodeEntry(ThreadStream& stream, const uint8_t* p, bool discard);
+  size_t EncodeStateCall(ThreadStream& stream, const uint8_t* p, bool discard);
   // Drops the stream's committed entries and its chunk (the caller holds encode_mutex_).
   void Discard(ThreadStream& stream);
   void BeginChunk(ThreadStream& stream, uint64_t sequence, uint32_t frame);
