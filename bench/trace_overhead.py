@@ -2,8 +2,15 @@
 """Tracing overhead: the same workload natively, traced by Strata (default:
 state-setting calls untimed), traced by Strata with every call timed
 (`--timing all`), traced by apitrace (`apitrace trace --api egl`), and run
-traceable but switched off (`strata run --traceable`), interleaved round by
-round, reporting median times, ratios to native, and trace sizes.
+traceable but switched off (`strata run --traceable`), reporting times,
+ratios to native, and trace sizes.
+
+Each configuration runs right next to a native run of its own (the two in a
+random order, and the configurations in a random order within a round): this
+machine's speed changes from run to run (the native cheap workload takes
+31 ms in one run and 53 ms in the next), so the headline figure is the median
+of the ratios of those pairs, each measured side by side. The median times
+and the ratio of the fastest runs are printed as well.
 
 The time is what the workload prints for its frame loop (process start and
 driver loading excluded); sizes are those of the last round's files.
@@ -20,14 +27,16 @@ usage: trace_overhead.py [--rounds N] [--frames N] [--modes cheap,draws] [--buil
 
 import argparse
 import os
+import random
 import re
 import statistics
 import subprocess
+import sys
 import tempfile
 
 
-def run(argv, env=None):
-    out = subprocess.run(argv, check=True, capture_output=True, text=True, env=env).stdout
+def run(argv):
+    out = subprocess.run(argv, check=True, capture_output=True, text=True).stdout
     return float(re.search(r"frames in ([0-9.]+) s", out).group(1))
 
 
@@ -47,41 +56,49 @@ def main():
     tmp = tempfile.mkdtemp(prefix="strata-trace-bench-")
     for mode in args.modes.split(","):
         program = [workload, "--mode", mode, "--frames", str(args.frames)]
-        strata_file = os.path.join(tmp, f"{mode}.strace")
-        apitrace_file = os.path.join(tmp, f"{mode}.trace")
-        times = {"native": [], "strata": [], "timing all": []}
-        timed_file = os.path.join(tmp, f"{mode}-timing-all.strace")
+        files = {"strata": os.path.join(tmp, f"{mode}.strace"),
+                 "timing all": os.path.join(tmp, f"{mode}-timing-all.strace")}
+        configs = {
+            "strata": [strata, "trace", "-o", files["strata"], "--"] + program,
+            # Every call timed, state-setting ones included.
+            "timing all": [strata, "trace", "--timing", "all", "-o", files["timing all"], "--"] + program,
+        }
         if not args.only_strata:
-            times.update({"apitrace": [], "strata off": []})
-        compares = {}
+            files["apitrace"] = os.path.join(tmp, f"{mode}.trace")
+            configs["apitrace"] = ["apitrace", "trace", "--api", "egl", "-o", files["apitrace"]] + program
+            # Traceable but switched off: the trace layer is loaded, nothing is recorded.
+            configs["strata off"] = [strata, "run", "--traceable", "--"] + program
         for number, directory in enumerate(args.compare, 1):
             label = f"compare {number}" if len(args.compare) > 1 else "compare"
-            compares[label] = (os.path.join(directory, "bin", "strata"), os.path.join(tmp, f"{mode}-compare{number}.strace"))
-            times[label] = []
+            files[label] = os.path.join(tmp, f"{mode}-compare{number}.strace")
+            configs[label] = [os.path.join(directory, "bin", "strata"), "trace", "-o", files[label], "--"] + program
+
+        natives = []
+        times = {name: [] for name in configs}
+        ratios = {name: [] for name in configs}
         run(program)  # warm the shader cache
-        for _ in range(args.rounds):
-            times["native"].append(run(program))
-            times["strata"].append(run([strata, "trace", "-o", strata_file, "--"] + program))
-            os.remove(strata_file) if _ < args.rounds - 1 else None
-            # Every call timed, state-setting ones included (strata trace --timing all).
-            times["timing all"].append(run([strata, "trace", "--timing", "all", "-o", timed_file, "--"] + program))
-            if not args.only_strata:
-                times["apitrace"].append(run(["apitrace", "trace", "--api", "egl", "-o", apitrace_file] + program))
-                # Traceable but switched off: the trace layer is loaded, nothing is recorded.
-                times["strata off"].append(run([strata, "run", "--traceable", "--"] + program))
-            for label, (compare_strata, compare_file) in compares.items():
-                times[label].append(run([compare_strata, "trace", "-o", compare_file, "--"] + program))
-        native = statistics.median(times["native"])
-        print(f"{mode} workload ({args.frames} frames, medians of {args.rounds} interleaved rounds):")
+        for round_number in range(args.rounds):
+            print(f"{mode}: round {round_number + 1} of {args.rounds}", file=sys.stderr, flush=True)
+            order = list(configs)
+            random.shuffle(order)
+            for name in order:
+                if random.random() < 0.5:
+                    native, traced = run(program), run(configs[name])
+                else:
+                    traced, native = run(configs[name]), run(program)
+                natives.append(native)
+                times[name].append(traced)
+                ratios[name].append(traced / native)
+
+        print(f"{mode} workload ({args.frames} frames, {args.rounds} rounds, each run paired with a native run):")
+        print(f"  {'':10s} {'median':>10s}   {'paired ratio':>12s}   {'fastest runs':>12s}")
+        print(f"  {'native':10s} {statistics.median(natives) * 1000:7.1f} ms   {'':12s}   "
+              f"{min(natives) * 1000:9.1f} ms")
         for name, values in times.items():
-            m = statistics.median(values)
-            print(f"  {name:10s} {m * 1000:9.1f} ms   {m / native:5.2f}x native")
-        sizes = [f"strata {os.path.getsize(strata_file) / 1024:.0f} KiB",
-                 f"timing all {os.path.getsize(timed_file) / 1024:.0f} KiB"]
-        if not args.only_strata:
-            sizes.append(f"apitrace {os.path.getsize(apitrace_file) / 1024:.0f} KiB")
-        sizes += [f"{label} {os.path.getsize(path) / 1024:.0f} KiB" for label, (_, path) in compares.items()]
-        print("  trace sizes: " + ", ".join(sizes))
+            print(f"  {name:10s} {statistics.median(values) * 1000:7.1f} ms   "
+                  f"{statistics.median(ratios[name]):11.2f}x   {min(values) / min(natives):11.2f}x")
+        print("  trace sizes: " + ", ".join(f"{name} {os.path.getsize(path) / 1024:.0f} KiB"
+                                             for name, path in files.items()))
 
 
 if __name__ == "__main__":
