@@ -121,6 +121,32 @@ void SkipBlob(const uint8_t*& p) {
   }
 }
 
+// The fields a call record opens with (trace-format.md), after its type and
+// length bytes: slot, sequence (within a chunk, the distance from the
+// thread's previous call: usually 0), context, flags.
+uint8_t* PutCallHead(uint8_t* o, ThreadStream& stream, uint16_t slot, uint64_t sequence, uint64_t context,
+                     uint8_t flags) {
+  o = PutVarint(o, slot);
+  o = PutVarint(o, stream.calls_in_chunk == 0 ? sequence : sequence - stream.last_sequence - 1);
+  stream.last_sequence = sequence;
+  o = PutVarint(o, context);
+  *o++ = flags;
+  return o;
+}
+
+// An untimed call has no clock readings: it starts, as far as the trace
+// knows, where the thread's previous timed call ended.
+uint64_t UntimedStart(const ThreadStream& stream) { return std::max(stream.last_end_ns, stream.last_start_ns); }
+
+// A call record's start (within a chunk, from the thread's previous call) and duration.
+uint8_t* PutCallTimes(uint8_t* o, ThreadStream& stream, uint64_t start, uint64_t end) {
+  o = PutVarint(o, stream.calls_in_chunk == 0 ? start : start - stream.last_start_ns);
+  o = PutVarint(o, end - start);
+  stream.last_start_ns = start;
+  ++stream.calls_in_chunk;
+  return o;
+}
+
 }  // namespace
 
 size_t TraceSession::EncodeEntry(ThreadStream& stream, const uint8_t* entry, bool discard) {
@@ -185,30 +211,20 @@ size_t TraceSession::EncodeEntry(ThreadStream& stream, const uint8_t* entry, boo
   uint8_t*& o = out.o();
   *o++ = static_cast<uint8_t>(stream::RecordType::kCall);
   *o++ = 0;  // the length, once known
-  o = PutVarint(o, slot);
-  // Within a chunk: the distance from this thread's previous call (usually 0).
-  o = PutVarint(o, stream.calls_in_chunk == 0 ? sequence : sequence - stream.last_sequence - 1);
-  stream.last_sequence = sequence;
-  o = PutVarint(o, context);
-  *o++ = flags;
+  o = PutCallHead(o, stream, slot, sequence, context, flags);
   for (int i = 0; i < info.param_count; ++i) {
     const ArgKind kind = info.params[i].kind;
     o = PutScalar(o, kind, Word(p));
     if (IsDataPointer(kind)) out.Blob(p);
   }
-  // An untimed call has no clock readings: it starts, as far as the trace
-  // knows, where the thread's previous timed call ended.
-  uint64_t start = std::max(stream.last_end_ns, stream.last_start_ns);
+  uint64_t start = UntimedStart(stream);
   uint64_t end = start;
   if (!(flags & stream::kCallUntimed)) {
     start = ToNs(Word(p));
     end = std::max(start, ToNs(Word(p)));
     stream.last_end_ns = end;
   }
-  o = PutVarint(o, stream.calls_in_chunk == 0 ? start : start - stream.last_start_ns);
-  o = PutVarint(o, end - start);
-  stream.last_start_ns = start;
-  ++stream.calls_in_chunk;
+  o = PutCallTimes(o, stream, start, end);
   if (flags & stream::kCallHasReply) {
     switch (info.return_kind) {
       case ArgKind::kVoid: break;
@@ -243,11 +259,7 @@ size_t TraceSession::EncodeStateCall(ThreadStream& stream, const uint8_t* entry,
   uint8_t*& o = out.o();
   *o++ = static_cast<uint8_t>(stream::RecordType::kCall);
   *o++ = 0;  // the length, once known
-  o = PutVarint(o, slot);
-  o = PutVarint(o, stream.calls_in_chunk == 0 ? sequence : sequence - stream.last_sequence - 1);
-  stream.last_sequence = sequence;
-  o = PutVarint(o, stream.entry_context);
-  *o++ = flags;
+  o = PutCallHead(o, stream, slot, sequence, stream.entry_context, flags);
   for (int i = 0; i < info.param_count; ++i) {
     uint32_t narrow;
     std::memcpy(&narrow, p, sizeof narrow);
@@ -257,12 +269,8 @@ size_t TraceSession::EncodeStateCall(ThreadStream& stream, const uint8_t* entry,
                                           : narrow;
     o = PutScalar(o, kind, word);
   }
-  // Untimed: it starts where the thread's previous timed call ended.
-  const uint64_t start = std::max(stream.last_end_ns, stream.last_start_ns);
-  o = PutVarint(o, stream.calls_in_chunk == 0 ? start : start - stream.last_start_ns);
-  *o++ = 0;  // duration
-  stream.last_start_ns = start;
-  ++stream.calls_in_chunk;
+  const uint64_t start = UntimedStart(stream);
+  o = PutCallTimes(o, stream, start, start);
   out.EndRecord(at);
   ++stream.records;
   return size;
