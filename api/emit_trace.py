@@ -202,10 +202,8 @@ def emit_trace_wrappers(model: registry.Model, rules: dict, uncovered: set) -> s
                       f"  if (TracingOff()) return {next_function}({args});"]
             if state_call(f):
                 flags = "0" if f.name not in uncovered else "stream::kCallUncovered"
-                entry_bytes = (f"raw::Padded(raw::kStateCallWords * raw::kWord + "
-                               f"{len(f.params)} * raw::kStateCallParamBytes)")
                 lines += ["  {",
-                          f"    StateCallWriter strata_w({entry_bytes});",
+                          f"    StateCallWriter strata_w(raw::StateCallBytes({len(f.params)}));",
                           f"    if (!strata_w.ready()) return Record_{f.name}({args});",
                           f"    strata_w.Begin({i}, {flags});"]
                 lines += ["    " + _state_param(p) for p in f.params]

@@ -19,6 +19,13 @@ int8_t TracingStateFor(bool on) {
   if (!on) return kTracingOff;
   return TraceSession::Get().time_every_call() ? kTracingOn : kTracingOnStateUntimed;
 }
+
+// Where a hand-written entry of `need` bytes goes (entries written whole, outside a CallWriter).
+uint8_t* EntryRoom(ThreadStream& stream, size_t need) {
+  uint8_t* entry = stream.write;
+  if (static_cast<size_t>(stream.limit - entry) < need) entry = TraceSession::Get().MakeRoom(stream, entry, entry, need);
+  return entry;
+}
 }  // namespace
 
 bool JoinTracing() {
@@ -47,8 +54,7 @@ void SetStreamContext(uint64_t context) {
   ThreadStream& stream = CurrentStream();
   stream.context = context;
   constexpr size_t kBytes = 2 * raw::kWord;
-  uint8_t* entry = stream.write;
-  if (static_cast<size_t>(stream.limit - entry) < kBytes) entry = TraceSession::Get().MakeRoom(stream, entry, entry, kBytes);
+  uint8_t* entry = EntryRoom(stream, kBytes);
   const uint64_t words[2] = {raw::kEntryContext, context};
   std::memcpy(entry, words, sizeof words);
   TraceSession::Get().Publish(stream, entry + kBytes);
@@ -161,8 +167,7 @@ class RecordScope {
     size_t size = record.size;
     bool external = size > raw::kMaxInlineBlob;
     size_t need = 3 * raw::kWord + (external ? raw::kWord : raw::Padded(size));
-    uint8_t* entry = stream_.write;
-    if (static_cast<size_t>(stream_.limit - entry) < need) entry = session.MakeRoom(stream_, entry, entry, need);
+    uint8_t* entry = EntryRoom(stream_, need);
     uint64_t words[3] = {raw::kEntryEncoded | static_cast<uint64_t>(session.frame()) << 32, session.PeekSequence(),
                          size | (external ? raw::kExternal : 0)};
     std::memcpy(entry, words, sizeof words);

@@ -105,8 +105,8 @@ class CallWriter {
     if (static_cast<size_t>(stream_.limit - entry_) < fixed_bytes) [[unlikely]] {
       entry_ = p_ = Room(stream_, {entry_, p_}, fixed_bytes).entry;
     }
-    // The recorders pass kCallUntimed as a constant: timed calls never test the session.
-    untimed_ = (extra_flags & stream::kCallUntimed) && !session.time_every_call();
+    // The recorders pass kCallUntimed as a constant: timed calls never test the thread's state.
+    untimed_ = (extra_flags & stream::kCallUntimed) && t_tracing == kTracingOnStateUntimed;
     if (!untimed_) extra_flags &= ~stream::kCallUntimed;
     uint64_t flags = (has_reply ? stream::kCallHasReply : 0) | (covered ? 0 : stream::kCallUncovered) | extra_flags;
     Put(raw::kEntryCall | flags << 8 | static_cast<uint64_t>(slot) << 16 |
@@ -261,16 +261,13 @@ class StateCallWriter {
   }
   STRATA_INLINE void Param(int32_t v) { Param(static_cast<uint32_t>(v)); }
   STRATA_INLINE void Param(float v) {
-    std::memcpy(p_, &v, sizeof v);
-    p_ += sizeof v;
+    uint32_t bits;
+    std::memcpy(&bits, &v, sizeof bits);
+    Param(bits);
   }
   // Publishes without waking the encoder (which would be a call); the
   // constructor sends the call after a due kick to the general path instead.
-  STRATA_INLINE void Commit() {
-    stream_->produced += bytes_;  // a constant: the compiler knows the entry's size
-    stream_->write = entry_ + bytes_;
-    stream_->committed.store(stream_->produced, std::memory_order_release);
-  }
+  STRATA_INLINE void Commit() { TraceSession::PublishWithoutKick(*stream_, entry_ + bytes_, bytes_); }
 
  private:
   STRATA_INLINE void Word(uint64_t v) {

@@ -250,7 +250,7 @@ size_t TraceSession::EncodeStateCall(ThreadStream& stream, const uint8_t* entry,
   const uint16_t slot = static_cast<uint16_t>(head >> 16);
   const api::FunctionInfo& info = api::kFunctions[slot];
   const uint64_t sequence = Word(p);
-  const size_t size = raw::Padded(raw::kStateCallWords * raw::kWord + info.param_count * raw::kStateCallParamBytes);
+  const size_t size = raw::StateCallBytes(static_cast<size_t>(info.param_count));
   if (discard) return size;
 
   if (stream.records == 0) BeginChunk(stream, sequence, frame);

@@ -53,11 +53,14 @@ inline constexpr uint64_t kEntryStateCall = 4;
 inline constexpr uint64_t kEntryContext = 5;
 inline constexpr uint64_t kExternal = uint64_t{1} << 63;
 inline constexpr size_t kWord = 8;
-inline constexpr size_t kStateCallWords = 2;     // a state call entry's words before its parameters
-inline constexpr size_t kStateCallParamBytes = 4;
 
 // Bytes of `n` rounded up to whole words.
 inline constexpr size_t Padded(size_t n) { return (n + kWord - 1) & ~(kWord - 1); }
+
+// A state call entry's bytes, for a function of `params` parameters: two
+// words, then 4 bytes per parameter, padded.
+inline constexpr size_t kStateCallParamBytes = 4;
+inline constexpr size_t StateCallBytes(size_t params) { return Padded(2 * kWord + params * kStateCallParamBytes); }
 
 // Blobs larger than this go to the heap rather than through the ring.
 inline constexpr size_t kMaxInlineBlob = 16 * 1024;

@@ -114,10 +114,17 @@ class TraceSession {
   uint8_t* MakeRoom(ThreadStream& stream, uint8_t* entry, uint8_t* cursor, size_t need);
   // Publishes the entry that ends at `end` (the producer's commit).
   inline __attribute__((always_inline)) void Publish(ThreadStream& stream, uint8_t* end) {
-    stream.produced += static_cast<uint64_t>(end - stream.write);
+    PublishWithoutKick(stream, end, static_cast<size_t>(end - stream.write));
+    if (stream.produced >= stream.kick_at) [[unlikely]] Kick(stream);
+  }
+  // The same without waking the encoder, for a caller that must not make a
+  // call (it checks `kick_at` before its next entry instead); `bytes` is the
+  // entry's size, `end - stream.write`, which such a caller knows as a constant.
+  static inline __attribute__((always_inline)) void PublishWithoutKick(ThreadStream& stream, uint8_t* end,
+                                                                       size_t bytes) {
+    stream.produced += bytes;
     stream.write = end;
     stream.committed.store(stream.produced, std::memory_order_release);
-    if (stream.produced >= stream.kick_at) [[unlikely]] Kick(stream);
   }
   // Ends the trace: encodes every thread's entries and finishes the sink.
   void Finish();
