@@ -28,6 +28,22 @@ import registry
 
 DIRECTIONS = ("in", "out", "inout")
 
+# The helpers a SIZE expression may call: the methods of capture::CaptureSizes
+# (src/stream/capture_sizes.h). Generated code calls them on an object named
+# `strata_sizes` that it declares, bound to its user's CaptureState.
+HELPERS = (
+    "c_string_bytes", "counted_string_bytes", "out_string_bytes", "out_elements", "unpack_image_bytes",
+    "pack_image_bytes", "unpack_image_2d_bytes", "pixel_bytes", "bounded_bytes", "index_bytes", "get_value_count",
+    "get_indexed_value_count", "gles1_value_count", "uniform_value_count", "uniform_block_value_count",
+    "bounded_count", "egl_attrib_list_bytes", "egl_attrib64_list_bytes",
+)
+_HELPER_CALL = re.compile(r"(?<![\w.])(" + "|".join(HELPERS) + r")\(")
+
+
+def size_expression(size: str) -> str:
+    """A rule's SIZE as C++ calling the helpers on `strata_sizes`."""
+    return _HELPER_CALL.sub(r"strata_sizes.\1(", size)
+
 
 @dataclasses.dataclass
 class Rule:

@@ -169,7 +169,7 @@ def _encode_scalar(p: registry.Param) -> str:
 
 
 def _blob(p: registry.Param, rule: ann.Rule, method: str) -> str:
-    size = f"[&]() -> size_t {{ return static_cast<size_t>({rule.size}); }}"
+    size = f"[&]() -> size_t {{ return static_cast<size_t>({ann.size_expression(rule.size)}); }}"
     if rule.buffer_target:
         return f"strata_w.{method}UnlessBuffer({rule.buffer_target}, {p.name}, {size});"
     return f"strata_w.{method}({p.name}, {size});"
@@ -224,6 +224,9 @@ def emit_trace_wrappers(model: registry.Model, rules: dict, uncovered: set) -> s
         lines.append(f"  CallWriter strata_w({i}, {'true' if has_reply else 'false'}, "
                      f"{'false' if f.name in uncovered else 'true'}, "
                      f"{'stream::kCallUntimed' if untimed(f) else '0'}, {words} * raw::kWord);")
+        sized = [rules.get((f.name, p.name)) for p in pointers]
+        if any(r is not None and r.captures and not r.is_strings and not r.deferred for r in sized):
+            lines.append("  capture::CaptureSizes strata_sizes(TraceCaptureState());")
         for p in f.params:
             lines.append("  " + _encode_scalar(p))
             if p.kind not in ("kPointer", "kString"):

@@ -3,7 +3,7 @@
 // buffer object of exactly the computed size must be accepted and one byte
 // less refused; a query must write exactly the counted values.
 
-#include "layers/trace/capture_sizes.h"
+#include "stream/capture_sizes.h"
 
 #include <EGL/egl.h>
 #include <EGL/eglext.h>
@@ -17,27 +17,24 @@
 #include <string>
 #include <vector>
 
-#include "layers/trace/next_functions.h"
+#include "stream/driver_capture_state.h"
 
-namespace strata::trace {
-
-void* g_next_functions[api::kFunctionCount];
-
+namespace strata::capture {
 namespace {
 
-// The layer below the tracer is the driver itself here.
-void UseDriverAsNext() {
-  for (int slot = 0; slot < api::kFunctionCount; ++slot) {
-    const char* name = api::kFunctions[slot].name;
-    void* f = dlsym(RTLD_DEFAULT, name);
-    g_next_functions[slot] = f ? f : reinterpret_cast<void*>(eglGetProcAddress(name));
-  }
+// The state is the driver's own here, as for the tracer and the executor.
+void* DriverFunction(int slot) {
+  const char* name = api::kFunctions[slot].name;
+  void* f = dlsym(RTLD_DEFAULT, name);
+  return f ? f : reinterpret_cast<void*>(eglGetProcAddress(name));
 }
+DriverCaptureState g_state(&DriverFunction);
+const CaptureSizes sizes(g_state);
+const CaptureSizes capacity(g_state, true);
 
 class CaptureSizesTest : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    UseDriverAsNext();
     display_ = eglGetPlatformDisplay(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, nullptr);
     if (display_ == EGL_NO_DISPLAY || !eglInitialize(display_, nullptr, nullptr)) {
       display_ = EGL_NO_DISPLAY;
@@ -120,91 +117,112 @@ bool CaptureSizesTest::current_ = false;
 // ---------------------------------------------------------------- strings, counts
 
 TEST(CaptureSizesPure, Strings) {
-  EXPECT_EQ(c_string_bytes(nullptr), 0u);
-  EXPECT_EQ(c_string_bytes(""), 1u);
-  EXPECT_EQ(c_string_bytes("abc"), 4u);
-  EXPECT_EQ(counted_string_bytes(-1, "abc"), 4u);
-  EXPECT_EQ(counted_string_bytes(2, "abc"), 2u);
-  EXPECT_EQ(counted_string_bytes(0, "abc"), 0u);
-  EXPECT_EQ(counted_string_bytes(5, nullptr), 0u);
+  EXPECT_EQ(sizes.c_string_bytes(nullptr), 0u);
+  EXPECT_EQ(sizes.c_string_bytes(""), 1u);
+  EXPECT_EQ(sizes.c_string_bytes("abc"), 4u);
+  EXPECT_EQ(sizes.counted_string_bytes(-1, "abc"), 4u);
+  EXPECT_EQ(sizes.counted_string_bytes(2, "abc"), 2u);
+  EXPECT_EQ(sizes.counted_string_bytes(0, "abc"), 0u);
+  EXPECT_EQ(sizes.counted_string_bytes(5, nullptr), 0u);
 
   char buf[16] = "hello";
   GLsizei length = 5;
-  EXPECT_EQ(out_string_bytes(16, &length, buf), 6u);
-  EXPECT_EQ(out_string_bytes(16, nullptr, buf), 6u);
-  EXPECT_EQ(out_string_bytes(0, &length, buf), 0u);
-  EXPECT_EQ(out_string_bytes(16, &length, nullptr), 0u);
-  EXPECT_EQ(out_string_bytes(3, &length, buf), 3u);  // never past buf_size
+  EXPECT_EQ(sizes.out_string_bytes(16, &length, buf), 6u);
+  EXPECT_EQ(sizes.out_string_bytes(16, nullptr, buf), 6u);
+  EXPECT_EQ(sizes.out_string_bytes(0, &length, buf), 0u);
+  EXPECT_EQ(sizes.out_string_bytes(16, &length, nullptr), 0u);
+  EXPECT_EQ(sizes.out_string_bytes(3, &length, buf), 3u);  // never past buf_size
   char unterminated[4] = {'a', 'b', 'c', 'd'};
-  EXPECT_EQ(out_string_bytes(4, nullptr, unterminated), 4u);
+  EXPECT_EQ(sizes.out_string_bytes(4, nullptr, unterminated), 4u);
   length = -7;
-  EXPECT_EQ(out_string_bytes(16, &length, buf), 1u);
+  EXPECT_EQ(sizes.out_string_bytes(16, &length, buf), 1u);
 }
 
 TEST(CaptureSizesPure, Counts) {
   GLsizei written = 3;
-  EXPECT_EQ(out_elements(5, &written), 3u);
-  EXPECT_EQ(out_elements(5, nullptr), 5u);
-  EXPECT_EQ(out_elements(-1, &written), 0u);
+  EXPECT_EQ(sizes.out_elements(5, &written), 3u);
+  EXPECT_EQ(sizes.out_elements(5, nullptr), 5u);
+  EXPECT_EQ(sizes.out_elements(-1, &written), 0u);
   written = 9;
-  EXPECT_EQ(out_elements(5, &written), 5u);
-  EXPECT_EQ(bounded_count(5, &written), 5u);
+  EXPECT_EQ(sizes.out_elements(5, &written), 5u);
+  EXPECT_EQ(sizes.bounded_count(5, &written), 5u);
   written = 2;
-  EXPECT_EQ(bounded_count(5, &written), 2u);
-  EXPECT_EQ(bounded_bytes(100, 10), 10u);
-  EXPECT_EQ(bounded_bytes(5, 10), 5u);
-  EXPECT_EQ(bounded_bytes(5, -1), 0u);
+  EXPECT_EQ(sizes.bounded_count(5, &written), 2u);
+  EXPECT_EQ(sizes.bounded_bytes(100, 10), 10u);
+  EXPECT_EQ(sizes.bounded_bytes(5, 10), 5u);
+  EXPECT_EQ(sizes.bounded_bytes(5, -1), 0u);
+}
+
+// Before a call, the executor sizes output buffers by the room the call may
+// write, whatever the length pointers hold.
+TEST(CaptureSizesPure, CapacityModeGivesTheRoom) {
+  char buf[16] = "hi";
+  GLsizei length = 2;
+  EXPECT_EQ(capacity.out_string_bytes(16, &length, buf), 16u);
+  EXPECT_EQ(capacity.out_string_bytes(16, nullptr, buf), 16u);
+  EXPECT_EQ(capacity.out_string_bytes(0, &length, buf), 0u);
+  GLsizei written = 1;
+  EXPECT_EQ(capacity.out_elements(7, &written), 7u);
+  EXPECT_EQ(capacity.bounded_count(9, &written), 9u);
+  EXPECT_EQ(sizes.out_elements(7, &written), 1u);
+}
+
+// Widths and heights from an untrusted stream must not wrap a size to a small one.
+TEST(CaptureSizesPure, HugeImagesSaturate) {
+  EXPECT_EQ(sizes.pixel_bytes(GL_RGBA, GL_FLOAT), 16u);
+  const size_t huge = sizes.pack_image_bytes(0x7fffffff, 0x7fffffff, GL_RGBA, GL_FLOAT);
+  EXPECT_GE(huge, size_t{0x7fffffff} * 0x7fffffff);
 }
 
 TEST(CaptureSizesPure, IndexBytes) {
-  EXPECT_EQ(index_bytes(10, GL_UNSIGNED_BYTE), 10u);
-  EXPECT_EQ(index_bytes(10, GL_UNSIGNED_SHORT), 20u);
-  EXPECT_EQ(index_bytes(10, GL_UNSIGNED_INT), 40u);
-  EXPECT_EQ(index_bytes(0, GL_UNSIGNED_INT), 0u);
-  EXPECT_EQ(index_bytes(-3, GL_UNSIGNED_INT), 0u);
-  EXPECT_EQ(index_bytes(10, GL_FLOAT), 0u);
+  EXPECT_EQ(sizes.index_bytes(10, GL_UNSIGNED_BYTE), 10u);
+  EXPECT_EQ(sizes.index_bytes(10, GL_UNSIGNED_SHORT), 20u);
+  EXPECT_EQ(sizes.index_bytes(10, GL_UNSIGNED_INT), 40u);
+  EXPECT_EQ(sizes.index_bytes(0, GL_UNSIGNED_INT), 0u);
+  EXPECT_EQ(sizes.index_bytes(-3, GL_UNSIGNED_INT), 0u);
+  EXPECT_EQ(sizes.index_bytes(10, GL_FLOAT), 0u);
 }
 
 TEST(CaptureSizesPure, AttribLists) {
   const EGLint list[] = {EGL_WIDTH, 1, EGL_HEIGHT, 2, EGL_NONE, 99};
-  EXPECT_EQ(egl_attrib_list_bytes(list), 5 * sizeof(EGLint));
+  EXPECT_EQ(sizes.egl_attrib_list_bytes(list), 5 * sizeof(EGLint));
   const EGLint empty[] = {EGL_NONE};
-  EXPECT_EQ(egl_attrib_list_bytes(empty), sizeof(EGLint));
-  EXPECT_EQ(egl_attrib_list_bytes(nullptr), 0u);
+  EXPECT_EQ(sizes.egl_attrib_list_bytes(empty), sizeof(EGLint));
+  EXPECT_EQ(sizes.egl_attrib_list_bytes(nullptr), 0u);
   // A value equal to EGL_NONE is not the terminator.
   const EGLint value_none[] = {EGL_RENDERABLE_TYPE, EGL_NONE, EGL_NONE};
-  EXPECT_EQ(egl_attrib_list_bytes(value_none), 3 * sizeof(EGLint));
+  EXPECT_EQ(sizes.egl_attrib_list_bytes(value_none), 3 * sizeof(EGLint));
   const EGLAttrib list64[] = {EGL_GL_COLORSPACE, EGL_GL_COLORSPACE_SRGB, EGL_NONE};
-  EXPECT_EQ(egl_attrib64_list_bytes(list64), 3 * sizeof(EGLAttrib));
-  EXPECT_EQ(egl_attrib64_list_bytes(nullptr), 0u);
+  EXPECT_EQ(sizes.egl_attrib64_list_bytes(list64), 3 * sizeof(EGLAttrib));
+  EXPECT_EQ(sizes.egl_attrib64_list_bytes(nullptr), 0u);
 }
 
 TEST(CaptureSizesPure, PixelBytes) {
-  EXPECT_EQ(pixel_bytes(GL_RGBA, GL_UNSIGNED_BYTE), 4u);
-  EXPECT_EQ(pixel_bytes(GL_RGB, GL_UNSIGNED_BYTE), 3u);
-  EXPECT_EQ(pixel_bytes(GL_LUMINANCE_ALPHA, GL_UNSIGNED_BYTE), 2u);
-  EXPECT_EQ(pixel_bytes(GL_RGB, GL_UNSIGNED_SHORT_5_6_5), 2u);
-  EXPECT_EQ(pixel_bytes(GL_RGBA, GL_UNSIGNED_INT_2_10_10_10_REV), 4u);
-  EXPECT_EQ(pixel_bytes(GL_RGBA, GL_FLOAT), 16u);
-  EXPECT_EQ(pixel_bytes(GL_RG, GL_HALF_FLOAT), 4u);
-  EXPECT_EQ(pixel_bytes(GL_RGBA, GL_HALF_FLOAT_OES), 8u);
-  EXPECT_EQ(pixel_bytes(GL_RGBA_INTEGER, GL_INT), 16u);
-  EXPECT_EQ(pixel_bytes(GL_DEPTH_STENCIL, GL_UNSIGNED_INT_24_8), 4u);
-  EXPECT_EQ(pixel_bytes(GL_DEPTH_STENCIL, GL_FLOAT_32_UNSIGNED_INT_24_8_REV), 8u);
-  EXPECT_EQ(pixel_bytes(GL_BGRA_EXT, GL_UNSIGNED_BYTE), 4u);
+  EXPECT_EQ(sizes.pixel_bytes(GL_RGBA, GL_UNSIGNED_BYTE), 4u);
+  EXPECT_EQ(sizes.pixel_bytes(GL_RGB, GL_UNSIGNED_BYTE), 3u);
+  EXPECT_EQ(sizes.pixel_bytes(GL_LUMINANCE_ALPHA, GL_UNSIGNED_BYTE), 2u);
+  EXPECT_EQ(sizes.pixel_bytes(GL_RGB, GL_UNSIGNED_SHORT_5_6_5), 2u);
+  EXPECT_EQ(sizes.pixel_bytes(GL_RGBA, GL_UNSIGNED_INT_2_10_10_10_REV), 4u);
+  EXPECT_EQ(sizes.pixel_bytes(GL_RGBA, GL_FLOAT), 16u);
+  EXPECT_EQ(sizes.pixel_bytes(GL_RG, GL_HALF_FLOAT), 4u);
+  EXPECT_EQ(sizes.pixel_bytes(GL_RGBA, GL_HALF_FLOAT_OES), 8u);
+  EXPECT_EQ(sizes.pixel_bytes(GL_RGBA_INTEGER, GL_INT), 16u);
+  EXPECT_EQ(sizes.pixel_bytes(GL_DEPTH_STENCIL, GL_UNSIGNED_INT_24_8), 4u);
+  EXPECT_EQ(sizes.pixel_bytes(GL_DEPTH_STENCIL, GL_FLOAT_32_UNSIGNED_INT_24_8_REV), 8u);
+  EXPECT_EQ(sizes.pixel_bytes(GL_BGRA_EXT, GL_UNSIGNED_BYTE), 4u);
 }
 
 // ---------------------------------------------------------------- images, by hand
 
 TEST_F(CaptureSizesTest, UnpackDefaults) {
-  EXPECT_EQ(unpack_image_2d_bytes(3, 2, GL_RGBA, GL_UNSIGNED_BYTE), 24u);
+  EXPECT_EQ(sizes.unpack_image_2d_bytes(3, 2, GL_RGBA, GL_UNSIGNED_BYTE), 24u);
   // RGB rows of 9 bytes are padded to 12, the last one is not.
-  EXPECT_EQ(unpack_image_2d_bytes(3, 2, GL_RGB, GL_UNSIGNED_BYTE), 21u);
-  EXPECT_EQ(unpack_image_bytes(3, 2, 2, GL_RGB, GL_UNSIGNED_BYTE), 12u * 3 + 9);
-  EXPECT_EQ(unpack_image_2d_bytes(0, 2, GL_RGBA, GL_UNSIGNED_BYTE), 0u);
-  EXPECT_EQ(unpack_image_bytes(2, 2, 0, GL_RGBA, GL_UNSIGNED_BYTE), 0u);
+  EXPECT_EQ(sizes.unpack_image_2d_bytes(3, 2, GL_RGB, GL_UNSIGNED_BYTE), 21u);
+  EXPECT_EQ(sizes.unpack_image_bytes(3, 2, 2, GL_RGB, GL_UNSIGNED_BYTE), 12u * 3 + 9);
+  EXPECT_EQ(sizes.unpack_image_2d_bytes(0, 2, GL_RGBA, GL_UNSIGNED_BYTE), 0u);
+  EXPECT_EQ(sizes.unpack_image_bytes(2, 2, 0, GL_RGBA, GL_UNSIGNED_BYTE), 0u);
   glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
-  EXPECT_EQ(unpack_image_2d_bytes(3, 2, GL_RGB, GL_UNSIGNED_BYTE), 18u);
+  EXPECT_EQ(sizes.unpack_image_2d_bytes(3, 2, GL_RGB, GL_UNSIGNED_BYTE), 18u);
 }
 
 TEST_F(CaptureSizesTest, UnpackRowLengthAndSkips) {
@@ -212,28 +230,28 @@ TEST_F(CaptureSizesTest, UnpackRowLengthAndSkips) {
   glPixelStorei(GL_UNPACK_SKIP_PIXELS, 2);
   glPixelStorei(GL_UNPACK_SKIP_ROWS, 3);
   // Rows of 40 bytes: 3 skipped + 1 full, then 2 skipped pixels and 4 read.
-  EXPECT_EQ(unpack_image_2d_bytes(4, 2, GL_RGBA, GL_UNSIGNED_BYTE), 4u * 40 + 6 * 4);
+  EXPECT_EQ(sizes.unpack_image_2d_bytes(4, 2, GL_RGBA, GL_UNSIGNED_BYTE), 4u * 40 + 6 * 4);
 }
 
 TEST_F(CaptureSizesTest, Unpack3DImageHeightAndSkipImages) {
   glPixelStorei(GL_UNPACK_IMAGE_HEIGHT, 5);
   glPixelStorei(GL_UNPACK_SKIP_IMAGES, 1);
   // Images of 5 rows of 16 bytes: 1 skipped + 2 full, then 1 row and 1 more.
-  EXPECT_EQ(unpack_image_bytes(4, 2, 3, GL_RGBA, GL_UNSIGNED_BYTE), 3u * 80 + 16 + 16);
+  EXPECT_EQ(sizes.unpack_image_bytes(4, 2, 3, GL_RGBA, GL_UNSIGNED_BYTE), 3u * 80 + 16 + 16);
   // A 2D upload ignores both.
-  EXPECT_EQ(unpack_image_2d_bytes(4, 2, GL_RGBA, GL_UNSIGNED_BYTE), 32u);
+  EXPECT_EQ(sizes.unpack_image_2d_bytes(4, 2, GL_RGBA, GL_UNSIGNED_BYTE), 32u);
 }
 
 TEST_F(CaptureSizesTest, UnpackPackedAndWideTypes) {
   // 5_6_5: 2-byte elements, rows of 6 bytes padded to 8 at alignment 4.
-  EXPECT_EQ(unpack_image_2d_bytes(3, 3, GL_RGB, GL_UNSIGNED_SHORT_5_6_5), 2u * 8 + 6);
+  EXPECT_EQ(sizes.unpack_image_2d_bytes(3, 3, GL_RGB, GL_UNSIGNED_SHORT_5_6_5), 2u * 8 + 6);
   glPixelStorei(GL_UNPACK_ALIGNMENT, 2);
-  EXPECT_EQ(unpack_image_2d_bytes(3, 3, GL_RGB, GL_UNSIGNED_SHORT_5_6_5), 18u);
+  EXPECT_EQ(sizes.unpack_image_2d_bytes(3, 3, GL_RGB, GL_UNSIGNED_SHORT_5_6_5), 18u);
   // Elements at least as large as the alignment are never padded.
   glPixelStorei(GL_UNPACK_ALIGNMENT, 8);
-  EXPECT_EQ(unpack_image_2d_bytes(1, 2, GL_RGB, GL_FLOAT), 16u + 12);
-  EXPECT_EQ(unpack_image_2d_bytes(3, 2, GL_DEPTH_STENCIL, GL_FLOAT_32_UNSIGNED_INT_24_8_REV), 48u);
-  EXPECT_EQ(unpack_image_2d_bytes(3, 2, GL_LUMINANCE_ALPHA, GL_UNSIGNED_BYTE), 8u + 6);
+  EXPECT_EQ(sizes.unpack_image_2d_bytes(1, 2, GL_RGB, GL_FLOAT), 16u + 12);
+  EXPECT_EQ(sizes.unpack_image_2d_bytes(3, 2, GL_DEPTH_STENCIL, GL_FLOAT_32_UNSIGNED_INT_24_8_REV), 48u);
+  EXPECT_EQ(sizes.unpack_image_2d_bytes(3, 2, GL_LUMINANCE_ALPHA, GL_UNSIGNED_BYTE), 8u + 6);
 }
 
 TEST_F(CaptureSizesTest, PackState) {
@@ -241,8 +259,8 @@ TEST_F(CaptureSizesTest, PackState) {
   glPixelStorei(GL_PACK_ROW_LENGTH, 8);
   glPixelStorei(GL_PACK_SKIP_PIXELS, 1);
   glPixelStorei(GL_PACK_SKIP_ROWS, 2);
-  EXPECT_EQ(pack_image_bytes(2, 2, GL_RGBA, GL_UNSIGNED_BYTE), 3u * 32 + 3 * 4);
-  EXPECT_EQ(pack_image_bytes(0, 2, GL_RGBA, GL_UNSIGNED_BYTE), 0u);
+  EXPECT_EQ(sizes.pack_image_bytes(2, 2, GL_RGBA, GL_UNSIGNED_BYTE), 3u * 32 + 3 * 4);
+  EXPECT_EQ(sizes.pack_image_bytes(0, 2, GL_RGBA, GL_UNSIGNED_BYTE), 0u);
 }
 
 // ---------------------------------------------------------------- images, the driver as referee
@@ -330,8 +348,8 @@ TEST_F(CaptureSizesTest, UnpackMatchesDriverBufferChecks) {
       for (GLenum target : {GL_TEXTURE_2D, GL_TEXTURE_2D_ARRAY}) {
         const GLsizei w = 5, h = 3, d = target == GL_TEXTURE_2D ? 1 : 2;
         ApplyUnpack(s);
-        const size_t size = target == GL_TEXTURE_2D ? unpack_image_2d_bytes(w, h, u.format, u.type)
-                                                    : unpack_image_bytes(w, h, d, u.format, u.type);
+        const size_t size = target == GL_TEXTURE_2D ? sizes.unpack_image_2d_bytes(w, h, u.format, u.type)
+                                                    : sizes.unpack_image_bytes(w, h, d, u.format, u.type);
         SCOPED_TRACE(testing::Message() << "format 0x" << std::hex << u.format << " type 0x" << u.type
                                         << " target 0x" << target << std::dec << " alignment " << s.alignment
                                         << " row_length " << s.row_length << " image_height " << s.image_height
@@ -369,7 +387,7 @@ TEST_F(CaptureSizesTest, PackMatchesDriverWrites) {
       glPixelStorei(GL_PACK_ROW_LENGTH, s.row_length);
       glPixelStorei(GL_PACK_SKIP_PIXELS, s.skip_pixels);
       glPixelStorei(GL_PACK_SKIP_ROWS, s.skip_rows);
-      const size_t size = pack_image_bytes(w, h, GL_RGBA, GL_UNSIGNED_BYTE);
+      const size_t size = sizes.pack_image_bytes(w, h, GL_RGBA, GL_UNSIGNED_BYTE);
       SCOPED_TRACE(testing::Message() << "w " << w << " alignment " << s.alignment << " row_length " << s.row_length
                                       << " skip " << s.skip_pixels << "," << s.skip_rows << " size " << size);
       // Client memory: the last byte written is the last one counted.
@@ -415,27 +433,27 @@ size_t Written(size_t count, Query query) {
 }
 
 TEST_F(CaptureSizesTest, GetValueCountByName) {
-  EXPECT_EQ(get_value_count(GL_VIEWPORT), 4u);
-  EXPECT_EQ(get_value_count(GL_SCISSOR_BOX), 4u);
-  EXPECT_EQ(get_value_count(GL_COLOR_CLEAR_VALUE), 4u);
-  EXPECT_EQ(get_value_count(GL_COLOR_WRITEMASK), 4u);
-  EXPECT_EQ(get_value_count(GL_DEPTH_RANGE), 2u);
-  EXPECT_EQ(get_value_count(GL_ALIASED_POINT_SIZE_RANGE), 2u);
-  EXPECT_EQ(get_value_count(GL_MAX_VIEWPORT_DIMS), 2u);
-  EXPECT_EQ(get_value_count(GL_BLEND_COLOR), 4u);
-  EXPECT_EQ(get_value_count(GL_TEXTURE_BORDER_COLOR), 4u);
-  EXPECT_EQ(get_value_count(GL_CURRENT_VERTEX_ATTRIB), 4u);
-  EXPECT_EQ(get_value_count(GL_PRIMITIVE_BOUNDING_BOX), 8u);
-  EXPECT_EQ(get_value_count(GL_MAX_TEXTURE_SIZE), 1u);
-  EXPECT_EQ(get_value_count(GL_TEXTURE_MIN_FILTER), 1u);
-  EXPECT_EQ(get_indexed_value_count(GL_MAX_COMPUTE_WORK_GROUP_COUNT), 1u);
-  EXPECT_EQ(get_indexed_value_count(GL_COLOR_WRITEMASK), 4u);
+  EXPECT_EQ(sizes.get_value_count(GL_VIEWPORT), 4u);
+  EXPECT_EQ(sizes.get_value_count(GL_SCISSOR_BOX), 4u);
+  EXPECT_EQ(sizes.get_value_count(GL_COLOR_CLEAR_VALUE), 4u);
+  EXPECT_EQ(sizes.get_value_count(GL_COLOR_WRITEMASK), 4u);
+  EXPECT_EQ(sizes.get_value_count(GL_DEPTH_RANGE), 2u);
+  EXPECT_EQ(sizes.get_value_count(GL_ALIASED_POINT_SIZE_RANGE), 2u);
+  EXPECT_EQ(sizes.get_value_count(GL_MAX_VIEWPORT_DIMS), 2u);
+  EXPECT_EQ(sizes.get_value_count(GL_BLEND_COLOR), 4u);
+  EXPECT_EQ(sizes.get_value_count(GL_TEXTURE_BORDER_COLOR), 4u);
+  EXPECT_EQ(sizes.get_value_count(GL_CURRENT_VERTEX_ATTRIB), 4u);
+  EXPECT_EQ(sizes.get_value_count(GL_PRIMITIVE_BOUNDING_BOX), 8u);
+  EXPECT_EQ(sizes.get_value_count(GL_MAX_TEXTURE_SIZE), 1u);
+  EXPECT_EQ(sizes.get_value_count(GL_TEXTURE_MIN_FILTER), 1u);
+  EXPECT_EQ(sizes.get_indexed_value_count(GL_MAX_COMPUTE_WORK_GROUP_COUNT), 1u);
+  EXPECT_EQ(sizes.get_indexed_value_count(GL_COLOR_WRITEMASK), 4u);
   GLint formats = 0;
   glGetIntegerv(GL_NUM_COMPRESSED_TEXTURE_FORMATS, &formats);
   EXPECT_GT(formats, 0);
-  EXPECT_EQ(get_value_count(GL_COMPRESSED_TEXTURE_FORMATS), static_cast<size_t>(formats));
+  EXPECT_EQ(sizes.get_value_count(GL_COMPRESSED_TEXTURE_FORMATS), static_cast<size_t>(formats));
   glGetIntegerv(GL_NUM_PROGRAM_BINARY_FORMATS, &formats);
-  EXPECT_EQ(get_value_count(GL_PROGRAM_BINARY_FORMATS), static_cast<size_t>(formats));
+  EXPECT_EQ(sizes.get_value_count(GL_PROGRAM_BINARY_FORMATS), static_cast<size_t>(formats));
 }
 
 TEST_F(CaptureSizesTest, GetValueCountMatchesDriverWrites) {
@@ -444,16 +462,16 @@ TEST_F(CaptureSizesTest, GetValueCountMatchesDriverWrites) {
                        GL_COMPRESSED_TEXTURE_FORMATS, GL_PROGRAM_BINARY_FORMATS, GL_PRIMITIVE_BOUNDING_BOX,
                        GL_MAX_TEXTURE_SIZE, GL_ACTIVE_TEXTURE, GL_NUM_EXTENSIONS, GL_MAJOR_VERSION}) {
     SCOPED_TRACE(testing::Message() << "pname 0x" << std::hex << pname);
-    const size_t count = get_value_count(pname);
+    const size_t count = sizes.get_value_count(pname);
     EXPECT_EQ(Written(count, [&](GLint* p) { glGetIntegerv(pname, p); }), count);
     EXPECT_EQ(Written(count, [&](GLint* p) { glGetFloatv(pname, reinterpret_cast<GLfloat*>(p)); }), count);
   }
   EXPECT_EQ(glGetError(), static_cast<GLenum>(GL_NO_ERROR));
   // Indexed: one value per index where glGetIntegerv would give three.
-  EXPECT_EQ(Written(get_indexed_value_count(GL_MAX_COMPUTE_WORK_GROUP_COUNT),
+  EXPECT_EQ(Written(sizes.get_indexed_value_count(GL_MAX_COMPUTE_WORK_GROUP_COUNT),
                     [](GLint* p) { glGetIntegeri_v(GL_MAX_COMPUTE_WORK_GROUP_COUNT, 1, p); }),
             1u);
-  const size_t mask = get_indexed_value_count(GL_COLOR_WRITEMASK);
+  const size_t mask = sizes.get_indexed_value_count(GL_COLOR_WRITEMASK);
   std::vector<GLboolean> booleans(mask + 8, 0x55);
   glGetBooleani_v(GL_COLOR_WRITEMASK, 0, booleans.data());
   for (size_t i = 0; i < booleans.size(); ++i) EXPECT_EQ(booleans[i] != 0x55, i < mask) << i;
@@ -462,12 +480,12 @@ TEST_F(CaptureSizesTest, GetValueCountMatchesDriverWrites) {
   glGenTextures(1, &texture);
   glBindTexture(GL_TEXTURE_2D, texture);
   for (GLenum pname : {GL_TEXTURE_BORDER_COLOR, GL_TEXTURE_MIN_FILTER, GL_TEXTURE_SWIZZLE_R}) {
-    const size_t count = get_value_count(pname);
+    const size_t count = sizes.get_value_count(pname);
     EXPECT_EQ(Written(count, [&](GLint* p) { glGetTexParameteriv(GL_TEXTURE_2D, pname, p); }), count) << pname;
   }
   glDeleteTextures(1, &texture);
   for (GLenum pname : {GL_CURRENT_VERTEX_ATTRIB, GL_VERTEX_ATTRIB_ARRAY_SIZE}) {
-    const size_t count = get_value_count(pname);
+    const size_t count = sizes.get_value_count(pname);
     EXPECT_EQ(Written(count, [&](GLint* p) { glGetVertexAttribfv(0, pname, reinterpret_cast<GLfloat*>(p)); }),
               count)
         << pname;
@@ -475,7 +493,7 @@ TEST_F(CaptureSizesTest, GetValueCountMatchesDriverWrites) {
   // glGetProgramiv(GL_COMPUTE_WORK_GROUP_SIZE) writes three.
   GLuint program = Link({Compile(GL_COMPUTE_SHADER, "#version 310 es\nlayout(local_size_x = 2, local_size_y = 3) "
                                                     "in;\nvoid main() {}\n")});
-  const size_t count = get_value_count(GL_COMPUTE_WORK_GROUP_SIZE);
+  const size_t count = sizes.get_value_count(GL_COMPUTE_WORK_GROUP_SIZE);
   EXPECT_EQ(count, 3u);
   EXPECT_EQ(Written(count, [&](GLint* p) { glGetProgramiv(program, GL_COMPUTE_WORK_GROUP_SIZE, p); }), count);
   glDeleteProgram(program);
@@ -516,20 +534,20 @@ TEST_F(CaptureSizesTest, UniformValueCount) {
     const GLint location = glGetUniformLocation(program, e.name);
     SCOPED_TRACE(testing::Message() << e.name << " at " << location);
     ASSERT_GE(location, 0);
-    EXPECT_EQ(uniform_value_count(program, location), e.count);
+    EXPECT_EQ(sizes.uniform_value_count(program, location), e.count);
     // The driver writes exactly that many.
     EXPECT_EQ(Written(e.count, [&](GLint* p) { glGetUniformfv(program, location, reinterpret_cast<GLfloat*>(p)); }),
               e.count);
   }
-  EXPECT_EQ(uniform_value_count(program, -1), 0u);
-  EXPECT_EQ(uniform_value_count(program, 4000), 0u);
-  EXPECT_EQ(uniform_value_count(program + 1000, 0), 0u);  // not a program: no GL error either
+  EXPECT_EQ(sizes.uniform_value_count(program, -1), 0u);
+  EXPECT_EQ(sizes.uniform_value_count(program, 4000), 0u);
+  EXPECT_EQ(sizes.uniform_value_count(program + 1000, 0), 0u);  // not a program: no GL error either
 
   const GLuint block = glGetUniformBlockIndex(program, "Block");
   ASSERT_NE(block, GL_INVALID_INDEX);
-  EXPECT_EQ(uniform_block_value_count(program, block, GL_UNIFORM_BLOCK_ACTIVE_UNIFORM_INDICES), 3u);
-  EXPECT_EQ(uniform_block_value_count(program, block, GL_UNIFORM_BLOCK_DATA_SIZE), 1u);
-  const size_t indices = uniform_block_value_count(program, block, GL_UNIFORM_BLOCK_ACTIVE_UNIFORM_INDICES);
+  EXPECT_EQ(sizes.uniform_block_value_count(program, block, GL_UNIFORM_BLOCK_ACTIVE_UNIFORM_INDICES), 3u);
+  EXPECT_EQ(sizes.uniform_block_value_count(program, block, GL_UNIFORM_BLOCK_DATA_SIZE), 1u);
+  const size_t indices = sizes.uniform_block_value_count(program, block, GL_UNIFORM_BLOCK_ACTIVE_UNIFORM_INDICES);
   EXPECT_EQ(Written(indices,
                     [&](GLint* p) { glGetActiveUniformBlockiv(program, block, GL_UNIFORM_BLOCK_ACTIVE_UNIFORM_INDICES, p); }),
             indices);
@@ -542,14 +560,14 @@ TEST_F(CaptureSizesTest, OutStringsMatchDriver) {
   GLsizei length = -1;
   glGetShaderInfoLog(shader, sizeof log, &length, log);
   ASSERT_GT(length, 0);
-  EXPECT_EQ(out_string_bytes(sizeof log, &length, log), std::strlen(log) + 1);
-  EXPECT_EQ(out_string_bytes(sizeof log, nullptr, log), std::strlen(log) + 1);
+  EXPECT_EQ(sizes.out_string_bytes(sizeof log, &length, log), std::strlen(log) + 1);
+  EXPECT_EQ(sizes.out_string_bytes(sizeof log, nullptr, log), std::strlen(log) + 1);
   // A short buffer: the GL truncates, the count follows.
   glGetShaderInfoLog(shader, 8, &length, log);
   EXPECT_EQ(length, 7);
-  EXPECT_EQ(out_string_bytes(8, &length, log), 8u);
+  EXPECT_EQ(sizes.out_string_bytes(8, &length, log), 8u);
   glDeleteShader(shader);
 }
 
 }  // namespace
-}  // namespace strata::trace
+}  // namespace strata::capture

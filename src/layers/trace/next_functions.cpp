@@ -1,7 +1,14 @@
 #include "layers/trace/next_functions.h"
 
+#include "stream/driver_capture_state.h"
+
 namespace strata::trace {
 
 void* g_next_functions[api::kFunctionCount];
+
+capture::CaptureState& TraceCaptureState() {
+  static capture::DriverCaptureState state(&NextFunction);
+  return state;
+}
 
 }  // namespace strata::trace

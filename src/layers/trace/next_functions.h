@@ -4,6 +4,7 @@
 
 #include <GLES3/gl32.h>
 
+#include "stream/capture_sizes.h"
 #include "strata/api/functions.h"
 
 namespace strata::trace {
@@ -18,6 +19,9 @@ template <typename Fn>
 Fn Next(api::Slot slot) {
   return reinterpret_cast<Fn>(NextFunction(slot));
 }
+
+// What the capture rules ask of the context, answered by the layer below.
+capture::CaptureState& TraceCaptureState();
 
 // glGetIntegerv below the tracer: the tracer's own questions are never traced.
 inline GLint QueryInteger(GLenum pname) {

@@ -235,7 +235,7 @@ void TraceSession::EncodeStream(ThreadStream& stream, bool finish) {
   if (stream.session != session_number()) {  // chunk state of an earlier session
     ResetChunk(stream);
     stream.session = session_number();
-    stream.last_start_ns = stream.last_end_ns = 0;  // the new session's clock starts at 0
+    stream.run.last_start_ns = stream.last_end_ns = 0;  // the new session's clock starts at 0
   }
   uint64_t read = stream.consumed.load(std::memory_order_relaxed);
   const uint64_t committed = stream.committed.load(std::memory_order_acquire);
@@ -281,7 +281,7 @@ void TraceSession::Discard(ThreadStream& stream) {
 void TraceSession::ResetChunk(ThreadStream& stream) {
   stream.chunk.Clear();
   stream.records = 0;
-  stream.calls_in_chunk = 0;
+  stream.run.Restart();
 }
 
 void TraceSession::HandOver(ThreadStream& stream) {

@@ -18,6 +18,7 @@
 
 #include "layers/trace/trace_sink.h"
 #include "stream/byte_writer.h"
+#include "stream/call_encoder.h"
 
 namespace strata::trace {
 
@@ -57,9 +58,7 @@ struct ThreadStream {
   uint32_t records = 0;
   uint32_t first_frame = 0;
   uint64_t chunk_start_ns = 0;      // when the encoder began the chunk
-  uint32_t calls_in_chunk = 0;      // the first call of a chunk carries absolute numbers
-  uint64_t last_sequence = 0;
-  uint64_t last_start_ns = 0;
+  stream::CallRun run;              // the chunk's calls: deltas from the previous one
   uint64_t last_end_ns = 0;         // where the thread's last timed call ended (untimed calls start there)
   uint64_t entry_context = 0;       // the context of the last context entry: state call entries' context
   uint32_t session = 0;             // the session whose numbering the chunk state follows

@@ -9,9 +9,9 @@
 #include <cstdint>
 
 #include "layers/trace/call_writer.h"
-#include "layers/trace/capture_sizes.h"
 #include "layers/trace/next_functions.h"
 #include "strata/api/functions.h"
+#include "stream/capture_sizes.h"
 #include "strata/api/types.h"
 
 namespace strata::trace {

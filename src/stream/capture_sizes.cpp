@@ -1,0 +1,342 @@
+// The arithmetic of the capture rules (api/annotations.txt); what depends on
+// the context comes from the CaptureState.
+
+#include "stream/capture_sizes.h"
+
+#include <EGL/egl.h>
+#include <GLES3/gl32.h>
+#include <GLES2/gl2ext.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <vector>
+
+
+namespace strata::capture {
+namespace {
+
+// Enums some headers lack (desktop GL or newer extensions); the GL never
+// reuses an enum value for another meaning, so they are safe in the table.
+constexpr GLenum kPolygonMode = 0x0B40;             // GL_POLYGON_MODE(_NV): front, back
+constexpr GLenum kPointSizeRange = 0x0B12;          // desktop GL_POINT_SIZE_RANGE
+constexpr GLenum kLineWidthRange = 0x0B22;          // desktop GL_LINE_WIDTH_RANGE
+constexpr GLenum kDepthBounds = 0x8891;             // GL_DEPTH_BOUNDS_EXT
+constexpr GLenum kTextureSwizzleRgba = 0x8E46;      // GL_TEXTURE_SWIZZLE_RGBA
+constexpr GLenum kPatchDefaultInnerLevel = 0x8E73;  // desktop GL
+constexpr GLenum kPatchDefaultOuterLevel = 0x8E74;  // desktop GL
+constexpr GLenum kMultisampleLineWidthRange = 0x9381;
+constexpr GLenum kDeviceUuid = 0x9597;  // GL_DEVICE_UUID_EXT (GL_UUID_SIZE_EXT bytes)
+constexpr GLenum kDriverUuid = 0x9598;  // GL_DRIVER_UUID_EXT
+constexpr GLenum kDeviceLuid = 0x9599;  // GL_DEVICE_LUID_EXT (GL_LUID_SIZE_EXT bytes)
+constexpr GLenum kViewportBoundsRange = 0x825D;  // GL_VIEWPORT_BOUNDS_RANGE(_OES)
+
+// Layout of one pixel: `size` bytes per element, `elements` per pixel; a
+// packed type is a single element holding all components.
+struct PixelLayout {
+  size_t size = 0;
+  size_t elements = 0;
+  size_t bytes() const { return size * elements; }
+};
+
+size_t FormatComponents(GLenum format) {
+  switch (format) {
+    case GL_RED:
+    case GL_RED_INTEGER:
+    case GL_ALPHA:
+    case GL_LUMINANCE:
+    case GL_DEPTH_COMPONENT:
+    case GL_STENCIL_INDEX:
+      return 1;
+    case GL_RG:
+    case GL_RG_INTEGER:
+    case GL_LUMINANCE_ALPHA:
+    case GL_DEPTH_STENCIL:
+      return 2;
+    case GL_RGB:
+    case GL_RGB_INTEGER:
+    case GL_SRGB_EXT:
+      return 3;
+    case GL_RGBA:
+    case GL_RGBA_INTEGER:
+    case GL_BGRA_EXT:
+    case GL_SRGB_ALPHA_EXT:
+      return 4;
+    default:
+      return 4;  // unknown: the largest plausible
+  }
+}
+
+PixelLayout Layout(GLenum format, GLenum type) {
+  switch (type) {
+    // Packed: one element per pixel.
+    case GL_UNSIGNED_SHORT_5_6_5:
+    case GL_UNSIGNED_SHORT_4_4_4_4:
+    case GL_UNSIGNED_SHORT_5_5_5_1:
+    case GL_UNSIGNED_SHORT_4_4_4_4_REV_EXT:
+    case GL_UNSIGNED_SHORT_1_5_5_5_REV_EXT:
+      return {2, 1};
+    case GL_UNSIGNED_INT_2_10_10_10_REV:
+    case GL_UNSIGNED_INT_10F_11F_11F_REV:
+    case GL_UNSIGNED_INT_5_9_9_9_REV:
+    case GL_UNSIGNED_INT_24_8:
+      return {4, 1};
+    case GL_FLOAT_32_UNSIGNED_INT_24_8_REV:
+      return {8, 1};
+    // One element per component.
+    case GL_UNSIGNED_BYTE:
+    case GL_BYTE:
+      return {1, FormatComponents(format)};
+    case GL_UNSIGNED_SHORT:
+    case GL_SHORT:
+    case GL_HALF_FLOAT:
+    case GL_HALF_FLOAT_OES:
+      return {2, FormatComponents(format)};
+    case GL_UNSIGNED_INT:
+    case GL_INT:
+    case GL_FLOAT:
+      return {4, FormatComponents(format)};
+    default:
+      return {4, FormatComponents(format)};  // unknown: the largest plausible
+  }
+}
+
+struct PixelStore {
+  GLint row_length = 0;
+  GLint image_height = 0;
+  GLint skip_pixels = 0;
+  GLint skip_rows = 0;
+  GLint skip_images = 0;
+  GLint alignment = 4;
+};
+
+size_t NonNegative(GLint v) { return v > 0 ? static_cast<size_t>(v) : 0; }
+
+// Bytes from the start of the client memory to the end of the last pixel the
+// GL reads or writes (GLES 3.2 section 8.4.4.1, "Unpacking"); the last row
+// is not padded to the alignment.
+size_t ImageBytes(GLsizei width, GLsizei height, GLsizei depth, GLenum format, GLenum type, const PixelStore& store) {
+  if (width <= 0 || height <= 0 || depth <= 0) return 0;
+  // In 128 bits: the arguments may come from an untrusted stream, and a
+  // product that wrapped would size a check too small.
+  using Wide = unsigned __int128;
+  const PixelLayout layout = Layout(format, type);
+  const Wide group = layout.bytes();
+  const Wide row_pixels = store.row_length > 0 ? static_cast<Wide>(store.row_length) : static_cast<Wide>(width);
+  const Wide rows = store.image_height > 0 ? static_cast<Wide>(store.image_height) : static_cast<Wide>(height);
+  Wide alignment = NonNegative(store.alignment);
+  if (alignment == 0) alignment = 1;
+  Wide row_stride = group * row_pixels;
+  if (layout.size < alignment) row_stride = (row_stride + alignment - 1) / alignment * alignment;
+  const Wide image_stride = row_stride * rows;
+  const Wide total = (NonNegative(store.skip_images) + static_cast<Wide>(depth) - 1) * image_stride +
+                     (NonNegative(store.skip_rows) + static_cast<Wide>(height) - 1) * row_stride +
+                     (NonNegative(store.skip_pixels) + static_cast<Wide>(width)) * group;
+  return total > SIZE_MAX ? SIZE_MAX : static_cast<size_t>(total);
+}
+
+PixelStore UnpackStore(CaptureState& state, bool three_d) {
+  PixelStore store;
+  const PixelStoreCaps caps = state.PixelStore();
+  store.alignment = state.Integer(GL_UNPACK_ALIGNMENT, 4);
+  if (caps.unpack_subimage) {
+    store.row_length = state.Integer(GL_UNPACK_ROW_LENGTH, 0);
+    store.skip_pixels = state.Integer(GL_UNPACK_SKIP_PIXELS, 0);
+    store.skip_rows = state.Integer(GL_UNPACK_SKIP_ROWS, 0);
+  }
+  if (three_d && caps.unpack_3d) {
+    store.image_height = state.Integer(GL_UNPACK_IMAGE_HEIGHT, 0);
+    store.skip_images = state.Integer(GL_UNPACK_SKIP_IMAGES, 0);
+  }
+  return store;
+}
+
+}  // namespace
+
+size_t CaptureSizes::c_string_bytes(const char* s) const { return s == nullptr ? 0 : std::strlen(s) + 1; }
+
+size_t CaptureSizes::counted_string_bytes(GLsizei length, const char* s) const {
+  if (s == nullptr) return 0;
+  return length < 0 ? std::strlen(s) + 1 : static_cast<size_t>(length);
+}
+
+size_t CaptureSizes::out_string_bytes(GLsizei buf_size, const GLsizei* length, const char* s) const {
+  if (s == nullptr || buf_size <= 0) return 0;
+  const size_t capacity = static_cast<size_t>(buf_size);
+  if (capacity_) return capacity;
+  if (length != nullptr) {
+    const size_t written = *length > 0 ? static_cast<size_t>(*length) : 0;
+    return std::min(written, capacity - 1) + 1;
+  }
+  return strnlen(s, capacity - 1) + 1;
+}
+
+size_t CaptureSizes::out_elements(GLsizei max_count, const GLsizei* count) const {
+  if (max_count <= 0) return 0;
+  const size_t capacity = static_cast<size_t>(max_count);
+  if (count == nullptr || capacity_) return capacity;
+  return std::min(NonNegative(*count), capacity);
+}
+
+size_t CaptureSizes::bounded_count(GLsizei buf_size, const GLsizei* length) const { return out_elements(buf_size, length); }
+
+size_t CaptureSizes::bounded_bytes(size_t bytes, GLsizei buf_size) const { return std::min(bytes, NonNegative(buf_size)); }
+
+size_t CaptureSizes::pixel_bytes(GLenum format, GLenum type) const { return Layout(format, type).bytes(); }
+
+size_t CaptureSizes::unpack_image_bytes(GLsizei width, GLsizei height, GLsizei depth, GLenum format, GLenum type) const {
+  if (width <= 0 || height <= 0 || depth <= 0) return 0;
+  return ImageBytes(width, height, depth, format, type, UnpackStore(state_, true));
+}
+
+size_t CaptureSizes::unpack_image_2d_bytes(GLsizei width, GLsizei height, GLenum format, GLenum type) const {
+  if (width <= 0 || height <= 0) return 0;
+  return ImageBytes(width, height, 1, format, type, UnpackStore(state_, false));
+}
+
+size_t CaptureSizes::pack_image_bytes(GLsizei width, GLsizei height, GLenum format, GLenum type) const {
+  if (width <= 0 || height <= 0) return 0;
+  PixelStore store;
+  store.alignment = state_.Integer(GL_PACK_ALIGNMENT, 4);
+  if (state_.PixelStore().pack_subimage) {
+    store.row_length = state_.Integer(GL_PACK_ROW_LENGTH, 0);
+    store.skip_pixels = state_.Integer(GL_PACK_SKIP_PIXELS, 0);
+    store.skip_rows = state_.Integer(GL_PACK_SKIP_ROWS, 0);
+  }
+  return ImageBytes(width, height, 1, format, type, store);
+}
+
+size_t CaptureSizes::index_bytes(GLsizei count, GLenum type) const {
+  if (count <= 0) return 0;
+  switch (type) {
+    case GL_UNSIGNED_BYTE:
+      return static_cast<size_t>(count);
+    case GL_UNSIGNED_SHORT:
+      return static_cast<size_t>(count) * 2;
+    case GL_UNSIGNED_INT:
+      return static_cast<size_t>(count) * 4;
+    default:
+      return 0;  // GL_INVALID_ENUM: nothing is read
+  }
+}
+
+size_t CaptureSizes::get_value_count(GLenum pname) const {
+  switch (pname) {
+    case GL_ALIASED_LINE_WIDTH_RANGE:
+    case GL_ALIASED_POINT_SIZE_RANGE:
+    case GL_MAX_VIEWPORT_DIMS:
+    case GL_DEPTH_RANGE:
+    case GL_SAMPLE_POSITION:
+    case kViewportBoundsRange:
+    case kMultisampleLineWidthRange:
+    case kPolygonMode:
+    case kPointSizeRange:
+    case kLineWidthRange:
+    case kDepthBounds:
+    case kPatchDefaultInnerLevel:
+      return 2;
+    case GL_MAX_COMPUTE_WORK_GROUP_COUNT:  // 3 through glGetIntegerv; see get_indexed_value_count
+    case GL_MAX_COMPUTE_WORK_GROUP_SIZE:
+    case GL_COMPUTE_WORK_GROUP_SIZE:  // glGetProgramiv
+      return 3;
+    case GL_VIEWPORT:
+    case GL_SCISSOR_BOX:
+    case GL_COLOR_CLEAR_VALUE:
+    case GL_COLOR_WRITEMASK:
+    case GL_BLEND_COLOR:
+    case GL_TEXTURE_BORDER_COLOR:
+    case GL_CURRENT_VERTEX_ATTRIB:
+    case kTextureSwizzleRgba:
+    case kPatchDefaultOuterLevel:
+      return 4;
+    case GL_PRIMITIVE_BOUNDING_BOX:
+      return 8;
+    case kDeviceLuid:
+      return 8;
+    case kDeviceUuid:
+    case kDriverUuid:
+      return 16;
+    case GL_COMPRESSED_TEXTURE_FORMATS:
+      return NonNegative(state_.Integer(GL_NUM_COMPRESSED_TEXTURE_FORMATS, 0));
+    case GL_PROGRAM_BINARY_FORMATS:
+      return NonNegative(state_.Integer(GL_NUM_PROGRAM_BINARY_FORMATS, 0));
+    case GL_SHADER_BINARY_FORMATS:
+      return NonNegative(state_.Integer(GL_NUM_SHADER_BINARY_FORMATS, 0));
+    default:
+      return 1;
+  }
+}
+
+size_t CaptureSizes::get_indexed_value_count(GLenum target) const {
+  switch (target) {
+    case GL_MAX_COMPUTE_WORK_GROUP_COUNT:
+    case GL_MAX_COMPUTE_WORK_GROUP_SIZE:
+      return 1;
+    default:
+      return get_value_count(target);
+  }
+}
+
+// No EGL call takes more attributes than this; a longer list has lost its EGL_NONE.
+constexpr size_t kMaxAttribPairs = 512;
+
+size_t CaptureSizes::uniform_value_count(GLuint program, GLint location) const {
+  if (location < 0) return 0;
+  return state_.UniformComponents(program, location);
+}
+
+size_t CaptureSizes::uniform_block_value_count(GLuint program, GLuint block_index, GLenum pname) const {
+  if (pname != GL_UNIFORM_BLOCK_ACTIVE_UNIFORM_INDICES) return 1;
+  return state_.UniformBlockActiveUniforms(program, block_index);
+}
+
+size_t CaptureSizes::egl_attrib_list_bytes(const EGLint* list) const {
+  if (list == nullptr) return 0;
+  size_t n = 0;
+  while (list[n] != EGL_NONE && n < 2 * kMaxAttribPairs) n += 2;
+  return (n + 1) * sizeof(EGLint);
+}
+
+size_t CaptureSizes::egl_attrib64_list_bytes(const EGLAttrib* list) const {
+  if (list == nullptr) return 0;
+  size_t n = 0;
+  while (list[n] != EGL_NONE && n < 2 * kMaxAttribPairs) n += 2;
+  return (n + 1) * sizeof(EGLAttrib);
+}
+
+
+size_t CaptureSizes::gles1_value_count(GLenum pname) const {
+  // GLES 1.1 enum values (GLES/gl.h), spelled out to keep this file on GLES 3 headers.
+  switch (pname) {
+    case 0x0B66:  // GL_FOG_COLOR
+    case 0x0B53:  // GL_LIGHT_MODEL_AMBIENT
+    case 0x1200:  // GL_AMBIENT
+    case 0x1201:  // GL_DIFFUSE
+    case 0x1202:  // GL_SPECULAR
+    case 0x1203:  // GL_POSITION
+    case 0x1600:  // GL_EMISSION
+    case 0x1602:  // GL_AMBIENT_AND_DIFFUSE
+    case 0x2201:  // GL_TEXTURE_ENV_COLOR
+    case 0x0B00:  // GL_CURRENT_COLOR
+    case 0x0B03:  // GL_CURRENT_TEXTURE_COORDS
+    case 0x8B9D:  // GL_TEXTURE_CROP_RECT_OES
+      return 4;
+    case 0x1204:  // GL_SPOT_DIRECTION
+    case 0x8129:  // GL_POINT_DISTANCE_ATTENUATION
+    case 0x0B02:  // GL_CURRENT_NORMAL
+      return 3;
+    case 0x0BA6:  // GL_MODELVIEW_MATRIX
+    case 0x0BA7:  // GL_PROJECTION_MATRIX
+    case 0x0BA8:  // GL_TEXTURE_MATRIX
+      return 16;
+    case 0x0B12:  // GL_SMOOTH_POINT_SIZE_RANGE
+    case 0x0B22:  // GL_SMOOTH_LINE_WIDTH_RANGE
+      return 2;
+    default:
+      return get_value_count(pname);
+  }
+}
+
+}  // namespace strata::capture

@@ -1,0 +1,108 @@
+#pragma once
+// The helpers the capture rules of api/annotations.txt use to size the data
+// behind pointers. Each returns a byte count (or an element count where its
+// name says so) for the call at hand, on the calling thread's current
+// context. Rules are evaluated before the call for "in" data and after it for
+// "out"; every helper is safe on a NULL pointer argument (it returns 0).
+//
+// The helpers know the arithmetic; what they must know of the context (pixel
+// store state, uniform types, format counts) they ask a CaptureState. The
+// tracer answers from the driver below it, the remote client from its own
+// shadow of the state it sent, the executor from the host driver: one set of
+// rules for the encoder, the decoder's checks and the renderer.
+
+#include <cstddef>
+
+#include "strata/api/types.h"
+
+namespace strata::capture {
+
+// What the current context supports of the pixel-store state. GLES 2 knows
+// only GL_UNPACK_ALIGNMENT / GL_PACK_ALIGNMENT unless EXT_unpack_subimage /
+// NV_pack_subimage add the rest; asking for the others would raise an error.
+struct PixelStoreCaps {
+  bool unpack_subimage = false;  // UNPACK_ROW_LENGTH, SKIP_ROWS, SKIP_PIXELS
+  bool unpack_3d = false;        // UNPACK_IMAGE_HEIGHT, SKIP_IMAGES
+  bool pack_subimage = false;    // PACK_ROW_LENGTH, SKIP_ROWS, SKIP_PIXELS
+};
+
+class CaptureState {
+ public:
+  virtual ~CaptureState() = default;
+  // An integer state value (glGetIntegerv) a rule reads: pixel store,
+  // counts of formats. `fallback` when there is no context to ask.
+  virtual GLint Integer(GLenum pname, GLint fallback) = 0;
+  virtual PixelStoreCaps PixelStore() = 0;
+  // Components of the uniform at `location` of `program` (1..16); 0 when
+  // there is no such uniform (nothing is written).
+  virtual size_t UniformComponents(GLuint program, GLint location) = 0;
+  // Active uniforms of uniform block `block` of `program`; 0 when none.
+  virtual size_t UniformBlockActiveUniforms(GLuint program, GLuint block) = 0;
+};
+
+class CaptureSizes {
+ public:
+  // `capacity`: size outputs before the call, as the room the call may
+  // write (a bufSize, a maxCount) rather than what it wrote; the executor
+  // sizes its output buffers so.
+  explicit CaptureSizes(CaptureState& state, bool capacity = false) : state_(state), capacity_(capacity) {}
+
+  // NUL-terminated string, terminator included.
+  size_t c_string_bytes(const char* s) const;
+  // A string given with an explicit length: length < 0 means NUL-terminated.
+  size_t counted_string_bytes(GLsizei length, const char* s) const;
+  // What a Get...InfoLog / GetActive... call wrote into a char buffer of
+  // buf_size: *length + 1 when `length` is given, else strlen + 1; 0 when
+  // buf_size <= 0.
+  size_t out_string_bytes(GLsizei buf_size, const GLsizei* length, const char* s) const;
+  // Elements actually written to an array of capacity `max_count` when the
+  // count written comes back in *count (count may be NULL: then max_count).
+  size_t out_elements(GLsizei max_count, const GLsizei* count) const;
+
+  // Pixel transfers, honouring GL_UNPACK_* / GL_PACK_* state.
+  size_t unpack_image_bytes(GLsizei width, GLsizei height, GLsizei depth, GLenum format, GLenum type) const;
+  size_t pack_image_bytes(GLsizei width, GLsizei height, GLenum format, GLenum type) const;
+  // A 2D upload (glTexImage2D, glTexSubImage2D): like unpack_image_bytes with
+  // depth 1, but GL_UNPACK_IMAGE_HEIGHT and GL_UNPACK_SKIP_IMAGES do not apply.
+  size_t unpack_image_2d_bytes(GLsizei width, GLsizei height, GLenum format, GLenum type) const;
+  // Bytes of one pixel of `format` and `type`, no pixel-store state (0 when
+  // the pair is unknown); e.g. the texel of glClearTexImageEXT.
+  size_t pixel_bytes(GLenum format, GLenum type) const;
+  // min(bytes, buf_size), 0 when buf_size < 0: the robust (glReadnPixels,
+  // glGetnUniform*v) variants never write past buf_size.
+  size_t bounded_bytes(size_t bytes, GLsizei buf_size) const;
+
+  // Index data of a draw call.
+  size_t index_bytes(GLsizei count, GLenum type) const;
+
+  // How many values a query or parameter call reads or writes for `pname`
+  // (glGet*v, glTexParameter*v, glGetTexParameter*v, glSamplerParameter*v,
+  // glGetShaderiv, glGetProgramiv, glGetBufferParameter*v, glGetQueryiv, ...).
+  // Counts that depend on state (GL_COMPRESSED_TEXTURE_FORMATS, ...) are asked.
+  size_t get_value_count(GLenum pname) const;
+  // The same for indexed queries (glGetIntegeri_v, glGetBooleani_v,
+  // glGetInteger64i_v, glGetFloati_vOES, ...), where `target` is the pname:
+  // GL_MAX_COMPUTE_WORK_GROUP_COUNT / _SIZE give one value per index.
+  size_t get_indexed_value_count(GLenum target) const;
+  // GLES 1.1 fixed-function parameters and state (glLightfv, glFogfv, glTexEnvfv,
+  // glGetFixedv, ...): 4 for colours and positions, 3 for directions and
+  // attenuation, 16 for matrices, else get_value_count(pname).
+  size_t gles1_value_count(GLenum pname) const;
+  // Components of a uniform at `location` of `program` (1..16), for glGetUniform*v.
+  size_t uniform_value_count(GLuint program, GLint location) const;
+  // Values glGetActiveUniformBlockiv writes for `pname`.
+  size_t uniform_block_value_count(GLuint program, GLuint block_index, GLenum pname) const;
+  // Values glGetProgramResourceiv / glGetInternalformativ style calls write:
+  // min(count written, buf_size).
+  size_t bounded_count(GLsizei buf_size, const GLsizei* length) const;
+
+  // EGL attribute lists up to and including EGL_NONE (NULL: 0).
+  size_t egl_attrib_list_bytes(const EGLint* list) const;
+  size_t egl_attrib64_list_bytes(const EGLAttrib* list) const;
+
+ private:
+  CaptureState& state_;
+  bool capacity_;
+};
+
+}  // namespace strata::capture
