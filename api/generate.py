@@ -17,6 +17,7 @@ Writes under DIR:
   include/strata/api/replay.h, src/replay.cpp  object names and handles per parameter, for executors
   src/exports_{egl,glesv2,glesv1}.cpp  the symbols each public library exports
   src/exports_gl.cpp, include/loader/libgl_exports.h  Strata's libGL.so.1 (emit_libgl.py)
+  src/remote_functions.cpp, include/remote/remote_hand_written.inc  the remote client driver (emit_remote.py)
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ import sys
 
 import annotations
 import emit_libgl
+import emit_remote
 import emit_replay
 import emit_trace
 import enums
@@ -331,6 +333,9 @@ def main() -> int:
                      emit_trace.emit_trace_hook_declarations(model))
     write_if_changed(os.path.join(inc, "strata/api/replay.h"), emit_replay.emit_replay_h())
     write_if_changed(os.path.join(src, "replay.cpp"), emit_replay.emit_replay_cpp(model, rules))
+    write_if_changed(os.path.join(src, "remote_functions.cpp"),
+                     emit_remote.emit_remote_functions(model, rules, uncovered))
+    write_if_changed(os.path.join(inc, "remote/remote_hand_written.inc"), emit_remote.emit_remote_declarations(model))
     for api, lib in registry.LIBRARY_OF_API.items():
         write_if_changed(os.path.join(src, f"exports_{lib}.cpp"), emit_exports(model, api))
     libgl_exports, libgl_counts = emit_libgl.emit_libgl_exports(model, args.gl_xml, args.glx_xml, args.system_libgl)

@@ -1,0 +1,134 @@
+#include "remote/client_state.h"
+
+#include <GLES3/gl32.h>
+#include <GLES2/gl2ext.h>
+
+#include "remote/connection.h"
+#include "strata/api/functions.h"
+
+namespace strata::remote {
+
+extern void* const kRemoteFunctions[api::kFunctionCount];
+
+namespace {
+
+bool IsPixelStore(GLenum pname) {
+  switch (pname) {
+    case GL_UNPACK_ALIGNMENT:
+    case GL_UNPACK_ROW_LENGTH:
+    case GL_UNPACK_SKIP_PIXELS:
+    case GL_UNPACK_SKIP_ROWS:
+    case GL_UNPACK_IMAGE_HEIGHT:
+    case GL_UNPACK_SKIP_IMAGES:
+    case GL_PACK_ALIGNMENT:
+    case GL_PACK_ROW_LENGTH:
+    case GL_PACK_SKIP_PIXELS:
+    case GL_PACK_SKIP_ROWS:
+      return true;
+    default:
+      return false;
+  }
+}
+
+// A renderer query made by the client for itself, never seen by the app's layers.
+GLint AskRenderer(GLenum pname, GLint fallback) {
+  auto get = reinterpret_cast<void (*)(GLenum, GLint*)>(kRemoteFunctions[api::glGetIntegerv]);
+  GLint value = fallback;
+  get(pname, &value);
+  return value;
+}
+
+}  // namespace
+
+GLint ContextShadow::Integer(GLenum pname, GLint fallback) {
+  if (IsPixelStore(pname)) {
+    auto it = pixel_store_.find(pname);
+    if (it != pixel_store_.end()) return it->second;
+    return pname == GL_UNPACK_ALIGNMENT || pname == GL_PACK_ALIGNMENT ? 4 : 0;
+  }
+  // Limits and format counts do not change within a context: asked once.
+  auto it = asked_.find(pname);
+  if (it != asked_.end()) return it->second;
+  const GLint value = AskRenderer(pname, fallback);
+  asked_[pname] = value;
+  return value;
+}
+
+capture::PixelStoreCaps ContextShadow::PixelStore() {
+  if (client_version_ >= 3) return {true, true, true};
+  if (caps_known_ < 0) {
+    // GLES 1/2: only what the renderer's extensions add.
+    auto get_string = reinterpret_cast<const GLubyte* (*)(GLenum)>(kRemoteFunctions[api::glGetString]);
+    const char* ext = reinterpret_cast<const char*>(get_string(GL_EXTENSIONS));
+    auto has = [&](const char* name) {
+      if (ext == nullptr) return false;
+      const size_t n = std::strlen(name);
+      for (const char* p = ext; (p = std::strstr(p, name)) != nullptr; p += n) {
+        if ((p == ext || p[-1] == ' ') && (p[n] == '\0' || p[n] == ' ')) return true;
+      }
+      return false;
+    };
+    caps_.unpack_subimage = has("GL_EXT_unpack_subimage");
+    caps_.pack_subimage = has("GL_NV_pack_subimage");
+    caps_known_ = 1;
+  }
+  return caps_;
+}
+
+// Output sizes are bounded by the reply itself; these only give the room,
+// so the largest a uniform can be is enough.
+size_t ContextShadow::UniformComponents(GLuint, GLint) { return 16; }
+size_t ContextShadow::UniformBlockActiveUniforms(GLuint program, GLuint block) {
+  auto get = reinterpret_cast<void (*)(GLuint, GLuint, GLenum, GLint*)>(
+      kRemoteFunctions[api::glGetActiveUniformBlockiv]);
+  GLint count = 0;
+  get(program, block, GL_UNIFORM_BLOCK_ACTIVE_UNIFORMS, &count);
+  return count > 0 ? static_cast<size_t>(count) : 0;
+}
+
+bool ContextShadow::BufferBound(GLenum target) const {
+  switch (target) {
+    case GL_ARRAY_BUFFER: return array_buffer_ != 0;
+    case GL_PIXEL_PACK_BUFFER: return pixel_pack_ != 0;
+    case GL_PIXEL_UNPACK_BUFFER: return pixel_unpack_ != 0;
+    case GL_DRAW_INDIRECT_BUFFER: return draw_indirect_ != 0;
+    case GL_ELEMENT_ARRAY_BUFFER: {
+      auto it = element_buffers_.find(vertex_array_);
+      return it != element_buffers_.end() && it->second != 0;
+    }
+    default: return false;
+  }
+}
+
+void ContextShadow::PixelStorei(GLenum pname, GLint value) {
+  if (IsPixelStore(pname)) pixel_store_[pname] = value;
+}
+
+void ContextShadow::BindBuffer(GLenum target, GLuint buffer) {
+  switch (target) {
+    case GL_ARRAY_BUFFER: array_buffer_ = buffer; break;
+    case GL_PIXEL_PACK_BUFFER: pixel_pack_ = buffer; break;
+    case GL_PIXEL_UNPACK_BUFFER: pixel_unpack_ = buffer; break;
+    case GL_DRAW_INDIRECT_BUFFER: draw_indirect_ = buffer; break;
+    case GL_ELEMENT_ARRAY_BUFFER: element_buffers_[vertex_array_] = buffer; break;
+    default: break;
+  }
+}
+
+void ContextShadow::DeleteBuffer(GLuint buffer) {
+  if (buffer == 0) return;
+  for (GLuint* bound : {&array_buffer_, &pixel_pack_, &pixel_unpack_, &draw_indirect_}) {
+    if (*bound == buffer) *bound = 0;
+  }
+  for (auto& [array, element] : element_buffers_) {
+    if (element == buffer) element = 0;
+  }
+}
+
+void ContextShadow::DeleteVertexArray(GLuint array) {
+  if (array == 0) return;
+  element_buffers_.erase(array);
+  if (vertex_array_ == array) vertex_array_ = 0;
+}
+
+}  // namespace strata::remote

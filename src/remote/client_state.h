@@ -1,0 +1,71 @@
+#pragma once
+// The client's shadow of the state it sent, per context: what the capture
+// rules need to size data (pixel store, bound buffers) and what the
+// client-array capture needs at draw time (attribute pointers, enables).
+// There is no driver below the client to ask; what the shadow does not hold
+// it asks the renderer once per context and keeps (limits, format counts).
+
+#include <cstdint>
+#include <map>
+#include <mutex>
+#include <unordered_map>
+
+#include "stream/capture_sizes.h"
+
+namespace strata::remote {
+
+class Connection;
+
+struct ClientArray {
+  bool enabled = false;
+  const void* pointer = nullptr;  // client memory when no buffer was bound at the pointer call
+  bool in_buffer = false;         // the pointer is an offset into a buffer
+  int64_t size = 4;               // components
+  uint32_t type = 0;
+  int64_t stride = 0;
+  uint32_t divisor = 0;
+};
+
+class ContextShadow final : public capture::CaptureState {
+ public:
+  ContextShadow() = default;
+  explicit ContextShadow(int client_version) : client_version_(client_version) {}
+
+  int client_version() const { return client_version_; }
+  void set_connection(Connection* connection) { connection_ = connection; }
+
+  // capture::CaptureState
+  GLint Integer(GLenum pname, GLint fallback) override;
+  capture::PixelStoreCaps PixelStore() override;
+  size_t UniformComponents(GLuint program, GLint location) override;
+  size_t UniformBlockActiveUniforms(GLuint program, GLuint block) override;
+
+  bool BufferBound(GLenum target) const;
+
+  // Shadow updates (remote/client_arrays.cpp's hooks call them).
+  void PixelStorei(GLenum pname, GLint value);
+  void BindBuffer(GLenum target, GLuint buffer);
+  void BindVertexArray(GLuint array) { vertex_array_ = array; }
+  void DeleteBuffer(GLuint buffer);
+  void DeleteVertexArray(GLuint array);
+  GLuint vertex_array() const { return vertex_array_; }
+  GLuint array_buffer() const { return array_buffer_; }
+  // Attribute `index` of vertex array 0 (GLES 1: keys of the named arrays).
+  ClientArray& Array(uint64_t key) { return arrays_[key]; }
+  const std::map<uint64_t, ClientArray>& arrays() const { return arrays_; }
+  uint32_t client_texture = 0;  // glClientActiveTexture, GLES 1
+
+ private:
+  int client_version_ = 2;
+  Connection* connection_ = nullptr;
+  std::unordered_map<GLenum, GLint> pixel_store_;
+  std::unordered_map<GLenum, GLint> asked_;  // values asked of the renderer, per context
+  GLuint array_buffer_ = 0, pixel_pack_ = 0, pixel_unpack_ = 0, draw_indirect_ = 0;
+  GLuint vertex_array_ = 0;
+  std::unordered_map<GLuint, GLuint> element_buffers_;  // per vertex array (0: the default)
+  std::map<uint64_t, ClientArray> arrays_;
+  int caps_known_ = -1;
+  capture::PixelStoreCaps caps_;
+};
+
+}  // namespace strata::remote

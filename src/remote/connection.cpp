@@ -1,0 +1,207 @@
+#include "remote/connection.h"
+
+#include <EGL/egl.h>
+#include <time.h>
+
+#include <mutex>
+#include <set>
+
+#include "common/log.h"
+#include "remote/session.h"
+#include "stream/byte_reader.h"
+#include "stream/record_format.h"
+
+namespace strata::remote {
+
+void* const* g_native_functions = nullptr;
+
+namespace {
+
+uint64_t MonotonicNs() {
+  timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return static_cast<uint64_t>(ts.tv_sec) * 1000000000ull + static_cast<uint64_t>(ts.tv_nsec);
+}
+
+// The largest message the renderer may send (a 16k x 16k RGBA frame and change).
+constexpr uint32_t kMaxIncoming = 1100u << 20;
+
+// Strings handed to the app live as long as the process.
+const char* InternString(std::string_view s) {
+  static std::mutex mu;
+  static std::set<std::string, std::less<>> strings;
+  std::lock_guard lock(mu);
+  auto it = strings.find(s);
+  if (it == strings.end()) it = strings.emplace(s).first;
+  return it->c_str();
+}
+
+thread_local EGLint t_egl_error = EGL_SUCCESS;
+
+}  // namespace
+
+int32_t TakeThreadEglError() {
+  EGLint e = t_egl_error;
+  t_egl_error = EGL_SUCCESS;
+  return e;
+}
+void SetThreadEglError(int32_t error) { t_egl_error = error; }
+
+Connection::Connection(Session& session, std::unique_ptr<transport::ByteStream> stream, uint32_t thread_id)
+    : session_(session), stream_(std::move(stream)), thread_id_(thread_id), shadow_(&no_context_) {
+  no_context_.set_connection(this);
+  batch_ns_ = MonotonicNs();
+}
+
+Connection::~Connection() {
+  if (!session_.lost()) Flush();
+}
+
+uint64_t Connection::NextSequence() { return session_.NextSequence(); }
+
+void Connection::SetCurrent(uint64_t context_id, ContextShadow* shadow) {
+  context_id_ = context_id;
+  shadow_ = shadow != nullptr ? shadow : &no_context_;
+  shadow_->set_connection(this);
+}
+
+void Connection::Fail(const std::string& why) {
+  session_.Lose(why);
+  stream_->Shutdown();
+}
+
+bool Connection::Flush() {
+  if (session_.lost()) return false;
+  if (batch_.size == 0) return true;
+  uint8_t header[stream::wire::kMessageHeaderBytes];
+  stream::wire::PutMessageHeader(header, static_cast<uint32_t>(batch_.size));
+  stream_->Write(header, sizeof header);
+  stream_->Write(batch_.storage.data(), batch_.size);
+  const bool ok = stream_->Flush();
+  batch_.Clear();
+  run_.Restart();
+  batch_ns_ = MonotonicNs();
+  if (!ok) Fail(stream_->error());
+  return ok;
+}
+
+const stream::wire::Reply* Connection::Roundtrip(uint64_t sequence, int slot) {
+  if (!Flush()) return nullptr;
+  for (;;) {
+    uint8_t header[stream::wire::kMessageHeaderBytes];
+    if (!stream_->ReadFully(header, sizeof header)) {
+      Fail(stream_->error());
+      return nullptr;
+    }
+    const uint32_t size = stream::wire::MessageSize(header);
+    if (size > kMaxIncoming) {
+      Fail("the renderer at " + session_.address() + " sent a message of " + std::to_string(size) +
+           " bytes, larger than any reply");
+      return nullptr;
+    }
+    incoming_.resize(size);
+    if (!stream_->ReadFully(incoming_.data(), size)) {
+      Fail(stream_->error());
+      return nullptr;
+    }
+    // Records: framebuffers for a window, then the reply.
+    stream::ByteReader r(incoming_);
+    const stream::wire::Reply* found = nullptr;
+    while (!r.done() && r.ok()) {
+      const uint8_t type = r.U8();
+      const auto payload = r.Bytes(r.Varint());
+      if (!r.ok()) break;
+      if (type == static_cast<uint8_t>(stream::RecordType::kFramebuffer)) {
+        if (frame_handler_ != nullptr) frame_handler_(frame_user_, payload);
+      } else if (type == static_cast<uint8_t>(stream::RecordType::kReply)) {
+        std::string error;
+        if (!stream::wire::DecodeReply(payload, slot, &reply_, &error)) {
+          Fail("the renderer at " + session_.address() + " sent a " + error);
+          return nullptr;
+        }
+        if (reply_.sequence != sequence) {
+          Fail("the renderer at " + session_.address() + " answered call " + std::to_string(reply_.sequence) +
+               " while call " + std::to_string(sequence) + " waited");
+          return nullptr;
+        }
+        found = &reply_;
+      } else if (type == static_cast<uint8_t>(stream::RecordType::kTraceEvent)) {
+        stream::ByteReader event(payload);
+        if (event.String() == "error") {
+          Fail("the renderer at " + session_.address() + " closed this client: " + event.String());
+          return nullptr;
+        }
+      }
+    }
+    if (!r.ok()) {
+      Fail("the renderer at " + session_.address() + " sent a malformed message");
+      return nullptr;
+    }
+    if (found != nullptr) return found;
+  }
+}
+
+void Connection::PutMemory(const void* address, size_t size) {
+  stream::RecordOutput out(batch_, 2 + 10 + 10);
+  const size_t at = out.BeginRecord(stream::RecordType::kMemory);
+  out.o() = stream::PutVarint(out.o(), reinterpret_cast<uintptr_t>(address));
+  out.Blob(address, size);
+  out.EndRecord(at);
+}
+
+void Connection::PutSurfaceEvent(uint64_t surface, int width, int height) {
+  stream::RecordOutput out(batch_, 2 + 1 + 7 + 30);
+  const size_t at = out.BeginRecord(stream::RecordType::kTraceEvent);
+  static constexpr char kKind[] = "surface";
+  out.o() = stream::PutVarint(out.o(), sizeof kKind - 1);
+  std::memcpy(out.o(), kKind, sizeof kKind - 1);
+  out.o() += sizeof kKind - 1;
+  out.o() = stream::PutVarint(out.o(), surface);
+  out.o() = stream::PutVarint(out.o(), static_cast<uint64_t>(width));
+  out.o() = stream::PutVarint(out.o(), static_cast<uint64_t>(height));
+  out.EndRecord(at);
+}
+
+const char* Connection::Intern(const stream::DecodedValue& value) {
+  if (!value.has_out) return nullptr;
+  std::string_view s(reinterpret_cast<const char*>(value.out.data()), value.out.size());
+  if (!s.empty() && s.back() == '\0') s.remove_suffix(1);
+  return InternString(s);
+}
+
+void Connection::TakeEglError(const stream::wire::Reply& reply) {
+  if (reply.egl_error) t_egl_error = *reply.egl_error;
+}
+
+namespace {
+
+struct ThreadSlot {
+  std::unique_ptr<Connection> connection;
+  bool tried = false;
+  ~ThreadSlot() {
+    // Runs at thread exit: what the thread sent last must not be lost.
+    connection.reset();
+  }
+};
+thread_local ThreadSlot t_slot;
+
+}  // namespace
+
+Connection* ThreadConnection() {
+  Connection* c = t_slot.connection.get();
+  if (c != nullptr) [[likely]] {
+    return Session::Get().lost() ? nullptr : c;
+  }
+  if (t_slot.tried) return nullptr;
+  Session& session = Session::Get();
+  if (!session.Start()) return nullptr;
+  t_slot.tried = true;
+  t_slot.connection = session.ConnectThread(session.NewThreadId());
+  return t_slot.connection.get();
+}
+
+void LostCall(bool egl) {
+  if (egl) t_egl_error = Session::Get().started() ? EGL_CONTEXT_LOST : EGL_NOT_INITIALIZED;
+}
+
+}  // namespace strata::remote

@@ -1,0 +1,106 @@
+#pragma once
+// One client thread's connection to the renderer (the seed's connection per
+// guest thread): its batch of encoded records, its call run, its current
+// context's shadow, and the round trip for calls that need an answer.
+// Calls without a result are only appended to the batch; the batch goes out
+// when a call needs an answer, when it grows past kBatchBytes, or at a swap.
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "remote/client_state.h"
+#include "stream/byte_writer.h"
+#include "stream/call_encoder.h"
+#include "stream/wire.h"
+#include "transport/byte_stream.h"
+
+namespace strata::remote {
+
+class Session;
+
+class Connection {
+ public:
+  Connection(Session& session, std::unique_ptr<transport::ByteStream> stream, uint32_t thread_id);
+  ~Connection();
+
+  stream::ByteBuffer& batch() { return batch_; }
+  stream::CallRun& run() { return run_; }
+  uint64_t NextSequence();
+  uint64_t batch_ns() const { return batch_ns_; }
+  uint64_t context_id() const { return context_id_; }
+
+  // The shadow of the current context (a context-less one before the first
+  // eglMakeCurrent), and the capture rules' view of it.
+  ContextShadow& shadow() { return *shadow_; }
+  capture::CaptureState& state() { return *shadow_; }
+  void SetCurrent(uint64_t context_id, ContextShadow* shadow);
+
+  // A call was appended: sends the batch once it is large.
+  void Sent() {
+    if (batch_.size >= kBatchBytes) Flush();
+  }
+  // Sends the batch. False once the renderer is gone (the session says why).
+  bool Flush();
+  // Sends the batch and waits for the reply to call `sequence` of function
+  // `slot`. Null when the renderer is gone or the reply is malformed (the
+  // session is then lost). Valid until the next round trip.
+  const stream::wire::Reply* Roundtrip(uint64_t sequence, int slot);
+
+  // A trace event or memory record, appended to the batch.
+  void PutMemory(const void* address, size_t size);
+  void PutSurfaceEvent(uint64_t surface, int width, int height);
+
+  // A string result, kept for the life of the process (apps keep the pointer).
+  const char* Intern(const stream::DecodedValue& value);
+  // The EGL error the reply carries becomes the thread's.
+  void TakeEglError(const stream::wire::Reply& reply);
+
+  // Called with each framebuffer record that comes before a reply (a window's frame).
+  void SetFrameHandler(void (*handler)(void* user, std::span<const uint8_t> record), void* user) {
+    frame_handler_ = handler;
+    frame_user_ = user;
+  }
+
+  uint32_t thread_id() const { return thread_id_; }
+
+  static constexpr size_t kBatchBytes = 256 * 1024;
+
+ private:
+  void Fail(const std::string& why);
+
+  Session& session_;
+  std::unique_ptr<transport::ByteStream> stream_;
+  uint32_t thread_id_;
+  stream::ByteBuffer batch_;
+  stream::CallRun run_;
+  uint64_t batch_ns_ = 0;
+  uint64_t context_id_ = 0;
+  ContextShadow* shadow_;
+  ContextShadow no_context_;
+  std::vector<uint8_t> incoming_;
+  stream::wire::Reply reply_;
+  void (*frame_handler_)(void*, std::span<const uint8_t>) = nullptr;
+  void* frame_user_ = nullptr;
+};
+
+// The calling thread's connection, made on first use (it joins the process's
+// session); null when the renderer cannot be reached or is gone.
+Connection* ThreadConnection();
+
+// The native driver's function for `slot` when the process fell back to it
+// (STRATA_REMOTE_FALLBACK=native), else null: one load and a test per call.
+extern void* const* g_native_functions;
+inline void* NativeFunction(int slot) { return g_native_functions ? g_native_functions[slot] : nullptr; }
+
+// A call made with no renderer: EGL calls get EGL_CONTEXT_LOST (or
+// EGL_NOT_INITIALIZED before one was reached); GL calls do nothing.
+void LostCall(bool egl);
+
+// The thread's EGL error (eglGetError): set by the client's own EGL checks
+// and by replies, read and reset by eglGetError.
+int32_t TakeThreadEglError();
+void SetThreadEglError(int32_t error);
+
+}  // namespace strata::remote

@@ -1,0 +1,196 @@
+#include "remote/session.h"
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <vector>
+
+#include "common/env.h"
+#include "common/log.h"
+#include "common/process_info.h"
+#include "common/shared_library.h"
+#include "loader/driver_locator.h"
+#include "remote/connection.h"
+#include "stream/call_decoder.h"
+#include "stream/wire.h"
+#include "transport/connect.h"
+#include "transport/token.h"
+
+namespace strata::remote {
+namespace {
+
+constexpr char kOurFeatures[] = "records-v1,replies-v1,frames-v1";
+
+std::string ProgramName() {
+  std::string path = ExecutablePath();
+  auto slash = path.rfind('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+}  // namespace
+
+Session& Session::Get() {
+  static Session* session = new Session;  // never destroyed: threads may still call at exit
+  return *session;
+}
+
+Session::Session() {
+  const char* address = GetEnv("STRATA_REMOTE");
+  address_ = address != nullptr ? address : "";
+}
+
+std::unique_ptr<transport::ByteStream> Session::Handshake(const std::string& role, std::string* error) {
+  auto stream = transport::Connect(address_, error);
+  if (!stream) return nullptr;
+  stream::wire::Hello hello;
+  hello.values["role"] = role;
+  hello.values["program"] = ProgramName();
+  hello.values["pid"] = std::to_string(getpid());
+  hello.values["features"] = kOurFeatures;
+  if (role == "process") {
+    hello.values["functions"] = stream::FunctionTable::OwnNames();
+  } else {
+    hello.values["session"] = session_id_;
+    hello.values["session_key"] = session_key_;
+  }
+  if (!token_.empty()) hello.values["token"] = token_;
+  std::vector<uint8_t> bytes = stream::wire::EncodeHello(stream::wire::kClientMagic, hello);
+  stream->Write(bytes.data(), bytes.size());
+  if (!stream->Flush()) {
+    *error = stream->error();
+    return nullptr;
+  }
+  uint8_t header[stream::wire::kHelloHeaderBytes];
+  if (stream->ReadFullyWithin(header, sizeof header, 30000) != transport::ByteStream::ReadResult::kOk) {
+    *error = stream->error().empty() ? "the renderer at " + address_ + " did not answer the handshake"
+                                     : stream->error();
+    return nullptr;
+  }
+  uint32_t version = 0, body_size = 0;
+  std::string problem;
+  if (!stream::wire::DecodeHelloHeader(header, stream::wire::kRendererMagic, &version, &body_size, &problem)) {
+    *error = address_ + ": " + problem;
+    return nullptr;
+  }
+  std::vector<uint8_t> body(body_size);
+  stream::wire::Hello answer;
+  if (!stream->ReadFully(body.data(), body.size()) || !stream::wire::DecodeHelloBody(body, &answer, &problem)) {
+    *error = stream->error().empty() ? address_ + ": " + problem : stream->error();
+    return nullptr;
+  }
+  const std::string* status = answer.Find("status");
+  const std::string* message = answer.Find("message");
+  if (version != stream::wire::kProtocolVersion) {
+    *error = "the renderer at " + address_ + " speaks protocol version " + std::to_string(version) +
+             ", this client version " + std::to_string(stream::wire::kProtocolVersion) +
+             (message != nullptr ? " (" + *message + ")" : "");
+    return nullptr;
+  }
+  if (status == nullptr || *status != "ok") {
+    *error = "the renderer at " + address_ + " refused this client: " + (message ? *message : "no reason given");
+    return nullptr;
+  }
+  if (role == "process") {
+    const std::string* id = answer.Find("session");
+    const std::string* key = answer.Find("session_key");
+    const std::string* features = answer.Find("features");
+    session_id_ = id ? *id : "";
+    session_key_ = key ? *key : "";
+    features_ = stream::wire::CommonFeatures(kOurFeatures, features ? *features : "");
+    if (!stream::wire::HasFeature(features_, stream::wire::kFeatureReplies)) {
+      *error = "the renderer at " + address_ + " lacks the features this client needs (it offers '" +
+               (features ? *features : "") + "')";
+      return nullptr;
+    }
+  }
+  return stream;
+}
+
+bool Session::Start() {
+  if (started_.load(std::memory_order_acquire)) return !lost();
+  std::lock_guard lock(mu_);
+  if (started_.load(std::memory_order_relaxed)) return !lost();
+  if (tried_) return false;
+  tried_ = true;
+  if (address_.empty()) {
+    Lose("STRATA_REMOTE names no renderer address (unix:@NAME, unix:/PATH or tcp:HOST:PORT)");
+    return false;
+  }
+  if (const char* token_file = GetEnv("STRATA_REMOTE_TOKEN_FILE")) {
+    std::string error;
+    if (!transport::ReadToken(token_file, &token_, &error)) {
+      Lose(error);
+      return false;
+    }
+  }
+  std::string error;
+  // The process handshake's own connection only proves the renderer is
+  // there and opens the session; each thread then joins with its own.
+  auto stream = Handshake("process", &error);
+  if (!stream) {
+    if (const char* fallback = GetEnv("STRATA_REMOTE_FALLBACK"); fallback && std::string(fallback) == "native") {
+      if (FallBackToNative()) {
+        STRATA_WARN("strata remote: %s; rendering on the local driver instead (STRATA_REMOTE_FALLBACK=native)",
+                    error.c_str());
+        return false;
+      }
+    }
+    Lose(error);
+    return false;
+  }
+  process_stream_ = std::move(stream);
+  started_.store(true, std::memory_order_release);
+  return true;
+}
+
+std::unique_ptr<Connection> Session::ConnectThread(uint32_t thread_id) {
+  std::string error;
+  std::unique_ptr<transport::ByteStream> stream;
+  {
+    std::lock_guard lock(mu_);
+    // The first thread uses the process connection.
+    if (process_stream_) stream = std::move(process_stream_);
+  }
+  if (!stream) stream = Handshake("thread", &error);
+  if (!stream) {
+    Lose(error);
+    return nullptr;
+  }
+  return std::make_unique<Connection>(*this, std::move(stream), thread_id);
+}
+
+void Session::Lose(const std::string& why) {
+  if (lost_.exchange(true)) return;
+  // One line, whatever the log level: the app's rendering stops here.
+  std::fprintf(stderr, "strata remote: error: %s\n", why.c_str());
+}
+
+bool Session::FallBackToNative() {
+  // The system's driver, found as the loader finds it and opened apart from
+  // Strata's own libraries (RTLD_DEEPBIND), one function per slot.
+  const std::string own = DirectoryOf(PathOfObjectContaining(reinterpret_cast<const void*>(&ProgramName)));
+  static SharedLibrary libraries[3];
+  int i = 0;
+  for (loader::DriverLibrary which : loader::kAllDriverLibraries) {
+    loader::DriverLocation location = loader::LocateDriver(which, own);
+    if (location.path.empty() || !libraries[i].Open(location.path, true)) {
+      if (which == loader::DriverLibrary::kEgl) return false;
+    }
+    ++i;
+  }
+  using GetProcAddress = void* (*)(const char*);
+  auto get_proc = reinterpret_cast<GetProcAddress>(libraries[0].Symbol("eglGetProcAddress"));
+  static std::vector<void*> functions(api::kFunctionCount, nullptr);
+  for (int slot = 0; slot < api::kFunctionCount; ++slot) {
+    const api::FunctionInfo& info = api::kFunctions[slot];
+    void* fn = info.is_egl ? libraries[0].Symbol(info.name) : nullptr;
+    if (!fn && !info.is_egl) fn = libraries[1].loaded() ? libraries[1].Symbol(info.name) : nullptr;
+    if (!fn && !info.is_egl && libraries[2].loaded()) fn = libraries[2].Symbol(info.name);
+    if (!fn && get_proc) fn = get_proc(info.name);
+    functions[slot] = fn;
+  }
+  g_native_functions = functions.data();
+  return true;
+}
+
+}  // namespace strata::remote

@@ -1,0 +1,62 @@
+#pragma once
+// The client process's session with the renderer: where it is
+// (STRATA_REMOTE), the handshake (protocol version, features, the TCP token),
+// the session every thread's connection joins, and what happens when the
+// renderer cannot be reached or goes away (one error line; EGL calls fail
+// with EGL_CONTEXT_LOST, GL calls do nothing; or, with
+// STRATA_REMOTE_FALLBACK=native at eglInitialize, the local driver).
+
+#include <atomic>
+#include <memory>
+#include <mutex>
+#include <string>
+
+#include "transport/byte_stream.h"
+
+namespace strata::remote {
+
+class Connection;
+
+class Session {
+ public:
+  static Session& Get();
+
+  // Connects the first time (the "process" handshake); true when the
+  // renderer is there. Called by eglInitialize and by a thread's first call.
+  bool Start();
+  // A connection for the calling thread (a "thread" handshake joining the
+  // session); null when the renderer is gone.
+  std::unique_ptr<Connection> ConnectThread(uint32_t thread_id);
+
+  bool started() const { return started_.load(std::memory_order_acquire); }
+  bool lost() const { return lost_.load(std::memory_order_acquire); }
+  // The renderer is gone: says why once, and every later call fails fast.
+  void Lose(const std::string& why);
+  const std::string& address() const { return address_; }
+  const std::string& features() const { return features_; }
+
+  uint64_t NextSequence() { return sequence_.fetch_add(1, std::memory_order_relaxed); }
+  uint32_t NewThreadId() { return next_thread_.fetch_add(1, std::memory_order_relaxed); }
+  // A handle the client proposes for an object it asks the renderer to make
+  // (EGL contexts, surfaces, syncs, images; GL syncs).
+  uint64_t NewHandle() { return next_handle_.fetch_add(1, std::memory_order_relaxed); }
+
+  // STRATA_REMOTE_FALLBACK=native: load the local driver and send every
+  // call there. True when it is in place.
+  bool FallBackToNative();
+
+ private:
+  Session();
+  std::unique_ptr<transport::ByteStream> Handshake(const std::string& role, std::string* error);
+
+  std::mutex mu_;
+  std::unique_ptr<transport::ByteStream> process_stream_;  // until the first thread takes it
+  std::string address_, token_, session_id_, session_key_, features_;
+  std::atomic<bool> started_{false}, lost_{false};
+  bool tried_ = false;
+  std::atomic<uint64_t> sequence_{0};
+  std::atomic<uint32_t> next_thread_{1};
+  std::atomic<uint64_t> next_handle_{0x5000};
+};
+
+}  // namespace strata::remote
