@@ -4,6 +4,7 @@
 #include <dlfcn.h>
 #include <unistd.h>
 
+#include "common/env.h"
 #include "common/log.h"
 #include "common/process_info.h"
 #include "loader/driverless.h"
@@ -57,9 +58,16 @@ void Loader::ClaimPublicSonames() {
 }
 
 void Loader::LoadDriver() {
+  // STRATA_REMOTE: the remote client driver stands where the system's would,
+  // for EGL and both GLES libraries, below the layers.
+  const char* remote = GetEnv("STRATA_REMOTE");
   for (DriverLibrary library : kAllDriverLibraries) {
     DriverLocation& location = location_[Index(library)];
-    location = LocateDriver(library, own_directory_);
+    if (remote != nullptr && *remote != '\0') {
+      location = DriverLocation{own_directory_ + "/libstrata_remote.so", true, ""};
+    } else {
+      location = LocateDriver(library, own_directory_);
+    }
     // Only EGL is required: GLES functions can also come from eglGetProcAddress.
     bool required = library == DriverLibrary::kEgl || location.from_override;
     if (location.path.empty()) {

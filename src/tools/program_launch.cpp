@@ -73,7 +73,19 @@ int CheckLaunch(const char* command, const LaunchRequest& request, std::string* 
     }
   }
   for (const auto& [name, value] : request.environment) setenv(name.c_str(), value.c_str(), 1);
-  if (int status = CheckDriver(command, lib_dir)) return status;
+  const char* remote = std::getenv("STRATA_REMOTE");
+  if (remote != nullptr && *remote != '\0') {
+    // The remote client driver stands in for the system's; the renderer is
+    // reached (or not: one error line from the program) at eglInitialize.
+    std::string path = lib_dir + "/libstrata_remote.so";
+    if (access(path.c_str(), R_OK) != 0) {
+      std::fprintf(stderr, "strata %s: error: Strata's remote client driver %s is missing (installation broken?)\n",
+                   command, path.c_str());
+      return 1;
+    }
+  } else if (int status = CheckDriver(command, lib_dir)) {
+    return status;
+  }
 
   const std::string& program = request.argv[0];
   *resolved_program = FindProgram(program);

@@ -20,6 +20,12 @@ options:
   --driver-glesv2 PATH   use this libGLESv2.so.2 (STRATA_DRIVER_GLESV2)
   --driver-glesv1 PATH   use this libGLESv1_CM.so.1 (STRATA_DRIVER_GLESV1)
   --driver-gl PATH       use this libGL.so.1 behind Strata's (STRATA_DRIVER_GL)
+  --remote ADDRESS       render on a renderer (`strata serve`) at ADDRESS
+                         (unix:@NAME, unix:/PATH, tcp:HOST:PORT) through the
+                         remote client driver instead of the system's (STRATA_REMOTE);
+                         layers and tracing still sit above it
+  --remote-fallback native  with --remote: when the renderer cannot be reached,
+                         render on the system's driver (STRATA_REMOTE_FALLBACK)
   --layers A:B           load these GLES layers, A nearest the program (STRATA_LAYERS);
                          overrides per-app settings of `strata layers`
   --layer-path DIRS      search these directories for layers first (STRATA_LAYER_PATH)
@@ -45,6 +51,8 @@ int RunCommandMain(int argc, char** argv) {
                   {"--driver-glesv2", "STRATA_DRIVER_GLESV2"},
                   {"--driver-glesv1", "STRATA_DRIVER_GLESV1"},
                   {"--driver-gl", "STRATA_DRIVER_GL"},
+                  {"--remote", "STRATA_REMOTE"},
+                  {"--remote-fallback", "STRATA_REMOTE_FALLBACK"},
                   {"--layers", "STRATA_LAYERS"},
                   {"--layer-path", "STRATA_LAYER_PATH"},
                   {"--log", "STRATA_LOG"}};

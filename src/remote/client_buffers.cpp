@@ -1,0 +1,160 @@
+// Mapped buffers on the client: the app writes into client memory; the bytes
+// go to the renderer as memory records at flush and unmap (the executor copies
+// them into the host's mapping, as replay does). A mapping for reading is
+// filled from the renderer's reply first.
+#include <cstdlib>
+#include <map>
+#include <mutex>
+
+#include "remote/generated_support.h"
+#include "remote/session.h"
+
+namespace strata::remote {
+namespace {
+
+struct Mapping {
+  uint8_t* memory = nullptr;
+  GLsizeiptr length = 0;
+  GLbitfield access = 0;
+};
+
+// Per thread and target: a mapping belongs to the context current on the thread.
+thread_local std::map<GLenum, Mapping> t_mappings;
+
+void* Map(api::Slot slot, GLenum target, GLintptr offset, GLsizeiptr length, GLbitfield access) {
+  Connection* c = ThreadConnection();
+  if (c == nullptr || length <= 0 || t_mappings.count(target)) return nullptr;
+  auto* memory = static_cast<uint8_t*>(std::calloc(static_cast<size_t>(length), 1));
+  if (memory == nullptr) return nullptr;
+  const bool read = (access & GL_MAP_READ_BIT) != 0;
+  const uint64_t sequence = c->NextSequence();
+  {
+    // The client's memory is the mapping the stream names, as a trace records the app's pointer.
+    stream::CallEncoder w(c->batch(), c->run(), slot, sequence, c->context_id(),
+                          stream::kCallUntimed | stream::kCallHasReply | (read ? stream::wire::kCallWantsReply : 0));
+    w.Unsigned(target);
+    w.Signed(offset);
+    w.Signed(length);
+    w.Unsigned(access);
+    w.Times(c->batch_ns(), c->batch_ns());
+    w.Unsigned(reinterpret_cast<uintptr_t>(memory));
+    w.End();
+  }
+  if (read) {
+    const stream::wire::Reply* r = c->Roundtrip(sequence, slot);
+    if (r == nullptr || r->result.u == 0) {
+      std::free(memory);
+      return nullptr;
+    }
+    if (r->has_data) std::memcpy(memory, r->data.data(), std::min(r->data.size(), static_cast<size_t>(length)));
+  } else {
+    c->Sent();
+  }
+  t_mappings[target] = {memory, length, access};
+  return memory;
+}
+
+GLboolean Unmap(api::Slot slot, GLenum target) {
+  Connection* c = ThreadConnection();
+  auto it = t_mappings.find(target);
+  if (c == nullptr || it == t_mappings.end()) return GL_FALSE;
+  const Mapping m = it->second;
+  t_mappings.erase(it);
+  if ((m.access & GL_MAP_WRITE_BIT) && !(m.access & GL_MAP_FLUSH_EXPLICIT_BIT)) {
+    c->PutMemory(m.memory, static_cast<size_t>(m.length));
+  }
+  {
+    stream::CallEncoder w(c->batch(), c->run(), slot, c->NextSequence(), c->context_id(), stream::kCallUntimed);
+    w.Unsigned(target);
+    w.Times(c->batch_ns(), c->batch_ns());
+    w.End();
+  }
+  c->Sent();
+  std::free(m.memory);
+  return GL_TRUE;
+}
+
+void FlushRange(api::Slot slot, GLenum target, GLintptr offset, GLsizeiptr length) {
+  Connection* c = ThreadConnection();
+  auto it = t_mappings.find(target);
+  if (c == nullptr) return;
+  if (it != t_mappings.end() && offset >= 0 && length > 0 && offset + length <= it->second.length) {
+    c->PutMemory(it->second.memory + offset, static_cast<size_t>(length));
+  }
+  stream::CallEncoder w(c->batch(), c->run(), slot, c->NextSequence(), c->context_id(), stream::kCallUntimed);
+  w.Unsigned(target);
+  w.Signed(offset);
+  w.Signed(length);
+  w.Times(c->batch_ns(), c->batch_ns());
+  w.End();
+  c->Sent();
+}
+
+}  // namespace
+
+void* Remote_glMapBufferRange(GLenum target, GLintptr offset, GLsizeiptr length, GLbitfield access) {
+  if (void* native = NativeFunction(api::glMapBufferRange)) {
+    return reinterpret_cast<PFNGLMAPBUFFERRANGEPROC>(native)(target, offset, length, access);
+  }
+  return Map(api::glMapBufferRange, target, offset, length, access);
+}
+
+void* Remote_glMapBufferRangeEXT(GLenum target, GLintptr offset, GLsizeiptr length, GLbitfield access) {
+  if (void* native = NativeFunction(api::glMapBufferRangeEXT)) {
+    return reinterpret_cast<PFNGLMAPBUFFERRANGEEXTPROC>(native)(target, offset, length, access);
+  }
+  return Map(api::glMapBufferRangeEXT, target, offset, length, access);
+}
+
+void* Remote_glMapBufferOES(GLenum target, GLenum access) {
+  if (void* native = NativeFunction(api::glMapBufferOES)) {
+    return reinterpret_cast<PFNGLMAPBUFFEROESPROC>(native)(target, access);
+  }
+  // The whole buffer, write-only (GL_WRITE_ONLY_OES is the only access).
+  auto get = reinterpret_cast<void (*)(GLenum, GLenum, GLint*)>(kRemoteFunctions[api::glGetBufferParameteriv]);
+  GLint size = 0;
+  get(target, GL_BUFFER_SIZE, &size);
+  (void)access;
+  return Map(api::glMapBufferRange, target, 0, size, GL_MAP_WRITE_BIT);
+}
+
+GLboolean Remote_glUnmapBuffer(GLenum target) {
+  if (void* native = NativeFunction(api::glUnmapBuffer)) return reinterpret_cast<PFNGLUNMAPBUFFERPROC>(native)(target);
+  return Unmap(api::glUnmapBuffer, target);
+}
+
+GLboolean Remote_glUnmapBufferOES(GLenum target) {
+  if (void* native = NativeFunction(api::glUnmapBufferOES)) {
+    return reinterpret_cast<PFNGLUNMAPBUFFEROESPROC>(native)(target);
+  }
+  return Unmap(api::glUnmapBuffer, target);
+}
+
+void Remote_glFlushMappedBufferRange(GLenum target, GLintptr offset, GLsizeiptr length) {
+  if (void* native = NativeFunction(api::glFlushMappedBufferRange)) {
+    return reinterpret_cast<PFNGLFLUSHMAPPEDBUFFERRANGEPROC>(native)(target, offset, length);
+  }
+  FlushRange(api::glFlushMappedBufferRange, target, offset, length);
+}
+
+void Remote_glFlushMappedBufferRangeEXT(GLenum target, GLintptr offset, GLsizeiptr length) {
+  if (void* native = NativeFunction(api::glFlushMappedBufferRangeEXT)) {
+    return reinterpret_cast<PFNGLFLUSHMAPPEDBUFFERRANGEEXTPROC>(native)(target, offset, length);
+  }
+  FlushRange(api::glFlushMappedBufferRangeEXT, target, offset, length);
+}
+
+void Remote_glGetBufferPointerv(GLenum target, GLenum pname, void** params) {
+  if (void* native = NativeFunction(api::glGetBufferPointerv)) {
+    return reinterpret_cast<PFNGLGETBUFFERPOINTERVPROC>(native)(target, pname, params);
+  }
+  if (params == nullptr) return;
+  auto it = t_mappings.find(target);
+  *params = pname == GL_BUFFER_MAP_POINTER && it != t_mappings.end() ? it->second.memory : nullptr;
+}
+
+void Remote_glGetBufferPointervOES(GLenum target, GLenum pname, void** params) {
+  Remote_glGetBufferPointerv(target, pname, params);
+}
+
+}  // namespace strata::remote

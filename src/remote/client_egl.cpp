@@ -1,0 +1,598 @@
+// EGL on the client, as the seed's emulation EGL: the display is the
+// client's own; configs, extension strings and errors come from the renderer;
+// contexts, surfaces, syncs and images are named by the client (proposed in
+// the call record, as a trace records what the driver returned) so that
+// creating them costs at most the one round trip that reports success.
+// Window surfaces render into a host surface of the window's size; each
+// swap brings the frame back and puts it in the window (window_presenter).
+#include <X11/Xlib.h>
+
+#include <cstring>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+
+#include "remote/generated_support.h"
+#include "remote/session.h"
+#include "remote/window_presenter.h"
+
+namespace strata::remote {
+namespace {
+
+using Proc = void (*)();
+const EGLDisplay kDisplay = reinterpret_cast<EGLDisplay>(uintptr_t{0x5354524c});  // "STRL"
+constexpr EGLint kPlatformX11 = 0x31D5, kPlatformSurfaceless = 0x31DD;
+
+// Client extensions are the client's own platforms; display extensions are
+// the renderer's, less those the client cannot carry.
+constexpr char kClientExtensions[] =
+    "EGL_EXT_client_extensions EGL_EXT_platform_base EGL_KHR_platform_x11 EGL_EXT_platform_x11 "
+    "EGL_MESA_platform_surfaceless EGL_KHR_client_get_all_proc_addresses";
+constexpr const char* kCarriedExtensions[] = {
+    "EGL_KHR_create_context", "EGL_KHR_surfaceless_context", "EGL_KHR_no_config_context", "EGL_KHR_fence_sync",
+    "EGL_KHR_wait_sync", "EGL_KHR_image_base", "EGL_KHR_gl_texture_2D_image", "EGL_KHR_gl_texture_cubemap_image",
+    "EGL_KHR_gl_texture_3D_image", "EGL_KHR_gl_renderbuffer_image", "EGL_KHR_get_all_proc_addresses",
+    "EGL_KHR_config_attribs", "EGL_EXT_create_context_robustness", "EGL_KHR_create_context_no_error",
+    "EGL_KHR_swap_buffers_with_damage", "EGL_EXT_swap_buffers_with_damage", "EGL_KHR_gl_colorspace",
+    "EGL_EXT_pixel_format_float", "EGL_KHR_cl_event2", "EGL_KHR_reusable_sync",
+};
+
+struct Globals {
+  std::mutex mu;
+  Display* x_display = nullptr;  // the app's, from eglGetDisplay, or our own
+  bool own_x_display = false;
+  std::unordered_map<uint64_t, std::unique_ptr<ContextShadow>> contexts;
+  std::unordered_map<uint64_t, std::unique_ptr<WindowPresenter>> windows;
+};
+Globals& G() {
+  static Globals* g = new Globals;
+  return *g;
+}
+
+thread_local EGLContext t_context = EGL_NO_CONTEXT;
+thread_local EGLSurface t_draw = EGL_NO_SURFACE, t_read = EGL_NO_SURFACE;
+thread_local EGLint t_swap_interval = 0;
+
+template <typename Fn>
+Fn Native(api::Slot slot) {
+  return reinterpret_cast<Fn>(NativeFunction(slot));
+}
+
+uint64_t H(const void* handle) { return reinterpret_cast<uintptr_t>(handle); }
+
+EGLBoolean Fail(EGLint error) {
+  SetThreadEglError(error);
+  return EGL_FALSE;
+}
+
+// A hand-encoded call: scalars and blobs in the registry's order, then, for
+// a call whose result the client proposes, that result and absent outputs.
+class HandCall {
+ public:
+  HandCall(Connection& c, api::Slot slot, bool wants_reply, bool proposes = false)
+      : c_(c),
+        slot_(slot),
+        sequence_(c.NextSequence()),
+        w_(c.batch(), c.run(), slot, sequence_, c.context_id(),
+           stream::kCallUntimed | (wants_reply ? stream::wire::kCallWantsReply : 0) |
+               (proposes ? stream::kCallHasReply : 0)) {}
+  HandCall& Handle(const void* h) {
+    w_.Unsigned(H(h));
+    return *this;
+  }
+  HandCall& Int(int64_t v) {
+    w_.Signed(v);
+    return *this;
+  }
+  HandCall& Uint(uint64_t v) {
+    w_.Unsigned(v);
+    return *this;
+  }
+  HandCall& Blob(const void* p, size_t size) {
+    w_.Unsigned(H(p));
+    PutBlob(w_, p, size);
+    return *this;
+  }
+  HandCall& NoBlob(const void* p) {
+    w_.Unsigned(H(p));
+    w_.Absent();
+    return *this;
+  }
+  // Ends the arguments; `proposed` is the result named by the client, when it names one.
+  void End(uint64_t proposed = 0, int absent_outputs = 0) {
+    w_.Times(c_.batch_ns(), c_.batch_ns());
+    if (proposed != 0) {
+      w_.Unsigned(proposed);
+      for (int i = 0; i < absent_outputs; ++i) w_.Absent();
+    }
+    w_.End();
+  }
+  const stream::wire::Reply* Wait() {
+    const stream::wire::Reply* r = c_.Roundtrip(sequence_, slot_);
+    if (r != nullptr) c_.TakeEglError(*r);
+    return r;
+  }
+
+ private:
+  Connection& c_;
+  api::Slot slot_;
+  uint64_t sequence_;
+  stream::CallEncoder w_;
+};
+
+size_t AttribBytes(const EGLint* list) {
+  if (list == nullptr) return 0;
+  size_t n = 0;
+  while (list[n] != EGL_NONE && n < 1024) n += 2;
+  return (n + 1) * sizeof(EGLint);
+}
+size_t AttribBytes(const EGLAttrib* list) {
+  if (list == nullptr) return 0;
+  size_t n = 0;
+  while (list[n] != EGL_NONE && n < 1024) n += 2;
+  return (n + 1) * sizeof(EGLAttrib);
+}
+
+Connection* Egl() {
+  Connection* c = ThreadConnection();
+  if (c == nullptr) LostCall(true);
+  return c;
+}
+
+bool Carried(const std::string& name) {
+  for (const char* e : kCarriedExtensions) {
+    if (name == e) return true;
+  }
+  return false;
+}
+
+EGLDisplay OpenDisplay(EGLint platform, void* native) {
+  if (!Session::Get().Start() && NativeFunction(api::eglGetPlatformDisplay) == nullptr) {
+    // No renderer and no fallback: a display that fails eglInitialize, as an
+    // EGL with no usable device would.
+    return kDisplay;
+  }
+  std::lock_guard lock(G().mu);
+  if (platform == kPlatformX11 && native != nullptr && G().x_display == nullptr) {
+    G().x_display = static_cast<Display*>(native);
+  }
+  return kDisplay;
+}
+
+}  // namespace
+
+EGLDisplay Remote_eglGetDisplay(EGLNativeDisplayType display_id) {
+  Session::Get().Start();
+  if (auto native = Native<PFNEGLGETDISPLAYPROC>(api::eglGetDisplay)) return native(display_id);
+  return OpenDisplay(kPlatformX11, reinterpret_cast<void*>(display_id));
+}
+
+EGLDisplay Remote_eglGetPlatformDisplay(EGLenum platform, void* native_display, const EGLAttrib* attrib_list) {
+  Session::Get().Start();
+  if (auto native = Native<PFNEGLGETPLATFORMDISPLAYPROC>(api::eglGetPlatformDisplay)) {
+    return native(platform, native_display, attrib_list);
+  }
+  if (static_cast<EGLint>(platform) != kPlatformX11 && static_cast<EGLint>(platform) != kPlatformSurfaceless) {
+    SetThreadEglError(EGL_BAD_PARAMETER);
+    return EGL_NO_DISPLAY;
+  }
+  return OpenDisplay(static_cast<EGLint>(platform), native_display);
+}
+
+EGLDisplay Remote_eglGetPlatformDisplayEXT(EGLenum platform, void* native_display, const EGLint* attrib_list) {
+  Session::Get().Start();
+  if (auto native = Native<PFNEGLGETPLATFORMDISPLAYEXTPROC>(api::eglGetPlatformDisplayEXT)) {
+    return native(platform, native_display, attrib_list);
+  }
+  return Remote_eglGetPlatformDisplay(platform, native_display, nullptr);
+}
+
+EGLBoolean Remote_eglInitialize(EGLDisplay dpy, EGLint* major, EGLint* minor) {
+  if (auto native = Native<PFNEGLINITIALIZEPROC>(api::eglInitialize)) return native(dpy, major, minor);
+  if (dpy != kDisplay) return Fail(EGL_BAD_DISPLAY);
+  Connection* c = Egl();
+  if (c == nullptr) return EGL_FALSE;
+  HandCall call(*c, api::eglInitialize, true);
+  call.Handle(dpy).NoBlob(major).NoBlob(minor).End();
+  const stream::wire::Reply* r = call.Wait();
+  if (r == nullptr) return EGL_FALSE;
+  if (r->result.u == 0) return EGL_FALSE;
+  // The client speaks EGL 1.5 whatever the host's version.
+  if (major) *major = 1;
+  if (minor) *minor = 5;
+  return EGL_TRUE;
+}
+
+EGLBoolean Remote_eglTerminate(EGLDisplay dpy) {
+  if (auto native = Native<PFNEGLTERMINATEPROC>(api::eglTerminate)) return native(dpy);
+  if (dpy != kDisplay) return Fail(EGL_BAD_DISPLAY);
+  if (Connection* c = ThreadConnection()) {
+    HandCall(*c, api::eglTerminate, false).Handle(dpy).End();
+    c->Flush();
+  }
+  return EGL_TRUE;
+}
+
+const char* Remote_eglQueryString(EGLDisplay dpy, EGLint name) {
+  if (auto native = Native<PFNEGLQUERYSTRINGPROC>(api::eglQueryString)) return native(dpy, name);
+  if (dpy == EGL_NO_DISPLAY) {
+    if (name == EGL_EXTENSIONS) return kClientExtensions;
+    if (name == EGL_VERSION) return "1.5 Strata remote";
+    SetThreadEglError(EGL_BAD_DISPLAY);
+    return nullptr;
+  }
+  if (dpy != kDisplay) {
+    SetThreadEglError(EGL_BAD_DISPLAY);
+    return nullptr;
+  }
+  if (name == EGL_CLIENT_APIS) return "OpenGL_ES";
+  Connection* c = Egl();
+  if (c == nullptr) return nullptr;
+  HandCall call(*c, api::eglQueryString, true);
+  call.Handle(dpy).Int(name).End();
+  const stream::wire::Reply* r = call.Wait();
+  if (r == nullptr || !r->result.has_out) return nullptr;
+  std::string text(reinterpret_cast<const char*>(r->result.out.data()), r->result.out.size());
+  if (!text.empty() && text.back() == '\0') text.pop_back();
+  if (name == EGL_EXTENSIONS) {
+    std::string carried;
+    size_t start = 0;
+    while (start < text.size()) {
+      size_t end = text.find(' ', start);
+      if (end == std::string::npos) end = text.size();
+      std::string e = text.substr(start, end - start);
+      if (!e.empty() && Carried(e)) carried += (carried.empty() ? "" : " ") + e;
+      start = end + 1;
+    }
+    text = carried;
+  } else if (name == EGL_VERSION) {
+    text = "1.5 Strata remote (renderer: " + text + ")";
+  }
+  stream::DecodedValue value;
+  value.has_out = true;
+  value.out = {reinterpret_cast<const uint8_t*>(text.data()), text.size()};
+  return c->Intern(value);
+}
+
+EGLint Remote_eglGetError() {
+  if (auto native = Native<PFNEGLGETERRORPROC>(api::eglGetError)) return native();
+  return TakeThreadEglError();
+}
+
+EGLContext Remote_eglGetCurrentContext() {
+  if (auto native = Native<PFNEGLGETCURRENTCONTEXTPROC>(api::eglGetCurrentContext)) return native();
+  return t_context;
+}
+
+EGLSurface Remote_eglGetCurrentSurface(EGLint readdraw) {
+  if (auto native = Native<PFNEGLGETCURRENTSURFACEPROC>(api::eglGetCurrentSurface)) return native(readdraw);
+  return readdraw == EGL_READ ? t_read : t_draw;
+}
+
+EGLDisplay Remote_eglGetCurrentDisplay() {
+  if (auto native = Native<PFNEGLGETCURRENTDISPLAYPROC>(api::eglGetCurrentDisplay)) return native();
+  return t_context != EGL_NO_CONTEXT ? kDisplay : EGL_NO_DISPLAY;
+}
+
+__eglMustCastToProperFunctionPointerType Remote_eglGetProcAddress(const char* procname) {
+  if (procname == nullptr) return nullptr;
+  const int slot = api::FindFunction(procname);
+  if (slot < 0) {
+    // A function the registry does not know: the native driver's when in use.
+    auto native = Native<PFNEGLGETPROCADDRESSPROC>(api::eglGetProcAddress);
+    return native ? native(procname) : nullptr;
+  }
+  return reinterpret_cast<__eglMustCastToProperFunctionPointerType>(kRemoteFunctions[slot]);
+}
+
+EGLBoolean Remote_eglBindAPI(EGLenum api_name) {
+  if (auto native = Native<PFNEGLBINDAPIPROC>(api::eglBindAPI)) return native(api_name);
+  return api_name == EGL_OPENGL_ES_API ? EGL_TRUE : Fail(EGL_BAD_PARAMETER);
+}
+
+EGLenum Remote_eglQueryAPI() {
+  if (auto native = Native<PFNEGLQUERYAPIPROC>(api::eglQueryAPI)) return native();
+  return EGL_OPENGL_ES_API;
+}
+
+EGLContext Remote_eglCreateContext(EGLDisplay dpy, EGLConfig config, EGLContext share_context,
+                                   const EGLint* attrib_list) {
+  if (auto native = Native<PFNEGLCREATECONTEXTPROC>(api::eglCreateContext)) {
+    return native(dpy, config, share_context, attrib_list);
+  }
+  if (dpy != kDisplay) return Fail(EGL_BAD_DISPLAY), EGL_NO_CONTEXT;
+  Connection* c = Egl();
+  if (c == nullptr) return EGL_NO_CONTEXT;
+  const uint64_t handle = Session::Get().NewHandle();
+  HandCall call(*c, api::eglCreateContext, true, true);
+  call.Handle(dpy).Handle(config).Handle(share_context).Blob(attrib_list, AttribBytes(attrib_list)).End(handle, 1);
+  const stream::wire::Reply* r = call.Wait();
+  if (r == nullptr || r->result.u == 0) return EGL_NO_CONTEXT;
+  int version = 1;
+  for (size_t i = 0; attrib_list != nullptr && attrib_list[i] != EGL_NONE && i < 1024; i += 2) {
+    if (attrib_list[i] == EGL_CONTEXT_CLIENT_VERSION) version = attrib_list[i + 1];
+  }
+  std::lock_guard lock(G().mu);
+  G().contexts[handle] = std::make_unique<ContextShadow>(version);
+  return reinterpret_cast<EGLContext>(static_cast<uintptr_t>(handle));
+}
+
+EGLBoolean Remote_eglDestroyContext(EGLDisplay dpy, EGLContext ctx) {
+  if (auto native = Native<PFNEGLDESTROYCONTEXTPROC>(api::eglDestroyContext)) return native(dpy, ctx);
+  Connection* c = Egl();
+  if (c == nullptr) return EGL_FALSE;
+  HandCall(*c, api::eglDestroyContext, false).Handle(dpy).Handle(ctx).End();
+  c->Sent();
+  // The shadow stays while a thread may still have the context current.
+  return EGL_TRUE;
+}
+
+namespace {
+
+EGLSurface CreateWindow(api::Slot slot, EGLDisplay dpy, EGLConfig config, Window window, const void* native_arg,
+                        const void* attribs, size_t attrib_bytes, bool attribs_are_int) {
+  Connection* c = Egl();
+  if (c == nullptr) return EGL_NO_SURFACE;
+  Display* x = nullptr;
+  {
+    std::lock_guard lock(G().mu);
+    if (G().x_display == nullptr) {
+      G().x_display = XOpenDisplay(nullptr);
+      G().own_x_display = true;
+    }
+    x = G().x_display;
+  }
+  if (x == nullptr || window == 0) return Fail(EGL_BAD_NATIVE_WINDOW), EGL_NO_SURFACE;
+  auto presenter = WindowPresenter::Create(x, window);
+  if (!presenter) return Fail(EGL_BAD_NATIVE_WINDOW), EGL_NO_SURFACE;
+  const uint64_t handle = Session::Get().NewHandle();
+  HandCall call(*c, slot, true, true);
+  call.Handle(dpy).Handle(config);
+  if (slot == api::eglCreateWindowSurface) {
+    call.Uint(window);
+  } else {
+    call.NoBlob(native_arg);  // the registry's native pointer: only its value travels
+  }
+  (void)attribs_are_int;
+  call.Blob(attribs, attrib_bytes).End(handle, slot == api::eglCreateWindowSurface ? 1 : 2);
+  c->PutSurfaceEvent(handle, presenter->width(), presenter->height());
+  const stream::wire::Reply* r = call.Wait();
+  if (r == nullptr || r->result.u == 0) return EGL_NO_SURFACE;
+  std::lock_guard lock(G().mu);
+  G().windows[handle] = std::move(presenter);
+  return reinterpret_cast<EGLSurface>(static_cast<uintptr_t>(handle));
+}
+
+void PresentFrame(void* user, std::span<const uint8_t> record) {
+  static_cast<WindowPresenter*>(user)->Present(record);
+}
+
+}  // namespace
+
+EGLSurface Remote_eglCreateWindowSurface(EGLDisplay dpy, EGLConfig config, EGLNativeWindowType win,
+                                         const EGLint* attrib_list) {
+  if (auto native = Native<PFNEGLCREATEWINDOWSURFACEPROC>(api::eglCreateWindowSurface)) {
+    return native(dpy, config, win, attrib_list);
+  }
+  return CreateWindow(api::eglCreateWindowSurface, dpy, config, static_cast<Window>(win), nullptr, attrib_list,
+                      AttribBytes(attrib_list), true);
+}
+
+EGLSurface Remote_eglCreatePlatformWindowSurface(EGLDisplay dpy, EGLConfig config, void* native_window,
+                                                 const EGLAttrib* attrib_list) {
+  if (auto native = Native<PFNEGLCREATEPLATFORMWINDOWSURFACEPROC>(api::eglCreatePlatformWindowSurface)) {
+    return native(dpy, config, native_window, attrib_list);
+  }
+  // On the X11 platform the native window is a pointer to the Window.
+  Window window = native_window != nullptr ? *static_cast<Window*>(native_window) : 0;
+  return CreateWindow(api::eglCreatePlatformWindowSurface, dpy, config, window, native_window, attrib_list,
+                      AttribBytes(attrib_list), false);
+}
+
+EGLSurface Remote_eglCreatePlatformWindowSurfaceEXT(EGLDisplay dpy, EGLConfig config, void* native_window,
+                                                    const EGLint* attrib_list) {
+  if (auto native = Native<PFNEGLCREATEPLATFORMWINDOWSURFACEEXTPROC>(api::eglCreatePlatformWindowSurfaceEXT)) {
+    return native(dpy, config, native_window, attrib_list);
+  }
+  Window window = native_window != nullptr ? *static_cast<Window*>(native_window) : 0;
+  return CreateWindow(api::eglCreatePlatformWindowSurfaceEXT, dpy, config, window, native_window, attrib_list,
+                      AttribBytes(attrib_list), true);
+}
+
+EGLSurface Remote_eglCreatePbufferSurface(EGLDisplay dpy, EGLConfig config, const EGLint* attrib_list) {
+  if (auto native = Native<PFNEGLCREATEPBUFFERSURFACEPROC>(api::eglCreatePbufferSurface)) {
+    return native(dpy, config, attrib_list);
+  }
+  Connection* c = Egl();
+  if (c == nullptr) return EGL_NO_SURFACE;
+  const uint64_t handle = Session::Get().NewHandle();
+  HandCall call(*c, api::eglCreatePbufferSurface, true, true);
+  call.Handle(dpy).Handle(config).Blob(attrib_list, AttribBytes(attrib_list)).End(handle, 1);
+  const stream::wire::Reply* r = call.Wait();
+  if (r == nullptr || r->result.u == 0) return EGL_NO_SURFACE;
+  return reinterpret_cast<EGLSurface>(static_cast<uintptr_t>(handle));
+}
+
+EGLBoolean Remote_eglDestroySurface(EGLDisplay dpy, EGLSurface surface) {
+  if (auto native = Native<PFNEGLDESTROYSURFACEPROC>(api::eglDestroySurface)) return native(dpy, surface);
+  Connection* c = Egl();
+  if (c == nullptr) return EGL_FALSE;
+  HandCall(*c, api::eglDestroySurface, false).Handle(dpy).Handle(surface).End();
+  c->Sent();
+  std::lock_guard lock(G().mu);
+  G().windows.erase(H(surface));
+  return EGL_TRUE;
+}
+
+EGLBoolean Remote_eglMakeCurrent(EGLDisplay dpy, EGLSurface draw, EGLSurface read, EGLContext ctx) {
+  if (auto native = Native<PFNEGLMAKECURRENTPROC>(api::eglMakeCurrent)) return native(dpy, draw, read, ctx);
+  Connection* c = Egl();
+  if (c == nullptr) return EGL_FALSE;
+  HandCall call(*c, api::eglMakeCurrent, true);
+  call.Handle(dpy).Handle(draw).Handle(read).Handle(ctx).End();
+  const stream::wire::Reply* r = call.Wait();
+  if (r == nullptr || r->result.u == 0) return EGL_FALSE;
+  ContextShadow* shadow = nullptr;
+  if (ctx != EGL_NO_CONTEXT) {
+    std::lock_guard lock(G().mu);
+    auto it = G().contexts.find(H(ctx));
+    if (it != G().contexts.end()) shadow = it->second.get();
+  }
+  c->SetCurrent(H(ctx), shadow);
+  t_context = ctx;
+  t_draw = draw;
+  t_read = read;
+  return EGL_TRUE;
+}
+
+EGLBoolean Remote_eglReleaseThread() {
+  if (auto native = Native<PFNEGLRELEASETHREADPROC>(api::eglReleaseThread)) return native();
+  if (Connection* c = ThreadConnection()) {
+    HandCall(*c, api::eglReleaseThread, false).End();
+    c->Flush();
+    c->SetCurrent(0, nullptr);
+  }
+  t_context = EGL_NO_CONTEXT;
+  t_draw = t_read = EGL_NO_SURFACE;
+  return EGL_TRUE;
+}
+
+namespace {
+
+EGLBoolean Swap(api::Slot slot, EGLDisplay dpy, EGLSurface surface, const EGLint* rects, EGLint n_rects) {
+  Connection* c = Egl();
+  if (c == nullptr) return EGL_FALSE;
+  WindowPresenter* window = nullptr;
+  {
+    std::lock_guard lock(G().mu);
+    auto it = G().windows.find(H(surface));
+    if (it != G().windows.end()) window = it->second.get();
+  }
+  if (window != nullptr) {
+    // A window that changed size gets a host surface of the new size.
+    if (window->Resized()) c->PutSurfaceEvent(H(surface), window->width(), window->height());
+    c->SetFrameHandler(&PresentFrame, window);
+  }
+  HandCall call(*c, slot, true);
+  call.Handle(dpy).Handle(surface);
+  if (slot != api::eglSwapBuffers) {
+    call.Blob(rects, rects != nullptr && n_rects > 0 ? static_cast<size_t>(n_rects) * 4 * sizeof(EGLint) : 0)
+        .Int(n_rects);
+  }
+  call.End();
+  const stream::wire::Reply* r = call.Wait();
+  c->SetFrameHandler(nullptr, nullptr);
+  if (window != nullptr) window->Pace(t_swap_interval);
+  return r != nullptr && r->result.u != 0 ? EGL_TRUE : EGL_FALSE;
+}
+
+}  // namespace
+
+EGLBoolean Remote_eglSwapBuffers(EGLDisplay dpy, EGLSurface surface) {
+  if (auto native = Native<PFNEGLSWAPBUFFERSPROC>(api::eglSwapBuffers)) return native(dpy, surface);
+  return Swap(api::eglSwapBuffers, dpy, surface, nullptr, 0);
+}
+
+EGLBoolean Remote_eglSwapBuffersWithDamageKHR(EGLDisplay dpy, EGLSurface surface, const EGLint* rects,
+                                              EGLint n_rects) {
+  if (auto native = Native<PFNEGLSWAPBUFFERSWITHDAMAGEKHRPROC>(api::eglSwapBuffersWithDamageKHR)) {
+    return native(dpy, surface, rects, n_rects);
+  }
+  return Swap(api::eglSwapBuffersWithDamageKHR, dpy, surface, rects, n_rects);
+}
+
+EGLBoolean Remote_eglSwapBuffersWithDamageEXT(EGLDisplay dpy, EGLSurface surface, const EGLint* rects,
+                                              EGLint n_rects) {
+  if (auto native = Native<PFNEGLSWAPBUFFERSWITHDAMAGEEXTPROC>(api::eglSwapBuffersWithDamageEXT)) {
+    return native(dpy, surface, rects, n_rects);
+  }
+  return Swap(api::eglSwapBuffersWithDamageEXT, dpy, surface, rects, n_rects);
+}
+
+EGLBoolean Remote_eglSwapInterval(EGLDisplay dpy, EGLint interval) {
+  if (auto native = Native<PFNEGLSWAPINTERVALPROC>(api::eglSwapInterval)) return native(dpy, interval);
+  if (dpy != kDisplay) return Fail(EGL_BAD_DISPLAY);
+  // The host renders into an off-screen surface: the client paces its windows.
+  t_swap_interval = interval < 0 ? 0 : interval;
+  return EGL_TRUE;
+}
+
+EGLSync Remote_eglCreateSync(EGLDisplay dpy, EGLenum type, const EGLAttrib* attrib_list) {
+  if (auto native = Native<PFNEGLCREATESYNCPROC>(api::eglCreateSync)) return native(dpy, type, attrib_list);
+  Connection* c = Egl();
+  if (c == nullptr) return EGL_NO_SYNC;
+  const uint64_t handle = Session::Get().NewHandle();
+  HandCall call(*c, api::eglCreateSync, true, true);
+  call.Handle(dpy).Uint(type).Blob(attrib_list, AttribBytes(attrib_list)).End(handle, 1);
+  const stream::wire::Reply* r = call.Wait();
+  if (r == nullptr || r->result.u == 0) return EGL_NO_SYNC;
+  return reinterpret_cast<EGLSync>(static_cast<uintptr_t>(handle));
+}
+
+EGLSyncKHR Remote_eglCreateSyncKHR(EGLDisplay dpy, EGLenum type, const EGLint* attrib_list) {
+  if (auto native = Native<PFNEGLCREATESYNCKHRPROC>(api::eglCreateSyncKHR)) return native(dpy, type, attrib_list);
+  Connection* c = Egl();
+  if (c == nullptr) return EGL_NO_SYNC_KHR;
+  const uint64_t handle = Session::Get().NewHandle();
+  HandCall call(*c, api::eglCreateSyncKHR, true, true);
+  call.Handle(dpy).Uint(type).Blob(attrib_list, AttribBytes(attrib_list)).End(handle, 1);
+  const stream::wire::Reply* r = call.Wait();
+  if (r == nullptr || r->result.u == 0) return EGL_NO_SYNC_KHR;
+  return reinterpret_cast<EGLSyncKHR>(static_cast<uintptr_t>(handle));
+}
+
+EGLImage Remote_eglCreateImage(EGLDisplay dpy, EGLContext ctx, EGLenum target, EGLClientBuffer buffer,
+                               const EGLAttrib* attrib_list) {
+  if (auto native = Native<PFNEGLCREATEIMAGEPROC>(api::eglCreateImage)) {
+    return native(dpy, ctx, target, buffer, attrib_list);
+  }
+  Connection* c = Egl();
+  if (c == nullptr) return EGL_NO_IMAGE;
+  const uint64_t handle = Session::Get().NewHandle();
+  HandCall call(*c, api::eglCreateImage, true, true);
+  call.Handle(dpy).Handle(ctx).Uint(target).Handle(buffer).Blob(attrib_list, AttribBytes(attrib_list)).End(handle, 1);
+  const stream::wire::Reply* r = call.Wait();
+  if (r == nullptr || r->result.u == 0) return EGL_NO_IMAGE;
+  return reinterpret_cast<EGLImage>(static_cast<uintptr_t>(handle));
+}
+
+EGLImageKHR Remote_eglCreateImageKHR(EGLDisplay dpy, EGLContext ctx, EGLenum target, EGLClientBuffer buffer,
+                                     const EGLint* attrib_list) {
+  if (auto native = Native<PFNEGLCREATEIMAGEKHRPROC>(api::eglCreateImageKHR)) {
+    return native(dpy, ctx, target, buffer, attrib_list);
+  }
+  Connection* c = Egl();
+  if (c == nullptr) return EGL_NO_IMAGE_KHR;
+  const uint64_t handle = Session::Get().NewHandle();
+  HandCall call(*c, api::eglCreateImageKHR, true, true);
+  call.Handle(dpy).Handle(ctx).Uint(target).Handle(buffer).Blob(attrib_list, AttribBytes(attrib_list)).End(handle, 1);
+  const stream::wire::Reply* r = call.Wait();
+  if (r == nullptr || r->result.u == 0) return EGL_NO_IMAGE_KHR;
+  return reinterpret_cast<EGLImageKHR>(static_cast<uintptr_t>(handle));
+}
+
+// GL fences are named by the client too: creating one never waits.
+GLsync Remote_glFenceSync(GLenum condition, GLbitfield flags) {
+  if (auto native = Native<PFNGLFENCESYNCPROC>(api::glFenceSync)) return native(condition, flags);
+  Connection* c = ThreadConnection();
+  if (c == nullptr) return nullptr;
+  const uint64_t handle = Session::Get().NewHandle();
+  HandCall call(*c, api::glFenceSync, false, true);
+  call.Uint(condition).Uint(flags).End(handle);
+  c->Sent();
+  return reinterpret_cast<GLsync>(static_cast<uintptr_t>(handle));
+}
+
+GLsync Remote_glFenceSyncAPPLE(GLenum condition, GLbitfield flags) {
+  if (auto native = Native<PFNGLFENCESYNCAPPLEPROC>(api::glFenceSyncAPPLE)) return native(condition, flags);
+  Connection* c = ThreadConnection();
+  if (c == nullptr) return nullptr;
+  const uint64_t handle = Session::Get().NewHandle();
+  HandCall call(*c, api::glFenceSyncAPPLE, false, true);
+  call.Uint(condition).Uint(flags).End(handle);
+  c->Sent();
+  return reinterpret_cast<GLsync>(static_cast<uintptr_t>(handle));
+}
+
+}  // namespace strata::remote

@@ -1,0 +1,46 @@
+#pragma once
+// What the generated client functions (build/generated/src/remote_functions.cpp)
+// use: the thread's connection, the one encoder, the capture rules, and the
+// few helpers below.
+
+#include <EGL/egl.h>
+#include <EGL/eglext.h>
+#include <GLES3/gl32.h>
+#include <GLES2/gl2ext.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+
+#include "remote/connection.h"
+#include "stream/call_encoder.h"
+#include "stream/capture_sizes.h"
+#include "stream/record_format.h"
+#include "stream/wire.h"
+#include "strata/api/functions.h"
+#include "strata/api/types.h"
+
+namespace strata::remote {
+
+#include "remote/remote_hand_written.inc"
+
+// The client's function per slot: what its eglGetProcAddress hands out.
+extern void* const kRemoteFunctions[api::kFunctionCount];
+
+// The bytes behind an input pointer (absent for NULL).
+inline void PutBlob(stream::CallEncoder& w, const void* data, size_t size) {
+  if (data == nullptr) return w.Absent();
+  w.Blob(data, size);
+}
+
+// An array of strings (glShaderSource): varint count, then per string a
+// varint length and its bytes (docs/trace-format.md).
+void PutStrings(stream::CallEncoder& w, const GLchar* const* strings, GLsizei count, const GLint* lengths);
+
+// Output bytes of a reply into the app's memory, no more than `room`.
+inline void CopyOut(void* destination, const stream::DecodedValue& value, size_t room) {
+  if (destination == nullptr || !value.has_out) return;
+  std::memcpy(destination, value.out.data(), std::min(value.out.size(), room));
+}
+
+}  // namespace strata::remote
