@@ -1,4 +1,4 @@
-#include "stream/socket_address.h"
+#include "transport/socket_address.h"
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -13,7 +13,7 @@
 #include <cstdlib>
 #include <cstring>
 
-namespace strata::stream {
+namespace strata::transport {
 namespace {
 
 struct Address {
@@ -111,4 +111,4 @@ int ConnectTo(const std::string& address, std::string* error) {
   return fd;
 }
 
-}  // namespace strata::stream
+}  // namespace strata::transport

@@ -7,7 +7,7 @@
 
 #include <string>
 
-namespace strata::stream {
+namespace strata::transport {
 
 // A listening socket, or -1 with `error`.
 int ListenOn(const std::string& address, std::string* error);
@@ -16,4 +16,4 @@ int AcceptOne(int listen_fd, int timeout_ms, const std::string& address, std::st
 // A connected socket, or -1 with `error`.
 int ConnectTo(const std::string& address, std::string* error);
 
-}  // namespace strata::stream
+}  // namespace strata::transport
