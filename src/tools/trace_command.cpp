@@ -13,7 +13,7 @@
 #include "stream/trace_file.h"
 #include "tools/command.h"
 #include "tools/program_launch.h"
-#include "transport/socket_address.h"
+#include "transport/sockets.h"
 
 namespace strata::tools {
 namespace {

@@ -20,7 +20,7 @@
 #include "support/png_image.h"
 #include "support/process.h"
 #include "support/trace_check.h"
-#include "transport/socket_address.h"
+#include "transport/sockets.h"
 
 namespace {
 

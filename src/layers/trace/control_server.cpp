@@ -8,7 +8,7 @@
 
 #include "common/log.h"
 #include "layers/trace/trace_session.h"
-#include "transport/socket_address.h"
+#include "transport/sockets.h"
 
 namespace strata::trace {
 namespace {

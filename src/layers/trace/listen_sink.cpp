@@ -3,7 +3,7 @@
 #include <unistd.h>
 
 #include "common/log.h"
-#include "transport/socket_address.h"
+#include "transport/sockets.h"
 
 namespace strata::trace {
 
