@@ -494,7 +494,7 @@ EGLBoolean Remote_eglSwapBuffers(EGLDisplay dpy, EGLSurface surface) {
   return Swap(api::eglSwapBuffers, dpy, surface, nullptr, 0);
 }
 
-EGLBoolean Remote_eglSwapBuffersWithDamageKHR(EGLDisplay dpy, EGLSurface surface, const EGLint* rects,
+EGLBoolean Remote_eglSwapBuffersWithDamageKHR(EGLDisplay dpy, EGLSurface surface, EGLint* rects,
                                               EGLint n_rects) {
   if (auto native = Native<PFNEGLSWAPBUFFERSWITHDAMAGEKHRPROC>(api::eglSwapBuffersWithDamageKHR)) {
     return native(dpy, surface, rects, n_rects);
@@ -502,7 +502,7 @@ EGLBoolean Remote_eglSwapBuffersWithDamageKHR(EGLDisplay dpy, EGLSurface surface
   return Swap(api::eglSwapBuffersWithDamageKHR, dpy, surface, rects, n_rects);
 }
 
-EGLBoolean Remote_eglSwapBuffersWithDamageEXT(EGLDisplay dpy, EGLSurface surface, const EGLint* rects,
+EGLBoolean Remote_eglSwapBuffersWithDamageEXT(EGLDisplay dpy, EGLSurface surface, EGLint* rects,
                                               EGLint n_rects) {
   if (auto native = Native<PFNEGLSWAPBUFFERSWITHDAMAGEEXTPROC>(api::eglSwapBuffersWithDamageEXT)) {
     return native(dpy, surface, rects, n_rects);
