@@ -28,6 +28,7 @@ import sys
 import annotations
 import emit_libgl
 import emit_replay
+import emit_sizes
 import emit_trace
 import enums
 import perfect_hash
@@ -331,6 +332,7 @@ def main() -> int:
                      emit_trace.emit_trace_hook_declarations(model))
     write_if_changed(os.path.join(inc, "strata/api/replay.h"), emit_replay.emit_replay_h())
     write_if_changed(os.path.join(src, "replay.cpp"), emit_replay.emit_replay_cpp(model, rules))
+    write_if_changed(os.path.join(src, "host_sizers.cpp"), emit_sizes.emit_host_sizers(model, rules))
     for api, lib in registry.LIBRARY_OF_API.items():
         write_if_changed(os.path.join(src, f"exports_{lib}.cpp"), emit_exports(model, api))
     libgl_exports, libgl_counts = emit_libgl.emit_libgl_exports(model, args.gl_xml, args.glx_xml, args.system_libgl)
