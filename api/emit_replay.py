@@ -95,6 +95,34 @@ def param_role(fn: registry.Function, p: registry.Param, cls: str, rule: ann.Rul
     return "kUse"
 
 
+# A buffer target -> the binding that says whether a buffer is bound to it.
+BUFFER_BINDINGS = {
+    "GL_ARRAY_BUFFER": "GL_ARRAY_BUFFER_BINDING",
+    "GL_ELEMENT_ARRAY_BUFFER": "GL_ELEMENT_ARRAY_BUFFER_BINDING",  # of the bound vertex array
+    "GL_PIXEL_PACK_BUFFER": "GL_PIXEL_PACK_BUFFER_BINDING",
+    "GL_PIXEL_UNPACK_BUFFER": "GL_PIXEL_UNPACK_BUFFER_BINDING",
+    "GL_DRAW_INDIRECT_BUFFER": "GL_DRAW_INDIRECT_BUFFER_BINDING",
+    "GL_DISPATCH_INDIRECT_BUFFER": "GL_DISPATCH_INDIRECT_BUFFER_BINDING",
+}
+
+# Helpers that read the data they size: its bytes must end where a scan stops.
+_READING_HELPERS = ("c_string_bytes", "counted_string_bytes", "egl_attrib_list_bytes", "egl_attrib64_list_bytes")
+
+
+def _reply_addresses(p: registry.Param, rule: ann.Rule | None) -> bool:
+    """An output of pointers or handles (glGetPointerv, eglQueryDevicesEXT, ...)."""
+    if rule is None or rule.direction == "in" or p.kind != "kPointer":
+        return False
+    inner = p.type.replace("const", "").strip()
+    inner = inner[: inner.rfind("*")].strip()
+    if "*" in inner:
+        return True
+    try:
+        return registry.kind_of_type(inner) == "kHandle"
+    except ValueError:
+        return False
+
+
 def emit_replay_h() -> str:
     classes = ",\n  ".join(OBJECT_CLASSES)
     return f"""{HEADER}#pragma once
@@ -121,8 +149,11 @@ struct ReplayParam {{
   ObjectClass object;
   NameRole role;
   bool offset_without_data;  // no bytes recorded: the value is an offset into a bound buffer
+  uint32_t buffer_binding;   // then the host's binding to ask whether one is bound (GL_*_BUFFER_BINDING), else 0
   bool client_array;         // a client-side vertex array, its bytes arrive in memory records
   int8_t string_lengths;     // for an array of strings: the parameter with their lengths, or -1
+  bool size_reads_data;      // the capture rule reads the bytes themselves (a string, an attribute list)
+  bool reply_addresses;      // the call writes addresses or handles of the host here: never sent back as they are
 }};
 
 struct ReplayFunction {{
@@ -139,7 +170,7 @@ const char* ObjectClassName(ObjectClass object);
 
 
 def emit_replay_cpp(model: registry.Model, rules: dict) -> str:
-    out = [HEADER, '#include "strata/api/replay.h"\n\nnamespace strata::api {\nnamespace {\n']
+    out = [HEADER, '#include "strata/api/replay.h"\n\n#include <GLES3/gl32.h>\n\nnamespace strata::api {\nnamespace {\n']
     entries = []
     for fn in model.functions:
         runnable = fn.name not in NOT_REPLAYED and not any(_base_type(p.type) in CALLBACK_TYPES for p in fn.params)
@@ -155,7 +186,16 @@ def emit_replay_cpp(model: registry.Model, rules: dict) -> str:
                 lengths_name = rule.size[len("strings("):-1].split(",")[1].strip()
                 names = [q.name for q in fn.params]
                 lengths = names.index(lengths_name) if lengths_name in names else -1
-            params.append(f"{{ObjectClass::{cls}, NameRole::{role}, {offset}, {client}, {lengths}}}")
+            binding = "0"
+            if rule is not None and rule.buffer_target:
+                if rule.buffer_target not in BUFFER_BINDINGS:
+                    raise ValueError(f"{fn.name} {p.name}: no binding known for buffer={rule.buffer_target}; "
+                                     "add it to BUFFER_BINDINGS in api/emit_replay.py")
+                binding = BUFFER_BINDINGS[rule.buffer_target]
+            reads = "true" if rule is not None and any(h + "(" in rule.size for h in _READING_HELPERS) else "false"
+            addresses = "true" if _reply_addresses(p, rule) else "false"
+            params.append(f"{{ObjectClass::{cls}, NameRole::{role}, {offset}, {binding}, {client}, {lengths}, "
+                          f"{reads}, {addresses}}}")
         table = "nullptr"
         if params:
             table = f"kParams_{fn.name}"

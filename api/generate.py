@@ -30,6 +30,7 @@ import annotations
 import emit_libgl
 import emit_remote
 import emit_replay
+import emit_sizes
 import emit_trace
 import enums
 import perfect_hash
@@ -336,6 +337,7 @@ def main() -> int:
     write_if_changed(os.path.join(src, "remote_functions.cpp"),
                      emit_remote.emit_remote_functions(model, rules, uncovered))
     write_if_changed(os.path.join(inc, "remote/remote_hand_written.inc"), emit_remote.emit_remote_declarations(model))
+    write_if_changed(os.path.join(src, "host_sizers.cpp"), emit_sizes.emit_host_sizers(model, rules))
     for api, lib in registry.LIBRARY_OF_API.items():
         write_if_changed(os.path.join(src, f"exports_{lib}.cpp"), emit_exports(model, api))
     libgl_exports, libgl_counts = emit_libgl.emit_libgl_exports(model, args.gl_xml, args.glx_xml, args.system_libgl)

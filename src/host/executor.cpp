@@ -5,6 +5,7 @@
 #include <GLES3/gl32.h>
 
 #include <cstring>
+#include <utility>
 
 #include "strata/api/codec.h"
 #include "strata/api/replay.h"
@@ -23,7 +24,8 @@ uint8_t* Executor::Scratch::Get(size_t size) {
   return buffer.data();
 }
 
-Executor::Executor(const HostDriver& driver, SurfaceFactory& surfaces) : driver_(driver), surfaces_(surfaces) {}
+Executor::Executor(const HostDriver& driver, SurfaceFactory& surfaces)
+    : driver_(driver), surfaces_(surfaces), capture_state_([&driver](int slot) { return driver.Function(slot); }) {}
 
 Executor::~Executor() {
   if (display_ == EGL_NO_DISPLAY) return;
@@ -198,13 +200,12 @@ uint64_t ProgramOf(const stream::DecodedCall& call) {
   return param >= 0 ? call.args[param].u : 0;
 }
 
-bool IsDraw(int slot) { return TraitsOf(slot).draw; }
-
-constexpr size_t kUnknownOutputBytes = 64 * 1024;
-
 }  // namespace
 
-bool Executor::BuildArguments(const stream::DecodedCall& call, Thread& thread, std::vector<Word>* args) {
+bool IsDraw(int slot) { return TraitsOf(slot).draw; }
+
+bool Executor::BuildArguments(const stream::DecodedCall& call, Thread& thread, std::vector<Word>* args,
+                              std::vector<size_t>* capacity) {
   const api::FunctionInfo& info = api::kFunctions[call.slot];
   const api::FunctionCodec& codec = api::kCodec[call.slot];
   const api::ReplayFunction& replay = api::kReplay[call.slot];
@@ -238,7 +239,10 @@ bool Executor::BuildArguments(const stream::DecodedCall& call, Thread& thread, s
     switch (capture) {
       case Capture::kIn:
         if (!v.has_in) {
+          // An offset into a bound buffer, checked with the others below; else nothing.
           w.p = rp.offset_without_data ? reinterpret_cast<void*>(v.u) : nullptr;
+        } else if (rp.size_reads_data) {
+          w.p = ScanSafeCopy(v.in);
         } else if (rp.object != ObjectClass::kNone) {
           uint8_t* names = scratch_.Get(v.in.size() + 1);
           for (size_t at = 0; at + name_bytes <= v.in.size(); at += name_bytes) {
@@ -254,16 +258,10 @@ bool Executor::BuildArguments(const stream::DecodedCall& call, Thread& thread, s
           w.p = v.in.empty() ? scratch_.Get(1) : const_cast<uint8_t*>(v.in.data());
         }
         break;
-      case Capture::kInOut: {
-        if (v.u == 0) break;
-        size_t size = std::max(v.has_in ? v.in.size() : 0, v.has_out ? v.out.size() : kUnknownOutputBytes);
-        uint8_t* data = scratch_.Get(size + 1);
-        if (v.has_in) std::memcpy(data, v.in.data(), v.in.size());
-        w.p = data;
-        break;
-      }
+      case Capture::kInOut:
       case Capture::kOut:
-        if (v.u != 0) w.p = scratch_.Get(std::max<size_t>(v.has_out ? v.out.size() : kUnknownOutputBytes, 64));
+        // Output buffers are made once their size is known (CheckBlobsAndSizeOutputs).
+        w.p = v.u != 0 ? reinterpret_cast<void*>(v.u) : nullptr;
         break;
       case Capture::kStringsIn: {
         if (!v.has_in) break;
@@ -300,12 +298,12 @@ bool Executor::BuildArguments(const stream::DecodedCall& call, Thread& thread, s
     }
   }
   for (auto [param, lengths] : string_lengths) (*args)[param].p = lengths;
-  return true;
+  return CheckBlobsAndSizeOutputs(call, thread, *args, capacity);
 }
 
-bool Executor::RunGeneric(const stream::DecodedCall& call, Thread& thread, Word* result) {
+bool Executor::RunGeneric(const stream::DecodedCall& call, Thread& thread, Word* result, CallReply* reply) {
   std::vector<Word>& args = generic_args_;
-  if (!BuildArguments(call, thread, &args)) return false;
+  if (!BuildArguments(call, thread, &args, &generic_capacity_)) return false;
   const api::ReplayFunction& replay = api::kReplay[call.slot];
   const api::FunctionInfo& info = api::kFunctions[call.slot];
   TrackPointerCall(call, thread, args);
@@ -340,14 +338,22 @@ bool Executor::RunGeneric(const stream::DecodedCall& call, Thread& thread, Word*
     }
   }
   TrackMapping(call, thread, *result);
+  if (reply) ReplyOutputs(call, args, generic_capacity_, reply);
   return true;
 }
 
-bool Executor::Execute(const stream::DecodedCall& call) {
+bool Executor::Execute(const stream::DecodedCall& call, CallReply* reply) {
   if (call.slot < 0) return false;
   Thread& thread = ThreadOf(static_cast<uint32_t>(call.thread));
   const api::ReplayFunction& replay = api::kReplay[call.slot];
+  const api::FunctionInfo& info = api::kFunctions[call.slot];
   scratch_.used = 0;
+  if (reply) {
+    reply->result = stream::DecodedValue{};
+    reply->result.kind = info.return_kind;
+    reply->outputs.assign(info.param_count, stream::DecodedValue{});
+    reply->egl_error = EGL_SUCCESS;
+  }
   // Entry points are the host's own business: the stream names functions, not addresses.
   if (call.slot == api::eglGetProcAddress) return true;
   if (!replay.runnable) {
@@ -358,18 +364,33 @@ bool Executor::Execute(const stream::DecodedCall& call) {
     Problem(call, "the host driver does not have it");
     return false;
   }
-  if (api::kFunctions[call.slot].is_egl) {
-    bool handled = false;
-    bool ok = ExecuteEgl(call, thread, &handled);
-    if (handled) return ok;
-  }
-  const bool draw = IsDraw(call.slot);
-  if (draw) ApplyClientArrays(call, thread);
   Word result{};
-  if (!RunGeneric(call, thread, &result)) return false;
-  TrackBindings(call, thread);
-  if (draw) thread.memory.clear();
-  return true;
+  bool ok = true;
+  if (info.is_egl) {
+    bool handled = false;
+    ok = ExecuteEgl(call, thread, &handled, &result, reply);
+    if (!handled) ok = RunGeneric(call, thread, &result, reply);
+    if (reply) {
+      // eglGetError answers for the call before it: the executor took that error already.
+      if (call.slot == api::eglGetError) result.i = std::exchange(thread.egl_error, EGL_SUCCESS);
+      else thread.egl_error = driver_.Get<PFNEGLGETERRORPROC>(api::eglGetError)();
+      reply->egl_error = thread.egl_error;
+    }
+  } else {
+    const bool draw = IsDraw(call.slot);
+    if (draw) {
+      ApplyClientArrays(call, thread);
+      if (!ClientArraysCovered(call, thread)) {
+        thread.memory.clear();
+        return false;
+      }
+    }
+    ok = RunGeneric(call, thread, &result, reply);
+    if (ok) TrackBindings(call, thread);
+    if (draw) thread.memory.clear();
+  }
+  if (ok && reply) ReplyResult(call, thread, result, reply);
+  return ok;
 }
 
 }  // namespace strata::host

@@ -24,12 +24,23 @@
 #include "host/object_names.h"
 #include "host/surface_factory.h"
 #include "stream/call_decoder.h"
+#include "stream/driver_capture_state.h"
 
 namespace strata::host {
 
 struct RgbaImage {
   int width = 0, height = 0;
   std::vector<uint8_t> pixels;  // RGBA8, bottom row first (as glReadPixels gives it)
+};
+
+// Calls that read vertex arrays (glDraw*, glMultiDraw*; not glDrawBuffers).
+bool IsDraw(int slot);
+
+// What a call gave back on the host, in the stream's terms: names and handles as the stream knows them.
+struct CallReply {
+  stream::DecodedValue result;                 // kind kVoid for void functions; strings in result.out
+  std::vector<stream::DecodedValue> outputs;   // per parameter: has_out + out = bytes the call wrote behind a data pointer (sized by the capture rule after the call); valid until the next Execute
+  int32_t egl_error = 0x3000;                  // EGL_SUCCESS; for EGL functions, the host's eglGetError() right after the call
 };
 
 class Executor {
@@ -41,8 +52,12 @@ class Executor {
 
   // Runs one call of recorded thread `call.thread`. False when the call could
   // not run here (its reason goes to problems(), once per function); the
-  // stream goes on either way.
-  bool Execute(const stream::DecodedCall& call);
+  // stream goes on either way. Every blob is checked against the size the
+  // call's own arguments imply before the host driver sees it; a call whose
+  // blobs fall short, or that would make the driver read memory at an
+  // address the stream chose, is refused. With `reply`, what the call gave
+  // back (zeros for a refused call).
+  bool Execute(const stream::DecodedCall& call, CallReply* reply = nullptr);
 
   // A memory record: bytes of app memory the thread's next calls read.
   void WriteMemory(uint32_t thread, uint64_t address, std::span<const uint8_t> bytes);
@@ -72,7 +87,8 @@ class Executor {
     std::vector<Word> args;
     int pointer_param;
     uint64_t pointer;
-    uint64_t stride;  // bytes from one vertex to the next
+    uint64_t stride;   // bytes from one vertex to the next
+    uint64_t element;  // bytes of one vertex's attribute
   };
   struct MappedRange {
     uint64_t recorded;
@@ -87,6 +103,7 @@ class Executor {
     NameMap names[static_cast<int>(api::ObjectClass::kCount)];  // objects contexts do not share
     uint64_t array_buffer = 0, vertex_array = 0, program = 0;
     uint32_t client_texture = 0;
+    int max_vertex_attribs = -1;  // asked of the host once
     std::map<uint64_t, ClientArray> client_arrays;  // by attribute (GLES 1: by array)
     std::map<uint32_t, MappedRange> mapped;         // by buffer target
   };
@@ -104,6 +121,8 @@ class Executor {
     uint64_t context = 0;  // recorded handle of the current context
     Context* current = nullptr;  // its state (looked up once per eglMakeCurrent, not per call)
     std::vector<Region> memory;  // client arrays for the thread's next draw
+    std::vector<uint64_t> applied_arrays;  // host addresses the executor gave client arrays for this draw
+    int32_t egl_error = 0x3000;  // the last EGL call's, for eglGetError (only kept for replies)
   };
   // Scratch memory for one call's pointer arguments.
   struct Scratch {
@@ -122,11 +141,34 @@ class Executor {
 
   // Generic path: arguments from the record, names translated, the call made,
   // created names mapped.
-  bool RunGeneric(const stream::DecodedCall& call, Thread& thread, Word* result);
-  bool BuildArguments(const stream::DecodedCall& call, Thread& thread, std::vector<Word>* args);
+  bool RunGeneric(const stream::DecodedCall& call, Thread& thread, Word* result, CallReply* reply);
+  // The host arguments of a call; its blobs checked and its output buffers
+  // sized (executor_checks.cpp). `capacity` gets the bytes each output
+  // buffer holds (0: none).
+  bool BuildArguments(const stream::DecodedCall& call, Thread& thread, std::vector<Word>* args,
+                      std::vector<size_t>* capacity);
+
+  // Checks (executor_checks.cpp).
+  bool CheckBlobsAndSizeOutputs(const stream::DecodedCall& call, Thread& thread, std::vector<Word>& args,
+                                std::vector<size_t>* capacity);
+  bool HostBufferBound(const Thread& thread, uint32_t binding);
+  bool ClientArraysCovered(const stream::DecodedCall& call, Thread& thread);
+  // A copy of an input blob whose end stops any scan a capture rule makes (strings, attribute lists).
+  uint8_t* ScanSafeCopy(std::span<const uint8_t> bytes);
+
+  // Replies (executor_reply.cpp).
+  void ReplyResult(const stream::DecodedCall& call, Thread& thread, const Word& host, CallReply* reply);
+  void ReplyOutputs(const stream::DecodedCall& call, const std::vector<Word>& args,
+                    const std::vector<size_t>& capacity, CallReply* reply);
+  uint64_t StreamHandle(const Thread& thread, api::ObjectClass object, uint64_t host) const;
+  void ReplyBytes(CallReply* reply, int param, const void* bytes, size_t size);
 
   // EGL objects (executor_egl.cpp).
-  bool ExecuteEgl(const stream::DecodedCall& call, Thread& thread, bool* handled);
+  bool ExecuteEgl(const stream::DecodedCall& call, Thread& thread, bool* handled, Word* result, CallReply* reply);
+  // eglChooseConfig / eglGetConfigs: recorded configs map by position; a
+  // live client's (no recorded output) are the host configs' EGL_CONFIG_IDs.
+  void AnswerConfigs(const stream::DecodedCall& call, int configs_param, int count_param,
+                     const std::vector<EGLConfig>& host, EGLint count, CallReply* reply);
   EGLDisplay HostDisplay();
   EGLSurface HostSurface(uint64_t recorded);
   EGLConfig AnyConfig(int version);
@@ -158,6 +200,11 @@ class Executor {
   NameMap egl_names_[static_cast<int>(api::ObjectClass::kCount)];
   Scratch scratch_;
   std::vector<Word> generic_args_;  // reused: one call runs at a time
+  std::vector<size_t> generic_capacity_;
+  std::vector<size_t> sizes_;
+  capture::DriverCaptureState capture_state_;  // the host's state, for the capture rules
+  EGLint display_major_ = 0, display_minor_ = 0;
+  uint64_t stream_display_ = 0;  // the display handle the stream uses, for replies
   std::map<std::string, std::pair<uint64_t, std::string>> problems_;  // function -> count, reason
   uint64_t skipped_ = 0;
 };

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <string_view>
 
 #include "common/vertex_formats.h"
 #include "host/executor.h"
@@ -24,25 +25,39 @@ int ParamIndex(int slot, const char* name) {
   return -1;
 }
 
-// The lowest vertex a draw reads, so the right memory record is found for
-// arrays that start before it.
-int64_t FirstVertex(const stream::DecodedCall& call) {
-  int first = ParamIndex(call.slot, "first");
-  if (first >= 0) return call.args[first].i;
+// The vertices a draw reads, lowest and highest, from its arguments or its
+// index blob; `highest` is -1 when they do not say (indices in a buffer,
+// instances, indirect draws).
+void VertexRange(const stream::DecodedCall& call, int64_t* lowest, int64_t* highest) {
+  *lowest = 0;
+  *highest = -1;
+  const std::string_view name = call.name;
+  const bool instanced = name.find("Instanced") != std::string_view::npos || name.find("Indirect") != std::string_view::npos;
+  int first = ParamIndex(call.slot, "first"), count = ParamIndex(call.slot, "count");
+  if (first >= 0) {
+    *lowest = call.args[first].i;
+    if (count >= 0 && !instanced && call.args[count].i > 0) *highest = *lowest + call.args[count].i - 1;
+    return;
+  }
   int indices = ParamIndex(call.slot, "indices"), type = ParamIndex(call.slot, "type");
-  if (indices < 0 || type < 0 || !call.args[indices].has_in) return 0;
+  if (indices < 0 || type < 0 || !call.args[indices].has_in) return;
   const auto& bytes = call.args[indices].in;
   const uint64_t index_type = call.args[type].u;
-  if (index_type != GL_UNSIGNED_BYTE && index_type != GL_UNSIGNED_SHORT && index_type != GL_UNSIGNED_INT) return 0;
+  if (index_type != GL_UNSIGNED_BYTE && index_type != GL_UNSIGNED_SHORT && index_type != GL_UNSIGNED_INT) return;
   size_t size = index_type == GL_UNSIGNED_BYTE ? 1 : index_type == GL_UNSIGNED_SHORT ? 2 : 4;
-  uint32_t lowest = UINT32_MAX;
-  for (size_t at = 0; at + size <= bytes.size(); at += size) {
+  uint32_t low = UINT32_MAX, high = 0;
+  const size_t used = count >= 0 && call.args[count].i > 0 ? static_cast<size_t>(call.args[count].i) * size : 0;
+  for (size_t at = 0; at + size <= std::min(bytes.size(), used); at += size) {
     uint32_t index = 0;
     std::memcpy(&index, bytes.data() + at, size);
-    lowest = std::min(lowest, index);
+    low = std::min(low, index);
+    high = std::max(high, index);
   }
+  if (low == UINT32_MAX) return;
   int base = ParamIndex(call.slot, "basevertex");
-  return (lowest == UINT32_MAX ? 0 : lowest) + (base >= 0 ? call.args[base].i : 0);
+  const int64_t offset = base >= 0 ? call.args[base].i : 0;
+  *lowest = low + offset;
+  if (!instanced) *highest = high + offset;
 }
 
 }  // namespace
@@ -75,13 +90,15 @@ void Executor::TrackPointerCall(const stream::DecodedCall& call, Thread& thread,
   uint64_t components = size_param >= 0 ? call.args[size_param].u : 3;
   uint64_t element = type_param >= 0 ? VertexAttribBytes(static_cast<uint32_t>(call.args[type_param].u), static_cast<int64_t>(components)) : 4;
   uint64_t stride = stride_param >= 0 && call.args[stride_param].i > 0 ? call.args[stride_param].u : element;
-  context->client_arrays[key] = ClientArray{call.slot, args, pointer, call.args[pointer].u, stride};
+  context->client_arrays[key] = ClientArray{call.slot, args, pointer, call.args[pointer].u, stride, element};
 }
 
 void Executor::ApplyClientArrays(const stream::DecodedCall& call, Thread& thread) {
+  thread.applied_arrays.clear();
   Context* context = Current(thread);
   if (context == nullptr || context->client_arrays.empty() || context->vertex_array != 0) return;
-  const int64_t first = FirstVertex(call);
+  int64_t first = 0, last = -1;
+  VertexRange(call, &first, &last);
   auto bind_buffer = driver_.Get<PFNGLBINDBUFFERPROC>(api::glBindBuffer);
   auto client_active_texture = driver_.Get<void (*)(GLenum)>(api::glClientActiveTexture);
   if (context->array_buffer != 0) bind_buffer(GL_ARRAY_BUFFER, 0);
@@ -96,9 +113,15 @@ void Executor::ApplyClientArrays(const stream::DecodedCall& call, Thread& thread
       if (found) break;
     }
     if (found == nullptr) continue;
+    // GL only reads the range the draw uses, which the record must hold (ClientArraysCovered
+    // refuses a draw whose enabled array was not given one).
+    if (last >= 0) {
+      const uint64_t end = array.pointer + static_cast<uint64_t>(last) * array.stride + array.element;
+      if (end > found->address + found->bytes.size()) continue;
+    }
     std::vector<Word> args = array.args;
-    // GL only reads the range the draw uses, which the record holds.
     args[array.pointer_param].u = reinterpret_cast<uint64_t>(found->bytes.data()) + (array.pointer - found->address);
+    thread.applied_arrays.push_back(args[array.pointer_param].u);
     uint32_t unit = static_cast<uint32_t>(key >> 32 ? key % 64 : 0);
     bool texture_array = array.slot == api::glTexCoordPointer;
     if (texture_array && unit != context->client_texture) client_active_texture(GL_TEXTURE0 + unit);

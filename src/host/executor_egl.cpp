@@ -5,6 +5,7 @@
 #include <EGL/eglext.h>
 #include <GLES3/gl32.h>
 
+#include <algorithm>
 #include <cstring>
 
 #include "host/executor.h"
@@ -48,6 +49,8 @@ EGLDisplay Executor::HostDisplay() {
     problems_["host display"] = {1, error.empty() ? "eglInitialize failed on the host display" : error};
     display_ = EGL_NO_DISPLAY;
   }
+  display_major_ = major;
+  display_minor_ = minor;
   return display_;
 }
 
@@ -148,11 +151,42 @@ EGLConfig Executor::HostConfig(uint64_t recorded, int version) {
   return config;
 }
 
+void Executor::AnswerConfigs(const stream::DecodedCall& call, int configs_param, int count_param,
+                             const std::vector<EGLConfig>& host, EGLint count, CallReply* reply) {
+  NameMap& names = egl_names_[static_cast<int>(ObjectClass::kEglConfig)];
+  const stream::DecodedValue& out = call.args[configs_param];
+  std::vector<uint64_t> stream_configs;
+  if (out.has_out) {
+    // A trace: the recorded config at each position stands for the host's at that position.
+    for (size_t i = 0; !host.empty() && (i + 1) * sizeof(void*) <= out.out.size(); ++i) {
+      uint64_t recorded;
+      std::memcpy(&recorded, out.out.data() + i * sizeof(void*), sizeof recorded);
+      EGLConfig config = host[std::min(i, host.size() - 1)];
+      names.Add(recorded, reinterpret_cast<uint64_t>(config));
+      stream_configs.push_back(recorded);
+    }
+  } else {
+    // A live client: a config is named by its EGL_CONFIG_ID, never by a host address.
+    auto get_attrib = driver_.Get<PFNEGLGETCONFIGATTRIBPROC>(api::eglGetConfigAttrib);
+    for (EGLConfig config : host) {
+      EGLint id = 0;
+      get_attrib(HostDisplay(), config, EGL_CONFIG_ID, &id);
+      names.Add(static_cast<uint64_t>(id), reinterpret_cast<uint64_t>(config));
+      matched_configs_.erase(static_cast<uint64_t>(id));
+      stream_configs.push_back(static_cast<uint64_t>(id));
+    }
+  }
+  if (reply == nullptr) return;
+  if (out.u != 0) ReplyBytes(reply, configs_param, stream_configs.data(), stream_configs.size() * sizeof(uint64_t));
+  if (call.args[count_param].u != 0) ReplyBytes(reply, count_param, &count, sizeof count);
+}
+
 void Executor::SetSurfaceSize(uint64_t recorded_surface, int width, int height) {
   surface_sizes_[recorded_surface] = {width, height};
 }
 
-bool Executor::ExecuteEgl(const stream::DecodedCall& call, Thread& thread, bool* handled) {
+bool Executor::ExecuteEgl(const stream::DecodedCall& call, Thread& thread, bool* handled, Word* result,
+                          CallReply* reply) {
   *handled = true;
   const auto& a = call.args;
   auto Recorded = [&](size_t i) { return a[i].u; };
@@ -160,13 +194,33 @@ bool Executor::ExecuteEgl(const stream::DecodedCall& call, Thread& thread, bool*
     case api::eglGetDisplay:
     case api::eglGetPlatformDisplay:
     case api::eglGetPlatformDisplayEXT:
+      if (call.has_reply && call.result.u != 0) stream_display_ = call.result.u;
+      result->p = HostDisplay();
       return HostDisplay() != EGL_NO_DISPLAY;
     case api::eglInitialize:
-      return HostDisplay() != EGL_NO_DISPLAY;
+      result->u = HostDisplay() != EGL_NO_DISPLAY;
+      if (reply && result->u) {
+        if (a[1].u != 0) ReplyBytes(reply, 1, &display_major_, sizeof display_major_);
+        if (a[2].u != 0) ReplyBytes(reply, 2, &display_minor_, sizeof display_minor_);
+      }
+      return result->u != 0;
     case api::eglTerminate:
       // The executor owns the display for the whole stream: objects the trace
       // made before terminating are destroyed with the executor.
+      result->u = EGL_TRUE;
       return true;
+    case api::eglGetConfigs: {
+      // At most as many as the host has, whatever count the stream asks for.
+      EGLint count = 0;
+      auto get_configs = driver_.Get<PFNEGLGETCONFIGSPROC>(api::eglGetConfigs);
+      get_configs(HostDisplay(), nullptr, 0, &count);
+      std::vector<EGLConfig> configs(static_cast<size_t>(std::clamp<int64_t>(std::min<int64_t>(a[2].i, count), 0, count)));
+      if (a[1].u != 0 && !configs.empty()) get_configs(HostDisplay(), configs.data(), static_cast<EGLint>(configs.size()), &count);
+      if (a[1].u != 0) count = static_cast<EGLint>(std::min<size_t>(static_cast<size_t>(std::max(count, 0)), configs.size()));
+      result->u = EGL_TRUE;
+      AnswerConfigs(call, 1, 3, configs, count, reply);
+      return true;
+    }
     case api::eglChooseConfig: {
       // Windows are replaced by the factory's surfaces: ask for configs those suit.
       std::vector<EGLint> attribs = IntAttribs(a[1]);
@@ -180,22 +234,20 @@ bool Executor::ExecuteEgl(const stream::DecodedCall& call, Thread& thread, bool*
         }
       }
       if (!has_surface_type) attribs.insert(attribs.end() - 1, {EGL_SURFACE_TYPE, surfaces_.window_surface_bit()});
-      EGLint wanted = static_cast<EGLint>(std::max<int64_t>(a[3].i, 1));
+      // No display has more configs than this: a larger count from the stream asks for nothing more.
+      constexpr int64_t kMostConfigs = 4096;
+      EGLint wanted = static_cast<EGLint>(std::clamp<int64_t>(a[3].i, 1, kMostConfigs));
       std::vector<EGLConfig> configs(static_cast<size_t>(wanted));
       EGLint count = 0;
-      EGLBoolean ok = driver_.Get<PFNEGLCHOOSECONFIGPROC>(api::eglChooseConfig)(HostDisplay(), attribs.data(),
-                                                                                  configs.data(), wanted, &count);
-      if (!ok || count == 0) {
+      EGLBoolean ok = driver_.Get<PFNEGLCHOOSECONFIGPROC>(api::eglChooseConfig)(
+          HostDisplay(), attribs.data(), a[2].u != 0 || a[2].has_out ? configs.data() : nullptr, wanted, &count);
+      result->u = ok;
+      if (!ok || (count == 0 && a[2].has_out)) {
         Problem(call, "the host has no config with these attributes");
         return false;
       }
-      const stream::DecodedValue& out = a[2];
-      for (size_t i = 0; out.has_out && (i + 1) * sizeof(void*) <= out.out.size(); ++i) {
-        uint64_t recorded;
-        std::memcpy(&recorded, out.out.data() + i * sizeof(void*), sizeof recorded);
-        EGLConfig host = configs[std::min<size_t>(i, static_cast<size_t>(count) - 1)];
-        egl_names_[static_cast<int>(ObjectClass::kEglConfig)].Add(recorded, reinterpret_cast<uint64_t>(host));
-      }
+      configs.resize(a[2].u != 0 || a[2].has_out ? static_cast<size_t>(std::min(count, wanted)) : 0);
+      AnswerConfigs(call, 2, 4, configs, count, reply);
       return true;
     }
     case api::eglCreateWindowSurface:
@@ -206,6 +258,7 @@ bool Executor::ExecuteEgl(const stream::DecodedCall& call, Thread& thread, bool*
     case api::eglCreatePlatformPixmapSurfaceEXT: {
       // Made on first use: the surface's size arrives in a trace event after this call.
       if (!call.has_reply || call.result.u == 0) return true;
+      result->u = call.result.u;  // stands for the surface made later
       Surface& surface = recorded_surfaces_[call.result.u];
       surface = Surface{};
       surface.stand_in = true;
@@ -234,6 +287,7 @@ bool Executor::ExecuteEgl(const stream::DecodedCall& call, Thread& thread, bool*
       context->host_config = config;
       context->version = version;
       context->shared = share ? share->shared : std::make_shared<ShareGroup>();
+      result->p = host;
       if (call.has_reply && call.result.u != 0) {
         egl_names_[static_cast<int>(ObjectClass::kEglContext)].Add(call.result.u, reinterpret_cast<uint64_t>(host));
         std::unique_ptr<Context>& slot = contexts_[call.result.u];
@@ -262,6 +316,7 @@ bool Executor::ExecuteEgl(const stream::DecodedCall& call, Thread& thread, bool*
         Problem(call, "the host refused to make the context current");
         return false;
       }
+      result->u = ok;
       if (ok) {
         thread.context = context ? recorded_context : 0;
         thread.current = context;
@@ -269,7 +324,7 @@ bool Executor::ExecuteEgl(const stream::DecodedCall& call, Thread& thread, bool*
       return true;
     }
     case api::eglReleaseThread:
-      driver_.Get<PFNEGLRELEASETHREADPROC>(api::eglReleaseThread)();
+      result->u = driver_.Get<PFNEGLRELEASETHREADPROC>(api::eglReleaseThread)();
       thread.context = 0;
       thread.current = nullptr;
       return true;
@@ -277,7 +332,7 @@ bool Executor::ExecuteEgl(const stream::DecodedCall& call, Thread& thread, bool*
     case api::eglSwapBuffersWithDamageKHR:
     case api::eglSwapBuffersWithDamageEXT: {
       if (before_swap) before_swap(static_cast<uint32_t>(call.thread));
-      driver_.Get<PFNEGLSWAPBUFFERSPROC>(api::eglSwapBuffers)(HostDisplay(), HostSurface(Recorded(1)));
+      result->u = driver_.Get<PFNEGLSWAPBUFFERSPROC>(api::eglSwapBuffers)(HostDisplay(), HostSurface(Recorded(1)));
       return true;
     }
     case api::eglCreateImage:
@@ -291,17 +346,17 @@ bool Executor::ExecuteEgl(const stream::DecodedCall& call, Thread& thread, bool*
       }
       ObjectClass object = target == EGL_GL_RENDERBUFFER_KHR ? ObjectClass::kRenderbuffer : ObjectClass::kTexture;
       std::vector<Word> args;
-      if (!BuildArguments(call, thread, &args)) return false;
+      std::vector<size_t> capacity;
+      if (!BuildArguments(call, thread, &args, &capacity)) return false;
       args[3].u = it->second->shared->names[static_cast<int>(object)].ToHost(a[3].u);
-      Word result{};
-      kInvokers[call.slot](driver_.Function(call.slot), args.data(), &result);
-      if (result.p == nullptr) {
+      kInvokers[call.slot](driver_.Function(call.slot), args.data(), result);
+      if (result->p == nullptr) {
         // Failing as the traced call failed is faithful.
         if (call.has_reply && call.result.u == 0) return true;
         Problem(call, "the host refused to create the image");
         return false;
       }
-      if (call.has_reply) egl_names_[static_cast<int>(ObjectClass::kEglImage)].Add(call.result.u, result.u);
+      if (call.has_reply) egl_names_[static_cast<int>(ObjectClass::kEglImage)].Add(call.result.u, result->u);
       return true;
     }
     default:

@@ -10,19 +10,6 @@
 namespace strata::host {
 namespace {
 
-template <typename T>
-T FromWord(const Word& w) {
-  if constexpr (std::is_pointer_v<T>) {
-    return reinterpret_cast<T>(w.p);
-  } else if constexpr (std::is_floating_point_v<T>) {
-    return static_cast<T>(w.f);
-  } else if constexpr (std::is_signed_v<T>) {
-    return static_cast<T>(w.i);
-  } else {
-    return static_cast<T>(w.u);
-  }
-}
-
 template <typename R>
 void ToWord(R value, Word* w) {
   if constexpr (std::is_pointer_v<R>) {

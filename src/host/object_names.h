@@ -18,6 +18,14 @@ class NameMap {
     auto it = names_.find(recorded);
     return it == names_.end() ? recorded : it->second;
   }
+  // The recorded name of a host one, or 0 (a linear search: for the few
+  // queries that return a handle, eglGetCurrentContext and the like).
+  uint64_t ToRecorded(uint64_t host) const {
+    for (const auto& [recorded, mapped] : names_) {
+      if (mapped == host) return recorded;
+    }
+    return 0;
+  }
   bool Knows(uint64_t recorded) const { return names_.count(recorded) != 0; }
   void Add(uint64_t recorded, uint64_t host) {
     if (recorded != 0) names_[recorded] = host;

@@ -10,9 +10,8 @@
 
 #include "common/png_file.h"
 #include "host/host_driver.h"
+#include "host/record_dispatch.h"
 #include "host/surface_factory.h"
-#include "replay/thread_runner.h"
-#include "stream/byte_reader.h"
 #include "stream/framebuffer_record.h"
 #include "stream/ordered_reader.h"
 
@@ -50,83 +49,41 @@ FramebufferMismatch Compare(const stream::FramebufferImage& recorded, const host
 class LoopReplay {
  public:
   LoopReplay(const ReplayOptions& options, const host::HostDriver& driver, host::SurfaceFactory& surfaces,
-             ReplayResult* result, bool first_loop)
-      : options_(options), executor_(driver, surfaces), result_(result), first_loop_(first_loop) {
-    executor_.before_swap = [this](uint32_t thread) { BeforeSwap(thread); };
+             const stream::FunctionTable& functions, ReplayResult* result, bool first_loop)
+      : options_(options), dispatch_(driver, surfaces, functions), result_(result), first_loop_(first_loop) {
+    dispatch_.executor().before_swap = [this](uint32_t thread) { BeforeSwap(thread); };
   }
 
-  bool Run(stream::OrderedRecordReader& reader, std::string* error) {
-    stream::CallDecoder decoder(reader.functions());
+  bool Run(stream::RecordSource& source, std::string* error) {
     stream::Record record;
-    stream::DecodedCall call;
-    std::string problem;
     const bool show_progress = options_.progress && isatty(STDERR_FILENO);
     Clock::time_point last_progress = Clock::now();
-    uint64_t first_start = UINT64_MAX, last_end = 0;
-    while (reader.Next(&record)) {
-      switch (record.type) {
-        case stream::RecordType::kCall:
-          if (!decoder.Decode(record.payload, record.thread_id, record.chunk, &call, &problem)) {
-            *error = "call " + std::to_string(calls_) + " (thread " + std::to_string(record.thread_id) + "): " + problem;
-            return false;
-          }
-          runner_.Run(record.thread_id, [&] { executor_.Execute(call); });
-          ++calls_;
-          first_start = std::min(first_start, call.start_ns);
-          last_end = std::max(last_end, call.start_ns + call.duration_ns);
-          break;
-        case stream::RecordType::kMemory: {
-          stream::ByteReader r(record.payload);
-          uint64_t address = r.Varint();
-          std::span<const uint8_t> bytes;
-          if (r.Blob(&bytes) && r.ok()) executor_.WriteMemory(record.thread_id, address, bytes);
-          break;
+    while (source.Next(&record)) {
+      if (!dispatch_.Dispatch(record, error)) return false;
+      if (record.type == stream::RecordType::kFrame) {
+        ++frame_;
+        if (show_progress && Clock::now() - last_progress > std::chrono::seconds(1)) {
+          last_progress = Clock::now();
+          std::fprintf(stderr, "\rreplay: frame %llu, %llu calls", static_cast<unsigned long long>(frame_),
+                       static_cast<unsigned long long>(dispatch_.calls()));
         }
-        case stream::RecordType::kFrame:
-          ++frame_;
-          if (show_progress && Clock::now() - last_progress > std::chrono::seconds(1)) {
-            last_progress = Clock::now();
-            std::fprintf(stderr, "\rreplay: frame %llu, %llu calls", static_cast<unsigned long long>(frame_),
-                         static_cast<unsigned long long>(calls_));
-          }
-          break;
-        case stream::RecordType::kFramebuffer:
-          if (options_.verify && first_loop_) Verify(record);
-          break;
-        case stream::RecordType::kTraceEvent: {
-          stream::ByteReader r(record.payload);
-          std::string kind = r.String();
-          if (kind == "config") {
-            uint64_t config = r.Varint(), count = r.Varint();
-            std::vector<std::pair<int32_t, int32_t>> attributes;
-            for (uint64_t i = 0; i < count && i < 64 && r.ok(); ++i) {
-              int64_t name = r.Zigzag(), value = r.Zigzag();
-              attributes.emplace_back(static_cast<int32_t>(name), static_cast<int32_t>(value));
-            }
-            if (r.ok()) executor_.SetConfigFormat(config, std::move(attributes));
-          } else if (kind == "surface") {
-            uint64_t surface = r.Varint(), width = r.Varint(), height = r.Varint();
-            if (r.ok() && width > 0 && height > 0 && width <= 16384 && height <= 16384) {
-              executor_.SetSurfaceSize(surface, static_cast<int>(width), static_cast<int>(height));
-            }
-          }
-          break;
-        }
-        default:
-          break;  // unknown records are skipped by their length
+      } else if (record.type == stream::RecordType::kFramebuffer && options_.verify && first_loop_) {
+        Verify(record);
       }
     }
     if (show_progress) std::fprintf(stderr, "\r%60s\r", "");
-    result_->calls = calls_;
+    result_->calls = dispatch_.calls();
     result_->frames = frame_;
-    result_->skipped_calls = executor_.skipped_calls();
-    result_->problems = executor_.problems();
-    if (first_start != UINT64_MAX) result_->traced_seconds = double(last_end - first_start) / 1e9;
-    if (!reader.error().empty()) {
-      if (reader.truncated()) {
-        result_->warning = reader.error() + "; replayed everything before it";
+    result_->skipped_calls = dispatch_.executor().skipped_calls();
+    result_->problems = dispatch_.executor().problems();
+    if (dispatch_.calls() != 0) {
+      result_->traced_seconds = double(dispatch_.last_end_ns() - dispatch_.first_start_ns()) / 1e9;
+    }
+    if (!source.error().empty()) {
+      if (source.truncated()) {
+        result_->warning = source.error() + "; replayed everything before it";
       } else {
-        *error = reader.error();
+        *error = source.error();
         return false;
       }
     }
@@ -141,7 +98,7 @@ class LoopReplay {
     if (options_.snapshot_dir.empty() && !options_.on_snapshot) return;
     host::RgbaImage image;
     std::string error;
-    if (!executor_.ReadSurface(thread, &image, &error)) {
+    if (!dispatch_.executor().ReadSurface(thread, &image, &error)) {
       snapshot_error_ = "frame " + std::to_string(frame_) + ": cannot read the surface: " + error;
       return;
     }
@@ -163,8 +120,8 @@ class LoopReplay {
     host::RgbaImage replayed;
     std::string error;
     bool read = false;
-    runner_.Run(record.thread_id, [&] {
-      read = executor_.ReadFramebuffer(record.thread_id, recorded.framebuffer, static_cast<int>(recorded.x),
+    dispatch_.RunOn(record.thread_id, [&] {
+      read = dispatch_.executor().ReadFramebuffer(record.thread_id, recorded.framebuffer, static_cast<int>(recorded.x),
                                        static_cast<int>(recorded.y), static_cast<int>(recorded.width),
                                        static_cast<int>(recorded.height), &replayed, &error);
     });
@@ -186,11 +143,10 @@ class LoopReplay {
   }
 
   const ReplayOptions& options_;
-  ThreadRunner runner_;  // before the executor: its threads outlive the executor's teardown
-  host::Executor executor_;
+  host::RecordDispatch dispatch_;
   ReplayResult* result_;
   const bool first_loop_;
-  uint64_t calls_ = 0, frame_ = 0;
+  uint64_t frame_ = 0;
   std::string snapshot_error_;
 };
 
@@ -208,7 +164,7 @@ bool Replay(const std::string& trace_path, const ReplayOptions& options, ReplayR
     Clock::time_point start = Clock::now();
     bool ok;
     {
-      LoopReplay replay(options, *driver, *surfaces, result, loop == 0);
+      LoopReplay replay(options, *driver, *surfaces, reader->functions(), result, loop == 0);
       ok = replay.Run(*reader, error);
     }
     result->loop_seconds.push_back(std::chrono::duration<double>(Clock::now() - start).count());

@@ -4,6 +4,9 @@
 // driver). Its queries are chosen so that they cannot raise a GL error the
 // application did not cause (no pname the context lacks).
 
+#include <functional>
+#include <utility>
+
 #include "stream/capture_sizes.h"
 #include "strata/api/functions.h"
 
@@ -11,9 +14,10 @@ namespace strata::capture {
 
 class DriverCaptureState final : public CaptureState {
  public:
-  // `function(slot)`: the driver's function for a registry slot, or null.
-  using FunctionOf = void* (*)(int slot);
-  explicit DriverCaptureState(FunctionOf function) : function_(function) {}
+  // `function(slot)`: the driver's function for a registry slot, or null
+  // (a plain function for the tracer; the executor's asks its HostDriver).
+  using FunctionOf = std::function<void*(int slot)>;
+  explicit DriverCaptureState(FunctionOf function) : function_(std::move(function)) {}
 
   GLint Integer(GLenum pname, GLint fallback) override;
   PixelStoreCaps PixelStore() override;

@@ -17,11 +17,12 @@
 
 #include "stream/call_decoder.h"
 #include "stream/record_reader.h"
+#include "stream/record_source.h"
 #include "stream/trace_file.h"
 
 namespace strata::stream {
 
-class OrderedRecordReader {
+class OrderedRecordReader final : public RecordSource {
  public:
   // Opens `path` and lists its chunks. Null with *error when the file is not
   // a readable trace; a file cut short opens and reads up to the damage.
@@ -31,10 +32,10 @@ class OrderedRecordReader {
   const FunctionTable& functions() const { return functions_; }
 
   // The next record in call order; false at the end (see error()).
-  bool Next(Record* record);
+  bool Next(Record* record) override;
   // Empty after a clean end; otherwise what stopped the reading, with the byte offset.
-  const std::string& error() const { return error_; }
-  bool truncated() const { return truncated_; }
+  const std::string& error() const override { return error_; }
+  bool truncated() const override { return truncated_; }
 
  private:
   struct ThreadCursor {

@@ -5,14 +5,20 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <cstring>
+#include <span>
 #include <fstream>
 #include <regex>
 #include <string>
 #include <vector>
 
 #include "stream/byte_reader.h"
+#include "stream/byte_writer.h"
+#include "stream/call_decoder.h"
+#include "stream/call_encoder.h"
 #include "stream/framebuffer_record.h"
 #include "stream/record_format.h"
+#include "stream/record_reader.h"
 #include "stream/trace_file.h"
 #include "support/png_image.h"
 #include "support/process.h"
@@ -123,6 +129,99 @@ TEST(Replay, VerifyReportsTheFirstDifferingPixel) {
   EXPECT_NE(r.out.find("1 of 3072 pixels differ (largest channel difference 128), first at x=63 y=47"),
             std::string::npos)
       << r.out;
+}
+
+// A call record of a void function again, from its decoded values, as the
+// `run` of its chunk left off (the previous call of its thread in the chunk).
+void EncodeVoidCall(const strata::stream::DecodedCall& call, strata::stream::CallRun& run,
+                    strata::stream::ByteBuffer* out) {
+  using strata::api::ArgKind;
+  strata::stream::CallEncoder e(*out, run, call.slot, call.sequence, call.context, call.flags);
+  auto blob = [&](bool present, std::span<const uint8_t> bytes) {
+    if (present) {
+      e.Blob(bytes.data(), bytes.size());
+    } else {
+      e.Absent();
+    }
+  };
+  for (const auto& v : call.args) {
+    switch (v.kind) {
+      case ArgKind::kInt: e.Signed(v.i); break;
+      case ArgKind::kFloat: e.Float(static_cast<float>(v.f)); break;
+      case ArgKind::kDouble: e.Double(v.f); break;
+      default: e.Unsigned(v.u);
+    }
+    if (strata::stream::IsDataPointer(v.kind)) blob(v.has_in, v.in);
+  }
+  e.Times(call.start_ns, call.start_ns + call.duration_ns);
+  for (const auto& v : call.args) {
+    if (call.has_reply && strata::stream::IsDataPointer(v.kind)) blob(v.has_out, v.out);
+  }
+  e.End();
+}
+
+// A glTexImage2D whose width grew by one after tracing: its pixels are a row
+// short of what its arguments say the driver reads. The replay refuses that
+// call, says why, and replays the rest.
+TEST(Replay, RefusesABlobShorterThanItsArguments) {
+  namespace stream = strata::stream;
+  std::string trace = Scratch("short.strace"), changed = Scratch("short-changed.strace");
+  ASSERT_EQ(Trace(trace, {App("gles2_shaders"), "--frames", "2"}, "").exit_code, 0);
+  std::string error;
+  auto in = stream::TraceFileReader::Open(trace, &error);
+  ASSERT_TRUE(in) << error;
+  stream::FunctionTable functions;
+  ASSERT_TRUE(stream::LoadFunctionTable(in->header(), trace, &functions, &error)) << error;
+  auto out = stream::TraceFileWriter::Create(changed, in->header(), stream::Compression::kLz4, &error);
+  ASSERT_TRUE(out) << error;
+  stream::CallDecoder decoder(functions);
+  std::vector<uint8_t> records;
+  stream::ChunkInfo info;
+  uint64_t chunk = 0;
+  bool changed_one = false;
+  while (in->NextChunk(&records, &info, &error)) {
+    ++chunk;
+    stream::ByteBuffer rewritten;
+    stream::CallRun run;
+    stream::ByteReader walk(records);
+    while (walk.remaining() > 0) {
+      const size_t record_start = walk.offset();
+      uint8_t type = walk.U8();
+      uint64_t length = walk.Varint();
+      ASSERT_TRUE(walk.ok() && length <= walk.remaining());
+      std::span<const uint8_t> payload = walk.Bytes(length);
+      const size_t record_end = walk.offset();
+      stream::DecodedCall call;
+      if (type == static_cast<uint8_t>(stream::RecordType::kCall)) {
+        ASSERT_TRUE(decoder.Decode(payload, info.thread_id, chunk, &call, &error)) << error;
+      }
+      if (call.name == "glTexImage2D" && call.args[8].has_in && !changed_one) {
+        ASSERT_EQ(call.function_id, static_cast<uint64_t>(call.slot));
+        call.args[3].i += 1;  // width
+        EncodeVoidCall(call, run, &rewritten);
+        changed_one = true;
+      } else {
+        uint8_t* o = rewritten.Reserve(record_end - record_start);
+        std::memcpy(o, records.data() + record_start, record_end - record_start);
+        rewritten.size += record_end - record_start;
+      }
+      if (type == static_cast<uint8_t>(stream::RecordType::kCall)) {
+        // Where the chunk's next call is encoded from.
+        run.calls = 1;
+        run.last_sequence = call.sequence;
+        run.last_start_ns = call.start_ns;
+      }
+    }
+    ASSERT_TRUE(out->WriteChunk(rewritten.bytes(), info, &error)) << error;
+  }
+  ASSERT_TRUE(error.empty()) << error;
+  ASSERT_TRUE(out->Finish(&error)) << error;
+  ASSERT_TRUE(changed_one);
+  ProcessResult r = RunProcess({STRATA_CLI, "replay", changed});
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.err.find("glTexImage2D: 1 call not run ('pixels' holds "), std::string::npos) << r.out << r.err;
+  EXPECT_NE(r.err.find("its arguments need"), std::string::npos) << r.err;
+  EXPECT_EQ(Number(r.out, R"(replayed \d+ calls, (\d+) frames)"), 2) << r.out;
 }
 
 TEST(Replay, BenchmarkAndLoops) {

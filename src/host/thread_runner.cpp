@@ -1,6 +1,6 @@
-#include "replay/thread_runner.h"
+#include "host/thread_runner.h"
 
-namespace strata::replay {
+namespace strata::host {
 
 ThreadRunner::~ThreadRunner() {
   for (auto& [id, worker] : workers_) {
@@ -50,4 +50,4 @@ void ThreadRunner::Run(uint64_t recorded_thread, const std::function<void()>& wo
   worker.cv.wait(lock, [&] { return worker.done; });
 }
 
-}  // namespace strata::replay
+}  // namespace strata::host

@@ -12,7 +12,7 @@
 #include <mutex>
 #include <thread>
 
-namespace strata::replay {
+namespace strata::host {
 
 class ThreadRunner {
  public:
@@ -39,4 +39,4 @@ class ThreadRunner {
   std::map<uint64_t, std::unique_ptr<Worker>> workers_;
 };
 
-}  // namespace strata::replay
+}  // namespace strata::host

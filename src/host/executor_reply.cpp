@@ -1,0 +1,111 @@
+// What a call gave back, in the stream's terms. GL names go back as the
+// host's (a name the stream never created stands for itself, so a live client
+// uses them as they are); EGL handles and syncs as the stream's own. No host
+// address ever leaves in a reply.
+#include <EGL/egl.h>
+
+#include <cstring>
+
+#include "host/executor.h"
+#include "host/sizers.h"
+#include "strata/api/codec.h"
+#include "strata/api/replay.h"
+
+namespace strata::host {
+
+using api::ArgKind;
+using api::ObjectClass;
+
+uint64_t Executor::StreamHandle(const Thread& thread, ObjectClass object, uint64_t host) const {
+  if (host == 0) return 0;
+  switch (object) {
+    case ObjectClass::kEglDisplay:
+      return stream_display_ != 0 ? stream_display_ : 1;  // every stream display is the host's one
+    case ObjectClass::kEglSurface:
+      for (const auto& [recorded, surface] : recorded_surfaces_) {
+        if (reinterpret_cast<uint64_t>(surface.host) == host) return recorded;
+      }
+      return 0;
+    case ObjectClass::kGlSync:
+      if (thread.current) return thread.current->shared->names[static_cast<int>(object)].ToRecorded(host);
+      return egl_names_[static_cast<int>(object)].ToRecorded(host);
+    default:
+      return IsEglHandle(object) ? egl_names_[static_cast<int>(object)].ToRecorded(host) : 0;
+  }
+}
+
+void Executor::ReplyResult(const stream::DecodedCall& call, Thread& thread, const Word& host, CallReply* reply) {
+  stream::DecodedValue& result = reply->result;
+  switch (api::kFunctions[call.slot].return_kind) {
+    case ArgKind::kVoid:
+      return;
+    case ArgKind::kInt:
+      result.i = host.i;
+      return;
+    case ArgKind::kFloat:
+    case ArgKind::kDouble:
+      result.f = host.f;
+      return;
+    case ArgKind::kString:
+      if (host.p != nullptr) {
+        result.has_out = true;
+        result.out = {static_cast<const uint8_t*>(host.p), std::strlen(static_cast<const char*>(host.p))};
+      }
+      return;
+    case ArgKind::kHandle:
+    case ArgKind::kPointer: {
+      // The handle the stream proposed (a trace's recorded one, a live client's own), else the one it knows.
+      // A bare address (glMapBufferRange) goes back as the proposed value, or 1: "not null".
+      const ObjectClass object = api::kReplay[call.slot].result;
+      if (host.u == 0) return;
+      if (call.has_reply && call.result.u != 0) {
+        result.u = call.result.u;
+      } else {
+        result.u = object == ObjectClass::kNone ? 1 : StreamHandle(thread, object, host.u);
+      }
+      return;
+    }
+    default:
+      result.u = host.u;
+      return;
+  }
+}
+
+void Executor::ReplyBytes(CallReply* reply, int param, const void* bytes, size_t size) {
+  stream::DecodedValue& out = reply->outputs[param];
+  uint8_t* copy = scratch_.Get(size + 1);
+  if (size != 0) std::memcpy(copy, bytes, size);
+  out.has_out = true;
+  out.out = {copy, size};
+}
+
+void Executor::ReplyOutputs(const stream::DecodedCall& call, const std::vector<Word>& args,
+                            const std::vector<size_t>& capacity, CallReply* reply) {
+  const api::FunctionInfo& info = api::kFunctions[call.slot];
+  const api::ReplayFunction& replay = api::kReplay[call.slot];
+  const Sizer sizer = kSizers[call.slot];
+  bool sized = false;
+  for (int i = 0; i < info.param_count; ++i) {
+    if (capacity[i] == 0 || args[i].p == nullptr) continue;
+    // What the call wrote, by its rule now that the call is done, within what the buffer holds.
+    if (sizer && !sized) {
+      sizer(args.data(), capture::CaptureSizes(capture_state_), sizes_.data());
+      sized = true;
+    }
+    size_t size = sizer && sizes_[i] != kNoRule ? std::min(sizes_[i], capacity[i]) : capacity[i];
+    stream::DecodedValue& out = reply->outputs[i];
+    out.kind = call.args[i].kind;
+    out.u = call.args[i].u;
+    out.has_out = true;
+    if (replay.params[i].reply_addresses) {
+      // Host addresses (glGetPointerv) or handles the stream cannot name: zeros.
+      uint8_t* zeros = scratch_.Get(size + 1);
+      std::memset(zeros, 0, size);
+      out.out = {zeros, size};
+    } else {
+      out.out = {static_cast<const uint8_t*>(args[i].p), size};
+    }
+  }
+}
+
+}  // namespace strata::host

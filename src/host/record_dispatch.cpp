@@ -1,0 +1,74 @@
+#include "host/record_dispatch.h"
+
+#include <algorithm>
+#include <utility>
+#include <vector>
+
+#include "stream/byte_reader.h"
+
+namespace strata::host {
+
+RecordDispatch::RecordDispatch(const HostDriver& driver, SurfaceFactory& surfaces,
+                               const stream::FunctionTable& functions)
+    : executor_(driver, surfaces), decoder_(functions) {}
+
+bool RecordDispatch::Dispatch(const stream::Record& record, std::string* error) {
+  switch (record.type) {
+    case stream::RecordType::kCall: {
+      std::string problem;
+      if (!decoder_.Decode(record.payload, record.thread_id, record.chunk, &call_, &problem)) {
+        *error = "call " + std::to_string(calls_) + " (thread " + std::to_string(record.thread_id) + "): " + problem;
+        return false;
+      }
+      RunCall(record);
+      return true;
+    }
+    case stream::RecordType::kMemory: {
+      stream::ByteReader r(record.payload);
+      uint64_t address = r.Varint();
+      std::span<const uint8_t> bytes;
+      if (r.Blob(&bytes) && r.ok()) executor_.WriteMemory(record.thread_id, address, bytes);
+      return true;
+    }
+    case stream::RecordType::kTraceEvent:
+      TraceEvent(record);
+      return true;
+    default:
+      return true;  // frames, framebuffer images, unknown records: the driver's business
+  }
+}
+
+void RecordDispatch::RunCall(const stream::Record& record) {
+  runner_.Run(record.thread_id, [&] {
+    if (!on_reply) {
+      executor_.Execute(call_);
+      return;
+    }
+    executor_.Execute(call_, &reply_);
+    on_reply(call_, reply_);
+  });
+  ++calls_;
+  first_start_ns_ = std::min(first_start_ns_, call_.start_ns);
+  last_end_ns_ = std::max(last_end_ns_, call_.start_ns + call_.duration_ns);
+}
+
+void RecordDispatch::TraceEvent(const stream::Record& record) {
+  stream::ByteReader r(record.payload);
+  std::string kind = r.String();
+  if (kind == "config") {
+    uint64_t config = r.Varint(), count = r.Varint();
+    std::vector<std::pair<int32_t, int32_t>> attributes;
+    for (uint64_t i = 0; i < count && i < 64 && r.ok(); ++i) {
+      int64_t name = r.Zigzag(), value = r.Zigzag();
+      attributes.emplace_back(static_cast<int32_t>(name), static_cast<int32_t>(value));
+    }
+    if (r.ok()) executor_.SetConfigFormat(config, std::move(attributes));
+  } else if (kind == "surface") {
+    uint64_t surface = r.Varint(), width = r.Varint(), height = r.Varint();
+    if (r.ok() && width > 0 && height > 0 && width <= 16384 && height <= 16384) {
+      executor_.SetSurfaceSize(surface, static_cast<int>(width), static_cast<int>(height));
+    }
+  }
+}
+
+}  // namespace strata::host

@@ -1,0 +1,56 @@
+#pragma once
+// Runs a command stream's records on an executor: decodes each call record,
+// runs it on the host thread of its recorded thread (ThreadRunner), feeds
+// memory records and the trace events the executor needs (`config`,
+// `surface`), and hands what each call gave back to `on_reply`. Replay and
+// the renderer drive it alike; records it does not run (frames, framebuffer
+// images) are left to its driver.
+
+#include <cstdint>
+#include <functional>
+#include <string>
+
+#include "host/executor.h"
+#include "host/thread_runner.h"
+#include "stream/call_decoder.h"
+#include "stream/record_source.h"
+
+namespace strata::host {
+
+class RecordDispatch {
+ public:
+  // `functions`: the stream's function table; it must outlive the dispatch.
+  RecordDispatch(const HostDriver& driver, SurfaceFactory& surfaces, const stream::FunctionTable& functions);
+
+  // Runs one record. False with *error only when a call record cannot be
+  // decoded (the stream is damaged); a call the executor refuses is a problem
+  // it reports, and the stream goes on.
+  bool Dispatch(const stream::Record& record, std::string* error);
+
+  // Runs `work` on the host thread of recorded thread `thread` (to read its
+  // context's framebuffers, for example).
+  void RunOn(uint64_t thread, const std::function<void()>& work) { runner_.Run(thread, work); }
+
+  // Called on the call's host thread right after it ran, with what it gave
+  // back (valid during the call only). Without it no reply is made.
+  std::function<void(const stream::DecodedCall& call, const CallReply& reply)> on_reply;
+
+  Executor& executor() { return executor_; }
+  uint64_t calls() const { return calls_; }
+  // The recorded start of the first call and end of the last (0, 0 before any).
+  uint64_t first_start_ns() const { return calls_ ? first_start_ns_ : 0; }
+  uint64_t last_end_ns() const { return last_end_ns_; }
+
+ private:
+  void RunCall(const stream::Record& record);
+  void TraceEvent(const stream::Record& record);
+
+  ThreadRunner runner_;  // before the executor: its threads outlive the executor's teardown
+  Executor executor_;
+  stream::CallDecoder decoder_;
+  stream::DecodedCall call_;
+  CallReply reply_;
+  uint64_t calls_ = 0, first_start_ns_ = UINT64_MAX, last_end_ns_ = 0;
+};
+
+}  // namespace strata::host
