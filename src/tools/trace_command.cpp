@@ -10,10 +10,10 @@
 #include <cstring>
 #include <string>
 
-#include "stream/socket_address.h"
 #include "stream/trace_file.h"
 #include "tools/command.h"
 #include "tools/program_launch.h"
+#include "transport/sockets.h"
 
 namespace strata::tools {
 namespace {
@@ -71,7 +71,7 @@ STRATA_TRACE_PROCESS, STRATA_TRACE_WAIT, STRATA_TRACE_CAPTURE, STRATA_TRACE_TIMI
 // Sends one command to a traceable process's control socket; prints the reply.
 int Control(int pid, const std::string& command) {
   std::string error, address = "unix:@strata-trace-" + std::to_string(pid);
-  int fd = stream::ConnectTo(address, &error);
+  int fd = transport::ConnectTo(address, &error);
   if (fd < 0) {
     std::fprintf(stderr,
                  "strata trace: error: process %d is not traceable (%s); start it with `strata run --traceable`\n",
@@ -113,7 +113,7 @@ int ReceiveLiveTrace(const std::string& address, const std::string& output, int 
   std::string error;
   int fd = -1;
   for (int tries = 0; fd < 0; ++tries) {
-    fd = stream::ConnectTo(address, &error);
+    fd = transport::ConnectTo(address, &error);
     if (fd >= 0) break;
     if (tries >= wait_seconds * 10) {
       std::fprintf(stderr, "strata trace: error: %s\n", error.c_str());

@@ -14,13 +14,13 @@
 #include <sstream>
 #include <string>
 
-#include "stream/socket_address.h"
 #include "stream/framebuffer_record.h"
 #include "stream/call_decoder.h"
 #include "stream/record_reader.h"
 #include "support/png_image.h"
 #include "support/process.h"
 #include "support/trace_check.h"
+#include "transport/sockets.h"
 
 namespace {
 
@@ -203,7 +203,7 @@ TEST(LiveTrace, MissingOrVanishingClientStopsTracingOnly) {
   if (client == 0) {
     std::string error;
     int fd = -1;
-    for (int i = 0; i < 100 && fd < 0; ++i, usleep(50000)) fd = strata::stream::ConnectTo(address2, &error);
+    for (int i = 0; i < 100 && fd < 0; ++i, usleep(50000)) fd = strata::transport::ConnectTo(address2, &error);
     char buffer[4096];
     if (fd >= 0 && read(fd, buffer, sizeof buffer) > 0) close(fd);
     _exit(0);

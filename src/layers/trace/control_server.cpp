@@ -8,7 +8,7 @@
 
 #include "common/log.h"
 #include "layers/trace/trace_session.h"
-#include "stream/socket_address.h"
+#include "transport/sockets.h"
 
 namespace strata::trace {
 namespace {
@@ -66,7 +66,7 @@ void Serve(int listen_fd) {
 std::string ControlAddress(int pid) { return "unix:@strata-trace-" + std::to_string(pid); }
 
 bool StartControlServer(std::string* error) {
-  int fd = stream::ListenOn(ControlAddress(getpid()), error);
+  int fd = transport::ListenOn(ControlAddress(getpid()), error);
   if (fd < 0) return false;
   std::thread(Serve, fd).detach();
   return true;

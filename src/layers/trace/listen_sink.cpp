@@ -3,14 +3,14 @@
 #include <unistd.h>
 
 #include "common/log.h"
-#include "stream/socket_address.h"
+#include "transport/sockets.h"
 
 namespace strata::trace {
 
 std::unique_ptr<ListenSink> ListenSink::Create(const std::string& address, const stream::TraceHeader& header,
                                                stream::Compression compression, int wait_seconds,
                                                std::string* error) {
-  int fd = stream::ListenOn(address, error);
+  int fd = transport::ListenOn(address, error);
   if (fd < 0) return nullptr;
   std::unique_ptr<ListenSink> sink(new ListenSink());
   sink->address_ = address;
@@ -28,7 +28,7 @@ ListenSink::~ListenSink() {
 }
 
 bool ListenSink::Connect(std::string* error) {
-  int fd = stream::AcceptOne(listen_fd_, wait_seconds_ * 1000, address_, error);
+  int fd = transport::AcceptOne(listen_fd_, wait_seconds_ * 1000, address_, error);
   if (fd < 0) return false;
   auto writer = stream::TraceFileWriter::CreateOnSocket(fd, "the client of " + address_, header_, compression_, error);
   if (!writer) return false;

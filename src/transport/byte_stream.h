@@ -1,0 +1,58 @@
+#pragma once
+// The one byte-stream interface the remote renderer and its clients use (the
+// seed's IOStream): write by reserving room, filling it and committing it;
+// read whole messages. Implementations: sockets (socket_stream.h); a file or a
+// shared-memory ring can join them without their users noticing.
+//
+// A stream is used by one thread at a time, except Shutdown(), which any
+// thread may call to wake the one blocked in it.
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <string>
+
+namespace strata::transport {
+
+class ByteStream {
+ public:
+  enum class ReadResult { kOk, kTimeout, kClosed, kError };
+
+  virtual ~ByteStream() = default;
+
+  // Room for at least n bytes after what is already committed; valid until the
+  // next call. May send what is committed already to make that room.
+  virtual uint8_t* Reserve(size_t n) = 0;
+  // The first n bytes of the reserved room are written.
+  virtual void Commit(size_t n) = 0;
+  // Reserve + copy + Commit; false once the stream has failed.
+  bool Write(const void* data, size_t n) {
+    if (n > 0) {
+      std::memcpy(Reserve(n), data, n);
+      Commit(n);
+    }
+    return error().empty();
+  }
+  // Sends everything committed; false (and error()) when the peer is gone.
+  virtual bool Flush() = 0;
+
+  // Blocks until n bytes have arrived; false (and error()) on end of stream or failure.
+  virtual bool ReadFully(void* data, size_t n) = 0;
+  // Like ReadFully, but gives up after timeout_ms (< 0: never) if not a single
+  // byte came: kTimeout, with nothing consumed and no error. Once a message has
+  // begun, its remainder is waited for.
+  virtual ReadResult ReadFullyWithin(void* data, size_t n, int timeout_ms) = 0;
+  // Bytes already read from fd() but not yet handed out: poll() on fd() cannot
+  // see them, so a server that polls must ask this first.
+  virtual bool HasBufferedInput() const = 0;
+
+  // Ends the connection both ways and wakes a reader or writer blocked in another thread.
+  virtual void Shutdown() = 0;
+  // Empty while all is well; else one line naming the peer and the problem,
+  // e.g. "renderer at unix:@x closed the connection".
+  virtual const std::string& error() const = 0;
+  // For poll(); -1 if none.
+  virtual int fd() const = 0;
+};
+
+}  // namespace strata::transport
