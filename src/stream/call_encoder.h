@@ -166,3 +166,16 @@ class CallEncoder {
 };
 
 }  // namespace strata::stream
+
+namespace strata::stream {
+
+struct DecodedCall;
+
+// Writes a decoded call back as a call record (the inverse of CallDecoder):
+// its own function id, flags, arguments and input blobs, times and, when
+// flags has kCallHasReply, `call.result` and the output blobs of its data
+// pointers. The renderer uses it to store a live call with its reply merged
+// in, so the stored stream replays like a traced one.
+void EncodeCall(const DecodedCall& call, CallRun& run, ByteBuffer& out);
+
+}  // namespace strata::stream

@@ -16,6 +16,7 @@ int TraceCommandMain(int argc, char** argv);
 int DumpCommandMain(int argc, char** argv);
 int StatsCommandMain(int argc, char** argv);
 int ReplayCommandMain(int argc, char** argv);
+int ServeCommandMain(int argc, char** argv);
 int ExportCommandMain(int argc, char** argv);
 int ViewCommandMain(int argc, char** argv);
 

@@ -19,6 +19,8 @@ constexpr Command kCommands[] = {
      strata::tools::StatsCommandMain},
     {"replay", "run the calls of a trace again: snapshots, verification, benchmark",
      strata::tools::ReplayCommandMain},
+    {"serve", "the remote renderer: run remote clients' EGL/GLES calls on this machine's GPU",
+     strata::tools::ServeCommandMain},
     {"export", "write a trace as Android gltrace or Chrome/Perfetto JSON", strata::tools::ExportCommandMain},
     {"view", "a trace as one self-contained HTML report: frames, calls, errors, shaders, uploads",
      strata::tools::ViewCommandMain},

@@ -1,0 +1,414 @@
+#include "serve/connection.h"
+
+#include <EGL/egl.h>
+#include <GLES3/gl3.h>
+
+#include "serve/log.h"
+#include "stream/byte_reader.h"
+#include "stream/framebuffer_record.h"
+#include "stream/record_format.h"
+#include "stream/wire.h"
+
+namespace strata::serve {
+namespace {
+
+namespace wire = stream::wire;
+using stream::RecordType;
+
+constexpr char kOurFeatures[] = "records-v1,replies-v1,frames-v1";
+// A client that connects and says nothing must not hold a thread for long.
+constexpr int kHandshakeTimeoutMs = 10000;
+
+}  // namespace
+
+Connection::Connection(ServeContext& context, std::unique_ptr<transport::ByteStream> stream, transport::Peer peer)
+    : context_(context), stream_(std::move(stream)), peer_(std::move(peer)) {}
+
+Connection::~Connection() = default;
+
+bool Connection::SendHello(const wire::Hello& hello) {
+  std::vector<uint8_t> bytes = wire::EncodeHello(wire::kRendererMagic, hello);
+  stream_->Write(bytes.data(), bytes.size());
+  return stream_->Flush();
+}
+
+void Connection::Refuse(const std::string& why, const std::string& program, const std::string& pid) {
+  wire::Hello answer;
+  answer.values["status"] = "refused";
+  answer.values["message"] = why;
+  SendHello(answer);
+  Log("refused " + program + " (pid " + pid + ", " + peer_.description + "): " + why);
+}
+
+bool Connection::Handshake() {
+  uint8_t header[wire::kHelloHeaderBytes];
+  const auto got = stream_->ReadFullyWithin(header, sizeof header, kHandshakeTimeoutMs);
+  if (got != transport::ByteStream::ReadResult::kOk) {
+    if (got == transport::ByteStream::ReadResult::kTimeout) {
+      Log("dropped " + peer_.description + ": no handshake within " + std::to_string(kHandshakeTimeoutMs / 1000) + " s");
+    }
+    return false;  // a closed probe (a port scan, a client that gave up): nothing to say
+  }
+  uint32_t version = 0, body_size = 0;
+  std::string problem;
+  if (!wire::DecodeHelloHeader(header, wire::kClientMagic, &version, &body_size, &problem)) {
+    Log("dropped " + peer_.description + ": " + problem);
+    return false;
+  }
+  std::vector<uint8_t> body(body_size);
+  wire::Hello hello;
+  if (!stream_->ReadFully(body.data(), body.size())) {
+    Log("dropped " + peer_.description + ": " + stream_->error());
+    return false;
+  }
+  const bool decoded = wire::DecodeHelloBody(body, &hello, &problem);
+  const std::string* program_value = hello.Find("program");
+  const std::string program = program_value ? program_value->substr(0, 200) : "unnamed client";
+  // The kernel's word for a Unix peer's pid; a TCP client's own.
+  const std::string* pid_value = hello.Find("pid");
+  const std::string pid = peer_.is_unix ? std::to_string(peer_.pid) : pid_value ? pid_value->substr(0, 20) : "?";
+  if (!decoded) {
+    Refuse(problem, program, pid);
+    return false;
+  }
+  if (version != wire::kProtocolVersion) {
+    Refuse("the client speaks protocol version " + std::to_string(version) + ", this renderer version " +
+               std::to_string(wire::kProtocolVersion),
+           program, pid);
+    return false;
+  }
+  if (std::string why = CheckClient(peer_, hello, context_.auth); !why.empty()) {
+    Refuse(why, program, pid);
+    return false;
+  }
+  const std::string* role = hello.Find("role");
+  wire::Hello answer;
+  if (role != nullptr && *role == "process") {
+    const std::string* functions = hello.Find("functions");
+    if (functions == nullptr || functions->empty()) {
+      Refuse("the handshake names no function table", program, pid);
+      return false;
+    }
+    const std::string* theirs = hello.Find("features");
+    const std::string features = wire::CommonFeatures(kOurFeatures, theirs ? *theirs : "");
+    ClientInfo client{program, std::strtoll(pid.c_str(), nullptr, 10), peer_.description};
+    const std::string id = context_.sessions.NewId();
+    std::unique_ptr<Recorder> recorder;
+    if (!context_.record_dir.empty()) {
+      std::string error;
+      recorder = Recorder::Create(context_.record_dir, program, client.pid, id, *functions, &error);
+      if (!recorder) Log("--record: " + error + "; serving " + program + " without recording");
+    }
+    const std::string recording = recorder ? ", recording to " + recorder->path() : "";
+    session_ = std::make_shared<Session>(id, RandomKey(), client, *functions, features, *context_.driver,
+                                         std::move(recorder));
+    context_.sessions.Add(session_);
+    Log("client joined: " + client.Describe() + ", session " + id + recording);
+    answer.values["session"] = session_->id();
+    answer.values["session_key"] = session_->key();
+  } else if (role != nullptr && *role == "thread") {
+    const std::string* id = hello.Find("session");
+    const std::string* key = hello.Find("session_key");
+    std::string error;
+    if (id == nullptr || key == nullptr) {
+      Refuse("a thread must name its session and session_key", program, pid);
+      return false;
+    }
+    session_ = context_.sessions.Join(*id, *key, &error);
+    if (!session_) {
+      Refuse(error, program, pid);
+      return false;
+    }
+  } else {
+    Refuse("unknown role '" + (role ? role->substr(0, 40) : std::string()) + "' (process or thread)", program, pid);
+    return false;
+  }
+  answer.values["status"] = "ok";
+  answer.values["features"] = session_->features();
+  thread_ = session_->NewThread();
+  decoder_ = std::make_unique<stream::CallDecoder>(session_->functions());
+  session_->Attach(stream_.get());
+  if (!SendHello(answer)) {
+    session_->Detach(stream_.get(), "lost during the handshake: " + stream_->error());
+    session_.reset();
+    return false;
+  }
+  return true;
+}
+
+void Connection::Run() {
+  if (Handshake()) {
+    std::string how_it_ended;
+    for (;;) {
+      uint8_t header[wire::kMessageHeaderBytes];
+      const auto got = stream_->ReadFullyWithin(header, sizeof header, -1);
+      if (got == transport::ByteStream::ReadResult::kClosed) {
+        how_it_ended = "normal end (disconnected)";
+        break;
+      }
+      if (got != transport::ByteStream::ReadResult::kOk) {
+        how_it_ended = "connection error: " + stream_->error();
+        break;
+      }
+      const uint32_t size = wire::MessageSize(header);
+      std::string problem;
+      if (size > kMaxMessageBytes) {
+        problem = "a message of " + std::to_string(size) + " bytes (at most " + std::to_string(kMaxMessageBytes) +
+                  " allowed)";
+      } else {
+        message_.resize(size);
+        if (!stream_->ReadFully(message_.data(), size)) {
+          how_it_ended = "lost in the middle of a message (killed?): " + stream_->error();
+          break;
+        }
+        if (HandleMessage(message_, &problem)) continue;
+      }
+      // Bad input ends this client only; the others never notice.
+      SendError(problem);
+      Log("closing " + session_->client().Describe() + ": " + problem);
+      how_it_ended = "error: " + problem;
+      session_->Close(how_it_ended);
+      break;
+    }
+    {
+      std::lock_guard lock(session_->mutex());
+      ReleaseHostThread();
+    }
+    session_->Detach(stream_.get(), how_it_ended);
+    session_.reset();  // the last connection of a client frees its objects here, on a thread of its own
+  }
+  stream_->Shutdown();
+  done_ = true;
+}
+
+void Connection::ReleaseHostThread() {
+  const host::HostDriver& driver = *context_.driver;
+  EGLDisplay display = driver.Get<PFNEGLGETCURRENTDISPLAYPROC>(api::eglGetCurrentDisplay)();
+  if (display != EGL_NO_DISPLAY) {
+    driver.Get<PFNEGLMAKECURRENTPROC>(api::eglMakeCurrent)(display, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
+  }
+  driver.Get<PFNEGLRELEASETHREADPROC>(api::eglReleaseThread)();
+}
+
+void Connection::SendError(const std::string& message) {
+  stream::ByteBuffer record;
+  stream::ByteWriter w(&record);
+  const size_t at = w.BeginRecord(static_cast<uint8_t>(RecordType::kTraceEvent));
+  w.String("error");
+  w.String(message);
+  w.EndRecord(at);
+  uint8_t header[wire::kMessageHeaderBytes];
+  wire::PutMessageHeader(header, static_cast<uint32_t>(record.size));
+  stream_->Write(header, sizeof header);
+  stream_->Write(record.storage.data(), record.size);
+  stream_->Flush();  // best effort: the client may be gone already
+}
+
+void Connection::StoreRecord(std::span<const uint8_t> record) {
+  if (session_->recorder() == nullptr) return;
+  std::memcpy(chunk_.Reserve(record.size()), record.data(), record.size());
+  chunk_.size += record.size();
+  ++chunk_records_;
+}
+
+bool Connection::HandleMessage(std::span<const uint8_t> message, std::string* problem) {
+  {
+    std::lock_guard lock(session_->mutex());
+    const uint64_t chunk = session_->NextChunk();
+    out_.Clear();
+    replies_ = 0;
+    chunk_.Clear();
+    run_.Restart();
+    chunk_records_ = 0;
+    stream::ByteReader r(message);
+    bool ok = true;
+    while (ok && !r.done()) {
+      const size_t start = r.offset();
+      const uint8_t type = r.U8();
+      const std::span<const uint8_t> payload = r.Bytes(r.Varint());
+      if (!r.ok()) {
+        *problem = "a record runs past the end of its message (at byte " + std::to_string(start) + ")";
+        ok = false;
+        break;
+      }
+      const std::span<const uint8_t> whole = message.subspan(start, r.offset() - start);
+      switch (static_cast<RecordType>(type)) {
+        case RecordType::kCall:
+          ok = HandleCall(payload, chunk, problem);
+          break;
+        case RecordType::kMemory: {
+          stream::ByteReader m(payload);
+          const uint64_t address = m.Varint();
+          std::span<const uint8_t> bytes;
+          if (!m.Blob(&bytes) || !m.ok() || !m.done()) {
+            *problem = "malformed memory record";
+            ok = false;
+            break;
+          }
+          session_->executor().WriteMemory(thread_, address, bytes);
+          StoreRecord(whole);
+          break;
+        }
+        case RecordType::kTraceEvent:
+          ok = HandleTraceEvent(payload, problem);
+          if (ok) StoreRecord(whole);
+          break;
+        default:
+          *problem = "a record of type " + std::to_string(type) + ", which clients do not send";
+          ok = false;
+          break;
+      }
+    }
+    // What ran is stored even when the message broke off: the file shows what the client did.
+    if (Recorder* recorder = session_->recorder()) {
+      recorder->WriteChunk(thread_, chunk_first_sequence_, chunk_records_, chunk_.bytes());
+    }
+    if (!ok) return false;
+  }
+  if (out_.size == 0) return true;
+  // Sent outside the session's lock: a client slow to read holds up none of its other threads.
+  uint8_t header[wire::kMessageHeaderBytes];
+  wire::PutMessageHeader(header, static_cast<uint32_t>(out_.size));
+  stream_->Write(header, sizeof header);
+  stream_->Write(out_.storage.data(), out_.size);
+  if (!stream_->Flush()) {
+    *problem = "cannot answer: " + stream_->error();
+    return false;
+  }
+  return true;
+}
+
+bool Connection::HandleTraceEvent(std::span<const uint8_t> payload, std::string* problem) {
+  stream::ByteReader r(payload);
+  const std::string kind = r.String();
+  if (!r.ok()) {
+    *problem = "malformed trace event record";
+    return false;
+  }
+  if (kind == "surface") {
+    const uint64_t surface = r.Varint(), width = r.Varint(), height = r.Varint();
+    if (!r.ok() || width == 0 || height == 0 || width > 16384 || height > 16384) {
+      *problem = "malformed surface event (sizes from 1 to 16384)";
+      return false;
+    }
+    session_->executor().SetSurfaceSize(surface, static_cast<int>(width), static_cast<int>(height));
+  } else if (kind == "config") {
+    const uint64_t config = r.Varint(), count = r.Varint();
+    if (!r.ok() || count > 64) {
+      *problem = "malformed config event";
+      return false;
+    }
+    std::vector<std::pair<int32_t, int32_t>> attributes;
+    for (uint64_t i = 0; i < count; ++i) {
+      const int64_t name = r.Zigzag(), value = r.Zigzag();
+      attributes.emplace_back(static_cast<int32_t>(name), static_cast<int32_t>(value));
+    }
+    if (!r.ok()) {
+      *problem = "malformed config event";
+      return false;
+    }
+    session_->executor().SetConfigFormat(config, std::move(attributes));
+  }
+  return true;  // other events (context info, tracing on/off) mean nothing to rendering
+}
+
+bool Connection::MappedForReading(const stream::DecodedCall& call, std::span<const uint8_t>* data) {
+  // glMapBufferRange(target, offset, length, access): the host's mapping of
+  // the range, which the client copies into its own shadow mapping.
+  if (call.args.size() != 4 || !(call.args[3].u & GL_MAP_READ_BIT)) return false;
+  const uint64_t length = call.args[2].kind == api::ArgKind::kInt ? static_cast<uint64_t>(call.args[2].i) : call.args[2].u;
+  void* mapping = nullptr;
+  const host::HostDriver& driver = *context_.driver;
+  auto get_pointer = driver.Get<PFNGLGETBUFFERPOINTERVPROC>(api::glGetBufferPointerv);
+  if (get_pointer == nullptr) get_pointer = driver.Get<PFNGLGETBUFFERPOINTERVPROC>(api::glGetBufferPointervOES);
+  if (get_pointer == nullptr) return false;
+  get_pointer(static_cast<GLenum>(call.args[0].u), GL_BUFFER_MAP_POINTER, &mapping);
+  if (mapping == nullptr) return false;
+  *data = {static_cast<const uint8_t*>(mapping), static_cast<size_t>(length)};
+  return true;
+}
+
+bool Connection::HandleCall(std::span<const uint8_t> payload, uint64_t chunk, std::string* problem) {
+  std::string error;
+  if (!decoder_->Decode(payload, thread_, chunk, &call_, &error)) {
+    *problem = "undecodable call record: " + error;
+    return false;
+  }
+  Session& session = *session_;
+  const int slot = call_.slot;
+  const api::FunctionInfo& info = api::kFunctions[slot];
+  const bool swap = (slot == api::eglSwapBuffers || slot == api::eglSwapBuffersWithDamageKHR ||
+                     slot == api::eglSwapBuffersWithDamageEXT) &&
+                    call_.args.size() >= 2;
+  const bool send_frame = swap && session.window_frames() && session.window_surfaces().count(call_.args[1].u) != 0;
+  if (send_frame) session.CaptureNextSwap();
+
+  host::CallReply reply;
+  session.executor().Execute(call_, &reply);
+
+  // Which surfaces are windows: their swaps answer with the frame.
+  if ((slot == api::eglCreateWindowSurface || slot == api::eglCreatePlatformWindowSurface ||
+       slot == api::eglCreatePlatformWindowSurfaceEXT) &&
+      reply.result.u != 0) {
+    session.window_surfaces().insert(reply.result.u);
+  } else if (slot == api::eglDestroySurface && call_.args.size() >= 2) {
+    session.window_surfaces().erase(call_.args[1].u);
+  }
+
+  host::RgbaImage image;
+  if (send_frame) {
+    if (session.TakeCapture(&image, &error)) {
+      stream::ByteWriter w(&out_);
+      const size_t at = w.BeginRecord(static_cast<uint8_t>(RecordType::kFramebuffer));
+      stream::FramebufferImage frame;
+      frame.frame = session.recorder() ? session.recorder()->frame() : 0;
+      frame.sequence = call_.sequence;
+      frame.context = call_.context;
+      frame.width = static_cast<uint64_t>(image.width);
+      frame.height = static_cast<uint64_t>(image.height);
+      frame.pixels = image.pixels;
+      stream::EncodeFramebuffer(w, frame);
+      w.EndRecord(at);
+    } else {
+      Log(session.client().Describe() + ": cannot read the window's frame back: " + error);
+    }
+  }
+
+  if (call_.flags & wire::kCallWantsReply) {
+    wire::Reply answer;
+    answer.sequence = call_.sequence;
+    answer.result = reply.result;
+    answer.outputs = reply.outputs;
+    if (info.is_egl) answer.egl_error = reply.egl_error;
+    if ((slot == api::glMapBufferRange || slot == api::glMapBufferRangeEXT) && reply.result.u != 0) {
+      answer.has_data = MappedForReading(call_, &answer.data);
+    }
+    wire::EncodeReply(out_, slot, answer);
+    ++replies_;
+  }
+
+  if (Recorder* recorder = session.recorder()) {
+    // Stored with its reply merged in, so the file replays like a traced program's.
+    stored_ = call_;
+    stored_.flags = static_cast<uint8_t>((call_.flags & ~wire::kCallWantsReply) | stream::kCallHasReply);
+    stored_.result = reply.result;
+    for (size_t i = 0; i < stored_.args.size(); ++i) {
+      const bool has = i < reply.outputs.size() && reply.outputs[i].has_out;
+      stored_.args[i].has_out = has;
+      stored_.args[i].out = has ? reply.outputs[i].out : std::span<const uint8_t>();
+    }
+    if (chunk_records_ == 0) chunk_first_sequence_ = call_.sequence;
+    stream::EncodeCall(stored_, run_, chunk_);
+    ++chunk_records_;
+    if (swap) {
+      stream::ByteWriter w(&chunk_);
+      const size_t at = w.BeginRecord(static_cast<uint8_t>(RecordType::kFrame));
+      w.Varint(recorder->EndFrame(call_.sequence));
+      w.EndRecord(at);
+      ++chunk_records_;
+    }
+  }
+  return true;
+}
+
+}  // namespace strata::serve

@@ -1,0 +1,79 @@
+#pragma once
+// One client connection = one client thread = one host thread: EGL binds
+// contexts to threads, so the calls a client thread makes run on a host
+// thread of their own, this connection's, for its whole life.
+
+#include <atomic>
+#include <memory>
+#include <string>
+
+#include "host/host_driver.h"
+#include "serve/auth.h"
+#include "serve/session.h"
+#include "stream/byte_writer.h"
+#include "stream/call_decoder.h"
+#include "stream/call_encoder.h"
+#include "transport/byte_stream.h"
+#include "transport/listener.h"
+
+namespace strata::serve {
+
+// What every connection shares with the server.
+struct ServeContext {
+  const host::HostDriver* driver = nullptr;
+  AuthPolicy auth;
+  std::string record_dir;  // empty: no --record
+  SessionTable sessions;
+};
+
+// The largest message a client may send (a texture upload of 8192x8192 RGBA
+// float is 1 GiB; clients split bigger uploads, and a bogus length must not
+// make us allocate gigabytes).
+inline constexpr uint32_t kMaxMessageBytes = 512u << 20;
+
+class Connection {
+ public:
+  Connection(ServeContext& context, std::unique_ptr<transport::ByteStream> stream, transport::Peer peer);
+  ~Connection();
+
+  // Handshake, then messages until the client leaves or is closed. On the
+  // connection's own thread.
+  void Run();
+  // From any thread: wakes Run() and makes it end.
+  void Shutdown() { stream_->Shutdown(); }
+  bool done() const { return done_.load(); }
+
+ private:
+  bool Handshake();
+  void Refuse(const std::string& why, const std::string& program, const std::string& pid);
+  bool SendHello(const stream::wire::Hello& hello);
+  // False with *problem for input that closes the client.
+  bool HandleMessage(std::span<const uint8_t> message, std::string* problem);
+  bool HandleCall(std::span<const uint8_t> payload, uint64_t chunk, std::string* problem);
+  bool HandleTraceEvent(std::span<const uint8_t> payload, std::string* problem);
+  // Puts the bytes of a buffer the call mapped for reading in the reply.
+  bool MappedForReading(const stream::DecodedCall& call, std::span<const uint8_t>* data);
+  void StoreRecord(std::span<const uint8_t> record);
+  void SendError(const std::string& message);
+  // Leaves the thread's EGL state so the session's executor can free everything.
+  void ReleaseHostThread();
+
+  ServeContext& context_;
+  std::unique_ptr<transport::ByteStream> stream_;
+  const transport::Peer peer_;
+  std::shared_ptr<Session> session_;
+  uint32_t thread_ = 0;
+  std::unique_ptr<stream::CallDecoder> decoder_;
+  stream::DecodedCall call_, stored_;
+  std::vector<uint8_t> message_;
+  stream::ByteBuffer out_;  // this message's answer: framebuffers and replies
+  uint32_t replies_ = 0;
+  // --record: this message's records as one chunk of the connection's thread.
+  stream::ByteBuffer chunk_;
+  stream::CallRun run_;
+  uint32_t chunk_records_ = 0;
+  uint64_t chunk_first_sequence_ = 0;
+  std::atomic<bool> done_{false};
+};
+
+}  // namespace strata::serve

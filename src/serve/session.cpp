@@ -1,0 +1,140 @@
+#include "serve/session.h"
+
+#include <EGL/egl.h>
+#include <sys/random.h>
+
+#include "serve/log.h"
+#include "stream/wire.h"
+#include "transport/token.h"
+
+namespace strata::serve {
+
+std::string ClientInfo::Describe() const {
+  return program + " (pid " + std::to_string(pid) + ", " + address + ")";
+}
+
+Session::Session(std::string id, std::string key, ClientInfo client, const std::string& functions,
+                 std::string features, const host::HostDriver& driver, std::unique_ptr<Recorder> recorder)
+    : id_(std::move(id)),
+      key_(std::move(key)),
+      client_(std::move(client)),
+      features_(std::move(features)),
+      window_frames_(stream::wire::HasFeature(features_, stream::wire::kFeatureWindowFrames)),
+      surfaces_(host::MakePbufferSurfaceFactory(driver)),
+      executor_(std::make_unique<host::Executor>(driver, *surfaces_)),
+      recorder_(std::move(recorder)) {
+  functions_.Load(functions);
+  executor_->before_swap = [this](uint32_t thread) {
+    if (!capture_swap_) return;
+    capture_swap_ = false;
+    capture_error_.clear();
+    captured_ = executor_->ReadSurface(thread, &capture_, &capture_error_);
+  };
+}
+
+Session::~Session() {
+  {
+    std::lock_guard lock(mu_);
+    executor_.reset();  // frees the client's objects on this thread
+    surfaces_.reset();
+    recorder_.reset();
+  }
+  std::string how = close_reason_.empty() ? last_end_ : close_reason_;
+  Log("client left: " + client_.Describe() + ": " + (how.empty() ? "normal end" : how));
+}
+
+bool Session::TakeCapture(host::RgbaImage* image, std::string* error) {
+  capture_swap_ = false;
+  if (!captured_) {
+    *error = capture_error_.empty() ? "the swap read back nothing" : capture_error_;
+    return false;
+  }
+  captured_ = false;
+  *image = std::move(capture_);
+  return true;
+}
+
+uint32_t Session::NewThread() {
+  std::lock_guard lock(links_mu_);
+  return ++next_thread_;
+}
+
+void Session::Attach(transport::ByteStream* stream) {
+  std::lock_guard lock(links_mu_);
+  streams_.insert(stream);
+  // A session closed while this thread joined: end the newcomer too.
+  if (closed_) stream->Shutdown();
+}
+
+void Session::Detach(transport::ByteStream* stream, const std::string& how_it_ended) {
+  std::lock_guard lock(links_mu_);
+  streams_.erase(stream);
+  last_end_ = how_it_ended;
+}
+
+void Session::Close(const std::string& reason) {
+  std::lock_guard lock(links_mu_);
+  if (!closed_) close_reason_ = reason;
+  closed_ = true;
+  for (transport::ByteStream* stream : streams_) stream->Shutdown();
+}
+
+bool Session::closed() const {
+  std::lock_guard lock(links_mu_);
+  return closed_;
+}
+
+std::string SessionTable::NewId() {
+  std::lock_guard lock(mu_);
+  return std::to_string(++next_id_);
+}
+
+void SessionTable::Add(const std::shared_ptr<Session>& session) {
+  std::lock_guard lock(mu_);
+  std::erase_if(sessions_, [](const auto& entry) { return entry.second.expired(); });
+  sessions_[session->id()] = session;
+}
+
+std::shared_ptr<Session> SessionTable::Join(const std::string& id, const std::string& key, std::string* error) {
+  std::shared_ptr<Session> session;
+  {
+    std::lock_guard lock(mu_);
+    auto it = sessions_.find(id);
+    if (it != sessions_.end()) session = it->second.lock();
+  }
+  if (!session || session->closed()) {
+    *error = "no live session '" + id + "' (its process's connections have all ended)";
+    return nullptr;
+  }
+  if (!transport::TokensEqual(key, session->key())) {
+    *error = "wrong session key for session " + id;
+    return nullptr;
+  }
+  return session;
+}
+
+void SessionTable::CloseAll(const std::string& reason) {
+  std::vector<std::shared_ptr<Session>> live;
+  {
+    std::lock_guard lock(mu_);
+    for (auto& [id, weak] : sessions_) {
+      if (auto session = weak.lock()) live.push_back(std::move(session));
+    }
+  }
+  for (auto& session : live) session->Close(reason);
+}
+
+std::string RandomKey() {
+  uint8_t bytes[32];
+  size_t got = 0;
+  while (got < sizeof bytes) {
+    ssize_t n = getrandom(bytes + got, sizeof bytes - got, 0);
+    if (n > 0) got += static_cast<size_t>(n);
+  }
+  static const char kHex[] = "0123456789abcdef";
+  std::string key;
+  for (uint8_t b : bytes) (key += kHex[b >> 4]) += kHex[b & 15];
+  return key;
+}
+
+}  // namespace strata::serve

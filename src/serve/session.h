@@ -1,0 +1,112 @@
+#pragma once
+// One client process: its own executor, so its own namespace of objects (a
+// client can name only what it made; share groups stay inside the process),
+// and its own stand-in surfaces. Its threads join it over connections of
+// their own; their calls run one at a time under the session's mutex, since
+// the executor is not thread-safe.
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <string>
+
+#include "host/executor.h"
+#include "host/host_driver.h"
+#include "host/surface_factory.h"
+#include "serve/recorder.h"
+#include "stream/call_decoder.h"
+#include "transport/byte_stream.h"
+
+namespace strata::serve {
+
+struct ClientInfo {
+  std::string program;
+  int64_t pid = 0;
+  std::string address;  // who the transport says it is: "pid 1234 (uid 1000)", "127.0.0.1:5000"
+  std::string Describe() const;  // "glmark2 (pid 1234, 127.0.0.1:5000)"
+};
+
+class Session {
+ public:
+  Session(std::string id, std::string key, ClientInfo client, const std::string& functions, std::string features,
+          const host::HostDriver& driver, std::unique_ptr<Recorder> recorder);
+  // Runs on the thread of the session's last connection: the executor frees
+  // the client's contexts, surfaces and objects there. Logs the leaving line.
+  ~Session();
+  Session(const Session&) = delete;
+  Session& operator=(const Session&) = delete;
+
+  const std::string& id() const { return id_; }
+  const std::string& key() const { return key_; }
+  const ClientInfo& client() const { return client_; }
+  const std::string& features() const { return features_; }
+  const stream::FunctionTable& functions() const { return functions_; }
+  bool window_frames() const { return window_frames_; }
+
+  // A stream thread id no other connection of this session has.
+  uint32_t NewThread();
+
+  // Guards everything below: one call of the session at a time.
+  std::mutex& mutex() { return mu_; }
+  host::Executor& executor() { return *executor_; }
+  Recorder* recorder() { return recorder_.get(); }
+  uint64_t NextChunk() { return ++chunks_; }
+  // Recorded handles of the window surfaces the client made (their swaps send frames back).
+  std::set<uint64_t>& window_surfaces() { return window_surfaces_; }
+  // Arms the readback of the next swap's surface (before_swap); Taken by the caller after the call.
+  void CaptureNextSwap() { capture_swap_ = true, captured_ = false; }
+  bool TakeCapture(host::RgbaImage* image, std::string* error);
+
+  // Connections register so that closing the session wakes them all.
+  void Attach(transport::ByteStream* stream);
+  void Detach(transport::ByteStream* stream, const std::string& how_it_ended);
+  // Ends the client: every connection is shut down; the first reason is the one logged.
+  void Close(const std::string& reason);
+  bool closed() const;
+
+ private:
+  const std::string id_, key_;
+  const ClientInfo client_;
+  const std::string features_;
+  const bool window_frames_;
+  stream::FunctionTable functions_;
+  std::unique_ptr<host::SurfaceFactory> surfaces_;
+  std::unique_ptr<host::Executor> executor_;
+  std::unique_ptr<Recorder> recorder_;
+  std::mutex mu_;
+  uint64_t chunks_ = 0;
+  std::set<uint64_t> window_surfaces_;
+  bool capture_swap_ = false, captured_ = false;
+  host::RgbaImage capture_;
+  std::string capture_error_;
+
+  // Connections and the ending; under links_mu_ (Close comes from any thread).
+  mutable std::mutex links_mu_;
+  std::set<transport::ByteStream*> streams_;
+  uint32_t next_thread_ = 0;
+  bool closed_ = false;
+  std::string close_reason_, last_end_;
+};
+
+// The live sessions, for threads that join theirs by id and key.
+class SessionTable {
+ public:
+  std::string NewId();
+  void Add(const std::shared_ptr<Session>& session);
+  // The session, or null (with *error) for an unknown or ended id or a wrong key.
+  std::shared_ptr<Session> Join(const std::string& id, const std::string& key, std::string* error);
+  // Ends every session (the renderer stops).
+  void CloseAll(const std::string& reason);
+
+ private:
+  std::mutex mu_;
+  uint64_t next_id_ = 0;
+  std::map<std::string, std::weak_ptr<Session>> sessions_;
+};
+
+// 32 random bytes as hex: session keys.
+std::string RandomKey();
+
+}  // namespace strata::serve

@@ -1,0 +1,149 @@
+// strata serve: the remote renderer (docs/remote.md).
+#include <signal.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+#include "serve/log.h"
+#include "serve/server.h"
+#include "tools/command.h"
+#include "tools/install_paths.h"
+
+namespace strata::tools {
+namespace {
+
+constexpr char kUsage[] = R"(usage: strata serve [options]
+
+The remote renderer: clients whose EGL/GLES driver is Strata's remote one
+(STRATA_REMOTE=ADDRESS) send their calls here, where they run on this
+machine's driver. Each client process gets a session of its own (its objects
+are its own); each of its threads a connection and a host thread of its own.
+Window surfaces become pbuffers; their frames go back to the client.
+
+options:
+  --listen ADDRESS     where clients connect (repeatable): unix:@NAME,
+                       unix:/PATH, tcp:HOST:PORT, or tcp:PORT for
+                       tcp:127.0.0.1:PORT (default unix:@strata-render-$UID)
+  --allow-uid UID      also serve Unix clients of this uid (repeatable; by
+                       default only the renderer's own uid)
+  --token-file PATH    where the token TCP clients must send is written
+                       (mode 0600; default $XDG_RUNTIME_DIR/strata-serve.token,
+                       else /tmp/strata-serve-$UID.token); clients read it
+                       through STRATA_REMOTE_TOKEN_FILE
+  --record DIR         store each client process's stream as a trace:
+                       DIR/PROGRAM-PID-SESSION.strace (strata dump, replay)
+  --driver-egl PATH    the host's libEGL.so.1 (STRATA_DRIVER_EGL)
+  --driver-glesv2 PATH the host's libGLESv2.so.2 (STRATA_DRIVER_GLESV2)
+  --driver-glesv1 PATH the host's libGLESv1_CM.so.1 (STRATA_DRIVER_GLESV1)
+  --display            show clients' frames in a window (not yet supported)
+  -h, --help           show this help
+
+It logs one line when ready, one per client joining and leaving (with the
+reason) and one per refused client, on stderr. SIGINT or SIGTERM ends every
+client and stops it.
+
+exit status: 0 stopped by a signal, 1 could not start, 2 bad usage.
+)";
+
+serve::Server* g_server = nullptr;
+
+void OnSignal(int) {
+  if (g_server != nullptr) g_server->Stop();
+}
+
+bool ParseUid(const char* text, uid_t* uid) {
+  char* end = nullptr;
+  errno = 0;
+  unsigned long value = std::strtoul(text, &end, 10);
+  if (errno != 0 || end == text || *end != '\0' || value >= static_cast<unsigned long>(static_cast<uid_t>(-1))) {
+    return false;
+  }
+  *uid = static_cast<uid_t>(value);
+  return true;
+}
+
+}  // namespace
+
+int ServeCommandMain(int argc, char** argv) {
+  serve::ServeOptions options;
+  auto usage_error = [](const std::string& message) {
+    std::fprintf(stderr, "strata serve: error: %s\n\n%s", message.c_str(), kUsage);
+    return 2;
+  };
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    const bool has_value = i + 1 < argc;
+    if (arg == "-h" || arg == "--help") {
+      std::fputs(kUsage, stdout);
+      return 0;
+    } else if (arg == "--listen" && has_value) {
+      std::string address = argv[++i];
+      // tcp:PORT: loopback unless the user names another host.
+      if (address.rfind("tcp:", 0) == 0 && address.find(':', 4) == std::string::npos) {
+        address = "tcp:127.0.0.1:" + address.substr(4);
+      }
+      options.listen.push_back(address);
+    } else if (arg == "--allow-uid" && has_value) {
+      uid_t uid;
+      if (!ParseUid(argv[++i], &uid)) return usage_error(std::string("--allow-uid takes a number, not '") + argv[i] + "'");
+      options.allow_uids.push_back(uid);
+    } else if (arg == "--token-file" && has_value) {
+      options.token_file = argv[++i];
+    } else if (arg == "--record" && has_value) {
+      options.record_dir = argv[++i];
+    } else if ((arg == "--driver-egl" || arg == "--driver-glesv2" || arg == "--driver-glesv1") && has_value) {
+      const char* variable = arg == "--driver-egl"      ? "STRATA_DRIVER_EGL"
+                             : arg == "--driver-glesv2" ? "STRATA_DRIVER_GLESV2"
+                                                        : "STRATA_DRIVER_GLESV1";
+      setenv(variable, argv[++i], 1);  // read by the driver locator the host driver uses
+    } else if (arg == "--display") {
+      std::fprintf(stderr,
+                   "strata serve: error: --display is not yet supported (frames of window surfaces go back to "
+                   "each client instead)\n");
+      return 2;
+    } else {
+      return usage_error("unknown or incomplete option '" + arg + "'");
+    }
+  }
+  if (options.listen.empty()) options.listen.push_back(serve::DefaultAddress());
+  if (!options.record_dir.empty()) {
+    struct stat st;
+    if (stat(options.record_dir.c_str(), &st) != 0 && mkdir(options.record_dir.c_str(), 0755) != 0) {
+      std::fprintf(stderr, "strata serve: error: cannot create %s: %s\n", options.record_dir.c_str(),
+                   std::strerror(errno));
+      return 1;
+    }
+  }
+  options.strata_lib_dir = StrataLibraryDirectory();
+
+  std::string error;
+  auto server = serve::Server::Open(options, &error);
+  if (!server) {
+    std::fprintf(stderr, "strata serve: error: %s\n", error.c_str());
+    return 1;
+  }
+  g_server = server.get();
+  struct sigaction action {};
+  action.sa_handler = OnSignal;
+  sigemptyset(&action.sa_mask);
+  sigaction(SIGINT, &action, nullptr);
+  sigaction(SIGTERM, &action, nullptr);
+  signal(SIGPIPE, SIG_IGN);
+
+  std::string line = "listening on ";
+  const auto addresses = server->addresses();
+  for (size_t i = 0; i < addresses.size(); ++i) line += (i ? ", " : "") + addresses[i];
+  if (!server->token_file().empty()) line += " (TCP clients: token in " + server->token_file() + ")";
+  serve::Log(line);
+  server->Run();
+  g_server = nullptr;
+  serve::Log("stopped");
+  return 0;
+}
+
+}  // namespace strata::tools

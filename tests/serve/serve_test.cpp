@@ -1,0 +1,437 @@
+// strata serve as a real process, driven by a small client that speaks the
+// wire protocol (transport + stream::CallEncoder), rendering with Mesa.
+#include <EGL/egl.h>
+#include <GLES2/gl2.h>
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "stream/byte_reader.h"
+#include "stream/call_encoder.h"
+#include "stream/record_format.h"
+#include "stream/wire.h"
+#include "support/process.h"
+#include "transport/connect.h"
+#include "transport/token.h"
+
+namespace {
+
+namespace wire = strata::stream::wire;
+namespace api = strata::api;
+using strata::stream::ByteBuffer;
+using strata::stream::CallEncoder;
+using strata::stream::CallRun;
+using Clock = std::chrono::steady_clock;
+
+std::string ReadFile(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// `strata serve` in the background, its log in a file.
+class Renderer {
+ public:
+  explicit Renderer(std::vector<std::string> extra = {}) {
+    static int counter = 0;
+    address_ = "unix:@strata-test-" + std::to_string(getpid()) + "-" + std::to_string(++counter);
+    dir_ = testing::TempDir() + "strata-serve-test-" + std::to_string(getpid()) + "-" + std::to_string(counter);
+    std::system(("rm -rf '" + dir_ + "' && mkdir -p '" + dir_ + "'").c_str());
+    log_ = dir_ + "/serve.log";
+    std::vector<std::string> args = {STRATA_CLI, "serve", "--listen", address_, "--token-file", dir_ + "/token"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    for (auto& arg : args) {
+      if (arg == "@DIR") arg = dir_;
+    }
+    pid_ = fork();
+    if (pid_ == 0) {
+      FILE* f = std::fopen(log_.c_str(), "w");
+      dup2(fileno(f), 1);
+      dup2(fileno(f), 2);
+      std::vector<char*> argv;
+      for (auto& a : args) argv.push_back(a.data());
+      argv.push_back(nullptr);
+      execv(argv[0], argv.data());
+      _exit(127);
+    }
+    ready_ = WaitForLog("listening on", 20);
+  }
+  ~Renderer() {
+    Stop();
+    std::system(("rm -rf '" + dir_ + "'").c_str());
+  }
+  // SIGTERM, and its exit status (-1 if it had to be killed).
+  int Stop() {
+    if (pid_ <= 0) return status_;
+    kill(pid_, SIGTERM);
+    for (int i = 0; i < 200; ++i) {
+      int status = 0;
+      if (waitpid(pid_, &status, WNOHANG) == pid_) {
+        pid_ = 0;
+        return status_ = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    kill(pid_, SIGKILL);
+    waitpid(pid_, nullptr, 0);
+    pid_ = 0;
+    return status_ = -1;
+  }
+  bool WaitForLog(const std::string& text, int seconds) {
+    auto end = Clock::now() + std::chrono::seconds(seconds);
+    while (Clock::now() < end) {
+      if (log().find(text) != std::string::npos) return true;
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    return false;
+  }
+  std::string log() const { return ReadFile(log_); }
+  // The first address the ready line names.
+  std::string listening() const {
+    std::string l = log();
+    size_t at = l.find("listening on ");
+    if (at == std::string::npos) return "";
+    at += 13;
+    size_t end = l.find_first_of(" ,\n", at);
+    return l.substr(at, end - at);
+  }
+  bool ready() const { return ready_; }
+  const std::string& address() const { return address_; }
+  const std::string& dir() const { return dir_; }
+
+ private:
+  std::string address_, dir_, log_;
+  pid_t pid_ = 0;
+  int status_ = -1;
+  bool ready_ = false;
+};
+
+struct Arg {
+  Arg(uint64_t w = 0) : word(w) {}  // NOLINT: a scalar reads as itself in call lists
+  Arg(uint64_t w, std::vector<uint8_t> bytes) : word(w), blob(std::move(bytes)) {}
+  uint64_t word = 0;
+  std::optional<std::vector<uint8_t>> blob;  // bytes behind a data pointer (input)
+};
+
+Arg Blob(const std::vector<EGLint>& values) {
+  std::vector<uint8_t> bytes(values.size() * 4);
+  std::memcpy(bytes.data(), values.data(), bytes.size());
+  return Arg(0x1000, bytes);
+}
+Arg Out() { return Arg(0x2000); }
+Arg Float(float f) {
+  uint32_t bits;
+  std::memcpy(&bits, &f, 4);
+  return Arg(bits);
+}
+
+// A client of the protocol: one process session over one connection.
+class Client {
+ public:
+  bool Connect(const std::string& address, std::string* error, uint32_t version = wire::kProtocolVersion,
+               const std::string& token = "") {
+    stream_ = strata::transport::Connect(address, error);
+    if (!stream_) return false;
+    wire::Hello hello;
+    hello.version = version;
+    hello.values["role"] = "process";
+    hello.values["program"] = "serve_test";
+    hello.values["pid"] = std::to_string(getpid());
+    hello.values["features"] = "records-v1,replies-v1,frames-v1";
+    hello.values["functions"] = strata::stream::FunctionTable::OwnNames();
+    if (!token.empty()) hello.values["token"] = token;
+    auto bytes = wire::EncodeHello(wire::kClientMagic, hello);
+    stream_->Write(bytes.data(), bytes.size());
+    if (!stream_->Flush()) return *error = stream_->error(), false;
+    uint8_t header[wire::kHelloHeaderBytes];
+    if (stream_->ReadFullyWithin(header, sizeof header, 10000) != strata::transport::ByteStream::ReadResult::kOk) {
+      return *error = "no answer: " + stream_->error(), false;
+    }
+    uint32_t their_version = 0, size = 0;
+    if (!wire::DecodeHelloHeader(header, wire::kRendererMagic, &their_version, &size, error)) return false;
+    std::vector<uint8_t> body(size);
+    if (!stream_->ReadFully(body.data(), size) || !wire::DecodeHelloBody(body, &answer_, error)) return false;
+    const std::string* status = answer_.Find("status");
+    if (status == nullptr || *status != "ok") {
+      const std::string* message = answer_.Find("message");
+      *error = "refused: " + (message ? *message : std::string("?"));
+      return false;
+    }
+    return true;
+  }
+  const wire::Hello& answer() const { return answer_; }
+
+  // Adds a call to the batch; `proposed`: a handle the client names itself.
+  uint64_t Call(int slot, const std::vector<Arg>& args, bool wants_reply, std::optional<uint64_t> proposed = {}) {
+    const api::FunctionInfo& info = api::kFunctions[slot];
+    uint8_t flags = wants_reply ? wire::kCallWantsReply : 0;
+    if (proposed) flags |= strata::stream::kCallHasReply;
+    const uint64_t sequence = ++sequence_;
+    CallEncoder e(batch_, run_, slot, sequence, 0, flags);
+    for (int i = 0; i < info.param_count; ++i) {
+      const Arg a = i < static_cast<int>(args.size()) ? args[i] : Arg();
+      e.Scalar(info.params[i].kind, a.word);
+      if (strata::stream::IsDataPointer(info.params[i].kind)) {
+        if (a.blob) {
+          e.Blob(a.blob->data(), a.blob->size());
+        } else {
+          e.Absent();
+        }
+      }
+    }
+    e.Times(sequence * 1000, sequence * 1000 + 10);
+    if (proposed) {
+      e.Unsigned(*proposed);
+      for (int i = 0; i < info.param_count; ++i) {
+        if (strata::stream::IsDataPointer(info.params[i].kind)) e.Absent();
+      }
+    }
+    e.End();
+    return sequence;
+  }
+  // Sends the batch and, if `slot` >= 0, waits for the reply to call `sequence`.
+  bool Send(int slot, uint64_t sequence, wire::Reply* reply, std::string* error) {
+    if (!SendRaw(batch_.bytes())) return *error = stream_->error(), false;
+    batch_.Clear();
+    run_.Restart();
+    if (slot < 0) return true;
+    uint8_t header[4];
+    if (stream_->ReadFullyWithin(header, 4, 20000) != strata::transport::ByteStream::ReadResult::kOk) {
+      return *error = "no reply: " + stream_->error(), false;
+    }
+    incoming_.resize(wire::MessageSize(header));
+    if (!stream_->ReadFully(incoming_.data(), incoming_.size())) return *error = stream_->error(), false;
+    strata::stream::ByteReader r(incoming_);
+    while (!r.done() && r.ok()) {
+      const uint8_t type = r.U8();
+      auto payload = r.Bytes(r.Varint());
+      if (type == static_cast<uint8_t>(strata::stream::RecordType::kReply)) {
+        if (!wire::DecodeReply(payload, slot, reply, error)) return false;
+        if (reply->sequence != sequence) return *error = "reply to another call", false;
+        return true;
+      }
+      if (type == static_cast<uint8_t>(strata::stream::RecordType::kTraceEvent)) {
+        strata::stream::ByteReader event(payload);
+        std::string kind = event.String();
+        return *error = kind + ": " + event.String(), false;
+      }
+    }
+    return *error = "no reply record", false;
+  }
+  bool SendRaw(std::span<const uint8_t> records) {
+    uint8_t header[4];
+    wire::PutMessageHeader(header, static_cast<uint32_t>(records.size()));
+    stream_->Write(header, 4);
+    stream_->Write(records.data(), records.size());
+    return stream_->Flush();
+  }
+  // The next message's first record, as (kind, message) of an error event.
+  std::string ReadErrorEvent() {
+    uint8_t header[4];
+    if (stream_->ReadFullyWithin(header, 4, 20000) != strata::transport::ByteStream::ReadResult::kOk) return "";
+    incoming_.resize(wire::MessageSize(header));
+    if (!stream_->ReadFully(incoming_.data(), incoming_.size())) return "";
+    strata::stream::ByteReader r(incoming_);
+    if (r.U8() != static_cast<uint8_t>(strata::stream::RecordType::kTraceEvent)) return "";
+    strata::stream::ByteReader event(r.Bytes(r.Varint()));
+    std::string kind = event.String();
+    return kind + ": " + event.String();
+  }
+  strata::transport::ByteStream& stream() { return *stream_; }
+
+  // eglInitialize .. glReadPixels of a 16x16 pbuffer cleared to `rgba`; the pixels read back.
+  bool Render(const float rgba[4], std::vector<uint8_t>* pixels, std::string* error) {
+    wire::Reply reply;
+    uint64_t s = Call(api::eglInitialize, {{1}, Out(), Out()}, true);
+    if (!Send(api::eglInitialize, s, &reply, error)) return false;
+    if (reply.result.u != EGL_TRUE) return *error = "eglInitialize failed", false;
+    s = Call(api::eglChooseConfig,
+             {{1}, Blob({EGL_RED_SIZE, 8, EGL_ALPHA_SIZE, 8, EGL_SURFACE_TYPE, EGL_PBUFFER_BIT, EGL_RENDERABLE_TYPE,
+                         EGL_OPENGL_ES2_BIT, EGL_NONE}),
+              Out(), {1}, Out()},
+             true);
+    if (!Send(api::eglChooseConfig, s, &reply, error)) return false;
+    if (reply.outputs.size() < 5 || !reply.outputs[2].has_out || reply.outputs[2].out.size() < 4) {
+      return *error = "eglChooseConfig gave no config", false;
+    }
+    uint64_t config = 0;
+    std::memcpy(&config, reply.outputs[2].out.data(), std::min<size_t>(8, reply.outputs[2].out.size()));
+    if (reply.outputs[2].out.size() == 4) config &= 0xffffffffu;
+    Call(api::eglCreateContext, {{1}, {config}, {0}, Blob({EGL_CONTEXT_CLIENT_VERSION, 2, EGL_NONE})}, false, 0x100);
+    Call(api::eglCreatePbufferSurface, {{1}, {config}, Blob({EGL_WIDTH, 16, EGL_HEIGHT, 16, EGL_NONE})}, false, 0x200);
+    s = Call(api::eglMakeCurrent, {{1}, {0x200}, {0x200}, {0x100}}, true);
+    if (!Send(api::eglMakeCurrent, s, &reply, error)) return false;
+    if (reply.result.u != EGL_TRUE) return *error = "eglMakeCurrent failed", false;
+    Call(api::glClearColor, {Float(rgba[0]), Float(rgba[1]), Float(rgba[2]), Float(rgba[3])}, false);
+    Call(api::glClear, {{GL_COLOR_BUFFER_BIT}}, false);
+    s = Call(api::glReadPixels, {{0}, {0}, {16}, {16}, {GL_RGBA}, {GL_UNSIGNED_BYTE}, Out()}, true);
+    if (!Send(api::glReadPixels, s, &reply, error)) return false;
+    if (reply.outputs.size() < 7 || !reply.outputs[6].has_out) return *error = "glReadPixels gave no pixels", false;
+    pixels->assign(reply.outputs[6].out.begin(), reply.outputs[6].out.end());
+    return true;
+  }
+
+ private:
+  std::unique_ptr<strata::transport::ByteStream> stream_;
+  wire::Hello answer_;
+  ByteBuffer batch_;
+  CallRun run_;
+  uint64_t sequence_ = 0;
+  std::vector<uint8_t> incoming_;
+};
+
+void ExpectRed(const std::vector<uint8_t>& pixels) {
+  ASSERT_EQ(pixels.size(), 16u * 16u * 4u);
+  for (size_t i = 0; i < pixels.size(); i += 4) {
+    ASSERT_EQ(pixels[i], 255) << "pixel " << i / 4;
+    ASSERT_EQ(pixels[i + 1], 0);
+    ASSERT_EQ(pixels[i + 2], 0);
+    ASSERT_EQ(pixels[i + 3], 255);
+  }
+}
+
+constexpr float kRed[4] = {1, 0, 0, 1};
+
+TEST(Serve, RendersAClientsCallsAndAnswersWithPixels) {
+  Renderer renderer;
+  ASSERT_TRUE(renderer.ready()) << renderer.log();
+  Client client;
+  std::string error;
+  ASSERT_TRUE(client.Connect(renderer.address(), &error)) << error << "\n" << renderer.log();
+  EXPECT_NE(client.answer().Find("session"), nullptr);
+  EXPECT_EQ(client.answer().Find("session_key")->size(), 64u);
+  std::vector<uint8_t> pixels;
+  ASSERT_TRUE(client.Render(kRed, &pixels, &error)) << error << "\n" << renderer.log();
+  ExpectRed(pixels);
+  EXPECT_NE(renderer.log().find("client joined: serve_test (pid " + std::to_string(getpid())), std::string::npos)
+      << renderer.log();
+  client.stream().Shutdown();
+  EXPECT_TRUE(renderer.WaitForLog("client left: serve_test", 10)) << renderer.log();
+  EXPECT_EQ(renderer.Stop(), 0) << renderer.log();
+}
+
+TEST(Serve, RefusesAnotherProtocolVersionNamingBoth) {
+  Renderer renderer;
+  ASSERT_TRUE(renderer.ready()) << renderer.log();
+  Client client;
+  std::string error;
+  EXPECT_FALSE(client.Connect(renderer.address(), &error, 99));
+  EXPECT_NE(error.find("version 99"), std::string::npos) << error;
+  EXPECT_NE(error.find("version " + std::to_string(wire::kProtocolVersion)), std::string::npos) << error;
+  EXPECT_TRUE(renderer.WaitForLog("refused serve_test", 10)) << renderer.log();
+  EXPECT_NE(renderer.log().find("version 99"), std::string::npos) << renderer.log();
+}
+
+TEST(Serve, TcpClientsNeedTheToken) {
+  Renderer renderer({"--listen", "tcp:127.0.0.1:0"});
+  ASSERT_TRUE(renderer.ready()) << renderer.log();
+  std::string log = renderer.log();
+  size_t at = log.find("tcp:127.0.0.1:");
+  ASSERT_NE(at, std::string::npos) << log;
+  std::string tcp = log.substr(at, log.find_first_of(" ,\n(", at) - at);
+  Client wrong;
+  std::string error;
+  EXPECT_FALSE(wrong.Connect(tcp, &error, wire::kProtocolVersion, "0123"));
+  EXPECT_NE(error.find("wrong token"), std::string::npos) << error;
+  Client none;
+  EXPECT_FALSE(none.Connect(tcp, &error));
+  EXPECT_NE(error.find("token"), std::string::npos) << error;
+  std::string token;
+  ASSERT_TRUE(strata::transport::ReadToken(renderer.dir() + "/token", &token, &error)) << error;
+  Client right;
+  ASSERT_TRUE(right.Connect(tcp, &error, wire::kProtocolVersion, token)) << error << "\n" << renderer.log();
+  std::vector<uint8_t> pixels;
+  ASSERT_TRUE(right.Render(kRed, &pixels, &error)) << error;
+  ExpectRed(pixels);
+  EXPECT_NE(renderer.log().find("wrong token"), std::string::npos) << renderer.log();
+}
+
+TEST(Serve, AMalformedMessageClosesOnlyThatClient) {
+  Renderer renderer;
+  ASSERT_TRUE(renderer.ready()) << renderer.log();
+  Client good, bad;
+  std::string error;
+  ASSERT_TRUE(good.Connect(renderer.address(), &error)) << error;
+  ASSERT_TRUE(bad.Connect(renderer.address(), &error)) << error;
+  // A call record whose function id is far past the table, then a record running past its message.
+  const std::vector<uint8_t> garbage = {2, 3, 0xff, 0xff, 0x7f, 2, 50, 1};
+  ASSERT_TRUE(bad.SendRaw(garbage));
+  std::string event = bad.ReadErrorEvent();
+  EXPECT_EQ(event.rfind("error: ", 0), 0u) << event;
+  EXPECT_TRUE(renderer.WaitForLog("closing serve_test", 10)) << renderer.log();
+  std::vector<uint8_t> pixels;
+  ASSERT_TRUE(good.Render(kRed, &pixels, &error)) << error << "\n" << renderer.log();
+  ExpectRed(pixels);
+  // An absurd length is refused before anything is allocated.
+  Client huge;
+  ASSERT_TRUE(huge.Connect(renderer.address(), &error)) << error;
+  uint8_t header[4];
+  wire::PutMessageHeader(header, 0xfffffff0u);
+  huge.stream().Write(header, 4);
+  huge.stream().Flush();
+  EXPECT_NE(huge.ReadErrorEvent().find("at most"), std::string::npos);
+}
+
+TEST(Serve, AClientKilledMidStreamLeavesTheRendererServing) {
+  Renderer renderer;
+  ASSERT_TRUE(renderer.ready()) << renderer.log();
+  pid_t child = fork();
+  if (child == 0) {
+    Client client;
+    std::string error;
+    std::vector<uint8_t> pixels;
+    if (!client.Connect(renderer.address(), &error) || !client.Render(kRed, &pixels, &error)) _exit(1);
+    // Half a message, then killed.
+    uint8_t header[4];
+    wire::PutMessageHeader(header, 1000);
+    client.stream().Write(header, 4);
+    client.stream().Write("\x02\x10", 2);
+    client.stream().Flush();
+    kill(getpid(), SIGKILL);
+  }
+  int status = 0;
+  waitpid(child, &status, 0);
+  ASSERT_TRUE(WIFSIGNALED(status)) << "the client failed before it was killed\n" << renderer.log();
+  EXPECT_TRUE(renderer.WaitForLog("client left: serve_test (pid " + std::to_string(child), 10)) << renderer.log();
+  Client next;
+  std::string error;
+  ASSERT_TRUE(next.Connect(renderer.address(), &error)) << error;
+  std::vector<uint8_t> pixels;
+  ASSERT_TRUE(next.Render(kRed, &pixels, &error)) << error << "\n" << renderer.log();
+  ExpectRed(pixels);
+}
+
+TEST(Serve, RecordWritesATraceThatDumpReads) {
+  Renderer renderer({"--record", "@DIR"});
+  ASSERT_TRUE(renderer.ready()) << renderer.log();
+  {
+    Client client;
+    std::string error;
+    ASSERT_TRUE(client.Connect(renderer.address(), &error)) << error;
+    std::vector<uint8_t> pixels;
+    ASSERT_TRUE(client.Render(kRed, &pixels, &error)) << error;
+  }
+  ASSERT_TRUE(renderer.WaitForLog("client left", 10)) << renderer.log();
+  std::string log = renderer.log();
+  size_t at = log.find("recording to ");
+  ASSERT_NE(at, std::string::npos) << log;
+  std::string path = log.substr(at + 13, log.find('\n', at) - at - 13);
+  auto dump = strata::test::RunProcess({STRATA_CLI, "dump", path});
+  EXPECT_EQ(dump.exit_code, 0) << dump.err;
+  EXPECT_NE(dump.out.find("glClear"), std::string::npos) << dump.out;
+  EXPECT_NE(dump.out.find("glReadPixels"), std::string::npos) << dump.out;
+}
+
+}  // namespace
