@@ -26,7 +26,7 @@ HAND_WRITTEN = {
     # syncs, images) are proposed in the call record, as a trace records them.
     "eglGetDisplay", "eglGetPlatformDisplay", "eglGetPlatformDisplayEXT", "eglInitialize", "eglTerminate",
     "eglQueryString", "eglGetError", "eglGetCurrentContext", "eglGetCurrentSurface", "eglGetCurrentDisplay",
-    "eglGetProcAddress", "eglBindAPI", "eglQueryAPI", "eglCreateContext", "eglDestroyContext",
+    "eglGetProcAddress", "eglBindAPI", "eglQueryAPI", "eglGetConfigAttrib", "eglCreateContext", "eglDestroyContext",
     "eglCreateWindowSurface", "eglCreatePlatformWindowSurface", "eglCreatePlatformWindowSurfaceEXT",
     "eglCreatePbufferSurface", "eglDestroySurface", "eglMakeCurrent", "eglReleaseThread",
     "eglSwapBuffers", "eglSwapBuffersWithDamageKHR", "eglSwapBuffersWithDamageEXT", "eglSwapInterval",

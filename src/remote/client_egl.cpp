@@ -296,6 +296,37 @@ EGLenum Remote_eglQueryAPI() {
   return EGL_OPENGL_ES_API;
 }
 
+// Configs are the renderer's, but windows are the client's: every config can
+// back a window (the renderer renders off-screen), and its native visual is
+// the X display's default one.
+EGLBoolean Remote_eglGetConfigAttrib(EGLDisplay dpy, EGLConfig config, EGLint attribute, EGLint* value) {
+  if (auto native = Native<PFNEGLGETCONFIGATTRIBPROC>(api::eglGetConfigAttrib)) {
+    return native(dpy, config, attribute, value);
+  }
+  Connection* c = Egl();
+  if (c == nullptr) return EGL_FALSE;
+  HandCall call(*c, api::eglGetConfigAttrib, true);
+  call.Handle(dpy).Handle(config).Int(attribute).NoBlob(value).End();
+  const stream::wire::Reply* r = call.Wait();
+  if (r == nullptr || r->result.u == 0) return EGL_FALSE;
+  EGLint answer = 0;
+  if (r->outputs.size() > 3 && r->outputs[3].has_out && r->outputs[3].out.size() >= sizeof answer) {
+    std::memcpy(&answer, r->outputs[3].out.data(), sizeof answer);
+  }
+  Display* x = nullptr;
+  {
+    std::lock_guard lock(G().mu);
+    x = G().x_display;
+  }
+  if (attribute == EGL_SURFACE_TYPE) answer |= EGL_WINDOW_BIT;
+  if (attribute == EGL_NATIVE_VISUAL_ID && x != nullptr) {
+    answer = static_cast<EGLint>(XVisualIDFromVisual(DefaultVisual(x, DefaultScreen(x))));
+  }
+  if (attribute == EGL_NATIVE_VISUAL_TYPE && x != nullptr) answer = TrueColor;
+  if (value != nullptr) *value = answer;
+  return EGL_TRUE;
+}
+
 EGLContext Remote_eglCreateContext(EGLDisplay dpy, EGLConfig config, EGLContext share_context,
                                    const EGLint* attrib_list) {
   if (auto native = Native<PFNEGLCREATECONTEXTPROC>(api::eglCreateContext)) {
