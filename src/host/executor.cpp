@@ -25,7 +25,7 @@ uint8_t* Executor::Scratch::Get(size_t size) {
 }
 
 Executor::Executor(const HostDriver& driver, SurfaceFactory& surfaces)
-    : driver_(driver), surfaces_(surfaces), capture_state_([&driver](int slot) { return driver.Function(slot); }) {}
+    : driver_(driver), surfaces_(surfaces), capture_state_(driver.functions()) {}
 
 Executor::~Executor() {
   if (display_ == EGL_NO_DISPLAY) return;

@@ -20,6 +20,8 @@ class HostDriver {
 
   // The driver's function for a slot, or null when it has none.
   void* Function(int slot) const { return functions_[slot]; }
+  // Every slot's function (null where the driver has none).
+  void* const* functions() const { return functions_.data(); }
   template <typename Pfn>
   Pfn Get(api::Slot slot) const {
     return reinterpret_cast<Pfn>(functions_[slot]);

@@ -55,22 +55,12 @@ GLint ContextShadow::Integer(GLenum pname, GLint fallback) {
 }
 
 capture::PixelStoreCaps ContextShadow::PixelStore() {
-  if (client_version_ >= 3) return {true, true, true};
-  if (caps_known_ < 0) {
-    // GLES 1/2: only what the renderer's extensions add.
+  if (!caps_known_) {
+    // By the version the client asked for; GLES 1/2 have what the renderer's extensions add.
     auto get_string = reinterpret_cast<const GLubyte* (*)(GLenum)>(kRemoteFunctions[api::glGetString]);
-    const char* ext = reinterpret_cast<const char*>(get_string(GL_EXTENSIONS));
-    auto has = [&](const char* name) {
-      if (ext == nullptr) return false;
-      const size_t n = std::strlen(name);
-      for (const char* p = ext; (p = std::strstr(p, name)) != nullptr; p += n) {
-        if ((p == ext || p[-1] == ' ') && (p[n] == '\0' || p[n] == ' ')) return true;
-      }
-      return false;
-    };
-    caps_.unpack_subimage = has("GL_EXT_unpack_subimage");
-    caps_.pack_subimage = has("GL_NV_pack_subimage");
-    caps_known_ = 1;
+    const char* extensions = client_version_ >= 3 ? nullptr : reinterpret_cast<const char*>(get_string(GL_EXTENSIONS));
+    caps_ = capture::PixelStoreCapsOf(client_version_ >= 3 ? "OpenGL ES 3" : "OpenGL ES 2", extensions);
+    caps_known_ = true;
   }
   return caps_;
 }

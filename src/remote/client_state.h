@@ -1,30 +1,19 @@
 #pragma once
 // The client's shadow of the state it sent, per context: what the capture
 // rules need to size data (pixel store, bound buffers) and what the
-// client-array capture needs at draw time (attribute pointers, enables).
+// client-array capture needs at draw time (capture::ClientArrays).
 // There is no driver below the client to ask; what the shadow does not hold
 // it asks the renderer once per context and keeps (limits, format counts).
 
 #include <cstdint>
-#include <map>
-#include <mutex>
 #include <unordered_map>
 
 #include "stream/capture_sizes.h"
+#include "stream/client_arrays.h"
 
 namespace strata::remote {
 
 class Connection;
-
-struct ClientArray {
-  bool enabled = false;
-  const void* pointer = nullptr;  // client memory when no buffer was bound at the pointer call
-  bool in_buffer = false;         // the pointer is an offset into a buffer
-  int64_t size = 4;               // components
-  uint32_t type = 0;
-  int64_t stride = 0;
-  uint32_t divisor = 0;
-};
 
 class ContextShadow final : public capture::CaptureState {
  public:
@@ -50,10 +39,8 @@ class ContextShadow final : public capture::CaptureState {
   void DeleteVertexArray(GLuint array);
   GLuint vertex_array() const { return vertex_array_; }
   GLuint array_buffer() const { return array_buffer_; }
-  // Attribute `index` of vertex array 0 (GLES 1: keys of the named arrays).
-  ClientArray& Array(uint64_t key) { return arrays_[key]; }
-  const std::map<uint64_t, ClientArray>& arrays() const { return arrays_; }
-  uint32_t client_texture = 0;  // glClientActiveTexture, GLES 1
+  // The client-side arrays of vertex array 0.
+  capture::ClientArrays& arrays() { return arrays_; }
 
  private:
   int client_version_ = 2;
@@ -63,8 +50,8 @@ class ContextShadow final : public capture::CaptureState {
   GLuint array_buffer_ = 0, pixel_pack_ = 0, pixel_unpack_ = 0, draw_indirect_ = 0;
   GLuint vertex_array_ = 0;
   std::unordered_map<GLuint, GLuint> element_buffers_;  // per vertex array (0: the default)
-  std::map<uint64_t, ClientArray> arrays_;
-  int caps_known_ = -1;
+  capture::ClientArrays arrays_;
+  bool caps_known_ = false;
   capture::PixelStoreCaps caps_;
 };
 

@@ -155,9 +155,32 @@ PixelStore UnpackStore(CaptureState& state, bool three_d) {
 
 }  // namespace
 
-size_t CaptureSizes::c_string_bytes(const char* s) const { return s == nullptr ? 0 : std::strlen(s) + 1; }
+bool HasExtension(const char* list, const char* name) {
+  if (list == nullptr) return false;
+  const size_t n = std::strlen(name);
+  for (const char* p = list; (p = std::strstr(p, name)) != nullptr; p += n) {
+    const bool starts = p == list || p[-1] == ' ';
+    const bool ends = p[n] == '\0' || p[n] == ' ';
+    if (starts && ends) return true;
+  }
+  return false;
+}
 
-size_t CaptureSizes::counted_string_bytes(GLsizei length, const char* s) const {
+PixelStoreCaps PixelStoreCapsOf(const char* gl_version, const char* extensions) {
+  if (gl_version == nullptr) return {};
+  const char* digits = std::strpbrk(gl_version, "0123456789");
+  const int major = digits != nullptr ? std::atoi(digits) : 2;
+  const bool es = std::strstr(gl_version, "OpenGL ES") != nullptr;
+  if (!es || major >= 3) return {true, true, true};  // GLES 3 (or desktop GL) has them all
+  PixelStoreCaps caps;
+  caps.unpack_subimage = HasExtension(extensions, "GL_EXT_unpack_subimage");
+  caps.pack_subimage = HasExtension(extensions, "GL_NV_pack_subimage");
+  return caps;
+}
+
+size_t CaptureSizes::c_string_bytes(const char* s) { return s == nullptr ? 0 : std::strlen(s) + 1; }
+
+size_t CaptureSizes::counted_string_bytes(GLsizei length, const char* s) {
   if (s == nullptr) return 0;
   return length < 0 ? std::strlen(s) + 1 : static_cast<size_t>(length);
 }
@@ -182,9 +205,9 @@ size_t CaptureSizes::out_elements(GLsizei max_count, const GLsizei* count) const
 
 size_t CaptureSizes::bounded_count(GLsizei buf_size, const GLsizei* length) const { return out_elements(buf_size, length); }
 
-size_t CaptureSizes::bounded_bytes(size_t bytes, GLsizei buf_size) const { return std::min(bytes, NonNegative(buf_size)); }
+size_t CaptureSizes::bounded_bytes(size_t bytes, GLsizei buf_size) { return std::min(bytes, NonNegative(buf_size)); }
 
-size_t CaptureSizes::pixel_bytes(GLenum format, GLenum type) const { return Layout(format, type).bytes(); }
+size_t CaptureSizes::pixel_bytes(GLenum format, GLenum type) { return Layout(format, type).bytes(); }
 
 size_t CaptureSizes::unpack_image_bytes(GLsizei width, GLsizei height, GLsizei depth, GLenum format, GLenum type) const {
   if (width <= 0 || height <= 0 || depth <= 0) return 0;
@@ -208,7 +231,7 @@ size_t CaptureSizes::pack_image_bytes(GLsizei width, GLsizei height, GLenum form
   return ImageBytes(width, height, 1, format, type, store);
 }
 
-size_t CaptureSizes::index_bytes(GLsizei count, GLenum type) const {
+size_t CaptureSizes::index_bytes(GLsizei count, GLenum type) {
   if (count <= 0) return 0;
   switch (type) {
     case GL_UNSIGNED_BYTE:
@@ -292,14 +315,14 @@ size_t CaptureSizes::uniform_block_value_count(GLuint program, GLuint block_inde
   return state_.UniformBlockActiveUniforms(program, block_index);
 }
 
-size_t CaptureSizes::egl_attrib_list_bytes(const EGLint* list) const {
+size_t CaptureSizes::egl_attrib_list_bytes(const EGLint* list) {
   if (list == nullptr) return 0;
   size_t n = 0;
   while (list[n] != EGL_NONE && n < 2 * kMaxAttribPairs) n += 2;
   return (n + 1) * sizeof(EGLint);
 }
 
-size_t CaptureSizes::egl_attrib64_list_bytes(const EGLAttrib* list) const {
+size_t CaptureSizes::egl_attrib64_list_bytes(const EGLAttrib* list) {
   if (list == nullptr) return 0;
   size_t n = 0;
   while (list[n] != EGL_NONE && n < 2 * kMaxAttribPairs) n += 2;

@@ -26,6 +26,12 @@ struct PixelStoreCaps {
   bool pack_subimage = false;    // PACK_ROW_LENGTH, SKIP_ROWS, SKIP_PIXELS
 };
 
+// What a context of `gl_version` (glGetString(GL_VERSION)) with
+// `extensions` (GL_EXTENSIONS, may be null for GLES 3) supports.
+PixelStoreCaps PixelStoreCapsOf(const char* gl_version, const char* extensions);
+// Whether a space-separated extension list names `name`.
+bool HasExtension(const char* list, const char* name);
+
 class CaptureState {
  public:
   virtual ~CaptureState() = default;
@@ -47,10 +53,13 @@ class CaptureSizes {
   // sizes its output buffers so.
   explicit CaptureSizes(CaptureState& state, bool capacity = false) : state_(state), capacity_(capacity) {}
 
+  // The helpers that need no state are static: code without a context (the
+  // remote client's EGL) calls them as CaptureSizes::egl_attrib_list_bytes.
+
   // NUL-terminated string, terminator included.
-  size_t c_string_bytes(const char* s) const;
+  static size_t c_string_bytes(const char* s);
   // A string given with an explicit length: length < 0 means NUL-terminated.
-  size_t counted_string_bytes(GLsizei length, const char* s) const;
+  static size_t counted_string_bytes(GLsizei length, const char* s);
   // What a Get...InfoLog / GetActive... call wrote into a char buffer of
   // buf_size: *length + 1 when `length` is given, else strlen + 1; 0 when
   // buf_size <= 0.
@@ -67,13 +76,13 @@ class CaptureSizes {
   size_t unpack_image_2d_bytes(GLsizei width, GLsizei height, GLenum format, GLenum type) const;
   // Bytes of one pixel of `format` and `type`, no pixel-store state (0 when
   // the pair is unknown); e.g. the texel of glClearTexImageEXT.
-  size_t pixel_bytes(GLenum format, GLenum type) const;
+  static size_t pixel_bytes(GLenum format, GLenum type);
   // min(bytes, buf_size), 0 when buf_size < 0: the robust (glReadnPixels,
   // glGetnUniform*v) variants never write past buf_size.
-  size_t bounded_bytes(size_t bytes, GLsizei buf_size) const;
+  static size_t bounded_bytes(size_t bytes, GLsizei buf_size);
 
   // Index data of a draw call.
-  size_t index_bytes(GLsizei count, GLenum type) const;
+  static size_t index_bytes(GLsizei count, GLenum type);
 
   // How many values a query or parameter call reads or writes for `pname`
   // (glGet*v, glTexParameter*v, glGetTexParameter*v, glSamplerParameter*v,
@@ -97,8 +106,8 @@ class CaptureSizes {
   size_t bounded_count(GLsizei buf_size, const GLsizei* length) const;
 
   // EGL attribute lists up to and including EGL_NONE (NULL: 0).
-  size_t egl_attrib_list_bytes(const EGLint* list) const;
-  size_t egl_attrib64_list_bytes(const EGLAttrib* list) const;
+  static size_t egl_attrib_list_bytes(const EGLint* list);
+  static size_t egl_attrib64_list_bytes(const EGLAttrib* list);
 
  private:
   CaptureState& state_;

@@ -13,17 +13,6 @@
 namespace strata::capture {
 namespace {
 
-bool HasExtension(const char* list, const char* name) {
-  if (list == nullptr) return false;
-  const size_t n = std::strlen(name);
-  for (const char* p = list; (p = std::strstr(p, name)) != nullptr; p += n) {
-    const bool starts = p == list || p[-1] == ' ';
-    const bool ends = p[n] == '\0' || p[n] == ' ';
-    if (starts && ends) return true;
-  }
-  return false;
-}
-
 size_t UniformTypeComponents(GLenum type) {
   switch (type) {
     case GL_FLOAT_VEC2:
@@ -85,18 +74,8 @@ PixelStoreCaps DriverCaptureState::PixelStore() {
   EGLContext context = current != nullptr ? current() : EGL_NO_CONTEXT;
   if (context == cache.context && version == cache.version && context != EGL_NO_CONTEXT) return cache.caps;
 
-  PixelStoreCaps caps;
-  const char* v = reinterpret_cast<const char*>(version);
-  const char* digits = std::strpbrk(v, "0123456789");
-  const int major = digits != nullptr ? std::atoi(digits) : 2;
-  const bool es = std::strstr(v, "OpenGL ES") != nullptr;
-  if (!es || major >= 3) {
-    caps = {true, true, true};  // GLES 3 (or desktop GL) has them all
-  } else {
-    const char* ext = reinterpret_cast<const char*>(get_string(GL_EXTENSIONS));
-    caps.unpack_subimage = HasExtension(ext, "GL_EXT_unpack_subimage");
-    caps.pack_subimage = HasExtension(ext, "GL_NV_pack_subimage");
-  }
+  const PixelStoreCaps caps = PixelStoreCapsOf(reinterpret_cast<const char*>(version),
+                                               reinterpret_cast<const char*>(get_string(GL_EXTENSIONS)));
   cache = {context, version, caps};
   return caps;
 }

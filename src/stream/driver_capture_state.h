@@ -4,9 +4,6 @@
 // driver). Its queries are chosen so that they cannot raise a GL error the
 // application did not cause (no pname the context lacks).
 
-#include <functional>
-#include <utility>
-
 #include "stream/capture_sizes.h"
 #include "strata/api/functions.h"
 
@@ -14,10 +11,9 @@ namespace strata::capture {
 
 class DriverCaptureState final : public CaptureState {
  public:
-  // `function(slot)`: the driver's function for a registry slot, or null
-  // (a plain function for the tracer; the executor's asks its HostDriver).
-  using FunctionOf = std::function<void*(int slot)>;
-  explicit DriverCaptureState(FunctionOf function) : function_(std::move(function)) {}
+  // `functions`: the driver's function per registry slot (null where it has
+  // none): the layer below the tracer's table, the host driver's.
+  explicit DriverCaptureState(void* const* functions) : functions_(functions) {}
 
   GLint Integer(GLenum pname, GLint fallback) override;
   PixelStoreCaps PixelStore() override;
@@ -27,9 +23,9 @@ class DriverCaptureState final : public CaptureState {
  private:
   template <typename Fn>
   Fn Get(api::Slot slot) const {
-    return reinterpret_cast<Fn>(function_(slot));
+    return reinterpret_cast<Fn>(functions_[slot]);
   }
-  FunctionOf function_;
+  void* const* functions_;
 };
 
 }  // namespace strata::capture

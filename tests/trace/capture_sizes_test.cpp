@@ -23,12 +23,16 @@ namespace strata::capture {
 namespace {
 
 // The state is the driver's own here, as for the tracer and the executor.
-void* DriverFunction(int slot) {
-  const char* name = api::kFunctions[slot].name;
-  void* f = dlsym(RTLD_DEFAULT, name);
-  return f ? f : reinterpret_cast<void*>(eglGetProcAddress(name));
+void* const* DriverFunctions() {
+  static void* functions[api::kFunctionCount];
+  for (int slot = 0; slot < api::kFunctionCount; ++slot) {
+    const char* name = api::kFunctions[slot].name;
+    void* f = dlsym(RTLD_DEFAULT, name);
+    functions[slot] = f ? f : reinterpret_cast<void*>(eglGetProcAddress(name));
+  }
+  return functions;
 }
-DriverCaptureState g_state(&DriverFunction);
+DriverCaptureState g_state(DriverFunctions());
 const CaptureSizes sizes(g_state);
 const CaptureSizes capacity(g_state, true);
 

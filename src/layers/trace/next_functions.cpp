@@ -7,7 +7,7 @@ namespace strata::trace {
 void* g_next_functions[api::kFunctionCount];
 
 capture::CaptureState& TraceCaptureState() {
-  static capture::DriverCaptureState state(&NextFunction);
+  static capture::DriverCaptureState state(g_next_functions);
   return state;
 }
 
