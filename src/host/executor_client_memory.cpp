@@ -11,6 +11,8 @@
 
 #include "common/vertex_formats.h"
 #include "host/executor.h"
+#include "stream/capture_sizes.h"
+#include "stream/client_arrays.h"
 #include "strata/api/replay.h"
 
 namespace strata::host {
@@ -42,18 +44,12 @@ void VertexRange(const stream::DecodedCall& call, int64_t* lowest, int64_t* high
   int indices = ParamIndex(call.slot, "indices"), type = ParamIndex(call.slot, "type");
   if (indices < 0 || type < 0 || !call.args[indices].has_in) return;
   const auto& bytes = call.args[indices].in;
-  const uint64_t index_type = call.args[type].u;
-  if (index_type != GL_UNSIGNED_BYTE && index_type != GL_UNSIGNED_SHORT && index_type != GL_UNSIGNED_INT) return;
-  size_t size = index_type == GL_UNSIGNED_BYTE ? 1 : index_type == GL_UNSIGNED_SHORT ? 2 : 4;
-  uint32_t low = UINT32_MAX, high = 0;
-  const size_t used = count >= 0 && call.args[count].i > 0 ? static_cast<size_t>(call.args[count].i) * size : 0;
-  for (size_t at = 0; at + size <= std::min(bytes.size(), used); at += size) {
-    uint32_t index = 0;
-    std::memcpy(&index, bytes.data() + at, size);
-    low = std::min(low, index);
-    high = std::max(high, index);
-  }
-  if (low == UINT32_MAX) return;
+  const GLenum index_type = static_cast<GLenum>(call.args[type].u);
+  const size_t index_size = capture::CaptureSizes::index_bytes(1, index_type);
+  if (index_size == 0 || count < 0 || call.args[count].i <= 0) return;
+  const size_t indices_read = std::min(static_cast<size_t>(call.args[count].i), bytes.size() / index_size);
+  uint32_t low = 0, high = 0;
+  if (!capture::IndexBounds(bytes.data(), indices_read, index_type, &low, &high)) return;
   int base = ParamIndex(call.slot, "basevertex");
   const int64_t offset = base >= 0 ? call.args[base].i : 0;
   *lowest = low + offset;

@@ -1,12 +1,8 @@
 // The state the generated functions cannot keep for themselves: the shadow
 // the capture rules read (pixel store, buffer bindings) and the client-side
-// vertex arrays, whose bytes go out as memory records before each draw (the
-// executor points the host's arrays at them, as in replay).
-#include <GLES/gl.h>
-
-#include <vector>
-
-#include "common/vertex_formats.h"
+// vertex arrays (capture::ClientArrays, as the tracer keeps them), whose
+// bytes go out as memory records before each draw (the executor points the
+// host's arrays at them, as in replay).
 #include "remote/generated_support.h"
 
 namespace strata::remote {
@@ -17,71 +13,45 @@ ContextShadow* Shadow() {
   return c != nullptr ? &c->shadow() : nullptr;
 }
 
-// GLES 1 named arrays share the key space with attribute indices above 2^32.
-uint64_t NamedArrayKey(GLenum array, uint32_t texture_unit) {
-  return (uint64_t{1} << 32) + uint64_t{array} * 64 + (array == GL_TEXTURE_COORD_ARRAY ? texture_unit : 0);
-}
-
-void SetPointer(uint64_t key, GLint size, GLenum type, GLsizei stride, const void* pointer) {
+// Arrays of vertex array 0 only: others cannot use app memory.
+capture::ClientArrays* Arrays() {
   ContextShadow* s = Shadow();
-  if (s == nullptr) return;
-  ClientArray& a = s->Array(key);
-  a.in_buffer = s->array_buffer() != 0 || s->vertex_array() != 0;
-  a.pointer = pointer;
-  a.size = size;
-  a.type = type;
-  a.stride = stride;
+  return s != nullptr && s->vertex_array() == 0 ? &s->arrays() : nullptr;
 }
 
-void Enable(uint64_t key, bool enabled) {
-  if (ContextShadow* s = Shadow(); s != nullptr && s->vertex_array() == 0) s->Array(key).enabled = enabled;
-}
-
-// Sends the bytes of every enabled client-side array for vertices
-// [first, first + count) and instances [0, instances).
-void SendArrays(int64_t first, int64_t count, int64_t instances) {
-  Connection* c = ThreadConnection();
-  if (c == nullptr || count <= 0) return;
-  ContextShadow& s = c->shadow();
-  if (s.vertex_array() != 0) return;
-  for (const auto& [key, a] : s.arrays()) {
-    if (!a.enabled || a.in_buffer || a.pointer == nullptr) continue;
-    const size_t element = VertexAttribBytes(a.type, a.size);
-    const size_t stride = a.stride > 0 ? static_cast<size_t>(a.stride) : element;
-    int64_t begin = first, vertices = count;
-    if (a.divisor != 0) {
-      begin = 0;
-      vertices = (std::max<int64_t>(instances, 1) + a.divisor - 1) / a.divisor;
-    }
-    const auto* start = static_cast<const uint8_t*>(a.pointer) + static_cast<size_t>(begin) * stride;
-    c->PutMemory(start, static_cast<size_t>(vertices - 1) * stride + element);
+void SetPointer(int slot, GLint size, GLenum type, GLsizei stride, const void* pointer) {
+  if (capture::ClientArrays* arrays = Arrays()) {
+    arrays->SetPointer(slot, size, type, stride, pointer, Shadow()->array_buffer() == 0);
   }
 }
 
-bool HasClientArrays() {
+void Enable(int slot, bool enabled) {
+  if (capture::ClientArrays* arrays = Arrays()) arrays->Enable(slot, enabled);
+}
+
+int Gles1Slot(GLenum array) {
+  capture::ClientArrays* arrays = Arrays();
+  return arrays != nullptr ? arrays->Gles1Slot(array) : -1;
+}
+
+// Sends the bytes of every enabled client-side array a draw over vertices
+// [first, end) and `instances` instances reads.
+void SendArrays(int64_t first, int64_t end, int64_t instances) {
+  capture::ClientArrays* arrays = Arrays();
+  if (arrays == nullptr || !arrays->AnyInClientMemory()) return;
   Connection* c = ThreadConnection();
-  if (c == nullptr || c->shadow().vertex_array() != 0) return false;
-  for (const auto& [key, a] : c->shadow().arrays()) {
-    if (a.enabled && !a.in_buffer && a.pointer != nullptr) return true;
-  }
-  return false;
+  for (auto [begin, size] : arrays->Ranges(first, end, instances)) c->PutMemory(begin, size);
 }
 
 // The vertex range indices in client memory use; with an element buffer bound
 // the client cannot see the indices and sends nothing (docs/remote.md).
 void SendArraysForIndices(GLsizei count, GLenum type, const void* indices, GLint base_vertex, GLsizei instances) {
-  if (!HasClientArrays() || count <= 0 || indices == nullptr) return;
-  Connection* c = ThreadConnection();
-  if (c->shadow().BufferBound(GL_ELEMENT_ARRAY_BUFFER)) return;
-  uint32_t lowest = UINT32_MAX, highest = 0;
-  for (GLsizei i = 0; i < count; ++i) {
-    uint32_t index = type == GL_UNSIGNED_BYTE    ? static_cast<const uint8_t*>(indices)[i]
-                     : type == GL_UNSIGNED_SHORT ? static_cast<const uint16_t*>(indices)[i]
-                                                 : static_cast<const uint32_t*>(indices)[i];
-    lowest = std::min(lowest, index);
-    highest = std::max(highest, index);
-  }
-  SendArrays(int64_t{lowest} + base_vertex, int64_t{highest} - lowest + 1, instances);
+  capture::ClientArrays* arrays = Arrays();
+  if (arrays == nullptr || !arrays->AnyInClientMemory() || count <= 0) return;
+  if (Shadow()->BufferBound(GL_ELEMENT_ARRAY_BUFFER)) return;
+  uint32_t lowest = 0, highest = 0;
+  if (!capture::IndexBounds(indices, static_cast<size_t>(count), type, &lowest, &highest)) return;
+  SendArrays(int64_t{lowest} + base_vertex, int64_t{highest} + base_vertex + 1, instances);
 }
 
 }  // namespace
@@ -122,42 +92,33 @@ void After_glVertexAttribIPointer(GLuint index, GLint size, GLenum type, GLsizei
 void After_glEnableVertexAttribArray(GLuint index) { Enable(index, true); }
 void After_glDisableVertexAttribArray(GLuint index) { Enable(index, false); }
 void After_glVertexAttribDivisor(GLuint index, GLuint divisor) {
-  if (ContextShadow* s = Shadow(); s != nullptr && s->vertex_array() == 0) s->Array(index).divisor = divisor;
+  if (capture::ClientArrays* arrays = Arrays()) arrays->SetDivisor(static_cast<int>(index), divisor);
 }
 
 void After_glVertexPointer(GLint size, GLenum type, GLsizei stride, const void* pointer) {
-  SetPointer(NamedArrayKey(GL_VERTEX_ARRAY, 0), size, type, stride, pointer);
+  SetPointer(Gles1Slot(0x8074 /* GL_VERTEX_ARRAY */), size, type, stride, pointer);
 }
 void After_glColorPointer(GLint size, GLenum type, GLsizei stride, const void* pointer) {
-  SetPointer(NamedArrayKey(GL_COLOR_ARRAY, 0), size, type, stride, pointer);
+  SetPointer(Gles1Slot(0x8076 /* GL_COLOR_ARRAY */), size, type, stride, pointer);
 }
 void After_glNormalPointer(GLenum type, GLsizei stride, const void* pointer) {
-  SetPointer(NamedArrayKey(GL_NORMAL_ARRAY, 0), 3, type, stride, pointer);
+  SetPointer(Gles1Slot(0x8075 /* GL_NORMAL_ARRAY */), 3, type, stride, pointer);
 }
 void After_glTexCoordPointer(GLint size, GLenum type, GLsizei stride, const void* pointer) {
-  ContextShadow* s = Shadow();
-  SetPointer(NamedArrayKey(GL_TEXTURE_COORD_ARRAY, s ? s->client_texture : 0), size, type, stride, pointer);
+  SetPointer(Gles1Slot(0x8078 /* GL_TEXTURE_COORD_ARRAY */), size, type, stride, pointer);
 }
 void After_glPointSizePointerOES(GLenum type, GLsizei stride, const void* pointer) {
-  SetPointer(NamedArrayKey(GL_POINT_SIZE_ARRAY_OES, 0), 1, type, stride, pointer);
+  SetPointer(Gles1Slot(0x8B9C /* GL_POINT_SIZE_ARRAY_OES */), 1, type, stride, pointer);
 }
-void After_glEnableClientState(GLenum array) {
-  ContextShadow* s = Shadow();
-  Enable(NamedArrayKey(array, s ? s->client_texture : 0), true);
-}
-void After_glDisableClientState(GLenum array) {
-  ContextShadow* s = Shadow();
-  Enable(NamedArrayKey(array, s ? s->client_texture : 0), false);
-}
+void After_glEnableClientState(GLenum array) { Enable(Gles1Slot(array), true); }
+void After_glDisableClientState(GLenum array) { Enable(Gles1Slot(array), false); }
 void After_glClientActiveTexture(GLenum texture) {
-  if (ContextShadow* s = Shadow()) s->client_texture = texture - GL_TEXTURE0;
+  if (capture::ClientArrays* arrays = Arrays()) arrays->SetClientActiveTexture(texture);
 }
 
-void Before_glDrawArrays(GLenum, GLint first, GLsizei count) {
-  if (HasClientArrays()) SendArrays(first, count, 1);
-}
+void Before_glDrawArrays(GLenum, GLint first, GLsizei count) { SendArrays(first, int64_t{first} + count, 1); }
 void Before_glDrawArraysInstanced(GLenum, GLint first, GLsizei count, GLsizei instances) {
-  if (HasClientArrays()) SendArrays(first, count, instances);
+  SendArrays(first, int64_t{first} + count, instances);
 }
 void Before_glDrawArraysInstancedEXT(GLenum mode, GLint first, GLsizei count, GLsizei instances) {
   Before_glDrawArraysInstanced(mode, first, count, instances);

@@ -10,19 +10,9 @@
 #include <map>
 #include <vector>
 
+#include "stream/client_arrays.h"
+
 namespace strata::trace {
-
-inline constexpr int kMaxTrackedAttribs = 32;
-
-struct ClientAttrib {
-  bool enabled = false;
-  bool client = false;  // the pointer is app memory (no GL_ARRAY_BUFFER was bound)
-  GLint size = 4;
-  GLenum type = GL_FLOAT;
-  GLsizei stride = 0;
-  GLuint divisor = 0;
-  const void* pointer = nullptr;
-};
 
 struct MappedRange {
   uint8_t* pointer = nullptr;
@@ -38,9 +28,7 @@ struct ContextState {
   uint32_t session = 0;  // the trace session in which its creation was recorded
   uint32_t described = 0;  // the trace session in which its driver strings were recorded
   int client_version = 2;
-  // Of vertex array object 0. GLES 1 arrays use fixed slots: see Gles1ArraySlot.
-  ClientAttrib attribs[kMaxTrackedAttribs];
-  GLuint client_active_texture = 0;  // GLES 1: the unit glTexCoordPointer sets
+  capture::ClientArrays arrays;  // of vertex array object 0
   std::map<GLuint, MappedRange> mapped;       // by buffer name
   int persistent_mappings = 0;                // of `mapped`, those with GL_MAP_PERSISTENT_BIT
 };

@@ -20,43 +20,19 @@ namespace {
 
 bool OnVertexArrayZero() { return CurrentContextVersion() < 3 || QueryInteger(GL_VERTEX_ARRAY_BINDING) == 0; }
 
-size_t AttribBytes(const ClientAttrib& a) { return VertexAttribBytes(a.type, a.size); }
-
 // Records the client-side arrays a draw over vertices [first, end) and
 // `instances` instances will read.
 void CaptureClientArrays(GLint first, GLint end, GLsizei instances) {
   ContextState* state = CurrentContextState();
-  if (state == nullptr || end <= first) return;
-  bool any = false;
-  for (const ClientAttrib& a : state->attribs) any |= a.enabled && a.client && a.pointer;
-  if (!any || !OnVertexArrayZero()) return;
-  // Interleaved arrays overlap: merge the ranges so each byte is recorded once.
-  std::vector<std::pair<const uint8_t*, const uint8_t*>> ranges;
-  for (const ClientAttrib& a : state->attribs) {
-    if (!a.enabled || !a.client || a.pointer == nullptr) continue;
-    size_t element = AttribBytes(a);
-    size_t stride = a.stride ? static_cast<size_t>(a.stride) : element;
-    GLint lo = first, hi = end;
-    if (a.divisor > 0) {
-      lo = 0;
-      hi = static_cast<GLint>((std::max<GLsizei>(instances, 1) + a.divisor - 1) / a.divisor);
-    }
-    const uint8_t* begin = static_cast<const uint8_t*>(a.pointer) + static_cast<size_t>(lo) * stride;
-    ranges.emplace_back(begin, begin + static_cast<size_t>(hi - lo - 1) * stride + element);
-  }
-  std::sort(ranges.begin(), ranges.end());
-  for (size_t i = 0; i < ranges.size();) {
-    auto [begin, stop] = ranges[i];
-    for (++i; i < ranges.size() && ranges[i].first <= stop; ++i) stop = std::max(stop, ranges[i].second);
-    EmitMemory(begin, static_cast<size_t>(stop - begin));
-  }
+  if (state == nullptr || !state->arrays.AnyInClientMemory() || !OnVertexArrayZero()) return;
+  for (auto [begin, size] : state->arrays.Ranges(first, end, instances)) EmitMemory(begin, size);
 }
 
 // The index range [min, max + 1) of an indexed draw: read from app memory, or
 // from the bound element buffer (GLES 3 can map it for reading).
 bool IndexRange(GLsizei count, GLenum type, const void* indices, GLint base_vertex, GLint* first, GLint* end) {
   if (count <= 0) return false;
-  const uint8_t* data = static_cast<const uint8_t*>(indices);
+  const void* data = indices;
   GLint element_buffer = QueryInteger(GL_ELEMENT_ARRAY_BUFFER_BINDING);
   size_t size = type == GL_UNSIGNED_BYTE ? 1 : type == GL_UNSIGNED_SHORT ? 2 : 4;
   void* mapped = nullptr;
@@ -66,16 +42,12 @@ bool IndexRange(GLsizei count, GLenum type, const void* indices, GLint base_vert
         GL_ELEMENT_ARRAY_BUFFER, reinterpret_cast<GLintptr>(indices), static_cast<GLsizeiptr>(count * size),
         GL_MAP_READ_BIT);
     if (mapped == nullptr) return false;
-    data = static_cast<const uint8_t*>(mapped);
+    data = mapped;
   }
-  uint32_t lo = UINT32_MAX, hi = 0;
-  for (GLsizei i = 0; i < count; ++i) {
-    uint32_t index = 0;
-    std::memcpy(&index, data + i * size, size);
-    lo = std::min(lo, index);
-    hi = std::max(hi, index);
-  }
+  uint32_t lo = 0, hi = 0;
+  const bool found = capture::IndexBounds(data, static_cast<size_t>(count), type, &lo, &hi);
   if (mapped) Next<PFNGLUNMAPBUFFERPROC>(api::glUnmapBuffer)(GL_ELEMENT_ARRAY_BUFFER);
+  if (!found) return false;
   *first = static_cast<GLint>(lo) + base_vertex;
   *end = static_cast<GLint>(hi) + base_vertex + 1;
   return true;
@@ -83,28 +55,20 @@ bool IndexRange(GLsizei count, GLenum type, const void* indices, GLint base_vert
 
 void CaptureIndexed(GLsizei count, GLenum type, const void* indices, GLsizei instances, GLint base_vertex) {
   ContextState* state = CurrentContextState();
-  if (state == nullptr) return;
-  bool any = false;
-  for (const ClientAttrib& a : state->attribs) any |= a.enabled && a.client && a.pointer;
-  if (!any) return;
+  if (state == nullptr || !state->arrays.AnyInClientMemory()) return;
   GLint first = 0, end = 0;
   if (IndexRange(count, type, indices, base_vertex, &first, &end)) CaptureClientArrays(first, end, instances);
 }
 
-void SetAttrib(GLuint index, GLint size, GLenum type, GLsizei stride, const void* pointer) {
+void SetAttrib(int slot, GLint size, GLenum type, GLsizei stride, const void* pointer) {
   ContextState* state = CurrentContextState();
-  if (state == nullptr || index >= kMaxTrackedAttribs || !OnVertexArrayZero()) return;
-  ClientAttrib& a = state->attribs[index];
-  a.client = !BufferBound(GL_ARRAY_BUFFER);
-  a.size = size;
-  a.type = type;
-  a.stride = stride;
-  a.pointer = pointer;
+  if (state == nullptr || !OnVertexArrayZero()) return;
+  state->arrays.SetPointer(slot, size, type, stride, pointer, !BufferBound(GL_ARRAY_BUFFER));
 }
 
-void EnableAttrib(GLuint index, bool enabled) {
+void EnableAttrib(int slot, bool enabled) {
   ContextState* state = CurrentContextState();
-  if (state != nullptr && index < kMaxTrackedAttribs && OnVertexArrayZero()) state->attribs[index].enabled = enabled;
+  if (state != nullptr && OnVertexArrayZero()) state->arrays.Enable(slot, enabled);
 }
 
 constexpr GLbitfield kMapPersistentBit = 0x0040;  // GL_MAP_PERSISTENT_BIT_EXT (EXT_buffer_storage)
@@ -170,19 +134,10 @@ void ForgetMapping(GLenum target) {
   state->mapped.erase(it);
 }
 
-// GLES 1's named arrays live in the attribute table at fixed slots.
-constexpr int kGles1Vertex = 0, kGles1Normal = 1, kGles1Color = 2, kGles1TexCoord0 = 4;
-
+// A GLES 1 array's slot in the context's table, or -1.
 int Gles1ArraySlot(GLenum array) {
   ContextState* state = CurrentContextState();
-  switch (array) {
-    case 0x8074: return kGles1Vertex;  // GL_VERTEX_ARRAY
-    case 0x8075: return kGles1Normal;  // GL_NORMAL_ARRAY
-    case 0x8076: return kGles1Color;   // GL_COLOR_ARRAY
-    case 0x8078:                       // GL_TEXTURE_COORD_ARRAY
-      return state ? kGles1TexCoord0 + static_cast<int>(state->client_active_texture) : kGles1TexCoord0;
-    default: return -1;
-  }
+  return state != nullptr ? state->arrays.Gles1Slot(array) : -1;
 }
 
 }  // namespace
@@ -260,34 +215,30 @@ void After_glEnableVertexAttribArray(GLuint index) { EnableAttrib(index, true); 
 void After_glDisableVertexAttribArray(GLuint index) { EnableAttrib(index, false); }
 void After_glVertexAttribDivisor(GLuint index, GLuint divisor) {
   ContextState* state = CurrentContextState();
-  if (state != nullptr && index < kMaxTrackedAttribs && OnVertexArrayZero()) state->attribs[index].divisor = divisor;
+  if (state != nullptr && OnVertexArrayZero()) state->arrays.SetDivisor(static_cast<int>(index), divisor);
 }
 
 // GLES 1 client arrays.
 void After_glVertexPointer(GLint size, GLenum type, GLsizei stride, const void* pointer) {
-  SetAttrib(kGles1Vertex, size, type, stride, pointer);
+  SetAttrib(Gles1ArraySlot(0x8074 /* GL_VERTEX_ARRAY */), size, type, stride, pointer);
 }
 void After_glNormalPointer(GLenum type, GLsizei stride, const void* pointer) {
-  SetAttrib(kGles1Normal, 3, type, stride, pointer);
+  SetAttrib(Gles1ArraySlot(0x8075 /* GL_NORMAL_ARRAY */), 3, type, stride, pointer);
 }
 void After_glColorPointer(GLint size, GLenum type, GLsizei stride, const void* pointer) {
-  SetAttrib(kGles1Color, size, type, stride, pointer);
+  SetAttrib(Gles1ArraySlot(0x8076 /* GL_COLOR_ARRAY */), size, type, stride, pointer);
 }
 void After_glTexCoordPointer(GLint size, GLenum type, GLsizei stride, const void* pointer) {
-  ContextState* state = CurrentContextState();
-  SetAttrib(kGles1TexCoord0 + (state ? state->client_active_texture : 0), size, type, stride, pointer);
+  SetAttrib(Gles1ArraySlot(0x8078 /* GL_TEXTURE_COORD_ARRAY */), size, type, stride, pointer);
 }
 void After_glEnableClientState(GLenum array) {
-  if (int slot = Gles1ArraySlot(array); slot >= 0) EnableAttrib(slot, true);
+  EnableAttrib(Gles1ArraySlot(array), true);
 }
 void After_glDisableClientState(GLenum array) {
-  if (int slot = Gles1ArraySlot(array); slot >= 0) EnableAttrib(slot, false);
+  EnableAttrib(Gles1ArraySlot(array), false);
 }
 void After_glClientActiveTexture(GLenum texture) {
-  ContextState* state = CurrentContextState();
-  if (state && texture >= GL_TEXTURE0 && texture < GL_TEXTURE0 + kMaxTrackedAttribs - kGles1TexCoord0) {
-    state->client_active_texture = texture - GL_TEXTURE0;
-  }
+  if (ContextState* state = CurrentContextState()) state->arrays.SetClientActiveTexture(texture);
 }
 
 // Contexts and frames. A context the trace has not seen created gets a

@@ -1,0 +1,101 @@
+#include "stream/client_arrays.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "common/vertex_formats.h"
+
+namespace strata::capture {
+namespace {
+
+// GLES 1 enums, spelled out to keep this file on GLES 3 headers.
+constexpr GLenum kVertexArray = 0x8074, kNormalArray = 0x8075, kColorArray = 0x8076, kTexCoordArray = 0x8078,
+                 kPointSizeArrayOes = 0x8B9C;
+constexpr int kVertexSlot = 0, kNormalSlot = 1, kColorSlot = 2, kPointSizeSlot = 3, kTexCoordSlot0 = 4;
+
+}  // namespace
+
+int ClientArrays::Gles1Slot(GLenum array) const {
+  switch (array) {
+    case kVertexArray: return kVertexSlot;
+    case kNormalArray: return kNormalSlot;
+    case kColorArray: return kColorSlot;
+    case kPointSizeArrayOes: return kPointSizeSlot;
+    case kTexCoordArray: return kTexCoordSlot0 + static_cast<int>(client_active_texture_);
+    default: return -1;
+  }
+}
+
+void ClientArrays::SetPointer(int slot, GLint size, GLenum type, GLsizei stride, const void* pointer, bool client) {
+  if (slot < 0 || slot >= kSlots) return;
+  ClientArray& a = arrays_[slot];
+  a.client = client;
+  a.size = size;
+  a.type = type;
+  a.stride = stride;
+  a.pointer = pointer;
+}
+
+void ClientArrays::Enable(int slot, bool enabled) {
+  if (slot >= 0 && slot < kSlots) arrays_[slot].enabled = enabled;
+}
+
+void ClientArrays::SetDivisor(int slot, GLuint divisor) {
+  if (slot >= 0 && slot < kSlots) arrays_[slot].divisor = divisor;
+}
+
+void ClientArrays::SetClientActiveTexture(GLenum texture) {
+  if (texture >= GL_TEXTURE0 && texture < GL_TEXTURE0 + kSlots - kTexCoordSlot0) {
+    client_active_texture_ = texture - GL_TEXTURE0;
+  }
+}
+
+bool ClientArrays::AnyInClientMemory() const {
+  return std::any_of(std::begin(arrays_), std::end(arrays_),
+                     [](const ClientArray& a) { return a.enabled && a.client && a.pointer != nullptr; });
+}
+
+std::vector<std::pair<const uint8_t*, size_t>> ClientArrays::Ranges(int64_t first, int64_t end,
+                                                                    int64_t instances) const {
+  std::vector<std::pair<const uint8_t*, const uint8_t*>> ranges;
+  if (end <= first) return {};
+  for (const ClientArray& a : arrays_) {
+    if (!a.enabled || !a.client || a.pointer == nullptr) continue;
+    const size_t element = VertexAttribBytes(a.type, a.size);
+    const size_t stride = a.stride > 0 ? static_cast<size_t>(a.stride) : element;
+    int64_t lo = first, hi = end;
+    if (a.divisor > 0) {
+      lo = 0;
+      hi = (std::max<int64_t>(instances, 1) + a.divisor - 1) / a.divisor;
+    }
+    const uint8_t* begin = static_cast<const uint8_t*>(a.pointer) + static_cast<size_t>(lo) * stride;
+    ranges.emplace_back(begin, begin + static_cast<size_t>(hi - lo - 1) * stride + element);
+  }
+  // Interleaved arrays overlap.
+  std::sort(ranges.begin(), ranges.end());
+  std::vector<std::pair<const uint8_t*, size_t>> merged;
+  for (size_t i = 0; i < ranges.size();) {
+    auto [begin, stop] = ranges[i];
+    for (++i; i < ranges.size() && ranges[i].first <= stop; ++i) stop = std::max(stop, ranges[i].second);
+    merged.emplace_back(begin, static_cast<size_t>(stop - begin));
+  }
+  return merged;
+}
+
+bool IndexBounds(const void* data, size_t count, GLenum type, uint32_t* lowest, uint32_t* highest) {
+  const size_t size = type == GL_UNSIGNED_BYTE ? 1 : type == GL_UNSIGNED_SHORT ? 2 : type == GL_UNSIGNED_INT ? 4 : 0;
+  if (size == 0 || count == 0 || data == nullptr) return false;
+  uint32_t lo = UINT32_MAX, hi = 0;
+  const auto* bytes = static_cast<const uint8_t*>(data);
+  for (size_t i = 0; i < count; ++i) {
+    uint32_t index = 0;
+    std::memcpy(&index, bytes + i * size, size);  // little-endian: the low bytes
+    lo = std::min(lo, index);
+    hi = std::max(hi, index);
+  }
+  *lowest = lo;
+  *highest = hi;
+  return true;
+}
+
+}  // namespace strata::capture

@@ -1,0 +1,58 @@
+#pragma once
+// Client-side vertex arrays of vertex array object 0: what an app pointed the
+// GL at in its own memory, and which bytes of it a draw reads. The tracer and
+// the remote client both capture those bytes before each draw (as memory
+// records); this is their one account of the arrays and of the ranges.
+
+#include <GLES3/gl32.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+namespace strata::capture {
+
+struct ClientArray {
+  bool enabled = false;
+  bool client = false;  // the pointer is app memory (no GL_ARRAY_BUFFER was bound)
+  GLint size = 4;       // components
+  GLenum type = GL_FLOAT;
+  GLsizei stride = 0;
+  GLuint divisor = 0;
+  const void* pointer = nullptr;
+};
+
+class ClientArrays {
+ public:
+  // Generic attributes by index; GLES 1's named arrays at fixed slots of
+  // the same table (they never meet in one context).
+  static constexpr int kSlots = 32;
+  // The slot of a GLES 1 array (GL_VERTEX_ARRAY, ..., GL_TEXTURE_COORD_ARRAY
+  // of the client's active texture unit, GL_POINT_SIZE_ARRAY_OES), or -1.
+  int Gles1Slot(GLenum array) const;
+
+  // Each ignores a slot out of range.
+  void SetPointer(int slot, GLint size, GLenum type, GLsizei stride, const void* pointer, bool client);
+  void Enable(int slot, bool enabled);
+  void SetDivisor(int slot, GLuint divisor);
+  // glClientActiveTexture (GLES 1).
+  void SetClientActiveTexture(GLenum texture);
+
+  // Whether an enabled array reads app memory.
+  bool AnyInClientMemory() const;
+  // The spans of app memory a draw over vertices [first, end) and
+  // `instances` instances reads, overlapping ones merged so that each byte
+  // goes out once.
+  std::vector<std::pair<const uint8_t*, size_t>> Ranges(int64_t first, int64_t end, int64_t instances) const;
+
+ private:
+  ClientArray arrays_[kSlots];
+  GLuint client_active_texture_ = 0;
+};
+
+// The lowest and highest of `count` indices of `type` at `data` (GL_UNSIGNED_BYTE,
+// _SHORT or _INT); false for no index or another type.
+bool IndexBounds(const void* data, size_t count, GLenum type, uint32_t* lowest, uint32_t* highest);
+
+}  // namespace strata::capture
