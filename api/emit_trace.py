@@ -155,7 +155,8 @@ const FunctionCodec kCodec[kFunctionCount] = {{
 """
 
 
-def _encode_scalar(p: registry.Param) -> str:
+def encode_scalar(p: registry.Param) -> str:
+    """A scalar argument through the writer `strata_w` (the tracer's CallWriter or stream::CallEncoder)."""
     kind = p.kind
     if kind == "kInt":
         return f"strata_w.Signed(static_cast<int64_t>({p.name}));"
@@ -228,7 +229,7 @@ def emit_trace_wrappers(model: registry.Model, rules: dict, uncovered: set) -> s
         if any(r is not None and r.captures and not r.is_strings and not r.deferred for r in sized):
             lines.append("  capture::CaptureSizes strata_sizes(TraceCaptureState());")
         for p in f.params:
-            lines.append("  " + _encode_scalar(p))
+            lines.append("  " + encode_scalar(p))
             if p.kind not in ("kPointer", "kString"):
                 continue
             rule = rules.get((f.name, p.name))
@@ -268,10 +269,14 @@ def emit_trace_wrappers(model: registry.Model, rules: dict, uncovered: set) -> s
             lines.append("  return strata_result;")
         lines.append("}\n")
         out.append("\n".join(lines) + "\n")
-    out.append("}  // namespace\n\nvoid* const kTraceWrappers[api::kFunctionCount] = {\n")
-    out.append("".join(f"  reinterpret_cast<void*>(&Trace_{f.name}),\n" for f in model.functions))
-    out.append("};\n\n}  // namespace strata::trace\n")
+    out.append("}  // namespace\n\n" + function_table(model, "kTraceWrappers", "Trace_") + "\n}  // namespace strata::trace\n")
     return "".join(out)
+
+
+def function_table(model: registry.Model, name: str, prefix: str) -> str:
+    """`void* const NAME[]`: the generated function PREFIX<name> per slot."""
+    rows = "".join(f"  reinterpret_cast<void*>(&{prefix}{f.name}),\n" for f in model.functions)
+    return f"void* const {name}[api::kFunctionCount] = {{\n{rows}}};\n"
 
 
 def emit_trace_hook_declarations(model: registry.Model) -> str:

@@ -7,7 +7,7 @@
 #include <mutex>
 
 #include "remote/generated_support.h"
-#include "remote/session.h"
+#include "remote/hand_call.h"
 
 namespace strata::remote {
 namespace {
@@ -26,29 +26,20 @@ void* Map(api::Slot slot, GLenum target, GLintptr offset, GLsizeiptr length, GLb
   if (c == nullptr || length <= 0 || t_mappings.count(target)) return nullptr;
   auto* memory = static_cast<uint8_t*>(std::calloc(static_cast<size_t>(length), 1));
   if (memory == nullptr) return nullptr;
+  // The client's memory is the mapping the stream names, as a trace records
+  // the app's pointer; a mapping for reading waits for the buffer's bytes.
   const bool read = (access & GL_MAP_READ_BIT) != 0;
-  const uint64_t sequence = c->NextSequence();
-  {
-    // The client's memory is the mapping the stream names, as a trace records the app's pointer.
-    stream::CallEncoder w(c->batch(), c->run(), slot, sequence, c->context_id(),
-                          stream::kCallUntimed | stream::kCallHasReply | (read ? stream::wire::kCallWantsReply : 0));
-    w.Unsigned(target);
-    w.Signed(offset);
-    w.Signed(length);
-    w.Unsigned(access);
-    w.Times(c->batch_ns(), c->batch_ns());
-    w.Unsigned(reinterpret_cast<uintptr_t>(memory));
-    w.End();
-  }
+  HandCall call(*c, slot, read ? HandCall::kAnswer : HandCall::kNoAnswer, reinterpret_cast<uintptr_t>(memory));
+  call.Uint(target).Int(offset).Int(length).Uint(access);
   if (read) {
-    const stream::wire::Reply* r = c->Roundtrip(sequence, slot);
+    const stream::wire::Reply* r = call.Wait();
     if (r == nullptr || r->result.u == 0) {
       std::free(memory);
       return nullptr;
     }
     if (r->has_data) std::memcpy(memory, r->data.data(), std::min(r->data.size(), static_cast<size_t>(length)));
   } else {
-    c->Sent();
+    call.End();
   }
   t_mappings[target] = {memory, length, access};
   return memory;
@@ -63,13 +54,7 @@ GLboolean Unmap(api::Slot slot, GLenum target) {
   if ((m.access & GL_MAP_WRITE_BIT) && !(m.access & GL_MAP_FLUSH_EXPLICIT_BIT)) {
     c->PutMemory(m.memory, static_cast<size_t>(m.length));
   }
-  {
-    stream::CallEncoder w(c->batch(), c->run(), slot, c->NextSequence(), c->context_id(), stream::kCallUntimed);
-    w.Unsigned(target);
-    w.Times(c->batch_ns(), c->batch_ns());
-    w.End();
-  }
-  c->Sent();
+  HandCall(*c, slot, HandCall::kNoAnswer).Uint(target).End();
   std::free(m.memory);
   return GL_TRUE;
 }
@@ -81,13 +66,7 @@ void FlushRange(api::Slot slot, GLenum target, GLintptr offset, GLsizeiptr lengt
   if (it != t_mappings.end() && offset >= 0 && length > 0 && offset + length <= it->second.length) {
     c->PutMemory(it->second.memory + offset, static_cast<size_t>(length));
   }
-  stream::CallEncoder w(c->batch(), c->run(), slot, c->NextSequence(), c->context_id(), stream::kCallUntimed);
-  w.Unsigned(target);
-  w.Signed(offset);
-  w.Signed(length);
-  w.Times(c->batch_ns(), c->batch_ns());
-  w.End();
-  c->Sent();
+  HandCall(*c, slot, HandCall::kNoAnswer).Uint(target).Int(offset).Int(length).End();
 }
 
 }  // namespace

@@ -14,6 +14,7 @@
 #include <unordered_map>
 
 #include "remote/generated_support.h"
+#include "remote/hand_call.h"
 #include "remote/session.h"
 #include "remote/window_presenter.h"
 
@@ -66,73 +67,8 @@ EGLBoolean Fail(EGLint error) {
   return EGL_FALSE;
 }
 
-// A hand-encoded call: scalars and blobs in the registry's order, then, for
-// a call whose result the client proposes, that result and absent outputs.
-class HandCall {
- public:
-  HandCall(Connection& c, api::Slot slot, bool wants_reply, bool proposes = false)
-      : c_(c),
-        slot_(slot),
-        sequence_(c.NextSequence()),
-        w_(c.batch(), c.run(), slot, sequence_, c.context_id(),
-           stream::kCallUntimed | (wants_reply ? stream::wire::kCallWantsReply : 0) |
-               (proposes ? stream::kCallHasReply : 0)) {}
-  HandCall& Handle(const void* h) {
-    w_.Unsigned(H(h));
-    return *this;
-  }
-  HandCall& Int(int64_t v) {
-    w_.Signed(v);
-    return *this;
-  }
-  HandCall& Uint(uint64_t v) {
-    w_.Unsigned(v);
-    return *this;
-  }
-  HandCall& Blob(const void* p, size_t size) {
-    w_.Unsigned(H(p));
-    PutBlob(w_, p, size);
-    return *this;
-  }
-  HandCall& NoBlob(const void* p) {
-    w_.Unsigned(H(p));
-    w_.Absent();
-    return *this;
-  }
-  // Ends the arguments; `proposed` is the result named by the client, when it names one.
-  void End(uint64_t proposed = 0, int absent_outputs = 0) {
-    w_.Times(c_.batch_ns(), c_.batch_ns());
-    if (proposed != 0) {
-      w_.Unsigned(proposed);
-      for (int i = 0; i < absent_outputs; ++i) w_.Absent();
-    }
-    w_.End();
-  }
-  const stream::wire::Reply* Wait() {
-    const stream::wire::Reply* r = c_.Roundtrip(sequence_, slot_);
-    if (r != nullptr) c_.TakeEglError(*r);
-    return r;
-  }
-
- private:
-  Connection& c_;
-  api::Slot slot_;
-  uint64_t sequence_;
-  stream::CallEncoder w_;
-};
-
-size_t AttribBytes(const EGLint* list) {
-  if (list == nullptr) return 0;
-  size_t n = 0;
-  while (list[n] != EGL_NONE && n < 1024) n += 2;
-  return (n + 1) * sizeof(EGLint);
-}
-size_t AttribBytes(const EGLAttrib* list) {
-  if (list == nullptr) return 0;
-  size_t n = 0;
-  while (list[n] != EGL_NONE && n < 1024) n += 2;
-  return (n + 1) * sizeof(EGLAttrib);
-}
+size_t AttribBytes(const EGLint* list) { return capture::CaptureSizes::egl_attrib_list_bytes(list); }
+size_t AttribBytes(const EGLAttrib* list) { return capture::CaptureSizes::egl_attrib64_list_bytes(list); }
 
 Connection* Egl() {
   Connection* c = ThreadConnection();
@@ -193,9 +129,8 @@ EGLBoolean Remote_eglInitialize(EGLDisplay dpy, EGLint* major, EGLint* minor) {
   if (dpy != kDisplay) return Fail(EGL_BAD_DISPLAY);
   Connection* c = Egl();
   if (c == nullptr) return EGL_FALSE;
-  HandCall call(*c, api::eglInitialize, true);
-  call.Handle(dpy).NoBlob(major).NoBlob(minor).End();
-  const stream::wire::Reply* r = call.Wait();
+  HandCall call(*c, api::eglInitialize, HandCall::kAnswer);
+  const stream::wire::Reply* r = call.Handle(dpy).NoBlob(major).NoBlob(minor).Wait();
   if (r == nullptr) return EGL_FALSE;
   if (r->result.u == 0) return EGL_FALSE;
   // The client speaks EGL 1.5 whatever the host's version.
@@ -208,7 +143,7 @@ EGLBoolean Remote_eglTerminate(EGLDisplay dpy) {
   if (auto native = Native<PFNEGLTERMINATEPROC>(api::eglTerminate)) return native(dpy);
   if (dpy != kDisplay) return Fail(EGL_BAD_DISPLAY);
   if (Connection* c = ThreadConnection()) {
-    HandCall(*c, api::eglTerminate, false).Handle(dpy).End();
+    HandCall(*c, api::eglTerminate, HandCall::kNoAnswer).Handle(dpy).End();
     c->Flush();
   }
   return EGL_TRUE;
@@ -229,9 +164,7 @@ const char* Remote_eglQueryString(EGLDisplay dpy, EGLint name) {
   if (name == EGL_CLIENT_APIS) return "OpenGL_ES";
   Connection* c = Egl();
   if (c == nullptr) return nullptr;
-  HandCall call(*c, api::eglQueryString, true);
-  call.Handle(dpy).Int(name).End();
-  const stream::wire::Reply* r = call.Wait();
+  const stream::wire::Reply* r = HandCall(*c, api::eglQueryString, HandCall::kAnswer).Handle(dpy).Int(name).Wait();
   if (r == nullptr || !r->result.has_out) return nullptr;
   std::string text(reinterpret_cast<const char*>(r->result.out.data()), r->result.out.size());
   if (!text.empty() && text.back() == '\0') text.pop_back();
@@ -249,10 +182,7 @@ const char* Remote_eglQueryString(EGLDisplay dpy, EGLint name) {
   } else if (name == EGL_VERSION) {
     text = "1.5 Strata remote (renderer: " + text + ")";
   }
-  stream::DecodedValue value;
-  value.has_out = true;
-  value.out = {reinterpret_cast<const uint8_t*>(text.data()), text.size()};
-  return c->Intern(value);
+  return InternString(text);
 }
 
 EGLint Remote_eglGetError() {
@@ -305,9 +235,8 @@ EGLBoolean Remote_eglGetConfigAttrib(EGLDisplay dpy, EGLConfig config, EGLint at
   }
   Connection* c = Egl();
   if (c == nullptr) return EGL_FALSE;
-  HandCall call(*c, api::eglGetConfigAttrib, true);
-  call.Handle(dpy).Handle(config).Int(attribute).NoBlob(value).End();
-  const stream::wire::Reply* r = call.Wait();
+  const stream::wire::Reply* r = HandCall(*c, api::eglGetConfigAttrib, HandCall::kAnswer)
+                                      .Handle(dpy).Handle(config).Int(attribute).NoBlob(value).Wait();
   if (r == nullptr || r->result.u == 0) return EGL_FALSE;
   EGLint answer = 0;
   if (r->outputs.size() > 3 && r->outputs[3].has_out && r->outputs[3].out.size() >= sizeof answer) {
@@ -335,26 +264,25 @@ EGLContext Remote_eglCreateContext(EGLDisplay dpy, EGLConfig config, EGLContext 
   if (dpy != kDisplay) return Fail(EGL_BAD_DISPLAY), EGL_NO_CONTEXT;
   Connection* c = Egl();
   if (c == nullptr) return EGL_NO_CONTEXT;
-  const uint64_t handle = Session::Get().NewHandle();
-  HandCall call(*c, api::eglCreateContext, true, true);
-  call.Handle(dpy).Handle(config).Handle(share_context).Blob(attrib_list, AttribBytes(attrib_list)).End(handle, 1);
-  const stream::wire::Reply* r = call.Wait();
-  if (r == nullptr || r->result.u == 0) return EGL_NO_CONTEXT;
+  const uint64_t handle = HandCall(*c, api::eglCreateContext, HandCall::kCreatesWaiting)
+                              .Handle(dpy).Handle(config).Handle(share_context)
+                              .Blob(attrib_list, AttribBytes(attrib_list))
+                              .Create();
+  if (handle == 0) return EGL_NO_CONTEXT;
   int version = 1;
   for (size_t i = 0; attrib_list != nullptr && attrib_list[i] != EGL_NONE && i < 1024; i += 2) {
     if (attrib_list[i] == EGL_CONTEXT_CLIENT_VERSION) version = attrib_list[i + 1];
   }
   std::lock_guard lock(G().mu);
   G().contexts[handle] = std::make_unique<ContextShadow>(version);
-  return reinterpret_cast<EGLContext>(static_cast<uintptr_t>(handle));
+  return AsHandle<EGLContext>(handle);
 }
 
 EGLBoolean Remote_eglDestroyContext(EGLDisplay dpy, EGLContext ctx) {
   if (auto native = Native<PFNEGLDESTROYCONTEXTPROC>(api::eglDestroyContext)) return native(dpy, ctx);
   Connection* c = Egl();
   if (c == nullptr) return EGL_FALSE;
-  HandCall(*c, api::eglDestroyContext, false).Handle(dpy).Handle(ctx).End();
-  c->Sent();
+  HandCall(*c, api::eglDestroyContext, HandCall::kNoAnswer).Handle(dpy).Handle(ctx).End();
   // The shadow stays while a thread may still have the context current.
   return EGL_TRUE;
 }
@@ -362,7 +290,7 @@ EGLBoolean Remote_eglDestroyContext(EGLDisplay dpy, EGLContext ctx) {
 namespace {
 
 EGLSurface CreateWindow(api::Slot slot, EGLDisplay dpy, EGLConfig config, Window window, const void* native_arg,
-                        const void* attribs, size_t attrib_bytes, bool attribs_are_int) {
+                        const void* attribs, size_t attrib_bytes) {
   Connection* c = Egl();
   if (c == nullptr) return EGL_NO_SURFACE;
   Display* x = nullptr;
@@ -377,22 +305,21 @@ EGLSurface CreateWindow(api::Slot slot, EGLDisplay dpy, EGLConfig config, Window
   if (x == nullptr || window == 0) return Fail(EGL_BAD_NATIVE_WINDOW), EGL_NO_SURFACE;
   auto presenter = WindowPresenter::Create(x, window);
   if (!presenter) return Fail(EGL_BAD_NATIVE_WINDOW), EGL_NO_SURFACE;
-  const uint64_t handle = Session::Get().NewHandle();
-  HandCall call(*c, slot, true, true);
+  HandCall call(*c, slot, HandCall::kCreatesWaiting);
   call.Handle(dpy).Handle(config);
   if (slot == api::eglCreateWindowSurface) {
     call.Uint(window);
   } else {
     call.NoBlob(native_arg);  // the registry's native pointer: only its value travels
   }
-  (void)attribs_are_int;
-  call.Blob(attribs, attrib_bytes).End(handle, slot == api::eglCreateWindowSurface ? 1 : 2);
-  c->PutSurfaceEvent(handle, presenter->width(), presenter->height());
-  const stream::wire::Reply* r = call.Wait();
-  if (r == nullptr || r->result.u == 0) return EGL_NO_SURFACE;
+  call.Blob(attribs, attrib_bytes).End();
+  // The window's size follows its creating call, as in a trace.
+  const uint64_t proposed = call.handle();
+  c->PutSurfaceEvent(proposed, presenter->width(), presenter->height());
+  if (call.Create() == 0) return EGL_NO_SURFACE;
   std::lock_guard lock(G().mu);
-  G().windows[handle] = std::move(presenter);
-  return reinterpret_cast<EGLSurface>(static_cast<uintptr_t>(handle));
+  G().windows[proposed] = std::move(presenter);
+  return AsHandle<EGLSurface>(proposed);
 }
 
 void PresentFrame(void* user, std::span<const uint8_t> record) {
@@ -407,7 +334,7 @@ EGLSurface Remote_eglCreateWindowSurface(EGLDisplay dpy, EGLConfig config, EGLNa
     return native(dpy, config, win, attrib_list);
   }
   return CreateWindow(api::eglCreateWindowSurface, dpy, config, static_cast<Window>(win), nullptr, attrib_list,
-                      AttribBytes(attrib_list), true);
+                      AttribBytes(attrib_list));
 }
 
 EGLSurface Remote_eglCreatePlatformWindowSurface(EGLDisplay dpy, EGLConfig config, void* native_window,
@@ -418,7 +345,7 @@ EGLSurface Remote_eglCreatePlatformWindowSurface(EGLDisplay dpy, EGLConfig confi
   // On the X11 platform the native window is a pointer to the Window.
   Window window = native_window != nullptr ? *static_cast<Window*>(native_window) : 0;
   return CreateWindow(api::eglCreatePlatformWindowSurface, dpy, config, window, native_window, attrib_list,
-                      AttribBytes(attrib_list), false);
+                      AttribBytes(attrib_list));
 }
 
 EGLSurface Remote_eglCreatePlatformWindowSurfaceEXT(EGLDisplay dpy, EGLConfig config, void* native_window,
@@ -428,7 +355,7 @@ EGLSurface Remote_eglCreatePlatformWindowSurfaceEXT(EGLDisplay dpy, EGLConfig co
   }
   Window window = native_window != nullptr ? *static_cast<Window*>(native_window) : 0;
   return CreateWindow(api::eglCreatePlatformWindowSurfaceEXT, dpy, config, window, native_window, attrib_list,
-                      AttribBytes(attrib_list), true);
+                      AttribBytes(attrib_list));
 }
 
 EGLSurface Remote_eglCreatePbufferSurface(EGLDisplay dpy, EGLConfig config, const EGLint* attrib_list) {
@@ -437,20 +364,16 @@ EGLSurface Remote_eglCreatePbufferSurface(EGLDisplay dpy, EGLConfig config, cons
   }
   Connection* c = Egl();
   if (c == nullptr) return EGL_NO_SURFACE;
-  const uint64_t handle = Session::Get().NewHandle();
-  HandCall call(*c, api::eglCreatePbufferSurface, true, true);
-  call.Handle(dpy).Handle(config).Blob(attrib_list, AttribBytes(attrib_list)).End(handle, 1);
-  const stream::wire::Reply* r = call.Wait();
-  if (r == nullptr || r->result.u == 0) return EGL_NO_SURFACE;
-  return reinterpret_cast<EGLSurface>(static_cast<uintptr_t>(handle));
+  return AsHandle<EGLSurface>(HandCall(*c, api::eglCreatePbufferSurface, HandCall::kCreatesWaiting)
+                                   .Handle(dpy).Handle(config).Blob(attrib_list, AttribBytes(attrib_list))
+                                   .Create());
 }
 
 EGLBoolean Remote_eglDestroySurface(EGLDisplay dpy, EGLSurface surface) {
   if (auto native = Native<PFNEGLDESTROYSURFACEPROC>(api::eglDestroySurface)) return native(dpy, surface);
   Connection* c = Egl();
   if (c == nullptr) return EGL_FALSE;
-  HandCall(*c, api::eglDestroySurface, false).Handle(dpy).Handle(surface).End();
-  c->Sent();
+  HandCall(*c, api::eglDestroySurface, HandCall::kNoAnswer).Handle(dpy).Handle(surface).End();
   std::lock_guard lock(G().mu);
   G().windows.erase(H(surface));
   return EGL_TRUE;
@@ -460,9 +383,8 @@ EGLBoolean Remote_eglMakeCurrent(EGLDisplay dpy, EGLSurface draw, EGLSurface rea
   if (auto native = Native<PFNEGLMAKECURRENTPROC>(api::eglMakeCurrent)) return native(dpy, draw, read, ctx);
   Connection* c = Egl();
   if (c == nullptr) return EGL_FALSE;
-  HandCall call(*c, api::eglMakeCurrent, true);
-  call.Handle(dpy).Handle(draw).Handle(read).Handle(ctx).End();
-  const stream::wire::Reply* r = call.Wait();
+  const stream::wire::Reply* r = HandCall(*c, api::eglMakeCurrent, HandCall::kAnswer)
+                                      .Handle(dpy).Handle(draw).Handle(read).Handle(ctx).Wait();
   if (r == nullptr || r->result.u == 0) return EGL_FALSE;
   ContextShadow* shadow = nullptr;
   if (ctx != EGL_NO_CONTEXT) {
@@ -480,7 +402,7 @@ EGLBoolean Remote_eglMakeCurrent(EGLDisplay dpy, EGLSurface draw, EGLSurface rea
 EGLBoolean Remote_eglReleaseThread() {
   if (auto native = Native<PFNEGLRELEASETHREADPROC>(api::eglReleaseThread)) return native();
   if (Connection* c = ThreadConnection()) {
-    HandCall(*c, api::eglReleaseThread, false).End();
+    HandCall(*c, api::eglReleaseThread, HandCall::kNoAnswer).End();
     c->Flush();
     c->SetCurrent(0, nullptr);
   }
@@ -505,13 +427,12 @@ EGLBoolean Swap(api::Slot slot, EGLDisplay dpy, EGLSurface surface, const EGLint
     if (window->Resized()) c->PutSurfaceEvent(H(surface), window->width(), window->height());
     c->SetFrameHandler(&PresentFrame, window);
   }
-  HandCall call(*c, slot, true);
+  HandCall call(*c, slot, HandCall::kAnswer);
   call.Handle(dpy).Handle(surface);
   if (slot != api::eglSwapBuffers) {
     call.Blob(rects, rects != nullptr && n_rects > 0 ? static_cast<size_t>(n_rects) * 4 * sizeof(EGLint) : 0)
         .Int(n_rects);
   }
-  call.End();
   const stream::wire::Reply* r = call.Wait();
   c->SetFrameHandler(nullptr, nullptr);
   if (window != nullptr) window->Pace(t_swap_interval);
@@ -549,28 +470,46 @@ EGLBoolean Remote_eglSwapInterval(EGLDisplay dpy, EGLint interval) {
   return EGL_TRUE;
 }
 
+namespace {
+
+// eglCreateSync / eglCreateSyncKHR: the same call with EGLAttrib or EGLint attributes.
+template <typename Attrib>
+uint64_t CreateSync(api::Slot slot, EGLDisplay dpy, EGLenum type, const Attrib* attrib_list) {
+  Connection* c = Egl();
+  if (c == nullptr) return 0;
+  return HandCall(*c, slot, HandCall::kCreatesWaiting)
+      .Handle(dpy).Uint(type).Blob(attrib_list, AttribBytes(attrib_list))
+      .Create();
+}
+
+// eglCreateImage / eglCreateImageKHR, likewise.
+template <typename Attrib>
+uint64_t CreateImage(api::Slot slot, EGLDisplay dpy, EGLContext ctx, EGLenum target, EGLClientBuffer buffer,
+                     const Attrib* attrib_list) {
+  Connection* c = Egl();
+  if (c == nullptr) return 0;
+  return HandCall(*c, slot, HandCall::kCreatesWaiting)
+      .Handle(dpy).Handle(ctx).Uint(target).Handle(buffer).Blob(attrib_list, AttribBytes(attrib_list))
+      .Create();
+}
+
+// GL fences are named by the client too: creating one never waits.
+uint64_t CreateFence(api::Slot slot, GLenum condition, GLbitfield flags) {
+  Connection* c = ThreadConnection();
+  if (c == nullptr) return 0;
+  return HandCall(*c, slot, HandCall::kCreates).Uint(condition).Uint(flags).Create();
+}
+
+}  // namespace
+
 EGLSync Remote_eglCreateSync(EGLDisplay dpy, EGLenum type, const EGLAttrib* attrib_list) {
   if (auto native = Native<PFNEGLCREATESYNCPROC>(api::eglCreateSync)) return native(dpy, type, attrib_list);
-  Connection* c = Egl();
-  if (c == nullptr) return EGL_NO_SYNC;
-  const uint64_t handle = Session::Get().NewHandle();
-  HandCall call(*c, api::eglCreateSync, true, true);
-  call.Handle(dpy).Uint(type).Blob(attrib_list, AttribBytes(attrib_list)).End(handle, 1);
-  const stream::wire::Reply* r = call.Wait();
-  if (r == nullptr || r->result.u == 0) return EGL_NO_SYNC;
-  return reinterpret_cast<EGLSync>(static_cast<uintptr_t>(handle));
+  return AsHandle<EGLSync>(CreateSync(api::eglCreateSync, dpy, type, attrib_list));
 }
 
 EGLSyncKHR Remote_eglCreateSyncKHR(EGLDisplay dpy, EGLenum type, const EGLint* attrib_list) {
   if (auto native = Native<PFNEGLCREATESYNCKHRPROC>(api::eglCreateSyncKHR)) return native(dpy, type, attrib_list);
-  Connection* c = Egl();
-  if (c == nullptr) return EGL_NO_SYNC_KHR;
-  const uint64_t handle = Session::Get().NewHandle();
-  HandCall call(*c, api::eglCreateSyncKHR, true, true);
-  call.Handle(dpy).Uint(type).Blob(attrib_list, AttribBytes(attrib_list)).End(handle, 1);
-  const stream::wire::Reply* r = call.Wait();
-  if (r == nullptr || r->result.u == 0) return EGL_NO_SYNC_KHR;
-  return reinterpret_cast<EGLSyncKHR>(static_cast<uintptr_t>(handle));
+  return AsHandle<EGLSyncKHR>(CreateSync(api::eglCreateSyncKHR, dpy, type, attrib_list));
 }
 
 EGLImage Remote_eglCreateImage(EGLDisplay dpy, EGLContext ctx, EGLenum target, EGLClientBuffer buffer,
@@ -578,14 +517,7 @@ EGLImage Remote_eglCreateImage(EGLDisplay dpy, EGLContext ctx, EGLenum target, E
   if (auto native = Native<PFNEGLCREATEIMAGEPROC>(api::eglCreateImage)) {
     return native(dpy, ctx, target, buffer, attrib_list);
   }
-  Connection* c = Egl();
-  if (c == nullptr) return EGL_NO_IMAGE;
-  const uint64_t handle = Session::Get().NewHandle();
-  HandCall call(*c, api::eglCreateImage, true, true);
-  call.Handle(dpy).Handle(ctx).Uint(target).Handle(buffer).Blob(attrib_list, AttribBytes(attrib_list)).End(handle, 1);
-  const stream::wire::Reply* r = call.Wait();
-  if (r == nullptr || r->result.u == 0) return EGL_NO_IMAGE;
-  return reinterpret_cast<EGLImage>(static_cast<uintptr_t>(handle));
+  return AsHandle<EGLImage>(CreateImage(api::eglCreateImage, dpy, ctx, target, buffer, attrib_list));
 }
 
 EGLImageKHR Remote_eglCreateImageKHR(EGLDisplay dpy, EGLContext ctx, EGLenum target, EGLClientBuffer buffer,
@@ -593,37 +525,17 @@ EGLImageKHR Remote_eglCreateImageKHR(EGLDisplay dpy, EGLContext ctx, EGLenum tar
   if (auto native = Native<PFNEGLCREATEIMAGEKHRPROC>(api::eglCreateImageKHR)) {
     return native(dpy, ctx, target, buffer, attrib_list);
   }
-  Connection* c = Egl();
-  if (c == nullptr) return EGL_NO_IMAGE_KHR;
-  const uint64_t handle = Session::Get().NewHandle();
-  HandCall call(*c, api::eglCreateImageKHR, true, true);
-  call.Handle(dpy).Handle(ctx).Uint(target).Handle(buffer).Blob(attrib_list, AttribBytes(attrib_list)).End(handle, 1);
-  const stream::wire::Reply* r = call.Wait();
-  if (r == nullptr || r->result.u == 0) return EGL_NO_IMAGE_KHR;
-  return reinterpret_cast<EGLImageKHR>(static_cast<uintptr_t>(handle));
+  return AsHandle<EGLImageKHR>(CreateImage(api::eglCreateImageKHR, dpy, ctx, target, buffer, attrib_list));
 }
 
-// GL fences are named by the client too: creating one never waits.
 GLsync Remote_glFenceSync(GLenum condition, GLbitfield flags) {
   if (auto native = Native<PFNGLFENCESYNCPROC>(api::glFenceSync)) return native(condition, flags);
-  Connection* c = ThreadConnection();
-  if (c == nullptr) return nullptr;
-  const uint64_t handle = Session::Get().NewHandle();
-  HandCall call(*c, api::glFenceSync, false, true);
-  call.Uint(condition).Uint(flags).End(handle);
-  c->Sent();
-  return reinterpret_cast<GLsync>(static_cast<uintptr_t>(handle));
+  return AsHandle<GLsync>(CreateFence(api::glFenceSync, condition, flags));
 }
 
 GLsync Remote_glFenceSyncAPPLE(GLenum condition, GLbitfield flags) {
   if (auto native = Native<PFNGLFENCESYNCAPPLEPROC>(api::glFenceSyncAPPLE)) return native(condition, flags);
-  Connection* c = ThreadConnection();
-  if (c == nullptr) return nullptr;
-  const uint64_t handle = Session::Get().NewHandle();
-  HandCall call(*c, api::glFenceSyncAPPLE, false, true);
-  call.Uint(condition).Uint(flags).End(handle);
-  c->Sent();
-  return reinterpret_cast<GLsync>(static_cast<uintptr_t>(handle));
+  return AsHandle<GLsync>(CreateFence(api::glFenceSyncAPPLE, condition, flags));
 }
 
 }  // namespace strata::remote

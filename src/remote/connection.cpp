@@ -26,6 +26,10 @@ uint64_t MonotonicNs() {
 // The largest message the renderer may send (a 16k x 16k RGBA frame and change).
 constexpr uint32_t kMaxIncoming = 1100u << 20;
 
+thread_local int32_t t_egl_error = EGL_SUCCESS;
+
+}  // namespace
+
 // Strings handed to the app live as long as the process.
 const char* InternString(std::string_view s) {
   static std::mutex mu;
@@ -35,10 +39,6 @@ const char* InternString(std::string_view s) {
   if (it == strings.end()) it = strings.emplace(s).first;
   return it->c_str();
 }
-
-thread_local EGLint t_egl_error = EGL_SUCCESS;
-
-}  // namespace
 
 int32_t TakeThreadEglError() {
   EGLint e = t_egl_error;

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "remote/client_state.h"
@@ -53,7 +54,7 @@ class Connection {
   void PutSurfaceEvent(uint64_t surface, int width, int height);
 
   // A string result, kept for the life of the process (apps keep the pointer).
-  const char* Intern(const stream::DecodedValue& value);
+  static const char* Intern(const stream::DecodedValue& value);
   // The EGL error the reply carries becomes the thread's.
   void TakeEglError(const stream::wire::Reply& reply);
 
@@ -97,6 +98,9 @@ inline void* NativeFunction(int slot) { return g_native_functions ? g_native_fun
 // A call made with no renderer: EGL calls get EGL_CONTEXT_LOST (or
 // EGL_NOT_INITIALIZED before one was reached); GL calls do nothing.
 void LostCall(bool egl);
+
+// A string kept for the life of the process, one copy per distinct text.
+const char* InternString(std::string_view s);
 
 // The thread's EGL error (eglGetError): set by the client's own EGL checks
 // and by replies, read and reset by eglGetError.

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <vector>
 
 #include "stream/byte_writer.h"
 #include "stream/record_format.h"
@@ -144,6 +145,7 @@ class CallEncoder {
   void Scalar(api::ArgKind kind, uint64_t word) { out_.o() = PutScalar(out_.o(), kind, word); }
   void Signed(int64_t v) { Scalar(api::ArgKind::kInt, static_cast<uint64_t>(v)); }
   void Unsigned(uint64_t v) { out_.o() = PutVarint(out_.o(), v); }
+  void Pointer(uintptr_t v) { Unsigned(v); }  // handles and pointers: the value
   void Float(float v) {
     uint32_t bits;
     std::memcpy(&bits, &v, sizeof bits);
@@ -165,11 +167,10 @@ class CallEncoder {
   size_t at_;
 };
 
-}  // namespace strata::stream
-
-namespace strata::stream {
-
+// Encoding decoded values (encode_call.cpp): the renderer answers and records
+// live calls with them.
 struct DecodedCall;
+struct DecodedValue;
 
 // Writes a decoded call back as a call record (the inverse of CallDecoder):
 // its own function id, flags, arguments and input blobs, times and, when
@@ -177,5 +178,11 @@ struct DecodedCall;
 // pointers. The renderer uses it to store a live call with its reply merged
 // in, so the stored stream replays like a traced one.
 void EncodeCall(const DecodedCall& call, CallRun& run, ByteBuffer& out);
+
+// What a call gave back, as a call record's reply part and a wire reply both
+// hold it: the return value by `info`'s kind (a blob for strings), then per
+// data-pointer parameter the blob of `outputs[i]` (absent without has_out).
+void PutReplyValues(RecordOutput& o, const api::FunctionInfo& info, const DecodedValue& result,
+                    const std::vector<DecodedValue>& outputs);
 
 }  // namespace strata::stream

@@ -41,27 +41,32 @@ void EncodeCall(const DecodedCall& call, CallRun& run, ByteBuffer& out) {
     }
   }
   o.o() = PutCallTimes(o.o(), run, call.start_ns, call.start_ns + call.duration_ns);
-  if (call.flags & kCallHasReply) {
-    if (info.return_kind == api::ArgKind::kString) {
-      if (call.result.has_out) {
-        o.Blob(call.result.out.data(), call.result.out.size());
-      } else {
-        o.Absent();
-      }
-    } else if (info.return_kind != api::ArgKind::kVoid) {
-      o.o() = PutScalar(o.o(), info.return_kind, ScalarWord(call.result, info.return_kind));
+  if (call.flags & kCallHasReply) PutReplyValues(o, info, call.result, call.args);
+  o.EndRecord(at);
+}
+
+void PutReplyValues(RecordOutput& o, const api::FunctionInfo& info, const DecodedValue& result,
+                    const std::vector<DecodedValue>& outputs) {
+  auto blob = [&o](const DecodedValue& v) {
+    if (v.has_out) {
+      o.Blob(v.out.data(), v.out.size());
+    } else {
+      o.Absent();
     }
-    for (int i = 0; i < info.param_count && static_cast<size_t>(i) < call.args.size(); ++i) {
-      if (!IsDataPointer(info.params[i].kind)) continue;
-      const DecodedValue& v = call.args[i];
-      if (v.has_out) {
-        o.Blob(v.out.data(), v.out.size());
-      } else {
-        o.Absent();
-      }
+  };
+  if (info.return_kind == api::ArgKind::kString) {
+    blob(result);
+  } else if (info.return_kind != api::ArgKind::kVoid) {
+    o.o() = PutScalar(o.o(), info.return_kind, ScalarWord(result, info.return_kind));
+  }
+  for (int i = 0; i < info.param_count; ++i) {
+    if (!IsDataPointer(info.params[i].kind)) continue;
+    if (static_cast<size_t>(i) < outputs.size()) {
+      blob(outputs[i]);
+    } else {
+      o.Absent();
     }
   }
-  o.EndRecord(at);
 }
 
 }  // namespace strata::stream

@@ -117,45 +117,8 @@ void EncodeReply(ByteBuffer& out, int slot, const Reply& reply) {
   const size_t at = o.BeginRecord(RecordType::kReply);
   o.o() = PutVarint(o.o(), reply.sequence);
   *o.o()++ = static_cast<uint8_t>((reply.egl_error ? 1 : 0) | (reply.has_data ? 2 : 0));
-  const DecodedValue& r = reply.result;
-  switch (info.return_kind) {
-    case ArgKind::kVoid: break;
-    case ArgKind::kString:
-      if (r.has_out) {
-        o.Blob(r.out.data(), r.out.size());
-      } else {
-        o.Absent();
-      }
-      break;
-    case ArgKind::kInt: o.o() = PutScalar(o.o(), ArgKind::kInt, static_cast<uint64_t>(r.i)); break;
-    case ArgKind::kFloat: {
-      float f = static_cast<float>(r.f);
-      uint32_t bits;
-      std::memcpy(&bits, &f, sizeof bits);
-      o.o() = PutScalar(o.o(), ArgKind::kFloat, bits);
-      break;
-    }
-    case ArgKind::kDouble: {
-      uint64_t bits;
-      std::memcpy(&bits, &r.f, sizeof bits);
-      o.o() = PutScalar(o.o(), ArgKind::kDouble, bits);
-      break;
-    }
-    default: o.o() = PutVarint(o.o(), r.u); break;
-  }
-  for (int i = 0; i < info.param_count; ++i) {
-    if (!IsDataPointer(info.params[i].kind)) continue;
-    const DecodedValue* v = static_cast<size_t>(i) < reply.outputs.size() ? &reply.outputs[i] : nullptr;
-    if (v != nullptr && v->has_out) {
-      o.Blob(v->out.data(), v->out.size());
-    } else {
-      o.Absent();
-    }
-  }
-  if (reply.egl_error) {
-    const int64_t e = *reply.egl_error;
-    o.o() = PutVarint(o.o(), (static_cast<uint64_t>(e) << 1) ^ static_cast<uint64_t>(e >> 63));
-  }
+  PutReplyValues(o, info, reply.result, reply.outputs);
+  if (reply.egl_error) o.o() = PutScalar(o.o(), ArgKind::kInt, static_cast<uint64_t>(int64_t{*reply.egl_error}));
   if (reply.has_data) o.Blob(reply.data.data(), reply.data.size());
   o.EndRecord(at);
 }
