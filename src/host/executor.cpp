@@ -353,6 +353,7 @@ bool Executor::Execute(const stream::DecodedCall& call, CallReply* reply) {
     reply->result.kind = info.return_kind;
     reply->outputs.assign(info.param_count, stream::DecodedValue{});
     reply->egl_error = EGL_SUCCESS;
+    reply->mapped = {};
   }
   // Entry points are the host's own business: the stream names functions, not addresses.
   if (call.slot == api::eglGetProcAddress) return true;

@@ -41,6 +41,9 @@ struct CallReply {
   stream::DecodedValue result;                 // kind kVoid for void functions; strings in result.out
   std::vector<stream::DecodedValue> outputs;   // per parameter: has_out + out = bytes the call wrote behind a data pointer (sized by the capture rule after the call); valid until the next Execute
   int32_t egl_error = 0x3000;                  // EGL_SUCCESS; for EGL functions, the host's eglGetError() right after the call
+  // A buffer mapped for reading (glMapBufferRange with GL_MAP_READ_BIT): the
+  // host mapping's bytes, which a live client copies into its own mapping.
+  std::span<const uint8_t> mapped;
 };
 
 class Executor {
@@ -67,8 +70,8 @@ class Executor {
   void SetConfigFormat(uint64_t recorded_config, std::vector<std::pair<int32_t, int32_t>> attributes);
 
   // Called on the thread's host thread right before eglSwapBuffers runs, with
-  // the recorded thread; the surface's contents can still be read then.
-  std::function<void(uint32_t thread)> before_swap;
+  // the recorded thread and surface; the surface's contents can still be read then.
+  std::function<void(uint32_t thread, uint64_t surface)> before_swap;
 
   // Reads a rectangle of recorded framebuffer `framebuffer` (0: the surface)
   // of the thread's current context, as the tracer captured it.

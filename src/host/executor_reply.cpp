@@ -3,6 +3,7 @@
 // uses them as they are); EGL handles and syncs as the stream's own. No host
 // address ever leaves in a reply.
 #include <EGL/egl.h>
+#include <GLES3/gl32.h>
 
 #include <cstring>
 
@@ -54,6 +55,11 @@ void Executor::ReplyResult(const stream::DecodedCall& call, Thread& thread, cons
       return;
     case ArgKind::kHandle:
     case ArgKind::kPointer: {
+      // glMapBufferRange(target, offset, length, access) for reading: the bytes travel, never the address.
+      if ((call.slot == api::glMapBufferRange || call.slot == api::glMapBufferRangeEXT) && host.p != nullptr &&
+          (call.args[3].u & GL_MAP_READ_BIT) && call.args[2].i > 0) {
+        reply->mapped = {static_cast<const uint8_t*>(host.p), static_cast<size_t>(call.args[2].i)};
+      }
       // The handle the stream proposed (a trace's recorded one, a live client's own), else the one it knows.
       // A bare address (glMapBufferRange) goes back as the proposed value, or 1: "not null".
       const ObjectClass object = api::kReplay[call.slot].result;

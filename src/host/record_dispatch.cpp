@@ -9,8 +9,13 @@
 namespace strata::host {
 
 RecordDispatch::RecordDispatch(const HostDriver& driver, SurfaceFactory& surfaces,
-                               const stream::FunctionTable& functions)
-    : executor_(driver, surfaces), decoder_(functions) {}
+                               const stream::FunctionTable& functions, HostThreads threads)
+    : threads_(threads), executor_(driver, surfaces), decoder_(functions) {}
+
+void RecordDispatch::RunOn(uint64_t thread, const std::function<void()>& work) {
+  if (threads_ == HostThreads::kCaller) return work();
+  runner_.Run(thread, work);
+}
 
 bool RecordDispatch::Dispatch(const stream::Record& record, std::string* error) {
   switch (record.type) {
@@ -27,19 +32,22 @@ bool RecordDispatch::Dispatch(const stream::Record& record, std::string* error) 
       stream::ByteReader r(record.payload);
       uint64_t address = r.Varint();
       std::span<const uint8_t> bytes;
-      if (r.Blob(&bytes) && r.ok()) executor_.WriteMemory(record.thread_id, address, bytes);
+      if (!r.Blob(&bytes) || !r.ok() || !r.done()) {
+        *error = "malformed memory record (thread " + std::to_string(record.thread_id) + ")";
+        return false;
+      }
+      executor_.WriteMemory(record.thread_id, address, bytes);
       return true;
     }
     case stream::RecordType::kTraceEvent:
-      TraceEvent(record);
-      return true;
+      return TraceEvent(record, error);
     default:
       return true;  // frames, framebuffer images, unknown records: the driver's business
   }
 }
 
 void RecordDispatch::RunCall(const stream::Record& record) {
-  runner_.Run(record.thread_id, [&] {
+  RunOn(record.thread_id, [&] {
     if (!on_reply) {
       executor_.Execute(call_);
       return;
@@ -52,9 +60,10 @@ void RecordDispatch::RunCall(const stream::Record& record) {
   last_end_ns_ = std::max(last_end_ns_, call_.start_ns + call_.duration_ns);
 }
 
-void RecordDispatch::TraceEvent(const stream::Record& record) {
+bool RecordDispatch::TraceEvent(const stream::Record& record, std::string* error) {
   stream::ByteReader r(record.payload);
   std::string kind = r.String();
+  bool ok = r.ok();
   if (kind == "config") {
     uint64_t config = r.Varint(), count = r.Varint();
     std::vector<std::pair<int32_t, int32_t>> attributes;
@@ -62,13 +71,19 @@ void RecordDispatch::TraceEvent(const stream::Record& record) {
       int64_t name = r.Zigzag(), value = r.Zigzag();
       attributes.emplace_back(static_cast<int32_t>(name), static_cast<int32_t>(value));
     }
-    if (r.ok()) executor_.SetConfigFormat(config, std::move(attributes));
+    ok = r.ok();
+    if (ok) executor_.SetConfigFormat(config, std::move(attributes));
   } else if (kind == "surface") {
     uint64_t surface = r.Varint(), width = r.Varint(), height = r.Varint();
-    if (r.ok() && width > 0 && height > 0 && width <= 16384 && height <= 16384) {
+    ok = r.ok();
+    // A size no surface can have is left out: the executor keeps its default.
+    if (ok && width > 0 && height > 0 && width <= 16384 && height <= 16384) {
       executor_.SetSurfaceSize(surface, static_cast<int>(width), static_cast<int>(height));
     }
   }
+  // Other events (context strings, tracing switched) mean nothing to running the calls.
+  if (!ok) *error = "malformed trace event record '" + kind.substr(0, 40) + "' (thread " + std::to_string(record.thread_id) + ")";
+  return ok;
 }
 
 }  // namespace strata::host

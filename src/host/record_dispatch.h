@@ -17,19 +17,26 @@
 
 namespace strata::host {
 
+// Where a stream thread's calls run: a host thread of its own (replay: one
+// reader feeds every recorded thread), or the thread that dispatches them
+// (the renderer: each client thread already has a connection thread).
+enum class HostThreads { kOnePerStreamThread, kCaller };
+
 class RecordDispatch {
  public:
   // `functions`: the stream's function table; it must outlive the dispatch.
-  RecordDispatch(const HostDriver& driver, SurfaceFactory& surfaces, const stream::FunctionTable& functions);
+  RecordDispatch(const HostDriver& driver, SurfaceFactory& surfaces, const stream::FunctionTable& functions,
+                 HostThreads threads = HostThreads::kOnePerStreamThread);
 
-  // Runs one record. False with *error only when a call record cannot be
-  // decoded (the stream is damaged); a call the executor refuses is a problem
-  // it reports, and the stream goes on.
+  // Runs one record. False with *error when a record cannot be decoded (a
+  // call, memory or trace event record that is malformed: the stream is
+  // damaged or hostile); a call the executor refuses is a problem it
+  // reports, and the stream goes on.
   bool Dispatch(const stream::Record& record, std::string* error);
 
   // Runs `work` on the host thread of recorded thread `thread` (to read its
   // context's framebuffers, for example).
-  void RunOn(uint64_t thread, const std::function<void()>& work) { runner_.Run(thread, work); }
+  void RunOn(uint64_t thread, const std::function<void()>& work);
 
   // Called on the call's host thread right after it ran, with what it gave
   // back (valid during the call only). Without it no reply is made.
@@ -43,8 +50,9 @@ class RecordDispatch {
 
  private:
   void RunCall(const stream::Record& record);
-  void TraceEvent(const stream::Record& record);
+  bool TraceEvent(const stream::Record& record, std::string* error);
 
+  const HostThreads threads_;
   ThreadRunner runner_;  // before the executor: its threads outlive the executor's teardown
   Executor executor_;
   stream::CallDecoder decoder_;

@@ -51,7 +51,7 @@ class LoopReplay {
   LoopReplay(const ReplayOptions& options, const host::HostDriver& driver, host::SurfaceFactory& surfaces,
              const stream::FunctionTable& functions, ReplayResult* result, bool first_loop)
       : options_(options), dispatch_(driver, surfaces, functions), result_(result), first_loop_(first_loop) {
-    dispatch_.executor().before_swap = [this](uint32_t thread) { BeforeSwap(thread); };
+    dispatch_.executor().before_swap = [this](uint32_t thread, uint64_t) { BeforeSwap(thread); };
   }
 
   bool Run(stream::RecordSource& source, std::string* error) {

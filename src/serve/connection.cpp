@@ -7,7 +7,9 @@
 #include "stream/byte_reader.h"
 #include "stream/framebuffer_record.h"
 #include "stream/record_format.h"
+#include "stream/record_reader.h"
 #include "stream/wire.h"
+#include "transport/token.h"
 
 namespace strata::serve {
 namespace {
@@ -100,7 +102,12 @@ bool Connection::Handshake() {
       if (!recorder) Log("--record: " + error + "; serving " + program + " without recording");
     }
     const std::string recording = recorder ? ", recording to " + recorder->path() : "";
-    session_ = std::make_shared<Session>(id, RandomKey(), client, *functions, features, *context_.driver,
+    std::string key, error;
+    if (!transport::NewToken(&key, &error)) {
+      Refuse(error, program, pid);
+      return false;
+    }
+    session_ = std::make_shared<Session>(id, key, client, *functions, features, *context_.driver,
                                          std::move(recorder));
     context_.sessions.Add(session_);
     Log("client joined: " + client.Describe() + ", session " + id + recording);
@@ -126,7 +133,6 @@ bool Connection::Handshake() {
   answer.values["status"] = "ok";
   answer.values["features"] = session_->features();
   thread_ = session_->NewThread();
-  decoder_ = std::make_unique<stream::CallDecoder>(session_->functions());
   session_->Attach(stream_.get());
   if (!SendHello(answer)) {
     session_->Detach(stream_.get(), "lost during the handshake: " + stream_->error());
@@ -214,51 +220,30 @@ void Connection::StoreRecord(std::span<const uint8_t> record) {
 bool Connection::HandleMessage(std::span<const uint8_t> message, std::string* problem) {
   {
     std::lock_guard lock(session_->mutex());
-    const uint64_t chunk = session_->NextChunk();
+    host::RecordDispatch& dispatch = session_->dispatch();
+    dispatch.on_reply = [this](const stream::DecodedCall& call, const host::CallReply& reply) { OnReply(call, reply); };
     out_.Clear();
-    replies_ = 0;
     chunk_.Clear();
     run_.Restart();
     chunk_records_ = 0;
-    stream::ByteReader r(message);
+    stream::Record record;
+    record.thread_id = thread_;
+    record.chunk = session_->NextChunk();
     bool ok = true;
-    while (ok && !r.done()) {
-      const size_t start = r.offset();
-      const uint8_t type = r.U8();
-      const std::span<const uint8_t> payload = r.Bytes(r.Varint());
-      if (!r.ok()) {
-        *problem = "a record runs past the end of its message (at byte " + std::to_string(start) + ")";
+    size_t at = 0, start = 0;
+    while (ok && (start = at, stream::NextRecordIn(message, &at, &record, problem))) {
+      // What a client may send: calls and what they read (memory, surface sizes).
+      if (record.type != RecordType::kCall && record.type != RecordType::kMemory &&
+          record.type != RecordType::kTraceEvent) {
+        *problem = "a record of type " + std::to_string(static_cast<int>(record.type)) + ", which clients do not send";
         ok = false;
         break;
       }
-      const std::span<const uint8_t> whole = message.subspan(start, r.offset() - start);
-      switch (static_cast<RecordType>(type)) {
-        case RecordType::kCall:
-          ok = HandleCall(payload, chunk, problem);
-          break;
-        case RecordType::kMemory: {
-          stream::ByteReader m(payload);
-          const uint64_t address = m.Varint();
-          std::span<const uint8_t> bytes;
-          if (!m.Blob(&bytes) || !m.ok() || !m.done()) {
-            *problem = "malformed memory record";
-            ok = false;
-            break;
-          }
-          session_->executor().WriteMemory(thread_, address, bytes);
-          StoreRecord(whole);
-          break;
-        }
-        case RecordType::kTraceEvent:
-          ok = HandleTraceEvent(payload, problem);
-          if (ok) StoreRecord(whole);
-          break;
-        default:
-          *problem = "a record of type " + std::to_string(type) + ", which clients do not send";
-          ok = false;
-          break;
-      }
+      ok = dispatch.Dispatch(record, problem);
+      if (ok && record.type != RecordType::kCall) StoreRecord(message.subspan(start, at - start));
     }
+    ok = ok && problem->empty();
+    dispatch.on_reply = nullptr;
     // What ran is stored even when the message broke off: the file shows what the client did.
     if (Recorder* recorder = session_->recorder()) {
       recorder->WriteChunk(thread_, chunk_first_sequence_, chunk_records_, chunk_.bytes());
@@ -278,92 +263,32 @@ bool Connection::HandleMessage(std::span<const uint8_t> message, std::string* pr
   return true;
 }
 
-bool Connection::HandleTraceEvent(std::span<const uint8_t> payload, std::string* problem) {
-  stream::ByteReader r(payload);
-  const std::string kind = r.String();
-  if (!r.ok()) {
-    *problem = "malformed trace event record";
-    return false;
-  }
-  if (kind == "surface") {
-    const uint64_t surface = r.Varint(), width = r.Varint(), height = r.Varint();
-    if (!r.ok() || width == 0 || height == 0 || width > 16384 || height > 16384) {
-      *problem = "malformed surface event (sizes from 1 to 16384)";
-      return false;
-    }
-    session_->executor().SetSurfaceSize(surface, static_cast<int>(width), static_cast<int>(height));
-  } else if (kind == "config") {
-    const uint64_t config = r.Varint(), count = r.Varint();
-    if (!r.ok() || count > 64) {
-      *problem = "malformed config event";
-      return false;
-    }
-    std::vector<std::pair<int32_t, int32_t>> attributes;
-    for (uint64_t i = 0; i < count; ++i) {
-      const int64_t name = r.Zigzag(), value = r.Zigzag();
-      attributes.emplace_back(static_cast<int32_t>(name), static_cast<int32_t>(value));
-    }
-    if (!r.ok()) {
-      *problem = "malformed config event";
-      return false;
-    }
-    session_->executor().SetConfigFormat(config, std::move(attributes));
-  }
-  return true;  // other events (context info, tracing on/off) mean nothing to rendering
-}
-
-bool Connection::MappedForReading(const stream::DecodedCall& call, std::span<const uint8_t>* data) {
-  // glMapBufferRange(target, offset, length, access): the host's mapping of
-  // the range, which the client copies into its own shadow mapping.
-  if (call.args.size() != 4 || !(call.args[3].u & GL_MAP_READ_BIT)) return false;
-  const uint64_t length = call.args[2].kind == api::ArgKind::kInt ? static_cast<uint64_t>(call.args[2].i) : call.args[2].u;
-  void* mapping = nullptr;
-  const host::HostDriver& driver = *context_.driver;
-  auto get_pointer = driver.Get<PFNGLGETBUFFERPOINTERVPROC>(api::glGetBufferPointerv);
-  if (get_pointer == nullptr) get_pointer = driver.Get<PFNGLGETBUFFERPOINTERVPROC>(api::glGetBufferPointervOES);
-  if (get_pointer == nullptr) return false;
-  get_pointer(static_cast<GLenum>(call.args[0].u), GL_BUFFER_MAP_POINTER, &mapping);
-  if (mapping == nullptr) return false;
-  *data = {static_cast<const uint8_t*>(mapping), static_cast<size_t>(length)};
-  return true;
-}
-
-bool Connection::HandleCall(std::span<const uint8_t> payload, uint64_t chunk, std::string* problem) {
-  std::string error;
-  if (!decoder_->Decode(payload, thread_, chunk, &call_, &error)) {
-    *problem = "undecodable call record: " + error;
-    return false;
-  }
+void Connection::OnReply(const stream::DecodedCall& call, const host::CallReply& reply) {
   Session& session = *session_;
-  const int slot = call_.slot;
-  const api::FunctionInfo& info = api::kFunctions[slot];
+  const int slot = call.slot;
   const bool swap = (slot == api::eglSwapBuffers || slot == api::eglSwapBuffersWithDamageKHR ||
                      slot == api::eglSwapBuffersWithDamageEXT) &&
-                    call_.args.size() >= 2;
-  const bool send_frame = swap && session.window_frames() && session.window_surfaces().count(call_.args[1].u) != 0;
-  if (send_frame) session.CaptureNextSwap();
-
-  host::CallReply reply;
-  session.executor().Execute(call_, &reply);
+                    call.args.size() >= 2;
 
   // Which surfaces are windows: their swaps answer with the frame.
   if ((slot == api::eglCreateWindowSurface || slot == api::eglCreatePlatformWindowSurface ||
        slot == api::eglCreatePlatformWindowSurfaceEXT) &&
       reply.result.u != 0) {
     session.window_surfaces().insert(reply.result.u);
-  } else if (slot == api::eglDestroySurface && call_.args.size() >= 2) {
-    session.window_surfaces().erase(call_.args[1].u);
+  } else if (slot == api::eglDestroySurface && call.args.size() >= 2) {
+    session.window_surfaces().erase(call.args[1].u);
   }
 
-  host::RgbaImage image;
-  if (send_frame) {
+  if (swap && session.window_frames() && session.window_surfaces().count(call.args[1].u) != 0) {
+    host::RgbaImage image;
+    std::string error;
     if (session.TakeCapture(&image, &error)) {
       stream::ByteWriter w(&out_);
       const size_t at = w.BeginRecord(static_cast<uint8_t>(RecordType::kFramebuffer));
       stream::FramebufferImage frame;
       frame.frame = session.recorder() ? session.recorder()->frame() : 0;
-      frame.sequence = call_.sequence;
-      frame.context = call_.context;
+      frame.sequence = call.sequence;
+      frame.context = call.context;
       frame.width = static_cast<uint64_t>(image.width);
       frame.height = static_cast<uint64_t>(image.height);
       frame.pixels = image.pixels;
@@ -374,41 +299,38 @@ bool Connection::HandleCall(std::span<const uint8_t> payload, uint64_t chunk, st
     }
   }
 
-  if (call_.flags & wire::kCallWantsReply) {
+  if (call.flags & wire::kCallWantsReply) {
     wire::Reply answer;
-    answer.sequence = call_.sequence;
+    answer.sequence = call.sequence;
     answer.result = reply.result;
     answer.outputs = reply.outputs;
-    if (info.is_egl) answer.egl_error = reply.egl_error;
-    if ((slot == api::glMapBufferRange || slot == api::glMapBufferRangeEXT) && reply.result.u != 0) {
-      answer.has_data = MappedForReading(call_, &answer.data);
-    }
+    if (api::kFunctions[slot].is_egl) answer.egl_error = reply.egl_error;
+    answer.has_data = !reply.mapped.empty();
+    answer.data = reply.mapped;
     wire::EncodeReply(out_, slot, answer);
-    ++replies_;
   }
 
   if (Recorder* recorder = session.recorder()) {
     // Stored with its reply merged in, so the file replays like a traced program's.
-    stored_ = call_;
-    stored_.flags = static_cast<uint8_t>((call_.flags & ~wire::kCallWantsReply) | stream::kCallHasReply);
+    stored_ = call;
+    stored_.flags = static_cast<uint8_t>((call.flags & ~wire::kCallWantsReply) | stream::kCallHasReply);
     stored_.result = reply.result;
     for (size_t i = 0; i < stored_.args.size(); ++i) {
       const bool has = i < reply.outputs.size() && reply.outputs[i].has_out;
       stored_.args[i].has_out = has;
       stored_.args[i].out = has ? reply.outputs[i].out : std::span<const uint8_t>();
     }
-    if (chunk_records_ == 0) chunk_first_sequence_ = call_.sequence;
+    if (chunk_records_ == 0) chunk_first_sequence_ = call.sequence;
     stream::EncodeCall(stored_, run_, chunk_);
     ++chunk_records_;
     if (swap) {
       stream::ByteWriter w(&chunk_);
       const size_t at = w.BeginRecord(static_cast<uint8_t>(RecordType::kFrame));
-      w.Varint(recorder->EndFrame(call_.sequence));
+      w.Varint(recorder->EndFrame(call.sequence));
       w.EndRecord(at);
       ++chunk_records_;
     }
   }
-  return true;
 }
 
 }  // namespace strata::serve

@@ -49,10 +49,9 @@ class Connection {
   bool SendHello(const stream::wire::Hello& hello);
   // False with *problem for input that closes the client.
   bool HandleMessage(std::span<const uint8_t> message, std::string* problem);
-  bool HandleCall(std::span<const uint8_t> payload, uint64_t chunk, std::string* problem);
-  bool HandleTraceEvent(std::span<const uint8_t> payload, std::string* problem);
-  // Puts the bytes of a buffer the call mapped for reading in the reply.
-  bool MappedForReading(const stream::DecodedCall& call, std::span<const uint8_t>* data);
+  // After each call ran: its reply (and a window's frame) into this
+  // message's answer, and the call with its reply into --record's chunk.
+  void OnReply(const stream::DecodedCall& call, const host::CallReply& reply);
   void StoreRecord(std::span<const uint8_t> record);
   void SendError(const std::string& message);
   // Leaves the thread's EGL state so the session's executor can free everything.
@@ -63,11 +62,9 @@ class Connection {
   const transport::Peer peer_;
   std::shared_ptr<Session> session_;
   uint32_t thread_ = 0;
-  std::unique_ptr<stream::CallDecoder> decoder_;
-  stream::DecodedCall call_, stored_;
+  stream::DecodedCall stored_;
   std::vector<uint8_t> message_;
   stream::ByteBuffer out_;  // this message's answer: framebuffers and replies
-  uint32_t replies_ = 0;
   // --record: this message's records as one chunk of the connection's thread.
   stream::ByteBuffer chunk_;
   stream::CallRun run_;

@@ -1,7 +1,6 @@
 #include "serve/session.h"
 
 #include <EGL/egl.h>
-#include <sys/random.h>
 
 #include "serve/log.h"
 #include "stream/wire.h"
@@ -21,21 +20,21 @@ Session::Session(std::string id, std::string key, ClientInfo client, const std::
       features_(std::move(features)),
       window_frames_(stream::wire::HasFeature(features_, stream::wire::kFeatureWindowFrames)),
       surfaces_(host::MakePbufferSurfaceFactory(driver)),
-      executor_(std::make_unique<host::Executor>(driver, *surfaces_)),
       recorder_(std::move(recorder)) {
   functions_.Load(functions);
-  executor_->before_swap = [this](uint32_t thread) {
-    if (!capture_swap_) return;
-    capture_swap_ = false;
+  dispatch_ = std::make_unique<host::RecordDispatch>(driver, *surfaces_, functions_, host::HostThreads::kCaller);
+  // A window's frame is read back before its swap, for the client to show.
+  executor().before_swap = [this](uint32_t thread, uint64_t surface) {
+    if (!window_frames_ || !window_surfaces_.count(surface)) return;
     capture_error_.clear();
-    captured_ = executor_->ReadSurface(thread, &capture_, &capture_error_);
+    captured_ = executor().ReadSurface(thread, &capture_, &capture_error_);
   };
 }
 
 Session::~Session() {
   {
     std::lock_guard lock(mu_);
-    executor_.reset();  // frees the client's objects on this thread
+    dispatch_.reset();  // frees the client's objects on this thread
     surfaces_.reset();
     recorder_.reset();
   }
@@ -44,7 +43,6 @@ Session::~Session() {
 }
 
 bool Session::TakeCapture(host::RgbaImage* image, std::string* error) {
-  capture_swap_ = false;
   if (!captured_) {
     *error = capture_error_.empty() ? "the swap read back nothing" : capture_error_;
     return false;
@@ -122,19 +120,6 @@ void SessionTable::CloseAll(const std::string& reason) {
     }
   }
   for (auto& session : live) session->Close(reason);
-}
-
-std::string RandomKey() {
-  uint8_t bytes[32];
-  size_t got = 0;
-  while (got < sizeof bytes) {
-    ssize_t n = getrandom(bytes + got, sizeof bytes - got, 0);
-    if (n > 0) got += static_cast<size_t>(n);
-  }
-  static const char kHex[] = "0123456789abcdef";
-  std::string key;
-  for (uint8_t b : bytes) (key += kHex[b >> 4]) += kHex[b & 15];
-  return key;
 }
 
 }  // namespace strata::serve

@@ -14,6 +14,7 @@
 
 #include "host/executor.h"
 #include "host/host_driver.h"
+#include "host/record_dispatch.h"
 #include "host/surface_factory.h"
 #include "serve/recorder.h"
 #include "stream/call_decoder.h"
@@ -50,13 +51,14 @@ class Session {
 
   // Guards everything below: one call of the session at a time.
   std::mutex& mutex() { return mu_; }
-  host::Executor& executor() { return *executor_; }
+  // The client's records run here, on the calling connection's thread.
+  host::RecordDispatch& dispatch() { return *dispatch_; }
+  host::Executor& executor() { return dispatch_->executor(); }
   Recorder* recorder() { return recorder_.get(); }
   uint64_t NextChunk() { return ++chunks_; }
   // Recorded handles of the window surfaces the client made (their swaps send frames back).
   std::set<uint64_t>& window_surfaces() { return window_surfaces_; }
-  // Arms the readback of the next swap's surface (before_swap); Taken by the caller after the call.
-  void CaptureNextSwap() { capture_swap_ = true, captured_ = false; }
+  // The frame a window's last swap read back (before_swap), taken once.
   bool TakeCapture(host::RgbaImage* image, std::string* error);
 
   // Connections register so that closing the session wakes them all.
@@ -73,12 +75,12 @@ class Session {
   const bool window_frames_;
   stream::FunctionTable functions_;
   std::unique_ptr<host::SurfaceFactory> surfaces_;
-  std::unique_ptr<host::Executor> executor_;
+  std::unique_ptr<host::RecordDispatch> dispatch_;
   std::unique_ptr<Recorder> recorder_;
   std::mutex mu_;
   uint64_t chunks_ = 0;
   std::set<uint64_t> window_surfaces_;
-  bool capture_swap_ = false, captured_ = false;
+  bool captured_ = false;
   host::RgbaImage capture_;
   std::string capture_error_;
 
@@ -105,8 +107,5 @@ class SessionTable {
   uint64_t next_id_ = 0;
   std::map<std::string, std::weak_ptr<Session>> sessions_;
 };
-
-// 32 random bytes as hex: session keys.
-std::string RandomKey();
 
 }  // namespace strata::serve

@@ -27,6 +27,24 @@ bool LoadFunctionTable(const TraceHeader& header, const std::string& path, Funct
   return true;
 }
 
+bool NextRecordIn(std::span<const uint8_t> bytes, size_t* at, Record* record, std::string* error) {
+  if (*at >= bytes.size()) return false;
+  ByteReader header(bytes.subspan(*at));
+  uint8_t type = header.U8();
+  uint64_t length = header.Varint();
+  if (!header.ok() || length > header.remaining()) {
+    *error = "record at offset " + std::to_string(*at) +
+             (header.ok() ? " claims " + std::to_string(length) + " bytes, more than remain (" +
+                                std::to_string(header.remaining()) + ")"
+                          : " has a damaged header");
+    return false;
+  }
+  record->type = static_cast<RecordType>(type);
+  record->payload = bytes.subspan(*at + header.offset(), length);
+  *at += header.offset() + length;
+  return true;
+}
+
 bool RecordReader::Next(Record* record) {
   while (at_ >= chunk_.size()) {
     chunk_offset_ = file_->offset();
@@ -40,20 +58,13 @@ bool RecordReader::Next(Record* record) {
     at_ = 0;
     ++chunks_;
   }
-  ByteReader header(std::span<const uint8_t>(chunk_).subspan(at_));
-  uint8_t type = header.U8();
-  uint64_t length = header.Varint();
-  if (!header.ok() || length > header.remaining()) {
-    error_ = "record at offset " + std::to_string(at_) + " of the chunk at byte " + std::to_string(chunk_offset_) +
-             (header.ok() ? " claims " + std::to_string(length) + " bytes, more than the chunk holds"
-                          : " has a damaged header");
+  std::string error;
+  if (!NextRecordIn(chunk_, &at_, record, &error)) {
+    error_ = error + " in the chunk at byte " + std::to_string(chunk_offset_);
     return false;
   }
-  record->type = static_cast<RecordType>(type);
-  record->payload = std::span<const uint8_t>(chunk_.data() + at_ + header.offset(), length);
   record->thread_id = info_.thread_id;
   record->chunk = chunks_;
-  at_ += header.offset() + length;
   return true;
 }
 

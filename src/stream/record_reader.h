@@ -23,6 +23,11 @@ struct Record {
   uint64_t chunk;                    // which chunk (counts up), for CallDecoder
 };
 
+// The record at `*at` of a run of records (a chunk's payload, a wire
+// message): its type and payload, `*at` moved past it. False at the end of
+// `bytes`, or with *error naming the offset when the record runs past it.
+bool NextRecordIn(std::span<const uint8_t> bytes, size_t* at, Record* record, std::string* error);
+
 // The function table a trace's header carries (key `functions`); false with
 // *error naming `path` when there is none.
 bool LoadFunctionTable(const TraceHeader& header, const std::string& path, FunctionTable* functions,

@@ -47,15 +47,21 @@ bool IsToken(const std::string& text) {
 
 }  // namespace
 
-bool WriteNewToken(const std::string& path, std::string* token, std::string* error) {
+bool NewToken(std::string* token, std::string* error) {
   uint8_t bytes[kTokenBytes];
   if (!RandomBytes(bytes, sizeof bytes, error)) return false;
-  std::string hex;
   static constexpr char kDigits[] = "0123456789abcdef";
+  token->clear();
   for (uint8_t byte : bytes) {
-    hex += kDigits[byte >> 4];
-    hex += kDigits[byte & 15];
+    *token += kDigits[byte >> 4];
+    *token += kDigits[byte & 15];
   }
+  return true;
+}
+
+bool WriteNewToken(const std::string& path, std::string* token, std::string* error) {
+  std::string hex;
+  if (!NewToken(&hex, error)) return false;
 
   struct stat old{};
   if (lstat(path.c_str(), &old) == 0) {

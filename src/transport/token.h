@@ -6,6 +6,9 @@
 
 namespace strata::transport {
 
+// A fresh token: 32 random bytes as 64 hex digits (also the renderer's session keys).
+bool NewToken(std::string* token, std::string* error);
+
 // Writes a fresh token (32 random bytes as hex) to `path` with mode 0600,
 // replacing an old token file of ours; never follows a symbolic link and never
 // replaces a file of another user. The token goes to `token`.
