@@ -4,14 +4,14 @@
 
 namespace strata::host {
 
-std::unique_ptr<HostDriver> HostDriver::Load(const std::string& strata_lib_dir, std::string* error) {
+std::unique_ptr<HostDriver> HostDriver::Load(const std::string& strata_lib_dir, std::string* error, bool isolated) {
   std::unique_ptr<HostDriver> driver(new HostDriver);
   SharedLibrary* libraries[] = {&driver->egl_, &driver->glesv2_, &driver->glesv1_};
   int i = 0;
   for (loader::DriverLibrary which : loader::kAllDriverLibraries) {
     loader::DriverLocation location = loader::LocateDriver(which, strata_lib_dir);
     SharedLibrary& library = *libraries[i++];
-    if (location.path.empty() || !library.Open(location.path, false)) {
+    if (location.path.empty() || !library.Open(location.path, isolated)) {
       // GLES 1 is optional: traces of GLES 2/3 programs never need it.
       if (which == loader::DriverLibrary::kGlesV1) continue;
       *error = std::string("cannot load the host's ") + loader::SonameOf(which) + ": " +

@@ -15,8 +15,12 @@ namespace strata::host {
 class HostDriver {
  public:
   // `strata_lib_dir`: where Strata's own libraries are, so they are never
-  // taken as the driver. Null with *error naming the library that is missing.
-  static std::unique_ptr<HostDriver> Load(const std::string& strata_lib_dir, std::string* error);
+  // taken as the driver. `isolated`: opened apart (RTLD_DEEPBIND) from
+  // same-named libraries already in the process (Strata's own, in a client
+  // that falls back to the local driver). Null with *error naming the
+  // library that is missing.
+  static std::unique_ptr<HostDriver> Load(const std::string& strata_lib_dir, std::string* error,
+                                          bool isolated = false);
 
   // The driver's function for a slot, or null when it has none.
   void* Function(int slot) const { return functions_[slot]; }

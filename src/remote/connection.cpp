@@ -10,6 +10,7 @@
 #include "remote/session.h"
 #include "stream/byte_reader.h"
 #include "stream/record_format.h"
+#include "stream/record_reader.h"
 
 namespace strata::remote {
 
@@ -105,36 +106,31 @@ const stream::wire::Reply* Connection::Roundtrip(uint64_t sequence, int slot) {
       return nullptr;
     }
     // Records: framebuffers for a window, then the reply.
-    stream::ByteReader r(incoming_);
     const stream::wire::Reply* found = nullptr;
-    while (!r.done() && r.ok()) {
-      const uint8_t type = r.U8();
-      const auto payload = r.Bytes(r.Varint());
-      if (!r.ok()) break;
-      if (type == static_cast<uint8_t>(stream::RecordType::kFramebuffer)) {
-        if (frame_handler_ != nullptr) frame_handler_(frame_user_, payload);
-      } else if (type == static_cast<uint8_t>(stream::RecordType::kReply)) {
-        std::string error;
-        if (!stream::wire::DecodeReply(payload, slot, &reply_, &error)) {
-          Fail("the renderer at " + session_.address() + " sent a " + error);
-          return nullptr;
-        }
+    stream::Record record;
+    std::string error;
+    size_t at = 0;
+    while (stream::NextRecordIn(incoming_, &at, &record, &error)) {
+      if (record.type == stream::RecordType::kFramebuffer) {
+        if (frame_handler_ != nullptr) frame_handler_(frame_user_, record.payload);
+      } else if (record.type == stream::RecordType::kReply) {
+        if (!stream::wire::DecodeReply(record.payload, slot, &reply_, &error)) break;
         if (reply_.sequence != sequence) {
-          Fail("the renderer at " + session_.address() + " answered call " + std::to_string(reply_.sequence) +
-               " while call " + std::to_string(sequence) + " waited");
-          return nullptr;
+          error = "reply to call " + std::to_string(reply_.sequence) + " while call " + std::to_string(sequence) +
+                  " waited";
+          break;
         }
         found = &reply_;
-      } else if (type == static_cast<uint8_t>(stream::RecordType::kTraceEvent)) {
-        stream::ByteReader event(payload);
+      } else if (record.type == stream::RecordType::kTraceEvent) {
+        stream::ByteReader event(record.payload);
         if (event.String() == "error") {
           Fail("the renderer at " + session_.address() + " closed this client: " + event.String());
           return nullptr;
         }
       }
     }
-    if (!r.ok()) {
-      Fail("the renderer at " + session_.address() + " sent a malformed message");
+    if (!error.empty()) {
+      Fail("the renderer at " + session_.address() + " sent a malformed message: " + error);
       return nullptr;
     }
     if (found != nullptr) return found;

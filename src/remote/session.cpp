@@ -3,13 +3,14 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <memory>
 #include <vector>
 
 #include "common/env.h"
 #include "common/log.h"
 #include "common/process_info.h"
 #include "common/shared_library.h"
-#include "loader/driver_locator.h"
+#include "host/host_driver.h"
 #include "remote/connection.h"
 #include "stream/call_decoder.h"
 #include "stream/wire.h"
@@ -167,29 +168,13 @@ void Session::Lose(const std::string& why) {
 
 bool Session::FallBackToNative() {
   // The system's driver, found as the loader finds it and opened apart from
-  // Strata's own libraries (RTLD_DEEPBIND), one function per slot.
+  // Strata's own libraries, one function per slot; kept for the process's life.
   const std::string own = DirectoryOf(PathOfObjectContaining(reinterpret_cast<const void*>(&ProgramName)));
-  static SharedLibrary libraries[3];
-  int i = 0;
-  for (loader::DriverLibrary which : loader::kAllDriverLibraries) {
-    loader::DriverLocation location = loader::LocateDriver(which, own);
-    if (location.path.empty() || !libraries[i].Open(location.path, true)) {
-      if (which == loader::DriverLibrary::kEgl) return false;
-    }
-    ++i;
-  }
-  using GetProcAddress = void* (*)(const char*);
-  auto get_proc = reinterpret_cast<GetProcAddress>(libraries[0].Symbol("eglGetProcAddress"));
-  static std::vector<void*> functions(api::kFunctionCount, nullptr);
-  for (int slot = 0; slot < api::kFunctionCount; ++slot) {
-    const api::FunctionInfo& info = api::kFunctions[slot];
-    void* fn = info.is_egl ? libraries[0].Symbol(info.name) : nullptr;
-    if (!fn && !info.is_egl) fn = libraries[1].loaded() ? libraries[1].Symbol(info.name) : nullptr;
-    if (!fn && !info.is_egl && libraries[2].loaded()) fn = libraries[2].Symbol(info.name);
-    if (!fn && get_proc) fn = get_proc(info.name);
-    functions[slot] = fn;
-  }
-  g_native_functions = functions.data();
+  std::string error;
+  static std::unique_ptr<host::HostDriver> native;
+  native = host::HostDriver::Load(own, &error, /*isolated=*/true);
+  if (!native) return false;  // the caller says why the renderer was not reached
+  g_native_functions = native->functions();
   return true;
 }
 
