@@ -7,6 +7,7 @@
 #include <cstring>
 #include <utility>
 
+#include "stream/call_encoder.h"
 #include "strata/api/codec.h"
 #include "strata/api/replay.h"
 
@@ -174,6 +175,7 @@ struct SlotTraits {
   bool draw = false;          // reads client-side arrays (glDrawBuffers only sets state)
   int program_param = -1;     // the parameter naming a program (uniform locations are per program)
   bool uses_locations = false;
+  bool data_pointers = false;  // has a parameter whose bytes travel (only those are checked and sized)
 };
 
 const SlotTraits& TraitsOf(int slot) {
@@ -187,6 +189,7 @@ const SlotTraits& TraitsOf(int slot) {
       for (int i = 0; i < api::kFunctions[s].param_count; ++i) {
         if (replay.params[i].object == ObjectClass::kProgram && all[s].program_param < 0) all[s].program_param = i;
         all[s].uses_locations |= replay.params[i].object == ObjectClass::kUniformLocation;
+        all[s].data_pointers |= stream::IsDataPointer(api::kFunctions[s].params[i].kind);
       }
     }
     return all;
@@ -298,6 +301,8 @@ bool Executor::BuildArguments(const stream::DecodedCall& call, Thread& thread, s
     }
   }
   for (auto [param, lengths] : string_lengths) (*args)[param].p = lengths;
+  // Most calls pass scalars only: nothing to check, no output to size.
+  if (!TraitsOf(call.slot).data_pointers) return true;
   return CheckBlobsAndSizeOutputs(call, thread, *args, capacity);
 }
 
@@ -338,7 +343,7 @@ bool Executor::RunGeneric(const stream::DecodedCall& call, Thread& thread, Word*
     }
   }
   TrackMapping(call, thread, *result);
-  if (reply) ReplyOutputs(call, args, generic_capacity_, reply);
+  if (reply && TraitsOf(call.slot).data_pointers) ReplyOutputs(call, args, generic_capacity_, reply);
   return true;
 }
 

@@ -78,6 +78,18 @@ bool Executor::CheckBlobsAndSizeOutputs(const stream::DecodedCall& call, Thread&
     Problem(call, std::string("'") + info.params[i].name + "' " + why);
     return false;
   };
+  // An output buffer of at least `size` bytes (and what the stream recorded),
+  // holding the input bytes of an in-out parameter, with one zero byte past
+  // its end: a rule that reads the output after the call (strlen) stops there.
+  auto GiveOutput = [&](int i, size_t size) {
+    const stream::DecodedValue& v = call.args[i];
+    size = std::max({size, v.has_out ? v.out.size() : 0, v.has_in ? v.in.size() : 0, kMinimumOutputBytes});
+    uint8_t* data = scratch_.Get(size + 1);
+    if (v.has_in) std::memcpy(data, v.in.data(), v.in.size());
+    data[size] = 0;
+    args[i].p = data;
+    (*capacity)[i] = size;
+  };
 
   // Pointers without bytes: offsets into a buffer the host really has bound, else nothing.
   bool has_output = false;
@@ -104,14 +116,7 @@ bool Executor::CheckBlobsAndSizeOutputs(const stream::DecodedCall& call, Thread&
     // No rule sizes anything here (an uncovered extension): outputs get a generous buffer.
     for (int i = 0; i < info.param_count; ++i) {
       if (!IsOutput(codec.captures[i]) || call.args[i].u == 0 || args[i].p != nullptr) continue;
-      const stream::DecodedValue& v = call.args[i];
-      size_t size = std::max({v.has_out ? v.out.size() : kUnknownOutputBytes, v.has_in ? v.in.size() : 0,
-                              kMinimumOutputBytes});
-      uint8_t* data = scratch_.Get(size + 1);
-      if (v.has_in) std::memcpy(data, v.in.data(), v.in.size());
-      data[size] = 0;
-      args[i].p = data;
-      (*capacity)[i] = size;
+      GiveOutput(i, kUnknownOutputBytes);
     }
     return true;
   }
@@ -139,18 +144,10 @@ bool Executor::CheckBlobsAndSizeOutputs(const stream::DecodedCall& call, Thread&
   }
   sizer(args.data(), capture::CaptureSizes(capture_state_, true), sizes_.data());
   for (int i : outputs) {
-    const stream::DecodedValue& v = call.args[i];
     if (sizes_[i] != kNoRule && sizes_[i] > kMaximumOutputBytes) {
       return refuse(i, "asks for " + std::to_string(sizes_[i]) + " bytes of output");
     }
-    size_t size = std::max({sizes_[i] == kNoRule ? kUnknownOutputBytes : sizes_[i], v.has_out ? v.out.size() : 0,
-                            v.has_in ? v.in.size() : 0, kMinimumOutputBytes});
-    // One byte more, zero: a rule that reads the output after the call (strlen) stops there.
-    uint8_t* data = scratch_.Get(size + 1);
-    if (v.has_in) std::memcpy(data, v.in.data(), v.in.size());
-    data[size] = 0;
-    args[i].p = data;
-    (*capacity)[i] = size;
+    GiveOutput(i, sizes_[i] == kNoRule ? kUnknownOutputBytes : sizes_[i]);
   }
   return true;
 }
