@@ -45,9 +45,7 @@ TEST_P(SampleApp, FramesAreIdenticalNativelyAndThroughStrata) {
   EXPECT_GT(strata::test::CountColours(images[0]), 50) << "the native frame looks blank";
   ASSERT_EQ(images[0].width, images[1].width);
   ASSERT_EQ(images[0].height, images[1].height);
-  size_t differing = 0;
-  for (size_t i = 0; i < images[0].rgba.size(); ++i) differing += images[0].rgba[i] != images[1].rgba[i];
-  EXPECT_EQ(differing, 0u) << "bytes differ between the native and the Strata frame";
+  EXPECT_EQ(strata::test::DifferingBytes(images[0], images[1]), 0u) << "bytes differ between the native and the Strata frame";
 }
 
 INSTANTIATE_TEST_SUITE_P(Headless, SampleApp, ::testing::Values("gles1_cube", "gles2_shaders", "gles3_instanced"),

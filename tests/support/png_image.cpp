@@ -36,4 +36,10 @@ int CountColours(const Image& image) {
   return static_cast<int>(colours.size());
 }
 
+size_t DifferingBytes(const Image& a, const Image& b) {
+  size_t differing = 0;
+  for (size_t i = 0; i < a.rgba.size() && i < b.rgba.size(); ++i) differing += a.rgba[i] != b.rgba[i];
+  return differing;
+}
+
 }  // namespace strata::test

@@ -17,5 +17,7 @@ bool ReadPng(const std::string& path, Image* image, std::string* error);
 
 // Number of distinct colours, to tell a rendered frame from a blank one.
 int CountColours(const Image& image);
+// Bytes that differ between two images of the same size.
+size_t DifferingBytes(const Image& a, const Image& b);
 
 }  // namespace strata::test
