@@ -38,6 +38,23 @@ std::string AbstractAddress(const std::string& name) {
   return "unix:@strata-transport-test-" + std::to_string(getpid()) + "-" + name;
 }
 
+// A listener and one connection to it, both ends.
+struct Ends {
+  std::unique_ptr<Listener> listener;
+  std::unique_ptr<strata::transport::ByteStream> client, server;
+  Peer peer;
+};
+
+void OpenAndConnect(const std::string& address, Ends* ends) {
+  std::string error;
+  ends->listener = Listener::Open(address, &error);
+  ASSERT_TRUE(ends->listener) << error;
+  ends->client = Connect(ends->listener->address(), &error);
+  ASSERT_TRUE(ends->client) << error;
+  ends->server = ends->listener->Accept(5000, &ends->peer, &error);
+  ASSERT_TRUE(ends->server) << error;
+}
+
 long long MillisecondsSince(Clock::time_point start) {
   return std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - start).count();
 }
@@ -245,13 +262,9 @@ TEST(RoundTrip, ManySmallWritesAndReadsWithoutFlushingInBetween) {
 
 TEST(Peers, UnixPeerIsKnownByItsCredentials) {
   std::string error;
-  auto listener = Listener::Open(AbstractAddress("credentials"), &error);
-  ASSERT_TRUE(listener) << error;
-  auto client = Connect(listener->address(), &error);
-  ASSERT_TRUE(client) << error;
-  Peer peer;
-  auto server = listener->Accept(5000, &peer, &error);
-  ASSERT_TRUE(server) << error;
+  Ends ends;
+  ASSERT_NO_FATAL_FAILURE(OpenAndConnect(AbstractAddress("credentials"), &ends));
+  auto& [listener, client, server, peer] = ends;
   EXPECT_TRUE(peer.is_unix);
   EXPECT_EQ(peer.uid, geteuid());
   EXPECT_EQ(peer.pid, getpid());
@@ -260,13 +273,9 @@ TEST(Peers, UnixPeerIsKnownByItsCredentials) {
 
 TEST(Peers, TcpPeerIsKnownByItsAddress) {
   std::string error;
-  auto listener = Listener::Open("tcp:127.0.0.1:0", &error);
-  ASSERT_TRUE(listener) << error;
-  auto client = Connect(listener->address(), &error);
-  ASSERT_TRUE(client) << error;
-  Peer peer;
-  auto server = listener->Accept(5000, &peer, &error);
-  ASSERT_TRUE(server) << error;
+  Ends ends;
+  ASSERT_NO_FATAL_FAILURE(OpenAndConnect("tcp:127.0.0.1:0", &ends));
+  auto& [listener, client, server, peer] = ends;
   EXPECT_FALSE(peer.is_unix);
   EXPECT_EQ(peer.description.rfind("127.0.0.1:", 0), 0u) << peer.description;
   EXPECT_NE(peer.description, "127.0.0.1:0");
@@ -340,13 +349,9 @@ TEST(Errors, PeerThatLeavesMidMessageIsNamed) {
 
 TEST(Errors, WritingToAPeerThatLeftFailsWithoutSigpipe) {
   std::string error;
-  auto listener = Listener::Open(AbstractAddress("gone"), &error);
-  ASSERT_TRUE(listener) << error;
-  auto client = Connect(listener->address(), &error);
-  ASSERT_TRUE(client) << error;
-  Peer peer;
-  auto server = listener->Accept(5000, &peer, &error);
-  ASSERT_TRUE(server) << error;
+  Ends ends;
+  ASSERT_NO_FATAL_FAILURE(OpenAndConnect(AbstractAddress("gone"), &ends));
+  auto& [listener, client, server, peer] = ends;
   client.reset();
   std::vector<uint8_t> data(1 << 20, 7);
   bool flushed = true;
