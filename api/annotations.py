@@ -35,7 +35,7 @@ HELPERS = (
     "c_string_bytes", "counted_string_bytes", "out_string_bytes", "out_elements", "unpack_image_bytes",
     "pack_image_bytes", "unpack_image_2d_bytes", "pixel_bytes", "bounded_bytes", "index_bytes", "get_value_count",
     "get_indexed_value_count", "gles1_value_count", "uniform_value_count", "uniform_block_value_count",
-    "bounded_count", "egl_attrib_list_bytes", "egl_attrib64_list_bytes",
+    "bounded_count", "egl_attrib_list_bytes", "egl_attrib64_list_bytes", "count_bytes",
 )
 _HELPER_CALL = re.compile(r"(?<![\w.])(" + "|".join(HELPERS) + r")\(")
 
@@ -105,7 +105,7 @@ def registry_rule(param: registry.Param, length: str | None) -> Rule | None:
     if not re.fullmatch(r"[A-Za-z_][A-Za-z_0-9]*|\d+|[A-Za-z_][A-Za-z_0-9]*\s*[*/]\s*\d+", length.strip()):
         return None
     direction = "in" if param.type.startswith("const") else "out"
-    return Rule(direction, f"({length}) * sizeof({_pointee(param)})", source="registry")
+    return Rule(direction, f"count_bytes({length}, sizeof({_pointee(param)}))", source="registry")
 
 
 def resolve(model: registry.Model, annotated: dict[tuple[str, str], Rule],

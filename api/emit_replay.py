@@ -67,9 +67,19 @@ def _uniform_location(fn: registry.Function, p: registry.Param) -> bool:
     return fn.name.startswith(("glUniform", "glProgramUniform", "glGetUniform", "glGetnUniform"))
 
 
+# Pointers the registry types as void* that name an object: the sync object
+# of glObjectPtrLabel and glGetObjectPtrLabel (the only kind they take).
+POINTER_OBJECTS = {
+    ("glObjectPtrLabel", "ptr"): "kGlSync", ("glObjectPtrLabelKHR", "ptr"): "kGlSync",
+    ("glGetObjectPtrLabel", "ptr"): "kGlSync", ("glGetObjectPtrLabelKHR", "ptr"): "kGlSync",
+}
+
+
 def param_class(fn: registry.Function, p: registry.Param) -> str:
     if _uniform_location(fn, p):
         return "kUniformLocation"
+    if (fn.name, p.name) in POINTER_OBJECTS:
+        return POINTER_OBJECTS[(fn.name, p.name)]
     if p.object_class in GL_CLASSES:
         return GL_CLASSES[p.object_class]
     return HANDLE_CLASSES.get(_base_type(p.type), "kNone")

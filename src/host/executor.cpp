@@ -289,7 +289,9 @@ bool Executor::BuildArguments(const stream::DecodedCall& call, Thread& thread, s
         break;
       }
       case Capture::kNone:
-        if (rp.client_array || rp.offset_without_data) {
+        if (rp.object != ObjectClass::kNone) {
+          w.u = ToHost(thread, rp.object, v.u, program);  // an object passed as a pointer (a sync)
+        } else if (rp.client_array || rp.offset_without_data) {
           w.u = v.u;
         } else if (!codec.covered && v.u != 0) {
           Problem(call, std::string("its parameter '") + info.params[i].name + "' has no capture rule");

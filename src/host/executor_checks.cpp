@@ -79,14 +79,17 @@ bool Executor::CheckBlobsAndSizeOutputs(const stream::DecodedCall& call, Thread&
     return false;
   };
   // An output buffer of at least `size` bytes (and what the stream recorded),
-  // holding the input bytes of an in-out parameter, with one zero byte past
-  // its end: a rule that reads the output after the call (strlen) stops there.
+  // holding the input bytes of an in-out parameter, else zeros (a call that
+  // fails writes nothing, and the reply must not carry what an earlier call
+  // left in the scratch), with one zero byte past its end: a rule that reads
+  // the output after the call (strlen) stops there.
   auto GiveOutput = [&](int i, size_t size) {
     const stream::DecodedValue& v = call.args[i];
     size = std::max({size, v.has_out ? v.out.size() : 0, v.has_in ? v.in.size() : 0, kMinimumOutputBytes});
     uint8_t* data = scratch_.Get(size + 1);
-    if (v.has_in) std::memcpy(data, v.in.data(), v.in.size());
-    data[size] = 0;
+    const size_t kept = v.has_in ? v.in.size() : 0;
+    if (kept != 0) std::memcpy(data, v.in.data(), kept);
+    std::memset(data + kept, 0, size + 1 - kept);
     args[i].p = data;
     (*capacity)[i] = size;
   };

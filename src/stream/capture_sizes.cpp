@@ -231,6 +231,12 @@ size_t CaptureSizes::pack_image_bytes(GLsizei width, GLsizei height, GLenum form
   return ImageBytes(width, height, 1, format, type, store);
 }
 
+size_t CaptureSizes::count_bytes(int64_t count, size_t element) {
+  if (count <= 0) return 0;
+  const unsigned __int128 bytes = static_cast<unsigned __int128>(count) * element;
+  return bytes > SIZE_MAX ? SIZE_MAX : static_cast<size_t>(bytes);
+}
+
 size_t CaptureSizes::index_bytes(GLsizei count, GLenum type) {
   if (count <= 0) return 0;
   switch (type) {

@@ -81,6 +81,10 @@ class CaptureSizes {
   // glGetnUniform*v) variants never write past buf_size.
   static size_t bounded_bytes(size_t bytes, GLsizei buf_size);
 
+  // `count` elements of `element` bytes; 0 for a count <= 0 (the GL raises
+  // GL_INVALID_VALUE and reads nothing; a product would wrap to a huge size).
+  static size_t count_bytes(int64_t count, size_t element);
+
   // Index data of a draw call.
   static size_t index_bytes(GLsizei count, GLenum type);
 
