@@ -29,7 +29,8 @@ HAND_WRITTEN = {
     "eglQueryString", "eglGetError", "eglGetCurrentContext", "eglGetCurrentSurface", "eglGetCurrentDisplay",
     "eglGetProcAddress", "eglBindAPI", "eglQueryAPI", "eglGetConfigAttrib", "eglCreateContext", "eglDestroyContext",
     "eglCreateWindowSurface", "eglCreatePlatformWindowSurface", "eglCreatePlatformWindowSurfaceEXT",
-    "eglCreatePbufferSurface", "eglDestroySurface", "eglMakeCurrent", "eglReleaseThread",
+    "eglCreatePbufferSurface", "eglCreatePixmapSurface", "eglCreatePlatformPixmapSurface",
+    "eglCreatePlatformPixmapSurfaceEXT", "eglDestroySurface", "eglMakeCurrent", "eglReleaseThread",
     "eglSwapBuffers", "eglSwapBuffersWithDamageKHR", "eglSwapBuffersWithDamageEXT", "eglSwapInterval",
     "eglCreateSync", "eglCreateSyncKHR", "eglCreateImage", "eglCreateImageKHR",
     # GL: mapped buffers live in client memory; fences are named by the client.
@@ -116,6 +117,9 @@ def emit_remote_functions(model: registry.Model, rules: dict, uncovered: set) ->
                  "  Connection* strata_c = ThreadConnection();",
                  f"  if (strata_c == nullptr) {{ LostCall({'true' if f.name.startswith('egl') else 'false'}); "
                  f"{_failed(f)} }}"]
+        if f.name.startswith("egl") and f.params and f.params[0].type == "EGLDisplay":
+            # The client's own display, initialized (EGL_BAD_DISPLAY, EGL_NOT_INITIALIZED).
+            lines.insert(2, f"  if (!DisplayReady({f.params[0].name})) {_failed(f)}")
         if f.name in DRAWS_WITH_CLIENT_ARRAYS:
             lines.append(f"  Before_{f.name}({args});")
         sized = [rules.get((f.name, p.name)) for p in pointers]

@@ -7,6 +7,7 @@
 // swap brings the frame back and puts it in the window (window_presenter).
 #include <X11/Xlib.h>
 
+#include <atomic>
 #include <cstring>
 #include <memory>
 #include <mutex>
@@ -21,9 +22,21 @@
 namespace strata::remote {
 namespace {
 
-using Proc = void (*)();
-const EGLDisplay kDisplay = reinterpret_cast<EGLDisplay>(uintptr_t{0x5354524c});  // "STRL"
 constexpr EGLint kPlatformX11 = 0x31D5, kPlatformSurfaceless = 0x31DD;
+
+// The client's displays, one per platform (their addresses are the handles);
+// every one stands for the renderer's display.
+struct ClientDisplay {
+  EGLint platform;
+  std::atomic<bool> initialized{false};
+};
+ClientDisplay g_x11_display{kPlatformX11}, g_surfaceless_display{kPlatformSurfaceless};
+
+ClientDisplay* DisplayOf(EGLDisplay dpy) {
+  if (dpy == &g_x11_display) return &g_x11_display;
+  if (dpy == &g_surfaceless_display) return &g_surfaceless_display;
+  return nullptr;
+}
 
 // Client extensions are the client's own platforms; display extensions are
 // the renderer's, less those the client cannot carry.
@@ -36,13 +49,12 @@ constexpr const char* kCarriedExtensions[] = {
     "EGL_KHR_gl_texture_3D_image", "EGL_KHR_gl_renderbuffer_image", "EGL_KHR_get_all_proc_addresses",
     "EGL_KHR_config_attribs", "EGL_EXT_create_context_robustness", "EGL_KHR_create_context_no_error",
     "EGL_KHR_swap_buffers_with_damage", "EGL_EXT_swap_buffers_with_damage", "EGL_KHR_gl_colorspace",
-    "EGL_EXT_pixel_format_float", "EGL_KHR_cl_event2", "EGL_KHR_reusable_sync",
+    "EGL_EXT_pixel_format_float", "EGL_KHR_cl_event2", "EGL_KHR_reusable_sync", "EGL_MESA_configless_context",
 };
 
 struct Globals {
   std::mutex mu;
   Display* x_display = nullptr;  // the app's, from eglGetDisplay, or our own
-  bool own_x_display = false;
   std::unordered_map<uint64_t, std::unique_ptr<ContextShadow>> contexts;
   std::unordered_map<uint64_t, std::unique_ptr<WindowPresenter>> windows;
 };
@@ -51,6 +63,7 @@ Globals& G() {
   return *g;
 }
 
+thread_local EGLDisplay t_display = EGL_NO_DISPLAY;
 thread_local EGLContext t_context = EGL_NO_CONTEXT;
 thread_local EGLSurface t_draw = EGL_NO_SURFACE, t_read = EGL_NO_SURFACE;
 thread_local EGLint t_swap_interval = 0;
@@ -83,20 +96,25 @@ bool Carried(const std::string& name) {
   return false;
 }
 
+// Without a renderer (and no fallback) the display still exists and fails
+// eglInitialize, as an EGL with no usable device would.
 EGLDisplay OpenDisplay(EGLint platform, void* native) {
-  if (!Session::Get().Start() && NativeFunction(api::eglGetPlatformDisplay) == nullptr) {
-    // No renderer and no fallback: a display that fails eglInitialize, as an
-    // EGL with no usable device would.
-    return kDisplay;
-  }
+  if (platform == kPlatformSurfaceless) return &g_surfaceless_display;
   std::lock_guard lock(G().mu);
-  if (platform == kPlatformX11 && native != nullptr && G().x_display == nullptr) {
-    G().x_display = static_cast<Display*>(native);
-  }
-  return kDisplay;
+  if (native != nullptr && G().x_display == nullptr) G().x_display = static_cast<Display*>(native);
+  return &g_x11_display;
 }
 
 }  // namespace
+
+bool DisplayReady(EGLDisplay dpy) {
+  const ClientDisplay* display = DisplayOf(dpy);
+  if (display == nullptr || !display->initialized) {
+    SetThreadEglError(display == nullptr ? EGL_BAD_DISPLAY : EGL_NOT_INITIALIZED);
+    return false;
+  }
+  return true;
+}
 
 EGLDisplay Remote_eglGetDisplay(EGLNativeDisplayType display_id) {
   Session::Get().Start();
@@ -126,13 +144,14 @@ EGLDisplay Remote_eglGetPlatformDisplayEXT(EGLenum platform, void* native_displa
 
 EGLBoolean Remote_eglInitialize(EGLDisplay dpy, EGLint* major, EGLint* minor) {
   if (auto native = Native<PFNEGLINITIALIZEPROC>(api::eglInitialize)) return native(dpy, major, minor);
-  if (dpy != kDisplay) return Fail(EGL_BAD_DISPLAY);
+  ClientDisplay* display = DisplayOf(dpy);
+  if (display == nullptr) return Fail(EGL_BAD_DISPLAY);
   Connection* c = Egl();
   if (c == nullptr) return EGL_FALSE;
   HandCall call(*c, api::eglInitialize, HandCall::kAnswer);
   const stream::wire::Reply* r = call.Handle(dpy).NoBlob(major).NoBlob(minor).Wait();
-  if (r == nullptr) return EGL_FALSE;
-  if (r->result.u == 0) return EGL_FALSE;
+  if (r == nullptr || r->result.u == 0) return EGL_FALSE;
+  display->initialized = true;
   // The client speaks EGL 1.5 whatever the host's version.
   if (major) *major = 1;
   if (minor) *minor = 5;
@@ -141,7 +160,9 @@ EGLBoolean Remote_eglInitialize(EGLDisplay dpy, EGLint* major, EGLint* minor) {
 
 EGLBoolean Remote_eglTerminate(EGLDisplay dpy) {
   if (auto native = Native<PFNEGLTERMINATEPROC>(api::eglTerminate)) return native(dpy);
-  if (dpy != kDisplay) return Fail(EGL_BAD_DISPLAY);
+  ClientDisplay* display = DisplayOf(dpy);
+  if (display == nullptr) return Fail(EGL_BAD_DISPLAY);
+  display->initialized = false;
   if (Connection* c = ThreadConnection()) {
     HandCall(*c, api::eglTerminate, HandCall::kNoAnswer).Handle(dpy).End();
     c->Flush();
@@ -157,10 +178,7 @@ const char* Remote_eglQueryString(EGLDisplay dpy, EGLint name) {
     SetThreadEglError(EGL_BAD_DISPLAY);
     return nullptr;
   }
-  if (dpy != kDisplay) {
-    SetThreadEglError(EGL_BAD_DISPLAY);
-    return nullptr;
-  }
+  if (!DisplayReady(dpy)) return nullptr;
   if (name == EGL_CLIENT_APIS) return "OpenGL_ES";
   Connection* c = Egl();
   if (c == nullptr) return nullptr;
@@ -202,7 +220,7 @@ EGLSurface Remote_eglGetCurrentSurface(EGLint readdraw) {
 
 EGLDisplay Remote_eglGetCurrentDisplay() {
   if (auto native = Native<PFNEGLGETCURRENTDISPLAYPROC>(api::eglGetCurrentDisplay)) return native();
-  return t_context != EGL_NO_CONTEXT ? kDisplay : EGL_NO_DISPLAY;
+  return t_context != EGL_NO_CONTEXT ? t_display : EGL_NO_DISPLAY;
 }
 
 __eglMustCastToProperFunctionPointerType Remote_eglGetProcAddress(const char* procname) {
@@ -233,6 +251,7 @@ EGLBoolean Remote_eglGetConfigAttrib(EGLDisplay dpy, EGLConfig config, EGLint at
   if (auto native = Native<PFNEGLGETCONFIGATTRIBPROC>(api::eglGetConfigAttrib)) {
     return native(dpy, config, attribute, value);
   }
+  if (!DisplayReady(dpy)) return EGL_FALSE;
   Connection* c = Egl();
   if (c == nullptr) return EGL_FALSE;
   const stream::wire::Reply* r = HandCall(*c, api::eglGetConfigAttrib, HandCall::kAnswer)
@@ -261,7 +280,7 @@ EGLContext Remote_eglCreateContext(EGLDisplay dpy, EGLConfig config, EGLContext 
   if (auto native = Native<PFNEGLCREATECONTEXTPROC>(api::eglCreateContext)) {
     return native(dpy, config, share_context, attrib_list);
   }
-  if (dpy != kDisplay) return Fail(EGL_BAD_DISPLAY), EGL_NO_CONTEXT;
+  if (!DisplayReady(dpy)) return EGL_NO_CONTEXT;
   Connection* c = Egl();
   if (c == nullptr) return EGL_NO_CONTEXT;
   const uint64_t handle = HandCall(*c, api::eglCreateContext, HandCall::kCreatesWaiting)
@@ -280,6 +299,7 @@ EGLContext Remote_eglCreateContext(EGLDisplay dpy, EGLConfig config, EGLContext 
 
 EGLBoolean Remote_eglDestroyContext(EGLDisplay dpy, EGLContext ctx) {
   if (auto native = Native<PFNEGLDESTROYCONTEXTPROC>(api::eglDestroyContext)) return native(dpy, ctx);
+  if (!DisplayReady(dpy)) return EGL_FALSE;
   Connection* c = Egl();
   if (c == nullptr) return EGL_FALSE;
   HandCall(*c, api::eglDestroyContext, HandCall::kNoAnswer).Handle(dpy).Handle(ctx).End();
@@ -291,6 +311,9 @@ namespace {
 
 EGLSurface CreateWindow(api::Slot slot, EGLDisplay dpy, EGLConfig config, Window window, const void* native_arg,
                         const void* attribs, size_t attrib_bytes) {
+  if (!DisplayReady(dpy)) return EGL_NO_SURFACE;
+  // The surfaceless platform has no windows.
+  if (DisplayOf(dpy)->platform == kPlatformSurfaceless) return Fail(EGL_BAD_NATIVE_WINDOW), EGL_NO_SURFACE;
   Connection* c = Egl();
   if (c == nullptr) return EGL_NO_SURFACE;
   Display* x = nullptr;
@@ -298,7 +321,6 @@ EGLSurface CreateWindow(api::Slot slot, EGLDisplay dpy, EGLConfig config, Window
     std::lock_guard lock(G().mu);
     if (G().x_display == nullptr) {
       G().x_display = XOpenDisplay(nullptr);
-      G().own_x_display = true;
     }
     x = G().x_display;
   }
@@ -358,10 +380,39 @@ EGLSurface Remote_eglCreatePlatformWindowSurfaceEXT(EGLDisplay dpy, EGLConfig co
                       AttribBytes(attrib_list));
 }
 
+// Pixmaps are not carried: the renderer could not render into the client's.
+EGLSurface Remote_eglCreatePixmapSurface(EGLDisplay dpy, EGLConfig config, EGLNativePixmapType pixmap,
+                                         const EGLint* attrib_list) {
+  if (auto native = Native<PFNEGLCREATEPIXMAPSURFACEPROC>(api::eglCreatePixmapSurface)) {
+    return native(dpy, config, pixmap, attrib_list);
+  }
+  if (!DisplayReady(dpy)) return EGL_NO_SURFACE;
+  return Fail(EGL_BAD_NATIVE_PIXMAP), EGL_NO_SURFACE;
+}
+
+EGLSurface Remote_eglCreatePlatformPixmapSurface(EGLDisplay dpy, EGLConfig config, void* native_pixmap,
+                                                 const EGLAttrib* attrib_list) {
+  if (auto native = Native<PFNEGLCREATEPLATFORMPIXMAPSURFACEPROC>(api::eglCreatePlatformPixmapSurface)) {
+    return native(dpy, config, native_pixmap, attrib_list);
+  }
+  if (!DisplayReady(dpy)) return EGL_NO_SURFACE;
+  return Fail(EGL_BAD_NATIVE_PIXMAP), EGL_NO_SURFACE;
+}
+
+EGLSurface Remote_eglCreatePlatformPixmapSurfaceEXT(EGLDisplay dpy, EGLConfig config, void* native_pixmap,
+                                                    const EGLint* attrib_list) {
+  if (auto native = Native<PFNEGLCREATEPLATFORMPIXMAPSURFACEEXTPROC>(api::eglCreatePlatformPixmapSurfaceEXT)) {
+    return native(dpy, config, native_pixmap, attrib_list);
+  }
+  if (!DisplayReady(dpy)) return EGL_NO_SURFACE;
+  return Fail(EGL_BAD_NATIVE_PIXMAP), EGL_NO_SURFACE;
+}
+
 EGLSurface Remote_eglCreatePbufferSurface(EGLDisplay dpy, EGLConfig config, const EGLint* attrib_list) {
   if (auto native = Native<PFNEGLCREATEPBUFFERSURFACEPROC>(api::eglCreatePbufferSurface)) {
     return native(dpy, config, attrib_list);
   }
+  if (!DisplayReady(dpy)) return EGL_NO_SURFACE;
   Connection* c = Egl();
   if (c == nullptr) return EGL_NO_SURFACE;
   return AsHandle<EGLSurface>(HandCall(*c, api::eglCreatePbufferSurface, HandCall::kCreatesWaiting)
@@ -371,6 +422,7 @@ EGLSurface Remote_eglCreatePbufferSurface(EGLDisplay dpy, EGLConfig config, cons
 
 EGLBoolean Remote_eglDestroySurface(EGLDisplay dpy, EGLSurface surface) {
   if (auto native = Native<PFNEGLDESTROYSURFACEPROC>(api::eglDestroySurface)) return native(dpy, surface);
+  if (!DisplayReady(dpy)) return EGL_FALSE;
   Connection* c = Egl();
   if (c == nullptr) return EGL_FALSE;
   HandCall(*c, api::eglDestroySurface, HandCall::kNoAnswer).Handle(dpy).Handle(surface).End();
@@ -381,6 +433,7 @@ EGLBoolean Remote_eglDestroySurface(EGLDisplay dpy, EGLSurface surface) {
 
 EGLBoolean Remote_eglMakeCurrent(EGLDisplay dpy, EGLSurface draw, EGLSurface read, EGLContext ctx) {
   if (auto native = Native<PFNEGLMAKECURRENTPROC>(api::eglMakeCurrent)) return native(dpy, draw, read, ctx);
+  if (!DisplayReady(dpy)) return EGL_FALSE;
   Connection* c = Egl();
   if (c == nullptr) return EGL_FALSE;
   const stream::wire::Reply* r = HandCall(*c, api::eglMakeCurrent, HandCall::kAnswer)
@@ -393,6 +446,7 @@ EGLBoolean Remote_eglMakeCurrent(EGLDisplay dpy, EGLSurface draw, EGLSurface rea
     if (it != G().contexts.end()) shadow = it->second.get();
   }
   c->SetCurrent(H(ctx), shadow);
+  t_display = dpy;
   t_context = ctx;
   t_draw = draw;
   t_read = read;
@@ -414,6 +468,7 @@ EGLBoolean Remote_eglReleaseThread() {
 namespace {
 
 EGLBoolean Swap(api::Slot slot, EGLDisplay dpy, EGLSurface surface, const EGLint* rects, EGLint n_rects) {
+  if (!DisplayReady(dpy)) return EGL_FALSE;
   Connection* c = Egl();
   if (c == nullptr) return EGL_FALSE;
   WindowPresenter* window = nullptr;
@@ -464,7 +519,7 @@ EGLBoolean Remote_eglSwapBuffersWithDamageEXT(EGLDisplay dpy, EGLSurface surface
 
 EGLBoolean Remote_eglSwapInterval(EGLDisplay dpy, EGLint interval) {
   if (auto native = Native<PFNEGLSWAPINTERVALPROC>(api::eglSwapInterval)) return native(dpy, interval);
-  if (dpy != kDisplay) return Fail(EGL_BAD_DISPLAY);
+  if (!DisplayReady(dpy)) return EGL_FALSE;
   // The host renders into an off-screen surface: the client paces its windows.
   t_swap_interval = interval < 0 ? 0 : interval;
   return EGL_TRUE;
@@ -475,6 +530,7 @@ namespace {
 // eglCreateSync / eglCreateSyncKHR: the same call with EGLAttrib or EGLint attributes.
 template <typename Attrib>
 uint64_t CreateSync(api::Slot slot, EGLDisplay dpy, EGLenum type, const Attrib* attrib_list) {
+  if (!DisplayReady(dpy)) return 0;
   Connection* c = Egl();
   if (c == nullptr) return 0;
   return HandCall(*c, slot, HandCall::kCreatesWaiting)
@@ -486,6 +542,7 @@ uint64_t CreateSync(api::Slot slot, EGLDisplay dpy, EGLenum type, const Attrib* 
 template <typename Attrib>
 uint64_t CreateImage(api::Slot slot, EGLDisplay dpy, EGLContext ctx, EGLenum target, EGLClientBuffer buffer,
                      const Attrib* attrib_list) {
+  if (!DisplayReady(dpy)) return 0;
   Connection* c = Egl();
   if (c == nullptr) return 0;
   return HandCall(*c, slot, HandCall::kCreatesWaiting)

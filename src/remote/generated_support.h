@@ -24,6 +24,10 @@ namespace strata::remote {
 
 #include "remote/remote_hand_written.inc"
 
+// Whether `dpy` is one of the client's displays and initialized; sets the
+// thread's EGL error when not (client_egl.cpp).
+bool DisplayReady(EGLDisplay dpy);
+
 // The client's function per slot: what its eglGetProcAddress hands out.
 extern void* const kRemoteFunctions[api::kFunctionCount];
 
