@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "support/process.h"
+#include "support/renderer.h"
 #include "support/trace_check.h"
 
 namespace {
@@ -24,12 +25,13 @@ struct PiglitCase {
   std::vector<std::string> argv;  // relative to the piglit root
   std::string name;               // for the test's name
   std::string replay_exception;   // why its replay differs (replay_exceptions.txt), or empty
+  std::string remote_exception;   // why it differs through a remote renderer (remote_exceptions.txt), or empty
 };
 
-// Command line -> reason, from replay_exceptions.txt.
-std::map<std::string, std::string> LoadReplayExceptions() {
+// Command line -> reason, from an exceptions file (replay_exceptions.txt, remote_exceptions.txt).
+std::map<std::string, std::string> LoadExceptions(const char* path) {
   std::map<std::string, std::string> exceptions;
-  std::ifstream in(STRATA_PIGLIT_REPLAY_EXCEPTIONS);
+  std::ifstream in(path);
   for (std::string line; std::getline(in, line);) {
     if (line.empty() || line[0] == '#') continue;
     auto tab = line.find('\t');
@@ -40,7 +42,8 @@ std::map<std::string, std::string> LoadReplayExceptions() {
 
 std::vector<PiglitCase> LoadList() {
   std::vector<PiglitCase> cases;
-  const std::map<std::string, std::string> exceptions = LoadReplayExceptions();
+  const std::map<std::string, std::string> exceptions = LoadExceptions(STRATA_PIGLIT_REPLAY_EXCEPTIONS);
+  const std::map<std::string, std::string> remote_exceptions = LoadExceptions(STRATA_PIGLIT_REMOTE_EXCEPTIONS);
   std::ifstream in(STRATA_PIGLIT_LIST);
   for (std::string line; std::getline(in, line);) {
     if (line.empty() || line[0] == '#') continue;
@@ -49,6 +52,9 @@ std::vector<PiglitCase> LoadList() {
     PiglitCase c;
     c.expected = line.substr(0, tab);
     if (auto it = exceptions.find(line.substr(tab + 1)); it != exceptions.end()) c.replay_exception = it->second;
+    if (auto it = remote_exceptions.find(line.substr(tab + 1)); it != remote_exceptions.end()) {
+      c.remote_exception = it->second;
+    }
     std::stringstream words(line.substr(tab + 1));
     for (std::string word; words >> word;) c.argv.push_back(word);
     for (const std::string& word : c.argv) {
@@ -86,19 +92,20 @@ std::string UniqueName() {
   return name;
 }
 
-// How a piglit test is run: natively, through Strata, or through Strata with
-// the call counter layer.
-enum class Mode { kNative, kStrata, kCallCounter };
+// How a piglit test is run: natively, through Strata, through Strata with
+// the call counter layer, or through a remote renderer at `argument`.
+enum class Mode { kNative, kStrata, kCallCounter, kRemote };
 
-ProcessResult RunPiglit(const PiglitCase& c, Mode mode, const std::string& counter_output = "") {
+ProcessResult RunPiglit(const PiglitCase& c, Mode mode, const std::string& argument = "") {
   std::vector<std::string> argv;
   if (mode == Mode::kStrata) argv = {STRATA_CLI, "run", "--"};
   if (mode == Mode::kCallCounter) argv = {STRATA_CLI, "run", "--layers", "libstrata_call_counter.so", "--"};
+  if (mode == Mode::kRemote) argv = {STRATA_CLI, "run", "--log", "info", "--remote", argument, "--"};
   argv.push_back(std::string(STRATA_PIGLIT_ROOT) + "/" + c.argv[0]);
   argv.insert(argv.end(), c.argv.begin() + 1, c.argv.end());
   ProcessOptions options;
   options.set_env = {{"PIGLIT_PLATFORM", "surfaceless_egl"}};
-  if (!counter_output.empty()) options.set_env["STRATA_CALL_COUNTER_OUTPUT"] = counter_output;
+  if (mode == Mode::kCallCounter) options.set_env["STRATA_CALL_COUNTER_OUTPUT"] = argument;
   options.working_directory = STRATA_PIGLIT_ROOT;
   options.timeout_seconds = 60;
   return RunProcess(argv, options);
@@ -140,6 +147,28 @@ TEST_P(Piglit, SameResultNativelyThroughStrataAndUnderTheCallCounter) {
   if (!egl_only && native_result == "pass") {
     EXPECT_GT(gl_calls, 0) << "no GL call went through Strata";
   }
+}
+
+// Through a renderer of its own (strata serve on a private address): the
+// same result as natively, through the remote client driver, and the
+// renderer closed no client. The listed exceptions must still differ, so that a fix shows.
+TEST_P(Piglit, SameResultThroughARemoteRenderer) {
+  const PiglitCase& c = GetParam();
+  ProcessResult native = RunPiglit(c, Mode::kNative);
+  strata::test::Renderer renderer(STRATA_CLI, testing::TempDir());
+  ProcessResult remote = RunPiglit(c, Mode::kRemote, renderer.address());
+  renderer.Stop();
+  const std::string log = renderer.Log();
+  if (!c.remote_exception.empty()) {
+    EXPECT_NE(PiglitResult(remote), PiglitResult(native))
+        << "listed as differing through a renderer (" << c.remote_exception << ") but gives the native result";
+    return;
+  }
+  EXPECT_EQ(PiglitResult(remote), PiglitResult(native)) << "through a renderer:\n" << remote.out << remote.err
+                                                        << "\nrenderer:\n" << log;
+  EXPECT_EQ(remote.err.find("strata remote: error"), std::string::npos) << remote.err;
+  EXPECT_NE(remote.err.find("libstrata_remote.so"), std::string::npos) << "not the remote driver:\n" << remote.err;
+  EXPECT_EQ(log.find("closing "), std::string::npos) << "the renderer closed the client:\n" << log;
 }
 
 // Traced, with the call counter above the trace layer: same result, every

@@ -19,6 +19,7 @@
 #include "stream/wire.h"
 #include "support/png_image.h"
 #include "support/process.h"
+#include "support/renderer.h"
 #include "transport/connect.h"
 #include "transport/listener.h"
 
@@ -33,71 +34,18 @@ std::string UniqueAddress(const std::string& what) {
   return "unix:@strata-remote-test-" + std::to_string(getpid()) + "-" + what + "-" + std::to_string(counter++);
 }
 
-std::string TempPath(const std::string& name) {
+std::string TempDir() {
   std::string dir = testing::TempDir();
   if (!dir.empty() && dir.back() == '/') dir.pop_back();
-  return dir + "/" + name;
+  return dir;
 }
 
-// `strata serve` in the background for one test; stopped (SIGTERM) at the end.
-class Renderer {
- public:
-  explicit Renderer(std::vector<std::string> extra = {}) : address_(UniqueAddress("serve")) {
-    log_ = TempPath("serve-" + std::to_string(getpid()) + "-" + std::to_string(reinterpret_cast<uintptr_t>(this)) +
-                    ".log");
-    std::vector<std::string> argv = {STRATA_CLI, "serve", "--listen", address_};
-    argv.insert(argv.end(), extra.begin(), extra.end());
-    pid_ = fork();
-    if (pid_ == 0) {
-      FILE* log = std::freopen(log_.c_str(), "w", stderr);
-      if (log != nullptr) dup2(fileno(stderr), STDOUT_FILENO);
-      std::vector<char*> args;
-      for (auto& a : argv) args.push_back(a.data());
-      args.push_back(nullptr);
-      execv(args[0], args.data());
-      _exit(127);
-    }
-    // Ready when it accepts a connection.
-    for (int i = 0; i < 200; ++i) {
-      std::string error;
-      if (strata::transport::Connect(address_, &error)) return;
-      std::this_thread::sleep_for(std::chrono::milliseconds(25));
-    }
-  }
-  ~Renderer() { Stop(); }
-  void Stop() {
-    if (pid_ <= 0) return;
-    kill(pid_, SIGTERM);
-    int status = 0;
-    for (int i = 0; i < 200 && waitpid(pid_, &status, WNOHANG) == 0; ++i) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(25));
-    }
-    if (waitpid(pid_, &status, WNOHANG) == 0) {
-      kill(pid_, SIGKILL);
-      waitpid(pid_, &status, 0);
-    }
-    pid_ = -1;
-  }
-  void Kill() {
-    kill(pid_, SIGKILL);
-    waitpid(pid_, nullptr, 0);
-    pid_ = -1;
-  }
-  const std::string& address() const { return address_; }
-  std::string Log() const {
-    std::string text;
-    if (FILE* f = std::fopen(log_.c_str(), "r")) {
-      char buffer[4096];
-      size_t n;
-      while ((n = std::fread(buffer, 1, sizeof buffer, f)) > 0) text.append(buffer, n);
-      std::fclose(f);
-    }
-    return text;
-  }
+std::string TempPath(const std::string& name) { return TempDir() + "/" + name; }
 
- private:
-  std::string address_, log_;
-  pid_t pid_ = -1;
+// `strata serve` for one test, on a private address.
+class Renderer : public strata::test::Renderer {
+ public:
+  Renderer() : strata::test::Renderer(STRATA_CLI, TempDir()) {}
 };
 
 ProcessResult RunApp(const std::string& app, const std::string& png, const std::vector<std::string>& strata_options,

@@ -1,0 +1,30 @@
+#pragma once
+// A real renderer (`strata serve`) for one test, on a private address; its
+// log is kept for failure messages. Stopped with SIGTERM when destroyed.
+
+#include <sys/types.h>
+
+#include <string>
+#include <vector>
+
+namespace strata::test {
+
+class Renderer {
+ public:
+  // Starts `strata_cli serve --listen ADDRESS EXTRA...` and waits until it accepts.
+  Renderer(const std::string& strata_cli, const std::string& log_dir, std::vector<std::string> extra = {});
+  ~Renderer() { Stop(); }
+  Renderer(const Renderer&) = delete;
+  Renderer& operator=(const Renderer&) = delete;
+
+  void Stop();  // SIGTERM, then SIGKILL after 5 s
+  void Kill();  // SIGKILL: a renderer that vanishes
+  const std::string& address() const { return address_; }
+  std::string Log() const;
+
+ private:
+  std::string address_, log_;
+  pid_t pid_ = -1;
+};
+
+}  // namespace strata::test
