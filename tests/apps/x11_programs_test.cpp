@@ -8,8 +8,10 @@
 #include <regex>
 #include <set>
 #include <string>
+#include <thread>
 
 #include "support/process.h"
+#include "support/renderer.h"
 #include "support/trace_check.h"
 
 namespace {
@@ -17,10 +19,15 @@ namespace {
 using strata::test::ProcessResult;
 using strata::test::RunProcess;
 
-ProcessResult RunProgram(std::vector<std::string> argv, bool through_strata) {
+ProcessResult RunProgram(std::vector<std::string> argv, bool through_strata, const std::string& remote = "") {
   if (through_strata) argv.insert(argv.begin(), {STRATA_CLI, "run", "--log", "info", "--"});
+  if (!remote.empty()) argv.insert(argv.begin() + 2, {"--remote", remote});
   return RunProcess(argv, strata::test::ProcessOptions{});
 }
+
+const std::vector<std::string> kGlmark2Validation = {
+    "glmark2-es2", "--validate", "-b", "build:use-vbo=true", "-b", "texture", "-b", "shading:shading=phong",
+    "-b", "bump", "-b", "pulsar", "-b", "desktop", "-b", "buffer"};
 
 TEST(X11Programs, DisplayIsAvailable) { ASSERT_NE(getenv("DISPLAY"), nullptr) << "run under xvfb-run"; }
 
@@ -45,9 +52,7 @@ std::set<std::string> Validations(const std::string& out) {
 }
 
 TEST(X11Programs, Glmark2ValidatesTheSameThroughStrata) {
-  const std::vector<std::string> argv = {"glmark2-es2", "--validate", "-b", "build:use-vbo=true", "-b", "texture",
-                                         "-b", "shading:shading=phong", "-b", "bump", "-b", "pulsar", "-b",
-                                         "desktop", "-b", "buffer"};
+  const std::vector<std::string>& argv = kGlmark2Validation;
   ProcessResult native = RunProgram(argv, false);
   ProcessResult strata = RunProgram(argv, true);
   ASSERT_EQ(native.exit_code, 0) << native.out << native.err;
@@ -112,6 +117,42 @@ TEST(X11Programs, SampleAppRendersInAWindowThroughStrata) {
   ProcessResult strata = RunProgram({STRATA_BIN_DIR "/gles3_instanced", "--window", "--frames", "20"}, true);
   ASSERT_EQ(strata.exit_code, 0) << strata.err;
   EXPECT_NE(strata.out.find("rendered 20 frames"), std::string::npos) << strata.out;
+}
+
+// glmark2 in an X11 window through a renderer (strata serve): each scene's
+// frame, read back through the wire, validates as it does natively.
+TEST(X11Programs, Glmark2ValidatesTheSameThroughARemoteRenderer) {
+  strata::test::Renderer renderer(STRATA_CLI, testing::TempDir());
+  ProcessResult native = RunProgram(kGlmark2Validation, false);
+  ProcessResult remote = RunProgram(kGlmark2Validation, true, renderer.address());
+  ASSERT_EQ(native.exit_code, 0) << native.out << native.err;
+  ASSERT_EQ(remote.exit_code, 0) << remote.out << remote.err << renderer.Log();
+  EXPECT_EQ(Validations(remote.out), Validations(native.out)) << remote.out;
+  EXPECT_NE(remote.err.find("libstrata_remote.so"), std::string::npos) << "not the remote driver:\n" << remote.err;
+  EXPECT_EQ(remote.err.find("strata remote: error"), std::string::npos) << remote.err;
+}
+
+// A sample app's window through a renderer: the frames the renderer reads
+// back are put into the client's own window (grabbed from the X server while
+// the app runs). Fails with a window left black.
+TEST(X11Programs, SampleAppWindowShowsTheRenderersFrames) {
+  strata::test::Renderer renderer(STRATA_CLI, testing::TempDir());
+  const std::vector<std::string> app = {STRATA_BIN_DIR "/gles2_shaders", "--window", "--size", "320x240",
+                                        "--frames", "600"};
+  ProcessResult remote;
+  std::thread app_thread([&] { remote = RunProgram(app, true, renderer.address()); });
+  std::this_thread::sleep_for(std::chrono::seconds(2));
+  // The window sits at the screen's top-left corner on Xvfb (no window manager).
+  ProcessResult grab = RunProcess({"/usr/bin/python3", "-c",
+                                   "from PIL import ImageGrab\n"
+                                   "im = ImageGrab.grab().crop((0, 0, 320, 240))\n"
+                                   "print('colours', len(set(im.getdata())))\n"});
+  app_thread.join();
+  ASSERT_EQ(remote.exit_code, 0) << remote.out << remote.err << renderer.Log();
+  ASSERT_EQ(grab.exit_code, 0) << grab.err;
+  const auto at = grab.out.find("colours ");
+  ASSERT_NE(at, std::string::npos) << grab.out;
+  EXPECT_GT(std::stol(grab.out.substr(at + 8)), 50) << "the window shows no rendered frame";
 }
 
 }  // namespace
