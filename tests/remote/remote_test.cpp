@@ -182,4 +182,60 @@ TEST(Remote, VanishedRendererEndsTheAppWithOneLine) {
   EXPECT_EQ(lines, 1u) << r.err;
 }
 
+// Eight client processes on one renderer, one of them killed in the middle of
+// its frames: the other seven finish with the native frame, and the renderer
+// says the killed one left and keeps serving.
+TEST(Remote, EightClientsOneKilledTheOthersFinish) {
+  Renderer renderer;
+  const std::string native_png = TempPath("eight-native.png");
+  ProcessResult native = RunApp("gles2_shaders", native_png, {}, {"--frames", "40", "--size", "96x72"});
+  ASSERT_EQ(native.exit_code, 0) << native.err;
+  auto spawn = [&](const std::vector<std::string>& app_args, const std::string& png) {
+    std::vector<std::string> argv = {STRATA_CLI, "run", "--remote", renderer.address(), "--",
+                                     std::string(STRATA_BIN_DIR) + "/gles2_shaders"};
+    argv.insert(argv.end(), app_args.begin(), app_args.end());
+    argv.insert(argv.end(), {"--output", png});
+    pid_t pid = fork();
+    if (pid == 0) {
+      if (std::freopen((png + ".log").c_str(), "w", stderr) != nullptr) dup2(fileno(stderr), STDOUT_FILENO);
+      std::vector<char*> args;
+      for (auto& a : argv) args.push_back(a.data());
+      args.push_back(nullptr);
+      execv(args[0], args.data());
+      _exit(127);
+    }
+    return pid;
+  };
+  const pid_t doomed = spawn({"--frames", "1000000", "--size", "96x72"}, TempPath("eight-killed.png"));
+  std::vector<std::pair<pid_t, std::string>> clients;
+  for (int i = 0; i < 7; ++i) {
+    const std::string png = TempPath("eight-" + std::to_string(i) + ".png");
+    clients.emplace_back(spawn({"--frames", "40", "--size", "96x72"}, png), png);
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+  kill(doomed, SIGKILL);
+  waitpid(doomed, nullptr, 0);
+  strata::test::Image expected;
+  std::string error;
+  ASSERT_TRUE(strata::test::ReadPng(native_png, &expected, &error)) << error;
+  for (const auto& [pid, png] : clients) {
+    int status = 0;
+    waitpid(pid, &status, 0);
+    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << png << ": status " << status << "\n"
+                                                               << renderer.Log();
+    strata::test::Image image;
+    ASSERT_TRUE(strata::test::ReadPng(png, &image, &error)) << error;
+    EXPECT_EQ(strata::test::DifferingBytes(image, expected), 0u) << png << " differs from the native frame";
+  }
+  // Still serving after all that.
+  ProcessResult after = RunApp("gles2_shaders", TempPath("eight-after.png"), {"--remote", renderer.address()});
+  EXPECT_EQ(after.exit_code, 0) << after.err << renderer.Log();
+  renderer.Stop();
+  const std::string log = renderer.Log();
+  size_t joined = 0;
+  for (size_t at = 0; (at = log.find("client joined: ", at)) != std::string::npos; ++at) ++joined;
+  EXPECT_EQ(joined, 9u) << log;
+  EXPECT_NE(log.find("client left: gles2_shaders (pid " + std::to_string(doomed)), std::string::npos) << log;
+}
+
 }  // namespace
