@@ -263,6 +263,17 @@ bool Connection::HandleMessage(std::span<const uint8_t> message, std::string* pr
   return true;
 }
 
+namespace {
+
+void PutFramebuffer(stream::ByteBuffer& out, const stream::FramebufferImage& frame) {
+  stream::ByteWriter w(&out);
+  const size_t at = w.BeginRecord(static_cast<uint8_t>(RecordType::kFramebuffer));
+  stream::EncodeFramebuffer(w, frame);
+  w.EndRecord(at);
+}
+
+}  // namespace
+
 void Connection::OnReply(const stream::DecodedCall& call, const host::CallReply& reply) {
   Session& session = *session_;
   const int slot = call.slot;
@@ -279,25 +290,25 @@ void Connection::OnReply(const stream::DecodedCall& call, const host::CallReply&
     session.window_surfaces().erase(call.args[1].u);
   }
 
-  if (swap && session.window_frames() && session.window_surfaces().count(call.args[1].u) != 0) {
-    host::RgbaImage image;
-    std::string error;
-    if (session.TakeCapture(&image, &error)) {
-      stream::ByteWriter w(&out_);
-      const size_t at = w.BeginRecord(static_cast<uint8_t>(RecordType::kFramebuffer));
-      stream::FramebufferImage frame;
-      frame.frame = session.recorder() ? session.recorder()->frame() : 0;
-      frame.sequence = call.sequence;
-      frame.context = call.context;
-      frame.width = static_cast<uint64_t>(image.width);
-      frame.height = static_cast<uint64_t>(image.height);
-      frame.pixels = image.pixels;
-      stream::EncodeFramebuffer(w, frame);
-      w.EndRecord(at);
-    } else {
-      Log(session.client().Describe() + ": cannot read the window's frame back: " + error);
-    }
+  // The frame read back before a swap: into the answer for a window, into
+  // --record's chunk (before the swap, as the tracer's --capture swap) for all.
+  const bool window = swap && session.window_frames() && session.window_surfaces().count(call.args[1].u) != 0;
+  host::RgbaImage image;
+  std::string error;
+  const bool captured = swap && (window || session.recorder() != nullptr) && session.TakeCapture(&image, &error);
+  if (swap && (window || session.recorder() != nullptr) && !captured) {
+    Log(session.client().Describe() + ": cannot read the frame back: " + error);
   }
+  stream::FramebufferImage frame;
+  if (captured) {
+    frame.frame = session.recorder() ? session.recorder()->frame() : 0;
+    frame.sequence = call.sequence;
+    frame.context = call.context;
+    frame.width = static_cast<uint64_t>(image.width);
+    frame.height = static_cast<uint64_t>(image.height);
+    frame.pixels = image.pixels;
+  }
+  if (captured && window) PutFramebuffer(out_, frame);
 
   if (call.flags & wire::kCallWantsReply) {
     wire::Reply answer;
@@ -321,6 +332,10 @@ void Connection::OnReply(const stream::DecodedCall& call, const host::CallReply&
       stored_.args[i].out = has ? reply.outputs[i].out : std::span<const uint8_t>();
     }
     if (chunk_records_ == 0) chunk_first_sequence_ = call.sequence;
+    if (captured) {
+      PutFramebuffer(chunk_, frame);
+      ++chunk_records_;
+    }
     stream::EncodeCall(stored_, run_, chunk_);
     ++chunk_records_;
     if (swap) {

@@ -23,9 +23,11 @@ Session::Session(std::string id, std::string key, ClientInfo client, const std::
       recorder_(std::move(recorder)) {
   functions_.Load(functions);
   dispatch_ = std::make_unique<host::RecordDispatch>(driver, *surfaces_, functions_, host::HostThreads::kCaller);
-  // A window's frame is read back before its swap, for the client to show.
+  // A frame is read back before its swap: a window's for the client to
+  // show, every one for --record (so that the file replays with --verify).
   executor().before_swap = [this](uint32_t thread, uint64_t surface) {
-    if (!window_frames_ || !window_surfaces_.count(surface)) return;
+    const bool window = window_frames_ && window_surfaces_.count(surface) != 0;
+    if (!window && recorder_ == nullptr) return;
     capture_error_.clear();
     captured_ = executor().ReadSurface(thread, &capture_, &capture_error_);
   };

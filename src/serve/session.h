@@ -58,7 +58,8 @@ class Session {
   uint64_t NextChunk() { return ++chunks_; }
   // Recorded handles of the window surfaces the client made (their swaps send frames back).
   std::set<uint64_t>& window_surfaces() { return window_surfaces_; }
-  // The frame a window's last swap read back (before_swap), taken once.
+  // The frame the last swap read back (before_swap: a window's, or any with
+  // --record), taken once.
   bool TakeCapture(host::RgbaImage* image, std::string* error);
 
   // Connections register so that closing the session wakes them all.

@@ -45,7 +45,7 @@ std::string TempPath(const std::string& name) { return TempDir() + "/" + name; }
 // `strata serve` for one test, on a private address.
 class Renderer : public strata::test::Renderer {
  public:
-  Renderer() : strata::test::Renderer(STRATA_CLI, TempDir()) {}
+  explicit Renderer(std::vector<std::string> extra = {}) : strata::test::Renderer(STRATA_CLI, TempDir(), extra) {}
 };
 
 ProcessResult RunApp(const std::string& app, const std::string& png, const std::vector<std::string>& strata_options,
@@ -236,6 +236,27 @@ TEST(Remote, EightClientsOneKilledTheOthersFinish) {
   for (size_t at = 0; (at = log.find("client joined: ", at)) != std::string::npos; ++at) ++joined;
   EXPECT_EQ(joined, 9u) << log;
   EXPECT_NE(log.find("client left: gles2_shaders (pid " + std::to_string(doomed)), std::string::npos) << log;
+}
+
+// A remote session is a trace: `--record` writes each client's stream with
+// the frame read back at every swap, and `strata replay --verify` draws the
+// same frames from the file.
+TEST(Remote, RecordedSessionReplaysWithVerify) {
+  const std::string dir = TempPath("recorded-" + std::to_string(getpid()));
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  {
+    Renderer renderer({"--record", dir});
+    ProcessResult app = RunApp("gles3_instanced", TempPath("recorded.png"), {"--remote", renderer.address()});
+    ASSERT_EQ(app.exit_code, 0) << app.err << renderer.Log();
+  }
+  std::vector<std::string> traces;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) traces.push_back(entry.path());
+  ASSERT_EQ(traces.size(), 1u);
+  ProcessResult replay = RunProcess({STRATA_CLI, "replay", "--verify", traces[0]});
+  EXPECT_EQ(replay.exit_code, 0) << replay.out << replay.err;
+  EXPECT_NE(replay.out.find("verify: all 10 framebuffers match the trace"), std::string::npos) << replay.out
+                                                                                              << replay.err;
 }
 
 }  // namespace
