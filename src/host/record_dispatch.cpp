@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "stream/byte_reader.h"
+#include "stream/event_records.h"
 
 namespace strata::host {
 
@@ -29,10 +30,9 @@ bool RecordDispatch::Dispatch(const stream::Record& record, std::string* error) 
       return true;
     }
     case stream::RecordType::kMemory: {
-      stream::ByteReader r(record.payload);
-      uint64_t address = r.Varint();
+      uint64_t address = 0;
       std::span<const uint8_t> bytes;
-      if (!r.Blob(&bytes) || !r.ok() || !r.done()) {
+      if (!stream::DecodeMemory(record.payload, &address, &bytes)) {
         *error = "malformed memory record (thread " + std::to_string(record.thread_id) + ")";
         return false;
       }

@@ -9,6 +9,7 @@
 #include "common/log.h"
 #include "remote/session.h"
 #include "stream/byte_reader.h"
+#include "stream/event_records.h"
 #include "stream/record_format.h"
 #include "stream/record_reader.h"
 
@@ -138,24 +139,17 @@ const stream::wire::Reply* Connection::Roundtrip(uint64_t sequence, int slot) {
 }
 
 void Connection::PutMemory(const void* address, size_t size) {
-  stream::RecordOutput out(batch_, 2 + 10 + 10);
-  const size_t at = out.BeginRecord(stream::RecordType::kMemory);
-  out.o() = stream::PutVarint(out.o(), reinterpret_cast<uintptr_t>(address));
-  out.Blob(address, size);
-  out.EndRecord(at);
+  stream::ByteWriter w(&batch_);
+  const size_t at = w.BeginRecord(static_cast<uint8_t>(stream::RecordType::kMemory));
+  stream::EncodeMemory(w, address, size);
+  w.EndRecord(at);
 }
 
 void Connection::PutSurfaceEvent(uint64_t surface, int width, int height) {
-  stream::RecordOutput out(batch_, 2 + 1 + 7 + 30);
-  const size_t at = out.BeginRecord(stream::RecordType::kTraceEvent);
-  static constexpr char kKind[] = "surface";
-  out.o() = stream::PutVarint(out.o(), sizeof kKind - 1);
-  std::memcpy(out.o(), kKind, sizeof kKind - 1);
-  out.o() += sizeof kKind - 1;
-  out.o() = stream::PutVarint(out.o(), surface);
-  out.o() = stream::PutVarint(out.o(), static_cast<uint64_t>(width));
-  out.o() = stream::PutVarint(out.o(), static_cast<uint64_t>(height));
-  out.EndRecord(at);
+  stream::ByteWriter w(&batch_);
+  const size_t at = w.BeginRecord(static_cast<uint8_t>(stream::RecordType::kTraceEvent));
+  stream::EncodeSurfaceEvent(w, surface, static_cast<uint64_t>(width), static_cast<uint64_t>(height));
+  w.EndRecord(at);
 }
 
 const char* Connection::Intern(const stream::DecodedValue& value) {

@@ -7,6 +7,7 @@
 #include "layers/trace/context_state.h"
 #include "layers/trace/next_functions.h"
 #include "layers/trace/trace_session.h"
+#include "stream/event_records.h"
 #include "stream/framebuffer_record.h"
 #include "stream/record_format.h"
 
@@ -194,8 +195,7 @@ class RecordScope {
 void EmitMemory(const void* address, size_t size) {
   if (!Tracing() || address == nullptr) return;
   RecordScope record(stream::RecordType::kMemory);
-  record.w().Varint(reinterpret_cast<uintptr_t>(address));
-  record.w().Blob(address, size);
+  stream::EncodeMemory(record.w(), address, size);
 }
 
 void EmitFrameEnd() {
@@ -241,11 +241,7 @@ void EmitContextInfo(const std::vector<std::pair<std::string, std::string>>& inf
 void EmitSurfaceInfo(uintptr_t surface, int32_t width, int32_t height) {
   if (!Tracing()) return;
   RecordScope record(stream::RecordType::kTraceEvent);
-  stream::ByteWriter& w = record.w();
-  w.String("surface");
-  w.Varint(surface);
-  w.Varint(static_cast<uint64_t>(width));
-  w.Varint(static_cast<uint64_t>(height));
+  stream::EncodeSurfaceEvent(record.w(), surface, static_cast<uint64_t>(width), static_cast<uint64_t>(height));
 }
 
 void EmitConfigInfo(uintptr_t config, const std::vector<std::pair<int32_t, int32_t>>& attributes) {

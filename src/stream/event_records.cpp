@@ -1,0 +1,23 @@
+#include "stream/event_records.h"
+
+namespace strata::stream {
+
+void EncodeMemory(ByteWriter& w, const void* address, size_t size) {
+  w.Varint(reinterpret_cast<uintptr_t>(address));
+  w.Blob(address, size);
+}
+
+bool DecodeMemory(std::span<const uint8_t> payload, uint64_t* address, std::span<const uint8_t>* bytes) {
+  ByteReader r(payload);
+  *address = r.Varint();
+  return r.Blob(bytes) && r.ok() && r.done();
+}
+
+void EncodeSurfaceEvent(ByteWriter& w, uint64_t surface, uint64_t width, uint64_t height) {
+  w.String("surface");
+  w.Varint(surface);
+  w.Varint(width);
+  w.Varint(height);
+}
+
+}  // namespace strata::stream

@@ -1,0 +1,22 @@
+#pragma once
+// The payloads of the records that travel beside calls
+// (docs/trace-format.md): memory records (app memory a later call reads) and
+// the `surface` trace event (a window's size). Written by the tracer and the
+// remote client, read by the executor's record dispatch: one layout each.
+
+#include <cstdint>
+#include <span>
+
+#include "stream/byte_reader.h"
+#include "stream/byte_writer.h"
+
+namespace strata::stream {
+
+// Memory record: varint address, blob of the bytes.
+void EncodeMemory(ByteWriter& w, const void* address, size_t size);
+bool DecodeMemory(std::span<const uint8_t> payload, uint64_t* address, std::span<const uint8_t>* bytes);
+
+// Trace event `surface`: string kind, varint surface handle, varint width, varint height.
+void EncodeSurfaceEvent(ByteWriter& w, uint64_t surface, uint64_t width, uint64_t height);
+
+}  // namespace strata::stream
