@@ -37,6 +37,8 @@ HAND_WRITTEN = {
     "glMapBufferRange", "glMapBufferRangeEXT", "glMapBufferOES", "glUnmapBuffer", "glUnmapBufferOES",
     "glFlushMappedBufferRange", "glFlushMappedBufferRangeEXT", "glGetBufferPointerv", "glGetBufferPointervOES",
     "glFenceSync", "glFenceSyncAPPLE",
+    # Waits for the GPU bring back what it wrote into mappings made for reading.
+    "glFinish", "glClientWaitSync",
 }
 
 # Run after the call is sent: they keep the shadow the capture rules and the

@@ -398,6 +398,9 @@ bool Executor::Execute(const stream::DecodedCall& call, CallReply* reply) {
     if (draw) thread.memory.clear();
   }
   if (ok && reply) ReplyResult(call, thread, result, reply);
+  if (ok && reply && (call.slot == api::glFinish || call.slot == api::glClientWaitSync)) {
+    reply->mapped = MappedReads(thread);
+  }
   return ok;
 }
 

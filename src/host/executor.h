@@ -41,8 +41,10 @@ struct CallReply {
   stream::DecodedValue result;                 // kind kVoid for void functions; strings in result.out
   std::vector<stream::DecodedValue> outputs;   // per parameter: has_out + out = bytes the call wrote behind a data pointer (sized by the capture rule after the call); valid until the next Execute
   int32_t egl_error = 0x3000;                  // EGL_SUCCESS; for EGL functions, the host's eglGetError() right after the call
-  // A buffer mapped for reading (glMapBufferRange with GL_MAP_READ_BIT): the
-  // host mapping's bytes, which a live client copies into its own mapping.
+  // Bytes of host mappings a live client reads: of a buffer mapped for
+  // reading (glMapBufferRange with GL_MAP_READ_BIT), and after a wait for the
+  // GPU (glFinish, glClientWaitSync) of every mapping made for reading or
+  // kept persistently, in target order.
   std::span<const uint8_t> mapped;
 };
 
@@ -97,6 +99,7 @@ class Executor {
     uint64_t recorded;
     uint8_t* host;
     uint64_t length;
+    uint64_t access;  // GL_MAP_*_BIT
   };
   struct Context {
     EGLContext host = EGL_NO_CONTEXT;
@@ -184,6 +187,8 @@ class Executor {
   void TrackPointerCall(const stream::DecodedCall& call, Thread& thread, const std::vector<Word>& args);
   void ApplyClientArrays(const stream::DecodedCall& call, Thread& thread);
   void TrackMapping(const stream::DecodedCall& call, Thread& thread, const Word& result);
+  // After a wait for the GPU: the mappings made for reading, concatenated (empty without any).
+  std::span<const uint8_t> MappedReads(const Thread& thread);
   void TrackBindings(const stream::DecodedCall& call, Thread& thread);
 
   const HostDriver& driver_;

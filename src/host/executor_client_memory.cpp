@@ -150,7 +150,8 @@ void Executor::TrackMapping(const stream::DecodedCall& call, Thread& thread, con
     case api::glMapBufferRangeEXT:
       if (result.p != nullptr && call.has_reply) {
         context->mapped[static_cast<uint32_t>(call.args[0].u)] =
-            MappedRange{call.result.u, static_cast<uint8_t*>(result.p), static_cast<uint64_t>(call.args[2].i)};
+            MappedRange{call.result.u, static_cast<uint8_t*>(result.p), static_cast<uint64_t>(call.args[2].i),
+                        call.args[3].u};
       }
       break;
     case api::glMapBufferOES:
@@ -159,7 +160,7 @@ void Executor::TrackMapping(const stream::DecodedCall& call, Thread& thread, con
         driver_.Get<PFNGLGETBUFFERPARAMETERIVPROC>(api::glGetBufferParameteriv)(static_cast<GLenum>(call.args[0].u),
                                                                                 GL_BUFFER_SIZE, &size);
         context->mapped[static_cast<uint32_t>(call.args[0].u)] =
-            MappedRange{call.result.u, static_cast<uint8_t*>(result.p), static_cast<uint64_t>(size)};
+            MappedRange{call.result.u, static_cast<uint8_t*>(result.p), static_cast<uint64_t>(size), GL_MAP_WRITE_BIT};
       }
       break;
     case api::glUnmapBuffer:
@@ -169,6 +170,24 @@ void Executor::TrackMapping(const stream::DecodedCall& call, Thread& thread, con
     default:
       break;
   }
+}
+
+std::span<const uint8_t> Executor::MappedReads(const Thread& thread) {
+  const Context* context = thread.current;
+  if (context == nullptr) return {};
+  size_t total = 0;
+  // Mappings made for reading or kept persistently: drivers let apps read both.
+  auto readable = [](const MappedRange& range) { return (range.access & (GL_MAP_READ_BIT | GL_MAP_PERSISTENT_BIT_EXT)) != 0; };
+  for (const auto& [target, range] : context->mapped) total += readable(range) ? range.length : 0;
+  if (total == 0) return {};
+  uint8_t* bytes = scratch_.Get(total);
+  size_t at = 0;
+  for (const auto& [target, range] : context->mapped) {
+    if (!readable(range)) continue;
+    std::memcpy(bytes + at, range.host, range.length);
+    at += range.length;
+  }
+  return {bytes, total};
 }
 
 void Executor::TrackBindings(const stream::DecodedCall& call, Thread& thread) {

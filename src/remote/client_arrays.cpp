@@ -4,6 +4,7 @@
 // bytes go out as memory records before each draw (the executor points the
 // host's arrays at them, as in replay).
 #include "remote/generated_support.h"
+#include "remote/mapped_buffers.h"
 
 namespace strata::remote {
 namespace {
@@ -36,7 +37,7 @@ int Gles1Slot(GLenum array) {
 
 // Sends the bytes of every enabled client-side array a draw over vertices
 // [first, end) and `instances` instances reads.
-void SendArrays(int64_t first, int64_t end, int64_t instances) {
+void SendClientArrays(int64_t first, int64_t end, int64_t instances) {
   capture::ClientArrays* arrays = Arrays();
   if (arrays == nullptr || !arrays->AnyInClientMemory()) return;
   Connection* c = ThreadConnection();
@@ -45,13 +46,26 @@ void SendArrays(int64_t first, int64_t end, int64_t instances) {
 
 // The vertex range indices in client memory use; with an element buffer bound
 // the client cannot see the indices and sends nothing (docs/remote.md).
-void SendArraysForIndices(GLsizei count, GLenum type, const void* indices, GLint base_vertex, GLsizei instances) {
+void SendClientArraysForIndices(GLsizei count, GLenum type, const void* indices, GLint base_vertex,
+                                GLsizei instances) {
   capture::ClientArrays* arrays = Arrays();
   if (arrays == nullptr || !arrays->AnyInClientMemory() || count <= 0) return;
   if (Shadow()->BufferBound(GL_ELEMENT_ARRAY_BUFFER)) return;
   uint32_t lowest = 0, highest = 0;
   if (!capture::IndexBounds(indices, static_cast<size_t>(count), type, &lowest, &highest)) return;
-  SendArrays(int64_t{lowest} + base_vertex, int64_t{highest} + base_vertex + 1, instances);
+  SendClientArrays(int64_t{lowest} + base_vertex, int64_t{highest} + base_vertex + 1, instances);
+}
+
+// What a draw reads of client memory goes out first: persistent mappings,
+// then client-side arrays.
+void SendArrays(int64_t first, int64_t end, int64_t instances) {
+  SendPersistentWrites();
+  SendClientArrays(first, end, instances);
+}
+
+void SendArraysForIndices(GLsizei count, GLenum type, const void* indices, GLint base_vertex, GLsizei instances) {
+  SendPersistentWrites();
+  SendClientArraysForIndices(count, type, indices, base_vertex, instances);
 }
 
 }  // namespace

@@ -1,13 +1,16 @@
 // Mapped buffers on the client: the app writes into client memory; the bytes
 // go to the renderer as memory records at flush and unmap (the executor copies
-// them into the host's mapping, as replay does). A mapping for reading is
-// filled from the renderer's reply first.
+// them into the host's mapping, as replay does), and for a persistent mapping
+// also before each draw (the bytes that changed). A mapping for reading is
+// filled from the renderer's reply first, and again after each wait for the GPU.
 #include <cstdlib>
 #include <map>
 #include <mutex>
+#include <vector>
 
 #include "remote/generated_support.h"
 #include "remote/hand_call.h"
+#include "remote/mapped_buffers.h"
 
 namespace strata::remote {
 namespace {
@@ -16,7 +19,13 @@ struct Mapping {
   uint8_t* memory = nullptr;
   GLsizeiptr length = 0;
   GLbitfield access = 0;
+  std::vector<uint8_t> sent;  // persistent, for writing: the bytes as they last went out
 };
+
+bool PersistentWrite(const Mapping& m) { return (m.access & GL_MAP_PERSISTENT_BIT_EXT) && (m.access & GL_MAP_WRITE_BIT); }
+// What the GPU writes shows in a mapping made for reading or kept persistently
+// (drivers let apps read those too).
+bool Readable(const Mapping& m) { return (m.access & (GL_MAP_READ_BIT | GL_MAP_PERSISTENT_BIT_EXT)) != 0; }
 
 // Per thread and target: a mapping belongs to the context current on the thread.
 thread_local std::map<GLenum, Mapping> t_mappings;
@@ -41,7 +50,11 @@ void* Map(api::Slot slot, GLenum target, GLintptr offset, GLsizeiptr length, GLb
   } else {
     call.End();
   }
-  t_mappings[target] = {memory, length, access};
+  Mapping& m = t_mappings[target];
+  m = {memory, length, access, {}};
+  // Only what the app changes goes out: the mapping as it starts (the
+  // buffer's bytes when read, else zeros) is the baseline.
+  if (PersistentWrite(m)) m.sent.assign(memory, memory + length);
   return memory;
 }
 
@@ -70,6 +83,62 @@ void FlushRange(api::Slot slot, GLenum target, GLintptr offset, GLsizeiptr lengt
 }
 
 }  // namespace
+
+void SendPersistentWrites() {
+  if (t_mappings.empty()) return;
+  Connection* c = ThreadConnection();
+  if (c == nullptr) return;
+  for (auto& [target, m] : t_mappings) {
+    if (!PersistentWrite(m)) continue;
+    const size_t length = static_cast<size_t>(m.length);
+    // The span from the first to the last byte that changed.
+    size_t first = 0, last = length;
+    while (first < length && m.memory[first] == m.sent[first]) ++first;
+    if (first == length) continue;
+    while (last > first && m.memory[last - 1] == m.sent[last - 1]) --last;
+    c->PutMemory(m.memory + first, last - first);
+    std::memcpy(m.sent.data() + first, m.memory + first, last - first);
+  }
+}
+
+void TakeMappedReads(std::span<const uint8_t> data) {
+  size_t expected = 0;
+  for (const auto& [target, m] : t_mappings) {
+    if (Readable(m)) expected += static_cast<size_t>(m.length);
+  }
+  if (expected == 0 || data.size() != expected) return;  // the renderer maps what the client does, or nothing is taken
+  for (auto& [target, m] : t_mappings) {
+    if (!Readable(m)) continue;
+    std::memcpy(m.memory, data.data(), static_cast<size_t>(m.length));
+    if (PersistentWrite(m)) m.sent.assign(m.memory, m.memory + m.length);
+    data = data.subspan(static_cast<size_t>(m.length));
+  }
+}
+
+// Waits for the GPU: a round trip, which brings what the GPU wrote into
+// mappings for reading.
+void Remote_glFinish() {
+  if (void* native = NativeFunction(api::glFinish)) return reinterpret_cast<PFNGLFINISHPROC>(native)();
+  Connection* c = ThreadConnection();
+  if (c == nullptr) return;
+  SendPersistentWrites();  // the app's own writes first, or the renderer's bytes would overwrite them
+  const stream::wire::Reply* r = HandCall(*c, api::glFinish, HandCall::kAnswer).Wait();
+  if (r != nullptr && r->has_data) TakeMappedReads(r->data);
+}
+
+GLenum Remote_glClientWaitSync(GLsync sync, GLbitfield flags, GLuint64 timeout) {
+  if (void* native = NativeFunction(api::glClientWaitSync)) {
+    return reinterpret_cast<PFNGLCLIENTWAITSYNCPROC>(native)(sync, flags, timeout);
+  }
+  Connection* c = ThreadConnection();
+  if (c == nullptr) return GL_WAIT_FAILED;
+  SendPersistentWrites();
+  const stream::wire::Reply* r =
+      HandCall(*c, api::glClientWaitSync, HandCall::kAnswer).Handle(sync).Uint(flags).Uint(timeout).Wait();
+  if (r == nullptr) return GL_WAIT_FAILED;
+  if (r->has_data) TakeMappedReads(r->data);
+  return static_cast<GLenum>(r->result.u);
+}
 
 void* Remote_glMapBufferRange(GLenum target, GLintptr offset, GLsizeiptr length, GLbitfield access) {
   if (void* native = NativeFunction(api::glMapBufferRange)) {
