@@ -380,14 +380,22 @@ EGLSurface Remote_eglCreatePlatformWindowSurfaceEXT(EGLDisplay dpy, EGLConfig co
                       AttribBytes(attrib_list));
 }
 
+namespace {
+
 // Pixmaps are not carried: the renderer could not render into the client's.
+EGLSurface NoPixmap(EGLDisplay dpy) {
+  if (DisplayReady(dpy)) SetThreadEglError(EGL_BAD_NATIVE_PIXMAP);
+  return EGL_NO_SURFACE;
+}
+
+}  // namespace
+
 EGLSurface Remote_eglCreatePixmapSurface(EGLDisplay dpy, EGLConfig config, EGLNativePixmapType pixmap,
                                          const EGLint* attrib_list) {
   if (auto native = Native<PFNEGLCREATEPIXMAPSURFACEPROC>(api::eglCreatePixmapSurface)) {
     return native(dpy, config, pixmap, attrib_list);
   }
-  if (!DisplayReady(dpy)) return EGL_NO_SURFACE;
-  return Fail(EGL_BAD_NATIVE_PIXMAP), EGL_NO_SURFACE;
+  return NoPixmap(dpy);
 }
 
 EGLSurface Remote_eglCreatePlatformPixmapSurface(EGLDisplay dpy, EGLConfig config, void* native_pixmap,
@@ -395,8 +403,7 @@ EGLSurface Remote_eglCreatePlatformPixmapSurface(EGLDisplay dpy, EGLConfig confi
   if (auto native = Native<PFNEGLCREATEPLATFORMPIXMAPSURFACEPROC>(api::eglCreatePlatformPixmapSurface)) {
     return native(dpy, config, native_pixmap, attrib_list);
   }
-  if (!DisplayReady(dpy)) return EGL_NO_SURFACE;
-  return Fail(EGL_BAD_NATIVE_PIXMAP), EGL_NO_SURFACE;
+  return NoPixmap(dpy);
 }
 
 EGLSurface Remote_eglCreatePlatformPixmapSurfaceEXT(EGLDisplay dpy, EGLConfig config, void* native_pixmap,
@@ -404,8 +411,7 @@ EGLSurface Remote_eglCreatePlatformPixmapSurfaceEXT(EGLDisplay dpy, EGLConfig co
   if (auto native = Native<PFNEGLCREATEPLATFORMPIXMAPSURFACEEXTPROC>(api::eglCreatePlatformPixmapSurfaceEXT)) {
     return native(dpy, config, native_pixmap, attrib_list);
   }
-  if (!DisplayReady(dpy)) return EGL_NO_SURFACE;
-  return Fail(EGL_BAD_NATIVE_PIXMAP), EGL_NO_SURFACE;
+  return NoPixmap(dpy);
 }
 
 EGLSurface Remote_eglCreatePbufferSurface(EGLDisplay dpy, EGLConfig config, const EGLint* attrib_list) {

@@ -259,4 +259,22 @@ TEST(Remote, RecordedSessionReplaysWithVerify) {
                                                                                               << replay.err;
 }
 
+// Three client threads at once, two of their contexts in one share group (a
+// texture made on one thread drawn on another): one connection and host
+// thread each, one session, nothing refused.
+TEST(Remote, ThreadsWithSharedContexts) {
+  Renderer renderer;
+  ProcessResult r = RunProcess({STRATA_CLI, "run", "--remote", renderer.address(), "--",
+                                std::string(STRATA_BIN_DIR) + "/threaded_app", "20"});
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err << renderer.Log();
+  EXPECT_NE(r.out.find("3 threads rendered 20 frames each"), std::string::npos) << r.out;
+  EXPECT_EQ(r.err.find("strata remote: error"), std::string::npos) << r.err;
+  renderer.Stop();
+  const std::string log = renderer.Log();
+  EXPECT_EQ(log.find("closing "), std::string::npos) << log;
+  size_t joined = 0;
+  for (size_t at = 0; (at = log.find("client joined: ", at)) != std::string::npos; ++at) ++joined;
+  EXPECT_EQ(joined, 1u) << "one session for the process's three threads\n" << log;
+}
+
 }  // namespace
