@@ -180,9 +180,11 @@ def emit_remote_functions(model: registry.Model, rules: dict, uncovered: set) ->
         lines.append(f"  if (strata_r == nullptr) {{ {_failed(f)} }}")
         if f.name.startswith("egl"):
             lines.append("  strata_c->TakeEglError(*strata_r);")
+        # An EGL call that fails leaves the app's out parameters as they were.
+        guard = "if (strata_r->result.u != 0) " if f.return_type == "EGLBoolean" else ""
         for index, p in enumerate(f.params):
             if _pointer(p) and _out_rule(rules.get((f.name, p.name))):
-                lines.append(f"  CopyOut({p.name}, strata_r->outputs[{index}], strata_room_{p.name});")
+                lines.append(f"  {guard}CopyOut({p.name}, strata_r->outputs[{index}], strata_room_{p.name});")
         if f.name in HOOKS_AFTER:
             lines.append(f"  After_{f.name}({args});")
         if returns:
@@ -209,3 +211,42 @@ def emit_remote_declarations(model: registry.Model) -> str:
         prefix = "After" if name in HOOKS_AFTER else "Before"
         lines.append(f"void {prefix}_{name}({f.param_list()});")
     return "\n".join(lines) + "\n"
+
+
+def glvnd_display_functions(model: registry.Model) -> list[registry.Function]:
+    """The EGL extension functions glvnd's libEGL routes by display: it has
+    static dispatch for EGL 1.5 only, so a vendor hands it a stub per display
+    extension function (glvnd's libeglabi.h, getDispatchAddress)."""
+    return [f for f in model.functions
+            if "egl" in f.apis and f.extensions and f.params and f.params[0].type == "EGLDisplay"]
+
+
+def emit_glvnd_dispatch(model: registry.Model) -> str:
+    functions = glvnd_display_functions(model)
+    out = [HEADER, "// Dispatch stubs libglvnd's libEGL hands out for EGL display extension functions when\n"
+           "// libstrata_remote.so is loaded as a glvnd vendor (src/remote/glvnd_vendor.cpp).\n",
+           '#include <cstring>\n\n#include "remote/generated_support.h"\n#include "remote/glvnd_vendor.h"\n\n', "namespace strata::remote {\nnamespace {\n\n",
+           f"constexpr int kStubCount = {len(functions)};\n",
+           "int g_dispatch_index[kStubCount];\n\n"]
+    for i, f in enumerate(functions):
+        dpy = f.params[0].name
+        call = f"reinterpret_cast<{f.pointer_type()}>(strata_entry)({f.arg_list()})"
+        out.append(f"{f.return_type} Stub_{f.name}({f.param_list()}) {{\n"
+                   f"  void* strata_entry = GlvndDispatchEntry({dpy}, g_dispatch_index[{i}]);\n"
+                   f"  if (strata_entry == nullptr) {_failed(f)}\n"
+                   f"  return {call};\n}}\n\n")
+    out.append("struct Stub {\n  const char* name;\n  void* function;\n};\n")
+    out.append("const Stub kStubs[kStubCount] = {\n")
+    for f in functions:
+        out.append(f'    {{"{f.name}", reinterpret_cast<void*>(&Stub_{f.name})}},\n')
+    out.append("};\n\n")
+    out.append("int StubIndex(const char* name) {\n"
+               "  for (int i = 0; i < kStubCount; ++i) {\n"
+               "    if (std::strcmp(kStubs[i].name, name) == 0) return i;\n"
+               "  }\n  return -1;\n}\n\n}  // namespace\n\n")
+    out.append("void* GlvndDispatchAddress(const char* name) {\n"
+               "  const int i = StubIndex(name);\n  return i < 0 ? nullptr : kStubs[i].function;\n}\n\n"
+               "void GlvndSetDispatchIndex(const char* name, int index) {\n"
+               "  const int i = StubIndex(name);\n  if (i >= 0) g_dispatch_index[i] = index;\n}\n\n"
+               "}  // namespace strata::remote\n")
+    return "".join(out)

@@ -18,6 +18,7 @@ Writes under DIR:
   src/exports_{egl,glesv2,glesv1}.cpp  the symbols each public library exports
   src/exports_gl.cpp, include/loader/libgl_exports.h  Strata's libGL.so.1 (emit_libgl.py)
   src/remote_functions.cpp, include/remote/remote_hand_written.inc  the remote client driver (emit_remote.py)
+  src/remote_glvnd_dispatch.cpp  its glvnd dispatch stubs for EGL display extensions (emit_remote.py)
 """
 
 from __future__ import annotations
@@ -337,6 +338,7 @@ def main() -> int:
     write_if_changed(os.path.join(src, "remote_functions.cpp"),
                      emit_remote.emit_remote_functions(model, rules, uncovered))
     write_if_changed(os.path.join(inc, "remote/remote_hand_written.inc"), emit_remote.emit_remote_declarations(model))
+    write_if_changed(os.path.join(src, "remote_glvnd_dispatch.cpp"), emit_remote.emit_glvnd_dispatch(model))
     write_if_changed(os.path.join(src, "host_sizers.cpp"), emit_sizes.emit_host_sizers(model, rules))
     for api, lib in registry.LIBRARY_OF_API.items():
         write_if_changed(os.path.join(src, f"exports_{lib}.cpp"), emit_exports(model, api))

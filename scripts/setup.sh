@@ -13,6 +13,8 @@ packages=(
   libegl-dev libgles-dev libegl1 libgles1 libgles2 libegl-mesa0 libgl1-mesa-dri
   # the system's libGL (glvnd), which Strata's libGL.so.1 stands in front of
   libgl1
+  # glvnd's EGL vendor ABI (libeglabi.h), which libstrata_remote.so also speaks
+  libglvnd-core-dev
   # sample apps
   libx11-dev libpng-dev
   # trace compression
@@ -24,8 +26,9 @@ packages=(
   googletest libgtest-dev libgmock-dev libbenchmark-dev
   # real programs tested through Strata
   mesa-utils glmark2-es2-x11 piglit xvfb xauth
-  # the tracing peer benchmarks compare against
-  apitrace
+  # the peers benchmarks compare against: a tracer, and a remote renderer
+  # (virglrenderer's vtest server, bench/remote_speed.py)
+  apitrace virgl-server
   # strata view's reports opened in a real browser (tests/view): headless
   # Chromium driven through chromedriver from Debian's python3
   chromium chromium-driver python3-selenium python3-pil

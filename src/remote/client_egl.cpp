@@ -15,6 +15,7 @@
 #include <unordered_map>
 
 #include "remote/generated_support.h"
+#include "remote/glvnd_vendor.h"
 #include "remote/hand_call.h"
 #include "remote/session.h"
 #include "remote/window_presenter.h"
@@ -40,9 +41,9 @@ ClientDisplay* DisplayOf(EGLDisplay dpy) {
 
 // Client extensions are the client's own platforms; display extensions are
 // the renderer's, less those the client cannot carry.
-constexpr char kClientExtensions[] =
-    "EGL_EXT_client_extensions EGL_EXT_platform_base EGL_KHR_platform_x11 EGL_EXT_platform_x11 "
-    "EGL_MESA_platform_surfaceless EGL_KHR_client_get_all_proc_addresses";
+#define STRATA_PLATFORM_EXTENSIONS "EGL_KHR_platform_x11 EGL_EXT_platform_x11 EGL_MESA_platform_surfaceless"
+constexpr char kClientExtensions[] = "EGL_EXT_client_extensions EGL_EXT_platform_base " STRATA_PLATFORM_EXTENSIONS
+                                     " EGL_KHR_client_get_all_proc_addresses";
 constexpr const char* kCarriedExtensions[] = {
     "EGL_KHR_create_context", "EGL_KHR_surfaceless_context", "EGL_KHR_no_config_context", "EGL_KHR_fence_sync",
     "EGL_KHR_wait_sync", "EGL_KHR_image_base", "EGL_KHR_gl_texture_2D_image", "EGL_KHR_gl_texture_cubemap_image",
@@ -106,6 +107,8 @@ EGLDisplay OpenDisplay(EGLint platform, void* native) {
 }
 
 }  // namespace
+
+const char* ClientPlatformExtensions() { return STRATA_PLATFORM_EXTENSIONS; }
 
 bool DisplayReady(EGLDisplay dpy) {
   const ClientDisplay* display = DisplayOf(dpy);

@@ -12,6 +12,7 @@
 #include "common/shared_library.h"
 #include "host/host_driver.h"
 #include "remote/connection.h"
+#include "remote/glvnd_vendor.h"
 #include "stream/call_decoder.h"
 #include "stream/wire.h"
 #include "transport/connect.h"
@@ -114,6 +115,12 @@ bool Session::Start() {
   if (tried_) return false;
   tried_ = true;
   if (address_.empty()) {
+    // A glvnd vendor nobody asked for: glvnd still calls it (eglReleaseThread
+    // goes to every vendor); it stays silent.
+    if (LoadedByGlvnd()) {
+      lost_.store(true, std::memory_order_release);
+      return false;
+    }
     Lose("STRATA_REMOTE names no renderer address (unix:@NAME, unix:/PATH or tcp:HOST:PORT)");
     return false;
   }
@@ -130,7 +137,10 @@ bool Session::Start() {
   auto stream = Handshake("process", &error);
   if (!stream) {
     if (const char* fallback = GetEnv("STRATA_REMOTE_FALLBACK"); fallback && std::string(fallback) == "native") {
-      if (FallBackToNative()) {
+      // Under glvnd the local driver is glvnd's next vendor, which takes the
+      // display this one declines.
+      if (LoadedByGlvnd() || FallBackToNative()) {
+        fell_back_.store(true, std::memory_order_release);
         STRATA_WARN("strata remote: %s; rendering on the local driver instead (STRATA_REMOTE_FALLBACK=native)",
                     error.c_str());
         return false;

@@ -28,7 +28,11 @@ class Session {
   // session); null when the renderer is gone.
   std::unique_ptr<Connection> ConnectThread(uint32_t thread_id);
 
+  // STRATA_REMOTE names a renderer.
+  bool requested() const { return !address_.empty(); }
   bool started() const { return started_.load(std::memory_order_acquire); }
+  // The renderer could not be reached and STRATA_REMOTE_FALLBACK=native took over.
+  bool fell_back() const { return fell_back_.load(std::memory_order_acquire); }
   bool lost() const { return lost_.load(std::memory_order_acquire); }
   // The renderer is gone: says why once, and every later call fails fast.
   void Lose(const std::string& why);
@@ -52,7 +56,7 @@ class Session {
   std::mutex mu_;
   std::unique_ptr<transport::ByteStream> process_stream_;  // until the first thread takes it
   std::string address_, token_, session_id_, session_key_, features_;
-  std::atomic<bool> started_{false}, lost_{false};
+  std::atomic<bool> started_{false}, lost_{false}, fell_back_{false};
   bool tried_ = false;
   std::atomic<uint64_t> sequence_{0};
   std::atomic<uint32_t> next_thread_{1};

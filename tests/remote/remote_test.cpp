@@ -12,6 +12,7 @@
 #include <chrono>
 #include <cstring>
 #include <filesystem>
+#include <map>
 #include <string>
 #include <thread>
 #include <vector>
@@ -278,3 +279,70 @@ TEST(Remote, ThreadsWithSharedContexts) {
 }
 
 }  // namespace
+
+// Installed with `cmake --install`, the client driver is a glvnd EGL vendor:
+// an unmodified program on the system's libEGL (no Strata loader, no
+// LD_LIBRARY_PATH) renders through the renderer when STRATA_REMOTE is set, on
+// Mesa when it is not, and on Mesa with one warning when the renderer is
+// missing and STRATA_REMOTE_FALLBACK=native.
+TEST(Remote, InstalledAsAGlvndVendor) {
+  const std::string prefix = TempPath("glvnd-install");
+  std::filesystem::remove_all(prefix);
+  ProcessResult install = RunProcess({STRATA_CMAKE, "--install", STRATA_BUILD_DIR, "--prefix", prefix});
+  ASSERT_EQ(install.exit_code, 0) << install.out << install.err;
+  const std::string vendor_json = prefix + "/share/glvnd/egl_vendor.d/10_strata_remote.json";
+  ASSERT_TRUE(std::filesystem::exists(vendor_json)) << install.out;
+  const std::string mesa_json = "/usr/share/glvnd/egl_vendor.d/50_mesa.json";
+  ASSERT_TRUE(std::filesystem::exists(mesa_json)) << "Mesa's glvnd vendor (libegl-mesa0) is not installed";
+  const std::string app = std::string(STRATA_BIN_DIR) + "/gles2_shaders";
+  auto run = [&](const std::map<std::string, std::string>& env, const std::string& png) {
+    strata::test::ProcessOptions options;
+    options.timeout_seconds = 120;
+    options.set_env = env;
+    options.unset_env = {"LD_LIBRARY_PATH", "LD_PRELOAD"};
+    return RunProcess({app, "--frames", "10", "--size", "160x120", "--output", png}, options);
+  };
+  const std::string native_png = TempPath("glvnd-native.png");
+  ProcessResult native = run({}, native_png);
+  ASSERT_EQ(native.exit_code, 0) << native.err;
+
+  Renderer renderer;
+  const std::string remote_png = TempPath("glvnd-remote.png");
+  ProcessResult remote =
+      run({{"__EGL_VENDOR_LIBRARY_FILENAMES", vendor_json}, {"STRATA_REMOTE", renderer.address()}}, remote_png);
+  ASSERT_EQ(remote.exit_code, 0) << remote.err << renderer.Log();
+  EXPECT_NE(renderer.Log().find("client joined: gles2_shaders"), std::string::npos) << renderer.Log();
+  Image images[2];
+  std::string error;
+  ASSERT_TRUE(strata::test::ReadPng(native_png, &images[0], &error)) << error;
+  ASSERT_TRUE(strata::test::ReadPng(remote_png, &images[1], &error)) << error;
+  ASSERT_EQ(images[0].width, images[1].width);
+  EXPECT_GT(strata::test::CountColours(images[0]), 50);
+  EXPECT_EQ(strata::test::DifferingBytes(images[0], images[1]), 0u);
+
+  // Both vendors installed, no STRATA_REMOTE: ours declines, Mesa renders.
+  const std::string both = vendor_json + ":" + mesa_json;
+  const size_t joins_before = renderer.Log().find("client joined", renderer.Log().find("client joined") + 1);
+  ProcessResult declined = run({{"__EGL_VENDOR_LIBRARY_FILENAMES", both}}, TempPath("glvnd-declined.png"));
+  ASSERT_EQ(declined.exit_code, 0) << declined.err;
+  EXPECT_EQ(declined.err.find("strata"), std::string::npos) << declined.err;
+  EXPECT_EQ(renderer.Log().find("client joined", renderer.Log().find("client joined") + 1), joins_before);
+
+  // No renderer at the address: without the fallback eglInitialize fails with
+  // one line; with it, Mesa renders after one warning.
+  const std::string nobody = UniqueAddress("nobody");
+  ProcessResult missing =
+      run({{"__EGL_VENDOR_LIBRARY_FILENAMES", both}, {"STRATA_REMOTE", nobody}}, TempPath("glvnd-missing.png"));
+  EXPECT_NE(missing.exit_code, 0);
+  EXPECT_NE(missing.err.find("strata remote: error: cannot connect to renderer at " + nobody), std::string::npos)
+      << missing.err;
+  const std::string fallback_png = TempPath("glvnd-fallback.png");
+  ProcessResult fallback = run({{"__EGL_VENDOR_LIBRARY_FILENAMES", both}, {"STRATA_REMOTE", nobody},
+                                {"STRATA_REMOTE_FALLBACK", "native"}},
+                               fallback_png);
+  ASSERT_EQ(fallback.exit_code, 0) << fallback.err;
+  EXPECT_NE(fallback.err.find("rendering on the local driver instead"), std::string::npos) << fallback.err;
+  Image fallback_image;
+  ASSERT_TRUE(strata::test::ReadPng(fallback_png, &fallback_image, &error)) << error;
+  EXPECT_EQ(strata::test::DifferingBytes(images[0], fallback_image), 0u);
+}
