@@ -16,7 +16,7 @@ packages=(
   # glvnd's EGL vendor ABI (libeglabi.h), which libstrata_remote.so also speaks
   libglvnd-core-dev
   # sample apps
-  libx11-dev libpng-dev
+  libx11-dev libxext-dev libpng-dev
   # trace compression
   liblz4-dev libzstd-dev
   # strata export: Android's gltrace format (protobuf, LZF-compressed images);

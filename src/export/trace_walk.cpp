@@ -34,7 +34,7 @@ void WalkTrace(stream::RecordReader& reader, const Selection& selection, TraceVi
       }
       case stream::RecordType::kFramebuffer: {
         stream::FramebufferImage image;
-        if (!stream::DecodeFramebuffer(record.payload, &image)) {
+        if (!stream::DecodeFramebuffer(record.payload, &image) || image.format != stream::kFramebufferRgba8) {
           ++summary->images_left_out;
           break;
         }

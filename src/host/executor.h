@@ -30,8 +30,13 @@ namespace strata::host {
 
 struct RgbaImage {
   int width = 0, height = 0;
+  bool bgra = false;            // read as BGRA8 (ReadOrder::kBgraWhereNative)
   std::vector<uint8_t> pixels;  // RGBA8, bottom row first (as glReadPixels gives it)
 };
+
+// kBgraWhereNative: BGRA8 where the host reads it (GL_EXT_read_format_bgra),
+// saving the driver's per-pixel conversion, for frames only shown on screen.
+enum class ReadOrder { kRgba, kBgraWhereNative };
 
 // Calls that read vertex arrays (glDraw*, glMultiDraw*; not glDrawBuffers).
 bool IsDraw(int slot);
@@ -78,9 +83,9 @@ class Executor {
   // Reads a rectangle of recorded framebuffer `framebuffer` (0: the surface)
   // of the thread's current context, as the tracer captured it.
   bool ReadFramebuffer(uint32_t thread, uint64_t framebuffer, int x, int y, int width, int height, RgbaImage* image,
-                       std::string* error);
+                       std::string* error, ReadOrder order = ReadOrder::kRgba);
   // Reads the whole draw surface of the thread's current context.
-  bool ReadSurface(uint32_t thread, RgbaImage* image, std::string* error);
+  bool ReadSurface(uint32_t thread, RgbaImage* image, std::string* error, ReadOrder order = ReadOrder::kRgba);
 
   // Why calls could not run: one line per function, with a count.
   std::vector<std::string> problems() const;
@@ -110,6 +115,7 @@ class Executor {
     uint64_t array_buffer = 0, vertex_array = 0, program = 0;
     uint32_t client_texture = 0;
     int max_vertex_attribs = -1;  // asked of the host once
+    int reads_bgra = -1;          // GL_EXT_read_format_bgra, asked of the host once
     std::map<uint64_t, ClientArray> client_arrays;  // by attribute (GLES 1: by array)
     std::map<uint32_t, MappedRange> mapped;         // by buffer target
   };

@@ -5,12 +5,15 @@
 #include <EGL/eglext.h>
 #include <GLES3/gl32.h>
 
+#include <GLES2/gl2ext.h>
+
 #include "host/executor.h"
+#include "stream/capture_sizes.h"
 
 namespace strata::host {
 
 bool Executor::ReadFramebuffer(uint32_t thread_id, uint64_t framebuffer, int x, int y, int width, int height,
-                               RgbaImage* image, std::string* error) {
+                               RgbaImage* image, std::string* error, ReadOrder order) {
   Thread& thread = ThreadOf(thread_id);
   Context* context = Current(thread);
   if (context == nullptr) {
@@ -52,9 +55,16 @@ bool Executor::ReadFramebuffer(uint32_t thread_id, uint64_t framebuffer, int x, 
   if (alignment != 4) pixel_store(GL_PACK_ALIGNMENT, 4);
   image->width = width;
   image->height = height;
-  image->pixels.assign(static_cast<size_t>(width) * height * 4, 0);
-  driver_.Get<PFNGLREADPIXELSPROC>(api::glReadPixels)(x, y, width, height, GL_RGBA, GL_UNSIGNED_BYTE,
-                                                      image->pixels.data());
+  if (order == ReadOrder::kBgraWhereNative && context->reads_bgra < 0) {
+    auto extensions = driver_.Get<PFNGLGETSTRINGPROC>(api::glGetString)(GL_EXTENSIONS);
+    context->reads_bgra =
+        capture::HasExtension(reinterpret_cast<const char*>(extensions), "GL_EXT_read_format_bgra") ? 1 : 0;
+  }
+  image->bgra = order == ReadOrder::kBgraWhereNative && context->reads_bgra == 1;
+  // No clearing: glReadPixels writes every byte (a reused image keeps its storage).
+  image->pixels.resize(static_cast<size_t>(width) * height * 4);
+  driver_.Get<PFNGLREADPIXELSPROC>(api::glReadPixels)(x, y, width, height, image->bgra ? GL_BGRA_EXT : GL_RGBA,
+                                                      GL_UNSIGNED_BYTE, image->pixels.data());
   if (alignment != 4) pixel_store(GL_PACK_ALIGNMENT, alignment);
   if (gles2 && old_framebuffer != host_framebuffer) bind_framebuffer(GL_FRAMEBUFFER, static_cast<GLuint>(old_framebuffer));
   if (gles3) {
@@ -67,7 +77,7 @@ bool Executor::ReadFramebuffer(uint32_t thread_id, uint64_t framebuffer, int x, 
   return true;
 }
 
-bool Executor::ReadSurface(uint32_t thread_id, RgbaImage* image, std::string* error) {
+bool Executor::ReadSurface(uint32_t thread_id, RgbaImage* image, std::string* error, ReadOrder order) {
   auto get_current_surface = driver_.Get<PFNEGLGETCURRENTSURFACEPROC>(api::eglGetCurrentSurface);
   EGLSurface surface = get_current_surface(EGL_DRAW);
   if (surface == EGL_NO_SURFACE) {
@@ -78,7 +88,7 @@ bool Executor::ReadSurface(uint32_t thread_id, RgbaImage* image, std::string* er
   auto query_surface = driver_.Get<PFNEGLQUERYSURFACEPROC>(api::eglQuerySurface);
   query_surface(HostDisplay(), surface, EGL_WIDTH, &width);
   query_surface(HostDisplay(), surface, EGL_HEIGHT, &height);
-  return ReadFramebuffer(thread_id, 0, 0, 0, width, height, image, error);
+  return ReadFramebuffer(thread_id, 0, 0, 0, width, height, image, error, order);
 }
 
 }  // namespace strata::host

@@ -57,7 +57,7 @@ struct Globals {
   std::mutex mu;
   Display* x_display = nullptr;  // the app's, from eglGetDisplay, or our own
   std::unordered_map<uint64_t, std::unique_ptr<ContextShadow>> contexts;
-  std::unordered_map<uint64_t, std::unique_ptr<WindowPresenter>> windows;
+  std::unordered_map<uint64_t, std::shared_ptr<WindowPresenter>> windows;
 };
 Globals& G() {
   static Globals* g = new Globals;
@@ -347,9 +347,6 @@ EGLSurface CreateWindow(api::Slot slot, EGLDisplay dpy, EGLConfig config, Window
   return AsHandle<EGLSurface>(proposed);
 }
 
-void PresentFrame(void* user, std::span<const uint8_t> record) {
-  static_cast<WindowPresenter*>(user)->Present(record);
-}
 
 }  // namespace
 
@@ -435,6 +432,8 @@ EGLBoolean Remote_eglDestroySurface(EGLDisplay dpy, EGLSurface surface) {
   Connection* c = Egl();
   if (c == nullptr) return EGL_FALSE;
   HandCall(*c, api::eglDestroySurface, HandCall::kNoAnswer).Handle(dpy).Handle(surface).End();
+  // Its last frames are shown while the window is certainly there.
+  c->WaitForFrames(0);
   std::lock_guard lock(G().mu);
   G().windows.erase(H(surface));
   return EGL_TRUE;
@@ -480,27 +479,30 @@ EGLBoolean Swap(api::Slot slot, EGLDisplay dpy, EGLSurface surface, const EGLint
   if (!DisplayReady(dpy)) return EGL_FALSE;
   Connection* c = Egl();
   if (c == nullptr) return EGL_FALSE;
-  WindowPresenter* window = nullptr;
+  std::shared_ptr<WindowPresenter> window;
   {
     std::lock_guard lock(G().mu);
     auto it = G().windows.find(H(surface));
-    if (it != G().windows.end()) window = it->second.get();
+    if (it != G().windows.end()) window = it->second;
   }
-  if (window != nullptr) {
-    // A window that changed size gets a host surface of the new size.
-    if (window->Resized()) c->PutSurfaceEvent(H(surface), window->width(), window->height());
-    c->SetFrameHandler(&PresentFrame, window);
-  }
+  // A window that changed size gets a host surface of the new size.
+  if (window != nullptr && window->Resized()) c->PutSurfaceEvent(H(surface), window->width(), window->height());
   HandCall call(*c, slot, HandCall::kAnswer);
   call.Handle(dpy).Handle(surface);
   if (slot != api::eglSwapBuffers) {
     call.Blob(rects, rects != nullptr && n_rects > 0 ? static_cast<size_t>(n_rects) * 4 * sizeof(EGLint) : 0)
         .Int(n_rects);
   }
-  const stream::wire::Reply* r = call.Wait();
-  c->SetFrameHandler(nullptr, nullptr);
-  if (window != nullptr) window->Pace(t_swap_interval);
-  return r != nullptr && r->result.u != 0 ? EGL_TRUE : EGL_FALSE;
+  if (window == nullptr) {
+    const stream::wire::Reply* r = call.Wait();
+    return r != nullptr && r->result.u != 0 ? EGL_TRUE : EGL_FALSE;
+  }
+  // A window's swap does not wait for its own frame (connection.h): a
+  // surface the client made is one the renderer has, so it succeeds.
+  call.End();
+  if (!c->SendWindowSwap(call.sequence(), window)) return Fail(EGL_CONTEXT_LOST);
+  window->Pace(t_swap_interval);
+  return EGL_TRUE;
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 
 #include "common/log.h"
 #include "remote/session.h"
+#include "remote/window_presenter.h"
 #include "stream/byte_reader.h"
 #include "stream/event_records.h"
 #include "stream/record_format.h"
@@ -57,6 +58,95 @@ Connection::Connection(Session& session, std::unique_ptr<transport::ByteStream> 
 
 Connection::~Connection() {
   if (!session_.lost()) Flush();
+  // The frames already sent are shown before the thread goes.
+  WaitForFrames(0);
+  {
+    std::lock_guard lock(frames_mu_);
+    stopping_ = true;
+  }
+  frames_cv_.notify_all();
+  if (frame_thread_.joinable()) frame_thread_.join();
+}
+
+bool Connection::ReadMessage(std::vector<uint8_t>& incoming) {
+  uint8_t header[stream::wire::kMessageHeaderBytes];
+  if (!stream_->ReadFully(header, sizeof header)) {
+    Fail(stream_->error());
+    return false;
+  }
+  const uint32_t size = stream::wire::MessageSize(header);
+  if (size > kMaxIncoming) {
+    Fail("the renderer at " + session_.address() + " sent a message of " + std::to_string(size) +
+         " bytes, larger than any reply");
+    return false;
+  }
+  incoming.resize(size);
+  if (!stream_->ReadFully(incoming.data(), size)) {
+    Fail(stream_->error());
+    return false;
+  }
+  return true;
+}
+
+bool Connection::SendWindowSwap(uint64_t sequence, std::shared_ptr<WindowPresenter> presenter) {
+  if (!Flush()) return false;
+  {
+    std::lock_guard lock(frames_mu_);
+    swaps_.push_back({sequence, std::move(presenter)});
+    if (!frame_thread_.joinable()) frame_thread_ = std::thread([this] { ShowFrames(); });
+  }
+  frames_cv_.notify_all();
+  WaitForFrames(1);
+  return !session_.lost();
+}
+
+void Connection::WaitForFrames(size_t at_most) {
+  std::unique_lock lock(frames_mu_);
+  frames_cv_.wait(lock, [&] { return swaps_.size() <= at_most; });
+}
+
+void Connection::ShowFrames() {
+  std::unique_lock lock(frames_mu_);
+  for (;;) {
+    frames_cv_.wait(lock, [&] { return stopping_ || !swaps_.empty(); });
+    if (swaps_.empty()) return;  // stopping, nothing in flight
+    const WindowSwap swap = swaps_.front();
+    lock.unlock();
+    // Messages up to the swap's reply: its frame comes before it.
+    bool replied = false, ok = true;
+    while (ok && !replied) {
+      ok = ReadMessage(frame_incoming_);
+      stream::Record record;
+      std::string error;
+      size_t at = 0;
+      while (ok && stream::NextRecordIn(frame_incoming_, &at, &record, &error)) {
+        if (record.type == stream::RecordType::kFramebuffer) {
+          swap.presenter->Present(record.payload);
+        } else if (record.type == stream::RecordType::kReply) {
+          stream::ByteReader reply(record.payload);
+          replied = reply.Varint() == swap.sequence;
+        } else if (record.type == stream::RecordType::kTraceEvent) {
+          stream::ByteReader event(record.payload);
+          if (event.String() == "error") {
+            Fail("the renderer at " + session_.address() + " closed this client: " + event.String());
+            ok = false;
+          }
+        }
+      }
+      if (ok && !error.empty()) {
+        Fail("the renderer at " + session_.address() + " sent a malformed message: " + error);
+        ok = false;
+      }
+      if (ok && !replied) {
+        Fail("the renderer at " + session_.address() + " answered another call while a swap waited");
+        ok = false;
+      }
+    }
+    lock.lock();
+    // A renderer that is gone shows no more frames: nobody waits for them.
+    if (ok) swaps_.pop_front(); else swaps_.clear();
+    frames_cv_.notify_all();
+  }
 }
 
 uint64_t Connection::NextSequence() { return session_.NextSequence(); }
@@ -89,32 +179,17 @@ bool Connection::Flush() {
 
 const stream::wire::Reply* Connection::Roundtrip(uint64_t sequence, int slot) {
   if (!Flush()) return nullptr;
+  // The replies of window swaps come first; the frame thread takes them.
+  WaitForFrames(0);
+  if (session_.lost()) return nullptr;
   for (;;) {
-    uint8_t header[stream::wire::kMessageHeaderBytes];
-    if (!stream_->ReadFully(header, sizeof header)) {
-      Fail(stream_->error());
-      return nullptr;
-    }
-    const uint32_t size = stream::wire::MessageSize(header);
-    if (size > kMaxIncoming) {
-      Fail("the renderer at " + session_.address() + " sent a message of " + std::to_string(size) +
-           " bytes, larger than any reply");
-      return nullptr;
-    }
-    incoming_.resize(size);
-    if (!stream_->ReadFully(incoming_.data(), size)) {
-      Fail(stream_->error());
-      return nullptr;
-    }
-    // Records: framebuffers for a window, then the reply.
+    if (!ReadMessage(incoming_)) return nullptr;
     const stream::wire::Reply* found = nullptr;
     stream::Record record;
     std::string error;
     size_t at = 0;
     while (stream::NextRecordIn(incoming_, &at, &record, &error)) {
-      if (record.type == stream::RecordType::kFramebuffer) {
-        if (frame_handler_ != nullptr) frame_handler_(frame_user_, record.payload);
-      } else if (record.type == stream::RecordType::kReply) {
+      if (record.type == stream::RecordType::kReply) {
         if (!stream::wire::DecodeReply(record.payload, slot, &reply_, &error)) break;
         if (reply_.sequence != sequence) {
           error = "reply to call " + std::to_string(reply_.sequence) + " while call " + std::to_string(sequence) +

@@ -5,10 +5,14 @@
 // Calls without a result are only appended to the batch; the batch goes out
 // when a call needs an answer, when it grows past kBatchBytes, or at a swap.
 
+#include <condition_variable>
 #include <cstdint>
+#include <deque>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <vector>
 
 #include "remote/client_state.h"
@@ -20,6 +24,7 @@
 namespace strata::remote {
 
 class Session;
+class WindowPresenter;
 
 class Connection {
  public:
@@ -58,11 +63,15 @@ class Connection {
   // The EGL error the reply carries becomes the thread's.
   void TakeEglError(const stream::wire::Reply& reply);
 
-  // Called with each framebuffer record that comes before a reply (a window's frame).
-  void SetFrameHandler(void (*handler)(void* user, std::span<const uint8_t> record), void* user) {
-    frame_handler_ = handler;
-    frame_user_ = user;
-  }
+  // A window's swap, call `sequence` (already in the batch, wanting a
+  // reply): sends the batch and returns once the frame before it is on
+  // screen. The connection's frame thread reads the reply and its frame and
+  // shows it, while the app's thread goes on with the next frame: the
+  // renderer renders frame N+1 while frame N is shown. Reading anything else
+  // waits until every frame sent is shown (replies come in order).
+  bool SendWindowSwap(uint64_t sequence, std::shared_ptr<WindowPresenter> presenter);
+  // Waits until no more than `at_most` window swaps are in flight.
+  void WaitForFrames(size_t at_most);
 
   uint32_t thread_id() const { return thread_id_; }
 
@@ -70,6 +79,13 @@ class Connection {
 
  private:
   void Fail(const std::string& why);
+  // Reads the next message into `incoming`; false once the renderer is gone (the session is then lost).
+  bool ReadMessage(std::vector<uint8_t>& incoming);
+  void ShowFrames();  // the frame thread
+  struct WindowSwap {
+    uint64_t sequence;
+    std::shared_ptr<WindowPresenter> presenter;
+  };
 
   Session& session_;
   std::unique_ptr<transport::ByteStream> stream_;
@@ -82,8 +98,14 @@ class Connection {
   ContextShadow no_context_;
   std::vector<uint8_t> incoming_;
   stream::wire::Reply reply_;
-  void (*frame_handler_)(void*, std::span<const uint8_t>) = nullptr;
-  void* frame_user_ = nullptr;
+  // Window swaps in flight, in order; the frame thread owns the reading
+  // side while there are any.
+  std::mutex frames_mu_;
+  std::condition_variable frames_cv_;
+  std::deque<WindowSwap> swaps_;
+  bool stopping_ = false;
+  std::thread frame_thread_;
+  std::vector<uint8_t> frame_incoming_;
 };
 
 // The calling thread's connection, made on first use (it joins the process's

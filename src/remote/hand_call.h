@@ -54,6 +54,7 @@ class HandCall {
   uint64_t Create();
   // The handle a creating call proposes.
   uint64_t handle() const { return handle_; }
+  uint64_t sequence() const { return sequence_; }
 
  private:
   Connection& c_;

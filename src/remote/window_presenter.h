@@ -1,13 +1,18 @@
 #pragma once
 // Puts the frames the renderer sends back into the client's X11 window (the
-// seed's color buffer shown in the guest's window): RGBA bottom-up rows
-// become the window visual's pixels, one XPutImage per frame.
+// seed's color buffer shown in the guest's window): bottom-up rows become the
+// window visual's pixels, through a shared-memory image (MIT-SHM) where the X
+// server shares memory with us, else one XPutImage per frame. It draws over an
+// X connection of its own, so that frames can be shown from the connection's
+// frame thread while the app's thread goes on with the next frame.
 
 #include <X11/Xlib.h>
+#include <X11/extensions/XShm.h>
 
 #include <chrono>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <span>
 #include <vector>
 
@@ -15,26 +20,38 @@ namespace strata::remote {
 
 class WindowPresenter {
  public:
-  // Null when the window cannot be drawn into (not a window, an unsupported visual).
-  static std::unique_ptr<WindowPresenter> Create(Display* display, Window window);
+  // Null when the window cannot be drawn into (not a window, an unsupported
+  // visual, no second connection to the app's X server).
+  static std::shared_ptr<WindowPresenter> Create(Display* app_display, Window window);
   ~WindowPresenter();
 
   int width() const { return width_; }
   int height() const { return height_; }
   // The window's size now; true when it changed since the last look.
   bool Resized();
-  // A framebuffer record (stream/framebuffer_record.h) into the window.
+  // A framebuffer record (stream/framebuffer_record.h) into the window. Any thread.
   void Present(std::span<const uint8_t> record);
   // Holds the frame rate to the display's at swap interval N > 0 (60 Hz / N).
   void Pace(int interval);
 
  private:
-  WindowPresenter(Display* display, Window window, GC gc, int width, int height);
-  Display* display_;
+  WindowPresenter(Display* display, Window window, GC gc, Visual* visual, int depth, int width, int height);
+  // An image of w x h for the next frame: the shared one (made or remade at
+  // that size) or, when the server cannot share, one over pixels_.
+  XImage* ImageFor(int w, int h);
+  void DropSharedImage();
+
+  std::mutex mu_;     // the X connection is used by one thread at a time
+  Display* display_;  // ours
   Window window_;
   GC gc_;
+  Visual* visual_;
+  int depth_;
   int width_, height_;
-  std::vector<uint8_t> pixels_;  // the XImage's memory
+  bool try_shared_;                // MIT-SHM is there and has not failed
+  XShmSegmentInfo segment_{};      // shmid -1: none
+  XImage* shared_image_ = nullptr;
+  std::vector<uint8_t> pixels_;    // the plain XImage's memory
   std::chrono::steady_clock::time_point last_present_{};
 };
 

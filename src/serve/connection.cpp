@@ -293,9 +293,10 @@ void Connection::OnReply(const stream::DecodedCall& call, const host::CallReply&
   // The frame read back before a swap: into the answer for a window, into
   // --record's chunk (before the swap, as the tracer's --capture swap) for all.
   const bool window = swap && session.window_frames() && session.window_surfaces().count(call.args[1].u) != 0;
-  host::RgbaImage image;
   std::string error;
-  const bool captured = swap && (window || session.recorder() != nullptr) && session.TakeCapture(&image, &error);
+  const host::RgbaImage* image =
+      swap && (window || session.recorder() != nullptr) ? session.TakeCapture(&error) : nullptr;
+  const bool captured = image != nullptr;
   if (swap && (window || session.recorder() != nullptr) && !captured) {
     Log(session.client().Describe() + ": cannot read the frame back: " + error);
   }
@@ -304,9 +305,10 @@ void Connection::OnReply(const stream::DecodedCall& call, const host::CallReply&
     frame.frame = session.recorder() ? session.recorder()->frame() : 0;
     frame.sequence = call.sequence;
     frame.context = call.context;
-    frame.width = static_cast<uint64_t>(image.width);
-    frame.height = static_cast<uint64_t>(image.height);
-    frame.pixels = image.pixels;
+    frame.width = static_cast<uint64_t>(image->width);
+    frame.height = static_cast<uint64_t>(image->height);
+    frame.format = image->bgra ? stream::kFramebufferBgra8 : stream::kFramebufferRgba8;
+    frame.pixels = image->pixels;
   }
   if (captured && window) PutFramebuffer(out_, frame);
 

@@ -29,7 +29,9 @@ Session::Session(std::string id, std::string key, ClientInfo client, const std::
     const bool window = window_frames_ && window_surfaces_.count(surface) != 0;
     if (!window && recorder_ == nullptr) return;
     capture_error_.clear();
-    captured_ = executor().ReadSurface(thread, &capture_, &capture_error_);
+    // A frame only shown on the client's screen is read in the host's own order.
+    captured_ = executor().ReadSurface(thread, &capture_, &capture_error_,
+                                       recorder_ ? host::ReadOrder::kRgba : host::ReadOrder::kBgraWhereNative);
   };
 }
 
@@ -44,14 +46,13 @@ Session::~Session() {
   Log("client left: " + client_.Describe() + ": " + (how.empty() ? "normal end" : how));
 }
 
-bool Session::TakeCapture(host::RgbaImage* image, std::string* error) {
+const host::RgbaImage* Session::TakeCapture(std::string* error) {
   if (!captured_) {
     *error = capture_error_.empty() ? "the swap read back nothing" : capture_error_;
-    return false;
+    return nullptr;
   }
   captured_ = false;
-  *image = std::move(capture_);
-  return true;
+  return &capture_;
 }
 
 uint32_t Session::NewThread() {

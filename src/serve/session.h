@@ -59,8 +59,8 @@ class Session {
   // Recorded handles of the window surfaces the client made (their swaps send frames back).
   std::set<uint64_t>& window_surfaces() { return window_surfaces_; }
   // The frame the last swap read back (before_swap: a window's, or any with
-  // --record), taken once.
-  bool TakeCapture(host::RgbaImage* image, std::string* error);
+  // --record), taken once; valid until the next swap (its storage is reused).
+  const host::RgbaImage* TakeCapture(std::string* error);
 
   // Connections register so that closing the session wakes them all.
   void Attach(transport::ByteStream* stream);

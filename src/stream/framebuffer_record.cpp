@@ -28,7 +28,8 @@ bool DecodeFramebuffer(std::span<const uint8_t> payload, FramebufferImage* image
   image->width = r.Varint();
   image->height = r.Varint();
   image->format = r.Varint();
-  if (!r.Blob(&image->pixels) || !r.done() || image->format != 0) return false;
+  if (!r.Blob(&image->pixels) || !r.done()) return false;
+  if (image->format != kFramebufferRgba8 && image->format != kFramebufferBgra8) return false;
   return image->width <= 16384 && image->height <= 16384 && image->pixels.size() == image->width * image->height * 4;
 }
 
