@@ -1,7 +1,9 @@
 // A synthetic GLES 2 workload for tracing benchmarks, headless (surfaceless
 // pbuffer). --mode cheap: thousands of cheap state calls per frame
 // (glUniform4f, glEnable/glDisable, glBindBuffer) and one draw; --mode draws:
-// thousands of small draws per frame, each with a uniform change.
+// thousands of small draws per frame, each with a uniform change; --mode
+// roundtrip: a thousand glGetError per frame, each a call that needs an
+// answer (through a remote renderer: a round trip each).
 #include <EGL/egl.h>
 #include <EGL/eglext.h>
 #include <GLES2/gl2.h>
@@ -46,13 +48,13 @@ int main(int argc, char** argv) {
     if (!std::strcmp(argv[i], "--mode") && i + 1 < argc) mode = argv[++i];
     else if (!std::strcmp(argv[i], "--frames") && i + 1 < argc) frames = std::atoi(argv[++i]);
     else if (!std::strcmp(argv[i], "--help")) {
-      std::puts("usage: trace_workload [--mode cheap|draws] [--frames N]");
+      std::puts("usage: trace_workload [--mode cheap|draws|roundtrip] [--frames N]");
       return 0;
     } else {
       Fail("unknown argument (see --help)");
     }
   }
-  if (mode != "cheap" && mode != "draws") Fail("--mode is cheap or draws");
+  if (mode != "cheap" && mode != "draws" && mode != "roundtrip") Fail("--mode is cheap, draws or roundtrip");
   EGLDisplay display = eglGetPlatformDisplay(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, nullptr);
   if (!eglInitialize(display, nullptr, nullptr)) Fail("eglInitialize");
   const EGLint config_attribs[] = {EGL_RENDERABLE_TYPE, EGL_OPENGL_ES2_BIT, EGL_SURFACE_TYPE, EGL_PBUFFER_BIT,
@@ -86,6 +88,12 @@ int main(int argc, char** argv) {
         if (i & 1) glEnable(GL_BLEND); else glDisable(GL_BLEND);
         glBindBuffer(GL_ARRAY_BUFFER, buffers[i & 3]);
       }
+      glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 0, nullptr);
+      glDrawArrays(GL_TRIANGLES, 0, 3);
+    } else if (mode == "roundtrip") {
+      GLenum errors = GL_NO_ERROR;
+      for (int i = 0; i < 1000; ++i) errors |= glGetError();
+      if (errors != GL_NO_ERROR) Fail("a GL error");
       glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 0, nullptr);
       glDrawArrays(GL_TRIANGLES, 0, 3);
     } else {

@@ -48,7 +48,7 @@ bool RecordDispatch::Dispatch(const stream::Record& record, std::string* error) 
 
 void RecordDispatch::RunCall(const stream::Record& record) {
   RunOn(record.thread_id, [&] {
-    if (!on_reply) {
+    if (!on_reply || (wants_reply && !wants_reply(call_))) {
       executor_.Execute(call_);
       return;
     }

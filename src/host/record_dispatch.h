@@ -41,6 +41,10 @@ class RecordDispatch {
   // Called on the call's host thread right after it ran, with what it gave
   // back (valid during the call only). Without it no reply is made.
   std::function<void(const stream::DecodedCall& call, const CallReply& reply)> on_reply;
+  // Which calls on_reply wants (unset: all). Making a reply costs a call's
+  // worth of work again (outputs, results, eglGetError), so a renderer asks
+  // only for those a client waits for or a recording stores.
+  std::function<bool(const stream::DecodedCall& call)> wants_reply;
 
   Executor& executor() { return executor_; }
   uint64_t calls() const { return calls_; }

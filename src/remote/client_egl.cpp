@@ -13,6 +13,7 @@
 #include <mutex>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "remote/generated_support.h"
 #include "remote/glvnd_vendor.h"
@@ -58,6 +59,7 @@ struct Globals {
   Display* x_display = nullptr;  // the app's, from eglGetDisplay, or our own
   std::unordered_map<uint64_t, std::unique_ptr<ContextShadow>> contexts;
   std::unordered_map<uint64_t, std::shared_ptr<WindowPresenter>> windows;
+  std::unordered_set<uint64_t> pbuffers;  // their swaps do nothing, and need no answer
 };
 Globals& G() {
   static Globals* g = new Globals;
@@ -421,9 +423,14 @@ EGLSurface Remote_eglCreatePbufferSurface(EGLDisplay dpy, EGLConfig config, cons
   if (!DisplayReady(dpy)) return EGL_NO_SURFACE;
   Connection* c = Egl();
   if (c == nullptr) return EGL_NO_SURFACE;
-  return AsHandle<EGLSurface>(HandCall(*c, api::eglCreatePbufferSurface, HandCall::kCreatesWaiting)
-                                   .Handle(dpy).Handle(config).Blob(attrib_list, AttribBytes(attrib_list))
-                                   .Create());
+  const uint64_t surface = HandCall(*c, api::eglCreatePbufferSurface, HandCall::kCreatesWaiting)
+                               .Handle(dpy).Handle(config).Blob(attrib_list, AttribBytes(attrib_list))
+                               .Create();
+  if (surface != 0) {
+    std::lock_guard lock(G().mu);
+    G().pbuffers.insert(surface);
+  }
+  return AsHandle<EGLSurface>(surface);
 }
 
 EGLBoolean Remote_eglDestroySurface(EGLDisplay dpy, EGLSurface surface) {
@@ -436,6 +443,7 @@ EGLBoolean Remote_eglDestroySurface(EGLDisplay dpy, EGLSurface surface) {
   c->WaitForFrames(0);
   std::lock_guard lock(G().mu);
   G().windows.erase(H(surface));
+  G().pbuffers.erase(H(surface));
   return EGL_TRUE;
 }
 
@@ -480,18 +488,27 @@ EGLBoolean Swap(api::Slot slot, EGLDisplay dpy, EGLSurface surface, const EGLint
   Connection* c = Egl();
   if (c == nullptr) return EGL_FALSE;
   std::shared_ptr<WindowPresenter> window;
+  bool pbuffer = false;
   {
     std::lock_guard lock(G().mu);
     auto it = G().windows.find(H(surface));
     if (it != G().windows.end()) window = it->second;
+    pbuffer = G().pbuffers.count(H(surface)) != 0;
   }
   // A window that changed size gets a host surface of the new size.
   if (window != nullptr && window->Resized()) c->PutSurfaceEvent(H(surface), window->width(), window->height());
-  HandCall call(*c, slot, HandCall::kAnswer);
+  // A pbuffer's swap has no effect and raises no error (EGL 1.5, 3.10.1): it
+  // only ends the frame, so the batch goes out without waiting and the
+  // renderer runs this frame while the app builds the next.
+  HandCall call(*c, slot, pbuffer ? HandCall::kNoAnswer : HandCall::kAnswer);
   call.Handle(dpy).Handle(surface);
   if (slot != api::eglSwapBuffers) {
     call.Blob(rects, rects != nullptr && n_rects > 0 ? static_cast<size_t>(n_rects) * 4 * sizeof(EGLint) : 0)
         .Int(n_rects);
+  }
+  if (pbuffer) {
+    call.End();
+    return c->Flush() ? EGL_TRUE : Fail(EGL_CONTEXT_LOST);
   }
   if (window == nullptr) {
     const stream::wire::Reply* r = call.Wait();

@@ -52,6 +52,8 @@ void SetThreadEglError(int32_t error) { t_egl_error = error; }
 
 Connection::Connection(Session& session, std::unique_ptr<transport::ByteStream> stream, uint32_t thread_id)
     : session_(session), stream_(std::move(stream)), thread_id_(thread_id), shadow_(&no_context_) {
+  // A reply to a state query takes the renderer a few us: wait for it awake.
+  stream_->SetReadSpin(kReplySpinMicroseconds);
   no_context_.set_connection(this);
   batch_ns_ = MonotonicNs();
 }

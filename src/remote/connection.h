@@ -76,6 +76,7 @@ class Connection {
   uint32_t thread_id() const { return thread_id_; }
 
   static constexpr size_t kBatchBytes = 256 * 1024;
+  static constexpr int kReplySpinMicroseconds = 200;
 
  private:
   void Fail(const std::string& why);

@@ -20,6 +20,7 @@ using stream::RecordType;
 constexpr char kOurFeatures[] = "records-v1,replies-v1,frames-v1";
 // A client that connects and says nothing must not hold a thread for long.
 constexpr int kHandshakeTimeoutMs = 10000;
+constexpr int kNextMessageSpinMicroseconds = 200;
 
 }  // namespace
 
@@ -144,6 +145,9 @@ bool Connection::Handshake() {
 
 void Connection::Run() {
   if (Handshake()) {
+    // The client's next call after an answer comes within microseconds
+    // when it is querying state: wait for it awake (byte_stream.h).
+    stream_->SetReadSpin(kNextMessageSpinMicroseconds);
     std::string how_it_ended;
     for (;;) {
       uint8_t header[wire::kMessageHeaderBytes];
@@ -222,6 +226,12 @@ bool Connection::HandleMessage(std::span<const uint8_t> message, std::string* pr
     std::lock_guard lock(session_->mutex());
     host::RecordDispatch& dispatch = session_->dispatch();
     dispatch.on_reply = [this](const stream::DecodedCall& call, const host::CallReply& reply) { OnReply(call, reply); };
+    // EGL calls always: their error is taken after each (eglGetError answers
+    // from it), and OnReply follows window surfaces and swaps.
+    const bool recording = session_->recorder() != nullptr;
+    dispatch.wants_reply = [recording](const stream::DecodedCall& call) {
+      return recording || (call.flags & wire::kCallWantsReply) || api::kFunctions[call.slot].is_egl;
+    };
     out_.Clear();
     chunk_.Clear();
     run_.Restart();
@@ -244,6 +254,7 @@ bool Connection::HandleMessage(std::span<const uint8_t> message, std::string* pr
     }
     ok = ok && problem->empty();
     dispatch.on_reply = nullptr;
+    dispatch.wants_reply = nullptr;
     // What ran is stored even when the message broke off: the file shows what the client did.
     if (Recorder* recorder = session_->recorder()) {
       recorder->WriteChunk(thread_, chunk_first_sequence_, chunk_records_, chunk_.bytes());

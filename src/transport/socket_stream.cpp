@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -94,6 +95,20 @@ ByteStream::ReadResult SocketStream::ReadFullyWithin(void* data, size_t n, int t
   return Receive(static_cast<uint8_t*>(data), n);
 }
 
+ssize_t SocketStream::ReceiveSome(void* data, size_t n) {
+  if (spin_ns_ > 0) {
+    const auto until = std::chrono::steady_clock::now() + std::chrono::nanoseconds(spin_ns_);
+    do {
+      const ssize_t got = recv(fd_, data, n, MSG_DONTWAIT);
+      if (got >= 0 || (errno != EAGAIN && errno != EWOULDBLOCK)) return got;
+#if defined(__x86_64__) || defined(__i386__)
+      __builtin_ia32_pause();
+#endif
+    } while (std::chrono::steady_clock::now() < until);
+  }
+  return recv(fd_, data, n, 0);
+}
+
 ByteStream::ReadResult SocketStream::Receive(uint8_t* data, size_t n) {
   size_t done = std::min(n, input_end_ - input_begin_);
   if (done > 0) std::memcpy(data, input_.get() + input_begin_, done);
@@ -103,7 +118,7 @@ ByteStream::ReadResult SocketStream::Receive(uint8_t* data, size_t n) {
     size_t left = n - done;
     bool in_place = left >= kInputBufferSize;
     if (!in_place && !input_) input_ = std::make_unique_for_overwrite<uint8_t[]>(kInputBufferSize);
-    ssize_t got = in_place ? recv(fd_, data + done, left, 0) : recv(fd_, input_.get(), kInputBufferSize, 0);
+    ssize_t got = in_place ? ReceiveSome(data + done, left) : ReceiveSome(input_.get(), kInputBufferSize);
     if (got > 0) {
       size_t size = static_cast<size_t>(got);
       if (in_place) {

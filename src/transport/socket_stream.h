@@ -28,6 +28,7 @@ class SocketStream final : public ByteStream {
   ReadResult ReadFullyWithin(void* data, size_t n, int timeout_ms) override;
   bool HasBufferedInput() const override { return input_begin_ < input_end_; }
   void Shutdown() override;
+  void SetReadSpin(int microseconds) override { spin_ns_ = static_cast<int64_t>(microseconds) * 1000; }
   const std::string& error() const override { return error_; }
   int fd() const override { return fd_; }
 
@@ -37,6 +38,8 @@ class SocketStream final : public ByteStream {
   bool SendAll(const uint8_t* data, size_t n);
   // Fills `data` from the input buffer and the socket; kOk, kClosed or kError.
   ReadResult Receive(uint8_t* data, size_t n);
+  // recv(), looking without sleeping for spin_ns_ first.
+  ssize_t ReceiveSome(void* data, size_t n);
   // The reason when the peer is gone: an orderly close or our own Shutdown().
   std::string ClosedText() const;
 
@@ -45,6 +48,7 @@ class SocketStream final : public ByteStream {
   std::string error_;
   bool send_failed_ = false;
   std::atomic<bool> shut_down_{false};
+  int64_t spin_ns_ = 0;
 
   std::unique_ptr<uint8_t[]> output_;
   size_t output_capacity_ = 0;

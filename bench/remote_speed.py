@@ -1,0 +1,206 @@
+#!/usr/bin/env python3
+"""Remote rendering speed: the same programs natively, through a Strata
+renderer (`strata serve`, clients under `strata run --remote`) and through
+virglrenderer's vtest server (`virgl_test_server --use-egl-surfaceless`,
+clients under GALLIUM_DRIVER=virpipe), in one interleaved run.
+
+Workloads (several shapes, so that no single call mix decides):
+  cheap      bench/workloads/trace_workload --mode cheap: 15,000 state calls a frame
+  draws      trace_workload --mode draws: 2,000 small draws a frame, two uniforms each
+  roundtrip  trace_workload --mode roundtrip: 1,000 glGetError a frame, each needing an answer
+  glmark2    glmark2-es2 (a subset of scenes) in an X11 window on an Xvfb this script starts
+
+Each round runs every workload in every configuration, in a random order; the
+headline figure is the median over rounds of speed relative to the native run
+of the same round (>1 is faster than native). For trace_workload the speed is
+frames per second of its frame loop; for glmark2 its score. The roundtrip
+workload also gives the time of one answered call (median, microseconds).
+
+Every process (the renderers too) runs with MALLOC_TOP_PAD_=268435456, as
+docs/benchmarks.md asks. Needs: a build tree, virgl-server, glmark2-es2-x11,
+xvfb (scripts/setup.sh installs them).
+
+usage: remote_speed.py [--rounds N] [--frames N] [--workloads cheap,draws,roundtrip,glmark2]
+                       [--configs native,strata,virgl] [--build DIR]
+"""
+
+import argparse
+import os
+import random
+import re
+import shutil
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+GLMARK2_SCENES = ["-b", "build:duration=2", "-b", "texture:duration=2", "-b", "shading:shading=phong:duration=2",
+                  "-b", "effect2d:duration=2"]
+VIRGL_SOCKET = "/tmp/.virgl_test"  # the one path Mesa's vtest client connects to
+TRACE_CALLS_PER_FRAME = {"roundtrip": 1000}
+
+
+def fail(message):
+    print(f"remote_speed: error: {message}", file=sys.stderr)
+    sys.exit(1)
+
+
+def environment(extra=None):
+    env = dict(os.environ, MALLOC_TOP_PAD_="268435456")
+    env.update(extra or {})
+    return env
+
+
+def wait_for(predicate, what, seconds=15):
+    deadline = time.time() + seconds
+    while time.time() < deadline:
+        if predicate():
+            return
+        time.sleep(0.05)
+    fail(f"{what} did not come up within {seconds} s")
+
+
+def abstract_socket_listening(name):
+    with open("/proc/net/unix") as table:
+        return any(line.rstrip().endswith(" @" + name) for line in table)
+
+
+class Servers:
+    """The renderers and the X server, started once and stopped at the end."""
+
+    def __init__(self, strata, configs, need_x, tmp):
+        self.processes = []
+        self.display = None
+        if "strata" in configs:
+            name = f"strata-remote-bench-{os.getpid()}"
+            self.strata_address = "unix:@" + name
+            log = open(os.path.join(tmp, "serve.log"), "w")
+            self.processes.append(subprocess.Popen([strata, "serve", "--listen", self.strata_address],
+                                                   stdout=log, stderr=log, env=environment()))
+            wait_for(lambda: abstract_socket_listening(name), "strata serve")
+        if "virgl" in configs:
+            if shutil.which("virgl_test_server") is None:
+                fail("virgl_test_server is not installed (Debian package virgl-server; scripts/setup.sh)")
+            if os.path.exists(VIRGL_SOCKET):
+                probe = socket.socket(socket.AF_UNIX)
+                try:
+                    probe.connect(VIRGL_SOCKET)
+                    fail(f"a vtest server already listens on {VIRGL_SOCKET}; stop it first")
+                except OSError:
+                    os.unlink(VIRGL_SOCKET)
+                finally:
+                    probe.close()
+            log = open(os.path.join(tmp, "virgl.log"), "w")
+            self.processes.append(subprocess.Popen(["virgl_test_server", "--use-egl-surfaceless"],
+                                                   stdout=log, stderr=log, env=environment()))
+            wait_for(lambda: os.path.exists(VIRGL_SOCKET), "virgl_test_server")
+        if need_x:
+            if shutil.which("Xvfb") is None:
+                fail("Xvfb is not installed (scripts/setup.sh)")
+            number = 90 + os.getpid() % 400
+            self.display = f":{number}"
+            self.processes.append(subprocess.Popen(["Xvfb", self.display, "-screen", "0", "1024x768x24", "-nolisten",
+                                                    "tcp"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+            wait_for(lambda: os.path.exists(f"/tmp/.X11-unix/X{number}"), "Xvfb")
+
+    def stop(self):
+        for p in self.processes:
+            p.send_signal(signal.SIGTERM)
+        for p in self.processes:
+            try:
+                p.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                p.kill()
+
+
+def command(config, program, strata, servers):
+    if config == "strata":
+        return [strata, "run", "--remote", servers.strata_address, "--"] + program, {}
+    if config == "virgl":
+        return program, {"GALLIUM_DRIVER": "virpipe"}
+    return program, {}
+
+
+def run_once(workload, config, args, strata, servers):
+    """Speed of one run: frames per second, or glmark2's score; and seconds per frame."""
+    if workload == "glmark2":
+        program = ["glmark2-es2"] + GLMARK2_SCENES
+        extra = {"DISPLAY": servers.display}
+    else:
+        program = [os.path.join(args.build, "bin", "trace_workload"), "--mode", workload, "--frames",
+                   str(args.frames)]
+        extra = {}
+    argv, more = command(config, program, strata, servers)
+    extra.update(more)
+    result = subprocess.run(argv, capture_output=True, text=True, env=environment(extra), timeout=600)
+    if result.returncode != 0:
+        fail(f"{workload} under {config} failed ({result.returncode}):\n{result.stdout[-2000:]}{result.stderr[-2000:]}")
+    if workload == "glmark2":
+        match = re.search(r"glmark2 Score: (\d+)", result.stdout)
+        if match is None:
+            fail(f"glmark2 under {config} printed no score:\n{result.stdout[-2000:]}")
+        return float(match.group(1)), None
+    seconds = float(re.search(r"frames in ([0-9.]+) s", result.stdout).group(1))
+    return args.frames / seconds, seconds / args.frames
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--frames", type=int, default=100, help="frames per trace_workload run")
+    parser.add_argument("--workloads", default="cheap,draws,roundtrip,glmark2")
+    parser.add_argument("--configs", default="native,strata,virgl")
+    parser.add_argument("--build", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "build"))
+    args = parser.parse_args()
+    workloads = args.workloads.split(",")
+    configs = args.configs.split(",")
+    for w in workloads:
+        if w not in ("cheap", "draws", "roundtrip", "glmark2"):
+            fail(f"unknown workload '{w}'")
+    for c in configs:
+        if c not in ("native", "strata", "virgl"):
+            fail(f"unknown configuration '{c}'")
+    if "native" not in configs:
+        configs.insert(0, "native")
+    strata = os.path.join(args.build, "bin", "strata")
+    if not os.access(strata, os.X_OK):
+        fail(f"no strata in {args.build}/bin (build first, or give --build)")
+    tmp = tempfile.mkdtemp(prefix="strata-remote-bench-")
+    servers = Servers(strata, configs, "glmark2" in workloads, tmp)
+    speeds = {(w, c): [] for w in workloads for c in configs}
+    ratios = {(w, c): [] for w in workloads for c in configs}
+    latency = {c: [] for c in configs}
+    try:
+        for round_index in range(args.rounds):
+            for workload in workloads:
+                order = configs[:]
+                random.shuffle(order)
+                this_round = {}
+                for config in order:
+                    speed, seconds_per_frame = run_once(workload, config, args, strata, servers)
+                    this_round[config] = speed
+                    speeds[(workload, config)].append(speed)
+                    if workload in TRACE_CALLS_PER_FRAME:
+                        latency[config].append(seconds_per_frame / TRACE_CALLS_PER_FRAME[workload] * 1e6)
+                for config in configs:
+                    ratios[(workload, config)].append(this_round[config] / this_round["native"])
+            print(f"round {round_index + 1}/{args.rounds} done", file=sys.stderr)
+    finally:
+        servers.stop()
+    print(f"{'workload':<10} {'config':<8} {'median speed':>14} {'x native (median of rounds)':>28}")
+    for workload in workloads:
+        unit = "score" if workload == "glmark2" else "frames/s"
+        for config in configs:
+            print(f"{workload:<10} {config:<8} {statistics.median(speeds[(workload, config)]):>8.1f} {unit:<8}"
+                  f" {statistics.median(ratios[(workload, config)]):>18.2f}x"
+                  f"   (rounds: {', '.join(f'{r:.2f}' for r in ratios[(workload, config)])})")
+    if "roundtrip" in workloads:
+        for config in configs:
+            print(f"one answered call (glGetError), {config}: {statistics.median(latency[config]):.2f} us (median)")
+
+
+if __name__ == "__main__":
+    main()
