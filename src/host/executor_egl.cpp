@@ -183,6 +183,33 @@ void Executor::AnswerConfigs(const stream::DecodedCall& call, int configs_param,
 
 void Executor::SetSurfaceSize(uint64_t recorded_surface, int width, int height) {
   surface_sizes_[recorded_surface] = {width, height};
+  // A window that changed size mid-stream: its stand-in is made again at the
+  // new size (contents are not kept, as a resized window's back buffer is not).
+  auto it = recorded_surfaces_.find(recorded_surface);
+  if (it == recorded_surfaces_.end()) return;
+  Surface& surface = it->second;
+  if (!surface.stand_in || surface.host == EGL_NO_SURFACE || (surface.width == width && surface.height == height)) {
+    return;
+  }
+  std::string error;
+  EGLSurface fresh = surfaces_.CreateWindowSurface(HostDisplay(), surface.host_config, width, height, &error);
+  if (fresh == EGL_NO_SURFACE) {
+    problems_["window surface"] = {1, error};
+    return;
+  }
+  const EGLSurface old = surface.host;
+  auto current_surface = driver_.Get<PFNEGLGETCURRENTSURFACEPROC>(api::eglGetCurrentSurface);
+  const EGLSurface draw = current_surface(EGL_DRAW), read = current_surface(EGL_READ);
+  if (draw == old || read == old) {
+    driver_.Get<PFNEGLMAKECURRENTPROC>(api::eglMakeCurrent)(
+        HostDisplay(), draw == old ? fresh : draw, read == old ? fresh : read,
+        driver_.Get<PFNEGLGETCURRENTCONTEXTPROC>(api::eglGetCurrentContext)());
+  }
+  // Current on another thread, it goes when that thread lets go of it.
+  driver_.Get<PFNEGLDESTROYSURFACEPROC>(api::eglDestroySurface)(HostDisplay(), old);
+  surface.host = fresh;
+  surface.width = width;
+  surface.height = height;
 }
 
 bool Executor::ExecuteEgl(const stream::DecodedCall& call, Thread& thread, bool* handled, Word* result,

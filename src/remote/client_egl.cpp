@@ -495,8 +495,6 @@ EGLBoolean Swap(api::Slot slot, EGLDisplay dpy, EGLSurface surface, const EGLint
     if (it != G().windows.end()) window = it->second;
     pbuffer = G().pbuffers.count(H(surface)) != 0;
   }
-  // A window that changed size gets a host surface of the new size.
-  if (window != nullptr && window->Resized()) c->PutSurfaceEvent(H(surface), window->width(), window->height());
   // A pbuffer's swap has no effect and raises no error (EGL 1.5, 3.10.1): it
   // only ends the frame, so the batch goes out without waiting and the
   // renderer runs this frame while the app builds the next.
@@ -517,6 +515,9 @@ EGLBoolean Swap(api::Slot slot, EGLDisplay dpy, EGLSurface surface, const EGLint
   // A window's swap does not wait for its own frame (connection.h): a
   // surface the client made is one the renderer has, so it succeeds.
   call.End();
+  // A window that changed size gets a host surface of the new size from the
+  // next frame on, as a native back buffer follows the window after a swap.
+  if (window->Resized()) c->PutSurfaceEvent(H(surface), window->width(), window->height());
   if (!c->SendWindowSwap(call.sequence(), window)) return Fail(EGL_CONTEXT_LOST);
   window->Pace(t_swap_interval);
   return EGL_TRUE;

@@ -346,3 +346,17 @@ TEST(Remote, InstalledAsAGlvndVendor) {
   ASSERT_TRUE(strata::test::ReadPng(fallback_png, &fallback_image, &error)) << error;
   EXPECT_EQ(strata::test::DifferingBytes(images[0], fallback_image), 0u);
 }
+
+// A window resized between frames: after one swap the surface has the
+// window's new size and renders to its far corner, as natively.
+TEST(Remote, ResizedWindowGetsASurfaceOfTheNewSize) {
+  const std::string app = std::string(STRATA_BIN_DIR) + "/resizing_window";
+  ProcessResult native = RunProcess({"xvfb-run", "-a", app});
+  ASSERT_EQ(native.exit_code, 0) << native.out << native.err;
+  ASSERT_NE(native.out.find("resized: ok"), std::string::npos) << native.out;
+  Renderer renderer;
+  ProcessResult remote = RunProcess({"xvfb-run", "-a", STRATA_CLI, "run", "--remote", renderer.address(), "--", app});
+  EXPECT_EQ(remote.exit_code, 0) << remote.out << remote.err << renderer.Log();
+  EXPECT_NE(remote.out.find("surface 240x180 (window 240x180)"), std::string::npos) << remote.out;
+  EXPECT_NE(remote.out.find("resized: ok"), std::string::npos) << remote.out;
+}
