@@ -19,10 +19,12 @@
 #include "remote/glvnd_vendor.h"
 #include "remote/hand_call.h"
 #include "remote/session.h"
-#include "remote/window_presenter.h"
+#include "present/window_presenter.h"
 
 namespace strata::remote {
 namespace {
+
+using present::WindowPresenter;
 
 constexpr EGLint kPlatformX11 = 0x31D5, kPlatformSurfaceless = 0x31DD;
 

@@ -8,7 +8,7 @@
 
 #include "common/log.h"
 #include "remote/session.h"
-#include "remote/window_presenter.h"
+#include "present/window_presenter.h"
 #include "stream/byte_reader.h"
 #include "stream/event_records.h"
 #include "stream/record_format.h"

@@ -21,10 +21,16 @@
 #include "stream/wire.h"
 #include "transport/byte_stream.h"
 
-namespace strata::remote {
+namespace strata {
+
+namespace present {
+class WindowPresenter;
+}
+
+namespace remote {
 
 class Session;
-class WindowPresenter;
+using present::WindowPresenter;
 
 class Connection {
  public:
@@ -130,4 +136,5 @@ const char* InternString(std::string_view s);
 int32_t TakeThreadEglError();
 void SetThreadEglError(int32_t error);
 
-}  // namespace strata::remote
+}  // namespace remote
+}  // namespace strata

@@ -1,17 +1,17 @@
-#include "remote/window_presenter.h"
+#include "present/window_presenter.h"
 
 #include <X11/Xutil.h>
 #include <sys/ipc.h>
 #include <sys/shm.h>
 
+#include <algorithm>
 #include <cstring>
 #include <mutex>
 #include <set>
 #include <thread>
 
-#include "stream/framebuffer_record.h"
 
-namespace strata::remote {
+namespace strata::present {
 namespace {
 
 // Xlib's error handler is the process's. Errors on our own connections (a
@@ -57,7 +57,7 @@ bool TakeFailure(Display* display) {
 
 }  // namespace
 
-std::shared_ptr<WindowPresenter> WindowPresenter::Create(Display* app_display, Window window) {
+std::shared_ptr<WindowPresenter> WindowPresenter::Create(Display* app_display, Window window, Fit fit) {
   if (app_display == nullptr) return nullptr;
   // The app's requests (the window it just made) reach the server before ours.
   XSync(app_display, False);
@@ -74,11 +74,11 @@ std::shared_ptr<WindowPresenter> WindowPresenter::Create(Display* app_display, W
   }
   GC gc = XCreateGC(display, window, 0, nullptr);
   return std::shared_ptr<WindowPresenter>(new WindowPresenter(display, window, gc, attributes.visual, attributes.depth,
-                                                              attributes.width, attributes.height));
+                                                              attributes.width, attributes.height, fit));
 }
 
 WindowPresenter::WindowPresenter(Display* display, Window window, GC gc, Visual* visual, int depth, int width,
-                                 int height)
+                                 int height, Fit fit)
     : display_(display),
       window_(window),
       gc_(gc),
@@ -86,6 +86,7 @@ WindowPresenter::WindowPresenter(Display* display, Window window, GC gc, Visual*
       depth_(depth),
       width_(width),
       height_(height),
+      fit_(fit),
       try_shared_(XShmQueryExtension(display) == True) {
   segment_.shmid = -1;
 }
@@ -148,6 +149,10 @@ XImage* WindowPresenter::ImageFor(int w, int h) {
 
 bool WindowPresenter::Resized() {
   std::lock_guard lock(mu_);
+  return LookAtSize();
+}
+
+bool WindowPresenter::LookAtSize() {
   XWindowAttributes attributes;
   if (!XGetWindowAttributes(display_, window_, &attributes)) return false;
   if (attributes.width == width_ && attributes.height == height_) return false;
@@ -158,28 +163,69 @@ bool WindowPresenter::Resized() {
 
 void WindowPresenter::Present(std::span<const uint8_t> record) {
   stream::FramebufferImage frame;
-  if (!stream::DecodeFramebuffer(record, &frame) || frame.width == 0 || frame.height == 0) return;
-  const int w = static_cast<int>(frame.width), h = static_cast<int>(frame.height);
-  std::lock_guard lock(mu_);
-  XImage* image = ImageFor(w, h);
-  if (image == nullptr) return;
-  const size_t row_bytes = static_cast<size_t>(w) * 4;
-  // Bottom row first -> the server's 32-bit BGRX, top row first: a row copy
-  // for BGRA frames, a swizzle for RGBA ones.
+  if (stream::DecodeFramebuffer(record, &frame)) Present(frame);
+}
+
+void WindowPresenter::Convert(const stream::FramebufferImage& frame, XImage* image, int w, int h) {
+  const int fw = static_cast<int>(frame.width), fh = static_cast<int>(frame.height);
+  const bool bgra = frame.format == stream::kFramebufferBgra8;
+  const size_t frame_row = static_cast<size_t>(fw) * 4;
+  if (fw == w && fh == h) {
+    // Bottom row first -> the server's 32-bit BGRX, top row first: a row copy
+    // for BGRA frames, a swizzle for RGBA ones.
+    for (int y = 0; y < h; ++y) {
+      const uint8_t* src = frame.pixels.data() + static_cast<size_t>(h - 1 - y) * frame_row;
+      uint8_t* dst = reinterpret_cast<uint8_t*>(image->data) + static_cast<size_t>(y) * image->bytes_per_line;
+      if (bgra) {
+        std::memcpy(dst, src, frame_row);
+        continue;
+      }
+      for (int x = 0; x < w; ++x) {
+        dst[4 * x + 0] = src[4 * x + 2];
+        dst[4 * x + 1] = src[4 * x + 1];
+        dst[4 * x + 2] = src[4 * x + 0];
+        dst[4 * x + 3] = 0xff;
+      }
+    }
+    return;
+  }
+  // Scaled to fit, aspect kept, centred; nearest pixel (a preview, not a copy).
+  const double scale = std::min(static_cast<double>(w) / fw, static_cast<double>(h) / fh);
+  const int sw = std::max(1, static_cast<int>(fw * scale)), sh = std::max(1, static_cast<int>(fh * scale));
+  const int left = (w - sw) / 2, top = (h - sh) / 2;
   for (int y = 0; y < h; ++y) {
-    const uint8_t* src = frame.pixels.data() + static_cast<size_t>(h - 1 - y) * row_bytes;
-    uint8_t* dst = reinterpret_cast<uint8_t*>(image->data) + static_cast<size_t>(y) * image->bytes_per_line;
-    if (frame.format == stream::kFramebufferBgra8) {
-      std::memcpy(dst, src, row_bytes);
+    uint32_t* dst = reinterpret_cast<uint32_t*>(image->data + static_cast<size_t>(y) * image->bytes_per_line);
+    if (y < top || y >= top + sh) {
+      std::memset(dst, 0, static_cast<size_t>(w) * 4);
       continue;
     }
+    const int fy = std::min(fh - 1, static_cast<int>((y - top) / scale));
+    const uint8_t* row = frame.pixels.data() + static_cast<size_t>(fh - 1 - fy) * frame_row;
     for (int x = 0; x < w; ++x) {
-      dst[4 * x + 0] = src[4 * x + 2];
-      dst[4 * x + 1] = src[4 * x + 1];
-      dst[4 * x + 2] = src[4 * x + 0];
-      dst[4 * x + 3] = 0xff;
+      if (x < left || x >= left + sw) {
+        dst[x] = 0;
+        continue;
+      }
+      const uint8_t* p = row + static_cast<size_t>(std::min(fw - 1, static_cast<int>((x - left) / scale))) * 4;
+      const uint32_t r = bgra ? p[2] : p[0], g = p[1], b = bgra ? p[0] : p[2];
+      dst[x] = 0xff000000u | r << 16 | g << 8 | b;
     }
   }
+}
+
+void WindowPresenter::Present(const stream::FramebufferImage& frame) {
+  if (frame.width == 0 || frame.height == 0) return;
+  std::lock_guard lock(mu_);
+  int w = static_cast<int>(frame.width), h = static_cast<int>(frame.height);
+  if (fit_ == Fit::kScaleToFit) {
+    LookAtSize();  // the viewer may have resized it
+    w = width_;
+    h = height_;
+  }
+  if (w <= 0 || h <= 0) return;
+  XImage* image = ImageFor(w, h);
+  if (image == nullptr) return;
+  Convert(frame, image, w, h);
   if (image == shared_image_) {
     XShmPutImage(display_, window_, gc_, image, 0, 0, 0, 0, static_cast<unsigned>(w), static_cast<unsigned>(h), False);
     // The server has read the segment once this returns: the next frame may overwrite it.
@@ -201,4 +247,4 @@ void WindowPresenter::Pace(int interval) {
   last_present_ = std::chrono::steady_clock::now();
 }
 
-}  // namespace strata::remote
+}  // namespace strata::present

@@ -1,6 +1,8 @@
 #pragma once
-// Puts the frames the renderer sends back into the client's X11 window (the
-// seed's color buffer shown in the guest's window): bottom-up rows become the
+// Shows frames (framebuffer records, stream/framebuffer_record.h) in an X11
+// window: the remote client puts the renderer's frames into the app's window
+// (the seed's color buffer shown in the guest's window), `strata serve
+// --display` into windows of its own, scaled to fit. Bottom-up rows become the
 // window visual's pixels, through a shared-memory image (MIT-SHM) where the X
 // server shares memory with us, else one XPutImage per frame. It draws over an
 // X connection of its own, so that frames can be shown from the connection's
@@ -16,30 +18,40 @@
 #include <span>
 #include <vector>
 
-namespace strata::remote {
+#include "stream/framebuffer_record.h"
+
+namespace strata::present {
 
 class WindowPresenter {
  public:
+  // kAsIs: the frame at the window's top left, pixel for pixel. kScaleToFit:
+  // scaled to the window's size, keeping its aspect (the rest black).
+  enum class Fit { kAsIs, kScaleToFit };
   // Null when the window cannot be drawn into (not a window, an unsupported
   // visual, no second connection to the app's X server).
-  static std::shared_ptr<WindowPresenter> Create(Display* app_display, Window window);
+  static std::shared_ptr<WindowPresenter> Create(Display* app_display, Window window, Fit fit = Fit::kAsIs);
   ~WindowPresenter();
 
   int width() const { return width_; }
   int height() const { return height_; }
   // The window's size now; true when it changed since the last look.
   bool Resized();
-  // A framebuffer record (stream/framebuffer_record.h) into the window. Any thread.
+  // A frame into the window. Any thread.
+  void Present(const stream::FramebufferImage& frame);
+  // A framebuffer record's payload; malformed ones are dropped.
   void Present(std::span<const uint8_t> record);
   // Holds the frame rate to the display's at swap interval N > 0 (60 Hz / N).
   void Pace(int interval);
 
  private:
-  WindowPresenter(Display* display, Window window, GC gc, Visual* visual, int depth, int width, int height);
+  WindowPresenter(Display* display, Window window, GC gc, Visual* visual, int depth, int width, int height, Fit fit);
+  // Rows of `frame` into `image` (w x h), top row first, scaled when they differ.
+  static void Convert(const stream::FramebufferImage& frame, XImage* image, int w, int h);
   // An image of w x h for the next frame: the shared one (made or remade at
   // that size) or, when the server cannot share, one over pixels_.
   XImage* ImageFor(int w, int h);
   void DropSharedImage();
+  bool LookAtSize();  // under mu_: what Resized() says
 
   std::mutex mu_;     // the X connection is used by one thread at a time
   Display* display_;  // ours
@@ -48,6 +60,7 @@ class WindowPresenter {
   Visual* visual_;
   int depth_;
   int width_, height_;
+  Fit fit_;
   bool try_shared_;                // MIT-SHM is there and has not failed
   XShmSegmentInfo segment_{};      // shmid -1: none
   XImage* shared_image_ = nullptr;
@@ -55,4 +68,4 @@ class WindowPresenter {
   std::chrono::steady_clock::time_point last_present_{};
 };
 
-}  // namespace strata::remote
+}  // namespace strata::present
