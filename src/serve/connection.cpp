@@ -109,7 +109,7 @@ bool Connection::Handshake() {
       return false;
     }
     session_ = std::make_shared<Session>(id, key, client, *functions, features, *context_.driver,
-                                         std::move(recorder));
+                                         std::move(recorder), context_.display);
     context_.sessions.Add(session_);
     Log("client joined: " + client.Describe() + ", session " + id + recording);
     answer.values["session"] = session_->id();
@@ -299,6 +299,7 @@ void Connection::OnReply(const stream::DecodedCall& call, const host::CallReply&
     session.window_surfaces().insert(reply.result.u);
   } else if (slot == api::eglDestroySurface && call.args.size() >= 2) {
     session.window_surfaces().erase(call.args[1].u);
+    if (context_.display != nullptr) context_.display->Forget(session.id(), call.args[1].u);
   }
 
   // The frame read back before a swap: into the answer for a window, into
@@ -321,7 +322,12 @@ void Connection::OnReply(const stream::DecodedCall& call, const host::CallReply&
     frame.format = image->bgra ? stream::kFramebufferBgra8 : stream::kFramebufferRgba8;
     frame.pixels = image->pixels;
   }
-  if (captured && window) PutFramebuffer(out_, frame);
+  if (captured && window) {
+    PutFramebuffer(out_, frame);
+    if (context_.display != nullptr) {
+      context_.display->Show(session.id(), call.args[1].u, session.client().Describe(), frame);
+    }
+  }
 
   if (call.flags & wire::kCallWantsReply) {
     wire::Reply answer;

@@ -9,6 +9,7 @@
 
 #include "host/host_driver.h"
 #include "serve/auth.h"
+#include "serve/frame_display.h"
 #include "serve/session.h"
 #include "stream/byte_writer.h"
 #include "stream/call_decoder.h"
@@ -23,6 +24,7 @@ struct ServeContext {
   const host::HostDriver* driver = nullptr;
   AuthPolicy auth;
   std::string record_dir;  // empty: no --record
+  FrameDisplay* display = nullptr;  // --display
   SessionTable sessions;
 };
 

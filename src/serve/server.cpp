@@ -13,6 +13,7 @@
 #include "common/env.h"
 #include "host/host_driver.h"
 #include "serve/connection.h"
+#include "serve/frame_display.h"
 #include "serve/log.h"
 #include "transport/listener.h"
 #include "transport/token.h"
@@ -30,6 +31,7 @@ struct Client {
 
 struct Server::State {
   std::unique_ptr<host::HostDriver> driver;
+  std::unique_ptr<FrameDisplay> display;  // outlives every connection
   ServeContext context;
   std::vector<std::unique_ptr<transport::Listener>> listeners;
   std::string token_file;
@@ -73,6 +75,11 @@ std::unique_ptr<Server> Server::Open(const ServeOptions& options, std::string* e
   state->context.driver = state->driver.get();
   state->context.record_dir = options.record_dir;
   state->context.auth.allowed_uids = options.allow_uids;
+  if (options.display) {
+    state->display = FrameDisplay::Open(error);
+    if (!state->display) return nullptr;
+    state->context.display = state->display.get();
+  }
   bool tcp = false;
   for (const std::string& address : options.listen) {
     auto listener = transport::Listener::Open(address, error);

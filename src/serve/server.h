@@ -17,6 +17,7 @@ struct ServeOptions {
   std::string record_dir;           // --record: one trace per client process
   std::vector<uid_t> allow_uids;    // Unix clients besides our own uid
   std::string token_file;           // written (0600) when a TCP address is listened on
+  bool display = false;             // --display: client windows' frames shown here too
 };
 
 // The default address: unix:@strata-render-<uid> (abstract, so nothing to clean up).

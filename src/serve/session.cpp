@@ -2,6 +2,7 @@
 
 #include <EGL/egl.h>
 
+#include "serve/frame_display.h"
 #include "serve/log.h"
 #include "stream/wire.h"
 #include "transport/token.h"
@@ -13,8 +14,10 @@ std::string ClientInfo::Describe() const {
 }
 
 Session::Session(std::string id, std::string key, ClientInfo client, const std::string& functions,
-                 std::string features, const host::HostDriver& driver, std::unique_ptr<Recorder> recorder)
-    : id_(std::move(id)),
+                 std::string features, const host::HostDriver& driver, std::unique_ptr<Recorder> recorder,
+                 FrameDisplay* display)
+    : display_(display),
+      id_(std::move(id)),
       key_(std::move(key)),
       client_(std::move(client)),
       features_(std::move(features)),
@@ -42,6 +45,7 @@ Session::~Session() {
     surfaces_.reset();
     recorder_.reset();
   }
+  if (display_ != nullptr) display_->ForgetSession(id_);
   std::string how = close_reason_.empty() ? last_end_ : close_reason_;
   Log("client left: " + client_.Describe() + ": " + (how.empty() ? "normal end" : how));
 }

@@ -22,6 +22,8 @@
 
 namespace strata::serve {
 
+class FrameDisplay;
+
 struct ClientInfo {
   std::string program;
   int64_t pid = 0;
@@ -31,8 +33,9 @@ struct ClientInfo {
 
 class Session {
  public:
+  // `display` (--display, may be null) loses the client's windows when it ends.
   Session(std::string id, std::string key, ClientInfo client, const std::string& functions, std::string features,
-          const host::HostDriver& driver, std::unique_ptr<Recorder> recorder);
+          const host::HostDriver& driver, std::unique_ptr<Recorder> recorder, FrameDisplay* display = nullptr);
   // Runs on the thread of the session's last connection: the executor frees
   // the client's contexts, surfaces and objects there. Logs the leaving line.
   ~Session();
@@ -70,6 +73,7 @@ class Session {
   bool closed() const;
 
  private:
+  FrameDisplay* const display_;
   const std::string id_, key_;
   const ClientInfo client_;
   const std::string features_;

@@ -40,7 +40,8 @@ options:
   --driver-egl PATH    the host's libEGL.so.1 (STRATA_DRIVER_EGL)
   --driver-glesv2 PATH the host's libGLESv2.so.2 (STRATA_DRIVER_GLESV2)
   --driver-glesv1 PATH the host's libGLESv1_CM.so.1 (STRATA_DRIVER_GLESV1)
-  --display            show clients' frames in a window (not yet supported)
+  --display            show each client window's frames in a window of the
+                       renderer's own too, scaled to fit (on $DISPLAY)
   -h, --help           show this help
 
 It logs one line when ready, one per client joining and leaving (with the
@@ -102,10 +103,7 @@ int ServeCommandMain(int argc, char** argv) {
                                                         : "STRATA_DRIVER_GLESV1";
       setenv(variable, argv[++i], 1);  // read by the driver locator the host driver uses
     } else if (arg == "--display") {
-      std::fprintf(stderr,
-                   "strata serve: error: --display is not yet supported (frames of window surfaces go back to "
-                   "each client instead)\n");
-      return 2;
+      options.display = true;
     } else {
       return usage_error("unknown or incomplete option '" + arg + "'");
     }

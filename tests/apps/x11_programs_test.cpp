@@ -155,4 +155,27 @@ TEST(X11Programs, SampleAppWindowShowsTheRenderersFrames) {
   EXPECT_GT(std::stol(grab.out.substr(at + 8)), 50) << "the window shows no rendered frame";
 }
 
+// strata serve --display: the renderer shows each client window's frames in a
+// window of its own (at the screen's right edge, 1280 wide here), scaled to fit.
+TEST(X11Programs, ServeDisplayShowsClientFramesInItsOwnWindow) {
+  strata::test::Renderer renderer(STRATA_CLI, testing::TempDir(), {"--display"});
+  const std::vector<std::string> app = {STRATA_BIN_DIR "/gles2_shaders", "--window", "--size", "320x240",
+                                        "--frames", "600"};
+  ProcessResult remote;
+  std::thread app_thread([&] { remote = RunProgram(app, true, renderer.address()); });
+  std::this_thread::sleep_for(std::chrono::seconds(2));
+  ProcessResult grab = RunProcess({"/usr/bin/python3", "-c",
+                                   "from PIL import ImageGrab\n"
+                                   "im = ImageGrab.grab().crop((960, 0, 1280, 240))\n"
+                                   "print('colours', len(set(im.getdata())))\n"});
+  app_thread.join();
+  ASSERT_EQ(remote.exit_code, 0) << remote.out << remote.err << renderer.Log();
+  EXPECT_NE(renderer.Log().find("showing gles2_shaders"), std::string::npos) << renderer.Log();
+  EXPECT_NE(renderer.Log().find("in a window of 320x240"), std::string::npos) << renderer.Log();
+  ASSERT_EQ(grab.exit_code, 0) << grab.err;
+  const auto at = grab.out.find("colours ");
+  ASSERT_NE(at, std::string::npos) << grab.out;
+  EXPECT_GT(std::stol(grab.out.substr(at + 8)), 50) << "the renderer's window shows no frame";
+}
+
 }  // namespace

@@ -334,6 +334,20 @@ TEST(Serve, RefusesAnotherProtocolVersionNamingBoth) {
   EXPECT_NE(renderer.log().find("version 99"), std::string::npos) << renderer.log();
 }
 
+// --display with no X display to show on: one line saying so, and no renderer.
+TEST(Serve, DisplayWithoutAnXServerIsOneClearError) {
+  strata::test::ProcessOptions options;
+  options.unset_env = {"DISPLAY"};
+  options.timeout_seconds = 30;
+  auto r = strata::test::RunProcess(
+      {STRATA_CLI, "serve", "--display", "--listen", "unix:@strata-test-nodisplay-" + std::to_string(getpid())},
+      options);
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_NE(r.err.find("strata serve: error: --display: cannot open the X display (DISPLAY is not set)"),
+            std::string::npos)
+      << r.err;
+}
+
 TEST(Serve, TcpClientsNeedTheToken) {
   Renderer renderer({"--listen", "tcp:127.0.0.1:0"});
   ASSERT_TRUE(renderer.ready()) << renderer.log();
