@@ -81,7 +81,11 @@ class Connection {
 
   uint32_t thread_id() const { return thread_id_; }
 
-  static constexpr size_t kBatchBytes = 256 * 1024;
+  // Under a Unix socket's default buffer (208 KiB): the renderer reads a
+  // message whole before running it, so a batch larger than the buffer makes
+  // it wait, at every batch, for the client to be woken to send the rest
+  // (draw-heavy: 0.79x native with 256 KiB batches, 0.86x with 64 KiB).
+  static constexpr size_t kBatchBytes = 64 * 1024;
   static constexpr int kReplySpinMicroseconds = 200;
 
  private:
