@@ -119,6 +119,31 @@ TEST(X11Programs, SampleAppRendersInAWindowThroughStrata) {
   EXPECT_NE(strata.out.find("rendered 20 frames"), std::string::npos) << strata.out;
 }
 
+// A program run through `renderer` and, two seconds in, the number of
+// colours on the screen in the box (x0, y0)-(x1, y1); -1 when it could not be grabbed.
+struct AppAndScreen {
+  ProcessResult app;
+  long colours = -1;
+  std::string grab_error;
+};
+AppAndScreen RunWhileGrabbing(const std::vector<std::string>& app, const strata::test::Renderer& renderer, int x0,
+                              int y0, int x1, int y1) {
+  AppAndScreen result;
+  std::thread app_thread([&] { result.app = RunProgram(app, true, renderer.address()); });
+  std::this_thread::sleep_for(std::chrono::seconds(2));
+  const std::string box = std::to_string(x0) + ", " + std::to_string(y0) + ", " + std::to_string(x1) + ", " +
+                          std::to_string(y1);
+  ProcessResult grab = RunProcess({"/usr/bin/python3", "-c",
+                                   "from PIL import ImageGrab\n"
+                                   "im = ImageGrab.grab().crop((" + box + "))\n"
+                                   "print('colours', len(set(im.getdata())))\n"});
+  app_thread.join();
+  const auto at = grab.out.find("colours ");
+  if (grab.exit_code == 0 && at != std::string::npos) result.colours = std::stol(grab.out.substr(at + 8));
+  else result.grab_error = grab.out + grab.err;
+  return result;
+}
+
 // glmark2 in an X11 window through a renderer (strata serve): each scene's
 // frame, read back through the wire, validates as it does natively.
 TEST(X11Programs, Glmark2ValidatesTheSameThroughARemoteRenderer) {
@@ -139,20 +164,11 @@ TEST(X11Programs, SampleAppWindowShowsTheRenderersFrames) {
   strata::test::Renderer renderer(STRATA_CLI, testing::TempDir());
   const std::vector<std::string> app = {STRATA_BIN_DIR "/gles2_shaders", "--window", "--size", "320x240",
                                         "--frames", "600"};
-  ProcessResult remote;
-  std::thread app_thread([&] { remote = RunProgram(app, true, renderer.address()); });
-  std::this_thread::sleep_for(std::chrono::seconds(2));
   // The window sits at the screen's top-left corner on Xvfb (no window manager).
-  ProcessResult grab = RunProcess({"/usr/bin/python3", "-c",
-                                   "from PIL import ImageGrab\n"
-                                   "im = ImageGrab.grab().crop((0, 0, 320, 240))\n"
-                                   "print('colours', len(set(im.getdata())))\n"});
-  app_thread.join();
-  ASSERT_EQ(remote.exit_code, 0) << remote.out << remote.err << renderer.Log();
-  ASSERT_EQ(grab.exit_code, 0) << grab.err;
-  const auto at = grab.out.find("colours ");
-  ASSERT_NE(at, std::string::npos) << grab.out;
-  EXPECT_GT(std::stol(grab.out.substr(at + 8)), 50) << "the window shows no rendered frame";
+  const AppAndScreen run = RunWhileGrabbing(app, renderer, 0, 0, 320, 240);
+  ASSERT_EQ(run.app.exit_code, 0) << run.app.out << run.app.err << renderer.Log();
+  ASSERT_GE(run.colours, 0) << run.grab_error;
+  EXPECT_GT(run.colours, 50) << "the window shows no rendered frame";
 }
 
 // strata serve --display: the renderer shows each client window's frames in a
@@ -161,21 +177,12 @@ TEST(X11Programs, ServeDisplayShowsClientFramesInItsOwnWindow) {
   strata::test::Renderer renderer(STRATA_CLI, testing::TempDir(), {"--display"});
   const std::vector<std::string> app = {STRATA_BIN_DIR "/gles2_shaders", "--window", "--size", "320x240",
                                         "--frames", "600"};
-  ProcessResult remote;
-  std::thread app_thread([&] { remote = RunProgram(app, true, renderer.address()); });
-  std::this_thread::sleep_for(std::chrono::seconds(2));
-  ProcessResult grab = RunProcess({"/usr/bin/python3", "-c",
-                                   "from PIL import ImageGrab\n"
-                                   "im = ImageGrab.grab().crop((960, 0, 1280, 240))\n"
-                                   "print('colours', len(set(im.getdata())))\n"});
-  app_thread.join();
-  ASSERT_EQ(remote.exit_code, 0) << remote.out << remote.err << renderer.Log();
+  const AppAndScreen run = RunWhileGrabbing(app, renderer, 960, 0, 1280, 240);
+  ASSERT_EQ(run.app.exit_code, 0) << run.app.out << run.app.err << renderer.Log();
   EXPECT_NE(renderer.Log().find("showing gles2_shaders"), std::string::npos) << renderer.Log();
   EXPECT_NE(renderer.Log().find("in a window of 320x240"), std::string::npos) << renderer.Log();
-  ASSERT_EQ(grab.exit_code, 0) << grab.err;
-  const auto at = grab.out.find("colours ");
-  ASSERT_NE(at, std::string::npos) << grab.out;
-  EXPECT_GT(std::stol(grab.out.substr(at + 8)), 50) << "the renderer's window shows no frame";
+  ASSERT_GE(run.colours, 0) << run.grab_error;
+  EXPECT_GT(run.colours, 50) << "the renderer's window shows no frame";
 }
 
 }  // namespace
