@@ -15,11 +15,11 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "present/window_presenter.h"
 #include "remote/generated_support.h"
 #include "remote/glvnd_vendor.h"
 #include "remote/hand_call.h"
 #include "remote/session.h"
-#include "present/window_presenter.h"
 
 namespace strata::remote {
 namespace {

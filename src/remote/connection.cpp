@@ -7,8 +7,8 @@
 #include <set>
 
 #include "common/log.h"
-#include "remote/session.h"
 #include "present/window_presenter.h"
+#include "remote/session.h"
 #include "stream/byte_reader.h"
 #include "stream/event_records.h"
 #include "stream/record_format.h"
@@ -114,7 +114,9 @@ void Connection::ShowFrames() {
     if (swaps_.empty()) return;  // stopping, nothing in flight
     const WindowSwap swap = swaps_.front();
     lock.unlock();
-    // Messages up to the swap's reply: its frame comes before it.
+    // Messages up to the swap's reply: its frame comes before it. Replies
+    // come in order and the app waits for no other while a swap is in
+    // flight, so a reply to another call is the renderer's mistake.
     bool replied = false, ok = true;
     while (ok && !replied) {
       ok = ReadMessage(frame_incoming_);
@@ -126,7 +128,13 @@ void Connection::ShowFrames() {
           swap.presenter->Present(record.payload);
         } else if (record.type == stream::RecordType::kReply) {
           stream::ByteReader reply(record.payload);
-          replied = reply.Varint() == swap.sequence;
+          const uint64_t sequence = reply.Varint();
+          if (sequence != swap.sequence) {
+            Fail("the renderer at " + session_.address() + " answered call " + std::to_string(sequence) +
+                 " while the swap " + std::to_string(swap.sequence) + " waited");
+            ok = false;
+          }
+          replied = true;
         } else if (record.type == stream::RecordType::kTraceEvent) {
           stream::ByteReader event(record.payload);
           if (event.String() == "error") {
@@ -137,10 +145,6 @@ void Connection::ShowFrames() {
       }
       if (ok && !error.empty()) {
         Fail("the renderer at " + session_.address() + " sent a malformed message: " + error);
-        ok = false;
-      }
-      if (ok && !replied) {
-        Fail("the renderer at " + session_.address() + " answered another call while a swap waited");
         ok = false;
       }
     }
