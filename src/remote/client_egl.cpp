@@ -489,6 +489,7 @@ EGLBoolean Swap(api::Slot slot, EGLDisplay dpy, EGLSurface surface, const EGLint
   if (!DisplayReady(dpy)) return EGL_FALSE;
   Connection* c = Egl();
   if (c == nullptr) return EGL_FALSE;
+  Session::Get().traffic().Add(Session::Get().traffic().frames, 1);
   std::shared_ptr<WindowPresenter> window;
   bool pbuffer = false;
   {

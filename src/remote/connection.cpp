@@ -82,6 +82,7 @@ bool Connection::ReadMessage(std::vector<uint8_t>& incoming) {
          " bytes, larger than any reply");
     return false;
   }
+  session_.traffic().Add(session_.traffic().bytes_received, sizeof header + size);
   incoming.resize(size);
   if (!stream_->ReadFully(incoming.data(), size)) {
     Fail(stream_->error());
@@ -175,6 +176,10 @@ bool Connection::Flush() {
   stream::wire::PutMessageHeader(header, static_cast<uint32_t>(batch_.size));
   stream_->Write(header, sizeof header);
   stream_->Write(batch_.storage.data(), batch_.size);
+  TrafficCounts& traffic = session_.traffic();
+  traffic.Add(traffic.calls, run_.calls);
+  traffic.Add(traffic.bytes_sent, sizeof header + batch_.size);
+  traffic.Add(traffic.flushes, 1);
   const bool ok = stream_->Flush();
   batch_.Clear();
   run_.Restart();
@@ -185,6 +190,7 @@ bool Connection::Flush() {
 
 const stream::wire::Reply* Connection::Roundtrip(uint64_t sequence, int slot) {
   if (!Flush()) return nullptr;
+  session_.traffic().Add(session_.traffic().round_trips, 1);
   // The replies of window swaps come first; the frame thread takes them.
   WaitForFrames(0);
   if (session_.lost()) return nullptr;

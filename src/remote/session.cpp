@@ -29,7 +29,31 @@ std::string ProgramName() {
   return slash == std::string::npos ? path : path.substr(slash + 1);
 }
 
+// At exit, after every thread's connection has sent what it held (thread
+// exit runs before static destructors).
+struct TrafficAtExit {
+  ~TrafficAtExit() {
+    const char* stats = GetEnv("STRATA_REMOTE_STATS");
+    if (stats != nullptr && std::string(stats) == "1") Session::Get().PrintTraffic();
+  }
+} g_traffic_at_exit;
+
 }  // namespace
+
+void Session::PrintTraffic() {
+  if (!started()) return;
+  const TrafficCounts& t = traffic_;
+  const uint64_t frames = t.frames.load(), calls = t.calls.load(), sent = t.bytes_sent.load();
+  const uint64_t received = t.bytes_received.load(), round_trips = t.round_trips.load(), flushes = t.flushes.load();
+  const double per = frames > 0 ? 1.0 / static_cast<double>(frames) : 0.0;
+  std::fprintf(stderr,
+               "strata remote: %llu frames, %llu calls sent, %.1f KiB sent, %.1f KiB received, %llu round trips, "
+               "%llu flushes; per frame: %.1f calls, %.1f KiB sent, %.2f round trips, %.2f flushes\n",
+               static_cast<unsigned long long>(frames), static_cast<unsigned long long>(calls), sent / 1024.0,
+               received / 1024.0, static_cast<unsigned long long>(round_trips),
+               static_cast<unsigned long long>(flushes), calls * per, sent / 1024.0 * per, round_trips * per,
+               flushes * per);
+}
 
 Session& Session::Get() {
   static Session* session = new Session;  // never destroyed: threads may still call at exit

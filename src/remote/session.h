@@ -17,6 +17,12 @@ namespace strata::remote {
 
 class Connection;
 
+// What went over the wire, for STRATA_REMOTE_STATS=1 (printed at exit).
+struct TrafficCounts {
+  std::atomic<uint64_t> calls{0}, bytes_sent{0}, bytes_received{0}, round_trips{0}, flushes{0}, frames{0};
+  void Add(std::atomic<uint64_t>& counter, uint64_t n) { counter.fetch_add(n, std::memory_order_relaxed); }
+};
+
 class Session {
  public:
   static Session& Get();
@@ -45,6 +51,10 @@ class Session {
   // (EGL contexts, surfaces, syncs, images; GL syncs).
   uint64_t NewHandle() { return next_handle_.fetch_add(1, std::memory_order_relaxed); }
 
+  TrafficCounts& traffic() { return traffic_; }
+  // STRATA_REMOTE_STATS=1: one line of traffic per frame and in all, on stderr.
+  void PrintTraffic();
+
   // STRATA_REMOTE_FALLBACK=native: load the local driver and send every
   // call there. True when it is in place.
   bool FallBackToNative();
@@ -61,6 +71,7 @@ class Session {
   std::atomic<uint64_t> sequence_{0};
   std::atomic<uint32_t> next_thread_{1};
   std::atomic<uint64_t> next_handle_{0x5000};
+  TrafficCounts traffic_;
 };
 
 }  // namespace strata::remote

@@ -13,6 +13,7 @@
 #include <cstring>
 #include <filesystem>
 #include <map>
+#include <regex>
 #include <string>
 #include <thread>
 #include <vector>
@@ -359,4 +360,31 @@ TEST(Remote, ResizedWindowGetsASurfaceOfTheNewSize) {
   EXPECT_EQ(remote.exit_code, 0) << remote.out << remote.err << renderer.Log();
   EXPECT_NE(remote.out.find("surface 240x180 (window 240x180)"), std::string::npos) << remote.out;
   EXPECT_NE(remote.out.find("resized: ok"), std::string::npos) << remote.out;
+}
+
+// STRATA_REMOTE_STATS=1: one line at exit with the frames, the calls that
+// went out, bytes both ways, round trips and flushes, in all and per frame.
+TEST(Remote, StatsSayWhatWentOverTheWire) {
+  Renderer renderer;
+  strata::test::ProcessOptions options;
+  options.timeout_seconds = 120;
+  options.set_env = {{"STRATA_REMOTE_STATS", "1"}};
+  ProcessResult r = RunProcess({STRATA_CLI, "run", "--remote", renderer.address(), "--",
+                                std::string(STRATA_BIN_DIR) + "/gles2_shaders", "--frames", "10", "--size", "64x64",
+                                "--output", TempPath("stats.png")},
+                               options);
+  ASSERT_EQ(r.exit_code, 0) << r.err << renderer.Log();
+  static const std::regex line(
+      R"(strata remote: 10 frames, (\d+) calls sent, ([0-9.]+) KiB sent, ([0-9.]+) KiB received, (\d+) round trips, )"
+      R"((\d+) flushes; per frame: ([0-9.]+) calls)");
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(r.err, m, line)) << r.err;
+  const long calls = std::stol(m[1]), round_trips = std::stol(m[4]), flushes = std::stol(m[5]);
+  // Every frame draws (at least a clear, a draw and a swap); the program's
+  // setup queries state, and its glReadPixels of the frame waits for an answer.
+  EXPECT_GE(calls, 30);
+  EXPECT_GE(round_trips, 2);
+  EXPECT_GE(flushes, 10);  // each swap sends the frame's batch
+  EXPECT_GT(std::stod(m[3]), 64.0 * 64 * 4 / 1024 - 1) << "the read-back frame came back";
+  EXPECT_NEAR(std::stod(m[6]), calls / 10.0, 0.1);
 }
