@@ -26,6 +26,12 @@ void SetPointer(int slot, GLint size, GLenum type, GLsizei stride, const void* p
   }
 }
 
+void SetGles1Pointer(GLenum array, GLint size, GLenum type, GLsizei stride, const void* pointer) {
+  if (capture::ClientArrays* arrays = Arrays()) {
+    arrays->SetGles1Pointer(array, size, type, stride, pointer, Shadow()->array_buffer() == 0);
+  }
+}
+
 void Enable(int slot, bool enabled) {
   if (capture::ClientArrays* arrays = Arrays()) arrays->Enable(slot, enabled);
 }
@@ -110,19 +116,19 @@ void After_glVertexAttribDivisor(GLuint index, GLuint divisor) {
 }
 
 void After_glVertexPointer(GLint size, GLenum type, GLsizei stride, const void* pointer) {
-  SetPointer(Gles1Slot(0x8074 /* GL_VERTEX_ARRAY */), size, type, stride, pointer);
+  SetGles1Pointer(capture::ClientArrays::kVertexArray, size, type, stride, pointer);
 }
 void After_glColorPointer(GLint size, GLenum type, GLsizei stride, const void* pointer) {
-  SetPointer(Gles1Slot(0x8076 /* GL_COLOR_ARRAY */), size, type, stride, pointer);
+  SetGles1Pointer(capture::ClientArrays::kColorArray, size, type, stride, pointer);
 }
 void After_glNormalPointer(GLenum type, GLsizei stride, const void* pointer) {
-  SetPointer(Gles1Slot(0x8075 /* GL_NORMAL_ARRAY */), 3, type, stride, pointer);
+  SetGles1Pointer(capture::ClientArrays::kNormalArray, 3, type, stride, pointer);
 }
 void After_glTexCoordPointer(GLint size, GLenum type, GLsizei stride, const void* pointer) {
-  SetPointer(Gles1Slot(0x8078 /* GL_TEXTURE_COORD_ARRAY */), size, type, stride, pointer);
+  SetGles1Pointer(capture::ClientArrays::kTexCoordArray, size, type, stride, pointer);
 }
 void After_glPointSizePointerOES(GLenum type, GLsizei stride, const void* pointer) {
-  SetPointer(Gles1Slot(0x8B9C /* GL_POINT_SIZE_ARRAY_OES */), 1, type, stride, pointer);
+  SetGles1Pointer(capture::ClientArrays::kPointSizeArrayOes, 1, type, stride, pointer);
 }
 void After_glEnableClientState(GLenum array) { Enable(Gles1Slot(array), true); }
 void After_glDisableClientState(GLenum array) { Enable(Gles1Slot(array), false); }

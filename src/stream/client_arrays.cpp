@@ -8,9 +8,6 @@
 namespace strata::capture {
 namespace {
 
-// GLES 1 enums, spelled out to keep this file on GLES 3 headers.
-constexpr GLenum kVertexArray = 0x8074, kNormalArray = 0x8075, kColorArray = 0x8076, kTexCoordArray = 0x8078,
-                 kPointSizeArrayOes = 0x8B9C;
 constexpr int kVertexSlot = 0, kNormalSlot = 1, kColorSlot = 2, kPointSizeSlot = 3, kTexCoordSlot0 = 4;
 
 }  // namespace
@@ -24,6 +21,13 @@ int ClientArrays::Gles1Slot(GLenum array) const {
     case kTexCoordArray: return kTexCoordSlot0 + static_cast<int>(client_active_texture_);
     default: return -1;
   }
+}
+
+void ClientArrays::SetGles1Pointer(GLenum array, GLint size, GLenum type, GLsizei stride, const void* pointer,
+                                   bool client) {
+  if (array == kNormalArray) size = 3;
+  if (array == kPointSizeArrayOes) size = 1;
+  SetPointer(Gles1Slot(array), size, type, stride, pointer, client);
 }
 
 void ClientArrays::SetPointer(int slot, GLint size, GLenum type, GLsizei stride, const void* pointer, bool client) {

@@ -28,6 +28,9 @@ class ClientArrays {
   // Generic attributes by index; GLES 1's named arrays at fixed slots of
   // the same table (they never meet in one context).
   static constexpr int kSlots = 32;
+  // GLES 1's arrays, spelled out to keep this header on GLES 3's.
+  static constexpr GLenum kVertexArray = 0x8074, kNormalArray = 0x8075, kColorArray = 0x8076,
+                          kTexCoordArray = 0x8078, kPointSizeArrayOes = 0x8B9C;
   // The slot of a GLES 1 array (GL_VERTEX_ARRAY, ..., GL_TEXTURE_COORD_ARRAY
   // of the client's active texture unit, GL_POINT_SIZE_ARRAY_OES), or -1.
   int Gles1Slot(GLenum array) const;
@@ -36,6 +39,9 @@ class ClientArrays {
   void SetPointer(int slot, GLint size, GLenum type, GLsizei stride, const void* pointer, bool client);
   void Enable(int slot, bool enabled);
   void SetDivisor(int slot, GLuint divisor);
+  // glVertexPointer, glColorPointer, glNormalPointer (3 components),
+  // glTexCoordPointer (the client's active unit), glPointSizePointerOES (1).
+  void SetGles1Pointer(GLenum array, GLint size, GLenum type, GLsizei stride, const void* pointer, bool client);
   // glClientActiveTexture (GLES 1).
   void SetClientActiveTexture(GLenum texture);
 

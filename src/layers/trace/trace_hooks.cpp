@@ -66,6 +66,12 @@ void SetAttrib(int slot, GLint size, GLenum type, GLsizei stride, const void* po
   state->arrays.SetPointer(slot, size, type, stride, pointer, !BufferBound(GL_ARRAY_BUFFER));
 }
 
+void SetGles1Attrib(GLenum array, GLint size, GLenum type, GLsizei stride, const void* pointer) {
+  ContextState* state = CurrentContextState();
+  if (state == nullptr || !OnVertexArrayZero()) return;
+  state->arrays.SetGles1Pointer(array, size, type, stride, pointer, !BufferBound(GL_ARRAY_BUFFER));
+}
+
 void EnableAttrib(int slot, bool enabled) {
   ContextState* state = CurrentContextState();
   if (state != nullptr && OnVertexArrayZero()) state->arrays.Enable(slot, enabled);
@@ -220,16 +226,16 @@ void After_glVertexAttribDivisor(GLuint index, GLuint divisor) {
 
 // GLES 1 client arrays.
 void After_glVertexPointer(GLint size, GLenum type, GLsizei stride, const void* pointer) {
-  SetAttrib(Gles1ArraySlot(0x8074 /* GL_VERTEX_ARRAY */), size, type, stride, pointer);
+  SetGles1Attrib(capture::ClientArrays::kVertexArray, size, type, stride, pointer);
 }
 void After_glNormalPointer(GLenum type, GLsizei stride, const void* pointer) {
-  SetAttrib(Gles1ArraySlot(0x8075 /* GL_NORMAL_ARRAY */), 3, type, stride, pointer);
+  SetGles1Attrib(capture::ClientArrays::kNormalArray, 3, type, stride, pointer);
 }
 void After_glColorPointer(GLint size, GLenum type, GLsizei stride, const void* pointer) {
-  SetAttrib(Gles1ArraySlot(0x8076 /* GL_COLOR_ARRAY */), size, type, stride, pointer);
+  SetGles1Attrib(capture::ClientArrays::kColorArray, size, type, stride, pointer);
 }
 void After_glTexCoordPointer(GLint size, GLenum type, GLsizei stride, const void* pointer) {
-  SetAttrib(Gles1ArraySlot(0x8078 /* GL_TEXTURE_COORD_ARRAY */), size, type, stride, pointer);
+  SetGles1Attrib(capture::ClientArrays::kTexCoordArray, size, type, stride, pointer);
 }
 void After_glEnableClientState(GLenum array) {
   EnableAttrib(Gles1ArraySlot(array), true);
