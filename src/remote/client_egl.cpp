@@ -489,7 +489,7 @@ EGLBoolean Swap(api::Slot slot, EGLDisplay dpy, EGLSurface surface, const EGLint
   if (!DisplayReady(dpy)) return EGL_FALSE;
   Connection* c = Egl();
   if (c == nullptr) return EGL_FALSE;
-  Session::Get().traffic().Add(Session::Get().traffic().frames, 1);
+  Session::Get().traffic().frames += 1;
   std::shared_ptr<WindowPresenter> window;
   bool pbuffer = false;
   {
@@ -521,7 +521,7 @@ EGLBoolean Swap(api::Slot slot, EGLDisplay dpy, EGLSurface surface, const EGLint
   // A window that changed size gets a host surface of the new size from the
   // next frame on, as a native back buffer follows the window after a swap.
   if (window->Resized()) c->PutSurfaceEvent(H(surface), window->width(), window->height());
-  if (!c->SendWindowSwap(call.sequence(), window)) return Fail(EGL_CONTEXT_LOST);
+  if (!c->SendWindowSwap(call.sequence(), slot, window)) return Fail(EGL_CONTEXT_LOST);
   window->Pace(t_swap_interval);
   return EGL_TRUE;
 }

@@ -82,7 +82,7 @@ bool Connection::ReadMessage(std::vector<uint8_t>& incoming) {
          " bytes, larger than any reply");
     return false;
   }
-  session_.traffic().Add(session_.traffic().bytes_received, sizeof header + size);
+  session_.traffic().bytes_received += sizeof header + size;
   incoming.resize(size);
   if (!stream_->ReadFully(incoming.data(), size)) {
     Fail(stream_->error());
@@ -91,11 +91,11 @@ bool Connection::ReadMessage(std::vector<uint8_t>& incoming) {
   return true;
 }
 
-bool Connection::SendWindowSwap(uint64_t sequence, std::shared_ptr<WindowPresenter> presenter) {
+bool Connection::SendWindowSwap(uint64_t sequence, int slot, std::shared_ptr<WindowPresenter> presenter) {
   if (!Flush()) return false;
   {
     std::lock_guard lock(frames_mu_);
-    swaps_.push_back({sequence, std::move(presenter)});
+    swaps_.push_back({sequence, slot, std::move(presenter)});
     if (!frame_thread_.joinable()) frame_thread_ = std::thread([this] { ShowFrames(); });
   }
   frames_cv_.notify_all();
@@ -115,40 +115,9 @@ void Connection::ShowFrames() {
     if (swaps_.empty()) return;  // stopping, nothing in flight
     const WindowSwap swap = swaps_.front();
     lock.unlock();
-    // Messages up to the swap's reply: its frame comes before it. Replies
-    // come in order and the app waits for no other while a swap is in
-    // flight, so a reply to another call is the renderer's mistake.
-    bool replied = false, ok = true;
-    while (ok && !replied) {
-      ok = ReadMessage(frame_incoming_);
-      stream::Record record;
-      std::string error;
-      size_t at = 0;
-      while (ok && stream::NextRecordIn(frame_incoming_, &at, &record, &error)) {
-        if (record.type == stream::RecordType::kFramebuffer) {
-          swap.presenter->Present(record.payload);
-        } else if (record.type == stream::RecordType::kReply) {
-          stream::ByteReader reply(record.payload);
-          const uint64_t sequence = reply.Varint();
-          if (sequence != swap.sequence) {
-            Fail("the renderer at " + session_.address() + " answered call " + std::to_string(sequence) +
-                 " while the swap " + std::to_string(swap.sequence) + " waited");
-            ok = false;
-          }
-          replied = true;
-        } else if (record.type == stream::RecordType::kTraceEvent) {
-          stream::ByteReader event(record.payload);
-          if (event.String() == "error") {
-            Fail("the renderer at " + session_.address() + " closed this client: " + event.String());
-            ok = false;
-          }
-        }
-      }
-      if (ok && !error.empty()) {
-        Fail("the renderer at " + session_.address() + " sent a malformed message: " + error);
-        ok = false;
-      }
-    }
+    // Its frame comes before its reply. Replies come in order and the app
+    // waits for no other while a swap is in flight.
+    const bool ok = Await(swap.sequence, swap.slot, frame_incoming_, &frame_reply_, swap.presenter.get());
     lock.lock();
     // A renderer that is gone shows no more frames: nobody waits for them.
     if (ok) swaps_.pop_front(); else swaps_.clear();
@@ -177,9 +146,9 @@ bool Connection::Flush() {
   stream_->Write(header, sizeof header);
   stream_->Write(batch_.storage.data(), batch_.size);
   TrafficCounts& traffic = session_.traffic();
-  traffic.Add(traffic.calls, run_.calls);
-  traffic.Add(traffic.bytes_sent, sizeof header + batch_.size);
-  traffic.Add(traffic.flushes, 1);
+  traffic.calls += run_.calls;
+  traffic.bytes_sent += sizeof header + batch_.size;
+  traffic.flushes += 1;
   const bool ok = stream_->Flush();
   batch_.Clear();
   run_.Restart();
@@ -190,38 +159,45 @@ bool Connection::Flush() {
 
 const stream::wire::Reply* Connection::Roundtrip(uint64_t sequence, int slot) {
   if (!Flush()) return nullptr;
-  session_.traffic().Add(session_.traffic().round_trips, 1);
+  session_.traffic().round_trips += 1;
   // The replies of window swaps come first; the frame thread takes them.
   WaitForFrames(0);
   if (session_.lost()) return nullptr;
+  return Await(sequence, slot, incoming_, &reply_, nullptr) ? &reply_ : nullptr;
+}
+
+bool Connection::Await(uint64_t sequence, int slot, std::vector<uint8_t>& incoming, stream::wire::Reply* reply,
+                       WindowPresenter* presenter) {
   for (;;) {
-    if (!ReadMessage(incoming_)) return nullptr;
-    const stream::wire::Reply* found = nullptr;
+    if (!ReadMessage(incoming)) return false;
+    bool replied = false;
     stream::Record record;
     std::string error;
     size_t at = 0;
-    while (stream::NextRecordIn(incoming_, &at, &record, &error)) {
-      if (record.type == stream::RecordType::kReply) {
-        if (!stream::wire::DecodeReply(record.payload, slot, &reply_, &error)) break;
-        if (reply_.sequence != sequence) {
-          error = "reply to call " + std::to_string(reply_.sequence) + " while call " + std::to_string(sequence) +
+    while (!replied && stream::NextRecordIn(incoming, &at, &record, &error)) {
+      if (record.type == stream::RecordType::kFramebuffer) {
+        if (presenter != nullptr) presenter->Present(record.payload);
+      } else if (record.type == stream::RecordType::kReply) {
+        if (!stream::wire::DecodeReply(record.payload, slot, reply, &error)) break;
+        if (reply->sequence != sequence) {
+          error = "reply to call " + std::to_string(reply->sequence) + " while call " + std::to_string(sequence) +
                   " waited";
           break;
         }
-        found = &reply_;
+        replied = true;
       } else if (record.type == stream::RecordType::kTraceEvent) {
         stream::ByteReader event(record.payload);
         if (event.String() == "error") {
           Fail("the renderer at " + session_.address() + " closed this client: " + event.String());
-          return nullptr;
+          return false;
         }
       }
     }
     if (!error.empty()) {
       Fail("the renderer at " + session_.address() + " sent a malformed message: " + error);
-      return nullptr;
+      return false;
     }
-    if (found != nullptr) return found;
+    if (replied) return true;
   }
 }
 

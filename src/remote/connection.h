@@ -75,7 +75,7 @@ class Connection {
   // shows it, while the app's thread goes on with the next frame: the
   // renderer renders frame N+1 while frame N is shown. Reading anything else
   // waits until every frame sent is shown (replies come in order).
-  bool SendWindowSwap(uint64_t sequence, std::shared_ptr<WindowPresenter> presenter);
+  bool SendWindowSwap(uint64_t sequence, int slot, std::shared_ptr<WindowPresenter> presenter);
   // Waits until no more than `at_most` window swaps are in flight.
   void WaitForFrames(size_t at_most);
 
@@ -93,8 +93,15 @@ class Connection {
   // Reads the next message into `incoming`; false once the renderer is gone (the session is then lost).
   bool ReadMessage(std::vector<uint8_t>& incoming);
   void ShowFrames();  // the frame thread
+  // Reads messages until the reply to call `sequence` of function `slot`,
+  // into *reply, showing the framebuffer records before it in `presenter`.
+  // False once the renderer is gone or sent a malformed message (the
+  // session is then lost).
+  bool Await(uint64_t sequence, int slot, std::vector<uint8_t>& incoming, stream::wire::Reply* reply,
+             WindowPresenter* presenter);
   struct WindowSwap {
     uint64_t sequence;
+    int slot;
     std::shared_ptr<WindowPresenter> presenter;
   };
 
@@ -116,7 +123,8 @@ class Connection {
   std::deque<WindowSwap> swaps_;
   bool stopping_ = false;
   std::thread frame_thread_;
-  std::vector<uint8_t> frame_incoming_;
+  std::vector<uint8_t> frame_incoming_;  // the frame thread's
+  stream::wire::Reply frame_reply_;
 };
 
 // The calling thread's connection, made on first use (it joins the process's

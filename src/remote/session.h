@@ -20,7 +20,6 @@ class Connection;
 // What went over the wire, for STRATA_REMOTE_STATS=1 (printed at exit).
 struct TrafficCounts {
   std::atomic<uint64_t> calls{0}, bytes_sent{0}, bytes_received{0}, round_trips{0}, flushes{0}, frames{0};
-  void Add(std::atomic<uint64_t>& counter, uint64_t n) { counter.fetch_add(n, std::memory_order_relaxed); }
 };
 
 class Session {
