@@ -1,8 +1,8 @@
 #pragma once
 // The one byte-stream interface the remote renderer and its clients use (the
 // seed's IOStream): write by reserving room, filling it and committing it;
-// read whole messages. Implementations: sockets (socket_stream.h); a file or a
-// shared-memory ring can join them without their users noticing.
+// read whole messages. Implementations: sockets (socket_stream.h) and rings in
+// shared memory (shm_ring.h); users cannot tell them apart.
 //
 // A stream is used by one thread at a time, except Shutdown(), which any
 // thread may call to wake the one blocked in it.
@@ -25,8 +25,9 @@ class ByteStream {
   virtual uint8_t* Reserve(size_t n) = 0;
   // The first n bytes of the reserved room are written.
   virtual void Commit(size_t n) = 0;
-  // Reserve + copy + Commit; false once the stream has failed.
-  bool Write(const void* data, size_t n) {
+  // Reserve + copy + Commit; false once the stream has failed. A stream may
+  // do it with fewer copies.
+  virtual bool Write(const void* data, size_t n) {
     if (n > 0) {
       std::memcpy(Reserve(n), data, n);
       Commit(n);
@@ -59,6 +60,8 @@ class ByteStream {
   virtual const std::string& error() const = 0;
   // For poll(); -1 if none.
   virtual int fd() const = 0;
+  // What carries the bytes, for people: "socket" or "shared-memory ring".
+  virtual const char* kind() const = 0;
 };
 
 }  // namespace strata::transport

@@ -22,7 +22,11 @@ std::unique_ptr<ByteStream> Connect(const std::string& address, std::string* err
     *error = "cannot connect to " + peer + ": " + reason;
     return nullptr;
   }
-  return std::make_unique<SocketStream>(fd, std::move(peer));
+  if (!parsed.is_unix()) return std::make_unique<SocketStream>(fd, std::move(peer));
+  const RingUse ring = parsed.shared_memory() ? RingUse::kRequired : options.unix_ring;
+  auto stream = OfferRing(fd, peer, ring, options.timeout_ms, &reason);
+  if (!stream) *error = "cannot connect to " + peer + ": " + reason;
+  return stream;
 }
 
 }  // namespace strata::transport

@@ -7,6 +7,7 @@
 
 #include <cstring>
 
+#include "transport/ring_offer.h"
 #include "transport/socket_address.h"
 #include "transport/socket_stream.h"
 #include "transport/sockets.h"
@@ -93,7 +94,9 @@ std::unique_ptr<ByteStream> Listener::Accept(int timeout_ms, Peer* peer, std::st
     return nullptr;
   }
   Peer who = DescribePeer(fd, is_unix_);
-  auto stream = std::make_unique<SocketStream>(fd, "client " + who.description);
+  std::string name = "client " + who.description;
+  std::unique_ptr<ByteStream> stream = is_unix_ ? AcceptRingOrSocket(fd, std::move(name))
+                                                : std::make_unique<SocketStream>(fd, std::move(name));
   if (peer) *peer = std::move(who);
   return stream;
 }

@@ -20,7 +20,8 @@ struct Peer {
 
 class Listener {
  public:
-  // Listens on `address` (unix:@NAME, unix:/PATH, tcp:HOST:PORT), or nullptr
+  // Listens on `address` (unix:@NAME, unix:/PATH, shm:NAME, shm:/PATH (the
+  // same as unix:), tcp:HOST:PORT), or nullptr
   // with a one-line `error`. A unix:/PATH socket gets mode 0600, replaces only
   // a stale socket (never a live one, never another kind of file) and is
   // removed when the listener goes. tcp:HOST:0 picks a free port.
@@ -29,7 +30,9 @@ class Listener {
   Listener(const Listener&) = delete;
   Listener& operator=(const Listener&) = delete;
 
-  // Waits up to `timeout_ms` (< 0: forever) for a client. nullptr with `error`
+  // Waits up to `timeout_ms` (< 0: forever) for a client. A Unix client's
+  // stream becomes the ring it brings at the stream's first read, so the
+  // server reads before it writes. nullptr with `error`
   // empty when the time ran out, set when accepting failed. `peer` may be null.
   std::unique_ptr<ByteStream> Accept(int timeout_ms, Peer* peer, std::string* error);
 

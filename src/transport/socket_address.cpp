@@ -10,7 +10,7 @@
 namespace strata::transport {
 namespace {
 
-constexpr const char* kForms = "unix:@NAME, unix:/PATH or tcp:HOST:PORT";
+constexpr const char* kForms = "unix:@NAME, unix:/PATH, shm:NAME, shm:/PATH or tcp:HOST:PORT";
 constexpr const char* kTcpForm = "tcp:HOST:PORT, e.g. tcp:127.0.0.1:7070 or tcp:[::1]:7070";
 
 bool Fail(std::string* error, std::string message) {
@@ -99,6 +99,13 @@ bool ParseAddress(const std::string& text, Address* out, std::string* error) {
   bool ok;
   if (text.rfind("unix:", 0) == 0) {
     ok = ParseUnix(text, &parsed.kind_, &parsed.storage_, &parsed.length_, error);
+  } else if (text.rfind("shm:", 0) == 0) {
+    // shm:NAME is unix:@NAME, shm:/PATH unix:/PATH, with the ring required.
+    const std::string name = text.substr(4);
+    const std::string as_unix = "unix:" + (name.empty() || name[0] == '/' ? name : "@" + name);
+    ok = ParseUnix(as_unix, &parsed.kind_, &parsed.storage_, &parsed.length_, error);
+    if (!ok) *error = "bad shared-memory address '" + text + "': expected shm:NAME or shm:/PATH";
+    parsed.shared_memory_ = true;
   } else if (text.rfind("tcp:", 0) == 0) {
     parsed.kind_ = Address::Kind::kTcp;
     ok = ParseTcp(text, &parsed.storage_, &parsed.length_, error);
@@ -136,8 +143,11 @@ std::string Address::ToString() const {
   if (kind_ == Kind::kTcp) return "tcp:" + HostAndPort();
   const auto* un = reinterpret_cast<const sockaddr_un*>(&storage_);
   size_t size = length_ - offsetof(sockaddr_un, sun_path);
-  if (kind_ == Kind::kUnixAbstract) return "unix:@" + std::string(un->sun_path + 1, size - 1);
-  return "unix:" + path();
+  if (kind_ == Kind::kUnixAbstract) {
+    const std::string name(un->sun_path + 1, size - 1);
+    return shared_memory_ ? "shm:" + name : "unix:@" + name;
+  }
+  return (shared_memory_ ? "shm:" : "unix:") + path();
 }
 
 std::string Address::path() const {

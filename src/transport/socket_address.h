@@ -2,6 +2,9 @@
 // Stream socket addresses named the way users write them:
 //   unix:@NAME        abstract Unix socket (Linux; vanishes with its listener)
 //   unix:/PATH        Unix socket in the file system
+//   shm:NAME, shm:/PATH  the same Unix sockets, saying that the client must
+//                     bring a shared-memory ring (ring_offer.h); over unix:
+//                     addresses a client brings one unless told not to
 //   tcp:HOST:PORT     TCP; HOST is numeric IPv4 (127.0.0.1), numeric IPv6 in
 //                     brackets ([::1]) or localhost (127.0.0.1). No name lookup:
 //                     parsing never blocks and never depends on the network.
@@ -20,6 +23,8 @@ class Address {
 
   Kind kind() const { return kind_; }
   bool is_unix() const { return kind_ != Kind::kTcp; }
+  // Written shm:...: a Unix socket over which the client must bring a ring.
+  bool shared_memory() const { return shared_memory_; }
   // The printable form, with a numeric host: "unix:@x", "unix:/run/s", "tcp:[::1]:7070".
   std::string ToString() const;
   // TCP only: "127.0.0.1:7070" or "[::1]:7070".
@@ -41,6 +46,7 @@ class Address {
  private:
   friend bool ParseAddress(const std::string& text, Address* out, std::string* error);
   Kind kind_ = Kind::kTcp;
+  bool shared_memory_ = false;
   sockaddr_storage storage_{};
   socklen_t length_ = 0;
 };

@@ -31,6 +31,7 @@ class SocketStream final : public ByteStream {
   void SetReadSpin(int microseconds) override { spin_ns_ = static_cast<int64_t>(microseconds) * 1000; }
   const std::string& error() const override { return error_; }
   int fd() const override { return fd_; }
+  const char* kind() const override { return "socket"; }
 
   const std::string& peer() const { return peer_; }
 

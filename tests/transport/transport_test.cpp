@@ -3,9 +3,13 @@
 #include <gtest/gtest.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/un.h>
+#include <sys/wait.h>
 #include <unistd.h>
+#include <csignal>
+#include <fcntl.h>
 
 #include <chrono>
 #include <cstdlib>
@@ -19,7 +23,9 @@
 #include "transport/byte_stream.h"
 #include "transport/connect.h"
 #include "transport/listener.h"
+#include "transport/shm_ring.h"
 #include "transport/socket_address.h"
+#include "transport/sockets.h"
 #include "transport/token.h"
 
 namespace {
@@ -31,6 +37,9 @@ using strata::transport::ConnectOptions;
 using strata::transport::Listener;
 using strata::transport::ParseAddress;
 using strata::transport::Peer;
+using strata::transport::kDefaultRingBytes;
+using strata::transport::RingStream;
+using strata::transport::RingUse;
 using ReadResult = ByteStream::ReadResult;
 using Clock = std::chrono::steady_clock;
 
@@ -45,14 +54,27 @@ struct Ends {
   Peer peer;
 };
 
-void OpenAndConnect(const std::string& address, Ends* ends) {
+// Connects the two ends. Over a Unix socket the client brings a ring unless
+// `ring` says not to; the server's first read takes it, so the client sends
+// one byte for that read.
+void OpenAndConnect(const std::string& address, Ends* ends, RingUse ring = RingUse::kPreferred) {
   std::string error;
   ends->listener = Listener::Open(address, &error);
   ASSERT_TRUE(ends->listener) << error;
-  ends->client = Connect(ends->listener->address(), &error);
-  ASSERT_TRUE(ends->client) << error;
+  auto connecting = std::async(std::launch::async, [&] {
+    std::string connect_error;
+    auto client = Connect(ends->listener->address(), &connect_error, ConnectOptions{.unix_ring = ring});
+    if (client && !(client->Write("!", 1) && client->Flush())) client.reset();
+    return std::make_pair(std::move(client), connect_error);
+  });
   ends->server = ends->listener->Accept(5000, &ends->peer, &error);
   ASSERT_TRUE(ends->server) << error;
+  char first = 0;
+  const bool got_first = ends->server->ReadFully(&first, 1);
+  auto [client, connect_error] = connecting.get();
+  ends->client = std::move(client);
+  ASSERT_TRUE(ends->client) << connect_error;
+  ASSERT_TRUE(got_first && first == '!') << ends->server->error();
 }
 
 long long MillisecondsSince(Clock::time_point start) {
@@ -103,16 +125,24 @@ std::jthread EchoServer(Listener* listener) {
   });
 }
 
-void ExpectEchoes(const std::string& address) {
+// `connect_to` is the listener's address when empty; `ring` says whether the
+// client's stream must be a shared-memory ring or must not.
+void ExpectEchoes(const std::string& address, std::string connect_to = "",
+                  RingUse ring = RingUse::kNever) {
   std::string error;
   auto listener = Listener::Open(address, &error);
   ASSERT_TRUE(listener) << error;
   std::jthread server = EchoServer(listener.get());
-  auto client = Connect(listener->address(), &error);
+  if (connect_to.empty()) connect_to = listener->address();
+  auto client = Connect(connect_to, &error, ConnectOptions{.unix_ring = ring});
   ASSERT_TRUE(client) << error;
   EXPECT_EQ(client->error(), "");
+  EXPECT_EQ(dynamic_cast<RingStream*>(client.get()) != nullptr, ring == RingUse::kRequired);
   uint32_t seed = 0;
-  for (uint32_t size : {0u, 1u, 7u, 100u, 65535u, 65536u, 65537u, 300000u}) {
+  // Around the socket's buffer and the ring's size: the ring wraps and a
+  // message larger than it streams through it.
+  for (uint32_t size : {0u, 1u, 7u, 100u, 65535u, 65536u, 65537u, 300000u, kDefaultRingBytes - 4,
+                        kDefaultRingBytes + 1, 3 * kDefaultRingBytes + 5, 1000u}) {
     std::vector<uint8_t> sent = Pattern(size, ++seed);
     // The header through Reserve/Commit, the body through Write.
     std::memcpy(client->Reserve(sizeof size), &size, sizeof size);
@@ -154,6 +184,17 @@ TEST(Address, ParsesEachForm) {
   EXPECT_EQ(address.ToString(), "tcp:[::1]:7072");
   EXPECT_EQ(address.WithPort(9).ToString(), "tcp:[::1]:9");
 
+  // shm: is a Unix socket over which the client must bring a ring.
+  ASSERT_TRUE(ParseAddress("shm:renderer", &address, &error)) << error;
+  EXPECT_EQ(address.kind(), Address::Kind::kUnixAbstract);
+  EXPECT_TRUE(address.shared_memory());
+  EXPECT_EQ(address.ToString(), "shm:renderer");
+  ASSERT_TRUE(ParseAddress("shm:/run/strata", &address, &error)) << error;
+  EXPECT_EQ(address.kind(), Address::Kind::kUnixPath);
+  EXPECT_EQ(address.ToString(), "shm:/run/strata");
+  ASSERT_TRUE(ParseAddress("unix:@renderer", &address, &error)) << error;
+  EXPECT_FALSE(address.shared_memory());
+
   ASSERT_TRUE(ParseAddress("tcp:0.0.0.0:0", &address, &error)) << error;
   EXPECT_EQ(address.port(), 0);
 }
@@ -177,7 +218,9 @@ TEST(Address, RejectsMalformedAddressesNamingTheExpectedForm) {
            Case{"tcp:[127.0.0.1]:7070", "not a numeric IPv6 address"},
            Case{"unix:", "expected unix:@NAME or unix:/PATH"},
            Case{"unix:@", "expected unix:@NAME or unix:/PATH"},
-           Case{"pipe:x", "unknown address 'pipe:x' (expected unix:@NAME, unix:/PATH or tcp:HOST:PORT)"},
+           Case{"pipe:x",
+                "unknown address 'pipe:x' (expected unix:@NAME, unix:/PATH, shm:NAME, shm:/PATH or tcp:HOST:PORT)"},
+           Case{"shm:", "bad shared-memory address 'shm:': expected shm:NAME or shm:/PATH"},
            Case{"", "unknown address ''"},
        }) {
     Address address;
@@ -193,6 +236,15 @@ TEST(Address, RejectsMalformedAddressesNamingTheExpectedForm) {
 }
 
 TEST(RoundTrip, UnixAbstract) { ExpectEchoes(AbstractAddress("echo")); }
+
+TEST(RoundTrip, SharedMemoryRingByShmAddress) {
+  const std::string name = "strata-transport-test-" + std::to_string(getpid()) + "-ring";
+  ExpectEchoes("shm:" + name, "shm:" + name, RingUse::kRequired);
+}
+
+TEST(RoundTrip, SharedMemoryRingOverAUnixAddress) {
+  ExpectEchoes(AbstractAddress("unix-ring"), "", RingUse::kRequired);
+}
 
 TEST(RoundTrip, UnixPath) {
   TempDir dir;
@@ -260,10 +312,17 @@ TEST(RoundTrip, ManySmallWritesAndReadsWithoutFlushingInBetween) {
   }
 }
 
-TEST(Peers, UnixPeerIsKnownByItsCredentials) {
+// The tests that hold for a Unix socket and for a ring over one alike.
+class SocketOrRing : public testing::TestWithParam<RingUse> {};
+INSTANTIATE_TEST_SUITE_P(Unix, SocketOrRing, testing::Values(RingUse::kNever, RingUse::kRequired),
+                         [](const testing::TestParamInfo<RingUse>& info) {
+                           return info.param == RingUse::kNever ? std::string("Socket") : std::string("Ring");
+                         });
+
+TEST_P(SocketOrRing, UnixPeerIsKnownByItsCredentials) {
   std::string error;
   Ends ends;
-  ASSERT_NO_FATAL_FAILURE(OpenAndConnect(AbstractAddress("credentials"), &ends));
+  ASSERT_NO_FATAL_FAILURE(OpenAndConnect(AbstractAddress("credentials"), &ends, GetParam()));
   auto& [listener, client, server, peer] = ends;
   EXPECT_TRUE(peer.is_unix);
   EXPECT_EQ(peer.uid, geteuid());
@@ -314,7 +373,8 @@ TEST(Errors, ConnectGivesUpOnABusyServerAfterItsTimeout) {
   bool gave_up = false;
   for (int i = 0; i < 64 && !gave_up; ++i) {
     auto start = Clock::now();
-    auto client = Connect(listener->address(), &error, ConnectOptions{.timeout_ms = 200});
+    auto client =
+        Connect(listener->address(), &error, ConnectOptions{.timeout_ms = 200, .unix_ring = RingUse::kNever});
     if (client) {
       waiting.push_back(std::move(client));
       continue;
@@ -327,18 +387,25 @@ TEST(Errors, ConnectGivesUpOnABusyServerAfterItsTimeout) {
   EXPECT_TRUE(gave_up) << waiting.size() << " connections and none refused";
 }
 
-TEST(Errors, PeerThatLeavesMidMessageIsNamed) {
+TEST(Errors, ServerThatNeverReadsLeavesTheRingOfferUnanswered) {
   std::string error;
-  auto listener = Listener::Open(AbstractAddress("leaver"), &error);
+  auto listener = Listener::Open(AbstractAddress("deaf"), &error);
   ASSERT_TRUE(listener) << error;
-  auto client = Connect(listener->address(), &error);
-  ASSERT_TRUE(client) << error;
-  {
-    auto server = listener->Accept(5000, nullptr, &error);
-    ASSERT_TRUE(server) << error;
-    ASSERT_TRUE(server->Write("0123456789", 10));
-    ASSERT_TRUE(server->Flush()) << server->error();
-  }
+  const auto start = Clock::now();
+  EXPECT_FALSE(Connect("shm:" + listener->address().substr(6), &error, ConnectOptions{.timeout_ms = 200}));
+  EXPECT_EQ(error, "cannot connect to renderer at shm:" + listener->address().substr(6) + ": renderer at shm:" +
+                       listener->address().substr(6) + " did not answer the shared-memory ring offer");
+  EXPECT_GE(MillisecondsSince(start), 150);
+  EXPECT_LT(MillisecondsSince(start), 2000);
+}
+
+TEST_P(SocketOrRing, PeerThatLeavesMidMessageIsNamed) {
+  Ends ends;
+  ASSERT_NO_FATAL_FAILURE(OpenAndConnect(AbstractAddress("leaver"), &ends, GetParam()));
+  auto& [listener, client, server, peer] = ends;
+  ASSERT_TRUE(server->Write("0123456789", 10));
+  ASSERT_TRUE(server->Flush()) << server->error();
+  server.reset();
   char buffer[20];
   EXPECT_EQ(client->ReadFullyWithin(buffer, sizeof buffer, 5000), ReadResult::kClosed);
   EXPECT_EQ(client->error(), "renderer at " + listener->address() +
@@ -347,10 +414,10 @@ TEST(Errors, PeerThatLeavesMidMessageIsNamed) {
   EXPECT_EQ(client->error(), "renderer at " + listener->address() + " closed the connection");
 }
 
-TEST(Errors, WritingToAPeerThatLeftFailsWithoutSigpipe) {
+TEST_P(SocketOrRing, WritingToAPeerThatLeftFailsWithoutSigpipe) {
   std::string error;
   Ends ends;
-  ASSERT_NO_FATAL_FAILURE(OpenAndConnect(AbstractAddress("gone"), &ends));
+  ASSERT_NO_FATAL_FAILURE(OpenAndConnect(AbstractAddress("gone"), &ends, GetParam()));
   auto& [listener, client, server, peer] = ends;
   client.reset();
   std::vector<uint8_t> data(1 << 20, 7);
@@ -361,14 +428,10 @@ TEST(Errors, WritingToAPeerThatLeftFailsWithoutSigpipe) {
   EXPECT_FALSE(server->Flush());
 }
 
-TEST(Timeouts, ReadFullyWithinGivesUpOnlyWhenNothingCame) {
-  std::string error;
-  auto listener = Listener::Open(AbstractAddress("timeout"), &error);
-  ASSERT_TRUE(listener) << error;
-  auto client = Connect(listener->address(), &error);
-  ASSERT_TRUE(client) << error;
-  auto server = listener->Accept(5000, nullptr, &error);
-  ASSERT_TRUE(server) << error;
+TEST_P(SocketOrRing, ReadFullyWithinGivesUpOnlyWhenNothingCame) {
+  Ends ends;
+  ASSERT_NO_FATAL_FAILURE(OpenAndConnect(AbstractAddress("timeout"), &ends, GetParam()));
+  auto& [listener, client, server, peer] = ends;
 
   char buffer[4];
   auto start = Clock::now();
@@ -399,14 +462,10 @@ TEST(Timeouts, AcceptReturnsNothingWhenNobodyCame) {
   EXPECT_LT(MillisecondsSince(start), 2000);
 }
 
-TEST(Timeouts, ShutdownWakesAReaderInAnotherThread) {
-  std::string error;
-  auto listener = Listener::Open(AbstractAddress("shutdown"), &error);
-  ASSERT_TRUE(listener) << error;
-  auto client = Connect(listener->address(), &error);
-  ASSERT_TRUE(client) << error;
-  auto server = listener->Accept(5000, nullptr, &error);
-  ASSERT_TRUE(server) << error;
+TEST_P(SocketOrRing, ShutdownWakesAReaderInAnotherThread) {
+  Ends ends;
+  ASSERT_NO_FATAL_FAILURE(OpenAndConnect(AbstractAddress("shutdown"), &ends, GetParam()));
+  auto& [listener, client, server, peer] = ends;
 
   auto read = std::async(std::launch::async, [&] {
     char buffer[4];
@@ -420,6 +479,123 @@ TEST(Timeouts, ShutdownWakesAReaderInAnotherThread) {
   ASSERT_TRUE(woke) << "Shutdown did not wake the reader";
   EXPECT_FALSE(read.get());
   EXPECT_EQ(client->error(), "the connection to renderer at " + listener->address() + " was shut down");
+}
+
+// The ring's memory is shared with a process that may be hostile.
+TEST(Ring, ServerRefusesMemoryItCannotTrustAndGoesOnOverTheSocket) {
+  std::string error;
+  auto listener = Listener::Open(AbstractAddress("untrusted"), &error);
+  ASSERT_TRUE(listener) << error;
+  for (const bool sealed : {false, true}) {
+    // An offer by hand: memory without seals (it could shrink under the
+    // server's mapping), or sealed memory with pipes for eventfds.
+    const int fd = strata::transport::ConnectTo(listener->address(), &error);
+    ASSERT_GE(fd, 0) << error;
+    const int memory = memfd_create("test-ring", MFD_ALLOW_SEALING);
+    ASSERT_EQ(ftruncate(memory, 4096 + 2 * (64 << 10)), 0);
+    if (sealed) {
+      ASSERT_EQ(fcntl(memory, F_ADD_SEALS, F_SEAL_SHRINK), 0);
+    }
+    int pipes[2][2];
+    ASSERT_EQ(pipe(pipes[0]), 0);
+    ASSERT_EQ(pipe(pipes[1]), 0);
+    int descriptors[5] = {memory, pipes[0][0], pipes[0][1], pipes[1][0], pipes[1][1]};
+    uint8_t offer[16] = {'S', 'T', 'R', 'A', 'T', 'A', 'S', '\n', 1, 0, 0, 0, 0, 0, 1, 0};  // version 1, 64 KiB
+    iovec io{offer, sizeof offer};
+    alignas(cmsghdr) char control[CMSG_SPACE(sizeof descriptors)] = {};
+    msghdr message{};
+    message.msg_iov = &io;
+    message.msg_iovlen = 1;
+    message.msg_control = control;
+    message.msg_controllen = sizeof control;
+    cmsghdr* c = CMSG_FIRSTHDR(&message);
+    c->cmsg_level = SOL_SOCKET;
+    c->cmsg_type = SCM_RIGHTS;
+    c->cmsg_len = CMSG_LEN(sizeof descriptors);
+    std::memcpy(CMSG_DATA(c), descriptors, sizeof descriptors);
+    ASSERT_EQ(sendmsg(fd, &message, 0), 16);
+    for (int d : descriptors) close(d);
+
+    auto server = listener->Accept(5000, nullptr, &error);
+    ASSERT_TRUE(server) << error;
+    auto reading = std::async(std::launch::async, [&] {
+      char text[3] = {};
+      return server->ReadFully(text, 2) ? std::string(text) : "read failed: " + server->error();
+    });
+    char answer[3] = {};
+    ASSERT_EQ(recv(fd, answer, 3, MSG_WAITALL), 3);
+    EXPECT_EQ(answer[0], 'N');
+    std::string reason(static_cast<size_t>(static_cast<uint8_t>(answer[1]) | (static_cast<uint8_t>(answer[2]) << 8)),
+                       '\0');
+    ASSERT_EQ(recv(fd, reason.data(), reason.size(), MSG_WAITALL), static_cast<ssize_t>(reason.size()));
+    EXPECT_NE(reason.find(sealed ? "descriptor 1 is not an eventfd" : "not a memfd sealed against shrinking"),
+              std::string::npos)
+        << reason;
+    ASSERT_EQ(send(fd, "ok", 2, 0), 2);  // declined: the socket carries on
+    EXPECT_EQ(reading.get(), "ok");
+    close(fd);
+  }
+}
+
+TEST(Ring, ServerSurvivesAClientThatScribblesOverItsIndices) {
+  for (const bool over_write_position : {true, false}) {
+    Ends ends;
+    ASSERT_NO_FATAL_FAILURE(OpenAndConnect(AbstractAddress("scribbler"), &ends, RingUse::kRequired));
+    auto& [listener, client, server, peer] = ends;
+    auto* ring = dynamic_cast<RingStream*>(client.get());
+    ASSERT_NE(ring, nullptr);
+    // The control page as a hostile client sees it: ring 0's head (what the
+    // server may read), ring 1's tail (where the server may write).
+    void* control = mmap(nullptr, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, ring->descriptors()[0], 0);
+    ASSERT_NE(control, MAP_FAILED);
+    auto* words = static_cast<uint32_t*>(control);
+    if (over_write_position) {
+      words[0] = 0x7fff0000u;  // claims 2 GiB written
+      char buffer[16];
+      EXPECT_EQ(server->ReadFullyWithin(buffer, sizeof buffer, 1000), ReadResult::kError);
+      EXPECT_EQ(server->error(), "client " + peer.description +
+                                     " corrupted the shared-memory ring (its write position is 2147418111 bytes "
+                                     "ahead in a ring of " +
+                                     std::to_string(kDefaultRingBytes) + ")");
+    } else {
+      words[(256 + 64) / 4] = 0x40000000u;  // claims to have read what was never written
+      EXPECT_FALSE(server->Write("answer", 6) && server->Flush());
+      EXPECT_NE(server->error().find("corrupted the shared-memory ring (its read position is"), std::string::npos)
+          << server->error();
+    }
+    munmap(control, 4096);
+  }
+}
+
+TEST(Ring, ReaderInAnotherThreadSeesTheWriterDie) {
+  // A renderer killed while its client waits for an answer, as a process.
+  std::string error;
+  auto listener = Listener::Open(AbstractAddress("killed"), &error);
+  ASSERT_TRUE(listener) << error;
+  const pid_t child = fork();
+  if (child == 0) {
+    auto stream = Connect("shm:" + listener->address().substr(6), &error);
+    if (!stream || !stream->Write("!", 1) || !stream->Flush()) _exit(1);
+    char c;
+    stream->ReadFully(&c, 1);  // waits for an answer that never comes
+    _exit(0);
+  }
+  auto server = listener->Accept(5000, nullptr, &error);
+  ASSERT_TRUE(server) << error;
+  char first = 0;
+  ASSERT_TRUE(server->ReadFully(&first, 1)) << server->error();
+  ASSERT_TRUE(server->Write("partial", 7) && server->Flush());
+  char rest[16];
+  // The client dies while this end waits for it to say more.
+  auto waiting = std::async(std::launch::async, [&] { return server->ReadFullyWithin(rest, sizeof rest, 10000); });
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  kill(child, SIGKILL);
+  int status = 0;
+  waitpid(child, &status, 0);
+  const auto start = Clock::now();
+  EXPECT_EQ(waiting.get(), ReadResult::kClosed);
+  EXPECT_LT(MillisecondsSince(start), 2000);
+  EXPECT_NE(server->error().find("closed the connection"), std::string::npos) << server->error();
 }
 
 TEST(UnixPathSockets, PrivateReplacedWhenStaleRemovedWhenDone) {

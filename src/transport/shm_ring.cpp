@@ -1,0 +1,366 @@
+#include "transport/shm_ring.h"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <sys/eventfd.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+namespace strata::transport {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// The first page holds the indices, each word on a cache line of its own so
+// that the two sides never write the same line; the rings follow.
+constexpr size_t kControlBytes = 4096;
+constexpr size_t kLine = 64;
+constexpr size_t kRingControlBytes = 4 * kLine;  // head, tail, reader_sleeping, writer_sleeping
+// A writer that finds the ring full looks for room this long before sleeping.
+constexpr int64_t kRoomSpinNs = 50'000;
+
+uint32_t Load(const uint32_t* word) {
+  return std::atomic_ref<uint32_t>(*const_cast<uint32_t*>(word)).load(std::memory_order_seq_cst);
+}
+void Store(uint32_t* word, uint32_t value) { std::atomic_ref<uint32_t>(*word).store(value, std::memory_order_seq_cst); }
+
+void Signal(int fd) {
+  const uint64_t one = 1;
+  [[maybe_unused]] ssize_t n = write(fd, &one, sizeof one);  // a full counter (EAGAIN) wakes as well
+}
+
+void Pause() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#endif
+}
+
+bool IsEventFd(int fd) {
+  char link[64] = {};
+  const std::string path = "/proc/self/fd/" + std::to_string(fd);
+  const ssize_t n = readlink(path.c_str(), link, sizeof link - 1);
+  return n > 0 && std::string(link, static_cast<size_t>(n)) == "anon_inode:[eventfd]";
+}
+
+std::string ErrnoText(const char* what) { return std::string(what) + ": " + std::strerror(errno); }
+
+}  // namespace
+
+RingStream::RingStream(int socket_fd, std::string peer, uint32_t ring_bytes)
+    : socket_fd_(socket_fd), peer_(std::move(peer)), size_(ring_bytes) {}
+
+RingStream::~RingStream() {
+  if (control_ != nullptr) munmap(control_, kControlBytes);
+  for (void* mapping : mapping_) {
+    if (mapping != nullptr) munmap(mapping, 2 * static_cast<size_t>(size_));
+  }
+  for (int fd : descriptors_) {
+    if (fd >= 0) close(fd);
+  }
+  close(socket_fd_);
+}
+
+std::unique_ptr<RingStream> RingStream::Create(int socket_fd, std::string peer, uint32_t ring_bytes,
+                                               std::string* error) {
+  std::unique_ptr<RingStream> stream(new RingStream(socket_fd, std::move(peer), ring_bytes));
+  const std::string where = "cannot make the shared-memory ring to " + stream->peer_ + ": ";
+  int& memory = stream->descriptors_[0];
+  memory = memfd_create("strata-ring", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+  if (memory < 0) {
+    *error = where + ErrnoText("memfd_create");
+    return nullptr;
+  }
+  // Sealed so that the server can trust the size: a file shrunk under its
+  // mapping would kill it with SIGBUS.
+  if (ftruncate(memory, static_cast<off_t>(kControlBytes + 2 * static_cast<size_t>(ring_bytes))) != 0 ||
+      fcntl(memory, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL) != 0) {
+    *error = where + ErrnoText("sizing the memory");
+    return nullptr;
+  }
+  for (int i = 1; i < kRingDescriptorCount; ++i) {
+    stream->descriptors_[i] = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+    if (stream->descriptors_[i] < 0) {
+      *error = where + ErrnoText("eventfd");
+      return nullptr;
+    }
+  }
+  if (!stream->Map(memory, /*client=*/true, error)) {
+    *error = where + *error;
+    return nullptr;
+  }
+  return stream;
+}
+
+std::unique_ptr<RingStream> RingStream::Adopt(int socket_fd, std::string peer, uint32_t ring_bytes,
+                                              const int (&descriptors)[kRingDescriptorCount], std::string* error) {
+  std::unique_ptr<RingStream> stream(new RingStream(socket_fd, std::move(peer), ring_bytes));
+  std::copy(std::begin(descriptors), std::end(descriptors), stream->descriptors_);
+  const std::string where = "refused the shared-memory ring of " + stream->peer_ + ": ";
+  if (ring_bytes < kMinRingBytes || ring_bytes > kMaxRingBytes || (ring_bytes & (ring_bytes - 1)) != 0 ||
+      ring_bytes % static_cast<uint32_t>(sysconf(_SC_PAGESIZE)) != 0) {
+    *error = where + "rings of " + std::to_string(ring_bytes) + " bytes (a power of two from " +
+             std::to_string(kMinRingBytes) + " to " + std::to_string(kMaxRingBytes) + " expected)";
+    return nullptr;
+  }
+  const int memory = stream->descriptors_[0];
+  const int seals = fcntl(memory, F_GET_SEALS);
+  if (seals < 0 || (seals & F_SEAL_SHRINK) == 0) {
+    *error = where + "its memory is not a memfd sealed against shrinking";
+    return nullptr;
+  }
+  struct stat status{};
+  const size_t expected = kControlBytes + 2 * static_cast<size_t>(ring_bytes);
+  if (fstat(memory, &status) != 0 || static_cast<size_t>(status.st_size) != expected) {
+    *error = where + "its memory is " + std::to_string(status.st_size) + " bytes, not " + std::to_string(expected);
+    return nullptr;
+  }
+  for (int i = 1; i < kRingDescriptorCount; ++i) {
+    const int fd = stream->descriptors_[i];
+    // A pipe in an eventfd's place could block the server's writes.
+    if (!IsEventFd(fd) || fcntl(fd, F_SETFL, O_NONBLOCK) != 0) {
+      *error = where + "descriptor " + std::to_string(i) + " is not an eventfd";
+      return nullptr;
+    }
+  }
+  if (!stream->Map(memory, /*client=*/false, error)) {
+    *error = where + *error;
+    return nullptr;
+  }
+  return stream;
+}
+
+bool RingStream::Map(int memory_fd, bool client, std::string* error) {
+  control_ = mmap(nullptr, kControlBytes, PROT_READ | PROT_WRITE, MAP_SHARED, memory_fd, 0);
+  if (control_ == MAP_FAILED) {
+    control_ = nullptr;
+    *error = ErrnoText("mmap");
+    return false;
+  }
+  const size_t size = size_;
+  Ring rings[2];
+  for (int r = 0; r < 2; ++r) {
+    // Twice in a row, so that any run of bytes up to the ring's size is one
+    // span: no record is ever split at the end of the ring.
+    void* base = mmap(nullptr, 2 * size, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (base == MAP_FAILED) {
+      *error = ErrnoText("mmap");
+      return false;
+    }
+    mapping_[r] = base;
+    const off_t offset = static_cast<off_t>(kControlBytes + r * size);
+    for (size_t copy = 0; copy < 2; ++copy) {
+      void* at = static_cast<uint8_t*>(base) + copy * size;
+      if (mmap(at, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, memory_fd, offset) == MAP_FAILED) {
+        *error = ErrnoText("mmap");
+        return false;
+      }
+    }
+    auto* words = static_cast<uint8_t*>(control_) + r * kRingControlBytes;
+    Ring& ring = rings[r];
+    ring.data = static_cast<uint8_t*>(base);
+    ring.head = reinterpret_cast<uint32_t*>(words);
+    ring.tail = reinterpret_cast<uint32_t*>(words + kLine);
+    ring.reader_sleeping = reinterpret_cast<uint32_t*>(words + 2 * kLine);
+    ring.writer_sleeping = reinterpret_cast<uint32_t*>(words + 3 * kLine);
+    ring.data_ready_fd = descriptors_[1 + 2 * r];
+    ring.room_ready_fd = descriptors_[2 + 2 * r];
+  }
+  // Ring 0 carries the client's bytes to the server, ring 1 the answers.
+  out_ = rings[client ? 0 : 1];
+  in_ = rings[client ? 1 : 0];
+  return true;
+}
+
+template <typename Ready>
+ByteStream::ReadResult RingStream::Wait(Ready ready, uint32_t* sleeping, int wake_fd, int timeout_ms,
+                                        int64_t spin_ns) {
+  const auto start = Clock::now();
+  if (spin_ns > 0) {
+    const auto until = start + std::chrono::nanoseconds(spin_ns);
+    do {
+      if (ready()) return ReadResult::kOk;
+      Pause();
+    } while (Clock::now() < until);
+  }
+  for (;;) {
+    Store(sleeping, 1);
+    // Looked at after saying so: the writer either sees the word or wrote
+    // before this look (both sides' stores and loads are sequentially consistent).
+    if (ready()) {
+      Store(sleeping, 0);
+      return ReadResult::kOk;
+    }
+    int wait_ms = -1;
+    if (timeout_ms >= 0) {
+      const auto spent = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - start).count();
+      wait_ms = static_cast<int>(std::max<int64_t>(timeout_ms - spent, 0));
+    }
+    // The socket carries nothing once the rings are up: any event on it is
+    // the peer going (or this end's Shutdown).
+    pollfd fds[2] = {{wake_fd, POLLIN, 0}, {socket_fd_, POLLIN | POLLRDHUP, 0}};
+    const int got = shut_down_.load() ? 1 : poll(fds, 2, wait_ms);
+    Store(sleeping, 0);
+    if (got < 0 && errno == EINTR) continue;
+    if (got < 0) {
+      failed_ = true;
+      error_ = "cannot wait for " + peer_ + ": " + std::strerror(errno);
+      return ReadResult::kError;
+    }
+    if (got == 0) return ReadResult::kTimeout;
+    if (fds[0].revents & POLLIN) {
+      uint64_t count = 0;
+      [[maybe_unused]] ssize_t n = read(wake_fd, &count, sizeof count);
+    }
+    if (shut_down_.load() || fds[1].revents != 0) {
+      if (!shut_down_.load() && ready()) return ReadResult::kOk;  // what it wrote before it went
+      gone_ = true;
+      error_ = ClosedText();
+      return ReadResult::kClosed;
+    }
+  }
+}
+
+ByteStream::ReadResult RingStream::Corrupted(const std::string& what) {
+  failed_ = true;
+  error_ = peer_ + " corrupted the shared-memory ring (" + what + ")";
+  return ReadResult::kError;
+}
+
+int64_t RingStream::Room() {
+  const uint32_t used = write_pos_ - Load(out_.tail);
+  if (used > size_) {
+    Corrupted("its read position is " + std::to_string(used) + " bytes behind a ring of " + std::to_string(size_));
+    return -1;
+  }
+  return size_ - used;
+}
+
+void RingStream::Publish() {
+  if (write_pos_ == published_ || failed_ || gone_) return;
+  Store(out_.head, write_pos_);
+  published_ = write_pos_;
+  if (Load(out_.reader_sleeping) != 0) Signal(out_.data_ready_fd);
+}
+
+uint8_t* RingStream::Reserve(size_t n) {
+  reserved_ = n;
+  staged_ = true;
+  if (!failed_ && !gone_ && n <= size_) {
+    int64_t room = Room();
+    if (room >= 0 && static_cast<size_t>(room) < n) {
+      Publish();  // the reader cannot make room for bytes it cannot see
+      const ReadResult got =
+          Wait([&] { return Room() != 0 && (failed_ || static_cast<size_t>(Room()) >= n); }, out_.writer_sleeping,
+               out_.room_ready_fd, -1, kRoomSpinNs);
+      room = got != ReadResult::kOk || failed_ ? -1 : Room();
+    }
+    if (room >= 0 && static_cast<size_t>(room) >= n) {
+      staged_ = false;
+      return out_.data + (write_pos_ & (size_ - 1));
+    }
+  }
+  // Larger than the ring, or the stream failed: written in pieces at Commit
+  // (or dropped).
+  if (staging_.size() < n) staging_.resize(n);
+  return staging_.data();
+}
+
+void RingStream::Commit(size_t n) {
+  if (n > reserved_) {
+    std::fprintf(stderr, "strata: committing %zu bytes to %s with only %zu reserved\n", n, peer_.c_str(), reserved_);
+    std::abort();
+  }
+  reserved_ = 0;
+  if (staged_) {
+    staged_ = false;
+    if (!failed_ && !gone_) WriteInPieces(staging_.data(), n);
+    return;
+  }
+  write_pos_ += static_cast<uint32_t>(n);
+}
+
+bool RingStream::Write(const void* data, size_t n) {
+  if (!failed_ && !gone_ && n > 0) WriteInPieces(static_cast<const uint8_t*>(data), n);
+  return !failed_ && !gone_;
+}
+
+bool RingStream::WriteInPieces(const uint8_t* data, size_t n) {
+  while (n > 0) {
+    int64_t room = Room();
+    if (room == 0) {
+      Publish();
+      const ReadResult got =
+          Wait([&] { return Room() != 0; }, out_.writer_sleeping, out_.room_ready_fd, -1, kRoomSpinNs);
+      if (got != ReadResult::kOk) return false;
+      room = Room();
+    }
+    if (room < 0) return false;
+    const size_t piece = std::min(n, static_cast<size_t>(room));
+    std::memcpy(out_.data + (write_pos_ & (size_ - 1)), data, piece);
+    write_pos_ += static_cast<uint32_t>(piece);
+    data += piece;
+    n -= piece;
+    // Large writes stream: the reader copies out one piece while this side writes the next.
+    if (n > 0) Publish();
+  }
+  return true;
+}
+
+bool RingStream::Flush() {
+  Publish();
+  return !failed_ && !gone_;
+}
+
+bool RingStream::ReadFully(void* data, size_t n) { return ReadFullyWithin(data, n, -1) == ReadResult::kOk; }
+
+ByteStream::ReadResult RingStream::ReadFullyWithin(void* data, size_t n, int timeout_ms) {
+  auto* out = static_cast<uint8_t*>(data);
+  size_t done = 0;
+  while (done < n) {
+    if (failed_) return ReadResult::kError;
+    // Read once: the writer may change the word at any time.
+    const uint32_t available = Load(in_.head) - read_pos_;
+    if (available > size_) {
+      return Corrupted("its write position is " + std::to_string(available) + " bytes ahead in a ring of " +
+                       std::to_string(size_));
+    }
+    if (available == 0) {
+      const ReadResult got = Wait([&] { return Load(in_.head) != read_pos_; }, in_.reader_sleeping,
+                                  in_.data_ready_fd, done == 0 ? timeout_ms : -1, read_spin_ns_);
+      if (got == ReadResult::kOk) continue;
+      if (got == ReadResult::kClosed && done > 0) {
+        error_ += " in the middle of a message (" + std::to_string(done) + " of " + std::to_string(n) + " bytes came)";
+      }
+      return got;
+    }
+    const size_t piece = std::min<size_t>(n - done, available);
+    std::memcpy(out + done, in_.data + (read_pos_ & (size_ - 1)), piece);
+    done += piece;
+    read_pos_ += static_cast<uint32_t>(piece);
+    Store(in_.tail, read_pos_);
+    if (Load(in_.writer_sleeping) != 0) Signal(in_.room_ready_fd);
+  }
+  return ReadResult::kOk;
+}
+
+bool RingStream::HasBufferedInput() const { return !failed_ && Load(in_.head) != read_pos_; }
+
+void RingStream::Shutdown() {
+  shut_down_.store(true);
+  shutdown(socket_fd_, SHUT_RDWR);  // wakes this end's sleeper as well as the peer
+}
+
+std::string RingStream::ClosedText() const {
+  return shut_down_.load() ? "the connection to " + peer_ + " was shut down" : peer_ + " closed the connection";
+}
+
+}  // namespace strata::transport
