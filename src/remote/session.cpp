@@ -48,11 +48,11 @@ void Session::PrintTraffic() {
   const double per = frames > 0 ? 1.0 / static_cast<double>(frames) : 0.0;
   std::fprintf(stderr,
                "strata remote: %llu frames, %llu calls sent, %.1f KiB sent, %.1f KiB received, %llu round trips, "
-               "%llu flushes; per frame: %.1f calls, %.1f KiB sent, %.2f round trips, %.2f flushes\n",
+               "%llu flushes; per frame: %.1f calls, %.1f KiB sent, %.2f round trips, %.2f flushes; over a %s\n",
                static_cast<unsigned long long>(frames), static_cast<unsigned long long>(calls), sent / 1024.0,
                received / 1024.0, static_cast<unsigned long long>(round_trips),
                static_cast<unsigned long long>(flushes), calls * per, sent / 1024.0 * per, round_trips * per,
-               flushes * per);
+               flushes * per, transport_kind_);
 }
 
 Session& Session::Get() {
@@ -66,7 +66,12 @@ Session::Session() {
 }
 
 std::unique_ptr<transport::ByteStream> Session::Handshake(const std::string& role, std::string* error) {
-  auto stream = transport::Connect(address_, error);
+  // Over a Unix socket the calls travel in a shared-memory ring unless the
+  // user asks for the socket itself (STRATA_REMOTE_RING=off).
+  transport::ConnectOptions options;
+  const char* ring = GetEnv("STRATA_REMOTE_RING");
+  if (ring != nullptr && std::string(ring) == "off") options.unix_ring = transport::RingUse::kNever;
+  auto stream = transport::Connect(address_, error, options);
   if (!stream) return nullptr;
   stream::wire::Hello hello;
   hello.values["role"] = role;
@@ -145,7 +150,7 @@ bool Session::Start() {
       lost_.store(true, std::memory_order_release);
       return false;
     }
-    Lose("STRATA_REMOTE names no renderer address (unix:@NAME, unix:/PATH or tcp:HOST:PORT)");
+    Lose("STRATA_REMOTE names no renderer address (unix:@NAME, unix:/PATH, shm:NAME or tcp:HOST:PORT)");
     return false;
   }
   if (const char* token_file = GetEnv("STRATA_REMOTE_TOKEN_FILE")) {
@@ -173,6 +178,7 @@ bool Session::Start() {
     Lose(error);
     return false;
   }
+  transport_kind_ = stream->kind();
   process_stream_ = std::move(stream);
   started_.store(true, std::memory_order_release);
   return true;

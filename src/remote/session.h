@@ -65,6 +65,7 @@ class Session {
   std::mutex mu_;
   std::unique_ptr<transport::ByteStream> process_stream_;  // until the first thread takes it
   std::string address_, token_, session_id_, session_key_, features_;
+  const char* transport_kind_ = "";  // the process connection's: "socket" or "shared-memory ring"
   std::atomic<bool> started_{false}, lost_{false}, fell_back_{false};
   bool tried_ = false;
   std::atomic<uint64_t> sequence_{0};

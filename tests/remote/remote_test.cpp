@@ -51,7 +51,8 @@ class Renderer : public strata::test::Renderer {
 };
 
 ProcessResult RunApp(const std::string& app, const std::string& png, const std::vector<std::string>& strata_options,
-                     const std::vector<std::string>& app_args = {"--frames", "10", "--size", "160x120"}) {
+                     const std::vector<std::string>& app_args = {"--frames", "10", "--size", "160x120"},
+                     const std::map<std::string, std::string>& env = {}) {
   std::vector<std::string> argv;
   if (!strata_options.empty()) {
     argv = {STRATA_CLI, "run"};
@@ -63,22 +64,38 @@ ProcessResult RunApp(const std::string& app, const std::string& png, const std::
   argv.insert(argv.end(), {"--output", png});
   strata::test::ProcessOptions options;
   options.timeout_seconds = 120;
+  options.set_env = env;
   return RunProcess(argv, options);
 }
 
-class RemoteSampleApp : public ::testing::TestWithParam<std::string> {};
+// Each sample app over each way a local client reaches the renderer: the
+// shared-memory ring (the default for unix: addresses), the Unix socket
+// itself (STRATA_REMOTE_RING=off) and TCP.
+class RemoteSampleApp : public ::testing::TestWithParam<std::tuple<std::string, std::string>> {};
 
 // Breaks when any call is lost, misencoded or answered wrongly on the wire:
 // the frame read back through the renderer must equal the native one bit for bit.
 TEST_P(RemoteSampleApp, FramesEqualNative) {
-  Renderer renderer;
-  const std::string native_png = TempPath(GetParam() + "-native.png");
-  const std::string remote_png = TempPath(GetParam() + "-remote.png");
-  ProcessResult native = RunApp(GetParam(), native_png, {});
+  const auto& [app, transport] = GetParam();
+  const bool tcp = transport == "tcp";
+  const std::string token_file = TempPath(app + "-token");
+  Renderer renderer(tcp ? std::vector<std::string>{"--listen", "tcp:127.0.0.1:0", "--token-file", token_file}
+                        : std::vector<std::string>{});
+  const std::string address = tcp ? renderer.ListeningAddress("tcp:127.0.0.1:") : renderer.address();
+  ASSERT_FALSE(address.empty()) << renderer.Log();
+  const std::string native_png = TempPath(app + "-native.png");
+  const std::string remote_png = TempPath(app + "-" + transport + "-remote.png");
+  ProcessResult native = RunApp(app, native_png, {});
   ASSERT_EQ(native.exit_code, 0) << native.err;
-  ProcessResult remote = RunApp(GetParam(), remote_png, {"--remote", renderer.address()});
+  std::map<std::string, std::string> env = {{"STRATA_REMOTE_STATS", "1"}};
+  if (transport == "socket") env["STRATA_REMOTE_RING"] = "off";
+  if (tcp) env["STRATA_REMOTE_TOKEN_FILE"] = token_file;
+  ProcessResult remote = RunApp(app, remote_png, {"--remote", address},
+                                {"--frames", "10", "--size", "160x120"}, env);
   ASSERT_EQ(remote.exit_code, 0) << remote.out << remote.err << "\nrenderer:\n" << renderer.Log();
   EXPECT_NE(remote.out.find("rendered 10 frames 160x120"), std::string::npos) << remote.out;
+  EXPECT_NE(remote.err.find(transport == "ring" ? "over a shared-memory ring" : "over a socket"), std::string::npos)
+      << remote.err;
   Image images[2];
   std::string error;
   ASSERT_TRUE(strata::test::ReadPng(native_png, &images[0], &error)) << error;
@@ -89,8 +106,10 @@ TEST_P(RemoteSampleApp, FramesEqualNative) {
   EXPECT_EQ(strata::test::DifferingBytes(images[0], images[1]), 0u) << "bytes differ between the native and the remote frame";
 }
 
-INSTANTIATE_TEST_SUITE_P(Headless, RemoteSampleApp, ::testing::Values("gles1_cube", "gles2_shaders", "gles3_instanced"),
-                         [](const auto& info) { return info.param; });
+INSTANTIATE_TEST_SUITE_P(Headless, RemoteSampleApp,
+                         ::testing::Combine(::testing::Values("gles1_cube", "gles2_shaders", "gles3_instanced"),
+                                            ::testing::Values("ring", "socket", "tcp")),
+                         [](const auto& info) { return std::get<0>(info.param) + "_" + std::get<1>(info.param); });
 
 // es2_info (mesa-utils), a program nobody here wrote: the strings it prints
 // come from the renderer's driver through glGetString replies.
@@ -376,7 +395,7 @@ TEST(Remote, StatsSayWhatWentOverTheWire) {
   ASSERT_EQ(r.exit_code, 0) << r.err << renderer.Log();
   static const std::regex line(
       R"(strata remote: 10 frames, (\d+) calls sent, ([0-9.]+) KiB sent, ([0-9.]+) KiB received, (\d+) round trips, )"
-      R"((\d+) flushes; per frame: ([0-9.]+) calls)");
+      R"((\d+) flushes; per frame: ([0-9.]+) calls.*; over a shared-memory ring)");
   std::smatch m;
   ASSERT_TRUE(std::regex_search(r.err, m, line)) << r.err;
   const long calls = std::stol(m[1]), round_trips = std::stol(m[4]), flushes = std::stol(m[5]);

@@ -28,10 +28,11 @@ Renderer::Renderer(const std::string& strata_cli, const std::string& log_dir, st
     execv(args[0], args.data());
     _exit(127);
   }
-  // Ready when it accepts a connection (the probe is dropped by the renderer).
+  // Ready when it accepts a connection (the probe, a plain socket that says
+  // nothing, is dropped by the renderer).
   for (int i = 0; i < 200; ++i) {
     std::string error;
-    if (transport::Connect(address_, &error)) return;
+    if (transport::Connect(address_, &error, {.unix_ring = transport::RingUse::kNever})) return;
     std::this_thread::sleep_for(std::chrono::milliseconds(25));
   }
 }
@@ -55,6 +56,16 @@ void Renderer::Kill() {
   kill(pid_, SIGKILL);
   waitpid(pid_, nullptr, 0);
   pid_ = -1;
+}
+
+std::string Renderer::ListeningAddress(const std::string& prefix) const {
+  for (int i = 0; i < 200; ++i) {
+    const std::string log = Log();
+    const size_t at = log.find(prefix);
+    if (at != std::string::npos) return log.substr(at, log.find_first_of(" ,\n(", at) - at);
+    std::this_thread::sleep_for(std::chrono::milliseconds(25));
+  }
+  return "";
 }
 
 std::string Renderer::Log() const {
