@@ -1,13 +1,23 @@
 #!/usr/bin/env python3
 """Remote rendering speed: the same programs natively, through a Strata
-renderer (`strata serve`, clients under `strata run --remote`) and through
-virglrenderer's vtest server (`virgl_test_server --use-egl-surfaceless`,
-clients under GALLIUM_DRIVER=virpipe), in one interleaved run.
+renderer (`strata serve`, clients under `strata run --remote`) over each
+transport, and through virglrenderer's vtest server (`virgl_test_server
+--use-egl-surfaceless`, clients under GALLIUM_DRIVER=virpipe), in one
+interleaved run.
+
+Configurations:
+  native     the program on Mesa directly
+  ring       Strata over the shared-memory ring (unix: address, the default)
+  socket     Strata over the Unix socket itself (STRATA_REMOTE_RING=off)
+  tcp        Strata over TCP on 127.0.0.1
+  virgl      virglrenderer's vtest
 
 Workloads (several shapes, so that no single call mix decides):
   cheap      bench/workloads/trace_workload --mode cheap: 15,000 state calls a frame
   draws      trace_workload --mode draws: 2,000 small draws a frame, two uniforms each
-  roundtrip  trace_workload --mode roundtrip: 1,000 glGetError a frame, each needing an answer
+  roundtrip  trace_workload --mode roundtrip: 1,000 one-pixel glReadPixels a frame, each needing an answer
+  geterror   trace_workload --mode geterror: 1,000 glGetError a frame
+  upload     trace_workload --mode upload: a 1024x1024 RGBA texture uploaded and drawn a frame (MB/s)
   glmark2    glmark2-es2 (a subset of scenes) in an X11 window on an Xvfb this script starts
 
 Each round runs every workload in every configuration, in a random order; the
@@ -20,8 +30,8 @@ Every process (the renderers too) runs with MALLOC_TOP_PAD_=268435456, as
 docs/benchmarks.md asks. Needs: a build tree, virgl-server, glmark2-es2-x11,
 xvfb (scripts/setup.sh installs them).
 
-usage: remote_speed.py [--rounds N] [--frames N] [--workloads cheap,draws,roundtrip,glmark2]
-                       [--configs native,strata,virgl] [--build DIR]
+usage: remote_speed.py [--rounds N] [--frames N] [--workloads cheap,draws,roundtrip,geterror,upload,glmark2]
+                       [--configs native,ring,socket,tcp,virgl] [--build DIR]
 """
 
 import argparse
@@ -40,7 +50,11 @@ import time
 GLMARK2_SCENES = ["-b", "build:duration=2", "-b", "texture:duration=2", "-b", "shading:shading=phong:duration=2",
                   "-b", "effect2d:duration=2"]
 VIRGL_SOCKET = "/tmp/.virgl_test"  # the one path Mesa's vtest client connects to
-TRACE_CALLS_PER_FRAME = {"roundtrip": 1000}
+TRACE_CALLS_PER_FRAME = {"roundtrip": 1000, "geterror": 1000}
+UPLOAD_MB_PER_FRAME = 1024 * 1024 * 4 / 1e6
+WORKLOADS = ("cheap", "draws", "roundtrip", "geterror", "upload", "glmark2")
+CONFIGS = ("native", "ring", "socket", "tcp", "virgl")
+STRATA_CONFIGS = ("ring", "socket", "tcp")
 
 
 def fail(message):
@@ -74,13 +88,22 @@ class Servers:
     def __init__(self, strata, configs, need_x, tmp):
         self.processes = []
         self.display = None
-        if "strata" in configs:
+        if any(c in configs for c in STRATA_CONFIGS):
             name = f"strata-remote-bench-{os.getpid()}"
             self.strata_address = "unix:@" + name
-            log = open(os.path.join(tmp, "serve.log"), "w")
-            self.processes.append(subprocess.Popen([strata, "serve", "--listen", self.strata_address],
+            self.token_file = os.path.join(tmp, "token")
+            log_path = os.path.join(tmp, "serve.log")
+            log = open(log_path, "w")
+            self.processes.append(subprocess.Popen([strata, "serve", "--listen", self.strata_address, "--listen",
+                                                    "tcp:127.0.0.1:0", "--token-file", self.token_file],
                                                    stdout=log, stderr=log, env=environment()))
             wait_for(lambda: abstract_socket_listening(name), "strata serve")
+
+            def tcp_address():
+                match = re.search(r"tcp:127\.0\.0\.1:\d+", open(log_path).read())
+                return match.group(0) if match else None
+            wait_for(tcp_address, "strata serve's TCP listener")
+            self.strata_tcp_address = tcp_address()
         if "virgl" in configs:
             if shutil.which("virgl_test_server") is None:
                 fail("virgl_test_server is not installed (Debian package virgl-server; scripts/setup.sh)")
@@ -117,8 +140,13 @@ class Servers:
 
 
 def command(config, program, strata, servers):
-    if config == "strata":
+    if config == "ring":
         return [strata, "run", "--remote", servers.strata_address, "--"] + program, {}
+    if config == "socket":
+        return [strata, "run", "--remote", servers.strata_address, "--"] + program, {"STRATA_REMOTE_RING": "off"}
+    if config == "tcp":
+        return ([strata, "run", "--remote", servers.strata_tcp_address, "--"] + program,
+                {"STRATA_REMOTE_TOKEN_FILE": servers.token_file})
     if config == "virgl":
         return program, {"GALLIUM_DRIVER": "virpipe"}
     return program, {}
@@ -151,18 +179,18 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--frames", type=int, default=100, help="frames per trace_workload run")
-    parser.add_argument("--workloads", default="cheap,draws,roundtrip,glmark2")
-    parser.add_argument("--configs", default="native,strata,virgl")
+    parser.add_argument("--workloads", default="cheap,draws,roundtrip,upload,glmark2")
+    parser.add_argument("--configs", default="native,ring,socket,virgl")
     parser.add_argument("--build", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "build"))
     args = parser.parse_args()
     workloads = args.workloads.split(",")
     configs = args.configs.split(",")
     for w in workloads:
-        if w not in ("cheap", "draws", "roundtrip", "glmark2"):
-            fail(f"unknown workload '{w}'")
+        if w not in WORKLOADS:
+            fail(f"unknown workload '{w}' (one of {', '.join(WORKLOADS)})")
     for c in configs:
-        if c not in ("native", "strata", "virgl"):
-            fail(f"unknown configuration '{c}'")
+        if c not in CONFIGS:
+            fail(f"unknown configuration '{c}' (one of {', '.join(CONFIGS)})")
     if "native" not in configs:
         configs.insert(0, "native")
     strata = os.path.join(args.build, "bin", "strata")
@@ -172,7 +200,7 @@ def main():
     servers = Servers(strata, configs, "glmark2" in workloads, tmp)
     speeds = {(w, c): [] for w in workloads for c in configs}
     ratios = {(w, c): [] for w in workloads for c in configs}
-    latency = {c: [] for c in configs}
+    latency = {(w, c): [] for w in workloads for c in configs}
     try:
         for round_index in range(args.rounds):
             for workload in workloads:
@@ -184,7 +212,7 @@ def main():
                     this_round[config] = speed
                     speeds[(workload, config)].append(speed)
                     if workload in TRACE_CALLS_PER_FRAME:
-                        latency[config].append(seconds_per_frame / TRACE_CALLS_PER_FRAME[workload] * 1e6)
+                        latency[(workload, config)].append(seconds_per_frame / TRACE_CALLS_PER_FRAME[workload] * 1e6)
                 for config in configs:
                     ratios[(workload, config)].append(this_round[config] / this_round["native"])
             print(f"round {round_index + 1}/{args.rounds} done", file=sys.stderr)
@@ -192,14 +220,16 @@ def main():
         servers.stop()
     print(f"{'workload':<10} {'config':<8} {'median speed':>14} {'x native (median of rounds)':>28}")
     for workload in workloads:
-        unit = "score" if workload == "glmark2" else "frames/s"
+        unit = {"glmark2": "score", "upload": "MB/s"}.get(workload, "frames/s")
+        scale = UPLOAD_MB_PER_FRAME if workload == "upload" else 1.0
         for config in configs:
-            print(f"{workload:<10} {config:<8} {statistics.median(speeds[(workload, config)]):>8.1f} {unit:<8}"
+            print(f"{workload:<10} {config:<8} {statistics.median(speeds[(workload, config)]) * scale:>8.1f} {unit:<8}"
                   f" {statistics.median(ratios[(workload, config)]):>18.2f}x"
                   f"   (rounds: {', '.join(f'{r:.2f}' for r in ratios[(workload, config)])})")
-    if "roundtrip" in workloads:
-        for config in configs:
-            print(f"one answered call (glGetError), {config}: {statistics.median(latency[config]):.2f} us (median)")
+    for workload, what in (("roundtrip", "one-pixel glReadPixels"), ("geterror", "glGetError")):
+        if workload in workloads:
+            for config in configs:
+                print(f"one {what}, {config}: {statistics.median(latency[(workload, config)]):.2f} us (median)")
 
 
 if __name__ == "__main__":

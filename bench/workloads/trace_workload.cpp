@@ -2,17 +2,21 @@
 // pbuffer). --mode cheap: thousands of cheap state calls per frame
 // (glUniform4f, glEnable/glDisable, glBindBuffer) and one draw; --mode draws:
 // thousands of small draws per frame, each with a uniform change; --mode
-// roundtrip: a thousand glGetError per frame, each a call that needs an
-// answer (through a remote renderer: a round trip each).
+// roundtrip: a thousand glReadPixels of one pixel per frame, each a call that
+// needs an answer (through a remote renderer: a round trip each); --mode
+// geterror: a thousand glGetError per frame; --mode upload: a 1024x1024 RGBA
+// texture uploaded (glTexSubImage2D) and drawn each frame.
 #include <EGL/egl.h>
 #include <EGL/eglext.h>
 #include <GLES2/gl2.h>
 
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <vector>
 
 namespace {
 
@@ -48,13 +52,14 @@ int main(int argc, char** argv) {
     if (!std::strcmp(argv[i], "--mode") && i + 1 < argc) mode = argv[++i];
     else if (!std::strcmp(argv[i], "--frames") && i + 1 < argc) frames = std::atoi(argv[++i]);
     else if (!std::strcmp(argv[i], "--help")) {
-      std::puts("usage: trace_workload [--mode cheap|draws|roundtrip] [--frames N]");
+      std::puts("usage: trace_workload [--mode cheap|draws|roundtrip|geterror|upload] [--frames N]");
       return 0;
     } else {
       Fail("unknown argument (see --help)");
     }
   }
-  if (mode != "cheap" && mode != "draws" && mode != "roundtrip") Fail("--mode is cheap, draws or roundtrip");
+  if (mode != "cheap" && mode != "draws" && mode != "roundtrip" && mode != "geterror" && mode != "upload")
+    Fail("--mode is cheap, draws, roundtrip, geterror or upload");
   EGLDisplay display = eglGetPlatformDisplay(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, nullptr);
   if (!eglInitialize(display, nullptr, nullptr)) Fail("eglInitialize");
   const EGLint config_attribs[] = {EGL_RENDERABLE_TYPE, EGL_OPENGL_ES2_BIT, EGL_SURFACE_TYPE, EGL_PBUFFER_BIT,
@@ -79,6 +84,17 @@ int main(int argc, char** argv) {
     glBufferData(GL_ARRAY_BUFFER, sizeof triangle, triangle, GL_STATIC_DRAW);
   }
   glEnableVertexAttribArray(0);
+  // --mode upload: one texture, new contents each frame.
+  constexpr int kUploadSize = 1024;
+  std::vector<uint32_t> texels;
+  GLuint texture = 0;
+  if (mode == "upload") {
+    texels.resize(kUploadSize * kUploadSize);
+    glGenTextures(1, &texture);
+    glBindTexture(GL_TEXTURE_2D, texture);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA, kUploadSize, kUploadSize, 0, GL_RGBA, GL_UNSIGNED_BYTE, nullptr);
+  }
   auto start = std::chrono::steady_clock::now();
   for (int frame = 0; frame < frames; ++frame) {
     glClear(GL_COLOR_BUFFER_BIT);
@@ -91,9 +107,24 @@ int main(int argc, char** argv) {
       glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 0, nullptr);
       glDrawArrays(GL_TRIANGLES, 0, 3);
     } else if (mode == "roundtrip") {
+      uint8_t pixel[4] = {};
+      unsigned sum = 0;
+      for (int i = 0; i < 1000; ++i) {
+        glReadPixels(i & 255, (i >> 8) & 255, 1, 1, GL_RGBA, GL_UNSIGNED_BYTE, pixel);
+        sum += pixel[0];
+      }
+      if (sum == 12345678) std::puts("");  // keeps the reads
+      glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 0, nullptr);
+      glDrawArrays(GL_TRIANGLES, 0, 3);
+    } else if (mode == "geterror") {
       GLenum errors = GL_NO_ERROR;
       for (int i = 0; i < 1000; ++i) errors |= glGetError();
       if (errors != GL_NO_ERROR) Fail("a GL error");
+      glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 0, nullptr);
+      glDrawArrays(GL_TRIANGLES, 0, 3);
+    } else if (mode == "upload") {
+      for (size_t i = 0; i < texels.size(); i += 64) texels[i] = static_cast<uint32_t>(frame * 2654435761u + i);
+      glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, kUploadSize, kUploadSize, GL_RGBA, GL_UNSIGNED_BYTE, texels.data());
       glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 0, nullptr);
       glDrawArrays(GL_TRIANGLES, 0, 3);
     } else {
