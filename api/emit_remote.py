@@ -42,13 +42,31 @@ HAND_WRITTEN = {
 }
 
 # Run after the call is sent: they keep the shadow the capture rules and the
-# client-array capture read (remote/client_state.cpp).
+# client-array capture read (remote/client_state.cpp), and the buffer names
+# the client knows exist.
 HOOKS_AFTER = {
-    "glPixelStorei", "glBindBuffer", "glBindBufferBase", "glBindBufferRange", "glBindVertexArray",
+    "glGenBuffers", "glPixelStorei", "glBindBuffer", "glBindBufferBase", "glBindBufferRange", "glBindVertexArray",
     "glBindVertexArrayOES", "glDeleteBuffers", "glDeleteVertexArrays", "glDeleteVertexArraysOES",
     "glVertexAttribPointer", "glVertexAttribIPointer", "glEnableVertexAttribArray", "glDisableVertexAttribArray",
     "glVertexAttribDivisor", "glVertexPointer", "glColorPointer", "glNormalPointer", "glTexCoordPointer",
     "glPointSizePointerOES", "glEnableClientState", "glDisableClientState", "glClientActiveTexture",
+}
+
+# Held back on the client until a call that may read what they set
+# (remote/deferred_state.h): Defer_<name> takes the call or leaves it to be sent.
+DEFERRABLE = {
+    "glEnable", "glDisable", "glBlendFunc", "glBindBuffer",
+    "glUniform1f", "glUniform2f", "glUniform3f", "glUniform4f", "glUniform1i", "glUniform2i", "glUniform3i",
+    "glUniform4i", "glUniform1ui", "glUniform2ui", "glUniform3ui", "glUniform4ui",
+}
+
+# Set state the held calls also set, in a way the client does not follow
+# (per draw buffer, separate factors): after them the client no longer knows
+# what the renderer holds, so a value set again is sent again.
+FORGETS_SENT_STATE = {
+    "glBlendFuncSeparate", "glBlendFunci", "glBlendFuncSeparatei", "glBlendFunciEXT", "glBlendFuncSeparateiEXT",
+    "glBlendFunciOES", "glBlendFuncSeparateiOES", "glEnablei", "glDisablei", "glEnableiEXT", "glDisableiEXT",
+    "glEnableiOES", "glDisableiOES",
 }
 
 # Run before the call is encoded: the client-side arrays a draw reads go out
@@ -113,12 +131,18 @@ def emit_remote_functions(model: registry.Model, rules: dict, uncovered: set) ->
         if f.name in uncovered:
             flags.append("stream::kCallUncovered")
         pointers = [p for p in f.params if _pointer(p)]
+        deferrable = f.name in DEFERRABLE
         lines = [f"{f.return_type} Remote_{f.name}({f.param_list()}) {{",
                  f"  if (void* strata_native = NativeFunction({i})) "
                  f"return reinterpret_cast<{f.pointer_type()}>(strata_native)({args});",
-                 "  Connection* strata_c = ThreadConnection();",
+                 # Any other call sends the held ones first (ThreadConnection does).
+                 "  Connection* strata_c = " + ("ThreadConnectionHolding();" if deferrable else "ThreadConnection();"),
                  f"  if (strata_c == nullptr) {{ LostCall({'true' if f.name.startswith('egl') else 'false'}); "
                  f"{_failed(f)} }}"]
+        if deferrable:
+            after = f" After_{f.name}({args});" if f.name in HOOKS_AFTER else ""
+            lines.append(f"  if (Defer_{f.name}(*strata_c, {args})) {{{after} return; }}")
+            lines.append("  strata_c->SendDeferred();")
         if f.name.startswith("egl") and f.params and f.params[0].type == "EGLDisplay":
             # The client's own display, initialized (EGL_BAD_DISPLAY, EGL_NOT_INITIALIZED).
             lines.insert(2, f"  if (!DisplayReady({f.params[0].name})) {_failed(f)}")
@@ -169,6 +193,8 @@ def emit_remote_functions(model: registry.Model, rules: dict, uncovered: set) ->
         lines.append("    strata_w.Times(strata_c->batch_ns(), strata_c->batch_ns());")
         lines.append("    strata_w.End();")
         lines.append("  }")
+        if f.name in FORGETS_SENT_STATE:
+            lines.append("  strata_c->shadow().ForgetSent();")
         if not reply:
             lines.append("  strata_c->Sent();")
             if f.name in HOOKS_AFTER:
@@ -210,6 +236,10 @@ def emit_remote_declarations(model: registry.Model) -> str:
             continue
         prefix = "After" if name in HOOKS_AFTER else "Before"
         lines.append(f"void {prefix}_{name}({f.param_list()});")
+    for name in sorted(DEFERRABLE):
+        f = by_name.get(name)
+        if f is not None:
+            lines.append(f"bool Defer_{name}(Connection& c, {f.param_list()});")
     return "\n".join(lines) + "\n"
 
 

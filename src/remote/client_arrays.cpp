@@ -9,8 +9,9 @@
 namespace strata::remote {
 namespace {
 
+// Only reads and updates the shadow: what the thread holds back stays held.
 ContextShadow* Shadow() {
-  Connection* c = ThreadConnection();
+  Connection* c = ThreadConnectionHolding();
   return c != nullptr ? &c->shadow() : nullptr;
 }
 
@@ -92,6 +93,9 @@ void After_glBindVertexArray(GLuint array) {
   if (ContextShadow* s = Shadow()) s->BindVertexArray(array);
 }
 void After_glBindVertexArrayOES(GLuint array) { After_glBindVertexArray(array); }
+void After_glGenBuffers(GLsizei n, GLuint* buffers) {
+  if (ContextShadow* s = Shadow()) s->BuffersMade(n, buffers);
+}
 void After_glDeleteBuffers(GLsizei n, const GLuint* buffers) {
   ContextShadow* s = Shadow();
   for (GLsizei i = 0; s != nullptr && buffers != nullptr && i < n; ++i) s->DeleteBuffer(buffers[i]);

@@ -105,8 +105,17 @@ void ContextShadow::BindBuffer(GLenum target, GLuint buffer) {
   }
 }
 
+void ContextShadow::BuffersMade(GLsizei n, const GLuint* buffers) {
+  for (GLsizei i = 0; buffers != nullptr && i < n; ++i) {
+    if (buffers[i] != 0) buffers_made_.insert(buffers[i]);
+  }
+}
+
 void ContextShadow::DeleteBuffer(GLuint buffer) {
   if (buffer == 0) return;
+  buffers_made_.erase(buffer);
+  // Deleting the bound buffer binds 0 on the renderer.
+  if (sent_.array_buffer_known && sent_.array_buffer == buffer) sent_.array_buffer = 0;
   for (GLuint* bound : {&array_buffer_, &pixel_pack_, &pixel_unpack_, &draw_indirect_}) {
     if (*bound == buffer) *bound = 0;
   }

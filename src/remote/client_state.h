@@ -7,7 +7,9 @@
 
 #include <cstdint>
 #include <unordered_map>
+#include <unordered_set>
 
+#include "remote/deferred_state.h"
 #include "stream/capture_sizes.h"
 #include "stream/client_arrays.h"
 
@@ -42,6 +44,14 @@ class ContextShadow final : public capture::CaptureState {
   // The client-side arrays of vertex array 0.
   capture::ClientArrays& arrays() { return arrays_; }
 
+  // Buffer names glGenBuffers gave in this context and not deleted since.
+  void BuffersMade(GLsizei n, const GLuint* buffers);
+  bool BufferMade(GLuint buffer) const { return buffers_made_.count(buffer) != 0; }
+  // What the renderer's context holds of the state the client holds back
+  // (deferred_state.h); ForgetSent after a call that changed it some other way.
+  SentState& sent() { return sent_; }
+  void ForgetSent() { sent_ = SentState(); }
+
  private:
   int client_version_ = 2;
   Connection* connection_ = nullptr;
@@ -51,6 +61,8 @@ class ContextShadow final : public capture::CaptureState {
   GLuint vertex_array_ = 0;
   std::unordered_map<GLuint, GLuint> element_buffers_;  // per vertex array (0: the default)
   capture::ClientArrays arrays_;
+  std::unordered_set<GLuint> buffers_made_;
+  SentState sent_;
   bool caps_known_ = false;
   capture::PixelStoreCaps caps_;
 };

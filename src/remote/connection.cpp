@@ -59,7 +59,11 @@ Connection::Connection(Session& session, std::unique_ptr<transport::ByteStream> 
 }
 
 Connection::~Connection() {
-  if (!session_.lost()) Flush();
+  // What the thread held goes out with it: another thread may make its context current next.
+  if (!session_.lost()) {
+    SendDeferred();
+    Flush();
+  }
   // The frames already sent are shown before the thread goes.
   WaitForFrames(0);
   {
@@ -140,6 +144,7 @@ void Connection::Fail(const std::string& why) {
 
 bool Connection::Flush() {
   if (session_.lost()) return false;
+  session_.traffic().absorbed += deferred_.TakeAbsorbed();
   if (batch_.size == 0) return true;
   uint8_t header[stream::wire::kMessageHeaderBytes];
   stream::wire::PutMessageHeader(header, static_cast<uint32_t>(batch_.size));
@@ -241,6 +246,12 @@ thread_local ThreadSlot t_slot;
 }  // namespace
 
 Connection* ThreadConnection() {
+  Connection* c = ThreadConnectionHolding();
+  if (c != nullptr) c->SendDeferred();
+  return c;
+}
+
+Connection* ThreadConnectionHolding() {
   Connection* c = t_slot.connection.get();
   if (c != nullptr) [[likely]] {
     return Session::Get().lost() ? nullptr : c;

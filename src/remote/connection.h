@@ -49,6 +49,13 @@ class Connection {
   capture::CaptureState& state() { return *shadow_; }
   void SetCurrent(uint64_t context_id, ContextShadow* shadow);
 
+  // The state calls held back (deferred_state.h); any call that is not one
+  // of them sends them first.
+  DeferredState& deferred() { return deferred_; }
+  void SendDeferred() {
+    if (!deferred_.empty()) [[unlikely]] deferred_.Send(*this);
+  }
+
   // A call was appended: sends the batch once it is large.
   void Sent() {
     if (batch_.size >= kBatchBytes) Flush();
@@ -114,6 +121,7 @@ class Connection {
   uint64_t context_id_ = 0;
   ContextShadow* shadow_;
   ContextShadow no_context_;
+  DeferredState deferred_;
   std::vector<uint8_t> incoming_;
   stream::wire::Reply reply_;
   // Window swaps in flight, in order; the frame thread owns the reading
@@ -128,8 +136,11 @@ class Connection {
 };
 
 // The calling thread's connection, made on first use (it joins the process's
-// session); null when the renderer cannot be reached or is gone.
+// session); null when the renderer cannot be reached or is gone. What the
+// thread held back is sent first: the caller's call may read it.
 Connection* ThreadConnection();
+// The same without sending what is held: for the calls that may be held.
+Connection* ThreadConnectionHolding();
 
 // The native driver's function for `slot` when the process fell back to it
 // (STRATA_REMOTE_FALLBACK=native), else null: one load and a test per call.

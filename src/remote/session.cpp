@@ -48,10 +48,11 @@ void Session::PrintTraffic() {
   const double per = frames > 0 ? 1.0 / static_cast<double>(frames) : 0.0;
   std::fprintf(stderr,
                "strata remote: %llu frames, %llu calls sent, %.1f KiB sent, %.1f KiB received, %llu round trips, "
-               "%llu flushes; per frame: %.1f calls, %.1f KiB sent, %.2f round trips, %.2f flushes; over a %s\n",
+               "%llu flushes, %lld calls absorbed on the client; per frame: %.1f calls, %.1f KiB sent, %.2f round "
+               "trips, %.2f flushes; over a %s\n",
                static_cast<unsigned long long>(frames), static_cast<unsigned long long>(calls), sent / 1024.0,
                received / 1024.0, static_cast<unsigned long long>(round_trips),
-               static_cast<unsigned long long>(flushes), calls * per, sent / 1024.0 * per, round_trips * per,
+               static_cast<unsigned long long>(flushes), static_cast<long long>(t.absorbed.load()), calls * per, sent / 1024.0 * per, round_trips * per,
                flushes * per, transport_kind_);
 }
 

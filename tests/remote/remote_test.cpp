@@ -382,7 +382,8 @@ TEST(Remote, ResizedWindowGetsASurfaceOfTheNewSize) {
 }
 
 // STRATA_REMOTE_STATS=1: one line at exit with the frames, the calls that
-// went out, bytes both ways, round trips and flushes, in all and per frame.
+// went out, bytes both ways, round trips, flushes and the calls that stayed
+// on the client, in all and per frame, and the transport.
 TEST(Remote, StatsSayWhatWentOverTheWire) {
   Renderer renderer;
   strata::test::ProcessOptions options;
@@ -395,7 +396,7 @@ TEST(Remote, StatsSayWhatWentOverTheWire) {
   ASSERT_EQ(r.exit_code, 0) << r.err << renderer.Log();
   static const std::regex line(
       R"(strata remote: 10 frames, (\d+) calls sent, ([0-9.]+) KiB sent, ([0-9.]+) KiB received, (\d+) round trips, )"
-      R"((\d+) flushes; per frame: ([0-9.]+) calls.*; over a shared-memory ring)");
+      R"((\d+) flushes, (\d+) calls absorbed on the client; per frame: ([0-9.]+) calls.*; over a shared-memory ring)");
   std::smatch m;
   ASSERT_TRUE(std::regex_search(r.err, m, line)) << r.err;
   const long calls = std::stol(m[1]), round_trips = std::stol(m[4]), flushes = std::stol(m[5]);
@@ -405,5 +406,34 @@ TEST(Remote, StatsSayWhatWentOverTheWire) {
   EXPECT_GE(round_trips, 2);
   EXPECT_GE(flushes, 10);  // each swap sends the frame's batch
   EXPECT_GT(std::stod(m[3]), 64.0 * 64 * 4 / 1024 - 1) << "the read-back frame came back";
-  EXPECT_NEAR(std::stod(m[6]), calls / 10.0, 0.1);
+  EXPECT_NEAR(std::stod(m[7]), calls / 10.0, 0.1);
+}
+
+// The state calls the client holds back or drops (remote/deferred_state.h)
+// change nothing an app can see: held_state's errors, queries and frame
+// checksums are the same natively, through a renderer with calls held back,
+// and with every call sent as it comes (STRATA_REMOTE_DEFER=off). Breaks when
+// a held call is lost, sent after a call that reads it, or dropped while its
+// error should show; and, through the absorbed count, when nothing is held.
+TEST(Remote, HeldBackCallsChangeNothingAnAppCanSee) {
+  const std::string app = std::string(STRATA_BIN_DIR) + "/held_state";
+  ProcessResult native = RunProcess({app});
+  ASSERT_EQ(native.exit_code, 0) << native.err;
+  ASSERT_NE(native.out.find("invalid capability: error 0x0500"), std::string::npos) << native.out;
+  Renderer renderer;
+  static const std::regex absorbed(R"(, (\d+) calls absorbed on the client)");
+  for (const bool held : {true, false}) {
+    strata::test::ProcessOptions options;
+    options.timeout_seconds = 120;
+    options.set_env = {{"STRATA_REMOTE_STATS", "1"}, {"STRATA_REMOTE_DEFER", held ? "on" : "off"}};
+    ProcessResult remote = RunProcess({STRATA_CLI, "run", "--remote", renderer.address(), "--", app}, options);
+    ASSERT_EQ(remote.exit_code, 0) << remote.err << renderer.Log();
+    EXPECT_EQ(remote.out, native.out) << (held ? "held back" : "sent as they come");
+    std::smatch m;
+    ASSERT_TRUE(std::regex_search(remote.err, m, absorbed)) << remote.err;
+    if (held)
+      EXPECT_GT(std::stol(m[1]), 300) << "the toggling loop's 404 calls should mostly stay on the client";
+    else
+      EXPECT_EQ(std::stol(m[1]), 0);
+  }
 }

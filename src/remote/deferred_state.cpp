@@ -1,0 +1,274 @@
+#include "remote/deferred_state.h"
+
+#include <cstring>
+
+#include "common/env.h"
+#include "remote/client_state.h"
+#include "remote/connection.h"
+#include "remote/generated_support.h"
+#include "remote/session.h"
+
+namespace strata::remote {
+namespace {
+
+// The capabilities glEnable/glDisable may hold: those of GLES 2.0 and 3.0
+// (with the version that has each), so that an invalid one is always sent
+// and raises its error.
+struct HeldCapability {
+  GLenum cap;
+  int since_version;
+};
+constexpr HeldCapability kHeldCapabilities[] = {
+    {GL_BLEND, 2},           {GL_CULL_FACE, 2},
+    {GL_DEPTH_TEST, 2},      {GL_DITHER, 2},
+    {GL_POLYGON_OFFSET_FILL, 2}, {GL_SAMPLE_ALPHA_TO_COVERAGE, 2},
+    {GL_SAMPLE_COVERAGE, 2}, {GL_SCISSOR_TEST, 2},
+    {GL_STENCIL_TEST, 2},    {GL_RASTERIZER_DISCARD, 3},
+    {GL_PRIMITIVE_RESTART_FIXED_INDEX, 3},
+};
+static_assert(std::size(kHeldCapabilities) <= 32);
+
+// Blend factors valid for both source and destination in GLES 2.0 and later
+// (GL_SRC_ALPHA_SATURATE is not held: GLES 2.0 allows it as source only).
+bool IsBlendFactor(GLenum factor) {
+  switch (factor) {
+    case GL_ZERO: case GL_ONE: case GL_SRC_COLOR: case GL_ONE_MINUS_SRC_COLOR: case GL_DST_COLOR:
+    case GL_ONE_MINUS_DST_COLOR: case GL_SRC_ALPHA: case GL_ONE_MINUS_SRC_ALPHA: case GL_DST_ALPHA:
+    case GL_ONE_MINUS_DST_ALPHA: case GL_CONSTANT_COLOR: case GL_ONE_MINUS_CONSTANT_COLOR: case GL_CONSTANT_ALPHA:
+    case GL_ONE_MINUS_CONSTANT_ALPHA:
+      return true;
+    default:
+      return false;
+  }
+}
+
+int CapabilityBit(GLenum cap, int version) {
+  for (size_t i = 0; i < std::size(kHeldCapabilities); ++i) {
+    if (kHeldCapabilities[i].cap == cap) return version >= kHeldCapabilities[i].since_version ? static_cast<int>(i) : -1;
+  }
+  return -1;
+}
+
+// Locations above this are sent as they come (they are rare and the index is flat).
+constexpr GLint kMaxHeldLocation = 1024;
+
+bool DeferralWanted() {
+  const char* value = GetEnv("STRATA_REMOTE_DEFER");
+  return value == nullptr || std::strcmp(value, "off") != 0;
+}
+
+}  // namespace
+
+DeferredState::DeferredState() : enabled_(DeferralWanted()) {}
+
+bool DeferredState::Enabled(Connection& c) const {
+  // GLES 1 keeps its fixed-function state as it comes; without a context
+  // there is nothing to hold state for.
+  return enabled_ && c.context_id() != 0 && c.shadow().client_version() >= 2;
+}
+
+int64_t DeferredState::TakeAbsorbed() {
+  const int64_t n = absorbed_;
+  absorbed_ = 0;
+  return n;
+}
+
+bool DeferredState::Capability(Connection& c, GLenum cap, bool on) {
+  if (!Enabled(c)) return false;
+  const int bit_index = CapabilityBit(cap, c.shadow().client_version());
+  if (bit_index < 0) return false;
+  const uint32_t bit = 1u << bit_index;
+  if ((caps_held_ & bit) == 0) ++held_;
+  caps_held_ |= bit;
+  caps_on_ = on ? caps_on_ | bit : caps_on_ & ~bit;
+  ++absorbed_;
+  return true;
+}
+
+bool DeferredState::BlendFunc(Connection& c, GLenum source, GLenum destination) {
+  if (!Enabled(c)) return false;
+  if (!IsBlendFactor(source) || !IsBlendFactor(destination)) {
+    c.shadow().sent().blend_known = false;
+    return false;
+  }
+  if (!blend_held_) ++held_;
+  blend_held_ = true;
+  blend_source_ = source;
+  blend_destination_ = destination;
+  ++absorbed_;
+  return true;
+}
+
+bool DeferredState::BindBuffer(Connection& c, GLenum target, GLuint buffer) {
+  if (target != GL_ARRAY_BUFFER) return false;
+  // Only names the client saw made (and not deleted): another could raise
+  // GL_INVALID_OPERATION (GLES 3) or make a buffer (GLES 2).
+  if (!Enabled(c) || (buffer != 0 && !c.shadow().BufferMade(buffer))) {
+    c.shadow().sent().array_buffer_known = false;
+    return false;
+  }
+  if (!array_buffer_held_) ++held_;
+  array_buffer_held_ = true;
+  array_buffer_ = buffer;
+  ++absorbed_;
+  return true;
+}
+
+bool DeferredState::Uniform(Connection& c, api::Slot slot, GLint location, int count, const uint32_t* values) {
+  if (!Enabled(c) || location < 0 || location >= kMaxHeldLocation) return false;
+  if (uniform_index_.size() <= static_cast<size_t>(location)) uniform_index_.resize(location + 1, -1);
+  int32_t& index = uniform_index_[location];
+  if (index >= 0 && uniforms_[index].slot != slot) {
+    // Another function on the same location: one of the two fails, and
+    // which one must stay visible. Both go out in order.
+    Send(c);
+  }
+  if (index < 0) {
+    index = static_cast<int32_t>(uniforms_.size());
+    uniforms_.push_back({slot, location, count, {}});
+    ++held_;
+  }
+  HeldUniform& held = uniforms_[index];
+  std::memcpy(held.values, values, sizeof(uint32_t) * count);
+  ++absorbed_;
+  return true;
+}
+
+void DeferredState::Send(Connection& c) {
+  if (held_ == 0) return;
+  held_ = 0;
+  SentState& sent = c.shadow().sent();
+  auto begin = [this, &c](api::Slot slot) {
+    --absorbed_;
+    return stream::CallEncoder(c.batch(), c.run(), slot, c.NextSequence(), c.context_id(), stream::kCallUntimed);
+  };
+  auto end = [&c](stream::CallEncoder& w) {
+    w.Times(c.batch_ns(), c.batch_ns());
+    w.End();
+  };
+  for (uint32_t caps = caps_held_; caps != 0; caps &= caps - 1) {
+    const int i = __builtin_ctz(caps);
+    const uint32_t bit = 1u << i;
+    const bool on = (caps_on_ & bit) != 0;
+    if ((sent.caps_known & bit) && ((sent.caps_on & bit) != 0) == on) continue;  // the renderer has it
+    stream::CallEncoder w = begin(on ? api::glEnable : api::glDisable);
+    w.Unsigned(kHeldCapabilities[i].cap);
+    end(w);
+    sent.caps_known |= bit;
+    sent.caps_on = on ? sent.caps_on | bit : sent.caps_on & ~bit;
+  }
+  caps_held_ = 0;
+  if (blend_held_ && !(sent.blend_known && sent.blend_source == blend_source_ &&
+                       sent.blend_destination == blend_destination_)) {
+    stream::CallEncoder w = begin(api::glBlendFunc);
+    w.Unsigned(blend_source_);
+    w.Unsigned(blend_destination_);
+    end(w);
+    sent.blend_known = true;
+    sent.blend_source = blend_source_;
+    sent.blend_destination = blend_destination_;
+  }
+  blend_held_ = false;
+  if (array_buffer_held_ && !(sent.array_buffer_known && sent.array_buffer == array_buffer_)) {
+    stream::CallEncoder w = begin(api::glBindBuffer);
+    w.Unsigned(GL_ARRAY_BUFFER);
+    w.Unsigned(array_buffer_);
+    end(w);
+    sent.array_buffer_known = true;
+    sent.array_buffer = array_buffer_;
+  }
+  array_buffer_held_ = false;
+  for (const HeldUniform& u : uniforms_) {
+    stream::CallEncoder w = begin(u.slot);
+    w.Signed(u.location);
+    const bool floats = u.slot == api::glUniform1f || u.slot == api::glUniform2f || u.slot == api::glUniform3f ||
+                        u.slot == api::glUniform4f;
+    const bool unsigned_ints = u.slot == api::glUniform1ui || u.slot == api::glUniform2ui ||
+                               u.slot == api::glUniform3ui || u.slot == api::glUniform4ui;
+    for (int i = 0; i < u.count; ++i) {
+      if (floats) {
+        float value;
+        std::memcpy(&value, &u.values[i], sizeof value);
+        w.Float(value);
+      } else if (unsigned_ints) {
+        w.Unsigned(u.values[i]);
+      } else {
+        w.Signed(static_cast<int32_t>(u.values[i]));
+      }
+    }
+    end(w);
+    uniform_index_[u.location] = -1;
+  }
+  uniforms_.clear();
+  c.Sent();
+}
+
+// The generated functions' entry points (remote_hand_written.inc).
+bool Defer_glEnable(Connection& c, GLenum cap) { return c.deferred().Capability(c, cap, true); }
+bool Defer_glDisable(Connection& c, GLenum cap) { return c.deferred().Capability(c, cap, false); }
+bool Defer_glBlendFunc(Connection& c, GLenum sfactor, GLenum dfactor) {
+  return c.deferred().BlendFunc(c, sfactor, dfactor);
+}
+bool Defer_glBindBuffer(Connection& c, GLenum target, GLuint buffer) {
+  return c.deferred().BindBuffer(c, target, buffer);
+}
+
+namespace {
+template <typename T>
+uint32_t Bits(T value) {
+  uint32_t bits;
+  std::memcpy(&bits, &value, sizeof bits);
+  return bits;
+}
+}  // namespace
+
+bool Defer_glUniform1f(Connection& c, GLint location, GLfloat v0) {
+  const uint32_t values[] = {Bits(v0)};
+  return c.deferred().Uniform(c, api::glUniform1f, location, 1, values);
+}
+bool Defer_glUniform2f(Connection& c, GLint location, GLfloat v0, GLfloat v1) {
+  const uint32_t values[] = {Bits(v0), Bits(v1)};
+  return c.deferred().Uniform(c, api::glUniform2f, location, 2, values);
+}
+bool Defer_glUniform3f(Connection& c, GLint location, GLfloat v0, GLfloat v1, GLfloat v2) {
+  const uint32_t values[] = {Bits(v0), Bits(v1), Bits(v2)};
+  return c.deferred().Uniform(c, api::glUniform3f, location, 3, values);
+}
+bool Defer_glUniform4f(Connection& c, GLint location, GLfloat v0, GLfloat v1, GLfloat v2, GLfloat v3) {
+  const uint32_t values[] = {Bits(v0), Bits(v1), Bits(v2), Bits(v3)};
+  return c.deferred().Uniform(c, api::glUniform4f, location, 4, values);
+}
+bool Defer_glUniform1i(Connection& c, GLint location, GLint v0) {
+  const uint32_t values[] = {Bits(v0)};
+  return c.deferred().Uniform(c, api::glUniform1i, location, 1, values);
+}
+bool Defer_glUniform2i(Connection& c, GLint location, GLint v0, GLint v1) {
+  const uint32_t values[] = {Bits(v0), Bits(v1)};
+  return c.deferred().Uniform(c, api::glUniform2i, location, 2, values);
+}
+bool Defer_glUniform3i(Connection& c, GLint location, GLint v0, GLint v1, GLint v2) {
+  const uint32_t values[] = {Bits(v0), Bits(v1), Bits(v2)};
+  return c.deferred().Uniform(c, api::glUniform3i, location, 3, values);
+}
+bool Defer_glUniform4i(Connection& c, GLint location, GLint v0, GLint v1, GLint v2, GLint v3) {
+  const uint32_t values[] = {Bits(v0), Bits(v1), Bits(v2), Bits(v3)};
+  return c.deferred().Uniform(c, api::glUniform4i, location, 4, values);
+}
+bool Defer_glUniform1ui(Connection& c, GLint location, GLuint v0) {
+  const uint32_t values[] = {v0};
+  return c.deferred().Uniform(c, api::glUniform1ui, location, 1, values);
+}
+bool Defer_glUniform2ui(Connection& c, GLint location, GLuint v0, GLuint v1) {
+  const uint32_t values[] = {v0, v1};
+  return c.deferred().Uniform(c, api::glUniform2ui, location, 2, values);
+}
+bool Defer_glUniform3ui(Connection& c, GLint location, GLuint v0, GLuint v1, GLuint v2) {
+  const uint32_t values[] = {v0, v1, v2};
+  return c.deferred().Uniform(c, api::glUniform3ui, location, 3, values);
+}
+bool Defer_glUniform4ui(Connection& c, GLint location, GLuint v0, GLuint v1, GLuint v2, GLuint v3) {
+  const uint32_t values[] = {v0, v1, v2, v3};
+  return c.deferred().Uniform(c, api::glUniform4ui, location, 4, values);
+}
+
+}  // namespace strata::remote

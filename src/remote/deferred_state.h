@@ -1,0 +1,80 @@
+#pragma once
+// State calls the client holds back instead of sending. A call that only sets
+// one piece of context state (a capability, the blend factors, the array
+// buffer binding, one uniform's value) is kept until a call that might read
+// that state; a later call that sets the same piece replaces it, and a value
+// the renderer already has is not sent again. Every other call first sends
+// what is held (Connection::SendDeferred), so the renderer sees the state
+// exactly as the app left it whenever anything can observe it. The held calls
+// set independent pieces of state, so the order they go out in does not matter.
+//
+// Nothing observable changes: only calls whose arguments the client can
+// check are held (valid capabilities and factors, buffer names it saw made),
+// so a dropped call could not have raised a GL error; a uniform call replaces
+// only one of the same function and location, which fails or succeeds alike
+// (the current program cannot change while calls are held: glUseProgram is a
+// call that sends them). STRATA_REMOTE_DEFER=off sends every call as it comes.
+
+#include <GLES3/gl3.h>
+
+#include <cstdint>
+#include <vector>
+
+#include "strata/api/functions.h"
+
+namespace strata::remote {
+
+class Connection;
+class ContextShadow;
+
+// What the renderer's context holds, as far as the client sent it; kept per
+// context (in ContextShadow), so that a value set again is dropped.
+struct SentState {
+  uint32_t caps_known = 0, caps_on = 0;  // bit per capability in kHeldCapabilities
+  bool blend_known = false;
+  GLenum blend_source = 0, blend_destination = 0;
+  bool array_buffer_known = false;
+  GLuint array_buffer = 0;
+};
+
+class DeferredState {
+ public:
+  DeferredState();
+
+  bool empty() const { return held_ == 0; }
+  // Each takes a call (true: held or dropped, nothing more to do) or leaves
+  // it to be sent now (false). `c` is the calling thread's connection.
+  bool Capability(Connection& c, GLenum cap, bool on);
+  bool BlendFunc(Connection& c, GLenum source, GLenum destination);
+  bool BindBuffer(Connection& c, GLenum target, GLuint buffer);
+  // glUniform{1,2,3,4}{f,i,ui}: `values` are the call's 32-bit arguments.
+  bool Uniform(Connection& c, api::Slot slot, GLint location, int count, const uint32_t* values);
+
+  // Encodes what is held into the connection's batch, one call record each.
+  void Send(Connection& c);
+  // Calls taken less calls sent since the last time asked: the calls that
+  // never went over the wire.
+  int64_t TakeAbsorbed();
+
+ private:
+  struct HeldUniform {
+    api::Slot slot;
+    GLint location;
+    int count;
+    uint32_t values[4];
+  };
+  bool Enabled(Connection& c) const;
+
+  const bool enabled_;
+  int held_ = 0;  // pieces held
+  int64_t absorbed_ = 0;
+  uint32_t caps_held_ = 0, caps_on_ = 0;
+  bool blend_held_ = false;
+  GLenum blend_source_ = 0, blend_destination_ = 0;
+  bool array_buffer_held_ = false;
+  GLuint array_buffer_ = 0;
+  std::vector<HeldUniform> uniforms_;
+  std::vector<int32_t> uniform_index_;  // by location: index into uniforms_, or -1
+};
+
+}  // namespace strata::remote

@@ -1,0 +1,157 @@
+// A GLES 3 program whose state calls a remote client may hold back or drop
+// (remote/deferred_state.h): capabilities toggled many times before a draw,
+// blend factors and uniforms overwritten, array buffers bound in turn, the
+// same values set again, and invalid arguments among them. It prints what an
+// app can observe: GL errors, glIsEnabled, bindings, and a checksum of each
+// frame. Natively and through a renderer, with calls held back or not, the
+// output must be the same.
+#include <EGL/egl.h>
+#include <EGL/eglext.h>
+#include <GLES3/gl3.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+
+namespace {
+
+[[noreturn]] void Fail(const char* what) {
+  std::fprintf(stderr, "held_state: error: %s\n", what);
+  std::exit(1);
+}
+
+constexpr int kSize = 64;
+
+GLuint Program() {
+  const char* vs =
+      "#version 300 es\nlayout(location = 0) in vec2 p; uniform vec2 offset; uniform float scale;\n"
+      "void main() { gl_Position = vec4(p * scale + offset, 0.0, 1.0); }";
+  const char* fs =
+      "#version 300 es\nprecision mediump float; uniform vec4 color; uniform int boost; out vec4 o;\n"
+      "void main() { o = color * (boost > 0 ? 2.0 : 1.0); }";
+  GLuint program = glCreateProgram();
+  for (auto [type, source] : {std::pair{GL_VERTEX_SHADER, vs}, std::pair{GL_FRAGMENT_SHADER, fs}}) {
+    GLuint shader = glCreateShader(type);
+    glShaderSource(shader, 1, &source, nullptr);
+    glCompileShader(shader);
+    glAttachShader(program, shader);
+  }
+  glLinkProgram(program);
+  GLint ok = 0;
+  glGetProgramiv(program, GL_LINK_STATUS, &ok);
+  if (!ok) Fail("link failed");
+  return program;
+}
+
+uint32_t Checksum() {
+  std::vector<uint8_t> pixels(kSize * kSize * 4);
+  glReadPixels(0, 0, kSize, kSize, GL_RGBA, GL_UNSIGNED_BYTE, pixels.data());
+  uint32_t hash = 2166136261u;
+  for (uint8_t byte : pixels) hash = (hash ^ byte) * 16777619u;
+  return hash;
+}
+
+void Say(const char* what) {
+  std::printf("%s: error 0x%04x, blend %d, depth %d, array buffer %d, frame %08x\n", what, glGetError(),
+              glIsEnabled(GL_BLEND), glIsEnabled(GL_DEPTH_TEST), [] {
+                GLint bound = 0;
+                glGetIntegerv(GL_ARRAY_BUFFER_BINDING, &bound);
+                return bound;
+              }(),
+              Checksum());
+}
+
+}  // namespace
+
+int main() {
+  EGLDisplay display = eglGetPlatformDisplay(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, nullptr);
+  if (!eglInitialize(display, nullptr, nullptr)) Fail("eglInitialize");
+  const EGLint config_attribs[] = {EGL_RENDERABLE_TYPE, EGL_OPENGL_ES3_BIT, EGL_SURFACE_TYPE, EGL_PBUFFER_BIT,
+                                   EGL_RED_SIZE, 8, EGL_ALPHA_SIZE, 8, EGL_NONE};
+  EGLConfig config;
+  EGLint count = 0;
+  if (!eglChooseConfig(display, config_attribs, &config, 1, &count) || count < 1) Fail("eglChooseConfig");
+  const EGLint context_attribs[] = {EGL_CONTEXT_CLIENT_VERSION, 3, EGL_NONE};
+  EGLContext context = eglCreateContext(display, config, EGL_NO_CONTEXT, context_attribs);
+  const EGLint surface_attribs[] = {EGL_WIDTH, kSize, EGL_HEIGHT, kSize, EGL_NONE};
+  EGLSurface surface = eglCreatePbufferSurface(display, config, surface_attribs);
+  if (!eglMakeCurrent(display, surface, surface, context)) Fail("eglMakeCurrent");
+
+  GLuint program = Program();
+  glUseProgram(program);
+  const GLint color = glGetUniformLocation(program, "color"), offset = glGetUniformLocation(program, "offset");
+  const GLint scale = glGetUniformLocation(program, "scale"), boost = glGetUniformLocation(program, "boost");
+  // Three buffers, three triangles of different sizes.
+  GLuint buffers[3];
+  glGenBuffers(3, buffers);
+  for (int i = 0; i < 3; ++i) {
+    const GLfloat s = 0.3f + 0.3f * i;
+    const GLfloat triangle[] = {-s, -s, s, -s, 0, s};
+    glBindBuffer(GL_ARRAY_BUFFER, buffers[i]);
+    glBufferData(GL_ARRAY_BUFFER, sizeof triangle, triangle, GL_STATIC_DRAW);
+  }
+  glEnableVertexAttribArray(0);
+  glUniform1f(scale, 1.0f);
+  auto draw = [] { glDrawArrays(GL_TRIANGLES, 0, 3); };
+  glClearColor(0.1f, 0.2f, 0.3f, 1.0f);
+  glClear(GL_COLOR_BUFFER_BIT);
+  Say("start");
+
+  // Toggled many times, ending enabled; factors and colour overwritten.
+  for (int i = 0; i < 101; ++i) {
+    if (i % 2 == 0) glEnable(GL_BLEND); else glDisable(GL_BLEND);
+    glBlendFunc(i % 3 == 0 ? GL_ONE : GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
+    glUniform4f(color, i / 100.0f, 0.5f, 1.0f - i / 100.0f, 0.5f);
+    glBindBuffer(GL_ARRAY_BUFFER, buffers[i % 3]);
+  }
+  glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 0, nullptr);
+  glUniform2f(offset, -0.3f, 0.0f);
+  draw();
+  Say("toggled");
+
+  // Ending disabled this time, with depth enabled and disabled again.
+  glEnable(GL_DEPTH_TEST);
+  glEnable(GL_BLEND);
+  glDisable(GL_BLEND);
+  glDisable(GL_DEPTH_TEST);
+  glUniform2f(offset, 0.3f, 0.2f);
+  glUniform1i(boost, 1);
+  glUniform1i(boost, 0);
+  draw();
+  Say("disabled");
+
+  // The same values again: nothing to send, nothing different to see.
+  glDisable(GL_BLEND);
+  glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
+  glBindBuffer(GL_ARRAY_BUFFER, buffers[1]);
+  glBindBuffer(GL_ARRAY_BUFFER, buffers[2]);
+  draw();
+  Say("again");
+
+  // Invalid arguments among held calls: the errors must still show.
+  glEnable(0x1234);  // GL_INVALID_ENUM
+  glEnable(GL_BLEND);
+  Say("invalid capability");
+  glUniform1i(color, 3);  // an int into a vec4: GL_INVALID_OPERATION
+  glUniform4f(color, 1.0f, 0.0f, 0.0f, 1.0f);
+  draw();
+  Say("wrong uniform type");
+  glBlendFunc(GL_SRC_ALPHA, 0x4321);  // GL_INVALID_ENUM; the factors stay
+  draw();
+  Say("invalid factor");
+
+  // Deleting the bound buffer binds 0; binding it again is then another call.
+  glBindBuffer(GL_ARRAY_BUFFER, buffers[0]);
+  glDeleteBuffers(1, &buffers[0]);
+  Say("deleted");
+  glBindBuffer(GL_ARRAY_BUFFER, buffers[2]);
+  glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 0, nullptr);
+  glUniform4f(color, 0.0f, 1.0f, 0.0f, 1.0f);
+  draw();
+  Say("end");
+
+  eglMakeCurrent(display, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
+  eglTerminate(display);
+  return 0;
+}
