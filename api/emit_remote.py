@@ -13,6 +13,8 @@ arrays at draw time) is hand-written in src/remote/ and named here.
 
 from __future__ import annotations
 
+import re
+
 import annotations as ann
 import emit_trace
 import registry
@@ -59,6 +61,8 @@ DEFERRABLE = {
     "glUniform1f", "glUniform2f", "glUniform3f", "glUniform4f", "glUniform1i", "glUniform2i", "glUniform3i",
     "glUniform4i", "glUniform1ui", "glUniform2ui", "glUniform3ui", "glUniform4ui",
 }
+
+_HELD_UNIFORM = re.compile(r"glUniform[1-4](f|i|ui)")
 
 # Set state the held calls also set, in a way the client does not follow
 # (per draw buffer, separate factors): after them the client no longer knows
@@ -139,7 +143,14 @@ def emit_remote_functions(model: registry.Model, rules: dict, uncovered: set) ->
                  "  Connection* strata_c = " + ("ThreadConnectionHolding();" if deferrable else "ThreadConnection();"),
                  f"  if (strata_c == nullptr) {{ LostCall({'true' if f.name.startswith('egl') else 'false'}); "
                  f"{_failed(f)} }}"]
-        if deferrable:
+        if deferrable and _HELD_UNIFORM.fullmatch(f.name):
+            # A uniform's 32-bit values, held by location (the same shape for all twelve).
+            values = ", ".join(f"HeldBits({p.name})" for p in f.params[1:])
+            lines.append(f"  const uint32_t strata_held[] = {{{values}}};")
+            lines.append(f"  if (strata_c->deferred().Uniform(*strata_c, api::{f.name}, {f.params[0].name}, "
+                         f"{len(f.params) - 1}, strata_held)) return;")
+            lines.append("  strata_c->SendDeferred();")
+        elif deferrable:
             after = f" After_{f.name}({args});" if f.name in HOOKS_AFTER else ""
             lines.append(f"  if (Defer_{f.name}(*strata_c, {args})) {{{after} return; }}")
             lines.append("  strata_c->SendDeferred();")
@@ -238,7 +249,7 @@ def emit_remote_declarations(model: registry.Model) -> str:
         lines.append(f"void {prefix}_{name}({f.param_list()});")
     for name in sorted(DEFERRABLE):
         f = by_name.get(name)
-        if f is not None:
+        if f is not None and not _HELD_UNIFORM.fullmatch(name):
             lines.append(f"bool Defer_{name}(Connection& c, {f.param_list()});")
     return "\n".join(lines) + "\n"
 
