@@ -123,6 +123,8 @@ def _failed(f: registry.Function) -> str:
 
 def emit_remote_functions(model: registry.Model, rules: dict, uncovered: set) -> str:
     out = [HEADER, '#include "remote/generated_support.h"\n\n', "namespace strata::remote {\nnamespace {\n\n"]
+    # A held call's encoding, as Send_<name>: the app's call and DeferredState::Send both use it.
+    held_sends = []
     for i, f in enumerate(model.functions):
         if f.name in HAND_WRITTEN:
             continue
@@ -208,6 +210,12 @@ def emit_remote_functions(model: registry.Model, rules: dict, uncovered: set) ->
             lines.append("  strata_c->shadow().ForgetSent();")
         if not reply:
             lines.append("  strata_c->Sent();")
+            if deferrable:
+                at = next(k for k, line in enumerate(lines) if line.startswith("  const uint64_t strata_sequence"))
+                held_sends.append("\n".join(
+                    [f"void Send_{f.name}(Connection& strata_held_c, {f.param_list()}) {{",
+                     "  Connection* strata_c = &strata_held_c;"] + lines[at:] + ["}\n"]) + "\n")
+                lines = lines[:at] + [f"  Send_{f.name}(*strata_c, {args});"]
             if f.name in HOOKS_AFTER:
                 lines.append(f"  After_{f.name}({args});")
             lines.append("}\n")
@@ -228,15 +236,33 @@ def emit_remote_functions(model: registry.Model, rules: dict, uncovered: set) ->
             lines.append(f"  return {_result(f)};")
         lines.append("}\n")
         out.append("\n".join(lines) + "\n")
-    out.append("}  // namespace\n\n" + emit_trace.function_table(model, "kRemoteFunctions", "Remote_") +
-               "\n}  // namespace strata::remote\n")
+    out.append("}  // namespace\n\n")
+    out.extend(held_sends)
+    out.append(_emit_send_held_uniform(model))
+    out.append(emit_trace.function_table(model, "kRemoteFunctions", "Remote_") + "\n}  // namespace strata::remote\n")
     return "".join(out)
+
+
+def _held_uniforms(model: registry.Model) -> list[registry.Function]:
+    return [f for f in model.functions if f.name in DEFERRABLE and _HELD_UNIFORM.fullmatch(f.name)]
+
+
+def _emit_send_held_uniform(model: registry.Model) -> str:
+    """SendHeldUniform: a held uniform's 32-bit values back into its function's arguments."""
+    lines = ["void SendHeldUniform(Connection& c, api::Slot slot, GLint location, const uint32_t* values) {",
+             "  switch (slot) {"]
+    for f in _held_uniforms(model):
+        values = ", ".join(f"HeldValue<{p.type}>(values[{k}])" for k, p in enumerate(f.params[1:]))
+        lines.append(f"    case api::{f.name}: return Send_{f.name}(c, location, {values});")
+    lines += ["    default: return;", "  }", "}\n"]
+    return "\n".join(lines) + "\n"
 
 
 def emit_remote_declarations(model: registry.Model) -> str:
     by_name = model.by_name()
-    lines = [HEADER, "// Hand-written in src/remote/; declared here so a signature that drifts from the",
-             "// registry fails to compile. No include guard: included once, inside namespace strata::remote.", ""]
+    lines = [HEADER, "// Hand-written in src/remote/ (but the held calls' Send_ functions, generated with the",
+             "// client functions); declared here so a signature that drifts from the registry fails to",
+             "// compile. No include guard: included once, inside namespace strata::remote.", ""]
     for name in sorted(HAND_WRITTEN):
         f = by_name.get(name)
         if f is not None:
@@ -249,8 +275,13 @@ def emit_remote_declarations(model: registry.Model) -> str:
         lines.append(f"void {prefix}_{name}({f.param_list()});")
     for name in sorted(DEFERRABLE):
         f = by_name.get(name)
-        if f is not None and not _HELD_UNIFORM.fullmatch(name):
+        if f is None:
+            continue
+        if not _HELD_UNIFORM.fullmatch(name):
             lines.append(f"bool Defer_{name}(Connection& c, {f.param_list()});")
+        lines.append(f"void Send_{name}(Connection& c, {f.param_list()});  // generated")
+    lines.append("void SendHeldUniform(Connection& c, api::Slot slot, GLint location, const uint32_t* values);"
+                 "  // generated")
     return "\n".join(lines) + "\n"
 
 

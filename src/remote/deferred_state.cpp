@@ -125,7 +125,7 @@ bool DeferredState::Uniform(Connection& c, api::Slot slot, GLint location, int c
   }
   if (index < 0) {
     index = static_cast<int32_t>(uniforms_.size());
-    uniforms_.push_back({slot, location, count, {}});
+    uniforms_.push_back({slot, location, {}});
     ++held_;
   }
   HeldUniform& held = uniforms_[index];
@@ -137,70 +137,41 @@ bool DeferredState::Uniform(Connection& c, api::Slot slot, GLint location, int c
 void DeferredState::Send(Connection& c) {
   if (held_ == 0) return;
   held_ = 0;
+  // Each goes out through the function the app's own call would have used (Send_<name>, generated).
   SentState& sent = c.shadow().sent();
-  auto begin = [this, &c](api::Slot slot) {
-    --absorbed_;
-    return stream::CallEncoder(c.batch(), c.run(), slot, c.NextSequence(), c.context_id(), stream::kCallUntimed);
-  };
-  auto end = [&c](stream::CallEncoder& w) {
-    w.Times(c.batch_ns(), c.batch_ns());
-    w.End();
-  };
   for (uint32_t caps = caps_held_; caps != 0; caps &= caps - 1) {
     const int i = __builtin_ctz(caps);
     const uint32_t bit = 1u << i;
     const bool on = (caps_on_ & bit) != 0;
     if ((sent.caps_known & bit) && ((sent.caps_on & bit) != 0) == on) continue;  // the renderer has it
-    stream::CallEncoder w = begin(on ? api::glEnable : api::glDisable);
-    w.Unsigned(kHeldCapabilities[i].cap);
-    end(w);
+    (on ? Send_glEnable : Send_glDisable)(c, kHeldCapabilities[i].cap);
+    --absorbed_;
     sent.caps_known |= bit;
     sent.caps_on = on ? sent.caps_on | bit : sent.caps_on & ~bit;
   }
   caps_held_ = 0;
   if (blend_held_ && !(sent.blend_known && sent.blend_source == blend_source_ &&
                        sent.blend_destination == blend_destination_)) {
-    stream::CallEncoder w = begin(api::glBlendFunc);
-    w.Unsigned(blend_source_);
-    w.Unsigned(blend_destination_);
-    end(w);
+    Send_glBlendFunc(c, blend_source_, blend_destination_);
+    --absorbed_;
     sent.blend_known = true;
     sent.blend_source = blend_source_;
     sent.blend_destination = blend_destination_;
   }
   blend_held_ = false;
   if (array_buffer_held_ && !(sent.array_buffer_known && sent.array_buffer == array_buffer_)) {
-    stream::CallEncoder w = begin(api::glBindBuffer);
-    w.Unsigned(GL_ARRAY_BUFFER);
-    w.Unsigned(array_buffer_);
-    end(w);
+    Send_glBindBuffer(c, GL_ARRAY_BUFFER, array_buffer_);
+    --absorbed_;
     sent.array_buffer_known = true;
     sent.array_buffer = array_buffer_;
   }
   array_buffer_held_ = false;
   for (const HeldUniform& u : uniforms_) {
-    stream::CallEncoder w = begin(u.slot);
-    w.Signed(u.location);
-    const bool floats = u.slot == api::glUniform1f || u.slot == api::glUniform2f || u.slot == api::glUniform3f ||
-                        u.slot == api::glUniform4f;
-    const bool unsigned_ints = u.slot == api::glUniform1ui || u.slot == api::glUniform2ui ||
-                               u.slot == api::glUniform3ui || u.slot == api::glUniform4ui;
-    for (int i = 0; i < u.count; ++i) {
-      if (floats) {
-        float value;
-        std::memcpy(&value, &u.values[i], sizeof value);
-        w.Float(value);
-      } else if (unsigned_ints) {
-        w.Unsigned(u.values[i]);
-      } else {
-        w.Signed(static_cast<int32_t>(u.values[i]));
-      }
-    }
-    end(w);
+    SendHeldUniform(c, u.slot, u.location, u.values);
+    --absorbed_;
     uniform_index_[u.location] = -1;
   }
   uniforms_.clear();
-  c.Sent();
 }
 
 // The generated functions' entry points (remote_hand_written.inc).

@@ -28,13 +28,20 @@ namespace strata::remote {
 class Connection;
 class ContextShadow;
 
-// A uniform argument as the 32 bits DeferredState::Uniform holds.
+// A uniform argument as the 32 bits DeferredState::Uniform holds, and back.
 template <typename T>
 uint32_t HeldBits(T value) {
   static_assert(sizeof(T) == sizeof(uint32_t));
   uint32_t bits;
   std::memcpy(&bits, &value, sizeof bits);
   return bits;
+}
+template <typename T>
+T HeldValue(uint32_t bits) {
+  static_assert(sizeof(T) == sizeof(uint32_t));
+  T value;
+  std::memcpy(&value, &bits, sizeof value);
+  return value;
 }
 
 // What the renderer's context holds, as far as the client sent it; kept per
@@ -70,7 +77,6 @@ class DeferredState {
   struct HeldUniform {
     api::Slot slot;
     GLint location;
-    int count;
     uint32_t values[4];
   };
   bool Enabled(Connection& c) const;
