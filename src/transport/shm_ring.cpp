@@ -245,29 +245,28 @@ int64_t RingStream::Room() {
 }
 
 void RingStream::Publish() {
-  if (write_pos_ == published_ || failed_ || gone_) return;
+  if (write_pos_ == published_ || broken()) return;
   Store(out_.head, write_pos_);
   published_ = write_pos_;
   if (Load(out_.reader_sleeping) != 0) Signal(out_.data_ready_fd);
 }
 
+bool RingStream::WaitForRoom(size_t n) {
+  const auto enough = [&] {
+    const int64_t room = Room();
+    return room < 0 || static_cast<size_t>(room) >= n;  // a broken ring ends the wait too
+  };
+  if (!enough()) {
+    Publish();  // the reader cannot make room for bytes it cannot see
+    Wait(enough, out_.writer_sleeping, out_.room_ready_fd, -1, kRoomSpinNs);
+  }
+  return !broken();
+}
+
 uint8_t* RingStream::Reserve(size_t n) {
   reserved_ = n;
-  staged_ = true;
-  if (!failed_ && !gone_ && n <= size_) {
-    int64_t room = Room();
-    if (room >= 0 && static_cast<size_t>(room) < n) {
-      Publish();  // the reader cannot make room for bytes it cannot see
-      const ReadResult got =
-          Wait([&] { return Room() != 0 && (failed_ || static_cast<size_t>(Room()) >= n); }, out_.writer_sleeping,
-               out_.room_ready_fd, -1, kRoomSpinNs);
-      room = got != ReadResult::kOk || failed_ ? -1 : Room();
-    }
-    if (room >= 0 && static_cast<size_t>(room) >= n) {
-      staged_ = false;
-      return out_.data + (write_pos_ & (size_ - 1));
-    }
-  }
+  staged_ = n > size_ || broken() || !WaitForRoom(n);
+  if (!staged_) return out_.data + (write_pos_ & (size_ - 1));
   // Larger than the ring, or the stream failed: written in pieces at Commit
   // (or dropped).
   if (staging_.size() < n) staging_.resize(n);
@@ -282,28 +281,26 @@ void RingStream::Commit(size_t n) {
   reserved_ = 0;
   if (staged_) {
     staged_ = false;
-    if (!failed_ && !gone_) WriteInPieces(staging_.data(), n);
+    if (!broken()) WriteInPieces(staging_.data(), n);
     return;
   }
   write_pos_ += static_cast<uint32_t>(n);
 }
 
 bool RingStream::Write(const void* data, size_t n) {
-  if (!failed_ && !gone_ && n > 0) WriteInPieces(static_cast<const uint8_t*>(data), n);
-  return !failed_ && !gone_;
+  if (!broken() && n > 0) WriteInPieces(static_cast<const uint8_t*>(data), n);
+  return !broken();
 }
 
-bool RingStream::WriteInPieces(const uint8_t* data, size_t n) {
+void RingStream::WriteInPieces(const uint8_t* data, size_t n) {
   while (n > 0) {
-    int64_t room = Room();
-    if (room == 0) {
-      Publish();
-      const ReadResult got =
-          Wait([&] { return Room() != 0; }, out_.writer_sleeping, out_.room_ready_fd, -1, kRoomSpinNs);
-      if (got != ReadResult::kOk) return false;
-      room = Room();
+    if (!WaitForRoom(1)) return;
+    // Asked again: a hostile reader may have moved its position since.
+    const int64_t room = Room();
+    if (room <= 0) {
+      if (room == 0) Corrupted("its read position moved back");
+      return;
     }
-    if (room < 0) return false;
     const size_t piece = std::min(n, static_cast<size_t>(room));
     std::memcpy(out_.data + (write_pos_ & (size_ - 1)), data, piece);
     write_pos_ += static_cast<uint32_t>(piece);
@@ -312,12 +309,11 @@ bool RingStream::WriteInPieces(const uint8_t* data, size_t n) {
     // Large writes stream: the reader copies out one piece while this side writes the next.
     if (n > 0) Publish();
   }
-  return true;
 }
 
 bool RingStream::Flush() {
   Publish();
-  return !failed_ && !gone_;
+  return !broken();
 }
 
 bool RingStream::ReadFully(void* data, size_t n) { return ReadFullyWithin(data, n, -1) == ReadResult::kOk; }

@@ -87,8 +87,11 @@ class RingStream final : public ByteStream {
   int64_t Room();
   // Makes committed bytes visible to the reader and wakes it if it sleeps.
   void Publish();
+  // Waits until the outgoing ring has room for `n` bytes; false once the stream is broken.
+  bool WaitForRoom(size_t n);
   // Copies `n` bytes into the outgoing ring, publishing as it goes.
-  bool WriteInPieces(const uint8_t* data, size_t n);
+  void WriteInPieces(const uint8_t* data, size_t n);
+  bool broken() const { return failed_ || gone_; }
   // Waits until `ready()` (spinning for `spin_ns` first), the peer is gone,
   // this end is shut down or `timeout_ms` passed.
   template <typename Ready>
