@@ -52,8 +52,8 @@ void Session::PrintTraffic() {
                "trips, %.2f flushes; over a %s\n",
                static_cast<unsigned long long>(frames), static_cast<unsigned long long>(calls), sent / 1024.0,
                received / 1024.0, static_cast<unsigned long long>(round_trips),
-               static_cast<unsigned long long>(flushes), static_cast<long long>(t.absorbed.load()), calls * per, sent / 1024.0 * per, round_trips * per,
-               flushes * per, transport_kind_);
+               static_cast<unsigned long long>(flushes), static_cast<long long>(t.absorbed.load()), calls * per,
+               sent / 1024.0 * per, round_trips * per, flushes * per, transport_kind_);
 }
 
 Session& Session::Get() {
