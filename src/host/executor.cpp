@@ -345,7 +345,7 @@ bool Executor::RunGeneric(const stream::DecodedCall& call, Thread& thread, Word*
     }
   }
   TrackMapping(call, thread, *result);
-  if (reply && TraitsOf(call.slot).data_pointers) ReplyOutputs(call, args, generic_capacity_, reply);
+  if (reply && TraitsOf(call.slot).data_pointers) ReplyOutputs(call, thread, args, generic_capacity_, reply);
   return true;
 }
 

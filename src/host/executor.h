@@ -170,9 +170,12 @@ class Executor {
 
   // Replies (executor_reply.cpp).
   void ReplyResult(const stream::DecodedCall& call, Thread& thread, const Word& host, CallReply* reply);
-  void ReplyOutputs(const stream::DecodedCall& call, const std::vector<Word>& args,
+  void ReplyOutputs(const stream::DecodedCall& call, Thread& thread, const std::vector<Word>& args,
                     const std::vector<size_t>& capacity, CallReply* reply);
   uint64_t StreamHandle(const Thread& thread, api::ObjectClass object, uint64_t host) const;
+  // Object names a query wrote (bindings, attached shaders), host's -> the stream's.
+  void NamesBackToStream(const stream::DecodedCall& call, Thread& thread, const std::vector<Word>& args,
+                         CallReply* reply);
   void ReplyBytes(CallReply* reply, int param, const void* bytes, size_t size);
 
   // EGL objects (executor_egl.cpp).

@@ -1,9 +1,10 @@
-// What a call gave back, in the stream's terms. GL names go back as the
-// host's (a name the stream never created stands for itself, so a live client
-// uses them as they are); EGL handles and syncs as the stream's own. No host
-// address ever leaves in a reply.
+// What a call gave back, in the stream's terms: object names and handles as
+// the stream knows them (a GL name the stream never created stands for
+// itself), so a live client that names objects itself reads its own names
+// back from a query. No host address ever leaves in a reply.
 #include <EGL/egl.h>
 #include <GLES3/gl32.h>
+#include <GLES2/gl2ext.h>
 
 #include <cstring>
 
@@ -72,7 +73,8 @@ void Executor::ReplyResult(const stream::DecodedCall& call, Thread& thread, cons
       return;
     }
     default:
-      result.u = host.u;
+      // A GL name the stream proposed (a client that names objects) stays its own.
+      result.u = call.has_reply && api::kReplay[call.slot].result != ObjectClass::kNone ? call.result.u : host.u;
       return;
   }
 }
@@ -85,7 +87,7 @@ void Executor::ReplyBytes(CallReply* reply, int param, const void* bytes, size_t
   out.out = {copy, size};
 }
 
-void Executor::ReplyOutputs(const stream::DecodedCall& call, const std::vector<Word>& args,
+void Executor::ReplyOutputs(const stream::DecodedCall& call, Thread& thread, const std::vector<Word>& args,
                             const std::vector<size_t>& capacity, CallReply* reply) {
   const api::FunctionInfo& info = api::kFunctions[call.slot];
   const api::ReplayFunction& replay = api::kReplay[call.slot];
@@ -110,6 +112,140 @@ void Executor::ReplyOutputs(const stream::DecodedCall& call, const std::vector<W
       out.out = {zeros, size};
     } else {
       out.out = {static_cast<const uint8_t*>(args[i].p), size};
+    }
+  }
+  NamesBackToStream(call, thread, args, reply);
+}
+
+namespace {
+
+// The object a glGet* pname names: the bindings and current objects.
+ObjectClass ObjectBoundAt(uint64_t pname) {
+  switch (pname) {
+    case GL_ARRAY_BUFFER_BINDING:
+    case GL_ELEMENT_ARRAY_BUFFER_BINDING:
+    case GL_COPY_READ_BUFFER_BINDING:
+    case GL_COPY_WRITE_BUFFER_BINDING:
+    case GL_PIXEL_PACK_BUFFER_BINDING:
+    case GL_PIXEL_UNPACK_BUFFER_BINDING:
+    case GL_TRANSFORM_FEEDBACK_BUFFER_BINDING:
+    case GL_UNIFORM_BUFFER_BINDING:
+    case GL_ATOMIC_COUNTER_BUFFER_BINDING:
+    case GL_SHADER_STORAGE_BUFFER_BINDING:
+    case GL_DRAW_INDIRECT_BUFFER_BINDING:
+    case GL_DISPATCH_INDIRECT_BUFFER_BINDING:
+    case GL_TEXTURE_BUFFER_BINDING:
+    case GL_VERTEX_BINDING_BUFFER:
+    case GL_VERTEX_ATTRIB_ARRAY_BUFFER_BINDING:
+      return ObjectClass::kBuffer;
+    case GL_TEXTURE_BINDING_2D:
+    case GL_TEXTURE_BINDING_3D:
+    case GL_TEXTURE_BINDING_CUBE_MAP:
+    case GL_TEXTURE_BINDING_2D_ARRAY:
+    case GL_TEXTURE_BINDING_2D_MULTISAMPLE:
+    case GL_TEXTURE_BINDING_2D_MULTISAMPLE_ARRAY:
+    case GL_TEXTURE_BINDING_CUBE_MAP_ARRAY:
+    case GL_TEXTURE_BINDING_BUFFER:
+    case GL_TEXTURE_BINDING_EXTERNAL_OES:
+    case GL_IMAGE_BINDING_NAME:
+      return ObjectClass::kTexture;
+    case GL_DRAW_FRAMEBUFFER_BINDING:
+    case GL_READ_FRAMEBUFFER_BINDING:
+      return ObjectClass::kFramebuffer;
+    case GL_RENDERBUFFER_BINDING:
+      return ObjectClass::kRenderbuffer;
+    case GL_CURRENT_PROGRAM:
+    case GL_ACTIVE_PROGRAM:  // glGetProgramPipelineiv: programs of the stages, too
+    case GL_VERTEX_SHADER:
+    case GL_FRAGMENT_SHADER:
+    case GL_COMPUTE_SHADER:
+    case GL_GEOMETRY_SHADER:
+    case GL_TESS_CONTROL_SHADER:
+    case GL_TESS_EVALUATION_SHADER:
+      return ObjectClass::kProgram;
+    case GL_PROGRAM_PIPELINE_BINDING:
+      return ObjectClass::kProgramPipeline;
+    case GL_VERTEX_ARRAY_BINDING:
+      return ObjectClass::kVertexArray;
+    case GL_SAMPLER_BINDING:
+      return ObjectClass::kSampler;
+    case GL_TRANSFORM_FEEDBACK_BINDING:
+      return ObjectClass::kTransformFeedback;
+    case GL_CURRENT_QUERY:
+      return ObjectClass::kQuery;
+    default:
+      return ObjectClass::kNone;
+  }
+}
+
+}  // namespace
+
+void Executor::NamesBackToStream(const stream::DecodedCall& call, Thread& thread, const std::vector<Word>& args,
+                                 CallReply* reply) {
+  Context* context = Current(thread);
+  if (context == nullptr) return;
+  // Which output holds names, of what, and how wide each value is.
+  int param = -1;
+  ObjectClass object = ObjectClass::kNone;
+  size_t width = sizeof(GLint);
+  switch (call.slot) {
+    case api::glGetIntegerv:
+    case api::glGetIntegeri_v:
+    case api::glGetInteger64v:
+    case api::glGetInteger64i_v:
+      param = call.slot == api::glGetIntegerv || call.slot == api::glGetInteger64v ? 1 : 2;
+      object = ObjectBoundAt(call.args[0].u);
+      if (call.slot == api::glGetInteger64v || call.slot == api::glGetInteger64i_v) width = sizeof(GLint64);
+      break;
+    case api::glGetVertexAttribiv:
+    case api::glGetVertexAttribIiv:
+    case api::glGetVertexAttribIuiv:
+    case api::glGetQueryiv:
+    case api::glGetQueryivEXT:
+    case api::glGetProgramPipelineiv:
+    case api::glGetProgramPipelineivEXT:
+      param = 2;
+      object = ObjectBoundAt(call.args[1].u);
+      break;
+    case api::glGetAttachedShaders:
+      param = 3;
+      object = ObjectClass::kShader;
+      break;
+    case api::glGetFramebufferAttachmentParameteriv:
+      if (call.args[2].u != GL_FRAMEBUFFER_ATTACHMENT_OBJECT_NAME) return;
+      param = 3;
+      {
+        // A texture's or a renderbuffer's name, as the attachment's type says.
+        GLint type = GL_NONE;
+        auto get = reinterpret_cast<void (*)(GLenum, GLenum, GLenum, GLint*)>(driver_.Function(call.slot));
+        get(static_cast<GLenum>(call.args[0].u), static_cast<GLenum>(call.args[1].u),
+            GL_FRAMEBUFFER_ATTACHMENT_OBJECT_TYPE, &type);
+        object = type == GL_TEXTURE ? ObjectClass::kTexture
+                 : type == GL_RENDERBUFFER ? ObjectClass::kRenderbuffer
+                                           : ObjectClass::kNone;
+      }
+      break;
+    default:
+      return;
+  }
+  if (object == ObjectClass::kNone || args[param].p == nullptr) return;
+  stream::DecodedValue& out = reply->outputs[param];
+  if (!out.has_out) return;
+  const NameMap& names = IsShared(object) ? context->shared->names[static_cast<int>(object)]
+                                          : context->names[static_cast<int>(object)];
+  // The output buffer is the executor's own (args), which out.out views.
+  auto* bytes = static_cast<uint8_t*>(args[param].p);
+  for (size_t at = 0; at + width <= out.out.size(); at += width) {
+    if (width == sizeof(GLint64)) {
+      GLint64 value;
+      std::memcpy(&value, bytes + at, width);
+      value = static_cast<GLint64>(names.ToStream(static_cast<uint64_t>(value)));
+      std::memcpy(bytes + at, &value, width);
+    } else {
+      GLuint value;
+      std::memcpy(&value, bytes + at, width);
+      value = static_cast<GLuint>(names.ToStream(value));
+      std::memcpy(bytes + at, &value, width);
     }
   }
 }

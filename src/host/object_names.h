@@ -18,23 +18,41 @@ class NameMap {
     auto it = names_.find(recorded);
     return it == names_.end() ? recorded : it->second;
   }
-  // The recorded name of a host one, or 0 (a linear search: for the few
-  // queries that return a handle, eglGetCurrentContext and the like).
+  // The recorded name of a host one, or 0 (eglGetCurrentContext and the
+  // like: a handle the stream never named means nothing to it).
   uint64_t ToRecorded(uint64_t host) const {
-    for (const auto& [recorded, mapped] : names_) {
-      if (mapped == host) return recorded;
-    }
-    return 0;
+    auto it = recorded_.find(host);
+    return it == recorded_.end() ? 0 : it->second;
+  }
+  // A GL name as the stream knows it, for a query's answer: a host name
+  // nobody mapped stands for itself, as in ToHost.
+  uint64_t ToStream(uint64_t host) const {
+    if (host == 0) return 0;
+    auto it = recorded_.find(host);
+    return it == recorded_.end() ? host : it->second;
   }
   bool Knows(uint64_t recorded) const { return names_.count(recorded) != 0; }
   void Add(uint64_t recorded, uint64_t host) {
-    if (recorded != 0) names_[recorded] = host;
+    if (recorded == 0) return;
+    Remove(recorded);
+    names_[recorded] = host;
+    if (host != 0) recorded_[host] = recorded;
   }
-  void Remove(uint64_t recorded) { names_.erase(recorded); }
-  void Clear() { names_.clear(); }
+  void Remove(uint64_t recorded) {
+    auto it = names_.find(recorded);
+    if (it == names_.end()) return;
+    auto back = recorded_.find(it->second);
+    if (back != recorded_.end() && back->second == recorded) recorded_.erase(back);
+    names_.erase(it);
+  }
+  void Clear() {
+    names_.clear();
+    recorded_.clear();
+  }
 
  private:
-  std::unordered_map<uint64_t, uint64_t> names_;
+  std::unordered_map<uint64_t, uint64_t> names_;     // recorded -> host
+  std::unordered_map<uint64_t, uint64_t> recorded_;  // host -> recorded
 };
 
 // GLES objects that contexts of one share group see alike.

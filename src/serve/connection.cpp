@@ -346,6 +346,8 @@ void Connection::OnReply(const stream::DecodedCall& call, const host::CallReply&
     stored_.flags = static_cast<uint8_t>((call.flags & ~wire::kCallWantsReply) | stream::kCallHasReply);
     stored_.result = reply.result;
     for (size_t i = 0; i < stored_.args.size(); ++i) {
+      // Names the client made itself (glGen*) stay the client's: its later calls use them.
+      if (call.args[i].has_out) continue;
       const bool has = i < reply.outputs.size() && reply.outputs[i].has_out;
       stored_.args[i].has_out = has;
       stored_.args[i].out = has ? reply.outputs[i].out : std::span<const uint8_t>();
