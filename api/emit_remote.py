@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 
 import annotations as ann
+import emit_replay
 import emit_trace
 import registry
 
@@ -121,6 +122,110 @@ def _failed(f: registry.Function) -> str:
     return "return;" if f.return_type == "void" else "return {};"
 
 
+# Creating calls whose names the client makes (remote/client_names.h): a
+# condition under which the app gets name 0, as the driver would give it.
+CLIENT_NAMED_ONLY_IF = {
+    "glCreateShader": "IsShaderType(type)",
+    "glCreateShaderProgramv": "IsShaderType(type)",
+    "glCreateShaderProgramvEXT": "IsShaderType(type)",
+}
+
+
+def client_named(f: registry.Function) -> tuple[str, registry.Param | None] | None:
+    """(object class, the parameter the names go to, or None for the return
+    value) of a GL call that creates objects the client names itself."""
+    if not f.name.startswith("gl") or f.name in HAND_WRITTEN:
+        return None
+    gl_classes = set(emit_replay.GL_CLASSES.values()) - {"kGlSync"}
+    result = emit_replay.return_class(f)
+    if result in gl_classes:
+        return result, None
+    for p in f.params:
+        cls = emit_replay.param_class(f, p)
+        if cls in gl_classes and emit_replay.param_role(f, p, cls, None if p.kind != "kPointer" else _Out) == "kCreate":
+            if not f.params or f.params[0].type != "GLsizei":
+                raise ValueError(f"{f.name}: a creating call whose first parameter is not the count")
+            return cls, p
+    return None
+
+
+# Binds that create the object when the name is new (GLES 2 allows names the
+# app made up): the client never hands out such a name afterwards.
+CREATE_ON_BIND = {"glBindBuffer", "glBindBufferBase", "glBindBufferRange", "glBindTexture", "glBindFramebuffer",
+                  "glBindFramebufferOES", "glBindRenderbuffer", "glBindRenderbufferOES"}
+
+
+def _saw_bound_names(f: registry.Function) -> list[str]:
+    if f.name not in CREATE_ON_BIND:
+        return []
+    return [f"  strata_c->shadow().SawName(api::ObjectClass::{emit_replay.param_class(f, p)}, {p.name});"
+            for p in f.params if emit_replay.param_class(f, p) in emit_replay.GL_CLASSES.values()]
+
+
+class _Out:
+    """Stands for an output capture rule (param_role asks only its direction)."""
+    direction = "out"
+
+
+def _record(f: registry.Function, flags: list[str], rules: dict, reply_part: list[str] | None = None) -> list[str]:
+    """Encodes the call's record; `reply_part`: its result and output blobs, as a trace records them."""
+    lines = ["  const uint64_t strata_sequence = strata_c->NextSequence();", "  {",
+             f"    stream::CallEncoder strata_w(strata_c->batch(), strata_c->run(), api::{f.name}, strata_sequence, "
+             f"strata_c->context_id(), {' | '.join(flags)});"]
+    for p in f.params:
+        lines.append("    " + emit_trace.encode_scalar(p))
+        if not _pointer(p):
+            continue
+        rule = rules.get((f.name, p.name))
+        if not _in_rule(rule):
+            lines.append("    strata_w.Absent();")
+        elif rule.is_strings:
+            count, lengths = [a.strip() for a in rule.size[len("strings("):-1].split(",")]
+            lines.append(f"    PutStrings(strata_w, {p.name}, {count}, {lengths});")
+        elif rule.buffer_target:
+            lines.append(f"    if (strata_offset_{p.name}) strata_w.Absent(); "
+                         f"else PutBlob(strata_w, {p.name}, strata_in_{p.name});")
+        else:
+            lines.append(f"    PutBlob(strata_w, {p.name}, strata_in_{p.name});")
+    lines.append("    strata_w.Times(strata_c->batch_ns(), strata_c->batch_ns());")
+    lines += reply_part or []
+    lines.append("    strata_w.End();")
+    lines.append("  }")
+    return lines
+
+
+def _client_named_path(f: registry.Function, named: tuple[str, registry.Param | None], flags: list[str],
+                       rules: dict) -> list[str]:
+    """The call with names the client made: no reply to wait for."""
+    cls, param = named
+    count = f.params[0].name if param is not None else ""
+    flags = [flag for flag in flags if flag != "stream::wire::kCallWantsReply"] + ["stream::kCallHasReply"]
+    outputs = []
+    for p in f.params:
+        if not _pointer(p):
+            continue
+        if p is param:
+            outputs.append(f"    PutBlob(strata_w, {p.name}, sizeof(GLuint) * static_cast<size_t>({count}));")
+        else:
+            outputs.append("    strata_w.Absent();")
+    after = [f"    After_{f.name}({f.arg_list()});"] if f.name in HOOKS_AFTER else []
+    if param is None:
+        condition = CLIENT_NAMED_ONLY_IF.get(f.name)
+        make = f"strata_names->For(api::ObjectClass::{cls})->Make(1, &strata_name)"
+        lines = ["  if (ClientNames* strata_names = strata_c->shadow().names()) {",
+                 "    GLuint strata_name = 0;",
+                 f"    if ({'!(' + condition + ') || ' if condition else ''}{make}) {{"]
+        body = _record(f, flags, rules, ["    strata_w.Unsigned(strata_name);"] + outputs)
+        return lines + ["    " + line for line in body] + [
+            "      strata_c->Sent();"] + ["  " + line for line in after] + [
+            f"      return static_cast<{f.return_type}>(strata_name);", "    }", "  }"]
+    lines = [f"  if (ClientNames* strata_names = strata_c->shadow().names(); strata_names != nullptr && "
+             f"{count} >= 0 && {param.name} != nullptr && "
+             f"strata_names->For(api::ObjectClass::{cls})->Make({count}, {param.name})) {{"]
+    body = _record(f, flags, rules, outputs)
+    return lines + ["  " + line for line in body] + ["    strata_c->Sent();"] + after + ["    return;", "  }"]
+
+
 def emit_remote_functions(model: registry.Model, rules: dict, uncovered: set) -> str:
     out = [HEADER, '#include "remote/generated_support.h"\n\n', "namespace strata::remote {\nnamespace {\n\n"]
     # A held call's encoding, as Send_<name>: the app's call and DeferredState::Send both use it.
@@ -145,6 +250,7 @@ def emit_remote_functions(model: registry.Model, rules: dict, uncovered: set) ->
                  "  Connection* strata_c = " + ("ThreadConnectionHolding();" if deferrable else "ThreadConnection();"),
                  f"  if (strata_c == nullptr) {{ LostCall({'true' if f.name.startswith('egl') else 'false'}); "
                  f"{_failed(f)} }}"]
+        lines += _saw_bound_names(f)
         if deferrable and _HELD_UNIFORM.fullmatch(f.name):
             # A uniform's 32-bit values, held by location (the same shape for all twelve).
             values = ", ".join(f"HeldBits({p.name})" for p in f.params[1:])
@@ -184,28 +290,10 @@ def emit_remote_functions(model: registry.Model, rules: dict, uncovered: set) ->
                 if rule.buffer_target:
                     room = f"strata_c->shadow().BufferBound({rule.buffer_target}) ? 0 : {room}"
                 lines.append(f"  const size_t strata_room_{p.name} = {p.name} != nullptr ? {room} : 0;")
-        lines.append("  const uint64_t strata_sequence = strata_c->NextSequence();")
-        lines.append("  {")
-        lines.append(f"    stream::CallEncoder strata_w(strata_c->batch(), strata_c->run(), {i}, strata_sequence, "
-                     f"strata_c->context_id(), {' | '.join(flags)});")
-        for p in f.params:
-            lines.append("    " + emit_trace.encode_scalar(p))
-            if not _pointer(p):
-                continue
-            rule = rules.get((f.name, p.name))
-            if not _in_rule(rule):
-                lines.append("    strata_w.Absent();")
-            elif rule.is_strings:
-                count, lengths = [a.strip() for a in rule.size[len("strings("):-1].split(",")]
-                lines.append(f"    PutStrings(strata_w, {p.name}, {count}, {lengths});")
-            elif rule.buffer_target:
-                lines.append(f"    if (strata_offset_{p.name}) strata_w.Absent(); "
-                             f"else PutBlob(strata_w, {p.name}, strata_in_{p.name});")
-            else:
-                lines.append(f"    PutBlob(strata_w, {p.name}, strata_in_{p.name});")
-        lines.append("    strata_w.Times(strata_c->batch_ns(), strata_c->batch_ns());")
-        lines.append("    strata_w.End();")
-        lines.append("  }")
+        named = client_named(f)
+        if named is not None:
+            lines += _client_named_path(f, named, flags, rules)
+        lines += _record(f, flags, rules)
         if f.name in FORGETS_SENT_STATE:
             lines.append("  strata_c->shadow().ForgetSent();")
         if not reply:

@@ -300,7 +300,9 @@ EGLContext Remote_eglCreateContext(EGLDisplay dpy, EGLConfig config, EGLContext 
     if (attrib_list[i] == EGL_CONTEXT_CLIENT_VERSION) version = attrib_list[i + 1];
   }
   std::lock_guard lock(G().mu);
-  G().contexts[handle] = std::make_unique<ContextShadow>(version);
+  auto share = G().contexts.find(H(share_context));
+  G().contexts[handle] =
+      std::make_unique<ContextShadow>(version, share != G().contexts.end() ? share->second.get() : nullptr);
   return AsHandle<EGLContext>(handle);
 }
 

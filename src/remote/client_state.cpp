@@ -3,6 +3,9 @@
 #include <GLES3/gl32.h>
 #include <GLES2/gl2ext.h>
 
+#include <cstring>
+
+#include "common/env.h"
 #include "remote/connection.h"
 #include "strata/api/functions.h"
 
@@ -39,6 +42,19 @@ GLint AskRenderer(GLenum pname, GLint fallback) {
 }
 
 }  // namespace
+
+bool ClientShadowWanted() {
+  static const bool wanted = [] {
+    const char* value = GetEnv("STRATA_REMOTE_SHADOW");
+    return value == nullptr || std::strcmp(value, "off") != 0;
+  }();
+  return wanted;
+}
+
+ContextShadow::ContextShadow(int client_version, ContextShadow* share) : client_version_(client_version) {
+  if (!ClientShadowWanted()) return;
+  names_ = std::make_unique<ClientNames>(share != nullptr && share->names_ ? share->names_->shared() : nullptr);
+}
 
 GLint ContextShadow::Integer(GLenum pname, GLint fallback) {
   if (IsPixelStore(pname)) {

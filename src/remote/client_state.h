@@ -6,9 +6,11 @@
 // it asks the renderer once per context and keeps (limits, format counts).
 
 #include <cstdint>
+#include <memory>
 #include <unordered_map>
 #include <unordered_set>
 
+#include "remote/client_names.h"
 #include "remote/deferred_state.h"
 #include "stream/capture_sizes.h"
 #include "stream/client_arrays.h"
@@ -17,10 +19,15 @@ namespace strata::remote {
 
 class Connection;
 
+// STRATA_REMOTE_SHADOW=off: the client answers and holds back nothing on its
+// own (no held calls, no names of its own); every call goes as it comes.
+bool ClientShadowWanted();
+
 class ContextShadow final : public capture::CaptureState {
  public:
-  ContextShadow() = default;
-  explicit ContextShadow(int client_version) : client_version_(client_version) {}
+  ContextShadow() = default;  // no context current: nothing to name objects in
+  // `share`: the shadow of the context this one shares objects with, or null.
+  ContextShadow(int client_version, ContextShadow* share);
 
   int client_version() const { return client_version_; }
   void set_connection(Connection* connection) { connection_ = connection; }
@@ -52,6 +59,14 @@ class ContextShadow final : public capture::CaptureState {
   SentState& sent() { return sent_; }
   void ForgetSent() { sent_ = SentState(); }
 
+  // Where the client makes names of its own for the context's objects; null
+  // when it does not (STRATA_REMOTE_SHADOW=off, no context current).
+  ClientNames* names() { return names_.get(); }
+  // A name an app bound (glBindTexture and the like create what they bind).
+  void SawName(api::ObjectClass object, GLuint name) {
+    if (names_ != nullptr && name != 0) names_->For(object)->Saw(name);
+  }
+
  private:
   int client_version_ = 2;
   Connection* connection_ = nullptr;
@@ -63,6 +78,7 @@ class ContextShadow final : public capture::CaptureState {
   capture::ClientArrays arrays_;
   std::unordered_set<GLuint> buffers_made_;
   SentState sent_;
+  std::unique_ptr<ClientNames> names_;
   bool caps_known_ = false;
   capture::PixelStoreCaps caps_;
 };

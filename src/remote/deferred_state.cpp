@@ -2,7 +2,6 @@
 
 #include <cstring>
 
-#include "common/env.h"
 #include "remote/client_state.h"
 #include "remote/connection.h"
 #include "remote/generated_support.h"
@@ -52,14 +51,9 @@ int CapabilityBit(GLenum cap, int version) {
 // Locations above this are sent as they come (they are rare and the index is flat).
 constexpr GLint kMaxHeldLocation = 1024;
 
-bool DeferralWanted() {
-  const char* value = GetEnv("STRATA_REMOTE_DEFER");
-  return value == nullptr || std::strcmp(value, "off") != 0;
-}
-
 }  // namespace
 
-DeferredState::DeferredState() : enabled_(DeferralWanted()) {}
+DeferredState::DeferredState() : enabled_(ClientShadowWanted()) {}
 
 bool DeferredState::Enabled(Connection& c) const {
   // GLES 1 keeps its fixed-function state as it comes; without a context

@@ -13,7 +13,7 @@
 // so a dropped call could not have raised a GL error; a uniform call replaces
 // only one of the same function and location, which fails or succeeds alike
 // (the current program cannot change while calls are held: glUseProgram is a
-// call that sends them). STRATA_REMOTE_DEFER=off sends every call as it comes.
+// call that sends them). STRATA_REMOTE_SHADOW=off sends every call as it comes.
 
 #include <GLES3/gl3.h>
 

@@ -412,7 +412,7 @@ TEST(Remote, StatsSayWhatWentOverTheWire) {
 // The state calls the client holds back or drops (remote/deferred_state.h)
 // change nothing an app can see: held_state's errors, queries and frame
 // checksums are the same natively, through a renderer with calls held back,
-// and with every call sent as it comes (STRATA_REMOTE_DEFER=off). Breaks when
+// and with every call sent as it comes (STRATA_REMOTE_SHADOW=off). Breaks when
 // a held call is lost, sent after a call that reads it, or dropped while its
 // error should show; and, through the absorbed count, when nothing is held.
 TEST(Remote, HeldBackCallsChangeNothingAnAppCanSee) {
@@ -425,7 +425,7 @@ TEST(Remote, HeldBackCallsChangeNothingAnAppCanSee) {
   for (const bool held : {true, false}) {
     strata::test::ProcessOptions options;
     options.timeout_seconds = 120;
-    options.set_env = {{"STRATA_REMOTE_STATS", "1"}, {"STRATA_REMOTE_DEFER", held ? "on" : "off"}};
+    options.set_env = {{"STRATA_REMOTE_STATS", "1"}, {"STRATA_REMOTE_SHADOW", held ? "on" : "off"}};
     ProcessResult remote = RunProcess({STRATA_CLI, "run", "--remote", renderer.address(), "--", app}, options);
     ASSERT_EQ(remote.exit_code, 0) << remote.err << renderer.Log();
     EXPECT_EQ(remote.out, native.out) << (held ? "held back" : "sent as they come");
@@ -436,4 +436,35 @@ TEST(Remote, HeldBackCallsChangeNothingAnAppCanSee) {
     else
       EXPECT_EQ(std::stol(m[1]), 0);
   }
+}
+
+// Objects the client names itself (remote/client_names.h): client_names'
+// queries of bindings, attachments and attached shaders give back the app's
+// names natively, with names made on the client, and made by the renderer
+// (STRATA_REMOTE_SHADOW=off). Its program names differ between client and
+// host (glCreateShaderProgramv makes a hidden shader there), so this breaks
+// when the renderer does not map names both ways; and, through the round
+// trips, when creating an object still waits for the renderer.
+TEST(Remote, ClientNamedObjectsAnswerAsNative) {
+  const std::string app = std::string(STRATA_BIN_DIR) + "/client_names";
+  ProcessResult native = RunProcess({app});
+  ASSERT_EQ(native.exit_code, 0) << native.err;
+  ASSERT_EQ(native.out.find(": NO"), std::string::npos) << native.out;
+  Renderer renderer;
+  static const std::regex round_trips(R"((\d+) round trips)");
+  long trips[2] = {0, 0};
+  for (const bool client_names : {true, false}) {
+    strata::test::ProcessOptions options;
+    options.timeout_seconds = 120;
+    options.set_env = {{"STRATA_REMOTE_STATS", "1"}, {"STRATA_REMOTE_SHADOW", client_names ? "on" : "off"}};
+    ProcessResult remote = RunProcess({STRATA_CLI, "run", "--remote", renderer.address(), "--", app}, options);
+    ASSERT_EQ(remote.exit_code, 0) << remote.err << renderer.Log();
+    EXPECT_EQ(remote.out, native.out) << (client_names ? "names made on the client" : "names made by the renderer");
+    std::smatch m;
+    ASSERT_TRUE(std::regex_search(remote.err, m, round_trips)) << remote.err;
+    trips[client_names ? 0 : 1] = std::stol(m[1]);
+  }
+  // The program makes over 200 objects; each used to wait for its name.
+  EXPECT_LT(trips[0] + 200, trips[1]) << "names made on the client: " << trips[0] << " round trips, by the renderer: "
+                                      << trips[1];
 }
