@@ -74,6 +74,10 @@ FORGETS_SENT_STATE = {
     "glEnableiOES", "glDisableiOES",
 }
 
+# Queries the client may answer itself (remote/client_answers.cpp): Answer_<name>
+# before anything is encoded, Learn_<name> after the renderer answered.
+ANSWERED_ON_CLIENT = {"glGetError", "glGetIntegerv", "glGetString", "glGetStringi"}
+
 # Run before the call is encoded: the client-side arrays a draw reads go out
 # as memory records first.
 DRAWS_WITH_CLIENT_ARRAYS = {
@@ -250,6 +254,12 @@ def emit_remote_functions(model: registry.Model, rules: dict, uncovered: set) ->
                  "  Connection* strata_c = " + ("ThreadConnectionHolding();" if deferrable else "ThreadConnection();"),
                  f"  if (strata_c == nullptr) {{ LostCall({'true' if f.name.startswith('egl') else 'false'}); "
                  f"{_failed(f)} }}"]
+        if f.name in ANSWERED_ON_CLIENT:
+            if returns:
+                lines.append(f"  if ({f.return_type} strata_answer; Answer_{f.name}(*strata_c, "
+                             f"{(args + ', ') if args else ''}&strata_answer)) return strata_answer;")
+            else:
+                lines.append(f"  if (Answer_{f.name}(*strata_c, {args})) return;")
         lines += _saw_bound_names(f)
         if deferrable and _HELD_UNIFORM.fullmatch(f.name):
             # A uniform's 32-bit values, held by location (the same shape for all twelve).
@@ -320,7 +330,13 @@ def emit_remote_functions(model: registry.Model, rules: dict, uncovered: set) ->
                 lines.append(f"  {guard}CopyOut({p.name}, strata_r->outputs[{index}], strata_room_{p.name});")
         if f.name in HOOKS_AFTER:
             lines.append(f"  After_{f.name}({args});")
-        if returns:
+        if f.name in ANSWERED_ON_CLIENT and returns:
+            lines.append(f"  {f.return_type} const strata_result = {_result(f)};")
+            lines.append(f"  Learn_{f.name}(*strata_c, {(args + ', ') if args else ''}strata_result);")
+            lines.append("  return strata_result;")
+        elif f.name in ANSWERED_ON_CLIENT:
+            lines.append(f"  Learn_{f.name}(*strata_c, {args});")
+        elif returns:
             lines.append(f"  return {_result(f)};")
         lines.append("}\n")
         out.append("\n".join(lines) + "\n")
@@ -361,6 +377,13 @@ def emit_remote_declarations(model: registry.Model) -> str:
             continue
         prefix = "After" if name in HOOKS_AFTER else "Before"
         lines.append(f"void {prefix}_{name}({f.param_list()});")
+    for name in sorted(ANSWERED_ON_CLIENT):
+        f = by_name[name]
+        answer = [f"{f.return_type}* answer"] if f.return_type != "void" else []
+        result = [f"{f.return_type} result"] if f.return_type != "void" else []
+        params = [f.param_list()] if f.params else []
+        lines.append(f"bool Answer_{name}({', '.join(['Connection& c'] + params + answer)});")
+        lines.append(f"void Learn_{name}({', '.join(['Connection& c'] + params + result)});")
     for name in sorted(DEFERRABLE):
         f = by_name.get(name)
         if f is None:

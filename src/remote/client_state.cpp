@@ -70,6 +70,20 @@ GLint ContextShadow::Integer(GLenum pname, GLint fallback) {
   return value;
 }
 
+bool ContextShadow::Known(GLenum pname, GLint* value) const {
+  auto it = asked_.find(pname);
+  if (it == asked_.end()) return false;
+  *value = it->second;
+  return true;
+}
+
+bool ContextShadow::KnownString(GLenum name, uint64_t index, const GLubyte** value) const {
+  auto it = strings_.find({name, index});
+  if (it == strings_.end()) return false;
+  *value = it->second;
+  return true;
+}
+
 capture::PixelStoreCaps ContextShadow::PixelStore() {
   if (!caps_known_) {
     // By the version the client asked for; GLES 1/2 have what the renderer's extensions add.

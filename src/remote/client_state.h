@@ -6,6 +6,7 @@
 // it asks the renderer once per context and keeps (limits, format counts).
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <unordered_map>
 #include <unordered_set>
@@ -40,6 +41,14 @@ class ContextShadow final : public capture::CaptureState {
 
   bool BufferBound(GLenum target) const;
 
+  // Values and strings fixed for the context's life, once the renderer gave
+  // them (remote/client_answers.cpp decides which).
+  bool Known(GLenum pname, GLint* value) const;
+  void Keep(GLenum pname, GLint value) { asked_[pname] = value; }
+  // `index`: 0 for glGetString, i + 1 for glGetStringi(name, i).
+  bool KnownString(GLenum name, uint64_t index, const GLubyte** value) const;
+  void KeepString(GLenum name, uint64_t index, const GLubyte* value) { strings_[{name, index}] = value; }
+
   // Shadow updates (remote/client_arrays.cpp's hooks call them).
   void PixelStorei(GLenum pname, GLint value);
   void BindBuffer(GLenum target, GLuint buffer);
@@ -72,6 +81,7 @@ class ContextShadow final : public capture::CaptureState {
   Connection* connection_ = nullptr;
   std::unordered_map<GLenum, GLint> pixel_store_;
   std::unordered_map<GLenum, GLint> asked_;  // values asked of the renderer, per context
+  std::map<std::pair<GLenum, uint64_t>, const GLubyte*> strings_;  // interned for the process's life
   GLuint array_buffer_ = 0, pixel_pack_ = 0, pixel_unpack_ = 0, draw_indirect_ = 0;
   GLuint vertex_array_ = 0;
   std::unordered_map<GLuint, GLuint> element_buffers_;  // per vertex array (0: the default)

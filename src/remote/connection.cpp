@@ -129,7 +129,10 @@ void Connection::ShowFrames() {
   }
 }
 
-uint64_t Connection::NextSequence() { return session_.NextSequence(); }
+uint64_t Connection::NextSequence() {
+  ++calls_encoded_;
+  return session_.NextSequence();
+}
 
 void Connection::SetCurrent(uint64_t context_id, ContextShadow* shadow) {
   context_id_ = context_id;
@@ -144,7 +147,8 @@ void Connection::Fail(const std::string& why) {
 
 bool Connection::Flush() {
   if (session_.lost()) return false;
-  session_.traffic().absorbed += deferred_.TakeAbsorbed();
+  session_.traffic().absorbed += deferred_.TakeAbsorbed() + answered_;
+  answered_ = 0;
   if (batch_.size == 0) return true;
   uint8_t header[stream::wire::kMessageHeaderBytes];
   stream::wire::PutMessageHeader(header, static_cast<uint32_t>(batch_.size));

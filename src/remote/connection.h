@@ -56,6 +56,12 @@ class Connection {
     if (!deferred_.empty()) [[unlikely]] deferred_.Send(*this);
   }
 
+  // glGetError said GL_NO_ERROR: until the next call goes out, it would again.
+  void ErrorsClean() { clean_after_ = calls_encoded_; }
+  bool NothingSentSinceCleanError() const { return clean_after_ == calls_encoded_; }
+  // A call the client answered itself (client_answers.cpp), for STRATA_REMOTE_STATS.
+  void Answered() { ++answered_; }
+
   // A call was appended: sends the batch once it is large.
   void Sent() {
     if (batch_.size >= kBatchBytes) Flush();
@@ -119,6 +125,9 @@ class Connection {
   stream::CallRun run_;
   uint64_t batch_ns_ = 0;
   uint64_t context_id_ = 0;
+  uint64_t calls_encoded_ = 0;           // on this thread (eglMakeCurrent among them)
+  uint64_t clean_after_ = ~uint64_t{0};  // calls_encoded_ when glGetError last said GL_NO_ERROR
+  int64_t answered_ = 0;
   ContextShadow* shadow_;
   ContextShadow no_context_;
   DeferredState deferred_;

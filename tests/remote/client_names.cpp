@@ -1,6 +1,7 @@
 // A GLES 3.1 program that makes objects of every kind a remote client names
 // itself (remote/client_names.h) and asks the GL about them: bindings,
-// attached shaders, attachments, glIs*. It prints only what must hold however
+// attached shaders, attachments, glIs*; then asks limits, strings and errors
+// over and over (remote/client_answers.cpp). It prints only what must hold however
 // names are handed out (a query gives back the name the app was given; names
 // are distinct; a name the app made up stays its own), the errors, and a
 // checksum of the frame. Natively and through a renderer, with names made on
@@ -214,6 +215,22 @@ int main() {
   if (!eglMakeCurrent(display, surface, surface, context)) Fail("eglMakeCurrent back");
   Check("the first context sees the second's texture", glIsTexture(second_texture) == GL_TRUE);
 
+  // Asked again and again: limits, strings and errors a client may answer itself.
+  const GLint max_texture = Integer(GL_MAX_TEXTURE_SIZE);
+  const GLubyte* renderer = glGetString(GL_RENDERER);
+  const GLubyte* extension = glGetStringi(GL_EXTENSIONS, 0);
+  bool same = max_texture > 0 && renderer != nullptr && extension != nullptr;
+  for (int i = 0; i < 100; ++i) {
+    same = same && Integer(GL_MAX_TEXTURE_SIZE) == max_texture && glGetError() == GL_NO_ERROR &&
+           glGetError() == GL_NO_ERROR && glGetString(GL_RENDERER) == renderer &&
+           glGetStringi(GL_EXTENSIONS, 0) == extension;
+  }
+  Check("limits and strings stay", same);
+  GLint value = 0;
+  glGetIntegerv(0x1234, &value);  // GL_INVALID_ENUM
+  Check("a wrong pname is an error every time",
+        glGetError() == GL_INVALID_ENUM && (glGetIntegerv(0x1234, &value), glGetError() == GL_INVALID_ENUM));
+  Check("a string that does not exist", glGetStringi(GL_EXTENSIONS, 100000) == nullptr);
   glUseProgram(0);
   glDeleteProgram(separate);
   glDeleteProgram(program);
