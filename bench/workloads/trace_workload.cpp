@@ -4,7 +4,7 @@
 // thousands of small draws per frame, each with a uniform change; --mode
 // roundtrip: a thousand glReadPixels of one pixel per frame, each a call that
 // needs an answer (through a remote renderer: a round trip each); --mode
-// geterror: a thousand glGetError per frame; --mode upload: a 1024x1024 RGBA
+// geterror: a thousand glVertexAttrib1f and glGetError pairs per frame; --mode upload: a 1024x1024 RGBA
 // texture uploaded (glTexSubImage2D) and drawn each frame.
 #include <EGL/egl.h>
 #include <EGL/eglext.h>
@@ -118,7 +118,12 @@ int main(int argc, char** argv) {
       glDrawArrays(GL_TRIANGLES, 0, 3);
     } else if (mode == "geterror") {
       GLenum errors = GL_NO_ERROR;
-      for (int i = 0; i < 1000; ++i) errors |= glGetError();
+      // Each after a call that goes out: a glGetError with nothing sent since
+      // the last one is answered on a remote client without asking.
+      for (int i = 0; i < 1000; ++i) {
+        glVertexAttrib1f(1, static_cast<float>(i));
+        errors |= glGetError();
+      }
       if (errors != GL_NO_ERROR) Fail("a GL error");
       glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 0, nullptr);
       glDrawArrays(GL_TRIANGLES, 0, 3);
