@@ -8,6 +8,8 @@ interleaved run.
 Configurations:
   native     the program on Mesa directly
   ring       Strata over the shared-memory ring (unix: address, the default)
+  plain      the ring, with the client doing nothing on its own (STRATA_REMOTE_SHADOW=off:
+             no held calls, names made and every query answered by the renderer)
   socket     Strata over the Unix socket itself (STRATA_REMOTE_RING=off)
   tcp        Strata over TCP on 127.0.0.1
   virgl      virglrenderer's vtest
@@ -16,8 +18,9 @@ Workloads (several shapes, so that no single call mix decides):
   cheap      bench/workloads/trace_workload --mode cheap: 15,000 state calls a frame
   draws      trace_workload --mode draws: 2,000 small draws a frame, two uniforms each
   roundtrip  trace_workload --mode roundtrip: 1,000 one-pixel glReadPixels a frame, each needing an answer
-  geterror   trace_workload --mode geterror: 1,000 glGetError a frame
+  geterror   trace_workload --mode geterror: 1,000 glVertexAttrib1f + glGetError pairs a frame
   upload     trace_workload --mode upload: a 1024x1024 RGBA texture uploaded and drawn a frame (MB/s)
+  create     trace_workload --mode create: 500 textures a frame made, bound, set up and deleted
   glmark2    glmark2-es2 (a subset of scenes) in an X11 window on an Xvfb this script starts
 
 Each round runs every workload in every configuration, in a random order; the
@@ -30,8 +33,8 @@ Every process (the renderers too) runs with MALLOC_TOP_PAD_=268435456, as
 docs/benchmarks.md asks. Needs: a build tree, virgl-server, glmark2-es2-x11,
 xvfb (scripts/setup.sh installs them).
 
-usage: remote_speed.py [--rounds N] [--frames N] [--workloads cheap,draws,roundtrip,geterror,upload,glmark2]
-                       [--configs native,ring,socket,tcp,virgl] [--build DIR]
+usage: remote_speed.py [--rounds N] [--frames N] [--workloads cheap,draws,roundtrip,geterror,upload,create,glmark2]
+                       [--configs native,ring,plain,socket,tcp,virgl] [--build DIR]
 """
 
 import argparse
@@ -50,11 +53,11 @@ import time
 GLMARK2_SCENES = ["-b", "build:duration=2", "-b", "texture:duration=2", "-b", "shading:shading=phong:duration=2",
                   "-b", "effect2d:duration=2"]
 VIRGL_SOCKET = "/tmp/.virgl_test"  # the one path Mesa's vtest client connects to
-TRACE_CALLS_PER_FRAME = {"roundtrip": 1000, "geterror": 1000}
+TRACE_CALLS_PER_FRAME = {"roundtrip": 1000, "geterror": 1000, "create": 500}
 UPLOAD_MB_PER_FRAME = 1024 * 1024 * 4 / 1e6
-WORKLOADS = ("cheap", "draws", "roundtrip", "geterror", "upload", "glmark2")
-CONFIGS = ("native", "ring", "socket", "tcp", "virgl")
-STRATA_CONFIGS = ("ring", "socket", "tcp")
+WORKLOADS = ("cheap", "draws", "roundtrip", "geterror", "upload", "create", "glmark2")
+CONFIGS = ("native", "ring", "plain", "socket", "tcp", "virgl")
+STRATA_CONFIGS = ("ring", "plain", "socket", "tcp")
 
 
 def fail(message):
@@ -144,6 +147,8 @@ def command(config, program, strata, servers):
         return [strata, "run", "--remote", servers.strata_address, "--"] + program, {}
     if config == "socket":
         return [strata, "run", "--remote", servers.strata_address, "--"] + program, {"STRATA_REMOTE_RING": "off"}
+    if config == "plain":
+        return [strata, "run", "--remote", servers.strata_address, "--"] + program, {"STRATA_REMOTE_SHADOW": "off"}
     if config == "tcp":
         return ([strata, "run", "--remote", servers.strata_tcp_address, "--"] + program,
                 {"STRATA_REMOTE_TOKEN_FILE": servers.token_file})
@@ -226,7 +231,8 @@ def main():
             print(f"{workload:<10} {config:<8} {statistics.median(speeds[(workload, config)]) * scale:>8.1f} {unit:<8}"
                   f" {statistics.median(ratios[(workload, config)]):>18.2f}x"
                   f"   (rounds: {', '.join(f'{r:.2f}' for r in ratios[(workload, config)])})")
-    for workload, what in (("roundtrip", "one-pixel glReadPixels"), ("geterror", "glGetError")):
+    for workload, what in (("roundtrip", "one-pixel glReadPixels"), ("geterror", "glGetError"),
+                           ("create", "texture made, bound, set up and deleted")):
         if workload in workloads:
             for config in configs:
                 print(f"one {what}, {config}: {statistics.median(latency[(workload, config)]):.2f} us (median)")

@@ -5,7 +5,8 @@
 // roundtrip: a thousand glReadPixels of one pixel per frame, each a call that
 // needs an answer (through a remote renderer: a round trip each); --mode
 // geterror: a thousand glVertexAttrib1f and glGetError pairs per frame; --mode upload: a 1024x1024 RGBA
-// texture uploaded (glTexSubImage2D) and drawn each frame.
+// texture uploaded (glTexSubImage2D) and drawn each frame; --mode create: 500
+// textures a frame made, bound, set up and deleted (streaming apps' pattern).
 #include <EGL/egl.h>
 #include <EGL/eglext.h>
 #include <GLES2/gl2.h>
@@ -52,14 +53,15 @@ int main(int argc, char** argv) {
     if (!std::strcmp(argv[i], "--mode") && i + 1 < argc) mode = argv[++i];
     else if (!std::strcmp(argv[i], "--frames") && i + 1 < argc) frames = std::atoi(argv[++i]);
     else if (!std::strcmp(argv[i], "--help")) {
-      std::puts("usage: trace_workload [--mode cheap|draws|roundtrip|geterror|upload] [--frames N]");
+      std::puts("usage: trace_workload [--mode cheap|draws|roundtrip|geterror|upload|create] [--frames N]");
       return 0;
     } else {
       Fail("unknown argument (see --help)");
     }
   }
-  if (mode != "cheap" && mode != "draws" && mode != "roundtrip" && mode != "geterror" && mode != "upload")
-    Fail("--mode is cheap, draws, roundtrip, geterror or upload");
+  if (mode != "cheap" && mode != "draws" && mode != "roundtrip" && mode != "geterror" && mode != "upload" &&
+      mode != "create")
+    Fail("--mode is cheap, draws, roundtrip, geterror, upload or create");
   EGLDisplay display = eglGetPlatformDisplay(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, nullptr);
   if (!eglInitialize(display, nullptr, nullptr)) Fail("eglInitialize");
   const EGLint config_attribs[] = {EGL_RENDERABLE_TYPE, EGL_OPENGL_ES2_BIT, EGL_SURFACE_TYPE, EGL_PBUFFER_BIT,
@@ -125,6 +127,16 @@ int main(int argc, char** argv) {
         errors |= glGetError();
       }
       if (errors != GL_NO_ERROR) Fail("a GL error");
+      glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 0, nullptr);
+      glDrawArrays(GL_TRIANGLES, 0, 3);
+    } else if (mode == "create") {
+      for (int i = 0; i < 500; ++i) {
+        GLuint texture = 0;
+        glGenTextures(1, &texture);
+        glBindTexture(GL_TEXTURE_2D, texture);
+        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+        glDeleteTextures(1, &texture);
+      }
       glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 0, nullptr);
       glDrawArrays(GL_TRIANGLES, 0, 3);
     } else if (mode == "upload") {

@@ -166,12 +166,14 @@ void Connection::Run() {
         problem = "a message of " + std::to_string(size) + " bytes (at most " + std::to_string(kMaxMessageBytes) +
                   " allowed)";
       } else {
-        message_.resize(size);
+        // Grown, never shrunk: a vector resized down and up again zero-fills
+        // the difference, 4 MiB per frame between batches and uploads.
+        if (message_.size() < size) message_.resize(size);
         if (!stream_->ReadFully(message_.data(), size)) {
           how_it_ended = "lost in the middle of a message (killed?): " + stream_->error();
           break;
         }
-        if (HandleMessage(message_, &problem)) continue;
+        if (HandleMessage(std::span<const uint8_t>(message_.data(), size), &problem)) continue;
       }
       // Bad input ends this client only; the others never notice.
       SendError(problem);
