@@ -129,9 +129,9 @@ def _failed(f: registry.Function) -> str:
 # Creating calls whose names the client makes (remote/client_names.h): a
 # condition under which the app gets name 0, as the driver would give it.
 CLIENT_NAMED_ONLY_IF = {
-    "glCreateShader": "IsShaderType(type)",
-    "glCreateShaderProgramv": "IsShaderType(type)",
-    "glCreateShaderProgramvEXT": "IsShaderType(type)",
+    "glCreateShader": "IsShaderStage(type)",
+    "glCreateShaderProgramv": "IsShaderStage(type)",
+    "glCreateShaderProgramvEXT": "IsShaderStage(type)",
 }
 
 

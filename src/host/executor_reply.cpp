@@ -8,6 +8,7 @@
 
 #include <cstring>
 
+#include "common/shader_stages.h"
 #include "host/executor.h"
 #include "host/sizers.h"
 #include "strata/api/codec.h"
@@ -121,6 +122,8 @@ namespace {
 
 // The object a glGet* pname names: the bindings and current objects.
 ObjectClass ObjectBoundAt(uint64_t pname) {
+  // glGetProgramPipelineiv: the program of each stage.
+  if (IsShaderStage(static_cast<GLenum>(pname))) return ObjectClass::kProgram;
   switch (pname) {
     case GL_ARRAY_BUFFER_BINDING:
     case GL_ELEMENT_ARRAY_BUFFER_BINDING:
@@ -155,13 +158,7 @@ ObjectClass ObjectBoundAt(uint64_t pname) {
     case GL_RENDERBUFFER_BINDING:
       return ObjectClass::kRenderbuffer;
     case GL_CURRENT_PROGRAM:
-    case GL_ACTIVE_PROGRAM:  // glGetProgramPipelineiv: programs of the stages, too
-    case GL_VERTEX_SHADER:
-    case GL_FRAGMENT_SHADER:
-    case GL_COMPUTE_SHADER:
-    case GL_GEOMETRY_SHADER:
-    case GL_TESS_CONTROL_SHADER:
-    case GL_TESS_EVALUATION_SHADER:
+    case GL_ACTIVE_PROGRAM:
       return ObjectClass::kProgram;
     case GL_PROGRAM_PIPELINE_BINDING:
       return ObjectClass::kProgramPipeline;

@@ -32,18 +32,4 @@ NameSpace* ClientNames::For(api::ObjectClass object) {
   }
 }
 
-bool IsShaderType(GLenum type) {
-  switch (type) {
-    case GL_VERTEX_SHADER:
-    case GL_FRAGMENT_SHADER:
-    case GL_COMPUTE_SHADER:
-    case GL_GEOMETRY_SHADER:
-    case GL_TESS_CONTROL_SHADER:
-    case GL_TESS_EVALUATION_SHADER:
-      return true;
-    default:
-      return false;
-  }
-}
-
 }  // namespace strata::remote

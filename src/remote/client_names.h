@@ -57,7 +57,4 @@ class ClientNames {
   NameSpace framebuffers_, vertex_arrays_, queries_, transform_feedbacks_, pipelines_;
 };
 
-// GL_VERTEX_SHADER and the other types glCreateShader accepts.
-bool IsShaderType(GLenum type);
-
 }  // namespace strata::remote

@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <cstring>
 
+#include "common/shader_stages.h"
 #include "remote/connection.h"
 #include "stream/call_encoder.h"
 #include "stream/capture_sizes.h"

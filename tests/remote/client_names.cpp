@@ -21,6 +21,8 @@
 #include <set>
 #include <vector>
 
+#include "frame_checksum.h"
+
 namespace {
 
 [[noreturn]] void Fail(const char* what) {
@@ -49,13 +51,6 @@ GLuint Shader(GLenum type, const char* source) {
   return shader;
 }
 
-uint32_t Checksum() {
-  std::vector<uint8_t> pixels(kSize * kSize * 4);
-  glReadPixels(0, 0, kSize, kSize, GL_RGBA, GL_UNSIGNED_BYTE, pixels.data());
-  uint32_t hash = 2166136261u;
-  for (uint8_t byte : pixels) hash = (hash ^ byte) * 16777619u;
-  return hash;
-}
 
 }  // namespace
 
@@ -193,7 +188,7 @@ int main() {
   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
   glUniform1i(glGetUniformLocation(program, "image"), 0);
   glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
-  std::printf("frame %08x, error 0x%04x\n", Checksum(), glGetError());
+  std::printf("frame %08x, error 0x%04x\n", FrameChecksum(kSize), glGetError());
 
   // A second context of the same share group sees the shared objects, not the others.
   const EGLint shared_attribs[] = {EGL_CONTEXT_MAJOR_VERSION, 3, EGL_NONE};

@@ -14,6 +14,8 @@
 #include <cstdlib>
 #include <vector>
 
+#include "frame_checksum.h"
+
 namespace {
 
 [[noreturn]] void Fail(const char* what) {
@@ -44,13 +46,6 @@ GLuint Program() {
   return program;
 }
 
-uint32_t Checksum() {
-  std::vector<uint8_t> pixels(kSize * kSize * 4);
-  glReadPixels(0, 0, kSize, kSize, GL_RGBA, GL_UNSIGNED_BYTE, pixels.data());
-  uint32_t hash = 2166136261u;
-  for (uint8_t byte : pixels) hash = (hash ^ byte) * 16777619u;
-  return hash;
-}
 
 void Say(const char* what) {
   std::printf("%s: error 0x%04x, blend %d, depth %d, array buffer %d, frame %08x\n", what, glGetError(),
@@ -59,7 +54,7 @@ void Say(const char* what) {
                 glGetIntegerv(GL_ARRAY_BUFFER_BINDING, &bound);
                 return bound;
               }(),
-              Checksum());
+              FrameChecksum(kSize));
 }
 
 }  // namespace
