@@ -135,7 +135,7 @@ CLIENT_NAMED_ONLY_IF = {
 }
 
 
-def client_named(f: registry.Function) -> tuple[str, registry.Param | None] | None:
+def client_named(f: registry.Function, rules: dict) -> tuple[str, registry.Param | None] | None:
     """(object class, the parameter the names go to, or None for the return
     value) of a GL call that creates objects the client names itself."""
     if not f.name.startswith("gl") or f.name in HAND_WRITTEN:
@@ -146,7 +146,7 @@ def client_named(f: registry.Function) -> tuple[str, registry.Param | None] | No
         return result, None
     for p in f.params:
         cls = emit_replay.param_class(f, p)
-        if cls in gl_classes and emit_replay.param_role(f, p, cls, None if p.kind != "kPointer" else _Out) == "kCreate":
+        if cls in gl_classes and emit_replay.param_role(f, p, cls, rules.get((f.name, p.name))) == "kCreate":
             if not f.params or f.params[0].type != "GLsizei":
                 raise ValueError(f"{f.name}: a creating call whose first parameter is not the count")
             return cls, p
@@ -164,11 +164,6 @@ def _saw_bound_names(f: registry.Function) -> list[str]:
         return []
     return [f"  strata_c->shadow().SawName(api::ObjectClass::{emit_replay.param_class(f, p)}, {p.name});"
             for p in f.params if emit_replay.param_class(f, p) in emit_replay.GL_CLASSES.values()]
-
-
-class _Out:
-    """Stands for an output capture rule (param_role asks only its direction)."""
-    direction = "out"
 
 
 def _record(f: registry.Function, flags: list[str], rules: dict, reply_part: list[str] | None = None) -> list[str]:
@@ -300,7 +295,7 @@ def emit_remote_functions(model: registry.Model, rules: dict, uncovered: set) ->
                 if rule.buffer_target:
                     room = f"strata_c->shadow().BufferBound({rule.buffer_target}) ? 0 : {room}"
                 lines.append(f"  const size_t strata_room_{p.name} = {p.name} != nullptr ? {room} : 0;")
-        named = client_named(f)
+        named = client_named(f, rules)
         if named is not None:
             lines += _client_named_path(f, named, flags, rules)
         lines += _record(f, flags, rules)

@@ -87,8 +87,7 @@ uint64_t Executor::ToHost(const Thread& thread, ObjectClass object, uint64_t rec
     auto it = per_program->second.find(static_cast<int64_t>(recorded));
     return it == per_program->second.end() ? recorded : static_cast<uint64_t>(it->second);
   }
-  NameMap& names = IsShared(object) ? context->shared->names[static_cast<int>(object)]
-                                    : context->names[static_cast<int>(object)];
+  NameMap& names = context->NamesOf(object);
   return names.ToHost(recorded);
 }
 
@@ -116,8 +115,7 @@ void Executor::AddName(const Thread& thread, ObjectClass object, uint64_t record
     context->shared->uniform_locations[program][static_cast<int64_t>(recorded)] = static_cast<int64_t>(host);
     return;
   }
-  NameMap& names = IsShared(object) ? context->shared->names[static_cast<int>(object)]
-                                    : context->names[static_cast<int>(object)];
+  NameMap& names = context->NamesOf(object);
   names.Add(recorded, host);
 }
 
@@ -142,8 +140,7 @@ void Executor::RemoveName(const Thread& thread, ObjectClass object, uint64_t rec
     return;
   }
   if (context == nullptr || object == ObjectClass::kUniformLocation || object == ObjectClass::kNone) return;
-  NameMap& names = IsShared(object) ? context->shared->names[static_cast<int>(object)]
-                                    : context->names[static_cast<int>(object)];
+  NameMap& names = context->NamesOf(object);
   names.Remove(recorded);
   if (object == ObjectClass::kProgram) context->shared->uniform_locations.erase(recorded);
 }

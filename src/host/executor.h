@@ -112,6 +112,10 @@ class Executor {
     int version = 1;
     std::shared_ptr<ShareGroup> shared;
     NameMap names[static_cast<int>(api::ObjectClass::kCount)];  // objects contexts do not share
+    // The map of a GL object class: the share group's or the context's own.
+    NameMap& NamesOf(api::ObjectClass object) {
+      return IsShared(object) ? shared->names[static_cast<int>(object)] : names[static_cast<int>(object)];
+    }
     uint64_t array_buffer = 0, vertex_array = 0, program = 0;
     uint32_t client_texture = 0;
     int max_vertex_attribs = -1;  // asked of the host once

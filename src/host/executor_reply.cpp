@@ -175,6 +175,15 @@ ObjectClass ObjectBoundAt(uint64_t pname) {
   }
 }
 
+// One name of a query's output, rewritten in place.
+template <typename T>
+void NameToStream(const NameMap& names, uint8_t* at) {
+  T value;
+  std::memcpy(&value, at, sizeof value);
+  value = static_cast<T>(names.ToStream(static_cast<uint64_t>(value)));
+  std::memcpy(at, &value, sizeof value);
+}
+
 }  // namespace
 
 void Executor::NamesBackToStream(const stream::DecodedCall& call, Thread& thread, const std::vector<Word>& args,
@@ -228,22 +237,11 @@ void Executor::NamesBackToStream(const stream::DecodedCall& call, Thread& thread
   if (object == ObjectClass::kNone || args[param].p == nullptr) return;
   stream::DecodedValue& out = reply->outputs[param];
   if (!out.has_out) return;
-  const NameMap& names = IsShared(object) ? context->shared->names[static_cast<int>(object)]
-                                          : context->names[static_cast<int>(object)];
+  const NameMap& names = context->NamesOf(object);
   // The output buffer is the executor's own (args), which out.out views.
   auto* bytes = static_cast<uint8_t*>(args[param].p);
   for (size_t at = 0; at + width <= out.out.size(); at += width) {
-    if (width == sizeof(GLint64)) {
-      GLint64 value;
-      std::memcpy(&value, bytes + at, width);
-      value = static_cast<GLint64>(names.ToStream(static_cast<uint64_t>(value)));
-      std::memcpy(bytes + at, &value, width);
-    } else {
-      GLuint value;
-      std::memcpy(&value, bytes + at, width);
-      value = static_cast<GLuint>(names.ToStream(value));
-      std::memcpy(bytes + at, &value, width);
-    }
+    width == sizeof(GLint64) ? NameToStream<GLint64>(names, bytes + at) : NameToStream<GLuint>(names, bytes + at);
   }
 }
 

@@ -63,50 +63,50 @@ bool IsContextConstant(GLenum pname, int version) {
   }
 }
 
+// Answers are the current context's: none without one, or with the shadow off.
+bool Answering(const Connection& c) { return c.context_id() != 0 && ClientShadowWanted(); }
+
 }  // namespace
 
 bool Answer_glGetError(Connection& c, GLenum* answer) {
-  if (!ClientShadowWanted()) return false;
-  if (!c.NothingSentSinceCleanError()) return false;
+  if (!Answering(c) || !c.NothingSentSinceCleanError()) return false;
   *answer = GL_NO_ERROR;
   c.Answered();
   return true;
 }
 void Learn_glGetError(Connection& c, GLenum result) {
-  if (result == GL_NO_ERROR) c.ErrorsClean();
+  if (Answering(c) && result == GL_NO_ERROR) c.ErrorsClean();
 }
 
 bool Answer_glGetIntegerv(Connection& c, GLenum pname, GLint* data) {
-  if (!ClientShadowWanted()) return false;
   ContextShadow& shadow = c.shadow();
-  if (data == nullptr || !IsContextConstant(pname, shadow.client_version()) || !shadow.Known(pname, data)) {
-    return false;
-  }
+  if (!Answering(c) || data == nullptr || !IsContextConstant(pname, shadow.client_version())) return false;
+  if (!shadow.Known(pname, data)) return false;
   c.Answered();
   return true;
 }
 void Learn_glGetIntegerv(Connection& c, GLenum pname, GLint* data) {
-  if (data != nullptr && IsContextConstant(pname, c.shadow().client_version())) c.shadow().Keep(pname, *data);
+  if (Answering(c) && data != nullptr && IsContextConstant(pname, c.shadow().client_version())) {
+    c.shadow().Keep(pname, *data);
+  }
 }
 
 bool Answer_glGetString(Connection& c, GLenum name, const GLubyte** answer) {
-  if (!ClientShadowWanted()) return false;
-  if (!c.shadow().KnownString(name, 0, answer)) return false;
+  if (!Answering(c) || !c.shadow().KnownString(name, 0, answer)) return false;
   c.Answered();
   return true;
 }
 void Learn_glGetString(Connection& c, GLenum name, const GLubyte* result) {
-  if (result != nullptr) c.shadow().KeepString(name, 0, result);
+  if (Answering(c) && result != nullptr) c.shadow().KeepString(name, 0, result);
 }
 
 bool Answer_glGetStringi(Connection& c, GLenum name, GLuint index, const GLubyte** answer) {
-  if (!ClientShadowWanted()) return false;
-  if (!c.shadow().KnownString(name, uint64_t{index} + 1, answer)) return false;
+  if (!Answering(c) || !c.shadow().KnownString(name, uint64_t{index} + 1, answer)) return false;
   c.Answered();
   return true;
 }
 void Learn_glGetStringi(Connection& c, GLenum name, GLuint index, const GLubyte* result) {
-  if (result != nullptr) c.shadow().KeepString(name, uint64_t{index} + 1, result);
+  if (Answering(c) && result != nullptr) c.shadow().KeepString(name, uint64_t{index} + 1, result);
 }
 
 }  // namespace strata::remote

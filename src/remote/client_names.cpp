@@ -2,6 +2,8 @@
 
 #include <limits>
 
+#include "host/object_names.h"
+
 namespace strata::remote {
 
 bool NameSpace::Make(GLsizei n, GLuint* names) {
@@ -15,21 +17,9 @@ bool NameSpace::Make(GLsizei n, GLuint* names) {
 }
 
 NameSpace* ClientNames::For(api::ObjectClass object) {
-  using api::ObjectClass;
-  switch (object) {
-    case ObjectClass::kBuffer: return &shared_->buffers;
-    case ObjectClass::kTexture: return &shared_->textures;
-    case ObjectClass::kRenderbuffer: return &shared_->renderbuffers;
-    case ObjectClass::kSampler: return &shared_->samplers;
-    case ObjectClass::kProgram:
-    case ObjectClass::kShader: return &shared_->programs_and_shaders;
-    case ObjectClass::kFramebuffer: return &framebuffers_;
-    case ObjectClass::kVertexArray: return &vertex_arrays_;
-    case ObjectClass::kQuery: return &queries_;
-    case ObjectClass::kTransformFeedback: return &transform_feedbacks_;
-    case ObjectClass::kProgramPipeline: return &pipelines_;
-    default: return nullptr;
-  }
+  if (object == api::ObjectClass::kShader) object = api::ObjectClass::kProgram;
+  Spaces& spaces = host::IsShared(object) ? *shared_ : own_;
+  return &spaces[static_cast<size_t>(object)];
 }
 
 }  // namespace strata::remote

@@ -12,6 +12,7 @@
 #include <GLES3/gl32.h>
 
 #include <cstdint>
+#include <array>
 #include <atomic>
 #include <memory>
 
@@ -36,25 +37,21 @@ class NameSpace {
   std::atomic<GLuint> highest_{0};  // a share group's namespaces are used from several threads
 };
 
-// The names of objects a share group's contexts see alike.
-struct SharedNames {
-  NameSpace buffers, textures, renderbuffers, samplers;
-  NameSpace programs_and_shaders;  // one namespace in GL
-};
-
+// A namespace per object class: those a share group's contexts see alike
+// (host/object_names.h's IsShared) kept once per group, the rest per context.
 class ClientNames {
  public:
   // `share`: the names of the context this one shares objects with (null: a group of its own).
-  explicit ClientNames(std::shared_ptr<SharedNames> share)
-      : shared_(share ? std::move(share) : std::make_shared<SharedNames>()) {}
-  const std::shared_ptr<SharedNames>& shared() const { return shared_; }
+  explicit ClientNames(const ClientNames* share)
+      : shared_(share != nullptr ? share->shared_ : std::make_shared<Spaces>()) {}
 
-  // The namespace of an object class; null for classes the client does not name.
+  // The namespace of an object class (programs and shaders share one, as in GL).
   NameSpace* For(api::ObjectClass object);
 
  private:
-  std::shared_ptr<SharedNames> shared_;
-  NameSpace framebuffers_, vertex_arrays_, queries_, transform_feedbacks_, pipelines_;
+  using Spaces = std::array<NameSpace, static_cast<size_t>(api::ObjectClass::kCount)>;
+  std::shared_ptr<Spaces> shared_;
+  Spaces own_;
 };
 
 }  // namespace strata::remote

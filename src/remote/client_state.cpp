@@ -53,7 +53,7 @@ bool ClientShadowWanted() {
 
 ContextShadow::ContextShadow(int client_version, ContextShadow* share) : client_version_(client_version) {
   if (!ClientShadowWanted()) return;
-  names_ = std::make_unique<ClientNames>(share != nullptr && share->names_ ? share->names_->shared() : nullptr);
+  names_ = std::make_unique<ClientNames>(share != nullptr ? share->names_.get() : nullptr);
 }
 
 GLint ContextShadow::Integer(GLenum pname, GLint fallback) {

@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cstring>
 #include <mutex>
+#include <vector>
 
 #include "transport/shm_ring.h"
 #include "transport/socket_stream.h"
@@ -237,24 +238,9 @@ std::unique_ptr<ByteStream> OfferRing(int fd, const std::string& peer, RingUse u
   std::memcpy(offer, kOfferMagic, kMagicBytes);
   PutU32(offer + 8, kOfferVersion);
   PutU32(offer + 12, kDefaultRingBytes);
-  iovec io{offer, sizeof offer};
-  alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int) * kRingDescriptorCount)] = {};
-  msghdr message{};
-  message.msg_iov = &io;
-  message.msg_iovlen = 1;
-  message.msg_control = control;
-  message.msg_controllen = sizeof control;
-  cmsghdr* c = CMSG_FIRSTHDR(&message);
-  c->cmsg_level = SOL_SOCKET;
-  c->cmsg_type = SCM_RIGHTS;
-  c->cmsg_len = CMSG_LEN(sizeof(int) * kRingDescriptorCount);
-  std::memcpy(CMSG_DATA(c), ring->descriptors(), sizeof(int) * kRingDescriptorCount);
-  ssize_t sent;
-  do {
-    sent = sendmsg(fd, &message, MSG_NOSIGNAL);
-  } while (sent < 0 && errno == EINTR);
+  const bool sent = SendOffer(fd, offer, std::span<const int>(ring->descriptors(), kRingDescriptorCount));
   uint8_t answer = 0;
-  if (sent != static_cast<ssize_t>(kOfferBytes) || !ReceiveExactly(fd, &answer, 1, timeout_ms)) {
+  if (!sent || !ReceiveExactly(fd, &answer, 1, timeout_ms)) {
     close(fd);
     *error = peer + " did not answer the shared-memory ring offer";
     return nullptr;
@@ -276,6 +262,26 @@ std::unique_ptr<ByteStream> OfferRing(int fd, const std::string& peer, RingUse u
     return nullptr;
   }
   return std::make_unique<SocketStream>(fd, peer);
+}
+
+bool SendOffer(int fd, std::span<const uint8_t> offer, std::span<const int> descriptors) {
+  iovec io{const_cast<uint8_t*>(offer.data()), offer.size()};
+  std::vector<char> control(CMSG_SPACE(descriptors.size_bytes()));
+  msghdr message{};
+  message.msg_iov = &io;
+  message.msg_iovlen = 1;
+  message.msg_control = control.data();
+  message.msg_controllen = control.size();
+  cmsghdr* c = CMSG_FIRSTHDR(&message);
+  c->cmsg_level = SOL_SOCKET;
+  c->cmsg_type = SCM_RIGHTS;
+  c->cmsg_len = CMSG_LEN(descriptors.size_bytes());
+  std::memcpy(CMSG_DATA(c), descriptors.data(), descriptors.size_bytes());
+  ssize_t sent;
+  do {
+    sent = sendmsg(fd, &message, MSG_NOSIGNAL);
+  } while (sent < 0 && errno == EINTR);
+  return sent == static_cast<ssize_t>(offer.size());
 }
 
 std::unique_ptr<ByteStream> AcceptRingOrSocket(int fd, std::string peer) {

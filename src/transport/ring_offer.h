@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 
 #include "transport/byte_stream.h"
@@ -25,6 +26,10 @@ enum class RingUse {
 // one line in `error`.
 std::unique_ptr<ByteStream> OfferRing(int fd, const std::string& peer, RingUse use, int timeout_ms,
                                       std::string* error);
+
+// Sends the offer's bytes with `descriptors` as SCM_RIGHTS (OfferRing's
+// send; tests forge offers with it). False when not all of it went.
+bool SendOffer(int fd, std::span<const uint8_t> offer, std::span<const int> descriptors);
 
 // The server's end of an accepted Unix socket (taken): a stream that, at its
 // first read, takes a ring the client offers and from then on reads and

@@ -23,6 +23,7 @@
 #include "transport/byte_stream.h"
 #include "transport/connect.h"
 #include "transport/listener.h"
+#include "transport/ring_offer.h"
 #include "transport/shm_ring.h"
 #include "transport/socket_address.h"
 #include "transport/sockets.h"
@@ -501,19 +502,7 @@ TEST(Ring, ServerRefusesMemoryItCannotTrustAndGoesOnOverTheSocket) {
     ASSERT_EQ(pipe(pipes[1]), 0);
     int descriptors[5] = {memory, pipes[0][0], pipes[0][1], pipes[1][0], pipes[1][1]};
     uint8_t offer[16] = {'S', 'T', 'R', 'A', 'T', 'A', 'S', '\n', 1, 0, 0, 0, 0, 0, 1, 0};  // version 1, 64 KiB
-    iovec io{offer, sizeof offer};
-    alignas(cmsghdr) char control[CMSG_SPACE(sizeof descriptors)] = {};
-    msghdr message{};
-    message.msg_iov = &io;
-    message.msg_iovlen = 1;
-    message.msg_control = control;
-    message.msg_controllen = sizeof control;
-    cmsghdr* c = CMSG_FIRSTHDR(&message);
-    c->cmsg_level = SOL_SOCKET;
-    c->cmsg_type = SCM_RIGHTS;
-    c->cmsg_len = CMSG_LEN(sizeof descriptors);
-    std::memcpy(CMSG_DATA(c), descriptors, sizeof descriptors);
-    ASSERT_EQ(sendmsg(fd, &message, 0), 16);
+    ASSERT_TRUE(strata::transport::SendOffer(fd, offer, descriptors));
     for (int d : descriptors) close(d);
 
     auto server = listener->Accept(5000, nullptr, &error);
