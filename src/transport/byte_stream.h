@@ -43,6 +43,22 @@ class ByteStream {
   // byte came: kTimeout, with nothing consumed and no error. Once a message has
   // begun, its remainder is waited for.
   virtual ReadResult ReadFullyWithin(void* data, size_t n, int timeout_ms) = 0;
+  // Reading without a copy: the next n bytes where they lie, valid until
+  // ReleaseViews(), which gives their room back to the writer. Null when
+  // this stream cannot show them in place (a socket, or more than
+  // ViewLimit() held at once): read them with ReadFully. The bytes lie in
+  // memory the peer can still write: what is read twice must be copied.
+  // Until ReleaseViews the writer has the rest of the stream only, so a
+  // reader holding views must not wait for more than
+  // (ViewLimit() - what it holds) other bytes before releasing them.
+  virtual const uint8_t* View(size_t n) {
+    (void)n;
+    return nullptr;
+  }
+  virtual void ReleaseViews() {}
+  // The most bytes views may hold at once; 0 where there are none.
+  virtual size_t ViewLimit() const { return 0; }
+
   // Bytes already read from fd() but not yet handed out: poll() on fd() cannot
   // see them, so a server that polls must ask this first.
   virtual bool HasBufferedInput() const = 0;

@@ -91,6 +91,11 @@ class AcceptedUnixStream final : public ByteStream {
     }
     return inner_->ReadFullyWithin(data, n, timeout_ms);
   }
+  const uint8_t* View(size_t n) override { return inner_ ? inner_->View(n) : nullptr; }
+  void ReleaseViews() override {
+    if (inner_) inner_->ReleaseViews();
+  }
+  size_t ViewLimit() const override { return inner_ ? inner_->ViewLimit() : 0; }
   bool HasBufferedInput() const override { return inner_ && inner_->HasBufferedInput(); }
   void SetReadSpin(int microseconds) override {
     spin_us_ = microseconds;

@@ -27,6 +27,7 @@ constexpr size_t kLine = 64;
 constexpr size_t kRingControlBytes = 4 * kLine;  // head, tail, reader_sleeping, writer_sleeping
 // A writer that finds the ring full looks for room this long before sleeping.
 constexpr int64_t kRoomSpinNs = 50'000;
+constexpr size_t kPublishBytes = 256 * 1024;
 
 uint32_t Load(const uint32_t* word) {
   return std::atomic_ref<uint32_t>(*const_cast<uint32_t*>(word)).load(std::memory_order_seq_cst);
@@ -301,7 +302,9 @@ void RingStream::WriteInPieces(const uint8_t* data, size_t n) {
       if (room == 0) Corrupted("its read position moved back");
       return;
     }
-    const size_t piece = std::min(n, static_cast<size_t>(room));
+    // Published every kPublishBytes at most: a reader waiting for the whole
+    // of a large write sees it coming and stays awake (View).
+    const size_t piece = std::min({n, static_cast<size_t>(room), kPublishBytes});
     std::memcpy(out_.data + (write_pos_ & (size_ - 1)), data, piece);
     write_pos_ += static_cast<uint32_t>(piece);
     data += piece;
@@ -342,10 +345,64 @@ ByteStream::ReadResult RingStream::ReadFullyWithin(void* data, size_t n, int tim
     std::memcpy(out + done, in_.data + (read_pos_ & (size_ - 1)), piece);
     done += piece;
     read_pos_ += static_cast<uint32_t>(piece);
-    Store(in_.tail, read_pos_);
-    if (Load(in_.writer_sleeping) != 0) Signal(in_.room_ready_fd);
+    if (!holding_) GiveRoomBack();
   }
   return ReadResult::kOk;
+}
+
+void RingStream::GiveRoomBack() {
+  released_ = read_pos_;
+  Store(in_.tail, read_pos_);
+  if (Load(in_.writer_sleeping) != 0) Signal(in_.room_ready_fd);
+}
+
+const uint8_t* RingStream::View(size_t n) {
+  // Everything read since the first view is held, views or not.
+  const size_t held = read_pos_ - released_;
+  if (failed_ || held > ViewLimit() || n > ViewLimit() - held) return nullptr;
+  for (;;) {
+    const uint32_t available = Load(in_.head) - read_pos_;
+    if (available > size_) {
+      Corrupted("its write position is " + std::to_string(available) + " bytes ahead in a ring of " +
+                std::to_string(size_));
+      return nullptr;
+    }
+    if (available >= n) break;
+    const auto enough = [&] {
+      const uint32_t now = Load(in_.head) - read_pos_;
+      return now >= n || now > size_;
+    };
+    // While the bytes keep coming the writer is in the middle of them: stay
+    // awake until they stop for a spin's length (a sleeper is woken across
+    // CPUs, which costs more than a large write's remaining pieces).
+    uint32_t seen = Load(in_.head);
+    auto moved = Clock::now();
+    while (!enough() && read_spin_ns_ > 0) {
+      Pause();
+      const uint32_t head = Load(in_.head);
+      if (head != seen) {
+        seen = head;
+        moved = Clock::now();
+      } else if (Clock::now() - moved > std::chrono::nanoseconds(read_spin_ns_)) {
+        break;
+      }
+    }
+    if (enough()) continue;
+    if (Wait(enough, in_.reader_sleeping, in_.data_ready_fd, -1, 0) != ReadResult::kOk) {
+      if (gone_) error_ += " in the middle of a message (" + std::to_string(n) + " bytes expected)";
+      return nullptr;
+    }
+  }
+  const uint8_t* view = in_.data + (read_pos_ & (size_ - 1));
+  read_pos_ += static_cast<uint32_t>(n);
+  holding_ = true;
+  return view;
+}
+
+void RingStream::ReleaseViews() {
+  if (!holding_) return;
+  holding_ = false;
+  if (!failed_) GiveRoomBack();
 }
 
 bool RingStream::HasBufferedInput() const { return !failed_ && Load(in_.head) != read_pos_; }

@@ -30,8 +30,10 @@ namespace strata::transport {
 // The descriptors that make a pair of rings: the memory, then the eventfds
 // (client-to-server data and room, server-to-client data and room).
 inline constexpr int kRingDescriptorCount = 5;
-// Each way. Pages are touched only as the rings go round.
-inline constexpr uint32_t kDefaultRingBytes = 4u << 20;
+// Each way: room for a 4 MiB upload viewed in place (ViewLimit is half the
+// ring) while the next one is written. Pages are touched only as the rings
+// go round.
+inline constexpr uint32_t kDefaultRingBytes = 16u << 20;
 inline constexpr uint32_t kMinRingBytes = 64u << 10;
 inline constexpr uint32_t kMaxRingBytes = 256u << 20;
 
@@ -60,6 +62,10 @@ class RingStream final : public ByteStream {
   bool Flush() override;
   bool ReadFully(void* data, size_t n) override;
   ReadResult ReadFullyWithin(void* data, size_t n, int timeout_ms) override;
+  // In the ring's double mapping: any run up to half the ring is one span.
+  const uint8_t* View(size_t n) override;
+  void ReleaseViews() override;
+  size_t ViewLimit() const override { return size_ / 2; }
   bool HasBufferedInput() const override;
   void SetReadSpin(int microseconds) override { read_spin_ns_ = static_cast<int64_t>(microseconds) * 1000; }
   void Shutdown() override;
@@ -92,6 +98,8 @@ class RingStream final : public ByteStream {
   // Copies `n` bytes into the outgoing ring, publishing as it goes.
   void WriteInPieces(const uint8_t* data, size_t n);
   bool broken() const { return failed_ || gone_; }
+  // Everything read so far is the writer's again.
+  void GiveRoomBack();
   // Waits until `ready()` (spinning for `spin_ns` first), the peer is gone,
   // this end is shut down or `timeout_ms` passed.
   template <typename Ready>
@@ -116,6 +124,8 @@ class RingStream final : public ByteStream {
   uint32_t write_pos_ = 0;  // committed, perhaps not yet published
   uint32_t published_ = 0;
   uint32_t read_pos_ = 0;
+  uint32_t released_ = 0;  // the tail this end last gave the writer
+  bool holding_ = false;   // views are out: the tail stays where it was
   size_t reserved_ = 0;
   bool staged_ = false;  // the reservation lies in staging_, not in the ring
   std::vector<uint8_t> staging_;

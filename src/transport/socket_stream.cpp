@@ -50,6 +50,13 @@ void SocketStream::Commit(size_t n) {
   output_reserved_ = 0;
 }
 
+bool SocketStream::Write(const void* data, size_t n) {
+  constexpr size_t kDirectBytes = 64 * 1024;
+  if (n < kDirectBytes) return ByteStream::Write(data, n);
+  if (!Flush()) return false;
+  return SendAll(static_cast<const uint8_t*>(data), n);
+}
+
 bool SocketStream::Flush() {
   size_t size = output_committed_;
   output_committed_ = 0;

@@ -24,6 +24,8 @@ class SocketStream final : public ByteStream {
   uint8_t* Reserve(size_t n) override;
   void Commit(size_t n) override;
   bool Flush() override;
+  // A large write goes to the socket from where it lies, after what is committed.
+  bool Write(const void* data, size_t n) override;
   bool ReadFully(void* data, size_t n) override;
   ReadResult ReadFullyWithin(void* data, size_t n, int timeout_ms) override;
   bool HasBufferedInput() const override { return input_begin_ < input_end_; }

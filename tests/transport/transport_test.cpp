@@ -11,9 +11,10 @@
 #include <csignal>
 #include <fcntl.h>
 
+#include <atomic>
 #include <chrono>
-#include <cstdlib>
 #include <cstring>
+#include <cstdlib>
 #include <fstream>
 #include <future>
 #include <string>
@@ -423,7 +424,9 @@ TEST_P(SocketOrRing, WritingToAPeerThatLeftFailsWithoutSigpipe) {
   client.reset();
   std::vector<uint8_t> data(1 << 20, 7);
   bool flushed = true;
-  for (int i = 0; i < 8 && flushed; ++i) flushed = server->Write(data.data(), data.size()) && server->Flush();
+  // More than a ring holds, so that a write must wait for a reader who is gone.
+  const size_t writes = 2 * strata::transport::kDefaultRingBytes / data.size() + 8;
+  for (size_t i = 0; i < writes && flushed; ++i) flushed = server->Write(data.data(), data.size()) && server->Flush();
   EXPECT_FALSE(flushed);  // and the process is still here: no SIGPIPE
   EXPECT_EQ(server->error(), "client " + peer.description + " closed the connection");
   EXPECT_FALSE(server->Flush());
@@ -554,6 +557,56 @@ TEST(Ring, ServerSurvivesAClientThatScribblesOverItsIndices) {
     }
     munmap(control, 4096);
   }
+}
+
+// A view (byte_stream.h) is the ring's own memory: the writer may not write
+// over it until the reader gives it back, however far ahead it wants to go;
+// at most half the ring is viewed at once, and a socket has no views. Breaks
+// when the tail moves while a view is out (the writer would overwrite bytes
+// the driver is still to read) or when a release loses the room.
+TEST(Ring, ViewsKeepTheirBytesUntilGivenBack) {
+  Ends ends;
+  ASSERT_NO_FATAL_FAILURE(OpenAndConnect(AbstractAddress("viewer"), &ends, RingUse::kRequired));
+  auto& [listener, client, server, peer] = ends;
+  ASSERT_EQ(server->ViewLimit(), kDefaultRingBytes / 2);
+  const size_t viewed = server->ViewLimit() - 4096;
+  std::vector<uint8_t> first(viewed), second(kDefaultRingBytes);
+  for (size_t i = 0; i < first.size(); ++i) first[i] = static_cast<uint8_t>(i * 7);
+  for (size_t i = 0; i < second.size(); ++i) second[i] = static_cast<uint8_t>(i * 13 + 1);
+  std::atomic<bool> second_written{false};
+  auto writing = std::async(std::launch::async, [&] {
+    const bool ok = client->Write(first.data(), first.size()) && client->Write(second.data(), second.size()) &&
+                    client->Flush();
+    second_written = true;
+    return ok;
+  });
+  const uint8_t* view = server->View(viewed);
+  ASSERT_NE(view, nullptr) << server->error();
+  EXPECT_EQ(server->View(8192), nullptr) << "past half the ring";
+  // The writer fills what the view leaves and waits; the view keeps its bytes.
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  EXPECT_FALSE(second_written.load());
+  EXPECT_EQ(std::memcmp(view, first.data(), first.size()), 0);
+  // Reading on while holding it, as the contract allows.
+  std::vector<uint8_t> got(second.size());
+  const size_t before_release = server->ViewLimit() - viewed;
+  ASSERT_TRUE(server->ReadFully(got.data(), before_release)) << server->error();
+  EXPECT_EQ(std::memcmp(view, first.data(), first.size()), 0);
+  server->ReleaseViews();
+  ASSERT_TRUE(server->ReadFully(got.data() + before_release, got.size() - before_release)) << server->error();
+  EXPECT_TRUE(writing.get()) << client->error();
+  EXPECT_EQ(got, second);
+}
+
+TEST(Ring, SocketsHaveNoViews) {
+  Ends ends;
+  ASSERT_NO_FATAL_FAILURE(OpenAndConnect(AbstractAddress("noviews"), &ends, RingUse::kNever));
+  EXPECT_EQ(ends.server->ViewLimit(), 0u);
+  ASSERT_TRUE(ends.client->Write("abcd", 4) && ends.client->Flush());
+  EXPECT_EQ(ends.server->View(4), nullptr);
+  char got[4];
+  ASSERT_TRUE(ends.server->ReadFully(got, 4));
+  EXPECT_EQ(std::string(got, 4), "abcd");
 }
 
 TEST(Ring, ReaderInAnotherThreadSeesTheWriterDie) {
