@@ -46,6 +46,9 @@ class RecordDispatch {
   // only for those a client waits for or a recording stores.
   std::function<bool(const stream::DecodedCall& call)> wants_reply;
 
+  // A wire stream's blobs sent out of line (stream/bulk_blobs.h).
+  void SetBulk(stream::BulkBlobs* bulk, size_t threshold) { decoder_.SetBulk(bulk, threshold); }
+
   Executor& executor() { return executor_; }
   uint64_t calls() const { return calls_; }
   // The recorded start of the first call and end of the last (0, 0 before any).

@@ -3,6 +3,7 @@
 #include <EGL/egl.h>
 #include <time.h>
 
+#include <algorithm>
 #include <mutex>
 #include <set>
 
@@ -51,7 +52,12 @@ int32_t TakeThreadEglError() {
 void SetThreadEglError(int32_t error) { t_egl_error = error; }
 
 Connection::Connection(Session& session, std::unique_ptr<transport::ByteStream> stream, uint32_t thread_id)
-    : session_(session), stream_(std::move(stream)), thread_id_(thread_id), shadow_(&no_context_) {
+    : BulkSink(stream::wire::kBulkBlobBytes),
+      session_(session),
+      stream_(std::move(stream)),
+      thread_id_(thread_id),
+      shadow_(&no_context_) {
+  if (stream::wire::HasFeature(session.features(), stream::wire::kFeatureBulk)) batch_.bulk = this;
   // A reply to a state query takes the renderer a few us: wait for it awake.
   stream_->SetReadSpin(kReplySpinMicroseconds);
   no_context_.set_connection(this);
@@ -145,7 +151,21 @@ void Connection::Fail(const std::string& why) {
   stream_->Shutdown();
 }
 
+void Connection::PutBulk(const void* data, size_t size) {
+  flush_at_ = 0;
+  if (session_.lost()) return;
+  uint8_t header[stream::wire::kMessageHeaderBytes];
+  // Past 2 GiB the header says less than comes: the renderer refuses it by size.
+  const uint32_t announced = static_cast<uint32_t>(std::min<size_t>(size, ~stream::wire::kBulkSegmentBit));
+  stream::wire::PutMessageHeader(header, announced | stream::wire::kBulkSegmentBit);
+  stream_->Write(header, sizeof header);
+  stream_->Write(data, size);
+  session_.traffic().bytes_sent += sizeof header + size;
+  session_.traffic().bulk_bytes += size;
+}
+
 bool Connection::Flush() {
+  flush_at_ = kBatchBytes;
   if (session_.lost()) return false;
   session_.traffic().absorbed += deferred_.TakeAbsorbed() + answered_;
   answered_ = 0;

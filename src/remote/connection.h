@@ -32,10 +32,13 @@ namespace remote {
 class Session;
 using present::WindowPresenter;
 
-class Connection {
+// Large blobs (texture images, buffer data) go out of line with bulk-v1
+// (stream/bulk_blobs.h): straight from the app's memory into the transport,
+// never through the batch.
+class Connection final : public stream::BulkSink {
  public:
   Connection(Session& session, std::unique_ptr<transport::ByteStream> stream, uint32_t thread_id);
-  ~Connection();
+  ~Connection() override;
 
   stream::ByteBuffer& batch() { return batch_; }
   stream::CallRun& run() { return run_; }
@@ -62,10 +65,13 @@ class Connection {
   // A call the client answered itself (client_answers.cpp), for STRATA_REMOTE_STATS.
   void Answered() { ++answered_; }
 
-  // A call was appended: sends the batch once it is large.
+  // A call was appended: sends the batch once it is large, or at once after
+  // a bulk segment (its message follows it, and the renderer can start).
   void Sent() {
-    if (batch_.size >= kBatchBytes) Flush();
+    if (batch_.size >= flush_at_) Flush();
   }
+  // The call being encoded has a blob of `size` bytes at `data`: sent now, as a bulk segment.
+  void PutBulk(const void* data, size_t size) override;
   // Sends the batch. False once the renderer is gone (the session says why).
   bool Flush();
   // Sends the batch and waits for the reply to call `sequence` of function
@@ -122,6 +128,7 @@ class Connection {
   std::unique_ptr<transport::ByteStream> stream_;
   uint32_t thread_id_;
   stream::ByteBuffer batch_;
+  size_t flush_at_ = kBatchBytes;  // 0 after a bulk segment
   stream::CallRun run_;
   uint64_t batch_ns_ = 0;
   uint64_t context_id_ = 0;

@@ -21,7 +21,7 @@
 namespace strata::remote {
 namespace {
 
-constexpr char kOurFeatures[] = "records-v1,replies-v1,frames-v1";
+constexpr char kOurFeatures[] = "records-v1,replies-v1,frames-v1,bulk-v1";
 
 std::string ProgramName() {
   std::string path = ExecutablePath();
@@ -49,11 +49,11 @@ void Session::PrintTraffic() {
   std::fprintf(stderr,
                "strata remote: %llu frames, %llu calls sent, %.1f KiB sent, %.1f KiB received, %llu round trips, "
                "%llu flushes, %lld calls absorbed on the client; per frame: %.1f calls, %.1f KiB sent, %.2f round "
-               "trips, %.2f flushes; over a %s\n",
+               "trips, %.2f flushes; %.1f KiB sent out of line; over a %s\n",
                static_cast<unsigned long long>(frames), static_cast<unsigned long long>(calls), sent / 1024.0,
                received / 1024.0, static_cast<unsigned long long>(round_trips),
                static_cast<unsigned long long>(flushes), static_cast<long long>(t.absorbed.load()), calls * per,
-               sent / 1024.0 * per, round_trips * per, flushes * per, transport_kind_);
+               sent / 1024.0 * per, round_trips * per, flushes * per, t.bulk_bytes.load() / 1024.0, transport_kind_);
 }
 
 Session& Session::Get() {

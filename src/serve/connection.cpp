@@ -3,6 +3,8 @@
 #include <EGL/egl.h>
 #include <GLES3/gl3.h>
 
+#include <algorithm>
+
 #include "serve/log.h"
 #include "stream/byte_reader.h"
 #include "stream/framebuffer_record.h"
@@ -17,7 +19,7 @@ namespace {
 namespace wire = stream::wire;
 using stream::RecordType;
 
-constexpr char kOurFeatures[] = "records-v1,replies-v1,frames-v1";
+constexpr char kOurFeatures[] = "records-v1,replies-v1,frames-v1,bulk-v1";
 // A client that connects and says nothing must not hold a thread for long.
 constexpr int kHandshakeTimeoutMs = 10000;
 constexpr int kNextMessageSpinMicroseconds = 200;
@@ -133,6 +135,7 @@ bool Connection::Handshake() {
   }
   answer.values["status"] = "ok";
   answer.values["features"] = session_->features();
+  bulk_allowed_ = wire::HasFeature(session_->features(), wire::kFeatureBulk);
   thread_ = session_->NewThread();
   session_->Attach(stream_.get());
   if (!SendHello(answer)) {
@@ -160,12 +163,23 @@ void Connection::Run() {
         how_it_ended = "connection error: " + stream_->error();
         break;
       }
-      const uint32_t size = wire::MessageSize(header);
+      const uint32_t word = wire::MessageSize(header);
+      const bool bulk = (word & wire::kBulkSegmentBit) != 0;
+      const uint32_t size = word & ~wire::kBulkSegmentBit;
       std::string problem;
-      if (size > kMaxMessageBytes) {
-        problem = "a message of " + std::to_string(size) + " bytes (at most " + std::to_string(kMaxMessageBytes) +
-                  " allowed)";
+      if (bulk && !bulk_allowed_) {
+        problem = "a bulk segment, but bulk-v1 was not agreed in the handshake";
+      } else if (size > kMaxMessageBytes) {
+        problem = std::string(bulk ? "a bulk segment" : "a message") + " of " + std::to_string(size) +
+                  " bytes (at most " + std::to_string(kMaxMessageBytes) + " allowed)";
+      } else if (bulk) {
+        if (ReadBulkSegment(size)) continue;
+        how_it_ended = "lost in the middle of a bulk segment (killed?): " + stream_->error();
+        break;
       } else {
+        // The segments' views are given back before a message larger than
+        // the room they leave the client (byte_stream.h).
+        if (size > stream_->ViewLimit() - std::min(stream_->ViewLimit(), bulk_held_)) GiveBulkViewsBack();
         // Grown, never shrunk: a vector resized down and up again zero-fills
         // the difference, 4 MiB per frame between batches and uploads.
         if (message_.size() < size) message_.resize(size);
@@ -173,7 +187,15 @@ void Connection::Run() {
           how_it_ended = "lost in the middle of a message (killed?): " + stream_->error();
           break;
         }
-        if (HandleMessage(std::span<const uint8_t>(message_.data(), size), &problem)) continue;
+        bulk_held_ += size;
+        const bool handled = HandleMessage(std::span<const uint8_t>(message_.data(), size), &problem);
+        if (handled && bulk_.untaken() != 0) {
+          problem = std::to_string(bulk_.untaken()) + " bulk segment(s) no call of the message used";
+        }
+        bulk_.Clear();
+        stream_->ReleaseViews();
+        bulk_held_ = 0;
+        if (problem.empty()) continue;
       }
       // Bad input ends this client only; the others never notice.
       SendError(problem);
@@ -191,6 +213,29 @@ void Connection::Run() {
   }
   stream_->Shutdown();
   done_ = true;
+}
+
+bool Connection::ReadBulkSegment(uint32_t size) {
+  // In place where the transport can (a ring: the driver reads the texture
+  // from shared memory), else into memory of the connection's own.
+  if (const uint8_t* view = stream_->View(size)) {
+    bulk_.Add({view, size}, true);
+    bulk_held_ += size;
+    return true;
+  }
+  if (!stream_->error().empty()) return false;
+  if (size > stream_->ViewLimit() - std::min(stream_->ViewLimit(), bulk_held_)) GiveBulkViewsBack();
+  uint8_t* room = bulk_.Room(size);
+  if (!stream_->ReadFully(room, size)) return false;
+  bulk_.Add({room, size}, false);
+  bulk_held_ += size;
+  return true;
+}
+
+void Connection::GiveBulkViewsBack() {
+  bulk_.Own();
+  stream_->ReleaseViews();
+  bulk_held_ = 0;
 }
 
 void Connection::ReleaseHostThread() {
@@ -228,6 +273,7 @@ bool Connection::HandleMessage(std::span<const uint8_t> message, std::string* pr
     std::lock_guard lock(session_->mutex());
     host::RecordDispatch& dispatch = session_->dispatch();
     dispatch.on_reply = [this](const stream::DecodedCall& call, const host::CallReply& reply) { OnReply(call, reply); };
+    dispatch.SetBulk(bulk_allowed_ ? &bulk_ : nullptr, wire::kBulkBlobBytes);
     // EGL calls always: their error is taken after each (eglGetError answers
     // from it), and OnReply follows window surfaces and swaps.
     const bool recording = session_->recorder() != nullptr;
@@ -257,6 +303,7 @@ bool Connection::HandleMessage(std::span<const uint8_t> message, std::string* pr
     ok = ok && problem->empty();
     dispatch.on_reply = nullptr;
     dispatch.wants_reply = nullptr;
+    dispatch.SetBulk(nullptr, 0);
     // What ran is stored even when the message broke off: the file shows what the client did.
     if (Recorder* recorder = session_->recorder()) {
       recorder->WriteChunk(thread_, chunk_first_sequence_, chunk_records_, chunk_.bytes());

@@ -11,6 +11,7 @@
 #include "serve/auth.h"
 #include "serve/frame_display.h"
 #include "serve/session.h"
+#include "stream/bulk_blobs.h"
 #include "stream/byte_writer.h"
 #include "stream/call_decoder.h"
 #include "stream/call_encoder.h"
@@ -55,6 +56,11 @@ class Connection {
   // message's answer, and the call with its reply into --record's chunk.
   void OnReply(const stream::DecodedCall& call, const host::CallReply& reply);
   void StoreRecord(std::span<const uint8_t> record);
+  // A bulk segment (stream/bulk_blobs.h) for the next message: viewed in
+  // place or copied. False once the stream failed.
+  bool ReadBulkSegment(uint32_t size);
+  // The segments copied out of the ring and its room given back.
+  void GiveBulkViewsBack();
   void SendError(const std::string& message);
   // Leaves the thread's EGL state so the session's executor can free everything.
   void ReleaseHostThread();
@@ -66,6 +72,11 @@ class Connection {
   uint32_t thread_ = 0;
   stream::DecodedCall stored_;
   std::vector<uint8_t> message_;
+  bool bulk_allowed_ = false;  // the client agreed to bulk-v1
+  stream::BulkBlobs bulk_;     // the segments before the next message
+  // Bytes read since views were taken (headers aside: ViewLimit leaves half
+  // the ring as slack); the transport's room is not given back until released.
+  size_t bulk_held_ = 0;
   stream::ByteBuffer out_;  // this message's answer: framebuffers and replies
   // --record: this message's records as one chunk of the connection's thread.
   stream::ByteBuffer chunk_;

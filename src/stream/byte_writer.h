@@ -12,9 +12,14 @@
 namespace strata::stream {
 
 // Bytes [0, size) are written; the vector's own size is the capacity.
+class BulkSink;
+
 struct ByteBuffer {
   std::vector<uint8_t> storage;
   size_t size = 0;
+  // Where the call encoder sends large blobs instead (a remote client's
+  // batch: bulk_blobs.h); null for everything else.
+  BulkSink* bulk = nullptr;
 
   uint8_t* Reserve(size_t n) {
     if (size + n > storage.size()) storage.resize(std::max(storage.size() * 2, size + n + 4096));

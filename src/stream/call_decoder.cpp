@@ -1,5 +1,6 @@
 #include "stream/call_decoder.h"
 
+#include "stream/bulk_blobs.h"
 #include "stream/byte_reader.h"
 #include "stream/record_format.h"
 
@@ -50,6 +51,19 @@ void ReadScalar(ByteReader& r, ArgKind kind, DecodedValue* v) {
 
 }  // namespace
 
+bool CallDecoder::Blob(ByteReader& r, int slot, std::span<const uint8_t>* bytes, std::string* bulk_error) {
+  if (bulk_ == nullptr) return r.Blob(bytes);
+  const uint64_t tag = r.Varint();
+  if (tag == 0 || !r.ok()) return false;
+  const uint64_t size = tag - 1;
+  if (size < bulk_threshold_) {
+    *bytes = r.Bytes(size);
+    return r.ok();
+  }
+  if (bulk_error->empty() && !bulk_->Take(slot, static_cast<size_t>(size), bytes, bulk_error)) *bytes = {};
+  return true;
+}
+
 bool CallDecoder::Decode(std::span<const uint8_t> payload, uint32_t thread, uint64_t chunk, DecodedCall* call,
                          std::string* error) {
   const FunctionTable& table = table_;
@@ -83,11 +97,12 @@ bool CallDecoder::Decode(std::span<const uint8_t> payload, uint32_t thread, uint
   }
   const api::FunctionInfo& info = api::kFunctions[call->slot];
   call->args.resize(info.param_count);
+  std::string bulk_error;
   for (int i = 0; i < info.param_count; ++i) {
     DecodedValue& v = call->args[i];
     v = DecodedValue{};
     ReadScalar(r, info.params[i].kind, &v);
-    if (IsDataPointer(v.kind)) v.has_in = r.Blob(&v.in);
+    if (IsDataPointer(v.kind)) v.has_in = Blob(r, call->slot, &v.in, &bulk_error);
   }
   uint64_t start = r.Varint();
   call->start_ns = first ? start : state.start_ns + start;
@@ -96,13 +111,17 @@ bool CallDecoder::Decode(std::span<const uint8_t> payload, uint32_t thread, uint
   if (call->has_reply) {
     if (info.return_kind == ArgKind::kString) {
       call->result.kind = ArgKind::kString;
-      call->result.has_out = r.Blob(&call->result.out);
+      call->result.has_out = Blob(r, call->slot, &call->result.out, &bulk_error);
     } else if (info.return_kind != ArgKind::kVoid) {
       ReadScalar(r, info.return_kind, &call->result);
     }
     for (DecodedValue& v : call->args) {
-      if (IsDataPointer(v.kind)) v.has_out = r.Blob(&v.out);
+      if (IsDataPointer(v.kind)) v.has_out = Blob(r, call->slot, &v.out, &bulk_error);
     }
+  }
+  if (!bulk_error.empty()) {
+    *error = std::string(info.name) + ": " + bulk_error;
+    return false;
   }
   if (!r.ok() || !r.done()) {
     *error = std::string("malformed call record for ") + info.name + " (at byte " + std::to_string(r.offset()) +

@@ -14,6 +14,9 @@
 
 namespace strata::stream {
 
+class BulkBlobs;
+class ByteReader;
+
 // Maps the function ids of a stream to this build's dispatch slots by name.
 class FunctionTable {
  public:
@@ -62,8 +65,18 @@ class CallDecoder {
   // record or a function this build does not know (its layout is unknown).
   bool Decode(std::span<const uint8_t> payload, uint32_t thread, uint64_t chunk, DecodedCall* call,
               std::string* error);
+  // A wire stream with bulk-v1 (wire.h): blobs of at least `threshold`
+  // bytes come from `bulk` instead of the record. Null: every blob is in its record.
+  void SetBulk(BulkBlobs* bulk, size_t threshold) {
+    bulk_ = bulk;
+    bulk_threshold_ = threshold;
+  }
 
  private:
+  // A blob, in its record or out of line; false when absent. A missing or
+  // wrongly sized bulk segment sets *bulk_error.
+  bool Blob(ByteReader& r, int slot, std::span<const uint8_t>* bytes, std::string* bulk_error);
+
   struct ThreadState {
     uint64_t chunk = UINT64_MAX;
     uint64_t sequence = 0, start_ns = 0;
@@ -71,6 +84,8 @@ class CallDecoder {
   const FunctionTable& table_;
   std::unordered_map<uint32_t, ThreadState> threads_;
   ThreadState* last_state_ = nullptr;
+  BulkBlobs* bulk_ = nullptr;
+  size_t bulk_threshold_ = 0;
   uint32_t last_thread_ = 0;
 };
 

@@ -10,6 +10,7 @@
 #include <cstring>
 #include <vector>
 
+#include "stream/bulk_blobs.h"
 #include "stream/byte_writer.h"
 #include "stream/record_format.h"
 #include "strata/api/functions.h"
@@ -102,6 +103,13 @@ class RecordOutput {
     if (size != 0) std::memcpy(o_, data, size);
     o_ += size;
   }
+  // A blob whose bytes travel out of line (bulk_blobs.h): its length only.
+  void BlobLength(size_t size) {
+    buffer_.size = static_cast<size_t>(o_ - buffer_.storage.data());
+    o_ = buffer_.Reserve(bound_);
+    o_ = PutVarint(o_, static_cast<uint64_t>(size) + 1);
+  }
+  BulkSink* bulk() const { return buffer_.bulk; }
   void Absent() { *o_++ = 0; }
   // Ends the record that began at `at`.
   void EndRecord(size_t at) {
@@ -156,7 +164,14 @@ class CallEncoder {
     std::memcpy(&bits, &v, sizeof bits);
     Scalar(api::ArgKind::kDouble, bits);
   }
-  void Blob(const void* data, size_t size) { out_.Blob(data, size); }
+  void Blob(const void* data, size_t size) {
+    if (BulkSink* bulk = out_.bulk(); bulk != nullptr && size >= bulk->threshold()) [[unlikely]] {
+      out_.BlobLength(size);
+      bulk->PutBulk(data, size);
+      return;
+    }
+    out_.Blob(data, size);
+  }
   void Absent() { out_.Absent(); }
   void Times(uint64_t start, uint64_t end) { out_.o() = PutCallTimes(out_.o(), run_, start, end); }
   void End() { out_.EndRecord(at_); }

@@ -13,6 +13,13 @@
 // A client message is one batch: its call records are a stream::CallRun (the
 // first call carries absolute numbers). A renderer message holds replies
 // (type 6) and framebuffer records (type 5) for window surfaces.
+// With bulk-v1, a client sends each blob of a call record of at least
+// kBulkBlobBytes out of line, as a bulk segment before the message that holds
+// the record (stream/bulk_blobs.h):
+//   u32 (byte length | kBulkSegmentBit) | the blob's bytes
+// The record keeps the blob's length varint and leaves out its bytes; the
+// segments before a message are its records' bulk blobs in order, each used
+// exactly once.
 
 #include <cstdint>
 #include <map>
@@ -37,6 +44,13 @@ inline constexpr size_t kMessageHeaderBytes = 4;
 inline constexpr char kFeatureRecords[] = "records-v1";      // call/memory/trace-event records of trace-format.md
 inline constexpr char kFeatureReplies[] = "replies-v1";      // reply records (this file)
 inline constexpr char kFeatureWindowFrames[] = "frames-v1";  // framebuffer records answer a window's swap
+inline constexpr char kFeatureBulk[] = "bulk-v1";            // large blobs out of line (above)
+
+// A blob this large goes out of line: a message of records stays small, and
+// a renderer reading from shared memory hands the blob to the driver where
+// it lies.
+inline constexpr size_t kBulkBlobBytes = 64 * 1024;
+inline constexpr uint32_t kBulkSegmentBit = 1u << 31;
 
 // Call record flag (trace-format.md's flags byte): the client waits for a
 // reply record to this call.
@@ -63,7 +77,8 @@ bool DecodeHelloBody(std::span<const uint8_t> body, Hello* hello, std::string* e
 std::string CommonFeatures(const std::string& ours, const std::string& theirs);
 bool HasFeature(const std::string& list, const std::string& feature);
 
-// The message header for `size` bytes of records.
+// The message header for `size` bytes of records (or, with kBulkSegmentBit,
+// of a bulk segment).
 void PutMessageHeader(uint8_t* header, uint32_t size);
 uint32_t MessageSize(const uint8_t* header);
 

@@ -7,6 +7,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
@@ -141,7 +142,7 @@ Arg Float(float f) {
 class Client {
  public:
   bool Connect(const std::string& address, std::string* error, uint32_t version = wire::kProtocolVersion,
-               const std::string& token = "") {
+               const std::string& token = "", const std::string& features = "records-v1,replies-v1,frames-v1") {
     stream_ = strata::transport::Connect(address, error);
     if (!stream_) return false;
     wire::Hello hello;
@@ -149,7 +150,7 @@ class Client {
     hello.values["role"] = "process";
     hello.values["program"] = "serve_test";
     hello.values["pid"] = std::to_string(getpid());
-    hello.values["features"] = "records-v1,replies-v1,frames-v1";
+    hello.values["features"] = features;
     hello.values["functions"] = strata::stream::FunctionTable::OwnNames();
     if (!token.empty()) hello.values["token"] = token;
     auto bytes = wire::EncodeHello(wire::kClientMagic, hello);
@@ -229,6 +230,16 @@ class Client {
       }
     }
     return *error = "no reply record", false;
+  }
+  // Large blobs of the calls that follow go to `sink` (stream/bulk_blobs.h).
+  void SetBulkSink(strata::stream::BulkSink* sink) { batch_.bulk = sink; }
+  // A bulk segment as it goes on the wire, before the message it belongs to.
+  bool SendBulk(std::span<const uint8_t> bytes) {
+    uint8_t header[4];
+    wire::PutMessageHeader(header, static_cast<uint32_t>(bytes.size()) | wire::kBulkSegmentBit);
+    stream_->Write(header, 4);
+    stream_->Write(bytes.data(), bytes.size());
+    return stream_->Flush();
   }
   bool SendRaw(std::span<const uint8_t> records) {
     uint8_t header[4];
@@ -372,6 +383,89 @@ TEST(Serve, TcpClientsNeedTheToken) {
   EXPECT_NE(renderer.log().find("wrong token"), std::string::npos) << renderer.log();
 }
 
+// Bulk segments (stream/bulk_blobs.h) that do not match the blobs their
+// message leaves out close only that client, with a line saying which: a
+// segment no call used, a blob with no segment, a segment of another size,
+// and a segment from a client that never agreed to bulk-v1. Breaks when the
+// renderer takes a segment for the wrong blob or trusts the sizes.
+class BulkSegments final : public strata::stream::BulkSink {
+ public:
+  // Sends each blob's first `keep` bytes (all: -1) as its segment; none at all with `send` false.
+  BulkSegments(Client& client, bool send, long keep = -1)
+      : BulkSink(wire::kBulkBlobBytes), client_(client), send_(send), keep_(keep) {}
+  void PutBulk(const void* data, size_t size) override {
+    const size_t kept = keep_ < 0 ? size : std::min(size, static_cast<size_t>(keep_));
+    if (send_) client_.SendBulk({static_cast<const uint8_t*>(data), kept});
+  }
+
+ private:
+  Client& client_;
+  bool send_;
+  long keep_;
+};
+
+TEST(Serve, BulkSegmentsThatDoNotMatchTheirBlobsCloseOnlyThatClient) {
+  Renderer renderer;
+  ASSERT_TRUE(renderer.ready()) << renderer.log();
+  const std::string bulk_features = "records-v1,replies-v1,frames-v1,bulk-v1";
+  std::string error;
+  Client good;
+  ASSERT_TRUE(good.Connect(renderer.address(), &error, wire::kProtocolVersion, "", bulk_features)) << error;
+  EXPECT_NE(good.answer().Find("features")->find("bulk-v1"), std::string::npos);
+  // A 128x128 RGBA image: 64 KiB, the size that goes out of line.
+  const Arg image(0x3000, std::vector<uint8_t>(128 * 128 * 4, 0x5a));
+  const std::vector<Arg> tex_image = {{GL_TEXTURE_2D}, {0}, {GL_RGBA}, {128}, {128}, {0}, {GL_RGBA}, {GL_UNSIGNED_BYTE},
+                                      image};
+  struct Case {
+    const char* what;
+    bool send;
+    long keep;
+    bool unused_segment;
+    const char* expected;
+  };
+  const Case cases[] = {
+      {"a segment no call used", true, -1, true, "1 bulk segment(s) no call of the message used"},
+      {"a blob with no segment", false, -1, false,
+       "glTexImage2D: a blob of 65536 bytes left out of its record, with no bulk segment for it"},
+      {"a segment of another size", true, 1000, false,
+       "glTexImage2D: a blob of 65536 bytes left out of its record, but the bulk segment holds 1000"},
+  };
+  for (const Case& c : cases) {
+    Client bad;
+    ASSERT_TRUE(bad.Connect(renderer.address(), &error, wire::kProtocolVersion, "", bulk_features)) << error;
+    BulkSegments sink(bad, c.send, c.keep);
+    bad.SetBulkSink(&sink);
+    if (c.unused_segment) {
+      ASSERT_TRUE(bad.SendBulk(std::vector<uint8_t>(70000, 1)));
+      bad.Call(api::glClear, {{GL_COLOR_BUFFER_BIT}}, false);
+    } else {
+      bad.Call(api::glTexImage2D, tex_image, false);
+    }
+    wire::Reply reply;
+    ASSERT_TRUE(bad.Send(-1, 0, &reply, &error)) << error;
+    const std::string event = bad.ReadErrorEvent();
+    EXPECT_NE(event.find(c.expected), std::string::npos) << c.what << ": " << event;
+    EXPECT_TRUE(renderer.WaitForLog(c.expected, 10)) << c.what << "\n" << renderer.log();
+  }
+  // One that never agreed to bulk-v1 may not send a segment.
+  Client unagreed;
+  ASSERT_TRUE(unagreed.Connect(renderer.address(), &error)) << error;
+  ASSERT_TRUE(unagreed.SendBulk(std::vector<uint8_t>(70000, 1)));
+  EXPECT_NE(unagreed.ReadErrorEvent().find("a bulk segment, but bulk-v1 was not agreed in the handshake"),
+            std::string::npos);
+  // The good client's segments are matched to its blobs, and it renders on.
+  BulkSegments sink(good, true);
+  good.SetBulkSink(&sink);
+  std::vector<uint8_t> pixels;
+  ASSERT_TRUE(good.Render(kRed, &pixels, &error)) << error << "\n" << renderer.log();
+  ExpectRed(pixels);
+  good.Call(api::glTexImage2D, tex_image, false);
+  const uint64_t s = good.Call(api::glGetError, {}, true);
+  wire::Reply reply;
+  ASSERT_TRUE(good.Send(api::glGetError, s, &reply, &error)) << error << "\n" << renderer.log();
+  EXPECT_EQ(reply.result.u, static_cast<uint64_t>(GL_NO_ERROR));
+}
+
 TEST(Serve, AMalformedMessageClosesOnlyThatClient) {
   Renderer renderer;
   ASSERT_TRUE(renderer.ready()) << renderer.log();
@@ -392,7 +486,7 @@ TEST(Serve, AMalformedMessageClosesOnlyThatClient) {
   Client huge;
   ASSERT_TRUE(huge.Connect(renderer.address(), &error)) << error;
   uint8_t header[4];
-  wire::PutMessageHeader(header, 0xfffffff0u);
+  wire::PutMessageHeader(header, 0x7ffffff0u);
   huge.stream().Write(header, 4);
   huge.stream().Flush();
   EXPECT_NE(huge.ReadErrorEvent().find("at most"), std::string::npos);
