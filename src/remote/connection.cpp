@@ -155,8 +155,14 @@ void Connection::PutBulk(const void* data, size_t size) {
   flush_at_ = 0;
   if (session_.lost()) return;
   uint8_t header[stream::wire::kMessageHeaderBytes];
-  // Past 2 GiB the header says less than comes: the renderer refuses it by size.
-  const uint32_t announced = static_cast<uint32_t>(std::min<size_t>(size, ~stream::wire::kBulkSegmentBit));
+  if (const size_t padding = stream_->PlacementPadding(2 * sizeof header, size); padding > 0) {
+    stream::wire::PutMessageHeader(header, static_cast<uint32_t>(padding) | stream::wire::kBulkSegmentBit |
+                                               stream::wire::kPaddingBit);
+    stream_->Write(header, sizeof header);
+    stream_->WritePadding(padding);
+  }
+  // Past 1 GiB the header says less than comes: the renderer refuses it by size.
+  const uint32_t announced = static_cast<uint32_t>(std::min<size_t>(size, stream::wire::kPaddingBit - 1));
   stream::wire::PutMessageHeader(header, announced | stream::wire::kBulkSegmentBit);
   stream_->Write(header, sizeof header);
   stream_->Write(data, size);

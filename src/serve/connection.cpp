@@ -165,13 +165,18 @@ void Connection::Run() {
       }
       const uint32_t word = wire::MessageSize(header);
       const bool bulk = (word & wire::kBulkSegmentBit) != 0;
-      const uint32_t size = word & ~wire::kBulkSegmentBit;
+      const bool padding = bulk && (word & wire::kPaddingBit) != 0;
+      const uint32_t size = bulk ? word & (wire::kPaddingBit - 1) : word;
       std::string problem;
       if (bulk && !bulk_allowed_) {
         problem = "a bulk segment, but bulk-v1 was not agreed in the handshake";
       } else if (size > kMaxMessageBytes) {
         problem = std::string(bulk ? "a bulk segment" : "a message") + " of " + std::to_string(size) +
                   " bytes (at most " + std::to_string(kMaxMessageBytes) + " allowed)";
+      } else if (padding) {
+        if (stream_->Skip(size)) continue;
+        how_it_ended = "lost in the middle of padding (killed?): " + stream_->error();
+        break;
       } else if (bulk) {
         if (ReadBulkSegment(size)) continue;
         how_it_ended = "lost in the middle of a bulk segment (killed?): " + stream_->error();

@@ -19,7 +19,9 @@
 //   u32 (byte length | kBulkSegmentBit) | the blob's bytes
 // The record keeps the blob's length varint and leaves out its bytes; the
 // segments before a message are its records' bulk blobs in order, each used
-// exactly once.
+// exactly once. Before a segment may come padding, which places it where the
+// transport wants it (ByteStream::PlacementPadding) and is skipped unread:
+//   u32 (byte length | kBulkSegmentBit | kPaddingBit) | that many bytes
 
 #include <cstdint>
 #include <map>
@@ -51,6 +53,7 @@ inline constexpr char kFeatureBulk[] = "bulk-v1";            // large blobs out 
 // it lies.
 inline constexpr size_t kBulkBlobBytes = 64 * 1024;
 inline constexpr uint32_t kBulkSegmentBit = 1u << 31;
+inline constexpr uint32_t kPaddingBit = 1u << 30;
 
 // Call record flag (trace-format.md's flags byte): the client waits for a
 // reply record to this call.

@@ -59,6 +59,37 @@ class ByteStream {
   // The most bytes views may hold at once; 0 where there are none.
   virtual size_t ViewLimit() const { return 0; }
 
+  // Where large writes land. A ring gives a large write one of two places
+  // (its start or its middle), so that frame after frame the same memory
+  // carries the uploads and stays in the caches: this many bytes of padding
+  // after `prefix` more bytes put the `n` bytes after them there. 0 where
+  // placement means nothing (a socket).
+  virtual size_t PlacementPadding(size_t prefix, size_t n) const {
+    (void)prefix;
+    (void)n;
+    return 0;
+  }
+  // Writes n bytes of padding: a ring only moves past them.
+  virtual bool WritePadding(size_t n) {
+    static constexpr uint8_t kZeros[4096] = {};
+    for (size_t left = n; left > 0;) {
+      const size_t piece = left < sizeof kZeros ? left : sizeof kZeros;
+      if (!Write(kZeros, piece)) return false;
+      left -= piece;
+    }
+    return error().empty();
+  }
+  // Reads past n bytes of padding without looking at them.
+  virtual bool Skip(size_t n) {
+    uint8_t scratch[4096];
+    for (size_t left = n; left > 0;) {
+      const size_t piece = left < sizeof scratch ? left : sizeof scratch;
+      if (!ReadFully(scratch, piece)) return false;
+      left -= piece;
+    }
+    return true;
+  }
+
   // Bytes already read from fd() but not yet handed out: poll() on fd() cannot
   // see them, so a server that polls must ask this first.
   virtual bool HasBufferedInput() const = 0;

@@ -91,6 +91,11 @@ class AcceptedUnixStream final : public ByteStream {
     }
     return inner_->ReadFullyWithin(data, n, timeout_ms);
   }
+  size_t PlacementPadding(size_t prefix, size_t n) const override {
+    return inner_ ? inner_->PlacementPadding(prefix, n) : 0;
+  }
+  bool WritePadding(size_t n) override { return Decided().WritePadding(n); }
+  bool Skip(size_t n) override { return inner_ ? inner_->Skip(n) : ByteStream::Skip(n); }
   const uint8_t* View(size_t n) override { return inner_ ? inner_->View(n) : nullptr; }
   void ReleaseViews() override {
     if (inner_) inner_->ReleaseViews();

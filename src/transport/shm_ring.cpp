@@ -305,13 +305,27 @@ void RingStream::WriteInPieces(const uint8_t* data, size_t n) {
     // Published every kPublishBytes at most: a reader waiting for the whole
     // of a large write sees it coming and stays awake (View).
     const size_t piece = std::min({n, static_cast<size_t>(room), kPublishBytes});
-    std::memcpy(out_.data + (write_pos_ & (size_ - 1)), data, piece);
+    if (data != nullptr) {
+      std::memcpy(out_.data + (write_pos_ & (size_ - 1)), data, piece);
+      data += piece;
+    }
     write_pos_ += static_cast<uint32_t>(piece);
-    data += piece;
     n -= piece;
     // Large writes stream: the reader copies out one piece while this side writes the next.
     if (n > 0) Publish();
   }
+}
+
+size_t RingStream::PlacementPadding(size_t prefix, size_t n) const {
+  if (n < size_ / 8 || n > ViewLimit()) return 0;
+  const uint32_t half = size_ / 2;
+  const uint32_t at = (write_pos_ + static_cast<uint32_t>(prefix)) & (half - 1);
+  return at == 0 ? 0 : half - at;
+}
+
+bool RingStream::WritePadding(size_t n) {
+  if (!broken() && n > 0) WriteInPieces(nullptr, n);
+  return !broken();
 }
 
 bool RingStream::Flush() {
@@ -348,6 +362,30 @@ ByteStream::ReadResult RingStream::ReadFullyWithin(void* data, size_t n, int tim
     if (!holding_) GiveRoomBack();
   }
   return ReadResult::kOk;
+}
+
+bool RingStream::Skip(size_t n) {
+  while (n > 0) {
+    if (failed_) return false;
+    const uint32_t available = Load(in_.head) - read_pos_;
+    if (available > size_) {
+      Corrupted("its write position is " + std::to_string(available) + " bytes ahead in a ring of " +
+                std::to_string(size_));
+      return false;
+    }
+    if (available == 0) {
+      if (Wait([&] { return Load(in_.head) != read_pos_; }, in_.reader_sleeping, in_.data_ready_fd, -1,
+               read_spin_ns_) != ReadResult::kOk) {
+        return false;
+      }
+      continue;
+    }
+    const size_t piece = std::min<size_t>(n, available);
+    read_pos_ += static_cast<uint32_t>(piece);
+    n -= piece;
+    if (!holding_) GiveRoomBack();
+  }
+  return true;
 }
 
 void RingStream::GiveRoomBack() {

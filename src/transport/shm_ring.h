@@ -62,6 +62,10 @@ class RingStream final : public ByteStream {
   bool Flush() override;
   bool ReadFully(void* data, size_t n) override;
   ReadResult ReadFullyWithin(void* data, size_t n, int timeout_ms) override;
+  // Writes of at least an eighth of the ring start at its start or its middle.
+  size_t PlacementPadding(size_t prefix, size_t n) const override;
+  bool WritePadding(size_t n) override;
+  bool Skip(size_t n) override;
   // In the ring's double mapping: any run up to half the ring is one span.
   const uint8_t* View(size_t n) override;
   void ReleaseViews() override;
@@ -95,7 +99,8 @@ class RingStream final : public ByteStream {
   void Publish();
   // Waits until the outgoing ring has room for `n` bytes; false once the stream is broken.
   bool WaitForRoom(size_t n);
-  // Copies `n` bytes into the outgoing ring, publishing as it goes.
+  // Copies `n` bytes into the outgoing ring (or, without data, moves past
+  // them), publishing as it goes.
   void WriteInPieces(const uint8_t* data, size_t n);
   bool broken() const { return failed_ || gone_; }
   // Everything read so far is the writer's again.

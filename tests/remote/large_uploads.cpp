@@ -2,8 +2,9 @@
 // client sends out of line (stream/bulk_blobs.h): texture images and buffer
 // data the renderer hands to the driver where they lie in the shared-memory
 // ring, and blobs it must copy first (client-side indices, a long shader
-// source, 20,000 texture names made and deleted). Forty rounds of 1.25 MiB
-// of uploads go round the ring several times. It prints the frame's checksum
+// source, 20,000 texture names made and deleted). Forty rounds of 4.25 MiB
+// of uploads go round the ring many times, the 4 MiB images placed at the
+// ring's start or middle (ByteStream::PlacementPadding). It prints the frame's checksum
 // each round and the errors: natively and through a renderer, over the ring
 // or a socket, the output must be the same.
 #include <EGL/egl.h>
@@ -27,7 +28,7 @@ namespace {
 }
 
 constexpr int kSize = 128;
-constexpr int kImage = 512;  // the texture: 1 MiB of RGBA
+constexpr int kImage = 1024;  // the texture: 4 MiB of RGBA
 constexpr int kPatch = 256;  // the part replaced each round: 256 KiB
 constexpr int kGrid = 100;   // cells a side of the mesh drawn
 constexpr int kRounds = 40;

@@ -499,8 +499,8 @@ TEST(Remote, LargeBlobsGoOutOfLineAndChangeNothing) {
     std::smatch m;
     ASSERT_TRUE(std::regex_search(remote.err, m, out_of_line)) << remote.err;
     EXPECT_EQ(m[2], ring ? "shared-memory ring" : "socket");
-    // 40 rounds of a 1 MiB image, a 256 KiB patch and 120 KB of indices.
-    EXPECT_GT(std::stod(m[1]), 40 * (1024 + 256 + 117)) << remote.err;
+    // 40 rounds of a 4 MiB image, a 256 KiB patch and 120 KB of indices.
+    EXPECT_GT(std::stod(m[1]), 40 * (4096 + 256 + 117)) << remote.err;
   }
   EXPECT_EQ(renderer.Log().find("closing"), std::string::npos) << renderer.Log();
 }

@@ -598,6 +598,36 @@ TEST(Ring, ViewsKeepTheirBytesUntilGivenBack) {
   EXPECT_EQ(got, second);
 }
 
+// Large writes are placed at the ring's start or middle: the padding the
+// ring asks for puts the bytes after it there, the writer moves past it
+// without writing and the reader skips it unread. Breaks when padding is
+// miscounted on either side (the bytes after it would come shifted).
+TEST(Ring, PaddingPlacesLargeWritesAndIsSkipped) {
+  Ends ends;
+  ASSERT_NO_FATAL_FAILURE(OpenAndConnect(AbstractAddress("placer"), &ends, RingUse::kRequired));
+  auto& [listener, client, server, peer] = ends;
+  const size_t large = kDefaultRingBytes / 4, half = kDefaultRingBytes / 2;
+  EXPECT_EQ(client->PlacementPadding(0, kDefaultRingBytes / 16), 0u) << "small writes go where they fall";
+  EXPECT_EQ(client->PlacementPadding(0, half + 1), 0u) << "more than a view can hold";
+  std::vector<uint8_t> data(large);
+  for (size_t i = 0; i < data.size(); ++i) data[i] = static_cast<uint8_t>(i * 5 + 3);
+  // The opening byte went already; three more and a 4-byte prefix.
+  ASSERT_TRUE(client->Write("abc", 3));
+  const size_t padding = client->PlacementPadding(4, large);
+  EXPECT_EQ(padding, half - 8);
+  ASSERT_TRUE(client->Write("pad:", 4) && client->WritePadding(padding) && client->Write(data.data(), data.size()) &&
+              client->Flush());
+  EXPECT_EQ(client->PlacementPadding(0, large), half - large) << "the next large write goes to the start";
+  char head[7];
+  ASSERT_TRUE(server->ReadFully(head, sizeof head));
+  EXPECT_EQ(std::string(head, sizeof head), "abcpad:");
+  ASSERT_TRUE(server->Skip(padding)) << server->error();
+  const uint8_t* view = server->View(large);
+  ASSERT_NE(view, nullptr) << server->error();
+  EXPECT_EQ(std::memcmp(view, data.data(), large), 0);
+  server->ReleaseViews();
+}
+
 TEST(Ring, SocketsHaveNoViews) {
   Ends ends;
   ASSERT_NO_FATAL_FAILURE(OpenAndConnect(AbstractAddress("noviews"), &ends, RingUse::kNever));
