@@ -21,7 +21,7 @@
 #include <set>
 #include <vector>
 
-#include "frame_checksum.h"
+#include "test_program.h"
 
 namespace {
 
@@ -42,12 +42,8 @@ GLint Integer(GLenum pname) {
 }
 
 GLuint Shader(GLenum type, const char* source) {
-  GLuint shader = glCreateShader(type);
-  glShaderSource(shader, 1, &source, nullptr);
-  glCompileShader(shader);
-  GLint ok = 0;
-  glGetShaderiv(shader, GL_COMPILE_STATUS, &ok);
-  if (!ok) Fail("a shader did not compile");
+  const GLuint shader = CompiledShader(type, source);
+  if (shader == 0) Fail("a shader did not compile");
   return shader;
 }
 

@@ -14,7 +14,7 @@
 #include <cstdlib>
 #include <vector>
 
-#include "frame_checksum.h"
+#include "test_program.h"
 
 namespace {
 

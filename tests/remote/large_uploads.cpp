@@ -18,7 +18,7 @@
 #include <string>
 #include <vector>
 
-#include "frame_checksum.h"
+#include "test_program.h"
 
 namespace {
 
@@ -48,13 +48,8 @@ std::vector<uint8_t> Pattern(int width, int height, int depth, uint32_t seed) {
 }
 
 GLuint Shader(GLenum type, const std::string& source) {
-  GLuint shader = glCreateShader(type);
-  const char* text = source.c_str();
-  glShaderSource(shader, 1, &text, nullptr);
-  glCompileShader(shader);
-  GLint ok = 0;
-  glGetShaderiv(shader, GL_COMPILE_STATUS, &ok);
-  if (!ok) Fail("a shader did not compile");
+  const GLuint shader = CompiledShader(type, source.c_str());
+  if (shader == 0) Fail("a shader did not compile");
   return shader;
 }
 
