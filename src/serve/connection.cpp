@@ -182,9 +182,7 @@ void Connection::Run() {
         how_it_ended = "lost in the middle of a bulk segment (killed?): " + stream_->error();
         break;
       } else {
-        // The segments' views are given back before a message larger than
-        // the room they leave the client (byte_stream.h).
-        if (size > stream_->ViewLimit() - std::min(stream_->ViewLimit(), bulk_held_)) GiveBulkViewsBack();
+        MakeRoomToRead(size);
         // Grown, never shrunk: a vector resized down and up again zero-fills
         // the difference, 4 MiB per frame between batches and uploads.
         if (message_.size() < size) message_.resize(size);
@@ -229,7 +227,7 @@ bool Connection::ReadBulkSegment(uint32_t size) {
     return true;
   }
   if (!stream_->error().empty()) return false;
-  if (size > stream_->ViewLimit() - std::min(stream_->ViewLimit(), bulk_held_)) GiveBulkViewsBack();
+  MakeRoomToRead(size);
   uint8_t* room = bulk_.Room(size);
   if (!stream_->ReadFully(room, size)) return false;
   bulk_.Add({room, size}, false);
@@ -237,7 +235,10 @@ bool Connection::ReadBulkSegment(uint32_t size) {
   return true;
 }
 
-void Connection::GiveBulkViewsBack() {
+void Connection::MakeRoomToRead(size_t size) {
+  // The client must be able to write `size` more bytes past the views held
+  // (byte_stream.h); if not, the views are copied out and given back.
+  if (bulk_held_ == 0 || size <= stream_->ViewLimit() - std::min(stream_->ViewLimit(), bulk_held_)) return;
   bulk_.Own();
   stream_->ReleaseViews();
   bulk_held_ = 0;

@@ -59,8 +59,10 @@ class Connection {
   // A bulk segment (stream/bulk_blobs.h) for the next message: viewed in
   // place or copied. False once the stream failed.
   bool ReadBulkSegment(uint32_t size);
-  // The segments copied out of the ring and its room given back.
-  void GiveBulkViewsBack();
+  // Before reading `size` bytes that are not a view: the views held are
+  // copied out and the ring's room given back if the client could not
+  // otherwise write them.
+  void MakeRoomToRead(size_t size);
   void SendError(const std::string& message);
   // Leaves the thread's EGL state so the session's executor can free everything.
   void ReleaseHostThread();

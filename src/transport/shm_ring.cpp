@@ -236,6 +236,17 @@ ByteStream::ReadResult RingStream::Corrupted(const std::string& what) {
   return ReadResult::kError;
 }
 
+int64_t RingStream::Available() {
+  // Read once: the writer may change the word at any time.
+  const uint32_t available = Load(in_.head) - read_pos_;
+  if (available > size_) {
+    Corrupted("its write position is " + std::to_string(available) + " bytes ahead in a ring of " +
+              std::to_string(size_));
+    return -1;
+  }
+  return available;
+}
+
 int64_t RingStream::Room() {
   const uint32_t used = write_pos_ - Load(out_.tail);
   if (used > size_) {
@@ -340,12 +351,8 @@ ByteStream::ReadResult RingStream::ReadFullyWithin(void* data, size_t n, int tim
   size_t done = 0;
   while (done < n) {
     if (failed_) return ReadResult::kError;
-    // Read once: the writer may change the word at any time.
-    const uint32_t available = Load(in_.head) - read_pos_;
-    if (available > size_) {
-      return Corrupted("its write position is " + std::to_string(available) + " bytes ahead in a ring of " +
-                       std::to_string(size_));
-    }
+    const int64_t available = Available();
+    if (available < 0) return ReadResult::kError;
     if (available == 0) {
       const ReadResult got = Wait([&] { return Load(in_.head) != read_pos_; }, in_.reader_sleeping,
                                   in_.data_ready_fd, done == 0 ? timeout_ms : -1, read_spin_ns_);
@@ -367,12 +374,8 @@ ByteStream::ReadResult RingStream::ReadFullyWithin(void* data, size_t n, int tim
 bool RingStream::Skip(size_t n) {
   while (n > 0) {
     if (failed_) return false;
-    const uint32_t available = Load(in_.head) - read_pos_;
-    if (available > size_) {
-      Corrupted("its write position is " + std::to_string(available) + " bytes ahead in a ring of " +
-                std::to_string(size_));
-      return false;
-    }
+    const int64_t available = Available();
+    if (available < 0) return false;
     if (available == 0) {
       if (Wait([&] { return Load(in_.head) != read_pos_; }, in_.reader_sleeping, in_.data_ready_fd, -1,
                read_spin_ns_) != ReadResult::kOk) {
@@ -399,13 +402,9 @@ const uint8_t* RingStream::View(size_t n) {
   const size_t held = read_pos_ - released_;
   if (failed_ || held > ViewLimit() || n > ViewLimit() - held) return nullptr;
   for (;;) {
-    const uint32_t available = Load(in_.head) - read_pos_;
-    if (available > size_) {
-      Corrupted("its write position is " + std::to_string(available) + " bytes ahead in a ring of " +
-                std::to_string(size_));
-      return nullptr;
-    }
-    if (available >= n) break;
+    const int64_t available = Available();
+    if (available < 0) return nullptr;
+    if (static_cast<size_t>(available) >= n) break;
     const auto enough = [&] {
       const uint32_t now = Load(in_.head) - read_pos_;
       return now >= n || now > size_;

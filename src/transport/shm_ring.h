@@ -95,6 +95,9 @@ class RingStream final : public ByteStream {
   // Free bytes in the outgoing ring; -1 (and the stream failed) when the
   // reader's tail is impossible.
   int64_t Room();
+  // Bytes in the incoming ring not yet read; -1 (and the stream failed) when
+  // the writer's head is impossible.
+  int64_t Available();
   // Makes committed bytes visible to the reader and wakes it if it sleeps.
   void Publish();
   // Waits until the outgoing ring has room for `n` bytes; false once the stream is broken.
