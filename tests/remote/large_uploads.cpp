@@ -56,20 +56,9 @@ GLuint Shader(GLenum type, const std::string& source) {
 }  // namespace
 
 int main() {
-  EGLDisplay display = eglGetPlatformDisplay(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, nullptr);
-  if (!eglInitialize(display, nullptr, nullptr)) Fail("eglInitialize");
-  const EGLint config_attribs[] = {EGL_RENDERABLE_TYPE, EGL_OPENGL_ES3_BIT, EGL_SURFACE_TYPE, EGL_PBUFFER_BIT,
-                                   EGL_RED_SIZE,        8,                   EGL_ALPHA_SIZE,   8,
-                                   EGL_NONE};
-  EGLConfig config;
-  EGLint count = 0;
-  if (!eglChooseConfig(display, config_attribs, &config, 1, &count) || count < 1) Fail("eglChooseConfig");
-  const EGLint context_attribs[] = {EGL_CONTEXT_CLIENT_VERSION, 3, EGL_NONE};
-  EGLContext context = eglCreateContext(display, config, EGL_NO_CONTEXT, context_attribs);
-  if (context == EGL_NO_CONTEXT) Fail("eglCreateContext (GLES 3.0)");
-  const EGLint surface_attribs[] = {EGL_WIDTH, kSize, EGL_HEIGHT, kSize, EGL_NONE};
-  EGLSurface surface = eglCreatePbufferSurface(display, config, surface_attribs);
-  if (!eglMakeCurrent(display, surface, surface, context)) Fail("eglMakeCurrent");
+  const PbufferContext egl = MakePbufferCurrent(kSize, 0);
+  if (egl.failed != nullptr) Fail(egl.failed);
+  const auto display = egl.display;
 
   // 20,000 names in one call (80 KB each way): made on the client, sent out
   // of line in the call's reply part; deleted with 80 KB of names the

@@ -1,7 +1,9 @@
 #pragma once
-// What the remote test programs share: the fingerprint of what they drew and
-// a shader compiled or nothing.
+// What the remote test programs share: a GLES 3 context on a surfaceless
+// pbuffer, the fingerprint of what they drew and a shader compiled or nothing.
 
+#include <EGL/egl.h>
+#include <EGL/eglext.h>
 #include <GLES3/gl3.h>
 
 #include <cstdint>
@@ -24,4 +26,32 @@ inline GLuint CompiledShader(GLenum type, const char* source) {
   GLint ok = 0;
   glGetShaderiv(shader, GL_COMPILE_STATUS, &ok);
   return ok ? shader : 0;
+}
+
+struct PbufferContext {
+  EGLDisplay display = EGL_NO_DISPLAY;
+  EGLConfig config = nullptr;
+  EGLContext context = EGL_NO_CONTEXT;
+  EGLSurface surface = EGL_NO_SURFACE;
+  const char* failed = nullptr;  // the EGL call that failed, if one did
+};
+
+// A GLES 3.`minor` context current on a size x size RGBA8 pbuffer of Mesa's surfaceless platform.
+inline PbufferContext MakePbufferCurrent(int size, int minor) {
+  PbufferContext c;
+  c.display = eglGetPlatformDisplay(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, nullptr);
+  if (!eglInitialize(c.display, nullptr, nullptr)) return c.failed = "eglInitialize", c;
+  const EGLint config_attribs[] = {EGL_RENDERABLE_TYPE, EGL_OPENGL_ES3_BIT, EGL_SURFACE_TYPE, EGL_PBUFFER_BIT,
+                                   EGL_RED_SIZE, 8, EGL_ALPHA_SIZE, 8, EGL_NONE};
+  EGLint count = 0;
+  if (!eglChooseConfig(c.display, config_attribs, &c.config, 1, &count) || count < 1) {
+    return c.failed = "eglChooseConfig", c;
+  }
+  const EGLint context_attribs[] = {EGL_CONTEXT_MAJOR_VERSION, 3, EGL_CONTEXT_MINOR_VERSION, minor, EGL_NONE};
+  c.context = eglCreateContext(c.display, c.config, EGL_NO_CONTEXT, context_attribs);
+  if (c.context == EGL_NO_CONTEXT) return c.failed = "eglCreateContext", c;
+  const EGLint surface_attribs[] = {EGL_WIDTH, size, EGL_HEIGHT, size, EGL_NONE};
+  c.surface = eglCreatePbufferSurface(c.display, c.config, surface_attribs);
+  if (!eglMakeCurrent(c.display, c.surface, c.surface, c.context)) return c.failed = "eglMakeCurrent", c;
+  return c;
 }
