@@ -29,6 +29,7 @@ HOOKS_BEFORE = {
     "glDrawArrays", "glDrawArraysInstanced", "glDrawElements", "glDrawElementsInstanced", "glDrawRangeElements",
     "glDrawElementsBaseVertex", "glDrawElementsInstancedBaseVertex", "glDrawRangeElementsBaseVertex",
     "glUnmapBuffer", "glUnmapBufferOES", "glFlushMappedBufferRange", "glFlushMappedBufferRangeEXT",
+    "eglReleaseThread", "eglDestroyContext", "eglTerminate",
 }
 # Draws after which the framebuffer can be captured (STRATA_TRACE_CAPTURE=draw).
 DRAWS = {
@@ -37,7 +38,18 @@ DRAWS = {
     "glDrawArraysIndirect", "glDrawElementsIndirect",
 }
 
-HOOKS_AFTER = DRAWS | {
+# Other calls that write the draw framebuffer, and those that change which it
+# is (for the final frame: src/layers/trace/final_frame.h).
+FRAMEBUFFER_WRITES = {
+    "glClear", "glClearBufferfv", "glClearBufferiv", "glClearBufferuiv", "glClearBufferfi", "glBlitFramebuffer",
+    "glBindFramebuffer", "glBindFramebufferOES", "glDeleteFramebuffers", "glDeleteFramebuffersOES",
+}
+
+# The app's glGetError goes through this filter (src/layers/trace/app_errors.h):
+# the tracer may have taken an error at the end of a frame and gives it back.
+RESULT_FILTERS = {"glGetError": "GiveBackError"}
+
+HOOKS_AFTER = DRAWS | FRAMEBUFFER_WRITES | {
     "eglMakeCurrent", "eglCreateContext", "eglReleaseThread", "eglDestroyContext", "eglSwapBuffers", "eglSwapBuffersWithDamageKHR",
     "glVertexAttribPointer", "glVertexAttribIPointer", "glEnableVertexAttribArray", "glDisableVertexAttribArray",
     "glVertexAttribDivisor", "glMapBufferRange", "glMapBufferRangeEXT", "glMapBufferOES", "glUnmapBuffer",
@@ -181,6 +193,11 @@ def _strings(p: registry.Param, rule: ann.Rule) -> str:
     return f"strata_w.Strings({p.name}, {count}, {lengths});"
 
 
+def _filtered(f: registry.Function, call: str) -> str:
+    """`call`, through the function's result filter if it has one."""
+    return f"{RESULT_FILTERS[f.name]}({call})" if f.name in RESULT_FILTERS else call
+
+
 def emit_trace_wrappers(model: registry.Model, rules: dict, uncovered: set) -> str:
     out = [HEADER, '#include "layers/trace/trace_wrappers.h"\n\n', "namespace strata::trace {\nnamespace {\n\n"]
     for i, f in enumerate(model.functions):
@@ -200,7 +217,7 @@ def emit_trace_wrappers(model: registry.Model, rules: dict, uncovered: set) -> s
             # (StateCallWriter in call_writer.h), ending in a tail call too.
             lines += [f"__attribute__((noinline)) {f.return_type} Record_{f.name}({f.param_list()});",
                       f"{f.return_type} Trace_{f.name}({f.param_list()}) {{",
-                      f"  if (TracingOff()) return {next_function}({args});"]
+                      f"  if (TracingOff()) return {_filtered(f, next_function + '(' + args + ')')};"]
             if state_call(f):
                 flags = "0" if f.name not in uncovered else "stream::kCallUncovered"
                 lines += ["  {",
@@ -214,7 +231,7 @@ def emit_trace_wrappers(model: registry.Model, rules: dict, uncovered: set) -> s
             lines += ["}\n",
                       f"{f.return_type} Record_{f.name}({f.param_list()}) {{",
                       f"  auto strata_next = {next_function};"]
-        lines.append("  if (!Tracing()) return strata_next(" + args + ");")
+        lines.append(f"  if (!Tracing()) return {_filtered(f, 'strata_next(' + args + ')')};")
         if f.name in HOOKS_BEFORE:
             lines.append(f"  Before_{f.name}({args});")
         pointers = [p for p in f.params if p.kind in ("kPointer", "kString")]
@@ -240,7 +257,7 @@ def emit_trace_wrappers(model: registry.Model, rules: dict, uncovered: set) -> s
             else:
                 lines.append("  " + _blob(p, rule, "InBlob"))
         lines.append("  strata_w.StartCall();")
-        lines.append(f"  {'auto strata_result = ' if returns else ''}strata_next({args});")
+        lines.append(f"  {'auto strata_result = ' if returns else ''}{_filtered(f, 'strata_next(' + args + ')')};")
         lines.append("  strata_w.EndCall();")
         if returns:
             kind = registry.kind_of_type(f.return_type)

@@ -20,4 +20,18 @@ void EncodeSurfaceEvent(ByteWriter& w, uint64_t surface, uint64_t width, uint64_
   w.Varint(height);
 }
 
+void EncodeGlErrorEvent(ByteWriter& w, uint64_t context, uint64_t error) {
+  w.String("gl-error");
+  w.Varint(context);
+  w.Varint(error);
+}
+
+bool DecodeGlErrorEvent(std::span<const uint8_t> payload, uint64_t* context, uint64_t* error) {
+  ByteReader r(payload);
+  if (r.String() != "gl-error") return false;
+  *context = r.Varint();
+  *error = r.Varint();
+  return r.ok() && r.done();
+}
+
 }  // namespace strata::stream

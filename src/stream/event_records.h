@@ -19,4 +19,11 @@ bool DecodeMemory(std::span<const uint8_t> payload, uint64_t* address, std::span
 // Trace event `surface`: string kind, varint surface handle, varint width, varint height.
 void EncodeSurfaceEvent(ByteWriter& w, uint64_t surface, uint64_t width, uint64_t height);
 
+// Trace event `gl-error`: string kind, varint context id, varint error: what
+// glGetError gave the tracer at the end of a frame (0: GL_NO_ERROR), so that
+// replay knows whether the app met a GL error even where it never asked.
+void EncodeGlErrorEvent(ByteWriter& w, uint64_t context, uint64_t error);
+// False when the payload is not a well-formed `gl-error` event.
+bool DecodeGlErrorEvent(std::span<const uint8_t> payload, uint64_t* context, uint64_t* error);
+
 }  // namespace strata::stream

@@ -3,6 +3,12 @@
 #include "stream/byte_reader.h"
 
 namespace strata::stream {
+namespace {
+
+// The optional varint after the pixels: why the image was taken.
+constexpr uint64_t kFinalFrame = 1;
+
+}  // namespace
 
 void EncodeFramebuffer(ByteWriter& w, const FramebufferImage& image) {
   w.Varint(image.frame);
@@ -15,6 +21,7 @@ void EncodeFramebuffer(ByteWriter& w, const FramebufferImage& image) {
   w.Varint(image.height);
   w.Varint(image.format);
   w.Blob(image.pixels.data(), image.pixels.size());
+  if (image.final_frame) w.Varint(kFinalFrame);  // absent for the others: their records stay as they were
 }
 
 bool DecodeFramebuffer(std::span<const uint8_t> payload, FramebufferImage* image) {
@@ -28,7 +35,10 @@ bool DecodeFramebuffer(std::span<const uint8_t> payload, FramebufferImage* image
   image->width = r.Varint();
   image->height = r.Varint();
   image->format = r.Varint();
-  if (!r.Blob(&image->pixels) || !r.done()) return false;
+  if (!r.Blob(&image->pixels)) return false;
+  image->final_frame = false;
+  if (!r.done()) image->final_frame = r.Varint() == kFinalFrame;
+  if (!r.ok() || !r.done()) return false;
   if (image->format != kFramebufferRgba8 && image->format != kFramebufferBgra8) return false;
   return image->width <= 16384 && image->height <= 16384 && image->pixels.size() == image->width * image->height * 4;
 }

@@ -18,6 +18,7 @@ struct FramebufferImage {
   uint64_t width = 0, height = 0;
   uint64_t format = 0;                // kFramebufferRgba8 or kFramebufferBgra8
   std::span<const uint8_t> pixels;    // width * height * 4 bytes
+  bool final_frame = false;           // what the app drew last, not an image of a swap or draw
 };
 
 // Pixel formats of a framebuffer record, both bottom row first. Traces hold

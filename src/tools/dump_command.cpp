@@ -6,6 +6,7 @@
 
 #include "stream/byte_reader.h"
 #include "stream/call_printer.h"
+#include "stream/event_records.h"
 #include "stream/framebuffer_record.h"
 #include "stream/record_reader.h"
 #include "tools/command.h"
@@ -107,8 +108,19 @@ int DumpCommandMain(int argc, char** argv) {
       continue;
     }
     if (record.type == stream::RecordType::kTraceEvent) {
+      if (json || !grep.empty()) continue;
+      uint64_t error_context = 0, gl_error = 0;
+      if (stream::DecodeGlErrorEvent(record.payload, &error_context, &gl_error)) {
+        // The tracer's own glGetError at a frame's end: worth a line only when the app had an error waiting.
+        if (gl_error != 0) {
+          const char* name = api::GlEnumName(static_cast<uint32_t>(gl_error));
+          std::printf("# context %llu: GL error %s pending at the frame's end\n",
+                      static_cast<unsigned long long>(error_context), name ? name : std::to_string(gl_error).c_str());
+        }
+        continue;
+      }
       stream::ByteReader r(record.payload);
-      if (json || !grep.empty() || r.String() != "context") continue;
+      if (r.String() != "context") continue;
       uint64_t context = r.Varint(), count = r.Varint();
       std::string line;
       for (uint64_t i = 0; i < count && r.ok(); ++i) {
@@ -125,10 +137,11 @@ int DumpCommandMain(int argc, char** argv) {
         std::printf("   framebuffer record (malformed)\n");
         continue;
       }
-      std::printf("   framebuffer %llux%llu of %s\n", static_cast<unsigned long long>(image.width),
+      std::printf("   framebuffer %llux%llu of %s%s\n", static_cast<unsigned long long>(image.width),
                   static_cast<unsigned long long>(image.height),
                   image.framebuffer ? ("framebuffer object " + std::to_string(image.framebuffer)).c_str()
-                                    : "the surface");
+                                    : "the surface",
+                  image.final_frame ? " (final frame)" : "");
       continue;
     }
     if (record.type == stream::RecordType::kMemory) {

@@ -39,8 +39,11 @@ options:
                            stops tracing if no client comes within
                            STRATA_TRACE_WAIT seconds (default 60)
   --capture WHEN           store framebuffer images in the trace: swap (before
-                           each eglSwapBuffers), draw (after each draw call)
-                           or swap,draw
+                           each eglSwapBuffers), draw (after each draw call),
+                           swap,draw, final (only the final frame: what the
+                           app drew last, read when it gives its context up
+                           or exits; the default, also taken with swap and
+                           draw) or none
   --timing WHICH           which calls get a start time and duration: work
                            (default: every call but those that only set state,
                            such as glUniform4f, glEnable or glBindBuffer, which
@@ -202,8 +205,10 @@ int TraceCommandMain(int argc, char** argv) {
       if (arg == "--connect") connect = v;
       if (arg == "--capture") {
         std::string when = v;
-        if (when != "swap" && when != "draw" && when != "swap,draw" && when != "draw,swap") {
-          std::fprintf(stderr, "strata trace: error: --capture takes swap, draw or swap,draw, not '%s'\n", v);
+        if (when != "swap" && when != "draw" && when != "swap,draw" && when != "draw,swap" && when != "final" &&
+            when != "none") {
+          std::fprintf(stderr, "strata trace: error: --capture takes swap, draw, swap,draw, final or none, not '%s'\n",
+                       v);
           return 2;
         }
         request.environment["STRATA_TRACE_CAPTURE"] = when;

@@ -26,6 +26,7 @@ bool ReadCapturedImages(const std::string& trace_path, const CapturedImageOption
       ++result->skipped;
       continue;
     }
+    if (captured.final_frame) continue;  // not any frame's image: the app's last drawing, at its end
     // An image taken before the trace's first frame record (tracing switched
     // on mid-frame) still belongs to frame 0.
     const uint64_t frame =

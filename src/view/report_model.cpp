@@ -8,6 +8,7 @@
 #include <string_view>
 #include <unordered_map>
 
+#include "common/egl_error_names.h"
 #include "stream/byte_reader.h"
 #include "stream/call_classes.h"
 #include "stream/call_decoder.h"
@@ -71,26 +72,6 @@ Role RoleOf(std::string_view name) {
   }
   if (name.starts_with("glUnmapBuffer") || name.starts_with("glFlushMappedBufferRange")) return Role::kMappedBufferEnd;
   return Role::kOther;
-}
-
-const char* EglErrorName(int64_t code) {
-  switch (code) {
-    case 0x3001: return "EGL_NOT_INITIALIZED";
-    case 0x3002: return "EGL_BAD_ACCESS";
-    case 0x3003: return "EGL_BAD_ALLOC";
-    case 0x3004: return "EGL_BAD_ATTRIBUTE";
-    case 0x3005: return "EGL_BAD_CONFIG";
-    case 0x3006: return "EGL_BAD_CONTEXT";
-    case 0x3007: return "EGL_BAD_CURRENT_SURFACE";
-    case 0x3008: return "EGL_BAD_DISPLAY";
-    case 0x3009: return "EGL_BAD_MATCH";
-    case 0x300A: return "EGL_BAD_NATIVE_PIXMAP";
-    case 0x300B: return "EGL_BAD_NATIVE_WINDOW";
-    case 0x300C: return "EGL_BAD_PARAMETER";
-    case 0x300D: return "EGL_BAD_SURFACE";
-    case 0x300E: return "EGL_CONTEXT_LOST";
-    default: return nullptr;
-  }
 }
 
 std::string HexCode(uint64_t value) {
@@ -404,9 +385,15 @@ void ModelBuilder::Memory(uint32_t thread_id, uint64_t bytes) {
 }
 
 void ModelBuilder::Framebuffer(std::span<const uint8_t> payload) {
-  ++model_.totals.framebuffer_images;
   stream::FramebufferImage image;
-  if (stream::DecodeFramebuffer(payload, &image)) image_tracer_frames_.insert(image.frame);
+  const bool decoded = stream::DecodeFramebuffer(payload, &image);
+  // The final frame alone is no thumbnail per frame: such a trace's thumbnails come from a replay.
+  if (decoded && image.final_frame) {
+    ++model_.totals.final_frame_images;
+    return;
+  }
+  ++model_.totals.framebuffer_images;
+  if (decoded) image_tracer_frames_.insert(image.frame);
 }
 
 void ModelBuilder::ContextEvent(std::span<const uint8_t> payload) {

@@ -95,7 +95,8 @@ struct ReportTotals {
   uint64_t calls = 0, draws = 0, cpu_ns = 0;
   uint64_t upload_bytes = 0;      // data sent by upload calls and captured app memory
   uint64_t app_memory_bytes = 0;  // of which app memory (client arrays, mapped buffer writes)
-  uint64_t record_bytes = 0, framebuffer_images = 0;
+  uint64_t record_bytes = 0, framebuffer_images = 0;  // images of swaps and draws
+  uint64_t final_frame_images = 0;                    // final frames (not thumbnails)
   uint64_t uncovered_calls = 0, synthesized_calls = 0, undecodable_records = 0, errors = 0;
 };
 

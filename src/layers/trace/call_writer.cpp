@@ -146,8 +146,8 @@ namespace {
 // an encoded entry.
 class RecordScope {
  public:
-  explicit RecordScope(stream::RecordType type) : stream_(CurrentStream()), w_(&Scratch()) {
-    Scratch().Clear();
+  explicit RecordScope(stream::RecordType type) : stream_(CurrentStream()), w_(&stream_.record_scratch) {
+    stream_.record_scratch.Clear();
     at_ = w_.BeginRecord(static_cast<uint8_t>(type));
   }
   ~RecordScope() {
@@ -158,13 +158,9 @@ class RecordScope {
   uint64_t context() const { return stream_.context; }
 
  private:
-  static stream::ByteBuffer& Scratch() {
-    static thread_local stream::ByteBuffer scratch;
-    return scratch;
-  }
   void Push() {
     TraceSession& session = TraceSession::Get();
-    stream::ByteBuffer& record = Scratch();
+    stream::ByteBuffer& record = stream_.record_scratch;
     size_t size = record.size;
     bool external = size > raw::kMaxInlineBlob;
     size_t need = 3 * raw::kWord + (external ? raw::kWord : raw::Padded(size));
@@ -208,7 +204,7 @@ void EmitFrameEnd() {
 }
 
 void EmitFramebuffer(uint32_t framebuffer, int32_t x, int32_t y, uint32_t width, uint32_t height,
-                     const std::vector<uint8_t>& pixels) {
+                     const std::vector<uint8_t>& pixels, bool final_frame) {
   if (!Tracing()) return;
   TraceSession& session = TraceSession::Get();
   RecordScope record(stream::RecordType::kFramebuffer);
@@ -222,6 +218,7 @@ void EmitFramebuffer(uint32_t framebuffer, int32_t x, int32_t y, uint32_t width,
   image.width = width;
   image.height = height;
   image.pixels = pixels;
+  image.final_frame = final_frame;
   stream::EncodeFramebuffer(record.w(), image);
 }
 
@@ -242,6 +239,12 @@ void EmitSurfaceInfo(uintptr_t surface, int32_t width, int32_t height) {
   if (!Tracing()) return;
   RecordScope record(stream::RecordType::kTraceEvent);
   stream::EncodeSurfaceEvent(record.w(), surface, static_cast<uint64_t>(width), static_cast<uint64_t>(height));
+}
+
+void EmitGlError(uint32_t error) {
+  if (!Tracing()) return;
+  RecordScope record(stream::RecordType::kTraceEvent);
+  stream::EncodeGlErrorEvent(record.w(), record.context(), error);
 }
 
 void EmitConfigInfo(uintptr_t config, const std::vector<std::pair<int32_t, int32_t>>& attributes) {

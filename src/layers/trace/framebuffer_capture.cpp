@@ -16,7 +16,7 @@
 namespace strata::trace {
 namespace {
 
-bool g_at_swap = false, g_after_draws = false;
+bool g_at_swap = false, g_after_draws = false, g_final = true;
 
 // Whether glReadPixels(RGBA, UNSIGNED_BYTE) of the bound read framebuffer
 // succeeds. It must never fail: the error would reach the app's glGetError.
@@ -40,7 +40,7 @@ bool ReadableAsRgba8(bool gles3) {
 
 // Reads a rectangle of `read_framebuffer` with default pack state, then puts
 // every binding and pack setting back as the app left it.
-void ReadAndRecord(GLint read_framebuffer, GLint x, GLint y, GLsizei width, GLsizei height) {
+void ReadAndRecord(GLint read_framebuffer, GLint x, GLint y, GLsizei width, GLsizei height, bool final_frame) {
   if (width <= 0 || height <= 0 || width > 16384 || height > 16384) return;
   int version = CurrentContextVersion();
   bool gles3 = version >= 3, gles2 = version == 2;  // GLES 1: only the surface, only alignment
@@ -82,7 +82,7 @@ void ReadAndRecord(GLint read_framebuffer, GLint x, GLint y, GLsizei width, GLsi
   }
   if (!readable) return;
   EmitFramebuffer(static_cast<uint32_t>(read_framebuffer), x, y, static_cast<uint32_t>(width),
-                  static_cast<uint32_t>(height), pixels);
+                  static_cast<uint32_t>(height), pixels, final_frame);
 }
 
 }  // namespace
@@ -92,8 +92,10 @@ bool ConfigureCapture(const char* setting) {
   std::string value = setting;
   g_at_swap = value.find("swap") != std::string::npos;
   g_after_draws = value.find("draw") != std::string::npos;
-  if (!g_at_swap && !g_after_draws && value != "none") {
-    STRATA_ERROR("STRATA_TRACE_CAPTURE='%s': use swap, draw or swap,draw; no framebuffers are captured", setting);
+  g_final = value != "none";
+  if (!g_at_swap && !g_after_draws && value != "none" && value != "final") {
+    STRATA_ERROR("STRATA_TRACE_CAPTURE='%s': use none, final, swap, draw or swap,draw; only the final frame is captured",
+                 setting);
     return false;
   }
   return true;
@@ -101,23 +103,24 @@ bool ConfigureCapture(const char* setting) {
 
 bool CaptureAtSwap() { return g_at_swap; }
 bool CaptureAfterDraws() { return g_after_draws; }
+bool CaptureFinalFrame() { return g_final; }
 
-void CaptureSurface() {
+void CaptureSurface(bool final_frame) {
   EGLDisplay dpy = Next<PFNEGLGETCURRENTDISPLAYPROC>(api::eglGetCurrentDisplay)();
   EGLSurface surface = Next<PFNEGLGETCURRENTSURFACEPROC>(api::eglGetCurrentSurface)(EGL_DRAW);
   if (dpy == EGL_NO_DISPLAY || surface == EGL_NO_SURFACE) return;
   EGLint width = 0, height = 0;
   Next<PFNEGLQUERYSURFACEPROC>(api::eglQuerySurface)(dpy, surface, EGL_WIDTH, &width);
   Next<PFNEGLQUERYSURFACEPROC>(api::eglQuerySurface)(dpy, surface, EGL_HEIGHT, &height);
-  ReadAndRecord(0, 0, 0, width, height);
+  ReadAndRecord(0, 0, 0, width, height, final_frame);
 }
 
-void CaptureDrawFramebuffer() {
+void CaptureDrawFramebuffer(bool final_frame) {
   GLint viewport[4] = {};
   Next<PFNGLGETINTEGERVPROC>(api::glGetIntegerv)(GL_VIEWPORT, viewport);
   // The draw binding (the same enum in GLES 3); GLES 1 draws to the surface.
   GLint framebuffer = CurrentContextVersion() >= 2 ? QueryInteger(GL_FRAMEBUFFER_BINDING) : 0;
-  ReadAndRecord(framebuffer, viewport[0], viewport[1], viewport[2], viewport[3]);
+  ReadAndRecord(framebuffer, viewport[0], viewport[1], viewport[2], viewport[3], final_frame);
 }
 
 }  // namespace strata::trace

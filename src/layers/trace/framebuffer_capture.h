@@ -3,7 +3,8 @@
 // swap,draw): the back buffer before each eglSwapBuffers and/or the bound
 // framebuffer's viewport after each draw, as framebuffer records (RGBA8,
 // bottom row first, as glReadPixels gives them; compressed with the chunk).
-// Replay compares them with what it renders.
+// Unless STRATA_TRACE_CAPTURE=none, also the final frame: what the app drew
+// last, once (final_frame.cpp says when). Replay compares them with what it renders.
 
 namespace strata::trace {
 
@@ -11,10 +12,11 @@ namespace strata::trace {
 bool ConfigureCapture(const char* setting);
 bool CaptureAtSwap();
 bool CaptureAfterDraws();
+bool CaptureFinalFrame();
 
 // Captures the default framebuffer of the current surface (before a swap).
-void CaptureSurface();
+void CaptureSurface(bool final_frame = false);
 // Captures the viewport of the current draw framebuffer (after a draw).
-void CaptureDrawFramebuffer();
+void CaptureDrawFramebuffer(bool final_frame = false);
 
 }  // namespace strata::trace

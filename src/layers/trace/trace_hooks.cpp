@@ -10,7 +10,9 @@
 #include <vector>
 
 #include "common/vertex_formats.h"
+#include "layers/trace/app_errors.h"
 #include "layers/trace/context_state.h"
+#include "layers/trace/final_frame.h"
 #include "layers/trace/framebuffer_capture.h"
 #include "layers/trace/trace_session.h"
 #include "layers/trace/trace_wrappers.h"
@@ -343,17 +345,22 @@ void SynthesizeCurrentContext() {
     w.Commit();
   }
   DescribeContext();
+  NoteContextCurrent();
+  ArmFinalFrameAtExit();
 }
 
-// Framebuffer capture.
+// Framebuffer capture, and the app's GL error at each frame's end.
 void Before_eglSwapBuffers(EGLDisplay, EGLSurface) {
+  RecordErrorAtFrameEnd(true);
   if (CaptureAtSwap()) CaptureSurface();
 }
 void Before_eglSwapBuffersWithDamageKHR(EGLDisplay, EGLSurface, EGLint*, EGLint) {
+  RecordErrorAtFrameEnd(true);
   if (CaptureAtSwap()) CaptureSurface();
 }
 #define STRATA_AFTER_DRAW(name, params) \
   void After_##name params {            \
+    NoteDrawn();                        \
     if (CaptureAfterDraws()) CaptureDrawFramebuffer(); \
   }
 STRATA_AFTER_DRAW(glDrawArrays, (GLenum, GLint, GLsizei))
@@ -367,9 +374,37 @@ STRATA_AFTER_DRAW(glDrawRangeElementsBaseVertex, (GLenum, GLuint, GLuint, GLsize
 STRATA_AFTER_DRAW(glDrawArraysIndirect, (GLenum, const void*))
 STRATA_AFTER_DRAW(glDrawElementsIndirect, (GLenum, GLenum, const void*))
 #undef STRATA_AFTER_DRAW
+void After_glClear(GLbitfield) { NoteDrawn(); }
+void After_glClearBufferfv(GLenum, GLint, const GLfloat*) { NoteDrawn(); }
+void After_glClearBufferiv(GLenum, GLint, const GLint*) { NoteDrawn(); }
+void After_glClearBufferuiv(GLenum, GLint, const GLuint*) { NoteDrawn(); }
+void After_glClearBufferfi(GLenum, GLint, GLfloat, GLint) { NoteDrawn(); }
+void After_glBlitFramebuffer(GLint, GLint, GLint, GLint, GLint, GLint, GLint, GLint, GLbitfield, GLenum) {
+  NoteDrawn();
+}
+void After_glBindFramebuffer(GLenum target, GLuint framebuffer) { NoteFramebufferBound(target, framebuffer); }
+void After_glBindFramebufferOES(GLenum target, GLuint framebuffer) { NoteFramebufferBound(target, framebuffer); }
+void After_glDeleteFramebuffers(GLsizei n, const GLuint* framebuffers) { NoteFramebuffersDeleted(n, framebuffers); }
+void After_glDeleteFramebuffersOES(GLsizei n, const GLuint* framebuffers) {
+  NoteFramebuffersDeleted(n, framebuffers);
+}
+
+// The final frame, before the thread gives its context up.
+void Before_eglReleaseThread() { CaptureFinalFrameIfDue(); }
+void Before_eglDestroyContext(EGLDisplay, EGLContext ctx) {
+  if (ctx != EGL_NO_CONTEXT && ctx == Next<PFNEGLGETCURRENTCONTEXTPROC>(api::eglGetCurrentContext)()) {
+    CaptureFinalFrameIfDue();
+  }
+}
+void Before_eglTerminate(EGLDisplay dpy) {
+  if (dpy != EGL_NO_DISPLAY && dpy == Next<PFNEGLGETCURRENTDISPLAYPROC>(api::eglGetCurrentDisplay)()) {
+    CaptureFinalFrameIfDue();
+  }
+}
 
 void Before_eglMakeCurrent(EGLDisplay dpy, EGLSurface, EGLSurface, EGLContext ctx) {
   if (ctx != EGL_NO_CONTEXT) SynthesizeCreateContext(dpy, ctx);
+  else CaptureFinalFrameIfDue();
 }
 void After_eglCreateContext(EGLContext result, EGLDisplay, EGLConfig, EGLContext, const EGLint*) {
   if (result != EGL_NO_CONTEXT) StateOf(reinterpret_cast<uintptr_t>(result)).session = TraceSession::Get().session_number();
@@ -397,7 +432,11 @@ void After_eglMakeCurrent(EGLBoolean result, EGLDisplay dpy, EGLSurface, EGLSurf
     Next<PFNEGLQUERYCONTEXTPROC>(api::eglQueryContext)(dpy, ctx, EGL_CONTEXT_CLIENT_VERSION, &version);
   }
   SetStreamContext(MakeContextCurrent(reinterpret_cast<uintptr_t>(ctx), version));
-  if (ctx != EGL_NO_CONTEXT) DescribeContext();
+  if (ctx != EGL_NO_CONTEXT) {
+    DescribeContext();
+    NoteContextCurrent();
+    ArmFinalFrameAtExit();
+  }
 }
 void After_eglReleaseThread(EGLBoolean result) {
   if (!result) return;
@@ -407,7 +446,10 @@ void After_eglReleaseThread(EGLBoolean result) {
 void After_eglDestroyContext(EGLBoolean result, EGLDisplay, EGLContext ctx) {
   if (result) ForgetContext(reinterpret_cast<uintptr_t>(ctx));
 }
-void After_eglSwapBuffers(EGLBoolean, EGLDisplay, EGLSurface) { EmitFrameEnd(); }
+void After_eglSwapBuffers(EGLBoolean, EGLDisplay, EGLSurface) {
+  NoteSwapped();
+  EmitFrameEnd();
+}
 // Configs: a replayer on another display picks one of the same format.
 void Before_eglCreateContext(EGLDisplay dpy, EGLConfig config, EGLContext, const EGLint*) {
   if (config != nullptr) DescribeConfig(dpy, config);
@@ -435,6 +477,7 @@ STRATA_SURFACE_CONFIG(eglCreatePbufferSurface, (const EGLint*))
 #undef STRATA_SURFACE_CONFIG
 #undef STRATA_UNPACK
 void After_eglSwapBuffersWithDamageKHR(EGLBoolean, EGLDisplay, EGLSurface, EGLint*, EGLint) {
+  NoteSwapped();
   EmitFrameEnd();
 }
 

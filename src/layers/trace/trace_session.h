@@ -62,6 +62,11 @@ struct ThreadStream {
   uint64_t last_end_ns = 0;         // where the thread's last timed call ended (untimed calls start there)
   uint64_t entry_context = 0;       // the context of the last context entry: state call entries' context
   uint32_t session = 0;             // the session whose numbering the chunk state follows
+
+  // Producer side, rare: where records that are not calls (memory, frame
+  // images, trace events) are encoded. Not thread_local: records are still
+  // made by exit handlers after the thread's thread_local storage is gone.
+  alignas(64) stream::ByteBuffer record_scratch;
 };
 
 class TraceSession {

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 
+#include "layers/trace/app_errors.h"
 #include "layers/trace/call_writer.h"
 #include "layers/trace/next_functions.h"
 #include "strata/api/functions.h"
