@@ -48,12 +48,10 @@ bool RecordDispatch::Dispatch(const stream::Record& record, std::string* error) 
 
 void RecordDispatch::RunCall(const stream::Record& record) {
   RunOn(record.thread_id, [&] {
-    if (!on_reply || (wants_reply && !wants_reply(call_))) {
-      executor_.Execute(call_);
-      return;
-    }
-    executor_.Execute(call_, &reply_);
-    on_reply(call_, reply_);
+    const bool replied = (on_reply || after_call) && (!wants_reply || wants_reply(call_));
+    const bool ran = replied ? executor_.Execute(call_, &reply_) : executor_.Execute(call_);
+    if (replied && on_reply) on_reply(call_, reply_);
+    if (ran && after_call) after_call(call_, replied ? &reply_ : nullptr);
   });
   ++calls_;
   first_start_ns_ = std::min(first_start_ns_, call_.start_ns);

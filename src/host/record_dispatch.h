@@ -45,12 +45,17 @@ class RecordDispatch {
   // worth of work again (outputs, results, eglGetError), so a renderer asks
   // only for those a client waits for or a recording stores.
   std::function<bool(const stream::DecodedCall& call)> wants_reply;
+  // Called on the call's host thread after every call that ran, with its
+  // reply when wants_reply asked for one (else null): a replay checking itself.
+  std::function<void(const stream::DecodedCall& call, const CallReply* reply)> after_call;
 
   // A wire stream's blobs sent out of line (stream/bulk_blobs.h).
   void SetBulk(stream::BulkBlobs* bulk, size_t threshold) { decoder_.SetBulk(bulk, threshold); }
 
   Executor& executor() { return executor_; }
   uint64_t calls() const { return calls_; }
+  // The sequence number of the last call dispatched.
+  uint64_t last_sequence() const { return call_.sequence; }
   // The recorded start of the first call and end of the last (0, 0 before any).
   uint64_t first_start_ns() const { return calls_ ? first_start_ns_ : 0; }
   uint64_t last_end_ns() const { return last_end_ns_; }

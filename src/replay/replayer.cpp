@@ -12,6 +12,7 @@
 #include "host/host_driver.h"
 #include "host/record_dispatch.h"
 #include "host/surface_factory.h"
+#include "stream/event_records.h"
 #include "stream/framebuffer_record.h"
 #include "stream/ordered_reader.h"
 
@@ -50,8 +51,15 @@ class LoopReplay {
  public:
   LoopReplay(const ReplayOptions& options, const host::HostDriver& driver, host::SurfaceFactory& surfaces,
              const stream::FunctionTable& functions, ReplayResult* result, bool first_loop)
-      : options_(options), dispatch_(driver, surfaces, functions), result_(result), first_loop_(first_loop) {
+      : options_(options), dispatch_(driver, surfaces, functions), result_(result), first_loop_(first_loop),
+        check_(driver) {
     dispatch_.executor().before_swap = [this](uint32_t thread, uint64_t) { BeforeSwap(thread); };
+    if (options_.check && first_loop_) {
+      dispatch_.wants_reply = [this](const stream::DecodedCall& call) { return check_.WantsReply(call); };
+      dispatch_.after_call = [this](const stream::DecodedCall& call, const host::CallReply* reply) {
+        check_.Check(call, reply);
+      };
+    }
   }
 
   bool Run(stream::RecordSource& source, std::string* error) {
@@ -69,6 +77,11 @@ class LoopReplay {
         }
       } else if (record.type == stream::RecordType::kFramebuffer && options_.verify && first_loop_) {
         Verify(record);
+      } else if (record.type == stream::RecordType::kTraceEvent && dispatch_.after_call) {
+        uint64_t context = 0, error = 0;
+        if (stream::DecodeGlErrorEvent(record.payload, &context, &error)) {
+          check_.CheckFrameEndError(context, error, dispatch_.last_sequence() + 1);
+        }
       }
     }
     if (show_progress) std::fprintf(stderr, "\r%60s\r", "");
@@ -76,6 +89,11 @@ class LoopReplay {
     result_->frames = frame_;
     result_->skipped_calls = dispatch_.executor().skipped_calls();
     result_->problems = dispatch_.executor().problems();
+    if (dispatch_.after_call) {
+      result_->calls_compared = check_.compared();
+      result_->calls_differing = check_.differing();
+      result_->call_differences = check_.first_differences();
+    }
     if (dispatch_.calls() != 0) {
       result_->traced_seconds = double(dispatch_.last_end_ns() - dispatch_.first_start_ns()) / 1e9;
     }
@@ -98,7 +116,9 @@ class LoopReplay {
     if (options_.snapshot_dir.empty() && !options_.on_snapshot) return;
     host::RgbaImage image;
     std::string error;
-    if (!dispatch_.executor().ReadSurface(thread, &image, &error)) {
+    const bool read = dispatch_.executor().ReadSurface(thread, &image, &error);
+    check_.DropHostErrors();
+    if (!read) {
       snapshot_error_ = "frame " + std::to_string(frame_) + ": cannot read the surface: " + error;
       return;
     }
@@ -124,6 +144,7 @@ class LoopReplay {
       read = dispatch_.executor().ReadFramebuffer(record.thread_id, recorded.framebuffer, static_cast<int>(recorded.x),
                                        static_cast<int>(recorded.y), static_cast<int>(recorded.width),
                                        static_cast<int>(recorded.height), &replayed, &error);
+      check_.DropHostErrors();
     });
     ++result_->framebuffers_checked;
     bool equal = false;
@@ -146,6 +167,7 @@ class LoopReplay {
   host::RecordDispatch dispatch_;
   ReplayResult* result_;
   const bool first_loop_;
+  SelfCheck check_;
   uint64_t frame_ = 0;
   std::string snapshot_error_;
 };

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "host/executor.h"
+#include "replay/self_check.h"
 
 namespace strata::replay {
 
@@ -19,6 +20,8 @@ struct ReplayOptions {
   std::vector<std::pair<uint64_t, uint64_t>> snapshot_frames;
   std::string snapshot_dir;
   bool verify = false;
+  // Compare what calls give back with the recording (self_check.h).
+  bool check = true;
   int loops = 1;
   bool progress = false;            // a progress line on stderr for long replays
   // Where Strata's own libraries are, so they are never taken as the host driver.
@@ -42,6 +45,9 @@ struct ReplayResult {
   std::vector<FramebufferMismatch> mismatches;  // the first few
   std::vector<std::string> snapshots;     // files written
   std::vector<std::string> problems;      // calls that could not run, one line per function
+  // The self-check: calls compared with the recording, those that differ, the first few.
+  uint64_t calls_compared = 0, calls_differing = 0;
+  std::vector<CallDifference> call_differences;
   std::string warning;                    // e.g. the trace was cut short
 };
 

@@ -29,17 +29,30 @@ options:
   --window             replay into X11 windows (needs DISPLAY)
   --snapshot FRAMES    save these frames as PNG, e.g. 0,5,10-20 or 3- (needs -o)
   -o, --output DIR     directory for snapshots (created if missing)
-  --verify             compare every framebuffer captured in the trace
-                       (strata trace --capture swap|draw) with the replayed
-                       one; report mismatches and exit 1 if any
+  --verify             compare every framebuffer captured in the trace (the
+                       final frame, and with strata trace --capture swap|draw
+                       more) with the replayed one; report mismatches and
+                       exit 1 if any
+  --strict             exit 1 when a call gives back something other than it
+                       did when traced (see below)
+  --no-check           do not compare what calls give back (a little faster)
   --benchmark          print the replay's time and frame rate next to the
                        original run's
   --loop N             replay N times (default 1); with --benchmark each
                        loop is timed and the median is reported
   -h, --help           show this help
 
-exit status: 0 replayed (and verified), 1 a mismatch, an unreadable or
-damaged trace, or no usable driver; 2 bad usage.
+As it runs, the replay compares what calls give back with what they gave
+back when traced, wherever the two must agree on any driver: glGetError (and
+the GL error the tracer saw at each frame's end, so a call that fails here
+where the app's did not is named), eglGetError, glCheckFramebufferStatus,
+compile and link status, sync waits, exact query results, state the app set
+read back with glGet*, and whether EGL calls and object creation succeeded.
+The first differences are listed; docs/replay.md says which calls are compared.
+
+exit status: 0 replayed (and verified), 1 a framebuffer mismatch, a call that
+differs with --strict, an unreadable or damaged trace, or no usable driver;
+2 bad usage.
 )";
 
 bool ParseFrames(const std::string& text, std::vector<std::pair<uint64_t, uint64_t>>* frames) {
@@ -80,7 +93,7 @@ double Median(std::vector<double> values) {
 
 int ReplayCommandMain(int argc, char** argv) {
   replay::ReplayOptions options;
-  bool benchmark = false;
+  bool benchmark = false, strict = false;
   std::string path, output;
   auto usage_error = [](const std::string& message) {
     std::fprintf(stderr, "strata replay: error: %s\n\n%s", message.c_str(), kUsage);
@@ -96,6 +109,10 @@ int ReplayCommandMain(int argc, char** argv) {
       options.window = true;
     } else if (arg == "--verify") {
       options.verify = true;
+    } else if (arg == "--strict") {
+      strict = true;
+    } else if (arg == "--no-check") {
+      options.check = false;
     } else if (arg == "--benchmark") {
       benchmark = true;
     } else if (arg == "--snapshot" && has_value) {
@@ -118,6 +135,7 @@ int ReplayCommandMain(int argc, char** argv) {
     }
   }
   if (path.empty()) return usage_error("no trace given");
+  if (strict && !options.check) return usage_error("--strict needs the checks that --no-check turns off");
   if (!options.snapshot_frames.empty() && output.empty()) return usage_error("--snapshot needs -o DIR");
   if (options.snapshot_frames.empty() && !output.empty()) return usage_error("-o DIR is for --snapshot");
   std::string error;
@@ -157,11 +175,27 @@ int ReplayCommandMain(int argc, char** argv) {
                   double(result.frames) / result.traced_seconds, result.traced_seconds / seconds);
     }
   }
+  bool differs = false;
+  if (options.check) {
+    if (result.calls_differing == 0) {
+      std::printf("check: %llu calls compared with the recording, all agree\n",
+                  static_cast<unsigned long long>(result.calls_compared));
+    } else {
+      differs = true;
+      std::printf("check: %llu of %llu compared calls differ from the recording; the first:\n",
+                  static_cast<unsigned long long>(result.calls_differing),
+                  static_cast<unsigned long long>(result.calls_compared));
+      for (const replay::CallDifference& d : result.call_differences) {
+        std::printf("  call %llu %s: recorded %s, replayed %s\n", static_cast<unsigned long long>(d.sequence),
+                    d.function.c_str(), d.recorded.c_str(), d.replayed.c_str());
+      }
+    }
+  }
   if (options.verify) {
     if (result.framebuffers_checked == 0) {
       std::fprintf(stderr,
-                   "strata replay: error: --verify: the trace holds no framebuffer images (trace with --capture swap "
-                   "or --capture draw)\n");
+                   "strata replay: error: --verify: the trace holds no framebuffer images (the app drew nothing the "
+                   "tracer could read at its end, or it was traced with --capture none)\n");
       return 1;
     }
     if (result.framebuffers_differing == 0) {
@@ -179,7 +213,7 @@ int ReplayCommandMain(int argc, char** argv) {
       return 1;
     }
   }
-  return 0;
+  return strict && differs ? 1 : 0;
 }
 
 }  // namespace strata::tools

@@ -1,0 +1,190 @@
+#include "replay/compared_calls.h"
+
+#include <GLES3/gl32.h>
+#include <GLES2/gl2ext.h>
+
+#include <cstring>
+#include <vector>
+
+#include "host/bound_objects.h"
+#include "strata/api/functions.h"
+
+namespace strata::replay {
+namespace {
+
+using api::ArgKind;
+
+// glGet{Boolean,Integer,Integer64,Float}v pnames whose value the app set (or
+// the spec fixes as a default): every driver answers the same.
+bool IsAppSetState(uint64_t pname) {
+  if (host::ObjectBoundAt(pname) != api::ObjectClass::kNone) return true;
+  switch (pname) {
+    case GL_ACTIVE_TEXTURE:
+    case GL_VIEWPORT:
+    case GL_SCISSOR_BOX:
+    case GL_COLOR_CLEAR_VALUE:
+    case GL_DEPTH_CLEAR_VALUE:
+    case GL_STENCIL_CLEAR_VALUE:
+    case GL_BLEND_SRC_RGB:
+    case GL_BLEND_DST_RGB:
+    case GL_BLEND_SRC_ALPHA:
+    case GL_BLEND_DST_ALPHA:
+    case GL_BLEND_EQUATION_RGB:
+    case GL_BLEND_EQUATION_ALPHA:
+    case GL_BLEND_COLOR:
+    case GL_DEPTH_FUNC:
+    case GL_DEPTH_RANGE:
+    case GL_DEPTH_WRITEMASK:
+    case GL_COLOR_WRITEMASK:
+    case GL_CULL_FACE_MODE:
+    case GL_FRONT_FACE:
+    case GL_LINE_WIDTH:
+    case GL_POLYGON_OFFSET_FACTOR:
+    case GL_POLYGON_OFFSET_UNITS:
+    case GL_SAMPLE_COVERAGE_VALUE:
+    case GL_SAMPLE_COVERAGE_INVERT:
+    case GL_STENCIL_FUNC:
+    case GL_STENCIL_REF:
+    case GL_STENCIL_FAIL:
+    case GL_STENCIL_PASS_DEPTH_FAIL:
+    case GL_STENCIL_PASS_DEPTH_PASS:
+    case GL_STENCIL_BACK_FUNC:
+    case GL_STENCIL_BACK_REF:
+    case GL_STENCIL_BACK_FAIL:
+    case GL_STENCIL_BACK_PASS_DEPTH_FAIL:
+    case GL_STENCIL_BACK_PASS_DEPTH_PASS:
+    case GL_UNPACK_ALIGNMENT:
+    case GL_PACK_ALIGNMENT:
+    case GL_UNPACK_ROW_LENGTH:
+    case GL_UNPACK_IMAGE_HEIGHT:
+    case GL_UNPACK_SKIP_ROWS:
+    case GL_UNPACK_SKIP_PIXELS:
+    case GL_UNPACK_SKIP_IMAGES:
+    case GL_PACK_ROW_LENGTH:
+    case GL_PACK_SKIP_ROWS:
+    case GL_PACK_SKIP_PIXELS:
+    case GL_GENERATE_MIPMAP_HINT:
+    case GL_FRAGMENT_SHADER_DERIVATIVE_HINT:
+    case GL_BLEND:
+    case GL_CULL_FACE:
+    case GL_DEPTH_TEST:
+    case GL_DITHER:
+    case GL_POLYGON_OFFSET_FILL:
+    case GL_SAMPLE_ALPHA_TO_COVERAGE:
+    case GL_SAMPLE_COVERAGE:
+    case GL_SCISSOR_TEST:
+    case GL_STENCIL_TEST:
+    case GL_RASTERIZER_DISCARD:
+    case GL_PRIMITIVE_RESTART_FIXED_INDEX:
+    case GL_TRANSFORM_FEEDBACK_ACTIVE:
+    case GL_TRANSFORM_FEEDBACK_PAUSED:
+      return true;
+    default:
+      return false;
+  }
+}
+
+// Object parameters the app set; the rest (sizes of components, samples a
+// driver rounds up, info log lengths, active resources a compiler may drop)
+// are the driver's.
+bool IsAppSetObjectParameter(int slot, uint64_t pname) {
+  switch (slot) {
+    case api::glGetShaderiv:
+      return pname == GL_COMPILE_STATUS || pname == GL_SHADER_TYPE || pname == GL_DELETE_STATUS;
+    case api::glGetProgramiv:
+      return pname == GL_LINK_STATUS || pname == GL_DELETE_STATUS || pname == GL_ATTACHED_SHADERS;
+    case api::glGetBufferParameteriv:
+    case api::glGetBufferParameteri64v:
+      return true;  // size, usage, access, mapped, map range: all the app's
+    case api::glGetTexParameteriv:
+    case api::glGetTexParameterfv:
+      return pname != GL_TEXTURE_IMMUTABLE_LEVELS;  // filters, wraps, LOD, swizzle, compare: the app's
+    case api::glGetRenderbufferParameteriv:
+      return pname == GL_RENDERBUFFER_WIDTH || pname == GL_RENDERBUFFER_HEIGHT;
+    case api::glGetVertexAttribiv:
+      return true;  // enabled, size, type, stride, divisor, buffer: as the app set them
+    default:
+      return false;
+  }
+}
+
+// The comparisons that do not depend on a pname, by slot, built once.
+std::vector<Comparison> BuildTable() {
+  std::vector<Comparison> table(api::kFunctionCount);
+  for (int slot = 0; slot < api::kFunctionCount; ++slot) {
+    const api::FunctionInfo& info = api::kFunctions[slot];
+    const char* name = info.name;
+    Agreement& agreement = table[slot].agreement;
+    if (info.is_egl) {
+      // Success agrees: a display, config, context or surface made, made
+      // current or destroyed on both sides. Not the strings or config lists.
+      if (info.return_kind == ArgKind::kBoolean || info.return_kind == ArgKind::kHandle) agreement = Agreement::kSuccess;
+    } else if (std::strncmp(name, "glIs", 4) == 0) {
+      agreement = Agreement::kSameResult;
+    }
+  }
+  auto set = [&](api::Slot slot, Agreement agreement) { table[slot].agreement = agreement; };
+  set(api::eglGetProcAddress, Agreement::kNone);  // entry points are the host's own
+  set(api::eglGetError, Agreement::kSameResult);
+  set(api::eglClientWaitSync, Agreement::kWaitOutcome);
+  set(api::eglClientWaitSyncKHR, Agreement::kWaitOutcome);
+  set(api::glGetError, Agreement::kGlError);
+  set(api::glCheckFramebufferStatus, Agreement::kSameResult);
+  set(api::glCheckFramebufferStatusOES, Agreement::kSameResult);
+  set(api::glClientWaitSync, Agreement::kWaitOutcome);
+  set(api::glClientWaitSyncAPPLE, Agreement::kWaitOutcome);
+  for (api::Slot made : {api::glCreateProgram, api::glCreateShader, api::glCreateShaderProgramv,
+                         api::glCreateShaderProgramvEXT, api::glFenceSync, api::glFenceSyncAPPLE, api::glMapBufferRange,
+                         api::glMapBufferRangeEXT, api::glMapBufferOES, api::glUnmapBuffer, api::glUnmapBufferOES}) {
+    set(made, Agreement::kSuccess);
+  }
+  return table;
+}
+
+}  // namespace
+
+bool QueryResultIsExact(uint32_t target) {
+  return target == GL_ANY_SAMPLES_PASSED || target == GL_PRIMITIVES_GENERATED ||
+         target == GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN;
+}
+
+Comparison ComparisonOf(const stream::DecodedCall& call) {
+  static const std::vector<Comparison> table = BuildTable();
+  if (call.slot < 0) return {};
+  Comparison comparison = table[call.slot];
+  if (comparison.agreement != Agreement::kNone) return comparison;
+  switch (call.slot) {
+    case api::glGetBooleanv:
+    case api::glGetIntegerv:
+    case api::glGetInteger64v:
+    case api::glGetFloatv:
+      if (IsAppSetState(call.args[0].u)) return {Agreement::kSameOutput, 1};
+      return {};
+    case api::glGetIntegeri_v:
+    case api::glGetInteger64i_v:
+    case api::glGetBooleani_v:
+      if (host::ObjectBoundAt(call.args[0].u) != api::ObjectClass::kNone) return {Agreement::kSameOutput, 2};
+      return {};
+    case api::glGetShaderiv:
+    case api::glGetProgramiv:
+    case api::glGetBufferParameteriv:
+    case api::glGetBufferParameteri64v:
+    case api::glGetTexParameteriv:
+    case api::glGetTexParameterfv:
+    case api::glGetRenderbufferParameteriv:
+    case api::glGetVertexAttribiv:
+      if (IsAppSetObjectParameter(call.slot, call.args[1].u)) return {Agreement::kSameOutput, 2};
+      return {};
+    case api::glGetQueryObjectuiv:
+    case api::glGetQueryObjectuivEXT:
+    case api::glGetQueryObjectivEXT:
+    case api::glGetQueryObjecti64vEXT:
+    case api::glGetQueryObjectui64vEXT:
+      if (call.args[1].u == GL_QUERY_RESULT) return {Agreement::kQueryResult, 2};
+      return {};
+    default:
+      return {};
+  }
+}
+
+}  // namespace strata::replay

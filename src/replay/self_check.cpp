@@ -1,0 +1,254 @@
+#include "replay/self_check.h"
+
+#include <EGL/egl.h>
+#include <EGL/eglext.h>
+#include <GLES3/gl32.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+
+#include "common/egl_error_names.h"
+#include "replay/compared_calls.h"
+#include "strata/api/functions.h"
+
+namespace strata::replay {
+namespace {
+
+constexpr size_t kDifferencesKept = 10;
+// GL keeps one flag per error: a handful at most. More means a loop.
+constexpr int kMaxErrorsPerCall = 8;
+
+std::string Hex(uint64_t value) {
+  char text[24];
+  std::snprintf(text, sizeof text, "0x%llx", static_cast<unsigned long long>(value));
+  return text;
+}
+
+std::string GlErrorText(uint64_t error) {
+  if (error == GL_NO_ERROR) return "GL_NO_ERROR";
+  const char* name = api::GlEnumName(static_cast<uint32_t>(error));
+  return name ? name : Hex(error);
+}
+
+std::string EnumText(uint64_t value) {
+  const char* name = api::GlEnumName(static_cast<uint32_t>(value));
+  return name ? name : Hex(value);
+}
+
+// A call's name, with the pname that decides what it answers.
+std::string Describe(const stream::DecodedCall& call) {
+  std::string name(call.name);
+  const api::FunctionInfo& info = api::kFunctions[call.slot];
+  for (int i = 0; i < info.param_count; ++i) {
+    if (std::strcmp(info.params[i].name, "pname") == 0) return name + "(" + EnumText(call.args[i].u) + ")";
+  }
+  return name;
+}
+
+// Values behind an output pointer, as the function's type writes them.
+std::string OutputText(const stream::DecodedCall& call, std::span<const uint8_t> bytes) {
+  std::string_view name = call.name;
+  const bool floats = name.ends_with("fv");
+  const bool booleans = name.find("Boolean") != std::string_view::npos;
+  const bool wide = name.find("64") != std::string_view::npos;
+  const size_t width = booleans ? 1 : wide ? 8 : 4;
+  std::string text = "{";
+  size_t shown = 0;
+  for (size_t at = 0; at + width <= bytes.size() && shown < 16; at += width, ++shown) {
+    if (shown) text += ", ";
+    char value[48];
+    if (floats) {
+      float f;
+      std::memcpy(&f, bytes.data() + at, sizeof f);
+      std::snprintf(value, sizeof value, "%g", f);
+    } else if (width == 8) {
+      int64_t v;
+      std::memcpy(&v, bytes.data() + at, sizeof v);
+      std::snprintf(value, sizeof value, "%lld", static_cast<long long>(v));
+    } else if (width == 4) {
+      int32_t v;
+      std::memcpy(&v, bytes.data() + at, sizeof v);
+      std::snprintf(value, sizeof value, "%d", v);
+    } else {
+      std::snprintf(value, sizeof value, "%u", bytes[at]);
+    }
+    text += value;
+  }
+  if (bytes.size() / width > shown) text += ", ...";
+  return text + "}";
+}
+
+std::string ResultText(const stream::DecodedCall& call, const stream::DecodedValue& value) {
+  const api::FunctionInfo& info = api::kFunctions[call.slot];
+  if (call.slot == api::eglGetError) {
+    const char* name = EglErrorName(value.i);
+    return name ? name : value.i == EGL_SUCCESS ? "EGL_SUCCESS" : Hex(static_cast<uint64_t>(value.i));
+  }
+  switch (info.return_kind) {
+    case api::ArgKind::kInt:
+      return std::to_string(value.i);
+    case api::ArgKind::kBoolean:
+      return value.u ? "true" : "false";
+    case api::ArgKind::kEnum:
+      return info.is_egl ? Hex(value.u) : EnumText(value.u);
+    case api::ArgKind::kHandle:
+    case api::ArgKind::kPointer:
+      return value.u ? Hex(value.u) : "none";
+    default:
+      return std::to_string(value.u);
+  }
+}
+
+uint64_t ResultBits(const stream::DecodedCall& call, const stream::DecodedValue& value) {
+  return api::kFunctions[call.slot].return_kind == api::ArgKind::kInt ? static_cast<uint64_t>(value.i) : value.u;
+}
+
+// EGL errors the replay cannot meet: it runs every display as its one
+// initialized host display, and windows and pixmaps as pbuffers it makes, so
+// calls that failed on a bad display or native window succeed here.
+bool EglErrorOfAStandIn(int64_t error) {
+  return error == EGL_NOT_INITIALIZED || error == EGL_BAD_DISPLAY || error == EGL_BAD_NATIVE_WINDOW ||
+         error == EGL_BAD_NATIVE_PIXMAP;
+}
+
+bool WaitFailed(const stream::DecodedCall& call, uint64_t result) {
+  return api::kFunctions[call.slot].is_egl ? result == EGL_FALSE : result == GL_WAIT_FAILED;
+}
+
+}  // namespace
+
+SelfCheck::SelfCheck(const host::HostDriver& driver)
+    : get_error_(reinterpret_cast<GetError>(driver.Function(api::glGetError))) {}
+
+bool SelfCheck::WantsReply(const stream::DecodedCall& call) const {
+  if (call.slot < 0) return false;
+  if (api::kFunctions[call.slot].is_egl) return true;
+  const Agreement agreement = ComparisonOf(call).agreement;
+  return agreement != Agreement::kNone && agreement != Agreement::kGlError;
+}
+
+void SelfCheck::DropHostErrors() {
+  for (int i = 0; get_error_ && i < kMaxErrorsPerCall && get_error_() != GL_NO_ERROR; ++i) {
+  }
+}
+
+void SelfCheck::TakeHostErrors(const stream::DecodedCall& call) {
+  if (get_error_ == nullptr || call.context == 0) return;
+  for (int i = 0; i < kMaxErrorsPerCall; ++i) {
+    const unsigned int code = get_error_();
+    if (code == GL_NO_ERROR) return;
+    std::vector<MetError>& met = met_[call.context];
+    const bool known = std::any_of(met.begin(), met.end(), [&](const MetError& e) { return e.code == code; });
+    if (!known) met.push_back({code, call.sequence, Describe(call)});
+  }
+}
+
+void SelfCheck::CompareError(uint64_t context, uint64_t recorded, uint64_t sequence, const std::string& function,
+                             bool consume) {
+  ++compared_;
+  std::vector<MetError>& met = met_[context];
+  if (recorded == GL_NO_ERROR) {
+    if (met.empty()) return;
+    const MetError first = met.front();
+    met.clear();
+    const std::string where = consume ? function + " at call " + std::to_string(sequence) + " answered GL_NO_ERROR"
+                                      : "none pending at the frame's end, before call " + std::to_string(sequence);
+    Differ(first.sequence, first.function, "no GL error (" + where + ")", GlErrorText(first.code));
+    return;
+  }
+  auto same = std::find_if(met.begin(), met.end(), [&](const MetError& e) { return e.code == recorded; });
+  if (same != met.end()) {
+    if (consume) met.erase(same);
+    return;
+  }
+  std::string replayed = "GL_NO_ERROR";
+  if (!met.empty()) {
+    replayed = GlErrorText(met.front().code) + " (raised by call " + std::to_string(met.front().sequence) + " " +
+               met.front().function + ")";
+    if (consume) met.erase(met.begin());
+  }
+  Differ(sequence, function, GlErrorText(recorded), replayed);
+}
+
+void SelfCheck::CheckFrameEndError(uint64_t context, uint64_t error, uint64_t next_sequence) {
+  CompareError(context, error, next_sequence, "the error pending at the frame's end", false);
+}
+
+void SelfCheck::Check(const stream::DecodedCall& call, const host::CallReply* reply) {
+  const api::FunctionInfo& info = api::kFunctions[call.slot];
+  size_t errors_before = 0;
+  if (!info.is_egl) {
+    auto it = met_.find(call.context);
+    errors_before = it == met_.end() ? 0 : it->second.size();
+    TakeHostErrors(call);
+  }
+  if (call.slot == api::glBeginQuery || call.slot == api::glBeginQueryEXT) {
+    query_targets_[{call.context, call.args[1].u}] = static_cast<uint32_t>(call.args[0].u);
+  }
+  const Comparison comparison = ComparisonOf(call);
+  if (comparison.agreement == Agreement::kNone) return;
+  if (comparison.agreement == Agreement::kGlError) {
+    if (call.has_reply) CompareError(call.context, call.result.u, call.sequence, "glGetError", true);
+    return;
+  }
+  if (reply == nullptr || !call.has_reply) return;
+  switch (comparison.agreement) {
+    case Agreement::kSameResult: {
+      if (call.slot == api::eglGetError && reply->result.i == EGL_SUCCESS && EglErrorOfAStandIn(call.result.i)) return;
+      ++compared_;
+      if (ResultBits(call, call.result) != ResultBits(call, reply->result)) {
+        Differ(call.sequence, Describe(call), ResultText(call, call.result), ResultText(call, reply->result));
+      }
+      return;
+    }
+    case Agreement::kSuccess: {
+      ++compared_;
+      const bool recorded = ResultBits(call, call.result) != 0, replayed = ResultBits(call, reply->result) != 0;
+      if (recorded != replayed) {
+        Differ(call.sequence, Describe(call), recorded ? "success" : "failure", replayed ? "success" : "failure");
+      }
+      return;
+    }
+    case Agreement::kWaitOutcome: {
+      ++compared_;
+      const bool recorded = WaitFailed(call, ResultBits(call, call.result));
+      const bool replayed = WaitFailed(call, ResultBits(call, reply->result));
+      if (recorded != replayed) {
+        Differ(call.sequence, Describe(call), recorded ? "the wait failed" : "the wait succeeded",
+               replayed ? "the wait failed" : "the wait succeeded");
+      }
+      return;
+    }
+    case Agreement::kQueryResult: {
+      auto target = query_targets_.find({call.context, call.args[0].u});
+      if (target == query_targets_.end() || !QueryResultIsExact(target->second)) return;
+      [[fallthrough]];
+    }
+    case Agreement::kSameOutput: {
+      // A call that failed on the host wrote nothing: its error is compared instead.
+      auto it = met_.find(call.context);
+      if (it != met_.end() && it->second.size() > errors_before) return;
+      const stream::DecodedValue& recorded = call.args[comparison.output];
+      const stream::DecodedValue& replayed = reply->outputs[comparison.output];
+      if (!recorded.has_out || !replayed.has_out) return;
+      ++compared_;
+      const size_t size = std::min(recorded.out.size(), replayed.out.size());
+      if (size == 0 || std::memcmp(recorded.out.data(), replayed.out.data(), size) != 0) {
+        Differ(call.sequence, Describe(call), OutputText(call, recorded.out), OutputText(call, replayed.out));
+      }
+      return;
+    }
+    default:
+      return;
+  }
+}
+
+void SelfCheck::Differ(uint64_t sequence, std::string function, std::string recorded, std::string replayed) {
+  ++differing_;
+  if (differences_.size() < kDifferencesKept) {
+    differences_.push_back({sequence, std::move(function), std::move(recorded), std::move(replayed)});
+  }
+}
+
+}  // namespace strata::replay
