@@ -347,6 +347,8 @@ void print_usage(const AppInfo& app, bool to_stderr) {
                "  --fbo            headless: render into a framebuffer object with no EGL\n"
                "                   surface (needs EGL_KHR_surfaceless_context)\n"
                "  --verbose        print EGL and GL implementation details to stderr\n"
+               "  --error-at-swap  leave a GL error (GL_INVALID_ENUM) unasked at the first\n"
+               "                   swap and fail unless glGetError reports it after it\n"
                "  -h, --help       show this help and exit\n"
                "\n"
                "Headless runs use EGL_MESA_platform_surfaceless and a pbuffer surface.\n"
@@ -407,6 +409,9 @@ Options parse_options(const AppInfo& app, int argc, char** argv) {
     } else if (name == "--verbose") {
       no_value();
       opts.verbose = true;
+    } else if (name == "--error-at-swap") {
+      no_value();
+      opts.error_at_swap = true;
     } else if (arg.starts_with("-")) {
       usage_error(app, "unknown option '%s'", argv[i]);
     } else {
@@ -655,8 +660,12 @@ int run(const AppInfo& app, int argc, char** argv, Scene& scene) {
       if (fbo_fns.loaded()) fbo_fns.bind_framebuffer(GL_FRAMEBUFFER, ctx.default_framebuffer);
       last_frame = read_frame(opts.width, opts.height, use_fbo);
     }
+    // A frame that ends with an error nobody asked for, as a careless app leaves it.
+    const bool leave_error = opts.error_at_swap && frame == 0 && surface != EGL_NO_SURFACE;
+    if (leave_error) glEnable(0x0BAD);
     if (surface != EGL_NO_SURFACE) {
       check_egl(eglSwapBuffers(dpy, surface), "eglSwapBuffers");
+      if (leave_error && glGetError() != GL_INVALID_ENUM) fail("the GL error left at the swap was lost");
     } else {
       glFlush();  // no surface to swap in --fbo mode
     }

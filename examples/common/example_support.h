@@ -35,6 +35,7 @@ struct Options {
   bool window = false;     // X11 window instead of a headless pbuffer
   bool force_fbo = false;  // headless: skip the pbuffer, render into an FBO
   bool verbose = false;
+  bool error_at_swap = false;  // leave GL_INVALID_ENUM unasked at the first swap
 };
 
 // What a scene gets to know about the surface it renders into.

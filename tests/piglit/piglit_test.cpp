@@ -186,11 +186,15 @@ TEST_P(Piglit, TracedGivesTheSameResultAndRecordsEveryCall) {
   EXPECT_EQ(run.undecodable_records, 0) << run.stats_json.substr(0, 300);
 }
 
-// Traced with framebuffer images after every draw and at every swap, then
-// replayed: every image the replay draws must equal the one traced, and every
-// call must run. Tests that draw nothing must still replay every call. The
-// listed exceptions must still differ (and replay to the end), so that a fix
-// shows.
+// Traced with framebuffer images after every draw and at every swap (and the
+// final frame), then replayed with --strict: every image the replay draws must
+// equal the one traced, every call must run, and every call the replay
+// compares with the recording (glGetError, link status, ...) must agree.
+// Tests that draw nothing are judged by those comparisons, never by the exit
+// status alone. The listed exceptions must still differ (and replay to the
+// end), so that a fix shows.
+// Catches: replay that runs a call wrongly (the app's errors, statuses or
+// pixels differ), a final frame not captured, a self-check that compares nothing.
 TEST_P(Piglit, ReplayDrawsWhatWasTraced) {
   const PiglitCase& c = GetParam();
   std::string trace = testing::TempDir() + "/piglit-replay-" + UniqueName() + ".strace";
@@ -202,17 +206,26 @@ TEST_P(Piglit, ReplayDrawsWhatWasTraced) {
   options.working_directory = STRATA_PIGLIT_ROOT;
   ProcessResult traced = RunProcess(argv, options);
   ASSERT_EQ(PiglitResult(traced), c.expected) << traced.out << traced.err;
-  ProcessResult replayed = RunProcess({STRATA_CLI, "replay", "--verify", trace});
+  ProcessResult replayed = RunProcess({STRATA_CLI, "replay", "--verify", "--strict", trace});
   if (!c.replay_exception.empty()) {
     EXPECT_EQ(replayed.exit_code, 1) << "listed as differing (" << c.replay_exception << ") but:\n"
                                      << replayed.out << replayed.err;
-    EXPECT_NE(replayed.out.find("framebuffers differ"), std::string::npos) << replayed.out << replayed.err;
-  } else if (replayed.err.find("holds no framebuffer images") != std::string::npos) {
-    replayed = RunProcess({STRATA_CLI, "replay", trace});
-    EXPECT_EQ(replayed.exit_code, 0) << replayed.out << replayed.err;
+    EXPECT_TRUE(replayed.out.find("framebuffers differ") != std::string::npos ||
+                replayed.out.find("differ from the recording") != std::string::npos)
+        << replayed.out << replayed.err;
   } else {
-    EXPECT_EQ(replayed.exit_code, 0) << replayed.out << replayed.err;
-    EXPECT_NE(replayed.out.find("framebuffers match the trace"), std::string::npos) << replayed.out << replayed.err;
+    EXPECT_EQ(replayed.out.find("differ from the recording"), std::string::npos) << replayed.out << replayed.err;
+    if (replayed.err.find("holds no framebuffer images") != std::string::npos) {
+      replayed = RunProcess({STRATA_CLI, "replay", "--strict", trace});
+      EXPECT_EQ(replayed.exit_code, 0) << replayed.out << replayed.err;
+      static const std::regex compared(R"(check: (\d+) calls compared with the recording, all agree)");
+      std::smatch m;
+      ASSERT_TRUE(std::regex_search(replayed.out, m, compared)) << replayed.out << replayed.err;
+      EXPECT_GT(std::stol(m[1]), 0) << "no image and no call compared: judged by the exit status alone";
+    } else {
+      EXPECT_EQ(replayed.exit_code, 0) << replayed.out << replayed.err;
+      EXPECT_NE(replayed.out.find("framebuffers match the trace"), std::string::npos) << replayed.out << replayed.err;
+    }
   }
   EXPECT_EQ(replayed.out.find("could not run"), std::string::npos) << replayed.out << replayed.err;
   std::remove(trace.c_str());

@@ -6,6 +6,7 @@
 
 #include <cstdio>
 #include <cstring>
+#include <functional>
 #include <span>
 #include <fstream>
 #include <regex>
@@ -88,7 +89,8 @@ TEST(Replay, ThreadsAndSharedContexts) {
   ASSERT_EQ(traced.exit_code, 0) << traced.err;
   ProcessResult r = RunProcess({STRATA_CLI, "replay", "--verify", trace});
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
-  EXPECT_EQ(Number(r.out, R"(verify: all (\d+) framebuffers match)"), 60) << r.out;
+  // 20 swaps on each of 3 rendering threads, and each thread's final frame.
+  EXPECT_EQ(Number(r.out, R"(verify: all (\d+) framebuffers match)"), 63) << r.out;
 }
 
 // Changes one byte of the first captured image in a copy of the trace: the
@@ -125,16 +127,17 @@ TEST(Replay, VerifyReportsTheFirstDifferingPixel) {
   ASSERT_TRUE(changed_one);
   ProcessResult r = RunProcess({STRATA_CLI, "replay", "--verify", changed});
   EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
-  EXPECT_NE(r.out.find("verify: 1 of 2 framebuffers differ; first: frame 0"), std::string::npos) << r.out;
+  // Two swaps and the final frame.
+  EXPECT_NE(r.out.find("verify: 1 of 3 framebuffers differ; first: frame 0"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("1 of 3072 pixels differ (largest channel difference 128), first at x=63 y=47"),
             std::string::npos)
       << r.out;
 }
 
-// A call record of a void function again, from its decoded values, as the
-// `run` of its chunk left off (the previous call of its thread in the chunk).
-void EncodeVoidCall(const strata::stream::DecodedCall& call, strata::stream::CallRun& run,
-                    strata::stream::ByteBuffer* out) {
+// A call record again, from its decoded values, as the `run` of its chunk
+// left off (the previous call of its thread in the chunk).
+void EncodeCall(const strata::stream::DecodedCall& call, strata::stream::CallRun& run,
+                strata::stream::ByteBuffer* out) {
   using strata::api::ArgKind;
   strata::stream::CallEncoder e(*out, run, call.slot, call.sequence, call.context, call.flags);
   auto blob = [&](bool present, std::span<const uint8_t> bytes) {
@@ -144,41 +147,50 @@ void EncodeVoidCall(const strata::stream::DecodedCall& call, strata::stream::Cal
       e.Absent();
     }
   };
-  for (const auto& v : call.args) {
+  auto scalar = [&](const strata::stream::DecodedValue& v) {
     switch (v.kind) {
       case ArgKind::kInt: e.Signed(v.i); break;
       case ArgKind::kFloat: e.Float(static_cast<float>(v.f)); break;
       case ArgKind::kDouble: e.Double(v.f); break;
       default: e.Unsigned(v.u);
     }
+  };
+  for (const auto& v : call.args) {
+    scalar(v);
     if (strata::stream::IsDataPointer(v.kind)) blob(v.has_in, v.in);
   }
   e.Times(call.start_ns, call.start_ns + call.duration_ns);
+  if (call.has_reply && call.result.kind == ArgKind::kString) {
+    blob(call.result.has_out, call.result.out);
+  } else if (call.has_reply && call.result.kind != ArgKind::kVoid) {
+    scalar(call.result);
+  }
   for (const auto& v : call.args) {
     if (call.has_reply && strata::stream::IsDataPointer(v.kind)) blob(v.has_out, v.out);
   }
   e.End();
 }
 
-// A glTexImage2D whose width grew by one after tracing: its pixels are a row
-// short of what its arguments say the driver reads. The replay refuses that
-// call, says why, and replays the rest.
-TEST(Replay, RefusesABlobShorterThanItsArguments) {
+// Copies `trace` to `changed`, letting `change` alter decoded calls (it
+// returns true for a call it changed, which is then encoded again); returns
+// how many it changed.
+int RewriteCalls(const std::string& trace, const std::string& changed,
+                 const std::function<bool(strata::stream::DecodedCall&)>& change) {
   namespace stream = strata::stream;
-  std::string trace = Scratch("short.strace"), changed = Scratch("short-changed.strace");
-  ASSERT_EQ(Trace(trace, {App("gles2_shaders"), "--frames", "2"}, "").exit_code, 0);
   std::string error;
   auto in = stream::TraceFileReader::Open(trace, &error);
-  ASSERT_TRUE(in) << error;
+  EXPECT_TRUE(in) << error;
+  if (!in) return 0;
   stream::FunctionTable functions;
-  ASSERT_TRUE(stream::LoadFunctionTable(in->header(), trace, &functions, &error)) << error;
+  EXPECT_TRUE(stream::LoadFunctionTable(in->header(), trace, &functions, &error)) << error;
   auto out = stream::TraceFileWriter::Create(changed, in->header(), stream::Compression::kLz4, &error);
-  ASSERT_TRUE(out) << error;
+  EXPECT_TRUE(out) << error;
+  if (!out) return 0;
   stream::CallDecoder decoder(functions);
   std::vector<uint8_t> records;
   stream::ChunkInfo info;
   uint64_t chunk = 0;
-  bool changed_one = false;
+  int changes = 0;
   while (in->NextChunk(&records, &info, &error)) {
     ++chunk;
     stream::ByteBuffer rewritten;
@@ -188,40 +200,172 @@ TEST(Replay, RefusesABlobShorterThanItsArguments) {
       const size_t record_start = walk.offset();
       uint8_t type = walk.U8();
       uint64_t length = walk.Varint();
-      ASSERT_TRUE(walk.ok() && length <= walk.remaining());
+      EXPECT_TRUE(walk.ok() && length <= walk.remaining());
+      if (!walk.ok() || length > walk.remaining()) return changes;
       std::span<const uint8_t> payload = walk.Bytes(length);
       const size_t record_end = walk.offset();
       stream::DecodedCall call;
-      if (type == static_cast<uint8_t>(stream::RecordType::kCall)) {
-        ASSERT_TRUE(decoder.Decode(payload, info.thread_id, chunk, &call, &error)) << error;
+      const bool is_call = type == static_cast<uint8_t>(stream::RecordType::kCall);
+      if (is_call) {
+        EXPECT_TRUE(decoder.Decode(payload, info.thread_id, chunk, &call, &error)) << error;
       }
-      if (call.name == "glTexImage2D" && call.args[8].has_in && !changed_one) {
-        ASSERT_EQ(call.function_id, static_cast<uint64_t>(call.slot));
-        call.args[3].i += 1;  // width
-        EncodeVoidCall(call, run, &rewritten);
-        changed_one = true;
+      if (is_call && change(call)) {
+        EXPECT_EQ(call.function_id, static_cast<uint64_t>(call.slot));
+        EncodeCall(call, run, &rewritten);
+        ++changes;
       } else {
         uint8_t* o = rewritten.Reserve(record_end - record_start);
         std::memcpy(o, records.data() + record_start, record_end - record_start);
         rewritten.size += record_end - record_start;
       }
-      if (type == static_cast<uint8_t>(stream::RecordType::kCall)) {
+      if (is_call) {
         // Where the chunk's next call is encoded from.
         run.calls = 1;
         run.last_sequence = call.sequence;
         run.last_start_ns = call.start_ns;
       }
     }
-    ASSERT_TRUE(out->WriteChunk(rewritten.bytes(), info, &error)) << error;
+    EXPECT_TRUE(out->WriteChunk(rewritten.bytes(), info, &error)) << error;
   }
-  ASSERT_TRUE(error.empty()) << error;
-  ASSERT_TRUE(out->Finish(&error)) << error;
+  EXPECT_TRUE(error.empty()) << error;
+  EXPECT_TRUE(out->Finish(&error)) << error;
+  return changes;
+}
+
+// A glTexImage2D whose width grew by one after tracing: its pixels are a row
+// short of what its arguments say the driver reads. The replay refuses that
+// call, says why, and replays the rest.
+TEST(Replay, RefusesABlobShorterThanItsArguments) {
+  std::string trace = Scratch("short.strace"), changed = Scratch("short-changed.strace");
+  ASSERT_EQ(Trace(trace, {App("gles2_shaders"), "--frames", "2"}, "").exit_code, 0);
+  bool changed_one = false;
+  RewriteCalls(trace, changed, [&](strata::stream::DecodedCall& call) {
+    if (call.name != "glTexImage2D" || !call.args[8].has_in || changed_one) return false;
+    call.args[3].i += 1;  // width
+    return changed_one = true;
+  });
   ASSERT_TRUE(changed_one);
   ProcessResult r = RunProcess({STRATA_CLI, "replay", changed});
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
   EXPECT_NE(r.err.find("glTexImage2D: 1 call not run ('pixels' holds "), std::string::npos) << r.out << r.err;
   EXPECT_NE(r.err.find("its arguments need"), std::string::npos) << r.err;
   EXPECT_EQ(Number(r.out, R"(replayed \d+ calls, (\d+) frames)"), 2) << r.out;
+}
+
+// A call that fails on the host where the app's did not: the self-check names
+// it (the app's glGetError and the tracer's at the frame's end said no error),
+// --strict makes it exit 1, and the replay still runs to the end.
+// Catches: replay that ignores GL errors, a self-check that compares nothing,
+// --strict that does not change the exit status.
+TEST(Replay, SelfCheckNamesACallThatFailsOnlyOnReplay) {
+  std::string trace = Scratch("check.strace"), changed = Scratch("check-changed.strace");
+  ASSERT_EQ(Trace(trace, {App("gles2_shaders"), "--frames", "2"}, "").exit_code, 0);
+  ProcessResult clean = RunProcess({STRATA_CLI, "replay", "--strict", trace});
+  EXPECT_EQ(clean.exit_code, 0) << clean.out << clean.err;
+  EXPECT_GT(Number(clean.out, R"(check: (\d+) calls compared with the recording, all agree)"), 10) << clean.out;
+  uint64_t enable = 0;
+  RewriteCalls(trace, changed, [&](strata::stream::DecodedCall& call) {
+    if (call.name != "glEnable" || enable != 0) return false;
+    call.args[0].u = 0x0BAD;  // no such capability: GL_INVALID_ENUM on the host
+    enable = call.sequence;
+    return true;
+  });
+  ASSERT_NE(enable, 0u) << "gles2_shaders calls glEnable";
+  ProcessResult r = RunProcess({STRATA_CLI, "replay", changed});
+  EXPECT_EQ(r.exit_code, 0) << "without --strict a difference is reported, not fatal\n" << r.out << r.err;
+  EXPECT_EQ(Number(r.out, R"(check: (\d+) of \d+ compared calls differ)"), 1) << r.out;
+  EXPECT_NE(r.out.find("call " + std::to_string(enable) + " glEnable: recorded no GL error"), std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("replayed GL_INVALID_ENUM"), std::string::npos) << r.out;
+  EXPECT_EQ(Number(r.out, R"(replayed \d+ calls, (\d+) frames)"), 2) << r.out;
+  ProcessResult strict = RunProcess({STRATA_CLI, "replay", "--strict", changed});
+  EXPECT_EQ(strict.exit_code, 1) << strict.out << strict.err;
+  ProcessResult unchecked = RunProcess({STRATA_CLI, "replay", "--no-check", changed});
+  EXPECT_EQ(unchecked.exit_code, 0) << unchecked.out << unchecked.err;
+  EXPECT_EQ(unchecked.out.find("check:"), std::string::npos) << unchecked.out;
+}
+
+// A recorded answer the host does not give: a compile status turned to 0 in
+// the trace is reported with both values.
+// Catches: a self-check that compares outputs with themselves or not at all.
+TEST(Replay, SelfCheckComparesRecordedAnswers) {
+  std::string trace = Scratch("answers.strace"), changed = Scratch("answers-changed.strace");
+  ASSERT_EQ(Trace(trace, {App("gles2_shaders"), "--frames", "1"}, "").exit_code, 0);
+  uint64_t status = 0;
+  RewriteCalls(trace, changed, [&](strata::stream::DecodedCall& call) {
+    if (call.name != "glGetShaderiv" || call.args[1].u != 0x8B81 /* GL_COMPILE_STATUS */ || status != 0) return false;
+    if (!call.args[2].has_out || call.args[2].out.size() != 4) return false;
+    static const uint8_t kFailed[4] = {0, 0, 0, 0};
+    call.args[2].out = kFailed;
+    status = call.sequence;
+    return true;
+  });
+  ASSERT_NE(status, 0u) << "gles2_shaders asks for its shaders' compile status";
+  ProcessResult r = RunProcess({STRATA_CLI, "replay", "--strict", changed});
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  EXPECT_NE(r.out.find("call " + std::to_string(status) + " glGetShaderiv(GL_COMPILE_STATUS): recorded {0}, replayed {1}"),
+            std::string::npos)
+      << r.out;
+}
+
+// Without --capture the trace still holds one image: the final frame, read
+// when the app gave its context up. It is the app's own last frame (compared
+// with the PNG the app wrote itself), and --verify compares the replay with it.
+// Catches: no final frame, a final frame of the wrong framebuffer or empty
+// pixels, --capture none that still captures.
+TEST(Replay, FinalFrameIsTheAppsLastFrame) {
+  std::string trace = Scratch("final.strace"), own = Scratch("final-own.png");
+  ASSERT_EQ(Trace(trace, {App("gles2_shaders"), "--frames", "3", "--output", own}, "").exit_code, 0);
+  strata::test::Image expected;
+  std::string error;
+  ASSERT_TRUE(strata::test::ReadPng(own, &expected, &error)) << error;
+  auto reader = strata::stream::RecordReader::Open(trace, &error);
+  ASSERT_TRUE(reader) << error;
+  int images = 0;
+  strata::stream::Record record;
+  while (reader->Next(&record)) {
+    if (record.type != strata::stream::RecordType::kFramebuffer) continue;
+    ++images;
+    strata::stream::FramebufferImage image;
+    ASSERT_TRUE(strata::stream::DecodeFramebuffer(record.payload, &image));
+    EXPECT_TRUE(image.final_frame);
+    EXPECT_EQ(image.framebuffer, 0u);
+    ASSERT_EQ(image.width, static_cast<uint64_t>(expected.width));
+    ASSERT_EQ(image.height, static_cast<uint64_t>(expected.height));
+    // The record is bottom row first, the PNG top row first.
+    const size_t row = image.width * 4;
+    bool same = true;
+    for (uint64_t y = 0; y < image.height && same; ++y) {
+      same = std::memcmp(image.pixels.data() + y * row, expected.rgba.data() + (image.height - 1 - y) * row, row) == 0;
+    }
+    EXPECT_TRUE(same) << "the final frame is not the app's last frame";
+  }
+  EXPECT_EQ(images, 1);
+  ProcessResult r = RunProcess({STRATA_CLI, "replay", "--verify", "--strict", trace});
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("verify: all 1 framebuffers match the trace"), std::string::npos) << r.out;
+
+  std::string none = Scratch("final-none.strace");
+  ASSERT_EQ(Trace(none, {App("gles2_shaders"), "--frames", "3"}, "none").exit_code, 0);
+  r = RunProcess({STRATA_CLI, "replay", "--verify", none});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("holds no framebuffer images"), std::string::npos) << r.err;
+}
+
+// An app that leaves a GL error unasked at a swap: the tracer records it at the
+// frame's end and gives it back, so the app still sees it (it fails
+// otherwise), and the replay, which meets the same error, agrees.
+// Catches: a tracer that swallows the app's error, a replay that flags errors the app met too.
+TEST(Replay, AnErrorLeftAtASwapReachesTheAppAndTheReplay) {
+  ASSERT_EQ(RunProcess({App("gles2_shaders"), "--frames", "2", "--error-at-swap"}).exit_code, 0);
+  std::string trace = Scratch("error-at-swap.strace");
+  ProcessResult traced = Trace(trace, {App("gles2_shaders"), "--frames", "2", "--error-at-swap"}, "");
+  ASSERT_EQ(traced.exit_code, 0) << traced.err;
+  ProcessResult dump = RunProcess({STRATA_CLI, "dump", trace});
+  EXPECT_NE(dump.out.find("GL error GL_INVALID_ENUM pending at the frame's end"), std::string::npos) << dump.out;
+  ProcessResult r = RunProcess({STRATA_CLI, "replay", "--strict", trace});
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("all agree"), std::string::npos) << r.out;
 }
 
 TEST(Replay, BenchmarkAndLoops) {
@@ -279,9 +423,11 @@ TEST(Replay, Usage) {
   ProcessResult help = RunProcess({STRATA_CLI, "replay", "--help"});
   EXPECT_EQ(help.exit_code, 0);
   EXPECT_NE(help.out.find("--verify"), std::string::npos);
+  EXPECT_NE(help.out.find("--strict"), std::string::npos);
+  EXPECT_EQ(RunProcess({STRATA_CLI, "replay", "--strict", "--no-check", "x.strace"}).exit_code, 2);
   // No images to verify against is an error, not a silent pass.
   std::string trace = Scratch("noimages.strace");
-  ASSERT_EQ(Trace(trace, {App("gles2_shaders"), "--frames", "1"}, "").exit_code, 0);
+  ASSERT_EQ(Trace(trace, {App("gles2_shaders"), "--frames", "1"}, "none").exit_code, 0);
   ProcessResult r = RunProcess({STRATA_CLI, "replay", "--verify", trace});
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.err.find("holds no framebuffer images"), std::string::npos) << r.err;
