@@ -2,6 +2,7 @@
 // above the trace layer, must count exactly what the trace holds), nothing
 // undecodable, threads, a process killed mid-run, and sinks that fail.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -217,12 +218,22 @@ TEST(LiveTrace, MissingOrVanishingClientStopsTracingOnly) {
   EXPECT_NE(left.err.find("the program continues untraced"), std::string::npos) << left.err;
 }
 
-// Switching tracing on and off while the program runs.
+// Switching tracing on and off while the program runs. Each attached trace
+// opens with a made-up context of the app's client version (2) and config,
+// and stops growing once detach returns. Its replay cannot draw what was
+// traced yet: the program, buffers and textures the app made before the
+// attach are not in the trace (a snapshot of them at attach time is still
+// to come). The replay must say so rather than exit 0 with black frames: the
+// self-check names glUseProgram failing, --strict exits 1. When the gap is
+// closed this test fails and must then ask for matching frames.
+// Catches: a synthesized context of the wrong version or config, tracing that
+// goes on after detach, an attached trace whose broken replay goes unnoticed.
 TEST(AttachDetach, TraceableProcessIsSwitchedOnAndOffTwice) {
   int out[2];
   ASSERT_EQ(pipe(out), 0);
   pid_t app = fork();
   if (app == 0) {
+    setenv("STRATA_TRACE_CAPTURE", "swap", 1);
     dup2(out[1], 1);
     execl(STRATA_CLI, STRATA_CLI, "run", "--traceable", "--", STRATA_BIN_DIR "/gles2_shaders", "--frames", "100000",
           static_cast<char*>(nullptr));
@@ -238,8 +249,13 @@ TEST(AttachDetach, TraceableProcessIsSwitchedOnAndOffTwice) {
   usleep(400000);
   ProcessResult off = RunProcess({STRATA_CLI, "trace", "--detach", pid});
   EXPECT_EQ(off.exit_code, 0) << off.err;
+  struct stat detached {};
+  ASSERT_EQ(stat(first.c_str(), &detached), 0);
   EXPECT_EQ(RunProcess({STRATA_CLI, "trace", "--detach", pid}).exit_code, 1) << "not tracing any more";
   usleep(200000);
+  struct stat later {};
+  ASSERT_EQ(stat(first.c_str(), &later), 0);
+  EXPECT_EQ(later.st_size, detached.st_size) << "the trace grew after detach returned";
   EXPECT_EQ(RunProcess({STRATA_CLI, "trace", "--attach", pid, "-o", second}).exit_code, 0);
   usleep(300000);
   EXPECT_EQ(RunProcess({STRATA_CLI, "trace", "--detach", pid}).exit_code, 0);
@@ -255,6 +271,9 @@ TEST(AttachDetach, TraceableProcessIsSwitchedOnAndOffTwice) {
     auto first_line = dump.out.substr(0, dump.out.find('\n'));
     EXPECT_NE(first_line.find("\"function\":\"eglCreateContext\""), std::string::npos) << first_line;
     EXPECT_NE(first_line.find("\"synthesized\":true"), std::string::npos) << first_line;
+    // EGL_CONTEXT_CLIENT_VERSION (0x3098 = 12440) 2, as gles2_shaders asked, and a config.
+    EXPECT_NE(first_line.find("{12440, 2, 12344}"), std::string::npos) << first_line;
+    EXPECT_EQ(first_line.find("\"name\":\"config\",\"value\":\"NULL\""), std::string::npos) << first_line;
     auto second_line = dump.out.substr(first_line.size() + 1, dump.out.find('\n', first_line.size() + 1) - first_line.size() - 1);
     EXPECT_NE(second_line.find("\"function\":\"eglMakeCurrent\""), std::string::npos) << second_line;
     ProcessResult stats = RunProcess({STRATA_CLI, "stats", "--json", trace});
@@ -263,6 +282,10 @@ TEST(AttachDetach, TraceableProcessIsSwitchedOnAndOffTwice) {
     std::smatch draws;
     ASSERT_TRUE(std::regex_search(stats.out, draws, std::regex(R"re(^\{"program":"[^"]*","calls":\d+,"draws":(\d+))re")));
     EXPECT_GT(std::stol(draws[1]), 0) << "frames were traced";
+    ProcessResult replayed = RunProcess({STRATA_CLI, "replay", "--verify", "--strict", trace});
+    EXPECT_EQ(replayed.exit_code, 1) << replayed.out << replayed.err;
+    EXPECT_NE(replayed.out.find("glUseProgram: recorded no GL error"), std::string::npos) << replayed.out;
+    EXPECT_NE(replayed.out.find("framebuffers differ"), std::string::npos) << replayed.out;
     unlink(trace.c_str());
   }
 }
