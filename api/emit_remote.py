@@ -258,7 +258,7 @@ def emit_remote_functions(model: registry.Model, rules: dict, uncovered: set) ->
         lines += _saw_bound_names(f)
         if deferrable and _HELD_UNIFORM.fullmatch(f.name):
             # A uniform's 32-bit values, held by location (the same shape for all twelve).
-            values = ", ".join(f"HeldBits({p.name})" for p in f.params[1:])
+            values = ", ".join(f"std::bit_cast<uint32_t>({p.name})" for p in f.params[1:])
             lines.append(f"  const uint32_t strata_held[] = {{{values}}};")
             lines.append(f"  if (strata_c->deferred().Uniform(*strata_c, api::{f.name}, {f.params[0].name}, "
                          f"{len(f.params) - 1}, strata_held)) return;")
@@ -351,7 +351,7 @@ def _emit_send_held_uniform(model: registry.Model) -> str:
     lines = ["void SendHeldUniform(Connection& c, api::Slot slot, GLint location, const uint32_t* values) {",
              "  switch (slot) {"]
     for f in _held_uniforms(model):
-        values = ", ".join(f"HeldValue<{p.type}>(values[{k}])" for k, p in enumerate(f.params[1:]))
+        values = ", ".join(f"std::bit_cast<{p.type}>(values[{k}])" for k, p in enumerate(f.params[1:]))
         lines.append(f"    case api::{f.name}: return Send_{f.name}(c, location, {values});")
     lines += ["    default: return;", "  }", "}\n"]
     return "\n".join(lines) + "\n"

@@ -18,7 +18,6 @@
 #include <GLES3/gl3.h>
 
 #include <cstdint>
-#include <cstring>
 #include <vector>
 
 #include "strata/api/functions.h"
@@ -27,22 +26,6 @@ namespace strata::remote {
 
 class Connection;
 class ContextShadow;
-
-// A uniform argument as the 32 bits DeferredState::Uniform holds, and back.
-template <typename T>
-uint32_t HeldBits(T value) {
-  static_assert(sizeof(T) == sizeof(uint32_t));
-  uint32_t bits;
-  std::memcpy(&bits, &value, sizeof bits);
-  return bits;
-}
-template <typename T>
-T HeldValue(uint32_t bits) {
-  static_assert(sizeof(T) == sizeof(uint32_t));
-  T value;
-  std::memcpy(&value, &bits, sizeof value);
-  return value;
-}
 
 // What the renderer's context holds, as far as the client sent it; kept per
 // context (in ContextShadow), so that a value set again is dropped.

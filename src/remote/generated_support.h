@@ -9,6 +9,7 @@
 #include <GLES2/gl2ext.h>
 
 #include <algorithm>
+#include <bit>
 #include <cstdint>
 #include <cstring>
 
