@@ -32,17 +32,8 @@ GLuint Program() {
   const char* fs =
       "#version 300 es\nprecision mediump float; uniform vec4 color; uniform int boost; out vec4 o;\n"
       "void main() { o = color * (boost > 0 ? 2.0 : 1.0); }";
-  GLuint program = glCreateProgram();
-  for (auto [type, source] : {std::pair{GL_VERTEX_SHADER, vs}, std::pair{GL_FRAGMENT_SHADER, fs}}) {
-    GLuint shader = glCreateShader(type);
-    glShaderSource(shader, 1, &source, nullptr);
-    glCompileShader(shader);
-    glAttachShader(program, shader);
-  }
-  glLinkProgram(program);
-  GLint ok = 0;
-  glGetProgramiv(program, GL_LINK_STATUS, &ok);
-  if (!ok) Fail("link failed");
+  GLuint program = LinkedProgram(CompiledShader(GL_VERTEX_SHADER, vs), CompiledShader(GL_FRAGMENT_SHADER, fs));
+  if (program == 0) Fail("link failed");
   return program;
 }
 

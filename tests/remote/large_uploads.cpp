@@ -76,19 +76,16 @@ int main() {
   // A fragment shader of over 64 KiB: its source goes out of line too.
   std::string padding;
   while (padding.size() < 70 * 1024) padding += "// a long comment line that makes the source large enough\n";
-  GLuint program = glCreateProgram();
-  glAttachShader(program, Shader(GL_VERTEX_SHADER,
-                                 "#version 300 es\nlayout(location = 0) in vec2 p; layout(location = 1) in vec2 t;\n"
-                                 "out vec2 uv; void main() { uv = t; gl_Position = vec4(p, 0.0, 1.0); }"));
-  glAttachShader(program, Shader(GL_FRAGMENT_SHADER,
-                                 "#version 300 es\nprecision mediump float;\n" + padding +
-                                     "in vec2 uv; uniform sampler2D image; uniform mediump sampler2DArray layers;\n"
-                                     "out vec4 o; void main() {\n"
-                                     "  o = texture(image, uv) * 0.75 + texture(layers, vec3(uv, 5.0)) * 0.25; }"));
-  glLinkProgram(program);
-  GLint linked = 0;
-  glGetProgramiv(program, GL_LINK_STATUS, &linked);
-  if (!linked) Fail("the program did not link");
+  GLuint program = LinkedProgram(
+      Shader(GL_VERTEX_SHADER,
+             "#version 300 es\nlayout(location = 0) in vec2 p; layout(location = 1) in vec2 t;\n"
+             "out vec2 uv; void main() { uv = t; gl_Position = vec4(p, 0.0, 1.0); }"),
+      Shader(GL_FRAGMENT_SHADER,
+             "#version 300 es\nprecision mediump float;\n" + padding +
+                 "in vec2 uv; uniform sampler2D image; uniform mediump sampler2DArray layers;\n"
+                 "out vec4 o; void main() {\n"
+                 "  o = texture(image, uv) * 0.75 + texture(layers, vec3(uv, 5.0)) * 0.25; }"));
+  if (program == 0) Fail("the program did not link");
   glUseProgram(program);
   glUniform1i(glGetUniformLocation(program, "image"), 0);
   glUniform1i(glGetUniformLocation(program, "layers"), 1);

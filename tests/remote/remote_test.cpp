@@ -381,6 +381,15 @@ TEST(Remote, ResizedWindowGetsASurfaceOfTheNewSize) {
   EXPECT_NE(remote.out.find("resized: ok"), std::string::npos) << remote.out;
 }
 
+// `app` through `renderer` with the stats line on and `name`=`value` set.
+ProcessResult RunRemoteWithStats(const Renderer& renderer, const std::string& app, const std::string& name,
+                                 const std::string& value) {
+  strata::test::ProcessOptions options;
+  options.timeout_seconds = 120;
+  options.set_env = {{"STRATA_REMOTE_STATS", "1"}, {name, value}};
+  return RunProcess({STRATA_CLI, "run", "--remote", renderer.address(), "--", app}, options);
+}
+
 // STRATA_REMOTE_STATS=1: one line at exit with the frames, the calls that
 // went out, bytes both ways, round trips, flushes and the calls that stayed
 // on the client, in all and per frame, and the transport.
@@ -423,10 +432,7 @@ TEST(Remote, HeldBackCallsChangeNothingAnAppCanSee) {
   Renderer renderer;
   static const std::regex absorbed(R"(, (\d+) calls absorbed on the client)");
   for (const bool held : {true, false}) {
-    strata::test::ProcessOptions options;
-    options.timeout_seconds = 120;
-    options.set_env = {{"STRATA_REMOTE_STATS", "1"}, {"STRATA_REMOTE_SHADOW", held ? "on" : "off"}};
-    ProcessResult remote = RunProcess({STRATA_CLI, "run", "--remote", renderer.address(), "--", app}, options);
+    ProcessResult remote = RunRemoteWithStats(renderer, app, "STRATA_REMOTE_SHADOW", held ? "on" : "off");
     ASSERT_EQ(remote.exit_code, 0) << remote.err << renderer.Log();
     EXPECT_EQ(remote.out, native.out) << (held ? "held back" : "sent as they come");
     std::smatch m;
@@ -456,10 +462,7 @@ TEST(Remote, ClientMadeNamesAndAnswersMatchNative) {
   static const std::regex round_trips(R"((\d+) round trips)");
   long trips[2] = {0, 0};
   for (const bool client_names : {true, false}) {
-    strata::test::ProcessOptions options;
-    options.timeout_seconds = 120;
-    options.set_env = {{"STRATA_REMOTE_STATS", "1"}, {"STRATA_REMOTE_SHADOW", client_names ? "on" : "off"}};
-    ProcessResult remote = RunProcess({STRATA_CLI, "run", "--remote", renderer.address(), "--", app}, options);
+    ProcessResult remote = RunRemoteWithStats(renderer, app, "STRATA_REMOTE_SHADOW", client_names ? "on" : "off");
     ASSERT_EQ(remote.exit_code, 0) << remote.err << renderer.Log();
     EXPECT_EQ(remote.out, native.out) << (client_names ? "names made on the client" : "names made by the renderer");
     std::smatch m;
@@ -490,10 +493,7 @@ TEST(Remote, LargeBlobsGoOutOfLineAndChangeNothing) {
   Renderer renderer;
   static const std::regex out_of_line(R"(; ([0-9.]+) KiB sent out of line; over a (shared-memory ring|socket))");
   for (const bool ring : {true, false}) {
-    strata::test::ProcessOptions options;
-    options.timeout_seconds = 120;
-    options.set_env = {{"STRATA_REMOTE_STATS", "1"}, {"STRATA_REMOTE_RING", ring ? "on" : "off"}};
-    ProcessResult remote = RunProcess({STRATA_CLI, "run", "--remote", renderer.address(), "--", app}, options);
+    ProcessResult remote = RunRemoteWithStats(renderer, app, "STRATA_REMOTE_RING", ring ? "on" : "off");
     ASSERT_EQ(remote.exit_code, 0) << remote.err << renderer.Log();
     EXPECT_EQ(remote.out, native.out) << (ring ? "over the ring" : "over the socket");
     std::smatch m;

@@ -28,6 +28,17 @@ inline GLuint CompiledShader(GLenum type, const char* source) {
   return ok ? shader : 0;
 }
 
+// A program linked from two compiled shaders, or 0 when it does not link.
+inline GLuint LinkedProgram(GLuint vertex_shader, GLuint fragment_shader) {
+  GLuint program = glCreateProgram();
+  glAttachShader(program, vertex_shader);
+  glAttachShader(program, fragment_shader);
+  glLinkProgram(program);
+  GLint ok = 0;
+  glGetProgramiv(program, GL_LINK_STATUS, &ok);
+  return ok ? program : 0;
+}
+
 struct PbufferContext {
   EGLDisplay display = EGL_NO_DISPLAY;
   EGLConfig config = nullptr;
