@@ -52,9 +52,9 @@ class LoopReplay {
   LoopReplay(const ReplayOptions& options, const host::HostDriver& driver, host::SurfaceFactory& surfaces,
              const stream::FunctionTable& functions, ReplayResult* result, bool first_loop)
       : options_(options), dispatch_(driver, surfaces, functions), result_(result), first_loop_(first_loop),
-        check_(driver) {
+        checking_(options.check && first_loop), check_(driver) {
     dispatch_.executor().before_swap = [this](uint32_t thread, uint64_t) { BeforeSwap(thread); };
-    if (options_.check && first_loop_) {
+    if (checking_) {
       dispatch_.wants_reply = [this](const stream::DecodedCall& call) { return check_.WantsReply(call); };
       dispatch_.after_call = [this](const stream::DecodedCall& call, const host::CallReply* reply) {
         check_.Check(call, reply);
@@ -77,7 +77,7 @@ class LoopReplay {
         }
       } else if (record.type == stream::RecordType::kFramebuffer && options_.verify && first_loop_) {
         Verify(record);
-      } else if (record.type == stream::RecordType::kTraceEvent && dispatch_.after_call) {
+      } else if (record.type == stream::RecordType::kTraceEvent && checking_) {
         uint64_t context = 0, error = 0;
         if (stream::DecodeGlErrorEvent(record.payload, &context, &error)) {
           check_.CheckFrameEndError(context, error, dispatch_.last_sequence() + 1);
@@ -89,7 +89,7 @@ class LoopReplay {
     result_->frames = frame_;
     result_->skipped_calls = dispatch_.executor().skipped_calls();
     result_->problems = dispatch_.executor().problems();
-    if (dispatch_.after_call) {
+    if (checking_) {
       result_->calls_compared = check_.compared();
       result_->calls_differing = check_.differing();
       result_->call_differences = check_.first_differences();
@@ -167,6 +167,7 @@ class LoopReplay {
   host::RecordDispatch dispatch_;
   ReplayResult* result_;
   const bool first_loop_;
+  const bool checking_;  // the self-check runs (first loop only)
   SelfCheck check_;
   uint64_t frame_ = 0;
   std::string snapshot_error_;

@@ -10,6 +10,7 @@
 
 #include "common/egl_error_names.h"
 #include "replay/compared_calls.h"
+#include "stream/call_printer.h"
 #include "strata/api/functions.h"
 
 namespace strata::replay {
@@ -19,85 +20,31 @@ constexpr size_t kDifferencesKept = 10;
 // GL keeps one flag per error: a handful at most. More means a loop.
 constexpr int kMaxErrorsPerCall = 8;
 
-std::string Hex(uint64_t value) {
-  char text[24];
-  std::snprintf(text, sizeof text, "0x%llx", static_cast<unsigned long long>(value));
-  return text;
-}
-
 std::string GlErrorText(uint64_t error) {
   if (error == GL_NO_ERROR) return "GL_NO_ERROR";
-  const char* name = api::GlEnumName(static_cast<uint32_t>(error));
-  return name ? name : Hex(error);
-}
-
-std::string EnumText(uint64_t value) {
-  const char* name = api::GlEnumName(static_cast<uint32_t>(value));
-  return name ? name : Hex(value);
+  if (const char* name = api::GlEnumName(static_cast<uint32_t>(error))) return name;
+  char text[24];
+  std::snprintf(text, sizeof text, "0x%llx", static_cast<unsigned long long>(error));
+  return text;
 }
 
 // A call's name, with the pname that decides what it answers.
 std::string Describe(const stream::DecodedCall& call) {
-  std::string name(call.name);
   const api::FunctionInfo& info = api::kFunctions[call.slot];
   for (int i = 0; i < info.param_count; ++i) {
-    if (std::strcmp(info.params[i].name, "pname") == 0) return name + "(" + EnumText(call.args[i].u) + ")";
-  }
-  return name;
-}
-
-// Values behind an output pointer, as the function's type writes them.
-std::string OutputText(const stream::DecodedCall& call, std::span<const uint8_t> bytes) {
-  std::string_view name = call.name;
-  const bool floats = name.ends_with("fv");
-  const bool booleans = name.find("Boolean") != std::string_view::npos;
-  const bool wide = name.find("64") != std::string_view::npos;
-  const size_t width = booleans ? 1 : wide ? 8 : 4;
-  std::string text = "{";
-  size_t shown = 0;
-  for (size_t at = 0; at + width <= bytes.size() && shown < 16; at += width, ++shown) {
-    if (shown) text += ", ";
-    char value[48];
-    if (floats) {
-      float f;
-      std::memcpy(&f, bytes.data() + at, sizeof f);
-      std::snprintf(value, sizeof value, "%g", f);
-    } else if (width == 8) {
-      int64_t v;
-      std::memcpy(&v, bytes.data() + at, sizeof v);
-      std::snprintf(value, sizeof value, "%lld", static_cast<long long>(v));
-    } else if (width == 4) {
-      int32_t v;
-      std::memcpy(&v, bytes.data() + at, sizeof v);
-      std::snprintf(value, sizeof value, "%d", v);
-    } else {
-      std::snprintf(value, sizeof value, "%u", bytes[at]);
+    if (std::strcmp(info.params[i].name, "pname") == 0) {
+      return std::string(call.name) + "(" + stream::FormatValue(call, i) + ")";
     }
-    text += value;
   }
-  if (bytes.size() / width > shown) text += ", ...";
-  return text + "}";
+  return std::string(call.name);
 }
 
 std::string ResultText(const stream::DecodedCall& call, const stream::DecodedValue& value) {
-  const api::FunctionInfo& info = api::kFunctions[call.slot];
   if (call.slot == api::eglGetError) {
-    const char* name = EglErrorName(value.i);
-    return name ? name : value.i == EGL_SUCCESS ? "EGL_SUCCESS" : Hex(static_cast<uint64_t>(value.i));
+    if (value.i == EGL_SUCCESS) return "EGL_SUCCESS";
+    if (const char* name = EglErrorName(value.i)) return name;
   }
-  switch (info.return_kind) {
-    case api::ArgKind::kInt:
-      return std::to_string(value.i);
-    case api::ArgKind::kBoolean:
-      return value.u ? "true" : "false";
-    case api::ArgKind::kEnum:
-      return info.is_egl ? Hex(value.u) : EnumText(value.u);
-    case api::ArgKind::kHandle:
-    case api::ArgKind::kPointer:
-      return value.u ? Hex(value.u) : "none";
-    default:
-      return std::to_string(value.u);
-  }
+  return stream::FormatScalar(call, value);
 }
 
 uint64_t ResultBits(const stream::DecodedCall& call, const stream::DecodedValue& value) {
@@ -133,15 +80,18 @@ void SelfCheck::DropHostErrors() {
   }
 }
 
-void SelfCheck::TakeHostErrors(const stream::DecodedCall& call) {
-  if (get_error_ == nullptr || call.context == 0) return;
+bool SelfCheck::TakeHostErrors(const stream::DecodedCall& call) {
+  if (get_error_ == nullptr || call.context == 0) return false;
+  bool raised = false;
   for (int i = 0; i < kMaxErrorsPerCall; ++i) {
     const unsigned int code = get_error_();
-    if (code == GL_NO_ERROR) return;
+    if (code == GL_NO_ERROR) break;
+    raised = true;
     std::vector<MetError>& met = met_[call.context];
     const bool known = std::any_of(met.begin(), met.end(), [&](const MetError& e) { return e.code == code; });
     if (!known) met.push_back({code, call.sequence, Describe(call)});
   }
+  return raised;
 }
 
 void SelfCheck::CompareError(uint64_t context, uint64_t recorded, uint64_t sequence, const std::string& function,
@@ -176,13 +126,7 @@ void SelfCheck::CheckFrameEndError(uint64_t context, uint64_t error, uint64_t ne
 }
 
 void SelfCheck::Check(const stream::DecodedCall& call, const host::CallReply* reply) {
-  const api::FunctionInfo& info = api::kFunctions[call.slot];
-  size_t errors_before = 0;
-  if (!info.is_egl) {
-    auto it = met_.find(call.context);
-    errors_before = it == met_.end() ? 0 : it->second.size();
-    TakeHostErrors(call);
-  }
+  const bool raised = !api::kFunctions[call.slot].is_egl && TakeHostErrors(call);
   if (call.slot == api::glBeginQuery || call.slot == api::glBeginQueryEXT) {
     query_targets_[{call.context, call.args[1].u}] = static_cast<uint32_t>(call.args[0].u);
   }
@@ -226,16 +170,15 @@ void SelfCheck::Check(const stream::DecodedCall& call, const host::CallReply* re
       [[fallthrough]];
     }
     case Agreement::kSameOutput: {
-      // A call that failed on the host wrote nothing: its error is compared instead.
-      auto it = met_.find(call.context);
-      if (it != met_.end() && it->second.size() > errors_before) return;
+      if (raised) return;  // a call that failed on the host wrote nothing: its error is compared instead
       const stream::DecodedValue& recorded = call.args[comparison.output];
       const stream::DecodedValue& replayed = reply->outputs[comparison.output];
       if (!recorded.has_out || !replayed.has_out) return;
       ++compared_;
       const size_t size = std::min(recorded.out.size(), replayed.out.size());
       if (size == 0 || std::memcmp(recorded.out.data(), replayed.out.data(), size) != 0) {
-        Differ(call.sequence, Describe(call), OutputText(call, recorded.out), OutputText(call, replayed.out));
+        Differ(call.sequence, Describe(call), stream::FormatBytes(call, comparison.output, recorded.out),
+               stream::FormatBytes(call, comparison.output, replayed.out));
       }
       return;
     }

@@ -53,7 +53,8 @@ class SelfCheck {
     uint64_t sequence;
     std::string function;
   };
-  void TakeHostErrors(const stream::DecodedCall& call);
+  // Takes the host's errors after `call`; true when it raised any.
+  bool TakeHostErrors(const stream::DecodedCall& call);
   // An ask for the error (recorded answer `recorded`) against what the replay
   // met; `consume`: the answer clears that error (the app's glGetError, not
   // the tracer's record of what is pending).

@@ -67,7 +67,15 @@ std::string Bytes(std::span<const uint8_t> bytes, const char* c_type) {
     return out + "}";
   };
   std::string shown;
-  if (type.find("GLfloat") != std::string::npos) {
+  if (type.find("GLboolean") != std::string::npos) {
+    shown = elements(1, [](const uint8_t* p) { return std::string(*p ? "GL_TRUE" : "GL_FALSE"); });
+  } else if (type.find("GLint64") != std::string::npos || type.find("GLuint64") != std::string::npos) {
+    shown = elements(8, [](const uint8_t* p) {
+      int64_t v;
+      std::memcpy(&v, p, 8);
+      return std::to_string(v);
+    });
+  } else if (type.find("GLfloat") != std::string::npos) {
     shown = elements(4, [](const uint8_t* p) {
       float f;
       std::memcpy(&f, p, 4);
@@ -116,6 +124,14 @@ std::string FormatValue(const DecodedCall& call, int index) {
                                                                                         : Bytes(v.out, param.type));
   }
   return Hex(v.u);
+}
+
+std::string FormatScalar(const DecodedCall& call, const DecodedValue& value) {
+  return Scalar(value, api::kFunctions[call.slot].is_egl);
+}
+
+std::string FormatBytes(const DecodedCall& call, int arg_index, std::span<const uint8_t> bytes) {
+  return Bytes(bytes, api::kFunctions[call.slot].params[arg_index].type);
 }
 
 std::string FormatCall(const DecodedCall& call) {

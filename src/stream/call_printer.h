@@ -18,6 +18,11 @@ std::string FormatCallJson(const DecodedCall& call);
 // One argument's value as text (enum names for GL enums, numbers, pointers).
 std::string FormatValue(const DecodedCall& call, int arg_index);
 
+// A scalar of `call` (its result or an argument) as text, as FormatCall prints it.
+std::string FormatScalar(const DecodedCall& call, const DecodedValue& value);
+// Bytes behind argument `arg_index` as text, by its C type (small arrays as values).
+std::string FormatBytes(const DecodedCall& call, int arg_index, std::span<const uint8_t> bytes);
+
 // The return value as text, strings in full (up to 1 MiB); empty when the
 // call returns nothing or has no reply.
 std::string FormatResult(const DecodedCall& call);
