@@ -19,9 +19,8 @@ packages=(
   libx11-dev libxext-dev libpng-dev
   # trace compression
   liblz4-dev libzstd-dev
-  # strata export: Android's gltrace format (protobuf, LZF-compressed images);
-  # its tests decode the output with Debian's python3 and python3-protobuf
-  libprotobuf-dev protobuf-compiler liblzf-dev python3-protobuf
+  # strata export: Android's gltrace format (protobuf, LZF-compressed images)
+  libprotobuf-dev protobuf-compiler liblzf-dev
   # tests and benchmarks
   googletest libgtest-dev libgmock-dev libbenchmark-dev
   # real programs tested through Strata

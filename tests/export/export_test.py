@@ -3,14 +3,16 @@
 
 Real programs are traced (with framebuffer capture), exported, and the
 output is read back independently of Strata's own code: the gltrace file by
-its framing (4-byte big-endian sizes), python3-protobuf and an LZF decoder
-written here; the JSON with Python's json module. What is expected comes from
-`strata stats`/`strata dump` of the same trace, from Android's published
-function numbers, and from the PNG the traced app saved itself.
+its framing (4-byte big-endian sizes), a protobuf wire-format decoder whose
+field numbers and wire types are Android's (written here, not generated from
+Strata's src/export/gltrace.proto) and an LZF decoder written here; the JSON
+with Python's json module. What is expected comes from `strata stats`/`strata
+dump` of the same trace, from Android's published field and function numbers,
+and from the PNG the traced app saved itself. Only Python's standard library
+is used.
 
 Run by CTest, one test per method (tests/export/CMakeLists.txt); the paths
-come from the environment: STRATA_CLI, STRATA_BIN_DIR, STRATA_THREADED_APP,
-STRATA_GLTRACE_PB2_DIR (where gltrace_pb2.py was generated).
+come from the environment: STRATA_CLI, STRATA_BIN_DIR, STRATA_THREADED_APP.
 """
 
 import json
@@ -19,16 +21,14 @@ import re
 import shutil
 import struct
 import subprocess
-import sys
 import tempfile
+import types
 import unittest
 import zlib
 
 STRATA = os.environ["STRATA_CLI"]
 BIN_DIR = os.environ["STRATA_BIN_DIR"]
 THREADED_APP = os.environ["STRATA_THREADED_APP"]
-sys.path.insert(0, os.environ["STRATA_GLTRACE_PB2_DIR"])
-import gltrace_pb2  # noqa: E402  (generated from src/export/gltrace.proto at build time)
 
 # Android's numbers for these functions (frameworks/native/opengl/libs/GLES_trace/gltrace.proto).
 ANDROID_NUMBERS = {
@@ -42,7 +42,6 @@ ANDROID_NUMBERS = {
     "eglSwapBuffers": 2020,
 }
 INVALID = 3000
-TYPE_CHAR, TYPE_INT, TYPE_ENUM, TYPE_INT64 = 2, 4, 7, 8
 
 
 def read_bytes(path):
@@ -124,8 +123,155 @@ def read_png_rgba(path):
     return width, height, rows
 
 
+# Android's gltrace format, written here as facts taken from Android's published
+# frameworks/native/opengl/libs/GLES_trace/gltrace.proto (package android.gltrace),
+# NOT from Strata's own copy in src/export/gltrace.proto: the output is decoded by
+# these field numbers and wire types alone.
+# Catches: a field number, wire type (say int32 made fixed32 or sint32) or
+# required field in src/export/gltrace.proto that differs from Android's, and any
+# field Android's format does not have; a generated decoder would share the mistake.
+
+VARINT, FIXED64, LENGTH_DELIMITED, FIXED32 = 0, 1, 2, 5  # protobuf wire types
+WIRE_TYPE_OF_KIND = {"int32": VARINT, "int64": VARINT, "enum": VARINT, "bool": VARINT,
+                     "float": FIXED32, "bytes": LENGTH_DELIMITED, "message": LENGTH_DELIMITED}
+PACKABLE_KINDS = ("int32", "int64", "enum", "bool", "float")  # repeated ones may come packed
+REQUIRED, OPTIONAL, REPEATED = "required", "optional", "repeated"
+
+# GLMessage.DataType.Type
+DATA_TYPE_TYPES = {"VOID": 1, "CHAR": 2, "BYTE": 3, "INT": 4, "FLOAT": 5, "BOOL": 6, "ENUM": 7, "INT64": 8}
+TYPE_CHAR, TYPE_INT, TYPE_ENUM, TYPE_INT64 = (DATA_TYPE_TYPES[t] for t in ("CHAR", "INT", "ENUM", "INT64"))
+
+
+class Field:
+    def __init__(self, number, name, label, kind, message=None, values=None):
+        self.number, self.name, self.label, self.kind = number, name, label, kind
+        self.message = message  # the Schema of a "message" field
+        self.values = values  # the values an enum may take, where pinned here
+
+
+class Schema:
+    def __init__(self, name, fields):
+        self.name, self.fields = name, {f.number: f for f in fields}
+
+
+FRAME_BUFFER = Schema("GLMessage.FrameBuffer", [
+    Field(1, "width", REQUIRED, "int32"),
+    Field(2, "height", REQUIRED, "int32"),
+    Field(3, "contents", REPEATED, "bytes"),
+])
+DATA_TYPE = Schema("GLMessage.DataType", [
+    Field(1, "type", REQUIRED, "enum", values=set(DATA_TYPE_TYPES.values())),
+    Field(2, "isArray", REQUIRED, "bool"),
+    Field(3, "intValue", REPEATED, "int32"),
+    Field(4, "floatValue", REPEATED, "float"),
+    Field(5, "charValue", REPEATED, "bytes"),
+    Field(6, "rawBytes", REPEATED, "bytes"),
+    Field(7, "boolValue", REPEATED, "bool"),
+    Field(8, "int64Value", REPEATED, "int64"),
+])
+GL_MESSAGE = Schema("GLMessage", [
+    Field(1, "context_id", REQUIRED, "int32"),
+    Field(2, "start_time", REQUIRED, "int64"),
+    Field(3, "duration", REQUIRED, "int32"),
+    Field(4, "function", REQUIRED, "enum"),  # GLMessage.Function; numbers checked by the tests (ANDROID_NUMBERS)
+    Field(5, "args", REPEATED, "message", DATA_TYPE),
+    Field(6, "returnValue", OPTIONAL, "message", DATA_TYPE),
+    Field(7, "fb", OPTIONAL, "message", FRAME_BUFFER),
+    Field(8, "threadtime", OPTIONAL, "int32"),
+])
+
+
+def read_varint(data, at, end, what):
+    """A base-128 varint of at most 10 bytes (64 bits) from data[at:end]: (value, where it ends)."""
+    start, value, shift = at, 0, 0
+    while True:
+        if at >= end:
+            raise AssertionError(f"{what} at byte {start}: varint truncated")
+        byte = data[at]
+        at += 1
+        if shift == 63 and byte > 1:
+            raise AssertionError(f"{what} at byte {start}: varint longer than 64 bits")
+        value |= (byte & 0x7F) << shift
+        if not byte & 0x80:
+            return value, at
+        shift += 7
+
+
+def read_scalar(field, data, at, end, what):
+    """One value of a scalar field (its wire type already checked): (value, where it ends)."""
+    if field.kind == "float":
+        if at + 4 > end:
+            raise AssertionError(f"{what} at byte {at}: fixed32 truncated")
+        return struct.unpack_from("<f", data, at)[0], at + 4
+    if field.kind == "bytes":
+        length, body = read_varint(data, at, end, what)
+        if body + length > end:
+            raise AssertionError(f"{what} at byte {at}: length {length} runs past the end at byte {end}")
+        return data[body:body + length], body + length
+    raw, after = read_varint(data, at, end, what)
+    value = raw - (1 << 64) if raw >= 1 << 63 else raw  # negative int32/int64 come as 10-byte varints
+    if field.kind in ("int32", "enum") and not -(1 << 31) <= value < 1 << 31:
+        raise AssertionError(f"{what} at byte {at}: {raw} is not an int32")
+    if field.kind == "bool":
+        if raw not in (0, 1):
+            raise AssertionError(f"{what} at byte {at}: {raw} is not a bool")
+        value = bool(raw)
+    if field.values is not None and value not in field.values:
+        raise AssertionError(f"{what} at byte {at}: {value} is not one of {sorted(field.values)}")
+    return value, after
+
+
+def decode_message(schema, data, start=0, end=None):
+    """data[start:end] decoded by schema into an object with one attribute per field: a list for a
+    repeated one (empty when absent), None for an absent optional one. Offsets in errors are in data."""
+    end = len(data) if end is None else end
+    fields = {f.name: [] if f.label == REPEATED else None for f in schema.fields.values()}
+    at = start
+    while at < end:
+        tag_at = at
+        tag, at = read_varint(data, at, end, f"{schema.name} tag")
+        number, wire_type = tag >> 3, tag & 7
+        field = schema.fields.get(number)
+        if field is None:
+            raise AssertionError(f"{schema.name} at byte {tag_at}: field {number} (wire type {wire_type}) "
+                                 "is not in Android's gltrace.proto")
+        what = f"{schema.name}.{field.name} (field {number})"
+        expected = WIRE_TYPE_OF_KIND[field.kind]
+        packed = field.label == REPEATED and field.kind in PACKABLE_KINDS and wire_type == LENGTH_DELIMITED
+        if wire_type != expected and not packed:
+            raise AssertionError(f"{what} at byte {tag_at}: wire type {wire_type}, "
+                                 f"Android's is {expected} ({field.kind})")
+        if packed:
+            length, body = read_varint(data, at, end, what)
+            if body + length > end:
+                raise AssertionError(f"{what} at byte {at}: length {length} runs past the end at byte {end}")
+            at = body
+            while at < body + length:
+                value, at = read_scalar(field, data, at, body + length, what)
+                fields[field.name].append(value)
+            continue
+        if field.kind == "message":
+            length, body = read_varint(data, at, end, what)
+            if body + length > end:
+                raise AssertionError(f"{what} at byte {at}: length {length} runs past the end at byte {end}")
+            value, at = decode_message(field.message, data, body, body + length), body + length
+        else:
+            value, at = read_scalar(field, data, at, end, what)
+        if field.label == REPEATED:
+            fields[field.name].append(value)
+        elif fields[field.name] is not None:
+            raise AssertionError(f"{what} at byte {tag_at}: a second value of a field that is not repeated")
+        else:
+            fields[field.name] = value
+    for field in schema.fields.values():
+        if field.label == REQUIRED and fields[field.name] is None:
+            raise AssertionError(f"{schema.name} at byte {start}: required {field.name} (field {field.number}) missing")
+    return types.SimpleNamespace(**fields)
+
+
 def read_gltrace(path):
-    """The messages of a .gltrace file: each is a 4-byte big-endian size and a serialized GLMessage."""
+    """The messages of a .gltrace file: each is a 4-byte big-endian size and a serialized GLMessage,
+    decoded by Android's field numbers (decode_message, GL_MESSAGE)."""
     data = read_bytes(path)
     messages, at = [], 0
     while at < len(data):
@@ -134,9 +280,7 @@ def read_gltrace(path):
         (size,) = struct.unpack(">I", data[at:at + 4])
         if at + 4 + size > len(data):
             raise AssertionError(f"{path}: message at byte {at} runs past the end")
-        message = gltrace_pb2.GLMessage()
-        message.ParseFromString(data[at + 4:at + 4 + size])
-        messages.append(message)
+        messages.append(decode_message(GL_MESSAGE, data, at + 4, at + 4 + size))
         at += 4 + size
     return messages
 
@@ -170,6 +314,51 @@ class ExportTest(unittest.TestCase):
         return run(STRATA, "export", trace, "-o", output, *options)
 
     # gltrace --------------------------------------------------------------
+
+    def test_gltrace_decoder_reads_android_field_numbers(self):
+        """The decoder itself, on a GLMessage encoded here by hand from Android's field numbers."""
+        good = (b"\x08\x07"                  # 1 context_id, varint: 7
+                b"\x10\xac\x02"              # 2 start_time, varint: 300
+                b"\x18\x05"                  # 3 duration, varint: 5
+                b"\x20\x55"                  # 4 function, varint: 85 (glDrawArrays)
+                # 5 args[0], 6 bytes: type ENUM, isArray false, intValue 4 (unpacked)
+                b"\x2a\x06" b"\x08\x07\x10\x00\x18\x04"
+                # 5 args[1], 19 bytes: type INT, isArray true, intValue packed in 13 bytes: 1, 300, -1
+                # (a negative int32 is a 10-byte varint)
+                b"\x2a\x13" b"\x08\x04\x10\x01\x1a\x0d" b"\x01" b"\xac\x02" b"\xff\xff\xff\xff\xff\xff\xff\xff\xff\x01"
+                # 5 args[2], 9 bytes: type FLOAT, isArray false, floatValue 1.5 (fixed32, little-endian)
+                b"\x2a\x09" b"\x08\x05\x10\x00\x25\x00\x00\xc0\x3f"
+                # 6 returnValue, 8 bytes: type CHAR, isArray true, charValue "hi"
+                b"\x32\x08" b"\x08\x02\x10\x01\x2a\x02hi"
+                # 7 fb, 9 bytes: width 2, height 1, contents b"\x01ab"
+                b"\x3a\x09" b"\x08\x02\x10\x01\x1a\x03\x01ab"
+                b"\x40\x2a")                 # 8 threadtime, varint: 42
+        m = decode_message(GL_MESSAGE, good)
+        self.assertEqual((m.context_id, m.start_time, m.duration, m.function, m.threadtime), (7, 300, 5, 85, 42))
+        self.assertEqual([a.type for a in m.args], [TYPE_ENUM, TYPE_INT, DATA_TYPE_TYPES["FLOAT"]])
+        self.assertEqual([a.isArray for a in m.args], [False, True, False])
+        self.assertEqual(m.args[0].intValue, [4])
+        self.assertEqual(m.args[1].intValue, [1, 300, -1])
+        self.assertEqual((m.args[2].floatValue, m.args[2].intValue), ([1.5], []))
+        self.assertEqual((m.returnValue.type, m.returnValue.charValue), (TYPE_CHAR, [b"hi"]))
+        self.assertEqual((m.fb.width, m.fb.height, m.fb.contents), (2, 1, [b"\x01ab"]))
+        bare = decode_message(GL_MESSAGE, b"\x08\x07\x10\xac\x02\x18\x05\x20\x55")
+        self.assertEqual((bare.args, bare.returnValue, bare.fb, bare.threadtime), ([], None, None, None))
+
+        def rejected(data, pattern):
+            with self.assertRaisesRegex(AssertionError, pattern):
+                decode_message(GL_MESSAGE, data)
+
+        # duration as fixed32 (wire type 5) where Android has an int32 varint
+        rejected(good.replace(b"\x18\x05", b"\x1d\x05\x00\x00\x00", 1), r"duration \(field 3\) at byte 5: wire type 5")
+        # a field 9, which Android's GLMessage does not have
+        rejected(good + b"\x48\x01", rf"GLMessage at byte {len(good)}: field 9 .*not in Android's")
+        # the same inside a DataType: args[0]'s field 9
+        rejected(good.replace(b"\x2a\x06\x08\x07", b"\x2a\x08\x48\x00\x08\x07", 1),
+                 r"GLMessage.DataType at byte 11: field 9 ")
+        rejected(good.replace(b"\x20\x55", b"", 1), r"required function \(field 4\) missing")
+        rejected(good[:4], r"start_time \(field 2\) at byte 3: varint truncated")
+        rejected(good[:-4], r"fb \(field 7\) at byte \d+: length 9 runs past the end")
 
     def test_gltrace_holds_every_call_with_android_numbers_and_arguments(self):
         trace, _ = self.trace_shaders_app()
@@ -226,10 +415,10 @@ class ExportTest(unittest.TestCase):
         messages = read_gltrace(output)
         swaps = [m for m in messages if m.function == 2020]
         self.assertEqual(len(swaps), 4)
-        self.assertTrue(all(m.HasField("fb") for m in swaps), "capture at swap: every swap carries its image")
+        self.assertTrue(all(m.fb is not None for m in swaps), "capture at swap: every swap carries its image")
         draws = [m for m in messages if m.function in (85, 86)]
-        self.assertTrue(all(m.HasField("fb") for m in draws), "capture after draws: every draw carries one")
-        self.assertEqual(sum(1 for m in messages if m.HasField("fb")), len(swaps) + len(draws))
+        self.assertTrue(all(m.fb is not None for m in draws), "capture after draws: every draw carries one")
+        self.assertEqual(sum(1 for m in messages if m.fb is not None), len(swaps) + len(draws))
         self.assertIn(f"{len(swaps) + len(draws)} framebuffer images", result.stderr)
 
         last = swaps[-1].fb
@@ -249,7 +438,7 @@ class ExportTest(unittest.TestCase):
         output = self.path("swap.gltrace")
         self.export(trace, output)
         messages = read_gltrace(output)
-        with_image = [m.function for m in messages if m.HasField("fb")]
+        with_image = [m.function for m in messages if m.fb is not None]
         self.assertEqual(with_image, [2020, 2020, 2020])
 
     def test_gltrace_frame_and_call_ranges(self):
