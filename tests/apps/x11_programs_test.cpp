@@ -100,6 +100,9 @@ TEST(X11Programs, Glmark2TracedRecordsEveryCall) {
   }
   EXPECT_GT(draws, 10);
   EXPECT_EQ(run.traced, run.counted) << "per-function counts differ between the trace and the call counter";
+  // glmark2 dlopens libGLESv2 and libEGL itself: the shim counts through that too.
+  EXPECT_EQ(run.TracedComparable(), run.PreloadedComparable()) << "per-function counts differ between the trace and the preloaded shim";
+  EXPECT_GT(run.preloaded["glDrawArrays"] + run.preloaded["glDrawElements"], 10);
   EXPECT_EQ(run.undecodable_records, 0);
   EXPECT_EQ(run.uncovered_calls, 0) << run.stats_json.substr(0, 300);
   EXPECT_TRUE(run.complete);

@@ -171,8 +171,10 @@ TEST_P(Piglit, SameResultThroughARemoteRenderer) {
   EXPECT_EQ(log.find("closing "), std::string::npos) << "the renderer closed the client:\n" << log;
 }
 
-// Traced, with the call counter above the trace layer: same result, every
-// call in the trace, no record the decoder cannot read.
+// Traced, with the call counter above the trace layer and the test's counting
+// shim preloaded: same result, every call in the trace, no record the decoder
+// cannot read.
+// Catches: calls the tracer drops or invents (counted outside Strata too).
 TEST_P(Piglit, TracedGivesTheSameResultAndRecordsEveryCall) {
   const PiglitCase& c = GetParam();
   std::vector<std::string> argv = {std::string(STRATA_PIGLIT_ROOT) + "/" + c.argv[0]};
@@ -183,6 +185,8 @@ TEST_P(Piglit, TracedGivesTheSameResultAndRecordsEveryCall) {
   strata::test::TracedRun run = strata::test::RunTracedAndCounted(STRATA_CLI, argv, "piglit-" + UniqueName(), options);
   EXPECT_EQ(PiglitResult(run.process), c.expected) << run.process.out << run.process.err;
   EXPECT_EQ(run.traced, run.counted) << "per-function counts differ between the trace and the call counter";
+  EXPECT_EQ(run.TracedComparable(), run.PreloadedComparable()) << "per-function counts differ between the trace and the preloaded shim";
+  EXPECT_FALSE(run.preloaded.empty()) << "the preloaded shim counted nothing";
   EXPECT_EQ(run.undecodable_records, 0) << run.stats_json.substr(0, 300);
 }
 

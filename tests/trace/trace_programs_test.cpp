@@ -17,6 +17,7 @@
 
 #include "stream/framebuffer_record.h"
 #include "stream/call_decoder.h"
+#include "stream/ordered_reader.h"
 #include "stream/record_reader.h"
 #include "support/png_image.h"
 #include "support/process.h"
@@ -35,14 +36,19 @@ std::string Temp(const std::string& name) {
   return dir + "/" + name + "-" + std::to_string(getpid());
 }
 
-// Runs `argv` traced, with the call counter above the tracer; checks that the
-// trace holds exactly the calls the counter saw, all decodable and covered.
+// Runs `argv` traced, with the call counter above the tracer and the test's
+// counting shim preloaded; checks that the trace holds exactly the calls both
+// saw, all decodable and covered.
+// Catches: a call the tracer drops, records twice or invents, seen from the
+// program's side of Strata's dispatch as well as from inside it.
 void ExpectTraceMatchesCounter(const std::vector<std::string>& argv, const std::string& name) {
   strata::test::TracedRun run = strata::test::RunTracedAndCounted(STRATA_CLI, argv, name);
   ASSERT_EQ(run.process.exit_code, 0) << run.process.out << run.process.err;
   EXPECT_EQ(run.process.err.find("strata: error"), std::string::npos) << run.process.err;
   EXPECT_GT(run.counted.size(), 10u);
   EXPECT_EQ(run.traced, run.counted) << "per-function call counts differ between the trace and the call counter";
+  EXPECT_GT(run.preloaded.size(), 10u);
+  EXPECT_EQ(run.TracedComparable(), run.PreloadedComparable()) << "per-function counts differ between the trace and the preloaded shim";
   EXPECT_EQ(run.undecodable_records, 0) << run.stats_json.substr(0, 400);
   EXPECT_EQ(run.uncovered_calls, 0) << run.stats_json.substr(0, 400);
   EXPECT_TRUE(run.complete) << run.stats_json.substr(0, 400);
@@ -116,6 +122,83 @@ TEST(TracedPrograms, ThreeThreadsAndSharedContexts) {
   EXPECT_EQ(clear_colors, 3 * 40) << "glClearColor, a state call, once per frame on each render thread";
   ProcessResult stats = RunProcess({STRATA_CLI, "stats", trace});
   EXPECT_NE(stats.out.find("(120 draws)"), std::string::npos) << stats.out;  // 3 threads x 40 frames
+  unlink(trace.c_str());
+}
+
+// The bytes the trace holds behind pointers, against the bytes the app itself
+// passed or read (it prints them): what goes in (attribute lists, texture and
+// buffer data) and what comes out (the config list, glGet answers, generated
+// names, glReadPixels pixels).
+// Catches: pointer data recorded empty, short, from the wrong moment (before
+// the call wrote it) or from the wrong argument.
+TEST(TracedPrograms, PointerDataIsWhatTheAppPassedAndRead) {
+  std::string trace = Temp("pointer-data.strace");
+  ProcessResult r = RunProcess({STRATA_CLI, "trace", "-o", trace, "--", STRATA_POINTER_DATA_APP});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  std::map<std::string, std::string> app;  // "function.argument" (or ".pname") -> hex
+  std::stringstream lines(r.out);
+  for (std::string key, hex; lines >> key >> hex;) app[key] = hex;
+  ASSERT_EQ(app.size(), 12u) << r.out;
+
+  auto hex = [](std::span<const uint8_t> bytes) {
+    std::string text;
+    char digits[3];
+    for (uint8_t b : bytes) {
+      std::snprintf(digits, sizeof digits, "%02x", b);
+      text += digits;
+    }
+    return text;
+  };
+  std::string error;
+  auto reader = strata::stream::OrderedRecordReader::Open(trace, &error);
+  ASSERT_TRUE(reader) << error;
+  strata::stream::CallDecoder decoder(reader->functions());
+  // Which argument of which call holds each of the app's values; in = passed, out = read.
+  struct Place {
+    int arg;
+    bool out;
+    std::string key;
+  };
+  const std::map<std::string, std::vector<Place>> places = {
+      {"eglChooseConfig", {{1, false, "attrib_list"}, {2, true, "configs"}, {4, true, "num_config"}}},
+      {"glGenTextures", {{1, true, "textures"}}},
+      {"glGenBuffers", {{1, true, "buffers"}}},
+      {"glGenFramebuffers", {{1, true, "framebuffers"}}},
+      {"glBufferData", {{2, false, "data"}}},
+      {"glTexImage2D", {{8, false, "pixels"}}},
+      {"glReadPixels", {{6, true, "pixels"}}},
+  };
+  const std::map<uint64_t, std::string> pnames = {
+      {0x0BA2, "GL_VIEWPORT"}, {0x0D33, "GL_MAX_TEXTURE_SIZE"}, {0x0C22, "GL_COLOR_CLEAR_VALUE"}};
+  std::map<std::string, std::string> traced;
+  strata::stream::Record record;
+  while (reader->Next(&record)) {
+    if (record.type != strata::stream::RecordType::kCall) continue;
+    strata::stream::DecodedCall call;
+    ASSERT_TRUE(decoder.Decode(record.payload, record.thread_id, record.chunk, &call, &error)) << error;
+    std::string function(call.name);
+    if (function == "glGetIntegerv" || function == "glGetFloatv") {
+      auto pname = pnames.find(call.args[0].u);
+      if (pname == pnames.end()) continue;
+      ASSERT_TRUE(call.args[1].has_out) << function << " " << pname->second;
+      traced[function + "." + pname->second] = hex(call.args[1].out);
+      continue;
+    }
+    auto it = places.find(function);
+    if (it == places.end()) continue;
+    for (const Place& place : it->second) {
+      const strata::stream::DecodedValue& arg = call.args[place.arg];
+      ASSERT_TRUE(place.out ? arg.has_out : arg.has_in) << function << "." << place.key;
+      traced[function + "." + place.key] = hex(place.out ? arg.out : arg.in);
+    }
+  }
+  EXPECT_TRUE(reader->error().empty()) << reader->error();
+  for (const auto& [key, expected] : app) {
+    EXPECT_EQ(traced[key], expected) << key << ": the trace's bytes differ from what the app passed or read";
+  }
+  // The pixels read are the texels uploaded: the check above compares real data, not zeros.
+  EXPECT_EQ(app["glReadPixels.pixels"], app["glTexImage2D.pixels"]);
+  EXPECT_NE(app["glGenTextures.textures"], std::string(24, '0'));
   unlink(trace.c_str());
 }
 
