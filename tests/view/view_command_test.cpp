@@ -8,11 +8,13 @@
 #include <cctype>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <regex>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include "support/png_image.h"
 #include "support/process.h"
 #include "view/captured_images.h"
 #include "view/report_model.h"
@@ -43,6 +45,42 @@ size_t Count(const std::string& text, const std::string& needle) {
   size_t count = 0;
   for (size_t at = text.find(needle); at != std::string::npos; at = text.find(needle, at + 1)) ++count;
   return count;
+}
+
+// Standard base64 (RFC 4648), as data URLs carry PNGs.
+std::string DecodeBase64(const std::string& text) {
+  static const std::string alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  std::string bytes;
+  uint32_t bits = 0;
+  int count = 0;
+  for (char c : text) {
+    if (c == '=') break;
+    size_t value = alphabet.find(c);
+    if (value == std::string::npos) return {};
+    bits = (bits << 6) | static_cast<uint32_t>(value);
+    count += 6;
+    if (count >= 8) {
+      count -= 8;
+      bytes.push_back(static_cast<char>((bits >> count) & 0xff));
+    }
+  }
+  return bytes;
+}
+
+// The report's images by frame number, decoded from their data URLs.
+std::map<uint64_t, strata::test::Image> ReportImages(const std::string& page) {
+  std::map<uint64_t, strata::test::Image> images;
+  static const std::regex image(R"re(\{"frame":(\d+),[^{}]*"src":"data:image/png;base64,([A-Za-z0-9+/=]+)")re");
+  for (auto it = std::sregex_iterator(page.begin(), page.end(), image); it != std::sregex_iterator(); ++it) {
+    const std::string png = Temp("view-image.png");
+    WriteAll(png, DecodeBase64((*it)[2]));
+    strata::test::Image decoded;
+    std::string error;
+    EXPECT_TRUE(strata::test::ReadPng(png, &decoded, &error)) << error;
+    images[std::stoull((*it)[1])] = decoded;
+    unlink(png.c_str());
+  }
+  return images;
 }
 
 ProcessResult View(const std::vector<std::string>& args) {
@@ -229,6 +267,43 @@ TEST_F(ViewCommand, ThumbnailOptions) {
   EXPECT_NE(page.find("{\"frame\":0,\"width\":64,\"height\":48"), std::string::npos);
   EXPECT_NE(page.find("{\"frame\":5,\"width\":64,\"height\":48"), std::string::npos);
   unlink(out.c_str());
+}
+
+// Thumbnails built by replaying the trace are the app's own frames: each
+// equals the image the tracer captured at that frame's swap, and the last
+// equals the PNG the app saved of its last frame.
+// Catches: replayed thumbnails blank, zero-filled, of the wrong frame, or
+// flipped; a replay that draws something else than the app did.
+TEST(ViewThumbnails, ReplayedThumbnailsAreTheAppsFrames) {
+  const std::string trace = Temp("view-replayed.strace"), app_png = Temp("view-replayed-app.png");
+  ProcessResult traced = RunProcess({STRATA_CLI, "trace", "-o", trace, "--capture", "swap", "--",
+                                     std::string(STRATA_BIN_DIR) + "/gles2_shaders", "--frames", "4", "--size", "96x64",
+                                     "--output", app_png});
+  ASSERT_EQ(traced.exit_code, 0) << traced.out << traced.err;
+  const std::string out = Temp("view-replayed.html");
+  ProcessResult run = View({trace, "-o", out, "--thumbnails", "replayed", "--max-thumbnails", "0",
+                            "--thumbnail-size", "4096"});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  std::map<uint64_t, strata::test::Image> replayed = ReportImages(ReadAll(out));
+  ASSERT_EQ(replayed.size(), 4u) << run.out;
+
+  strata::view::CapturedImageResult captured;
+  std::string error;
+  ASSERT_TRUE(strata::view::ReadCapturedImages(trace, {}, &captured, &error)) << error;
+  ASSERT_EQ(captured.images.size(), 4u);
+  for (const strata::view::FrameImage& image : captured.images) {
+    ASSERT_TRUE(replayed.count(image.frame)) << "no replayed thumbnail of frame " << image.frame;
+    const strata::test::Image& thumbnail = replayed[image.frame];
+    ASSERT_EQ(thumbnail.width, 96);
+    ASSERT_EQ(thumbnail.height, 64);
+    EXPECT_GT(strata::test::CountColours(thumbnail), 50) << "frame " << image.frame << " is blank";
+    EXPECT_EQ(thumbnail.rgba, image.rgba) << "frame " << image.frame << " differs from the captured one";
+  }
+  strata::test::Image app;
+  ASSERT_TRUE(strata::test::ReadPng(app_png, &app, &error)) << error;
+  EXPECT_EQ(strata::test::DifferingBytes(replayed.rbegin()->second, app), 0u) << "the last frame is not the app's";
+  EXPECT_NE(replayed.begin()->second.rgba, replayed.rbegin()->second.rgba) << "the frames differ: the app animates";
+  for (const std::string& path : {trace, app_png, out}) unlink(path.c_str());
 }
 
 TEST_F(ViewCommand, DefaultOutputIsTheTraceNameWithHtml) {
