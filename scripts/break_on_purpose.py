@@ -31,7 +31,7 @@ BREAKAGES = [
     ("out-pointer data recorded empty", "tracer",
      "src/layers/trace/call_writer.h",
      "void OutBlob(const void* p, SizeFn size) { InBlob(p, size); }",
-     "void OutBlob(const void* p, SizeFn size) { InBlob(p, [] { return size_t{0}; }); }",
+     "void OutBlob(const void* p, SizeFn size) { (void)size; InBlob(p, [] { return size_t{0}; }); }",
      r"trace\.TracedPrograms\.PointerData"),
     ("attached trace's made-up context of the wrong client version", "tracer",
      "src/layers/trace/trace_hooks.cpp",
@@ -76,7 +76,7 @@ BREAKAGES = [
     ("recorded object names used as host names", "executor",
      "src/host/object_names.h",
      "    return it == names_.end() ? recorded : it->second;",
-     "    return recorded;",
+     "    return it == names_.end() ? recorded : recorded;",
      r"^replay\.|^remote\."),
     ("gltrace functions numbered one off", "export",
      "src/export/gltrace_export.cpp",
@@ -91,7 +91,7 @@ BREAKAGES = [
     ("captured frame images left bottom row first", "view",
      "src/view/captured_images.cpp",
      "full.rgba = FlipRows(captured.pixels, full.width, full.height);",
-     "full.rgba = captured.pixels;",
+     "full.rgba.assign(captured.pixels.begin(), captured.pixels.end());",
      r"^view\."),
 ]
 
@@ -185,7 +185,8 @@ def main():
             restorer.change(full, original.replace(pattern, replacement), original)
             build = run(["ninja", "-C", args.build_dir])
             if build.returncode != 0:
-                caught, verdict = [], "did not build:\n" + build.stdout[-2000:]
+                first_error = next((l for l in build.stdout.splitlines() if "error" in l), build.stdout[-500:])
+                caught, verdict = [], "did not build: " + first_error
             else:
                 ctest = run(["ctest", "--test-dir", args.build_dir, "-R", tests, "-j2", "--timeout", "600"])
                 caught = failed_tests(ctest.stdout)
