@@ -21,6 +21,7 @@ std::string OutputPath(const std::string& app, const std::string& mode) {
 
 class SampleApp : public ::testing::TestWithParam<std::string> {};
 
+// Catches: the loader changing what an app renders (wrong driver entry, a dropped call).
 TEST_P(SampleApp, FramesAreIdenticalNativelyAndThroughStrata) {
   const std::string app = std::string(STRATA_BIN_DIR) + "/" + GetParam();
   const std::vector<std::string> args = {"--frames", "30", "--size", "256x192"};

@@ -360,6 +360,7 @@ class ExportTest(unittest.TestCase):
         rejected(good[:4], r"start_time \(field 2\) at byte 3: varint truncated")
         rejected(good[:-4], r"fb \(field 7\) at byte \d+: length 9 runs past the end")
 
+    # Catches: calls missing from the export, Android function numbers wrong, arguments of the wrong type or value.
     def test_gltrace_holds_every_call_with_android_numbers_and_arguments(self):
         trace, _ = self.trace_shaders_app()
         output = self.path("shaders.gltrace")
@@ -408,6 +409,7 @@ class ExportTest(unittest.TestCase):
         created = [m.returnValue.intValue[0] for m in messages if m.function == 59]  # glCreateShader
         self.assertIn(source.args[0].intValue[0], created)
 
+    # Catches: images missing, not flipped as Android expects, or badly compressed.
     def test_gltrace_framebuffer_images_are_the_frames_the_app_rendered(self):
         trace, png = self.trace_shaders_app(frames=4)
         output = self.path("shaders.gltrace")
@@ -454,6 +456,7 @@ class ExportTest(unittest.TestCase):
 
     # chrome-json ----------------------------------------------------------
 
+    # Catches: times in the wrong unit, slices on the wrong thread, frame markers missing.
     def test_chrome_json_has_a_slice_per_call_per_thread_and_frame_markers(self):
         frames_per_thread = 12
         trace = self.path("threaded.strace")

@@ -96,6 +96,7 @@ class Layers : public ::testing::Test {
   std::string dir_, record_;
 };
 
+// Catches: layers left out of the dispatch, stacked in the wrong order, or skipped for some calls.
 TEST_F(Layers, ThreeStackedLayersRunInListOrderFirstNearestTheApp) {
   ProcessResult r = Probe({{"STRATA_LAYERS", "librecorder_a.so:librecorder_b.so:librecorder_c.so"},
                            {"STRATA_LAYER_PATH", STRATA_TEST_LAYER_DIR}});
@@ -142,6 +143,7 @@ TEST_F(Layers, BrokenLayersAreSkippedWithTheirReason) {
   EXPECT_EQ(Recorded(Record(), "glClear"), std::vector<std::string>{"b"});
 }
 
+// Catches: a NULL entry installed (a crash) instead of passing the call through.
 TEST_F(Layers, NullFromGetProcAddressMeansPassThroughAndIsReported) {
   ProcessResult r = Probe({{"STRATA_LAYERS", "librecorder_null.so"}, {"STRATA_LAYER_PATH", STRATA_TEST_LAYER_DIR}});
   EXPECT_EQ(CountLines(r.err, "returned NULL for"), 1) << r.err;
@@ -264,6 +266,7 @@ TEST_F(Layers, DiscoveryFollowsThePriorityOrder) {
   EXPECT_EQ(picked({}), "c") << "then $XDG_DATA_HOME/strata/layers";
 }
 
+// Catches: a call counter that misses calls or counts the wrong function.
 TEST_F(Layers, CallCounterCountsEveryCall) {
   std::string counts = dir_ + "/counts.txt";
   Probe({{"STRATA_LAYERS", "libstrata_call_counter.so"}, {"STRATA_CALL_COUNTER_OUTPUT", counts}});
@@ -295,6 +298,7 @@ TEST_F(Layers, GlesCallsThroughLibGlReachTheLayers) {
   EXPECT_EQ(r.err.find("no current EGL context"), std::string::npos) << r.err;
 }
 
+// Catches: errors not reported, reported twice per site, or taken from the app.
 TEST_F(Layers, ErrorCheckReportsEachCallSiteOnceAndKeepsTheErrorForTheApp) {
   ProcessResult r = Probe({{"STRATA_LAYERS", "libstrata_error_check.so"}}, {"--make-errors"});
   EXPECT_EQ(CountLines(r.err, "error check: GL_INVALID_ENUM from glEnable(0x1234) at layer_probe+0x"), 1) << r.err;

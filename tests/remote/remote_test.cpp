@@ -75,6 +75,7 @@ class RemoteSampleApp : public ::testing::TestWithParam<std::tuple<std::string, 
 
 // Breaks when any call is lost, misencoded or answered wrongly on the wire:
 // the frame read back through the renderer must equal the native one bit for bit.
+// Catches: calls run wrongly or not at all on the renderer, answers the client gets wrong, frames not sent back.
 TEST_P(RemoteSampleApp, FramesEqualNative) {
   const auto& [app, transport] = GetParam();
   const bool tcp = transport == "tcp";

@@ -466,6 +466,7 @@ TEST(Serve, BulkSegmentsThatDoNotMatchTheirBlobsCloseOnlyThatClient) {
   EXPECT_EQ(reply.result.u, static_cast<uint64_t>(GL_NO_ERROR));
 }
 
+// Catches: one bad client taking the renderer (or its other clients) down.
 TEST(Serve, AMalformedMessageClosesOnlyThatClient) {
   Renderer renderer;
   ASSERT_TRUE(renderer.ready()) << renderer.log();
@@ -492,6 +493,7 @@ TEST(Serve, AMalformedMessageClosesOnlyThatClient) {
   EXPECT_NE(huge.ReadErrorEvent().find("at most"), std::string::npos);
 }
 
+// Catches: a renderer that hangs or dies when a client vanishes mid-call.
 TEST(Serve, AClientKilledMidStreamLeavesTheRendererServing) {
   Renderer renderer;
   ASSERT_TRUE(renderer.ready()) << renderer.log();

@@ -183,6 +183,7 @@ TEST_P(TraceFileCompressionTest, RoundTripsChunksHeaderAndFrameIndex) {
     EXPECT_LT(file_size, raw * 3 / 4) << "compression should shrink the repetitive half";
 }
 
+// Catches: a reader that crashes on, or loses whole chunks before, a cut-short file.
 TEST_P(TraceFileCompressionTest, TruncationAtEveryByteReadsUpToTheLastWholeChunk) {
   const std::string full_path = Path("full.strata");
   std::vector<Chunk> chunks = SampleChunks(3, 150);
@@ -242,6 +243,7 @@ INSTANTIATE_TEST_SUITE_P(Codecs, TraceFileCompressionTest,
                          ::testing::Values(Compression::kNone, Compression::kLz4, Compression::kZstd),
                          [](const auto& info) { return std::string(CompressionName(info.param)); });
 
+// Catches: damage read as data, or an error that does not say where.
 TEST_F(TraceFileTest, FlippedByteIsCaughtByTheCrcWithTheChunkOffset) {
   const std::string path = Path("trace.strata");
   std::vector<Chunk> chunks = SampleChunks(3, 3000);

@@ -265,6 +265,7 @@ TEST(RoundTrip, ListenerReportsThePortItGot) {
   EXPECT_GE(listener->fd(), 0);
 }
 
+// Catches: large messages cut or reordered by a transport.
 TEST(RoundTrip, SixtyFourMebibyteMessage) {
   std::string error;
   auto listener = Listener::Open(AbstractAddress("large"), &error);
@@ -401,6 +402,7 @@ TEST(Errors, ServerThatNeverReadsLeavesTheRingOfferUnanswered) {
   EXPECT_LT(MillisecondsSince(start), 2000);
 }
 
+// Catches: a vanished peer taken for a short message, or a hang.
 TEST_P(SocketOrRing, PeerThatLeavesMidMessageIsNamed) {
   Ends ends;
   ASSERT_NO_FATAL_FAILURE(OpenAndConnect(AbstractAddress("leaver"), &ends, GetParam()));
