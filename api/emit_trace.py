@@ -38,12 +38,17 @@ DRAWS = {
     "glDrawArraysIndirect", "glDrawElementsIndirect",
 }
 
-# Other calls that write the draw framebuffer, and those that change which it
-# is (for the final frame: src/layers/trace/final_frame.h).
+# Other calls that write the draw framebuffer, and those that delete it (for
+# the final frame: src/layers/trace/final_frame.h).
 FRAMEBUFFER_WRITES = {
     "glClear", "glClearBufferfv", "glClearBufferiv", "glClearBufferuiv", "glClearBufferfi", "glBlitFramebuffer",
-    "glBindFramebuffer", "glBindFramebufferOES", "glDeleteFramebuffers", "glDeleteFramebuffersOES",
+    "glDeleteFramebuffers", "glDeleteFramebuffersOES",
 }
+
+# State calls the tracer takes note of: the note (a thread-local store with
+# the call's arguments, no GL call) runs before the call on both paths, so
+# the call keeps the state-call fast path that a hook would take it off.
+STATE_NOTES = {"glBindFramebuffer": "NoteFramebufferBound", "glBindFramebufferOES": "NoteFramebufferBound"}
 
 # The app's glGetError goes through this filter (src/layers/trace/app_errors.h):
 # the tracer may have taken an error at the end of a frame and gives it back.
@@ -93,8 +98,8 @@ def untimed(f: registry.Function) -> bool:
 
 def state_call(f: registry.Function) -> bool:
     """An untimed call the wrapper records itself as a state call entry
-    (src/layers/trace/raw_entry.h): no hook runs around it and every parameter
-    fits in 32 bits."""
+    (src/layers/trace/raw_entry.h): no hook runs around it (a STATE_NOTES note
+    may) and every parameter fits in 32 bits."""
     return (untimed(f) and f.name not in HOOKS_BEFORE and f.name not in HOOKS_AFTER and f.name not in SWITCH_POINTS
             and all(registry.fits_in_32_bits(p.type) for p in f.params))
 
@@ -225,7 +230,10 @@ def emit_trace_wrappers(model: registry.Model, rules: dict, uncovered: set) -> s
                           f"    if (!strata_w.ready()) return Record_{f.name}({args});",
                           f"    strata_w.Begin({i}, {flags});"]
                 lines += ["    " + _state_param(p) for p in f.params]
-                lines += ["    strata_w.Commit();", "  }", f"  return {next_function}({args});"]
+                lines += ["    strata_w.Commit();", "  }"]
+                if f.name in STATE_NOTES:
+                    lines.append(f"  {STATE_NOTES[f.name]}({args});")
+                lines.append(f"  return {next_function}({args});")
             else:
                 lines.append(f"  return Record_{f.name}({args});")
             lines += ["}\n",
@@ -234,6 +242,8 @@ def emit_trace_wrappers(model: registry.Model, rules: dict, uncovered: set) -> s
         lines.append(f"  if (!Tracing()) return {_filtered(f, 'strata_next(' + args + ')')};")
         if f.name in HOOKS_BEFORE:
             lines.append(f"  Before_{f.name}({args});")
+        if f.name in STATE_NOTES:
+            lines.append(f"  {STATE_NOTES[f.name]}({args});")
         pointers = [p for p in f.params if p.kind in ("kPointer", "kString")]
         has_reply = returns or bool(pointers)
         # The raw entry's words without blob contents (src/layers/trace/raw_entry.h):

@@ -382,8 +382,6 @@ void After_glClearBufferfi(GLenum, GLint, GLfloat, GLint) { NoteDrawn(); }
 void After_glBlitFramebuffer(GLint, GLint, GLint, GLint, GLint, GLint, GLint, GLint, GLbitfield, GLenum) {
   NoteDrawn();
 }
-void After_glBindFramebuffer(GLenum target, GLuint framebuffer) { NoteFramebufferBound(target, framebuffer); }
-void After_glBindFramebufferOES(GLenum target, GLuint framebuffer) { NoteFramebufferBound(target, framebuffer); }
 void After_glDeleteFramebuffers(GLsizei n, const GLuint* framebuffers) { NoteFramebuffersDeleted(n, framebuffers); }
 void After_glDeleteFramebuffersOES(GLsizei n, const GLuint* framebuffers) {
   NoteFramebuffersDeleted(n, framebuffers);
