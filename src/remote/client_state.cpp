@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "common/env.h"
+#include "common/pixel_store.h"
 #include "remote/connection.h"
 #include "strata/api/functions.h"
 
@@ -14,24 +15,6 @@ namespace strata::remote {
 extern void* const kRemoteFunctions[api::kFunctionCount];
 
 namespace {
-
-bool IsPixelStore(GLenum pname) {
-  switch (pname) {
-    case GL_UNPACK_ALIGNMENT:
-    case GL_UNPACK_ROW_LENGTH:
-    case GL_UNPACK_SKIP_PIXELS:
-    case GL_UNPACK_SKIP_ROWS:
-    case GL_UNPACK_IMAGE_HEIGHT:
-    case GL_UNPACK_SKIP_IMAGES:
-    case GL_PACK_ALIGNMENT:
-    case GL_PACK_ROW_LENGTH:
-    case GL_PACK_SKIP_PIXELS:
-    case GL_PACK_SKIP_ROWS:
-      return true;
-    default:
-      return false;
-  }
-}
 
 // A renderer query made by the client for itself, never seen by the app's layers.
 GLint AskRenderer(GLenum pname, GLint fallback) {
@@ -57,7 +40,7 @@ ContextShadow::ContextShadow(int client_version, ContextShadow* share) : client_
 }
 
 GLint ContextShadow::Integer(GLenum pname, GLint fallback) {
-  if (IsPixelStore(pname)) {
+  if (IsPixelStoreParameter(pname)) {
     auto it = pixel_store_.find(pname);
     if (it != pixel_store_.end()) return it->second;
     return pname == GL_UNPACK_ALIGNMENT || pname == GL_PACK_ALIGNMENT ? 4 : 0;
@@ -121,7 +104,7 @@ bool ContextShadow::BufferBound(GLenum target) const {
 }
 
 void ContextShadow::PixelStorei(GLenum pname, GLint value) {
-  if (IsPixelStore(pname)) pixel_store_[pname] = value;
+  if (IsPixelStoreParameter(pname)) pixel_store_[pname] = value;
 }
 
 void ContextShadow::BindBuffer(GLenum target, GLuint buffer) {

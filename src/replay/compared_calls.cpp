@@ -6,6 +6,7 @@
 #include <cstring>
 #include <vector>
 
+#include "common/pixel_store.h"
 #include "host/bound_objects.h"
 #include "strata/api/functions.h"
 
@@ -17,7 +18,9 @@ using api::ArgKind;
 // glGet{Boolean,Integer,Integer64,Float}v pnames whose value the app set (or
 // the spec fixes as a default): every driver answers the same.
 bool IsAppSetState(uint64_t pname) {
-  if (host::ObjectBoundAt(pname) != api::ObjectClass::kNone) return true;
+  if (host::ObjectBoundAt(pname) != api::ObjectClass::kNone || IsPixelStoreParameter(static_cast<GLenum>(pname))) {
+    return true;
+  }
   switch (pname) {
     case GL_ACTIVE_TEXTURE:
     case GL_VIEWPORT:
@@ -53,16 +56,6 @@ bool IsAppSetState(uint64_t pname) {
     case GL_STENCIL_BACK_FAIL:
     case GL_STENCIL_BACK_PASS_DEPTH_FAIL:
     case GL_STENCIL_BACK_PASS_DEPTH_PASS:
-    case GL_UNPACK_ALIGNMENT:
-    case GL_PACK_ALIGNMENT:
-    case GL_UNPACK_ROW_LENGTH:
-    case GL_UNPACK_IMAGE_HEIGHT:
-    case GL_UNPACK_SKIP_ROWS:
-    case GL_UNPACK_SKIP_PIXELS:
-    case GL_UNPACK_SKIP_IMAGES:
-    case GL_PACK_ROW_LENGTH:
-    case GL_PACK_SKIP_ROWS:
-    case GL_PACK_SKIP_PIXELS:
     case GL_GENERATE_MIPMAP_HINT:
     case GL_FRAGMENT_SHADER_DERIVATIVE_HINT:
     case GL_BLEND:
