@@ -6,7 +6,7 @@ namespace strata {
 
 bool SharedLibrary::Open(const std::string& path, bool isolated) {
   path_ = path;
-  int flags = RTLD_NOW | (isolated ? (RTLD_LOCAL | RTLD_DEEPBIND) : RTLD_GLOBAL);
+  int flags = RTLD_NOW | (isolated ? kIsolatedDlopenFlags : RTLD_GLOBAL);
   handle_ = dlopen(path.c_str(), flags);
   if (handle_ == nullptr) {
     const char* why = dlerror();

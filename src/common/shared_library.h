@@ -1,9 +1,28 @@
 #pragma once
 // A dlopen'ed library that remembers why it failed to load.
 
+#include <dlfcn.h>
+
 #include <string>
 
 namespace strata {
+
+// dlopen flags for a library kept apart from same-named symbols already in the
+// process (a driver under Strata's own exports): its own references bind inside
+// it. The sanitizers' runtimes refuse RTLD_DEEPBIND (it would let the library
+// bypass their malloc), so sanitizer builds (docs/security.md) open such
+// libraries RTLD_LOCAL only and rely on symbol order instead.
+#if defined(__SANITIZE_ADDRESS__)
+inline constexpr int kIsolatedDlopenFlags = RTLD_LOCAL;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+inline constexpr int kIsolatedDlopenFlags = RTLD_LOCAL;
+#else
+inline constexpr int kIsolatedDlopenFlags = RTLD_LOCAL | RTLD_DEEPBIND;
+#endif
+#else
+inline constexpr int kIsolatedDlopenFlags = RTLD_LOCAL | RTLD_DEEPBIND;
+#endif
 
 class SharedLibrary {
  public:
@@ -12,7 +31,7 @@ class SharedLibrary {
   SharedLibrary& operator=(const SharedLibrary&) = delete;
   ~SharedLibrary() = default;  // never dlclose: a GL driver must outlive every thread
 
-  // Loads by absolute path. `isolated` uses RTLD_LOCAL|RTLD_DEEPBIND so that the
+  // Loads by absolute path. `isolated` opens it with kIsolatedDlopenFlags, so that the
   // library's own references bind inside it, never to same-named symbols of ours.
   bool Open(const std::string& path, bool isolated);
 

@@ -44,7 +44,7 @@ void* OpenSystemLibGl() {
     return nullptr;
   }
   // Deep binding: the system libGL's own calls to its exports stay inside it.
-  void* handle = dlopen(location.path.c_str(), RTLD_NOW | RTLD_LOCAL | RTLD_DEEPBIND);
+  void* handle = dlopen(location.path.c_str(), RTLD_NOW | kIsolatedDlopenFlags);
   if (handle == nullptr) STRATA_ERROR("Strata's libGL.so.1 cannot load %s: %s", location.path.c_str(), dlerror());
   return handle;
 }

@@ -10,6 +10,7 @@
 #include <cstring>
 #include <sstream>
 
+#include "common/shared_library.h"
 #include "loader/driver_locator.h"
 #include "tools/install_paths.h"
 
@@ -34,7 +35,7 @@ int CheckDriver(const char* command, const std::string& lib_dir) {
     }
     if (!required) continue;
     // Load it here, in a throwaway way, so a broken driver is named before the app starts.
-    void* handle = dlopen(location.path.c_str(), RTLD_LAZY | RTLD_LOCAL | RTLD_DEEPBIND);
+    void* handle = dlopen(location.path.c_str(), RTLD_LAZY | kIsolatedDlopenFlags);
     if (handle == nullptr) {
       std::fprintf(stderr, "strata %s: error: cannot load driver %s: %s\n", command, location.path.c_str(),
                    dlerror());

@@ -23,7 +23,7 @@ using namespace strata;
 // What each sample argument is: a small count, 1.5, or a pointer to memory
 // filled with EGL_NONE words (so attribute lists end, and strings read "80").
 alignas(64) uint8_t g_memory[1 << 16];
-const char* g_strings[16];  // for pointer-to-pointer parameters (string arrays)
+const char* g_strings[16];  // for pointer-to-pointer parameters (string arrays): "80"
 constexpr int64_t kInt = 3;
 constexpr float kFloat = 1.5f;
 
@@ -71,7 +71,9 @@ TEST(CodecRoundTrip, EveryFunctionEncodesDecodesAndPrints) {
     const int32_t none = 0x3038;  // EGL_NONE
     std::memcpy(g_memory + i, &none, 4);
   }
-  for (const char*& s : g_strings) s = "strata";
+  // The strings lie in g_memory too: a length array is a sample pointer
+  // (EGL_NONE words, 12344), and a tracer that honours it reads that far.
+  for (const char*& s : g_strings) s = reinterpret_cast<const char*>(g_memory);
 #define STRATA_FUNCTION(slot, name, ret, params, args) \
   trace::g_next_functions[slot] = reinterpret_cast<void*>(&Stub_##name);
 #include "strata/api/function_list.inc"

@@ -448,7 +448,7 @@ TEST_P(SocketOrRing, ReadFullyWithinGivesUpOnlyWhenNothingCame) {
 
   // Half a message, the rest later than the timeout: the read waits for it.
   ASSERT_TRUE(server->Write("ab", 2) && server->Flush());
-  std::jthread late([&] {
+  std::jthread late([&, server = server.get()] {
     std::this_thread::sleep_for(std::chrono::milliseconds(300));
     server->Write("cd", 2);
     server->Flush();
@@ -473,7 +473,7 @@ TEST_P(SocketOrRing, ShutdownWakesAReaderInAnotherThread) {
   ASSERT_NO_FATAL_FAILURE(OpenAndConnect(AbstractAddress("shutdown"), &ends, GetParam()));
   auto& [listener, client, server, peer] = ends;
 
-  auto read = std::async(std::launch::async, [&] {
+  auto read = std::async(std::launch::async, [&, client = client.get()] {
     char buffer[4];
     return client->ReadFully(buffer, sizeof buffer);
   });
@@ -576,7 +576,7 @@ TEST(Ring, ViewsKeepTheirBytesUntilGivenBack) {
   for (size_t i = 0; i < first.size(); ++i) first[i] = static_cast<uint8_t>(i * 7);
   for (size_t i = 0; i < second.size(); ++i) second[i] = static_cast<uint8_t>(i * 13 + 1);
   std::atomic<bool> second_written{false};
-  auto writing = std::async(std::launch::async, [&] {
+  auto writing = std::async(std::launch::async, [&, client = client.get()] {
     const bool ok = client->Write(first.data(), first.size()) && client->Write(second.data(), second.size()) &&
                     client->Flush();
     second_written = true;
