@@ -9,11 +9,10 @@
 
 #include "common/log.h"
 #include "present/window_presenter.h"
+#include "remote/reply_scan.h"
 #include "remote/session.h"
-#include "stream/byte_reader.h"
 #include "stream/event_records.h"
 #include "stream/record_format.h"
-#include "stream/record_reader.h"
 
 namespace strata::remote {
 
@@ -205,34 +204,20 @@ bool Connection::Await(uint64_t sequence, int slot, std::vector<uint8_t>& incomi
                        WindowPresenter* presenter) {
   for (;;) {
     if (!ReadMessage(incoming)) return false;
-    bool replied = false;
-    stream::Record record;
-    std::string error;
-    size_t at = 0;
-    while (!replied && stream::NextRecordIn(incoming, &at, &record, &error)) {
-      if (record.type == stream::RecordType::kFramebuffer) {
-        if (presenter != nullptr) presenter->Present(record.payload);
-      } else if (record.type == stream::RecordType::kReply) {
-        if (!stream::wire::DecodeReply(record.payload, slot, reply, &error)) break;
-        if (reply->sequence != sequence) {
-          error = "reply to call " + std::to_string(reply->sequence) + " while call " + std::to_string(sequence) +
-                  " waited";
-          break;
-        }
-        replied = true;
-      } else if (record.type == stream::RecordType::kTraceEvent) {
-        stream::ByteReader event(record.payload);
-        if (event.String() == "error") {
-          Fail("the renderer at " + session_.address() + " closed this client: " + event.String());
-          return false;
-        }
-      }
+    std::string why;
+    const auto show = [presenter](std::span<const uint8_t> frame) {
+      if (presenter != nullptr) presenter->Present(frame);
+    };
+    switch (ScanRendererMessage(incoming, sequence, slot, reply, show, &why)) {
+      case ReplyScan::kReplied: return true;
+      case ReplyScan::kNotYet: break;
+      case ReplyScan::kClosed:
+        Fail("the renderer at " + session_.address() + " closed this client: " + why);
+        return false;
+      case ReplyScan::kMalformed:
+        Fail("the renderer at " + session_.address() + " sent a malformed message: " + why);
+        return false;
     }
-    if (!error.empty()) {
-      Fail("the renderer at " + session_.address() + " sent a malformed message: " + error);
-      return false;
-    }
-    if (replied) return true;
   }
 }
 

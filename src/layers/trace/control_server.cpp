@@ -1,12 +1,13 @@
 #include "layers/trace/control_server.h"
 
 #include <sys/socket.h>
+#include <sys/time.h>
 #include <unistd.h>
 
-#include <sstream>
 #include <thread>
 
 #include "common/log.h"
+#include "layers/trace/control_command.h"
 #include "layers/trace/trace_session.h"
 #include "transport/sockets.h"
 
@@ -14,29 +15,25 @@ namespace strata::trace {
 namespace {
 
 std::string Handle(const std::string& line, std::string* destination) {
-  std::istringstream words(line);
-  std::string command;
-  words >> command;
+  const ControlCommand command = ParseControlCommand(line);
   TraceSession& session = TraceSession::Get();
-  if (command == "attach") {
-    std::string compression, target;
-    words >> compression;
-    std::getline(words >> std::ws, target);
-    std::string error;
-    if (target.empty()) return "error attach needs a destination";
-    if (!session.Start(target, compression, &error)) return "error " + error;
-    *destination = target;
-    STRATA_INFO("tracing switched on: %s", target.c_str());
-    return "ok tracing to " + target + " from each context's next eglSwapBuffers";
+  switch (command.kind) {
+    case ControlCommand::Kind::kAttach: {
+      std::string error;
+      if (!session.Start(command.destination, command.compression, &error)) return "error " + error;
+      *destination = command.destination;
+      STRATA_INFO("tracing switched on: %s", command.destination.c_str());
+      return "ok tracing to " + command.destination + " from each context's next eglSwapBuffers";
+    }
+    case ControlCommand::Kind::kDetach:
+      if (!session.active()) return "error not tracing";
+      session.Stop(2000);
+      STRATA_INFO("tracing switched off");
+      return "ok trace of " + *destination + " finished";
+    case ControlCommand::Kind::kStatus: return session.active() ? "tracing " + *destination : "idle";
+    case ControlCommand::Kind::kInvalid: break;
   }
-  if (command == "detach") {
-    if (!session.active()) return "error not tracing";
-    session.Stop(2000);
-    STRATA_INFO("tracing switched off");
-    return "ok trace of " + *destination + " finished";
-  }
-  if (command == "status") return session.active() ? "tracing " + *destination : "idle";
-  return "error unknown command '" + command + "'";
+  return "error " + command.error;
 }
 
 void Serve(int listen_fd) {
@@ -50,9 +47,12 @@ void Serve(int listen_fd) {
     if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &peer, &size) != 0 || (peer.uid != geteuid() && peer.uid != 0)) {
       reply = "error permission denied: only the process's user may control its tracing";
     } else {
+      // A peer that connects and says nothing must not hold the socket for everyone else.
+      const timeval patience{2, 0};
+      setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &patience, sizeof patience);
       std::string line;
       char c;
-      while (line.size() < 8192 && read(fd, &c, 1) == 1 && c != '\n') line += c;
+      while (line.size() <= kMaxControlLine && read(fd, &c, 1) == 1 && c != '\n') line += c;
       reply = Handle(line, &destination);
     }
     reply += "\n";
