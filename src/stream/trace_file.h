@@ -19,6 +19,11 @@ inline constexpr uint32_t kTraceFormatVersion = 1;
 
 enum class Compression { kNone, kLz4, kZstd };
 
+// For fuzz targets only (fuzz/trace_file_fuzz.cpp): CRC mismatches are let
+// through, so that mutated bytes reach the decompressors and the readers
+// behind them. The CRC checks themselves have tests of their own.
+void IgnoreChecksumsForFuzzing();
+
 // Accepts "none", "lz4", "zstd".
 bool ParseCompression(std::string_view name, Compression* out);
 const char* CompressionName(Compression compression);

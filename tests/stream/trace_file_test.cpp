@@ -307,6 +307,8 @@ TEST_F(TraceFileTest, DamageBehindAValidCrcIsRejected) {
       {Compression::kNone, 12, 2u << 30, "implausible sizes (stored 1000, raw 2147483648"},
       {Compression::kNone, 8, 999, "inconsistent sizes (codec 0, stored 999, raw 1000)"},
       {Compression::kLz4, 12, 1001, "LZ4 data decompresses to 1000 bytes, not 1001"},
+      // Refused before 900 MiB is allocated: LZ4 cannot expand a few bytes that far.
+      {Compression::kLz4, 12, 900u << 20, "implausible sizes (LZ4 cannot make 943718400 bytes of "},
       {Compression::kLz4, 40, 0xffffffff, "LZ4 decompression failed"},
       {Compression::kZstd, 12, 999, "zstd frame holds 1000 bytes, not 999"},
       {Compression::kZstd, 40, 0, "zstd frame header is invalid"},
