@@ -308,6 +308,7 @@ bool Executor::BuildArguments(const stream::DecodedCall& call, Thread& thread, s
 bool Executor::RunGeneric(const stream::DecodedCall& call, Thread& thread, Word* result, CallReply* reply) {
   std::vector<Word>& args = generic_args_;
   if (!BuildArguments(call, thread, &args, &generic_capacity_)) return false;
+  if (storage_ && !WithinStorageBudget(call, thread, args)) return false;
   const api::ReplayFunction& replay = api::kReplay[call.slot];
   const api::FunctionInfo& info = api::kFunctions[call.slot];
   TrackPointerCall(call, thread, args);
@@ -390,7 +391,12 @@ bool Executor::Execute(const stream::DecodedCall& call, CallReply* reply) {
         return false;
       }
     }
-    ok = RunGeneric(call, thread, &result, reply);
+    if (call.slot == api::glGetError && thread.current != nullptr && thread.current->refused_error != 0) {
+      // The error of a call the executor refused comes first, as the driver would have raised it.
+      result.u = std::exchange(thread.current->refused_error, 0u);
+    } else {
+      ok = RunGeneric(call, thread, &result, reply);
+    }
     if (ok) TrackBindings(call, thread);
     if (draw) thread.memory.clear();
   }

@@ -22,6 +22,7 @@
 #include "host/host_driver.h"
 #include "host/invoke.h"
 #include "host/object_names.h"
+#include "host/storage_budget.h"
 #include "host/surface_factory.h"
 #include "stream/call_decoder.h"
 #include "stream/driver_capture_state.h"
@@ -87,6 +88,13 @@ class Executor {
   // Reads the whole draw surface of the thread's current context.
   bool ReadSurface(uint32_t thread, RgbaImage* image, std::string* error, ReadOrder order = ReadOrder::kRgba);
 
+  // Counts the GL storage (buffers, textures, renderbuffers) the stream's
+  // calls ask for against `limit_bytes` (0: counted, never refused). A call
+  // that would pass it is refused before the driver sees it, and the
+  // context's next glGetError says GL_OUT_OF_MEMORY.
+  void SetStorageLimit(uint64_t limit_bytes) { storage_ = std::make_unique<StorageBudget>(limit_bytes); }
+  const StorageBudget* storage() const { return storage_.get(); }
+
   // Why calls could not run: one line per function, with a count.
   std::vector<std::string> problems() const;
   uint64_t skipped_calls() const { return skipped_; }
@@ -122,6 +130,7 @@ class Executor {
     int reads_bgra = -1;          // GL_EXT_read_format_bgra, asked of the host once
     std::map<uint64_t, ClientArray> client_arrays;  // by attribute (GLES 1: by array)
     std::map<uint32_t, MappedRange> mapped;         // by buffer target
+    uint32_t refused_error = 0;  // GL_OUT_OF_MEMORY of a call refused over the storage budget, for glGetError
   };
   struct Surface {
     EGLSurface host = EGL_NO_SURFACE;
@@ -204,6 +213,9 @@ class Executor {
   std::span<const uint8_t> MappedReads(const Thread& thread);
   void TrackBindings(const stream::DecodedCall& call, Thread& thread);
 
+  // Storage (executor_storage.cpp): false when the call asks for more than the budget has left.
+  bool WithinStorageBudget(const stream::DecodedCall& call, Thread& thread, const std::vector<Word>& args);
+
   const HostDriver& driver_;
   SurfaceFactory& surfaces_;
   EGLDisplay display_ = EGL_NO_DISPLAY;
@@ -228,6 +240,7 @@ class Executor {
   uint64_t stream_display_ = 0;  // the display handle the stream uses, for replies
   std::map<std::string, std::pair<uint64_t, std::string>> problems_;  // function -> count, reason
   uint64_t skipped_ = 0;
+  std::unique_ptr<StorageBudget> storage_;
 };
 
 }  // namespace strata::host

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "common/gl_bindings.h"
 #include "host/executor.h"
 #include "host/sizers.h"
 #include "strata/api/codec.h"
@@ -58,8 +59,7 @@ bool Executor::HostBufferBound(const Thread& thread, uint32_t binding) {
   const Context* context = thread.current;
   if (context == nullptr || binding == 0) return false;
   // Pixel and indirect buffers do not exist before GLES 3: asking would raise an error.
-  const bool gles3 = binding != GL_ARRAY_BUFFER_BINDING && binding != GL_ELEMENT_ARRAY_BUFFER_BINDING;
-  if (gles3 && context->version < 3) return false;
+  if (BufferBindingNeedsGles3(binding) && context->version < 3) return false;
   GLint bound = 0;
   driver_.Get<PFNGLGETINTEGERVPROC>(api::glGetIntegerv)(binding, &bound);
   return bound != 0;

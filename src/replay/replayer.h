@@ -24,6 +24,7 @@ struct ReplayOptions {
   bool check = true;
   int loops = 1;
   bool progress = false;            // a progress line on stderr for long replays
+  uint64_t memory_limit = 0;        // GL storage the trace's calls may hold (host/storage_budget.h; 0: no limit)
   // Where Strata's own libraries are, so they are never taken as the host driver.
   std::string strata_lib_dir;
   // Called with each frame image a snapshot takes (frame, image); optional.

@@ -111,7 +111,7 @@ bool Connection::Handshake() {
       return false;
     }
     session_ = std::make_shared<Session>(id, key, client, *functions, features, *context_.driver,
-                                         std::move(recorder), context_.display);
+                                         std::move(recorder), context_.display, context_.client_memory);
     context_.sessions.Add(session_);
     Log("client joined: " + client.Describe() + ", session " + id + recording);
     answer.values["session"] = session_->id();

@@ -26,6 +26,7 @@ struct ServeContext {
   AuthPolicy auth;
   std::string record_dir;  // empty: no --record
   FrameDisplay* display = nullptr;  // --display
+  uint64_t client_memory = 0;       // --client-memory (0: no limit)
   SessionTable sessions;
 };
 

@@ -74,6 +74,7 @@ std::unique_ptr<Server> Server::Open(const ServeOptions& options, std::string* e
   if (!state->driver) return nullptr;
   state->context.driver = state->driver.get();
   state->context.record_dir = options.record_dir;
+  state->context.client_memory = options.client_memory;
   state->context.auth.allowed_uids = options.allow_uids;
   if (options.display) {
     state->display = FrameDisplay::Open(error);

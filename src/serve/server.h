@@ -18,6 +18,7 @@ struct ServeOptions {
   std::vector<uid_t> allow_uids;    // Unix clients besides our own uid
   std::string token_file;           // written (0600) when a TCP address is listened on
   bool display = false;             // --display: client windows' frames shown here too
+  uint64_t client_memory = 0;       // --client-memory: GL storage each client may hold (0: no limit)
 };
 
 // The default address: unix:@strata-render-<uid> (abstract, so nothing to clean up).

@@ -15,7 +15,7 @@ std::string ClientInfo::Describe() const {
 
 Session::Session(std::string id, std::string key, ClientInfo client, const std::string& functions,
                  std::string features, const host::HostDriver& driver, std::unique_ptr<Recorder> recorder,
-                 FrameDisplay* display)
+                 FrameDisplay* display, uint64_t memory_limit)
     : display_(display),
       id_(std::move(id)),
       key_(std::move(key)),
@@ -26,6 +26,7 @@ Session::Session(std::string id, std::string key, ClientInfo client, const std::
       recorder_(std::move(recorder)) {
   functions_.Load(functions);
   dispatch_ = std::make_unique<host::RecordDispatch>(driver, *surfaces_, functions_, host::HostThreads::kCaller);
+  executor().SetStorageLimit(memory_limit);
   // A frame is read back before its swap: a window's for the client to
   // show, every one for --record (so that the file replays with --verify).
   executor().before_swap = [this](uint32_t thread, uint64_t surface) {
@@ -41,6 +42,11 @@ Session::Session(std::string id, std::string key, ClientInfo client, const std::
 Session::~Session() {
   {
     std::lock_guard lock(mu_);
+    // What the executor refused (over the memory budget, blobs short of
+    // their sizes, ...): the operator's to know, one line per function.
+    for (const std::string& problem : dispatch_->executor().problems()) {
+      Log("client " + client_.Describe() + ": " + problem);
+    }
     dispatch_.reset();  // frees the client's objects on this thread
     surfaces_.reset();
     recorder_.reset();

@@ -34,8 +34,10 @@ struct ClientInfo {
 class Session {
  public:
   // `display` (--display, may be null) loses the client's windows when it ends.
+  // `memory_limit`: the GL storage the client may hold (host/storage_budget.h; 0: no limit).
   Session(std::string id, std::string key, ClientInfo client, const std::string& functions, std::string features,
-          const host::HostDriver& driver, std::unique_ptr<Recorder> recorder, FrameDisplay* display = nullptr);
+          const host::HostDriver& driver, std::unique_ptr<Recorder> recorder, FrameDisplay* display = nullptr,
+          uint64_t memory_limit = 0);
   // Runs on the thread of the session's last connection: the executor frees
   // the client's contexts, surfaces and objects there. Logs the leaving line.
   ~Session();

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "common/byte_size.h"
 #include "replay/replayer.h"
 #include "tools/command.h"
 #include "tools/install_paths.h"
@@ -40,6 +41,10 @@ options:
                        original run's
   --loop N             replay N times (default 1); with --benchmark each
                        loop is timed and the median is reported
+  --memory SIZE        GL storage (buffers, textures, renderbuffers) the
+                       trace's calls may hold, in bytes or with K, M, G; a
+                       call past it is not run and gets GL_OUT_OF_MEMORY
+                       (default: half this machine's memory; 0: no limit)
   -h, --help           show this help
 
 As it runs, the replay compares what calls give back with what they gave
@@ -93,6 +98,7 @@ double Median(std::vector<double> values) {
 
 int ReplayCommandMain(int argc, char** argv) {
   replay::ReplayOptions options;
+  bool memory_given = false;
   bool benchmark = false, strict = false;
   std::string path, output;
   auto usage_error = [](const std::string& message) {
@@ -121,6 +127,11 @@ int ReplayCommandMain(int argc, char** argv) {
       }
     } else if ((arg == "-o" || arg == "--output") && has_value) {
       output = argv[++i];
+    } else if (arg == "--memory" && has_value) {
+      if (!ParseByteSize(argv[++i], &options.memory_limit)) {
+        return usage_error(std::string("--memory takes a size (1073741824, 512M, 4G), not '") + argv[i] + "'");
+      }
+      memory_given = true;
     } else if (arg == "--loop" && has_value) {
       char* end = nullptr;
       long loops = std::strtol(argv[++i], &end, 10);
@@ -135,6 +146,7 @@ int ReplayCommandMain(int argc, char** argv) {
     }
   }
   if (path.empty()) return usage_error("no trace given");
+  if (!memory_given) options.memory_limit = PhysicalMemoryBytes() / 2;
   if (strict && !options.check) return usage_error("--strict needs the checks that --no-check turns off");
   if (!options.snapshot_frames.empty() && output.empty()) return usage_error("--snapshot needs -o DIR");
   if (options.snapshot_frames.empty() && !output.empty()) return usage_error("-o DIR is for --snapshot");

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <string>
 
+#include "common/byte_size.h"
 #include "serve/log.h"
 #include "serve/server.h"
 #include "tools/command.h"
@@ -42,6 +43,11 @@ options:
   --driver-glesv1 PATH the host's libGLESv1_CM.so.1 (STRATA_DRIVER_GLESV1)
   --display            show each client window's frames in a window of the
                        renderer's own too, scaled to fit (on $DISPLAY)
+  --client-memory SIZE GL storage (buffers, textures, renderbuffers) each
+                       client process may hold, in bytes or with K, M, G;
+                       a call past it gets GL_OUT_OF_MEMORY and does not
+                       reach the driver (default: half this machine's
+                       memory; 0: no limit)
   -h, --help           show this help
 
 It logs one line when ready, one per client joining and leaving (with the
@@ -72,6 +78,8 @@ bool ParseUid(const char* text, uid_t* uid) {
 
 int ServeCommandMain(int argc, char** argv) {
   serve::ServeOptions options;
+  uint64_t client_memory = 0;
+  bool client_memory_given = false;
   auto usage_error = [](const std::string& message) {
     std::fprintf(stderr, "strata serve: error: %s\n\n%s", message.c_str(), kUsage);
     return 2;
@@ -104,11 +112,17 @@ int ServeCommandMain(int argc, char** argv) {
       setenv(variable, argv[++i], 1);  // read by the driver locator the host driver uses
     } else if (arg == "--display") {
       options.display = true;
+    } else if (arg == "--client-memory" && has_value) {
+      if (!ParseByteSize(argv[++i], &client_memory)) {
+        return usage_error(std::string("--client-memory takes a size (1073741824, 512M, 4G), not '") + argv[i] + "'");
+      }
+      client_memory_given = true;
     } else {
       return usage_error("unknown or incomplete option '" + arg + "'");
     }
   }
   if (options.listen.empty()) options.listen.push_back(serve::DefaultAddress());
+  options.client_memory = client_memory_given ? client_memory : PhysicalMemoryBytes() / 2;
   if (!options.record_dir.empty()) {
     struct stat st;
     if (stat(options.record_dir.c_str(), &st) != 0 && mkdir(options.record_dir.c_str(), 0755) != 0) {

@@ -505,3 +505,32 @@ TEST(Remote, LargeBlobsGoOutOfLineAndChangeNothing) {
   }
   EXPECT_EQ(renderer.Log().find("closing"), std::string::npos) << renderer.Log();
 }
+
+// Catches: a client's storage requests reaching the host driver however
+// large (the host's OOM killer instead of GL_OUT_OF_MEMORY), a refused call
+// that leaves the client without its error or closes it, a budget shared
+// between clients or not given back when objects are deleted.
+TEST(Remote, StoragePastTheClientMemoryBudgetIsOutOfMemory) {
+  const std::string app = std::string(STRATA_BIN_DIR) + "/memory_hungry";
+  ProcessResult native = RunProcess({app});
+  ASSERT_EQ(native.exit_code, 0) << native.err;
+  ASSERT_EQ(native.out.find("0x505"), std::string::npos) << "natively every request fits:\n" << native.out;
+  Renderer renderer({"--client-memory", "32M"});
+  strata::test::ProcessOptions options;
+  options.timeout_seconds = 120;
+  // Two clients in turn: each has a budget of its own.
+  for (int client = 0; client < 2; ++client) {
+    ProcessResult remote = RunProcess({STRATA_CLI, "run", "--remote", renderer.address(), "--", app}, options);
+    ASSERT_EQ(remote.exit_code, 0) << remote.err << renderer.Log();
+    for (const char* refused : {"buffer 48 MiB: 0x505", "texture image 64 MiB: 0x505",
+                                "texture storage 64 MiB: 0x505", "renderbuffer 64 MiB: 0x505"}) {
+      EXPECT_NE(remote.out.find(refused), std::string::npos) << refused << "\n" << remote.out;
+    }
+    // The 48 MiB buffer was never made; 8 MiB, then the same buffer at 4 MiB, fit.
+    EXPECT_NE(remote.out.find("buffer 8 MiB: 0x0"), std::string::npos) << remote.out;
+    EXPECT_NE(remote.out.find("the same buffer again, 4 MiB: 0x0"), std::string::npos) << remote.out;
+    const size_t frame = native.out.find("frame: ");
+    EXPECT_NE(remote.out.find(native.out.substr(frame)), std::string::npos) << "drawing goes on:\n" << remote.out;
+  }
+  EXPECT_NE(renderer.Log().find("past the memory budget"), std::string::npos) << renderer.Log();
+}

@@ -2,6 +2,7 @@
 
 #include <cstdlib>
 
+#include "common/gl_bindings.h"
 #include "common/log.h"
 
 #include "layers/trace/context_state.h"
@@ -62,28 +63,9 @@ void SetStreamContext(uint64_t context) {
 }
 
 GLuint BoundBuffer(GLenum target) {
-  GLenum binding = 0;
-  switch (target) {
-    case GL_ARRAY_BUFFER: binding = GL_ARRAY_BUFFER_BINDING; break;
-    case GL_ELEMENT_ARRAY_BUFFER: binding = GL_ELEMENT_ARRAY_BUFFER_BINDING; break;
-    case GL_PIXEL_PACK_BUFFER: binding = GL_PIXEL_PACK_BUFFER_BINDING; break;
-    case GL_PIXEL_UNPACK_BUFFER: binding = GL_PIXEL_UNPACK_BUFFER_BINDING; break;
-    case GL_UNIFORM_BUFFER: binding = GL_UNIFORM_BUFFER_BINDING; break;
-    case GL_COPY_READ_BUFFER: binding = GL_COPY_READ_BUFFER_BINDING; break;
-    case GL_COPY_WRITE_BUFFER: binding = GL_COPY_WRITE_BUFFER_BINDING; break;
-    case GL_TRANSFORM_FEEDBACK_BUFFER: binding = GL_TRANSFORM_FEEDBACK_BUFFER_BINDING; break;
-    case GL_DRAW_INDIRECT_BUFFER: binding = GL_DRAW_INDIRECT_BUFFER_BINDING; break;
-    case GL_DISPATCH_INDIRECT_BUFFER: binding = GL_DISPATCH_INDIRECT_BUFFER_BINDING; break;
-    case GL_SHADER_STORAGE_BUFFER: binding = GL_SHADER_STORAGE_BUFFER_BINDING; break;
-    case GL_ATOMIC_COUNTER_BUFFER: binding = GL_ATOMIC_COUNTER_BUFFER_BINDING; break;
-    case GL_TEXTURE_BUFFER: binding = GL_TEXTURE_BUFFER_BINDING; break;
-    default: return 0;
-  }
-  // Before GLES 3 only array and element buffers exist; asking for another
-  // binding would raise an error the app could see.
-  if (CurrentContextVersion() < 3 && binding != GL_ARRAY_BUFFER_BINDING && binding != GL_ELEMENT_ARRAY_BUFFER_BINDING) {
-    return 0;
-  }
+  const GLenum binding = BufferBindingOf(target);
+  // Asking for a binding the context does not have would raise an error the app could see.
+  if (binding == 0 || (CurrentContextVersion() < 3 && BufferBindingNeedsGles3(binding))) return 0;
   return static_cast<GLuint>(QueryInteger(binding));
 }
 

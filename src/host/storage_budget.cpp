@@ -1,0 +1,42 @@
+#include "host/storage_budget.h"
+
+#include <iterator>
+
+namespace strata::host {
+
+void StorageBudget::Erase(std::map<Key, uint64_t>::iterator first, std::map<Key, uint64_t>::iterator last) {
+  for (auto it = first; it != last; ++it) used_ -= it->second;
+  held_.erase(first, last);
+}
+
+bool StorageBudget::Set(const void* group, Kind kind, uint32_t object, uint32_t image, uint64_t bytes) {
+  const auto first = held_.lower_bound({group, kind, object, 0});
+  const auto last = held_.upper_bound({group, kind, object, kWholeObject});
+  const auto same = held_.find({group, kind, object, image});
+  // A new image of an immutable texture fails in the driver: its storage stays what it was.
+  if (image != kWholeObject && held_.count({group, kind, object, kWholeObject}) != 0) return true;
+  uint64_t replaced = 0;
+  if (image == kWholeObject) {
+    for (auto it = first; it != last; ++it) replaced += it->second;
+  } else if (same != held_.end()) {
+    replaced = same->second;
+  }
+  const uint64_t others = used_ - replaced;
+  if (limit_ != 0 && (bytes > limit_ || others > limit_ - bytes)) return false;
+  if (image == kWholeObject) {
+    Erase(first, last);
+  } else if (same != held_.end()) {
+    Erase(same, std::next(same));
+  }
+  if (bytes > 0) {
+    held_[{group, kind, object, image}] = bytes;
+    used_ += bytes;
+  }
+  return true;
+}
+
+void StorageBudget::Forget(const void* group, Kind kind, uint32_t object) {
+  Erase(held_.lower_bound({group, kind, object, 0}), held_.upper_bound({group, kind, object, kWholeObject}));
+}
+
+}  // namespace strata::host
