@@ -21,6 +21,9 @@ packages=(
   liblz4-dev libzstd-dev
   # strata export: Android's gltrace format (protobuf, LZF-compressed images)
   libprotobuf-dev protobuf-compiler liblzf-dev
+  # the hardening run (scripts/sanitize.sh): clang's AddressSanitizer,
+  # UndefinedBehaviorSanitizer and libFuzzer
+  clang libclang-rt-14-dev
   # tests and benchmarks
   googletest libgtest-dev libgmock-dev libbenchmark-dev
   # real programs tested through Strata

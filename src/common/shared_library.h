@@ -11,15 +11,11 @@ namespace strata {
 // process (a driver under Strata's own exports): its own references bind inside
 // it. The sanitizers' runtimes refuse RTLD_DEEPBIND (it would let the library
 // bypass their malloc), so sanitizer builds (docs/security.md) open such
-// libraries RTLD_LOCAL only and rely on symbol order instead.
-#if defined(__SANITIZE_ADDRESS__)
+// libraries RTLD_LOCAL only and rely on symbol order instead
+// (STRATA_SANITIZE_BUILD is defined for every file of such a build, also the
+// ones left uninstrumented).
+#if defined(STRATA_SANITIZE_BUILD)
 inline constexpr int kIsolatedDlopenFlags = RTLD_LOCAL;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-inline constexpr int kIsolatedDlopenFlags = RTLD_LOCAL;
-#else
-inline constexpr int kIsolatedDlopenFlags = RTLD_LOCAL | RTLD_DEEPBIND;
-#endif
 #else
 inline constexpr int kIsolatedDlopenFlags = RTLD_LOCAL | RTLD_DEEPBIND;
 #endif

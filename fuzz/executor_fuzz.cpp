@@ -1,0 +1,37 @@
+// The executor (host/executor.h) behind replay and the renderer: decoded
+// calls run on the host's GL (llvmpipe). Every blob must be checked against
+// the size its call's arguments imply and every object name mapped or
+// refused before the driver sees it; a driver crash here is a finding of
+// ours, since the executor chose to make the call. The input is a run of
+// records (calls, memory records, trace events) with this build's function
+// ids; each input gets a fresh executor, so nothing carries over.
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "fuzz_support.h"
+#include "host/record_dispatch.h"
+#include "host/surface_factory.h"
+#include "stream/record_reader.h"
+
+using namespace strata;
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  const stream::FunctionTable& functions = fuzz::OwnFunctions();
+  const host::HostDriver& driver = fuzz::Driver();
+  std::unique_ptr<host::SurfaceFactory> surfaces = host::MakePbufferSurfaceFactory(driver);
+  host::RecordDispatch dispatch(driver, *surfaces, functions, host::HostThreads::kCaller);
+  // Replies are made as for a live client, so the reply code runs on the same calls.
+  dispatch.on_reply = [](const stream::DecodedCall&, const host::CallReply&) {};
+  stream::Record record;
+  std::string error;
+  size_t at = 0;
+  const std::span<const uint8_t> bytes(data, size);
+  while (stream::NextRecordIn(bytes, &at, &record, &error)) {
+    record.thread_id = 1;
+    record.chunk = 0;
+    if (!dispatch.Dispatch(record, &error)) break;  // a malformed record ends a stream, as in replay
+  }
+  return 0;
+}

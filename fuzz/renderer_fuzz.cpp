@@ -1,0 +1,55 @@
+// The renderer's side of a client connection (serve/connection.h): the
+// handshake, message and bulk segment framing, and the records of each
+// message run on the executor, exactly as `strata serve` runs them. The
+// input is everything a client sends, from its hello on; it arrives over a
+// Unix socket pair, and what the renderer answers is read and dropped.
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <thread>
+
+#include "fuzz_support.h"
+#include "serve/connection.h"
+#include "transport/socket_stream.h"
+
+using namespace strata;
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  static serve::ServeContext* context = [] {
+    auto* made = new serve::ServeContext;
+    made->driver = &fuzz::Driver();
+    return made;
+  }();
+  int ends[2];
+  if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, ends) != 0) return 0;
+  // The client: sends the input, then reads whatever comes back until the renderer closes.
+  std::thread client([fd = ends[1], data, size] {
+    std::thread drain([fd] {
+      char sink[4096];
+      while (read(fd, sink, sizeof sink) > 0) {
+      }
+    });
+    for (size_t sent = 0; sent < size;) {
+      const ssize_t n = send(fd, data + sent, size - sent, MSG_NOSIGNAL);
+      if (n <= 0) break;  // the renderer closed this client
+      sent += static_cast<size_t>(n);
+    }
+    shutdown(fd, SHUT_WR);
+    drain.join();
+    close(fd);
+  });
+  transport::Peer peer;
+  peer.is_unix = true;
+  peer.uid = geteuid();
+  peer.pid = getpid();
+  peer.description = "fuzz client";
+  {
+    serve::Connection connection(*context, std::make_unique<transport::SocketStream>(ends[0], "fuzz client"), peer);
+    connection.Run();
+  }
+  client.join();
+  return 0;
+}
