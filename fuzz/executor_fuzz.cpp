@@ -5,12 +5,15 @@
 // ours, since the executor chose to make the call. The input is a run of
 // records (calls, memory records, trace events) with this build's function
 // ids; each input gets a fresh executor, so nothing carries over.
+#include <EGL/egl.h>
+
 #include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <string>
 
 #include "fuzz_support.h"
+#include "host/host_driver.h"
 #include "host/record_dispatch.h"
 #include "host/surface_factory.h"
 #include "stream/record_reader.h"
@@ -33,5 +36,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     record.chunk = 0;
     if (!dispatch.Dispatch(record, &error)) break;  // a malformed record ends a stream, as in replay
   }
+  // As the renderer does when a client leaves: a context still current here
+  // would outlive the executor's eglDestroyContext, and every input's would pile up.
+  EGLDisplay display = driver.Get<PFNEGLGETCURRENTDISPLAYPROC>(api::eglGetCurrentDisplay)();
+  if (display != EGL_NO_DISPLAY) {
+    driver.Get<PFNEGLMAKECURRENTPROC>(api::eglMakeCurrent)(display, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
+  }
+  driver.Get<PFNEGLRELEASETHREADPROC>(api::eglReleaseThread)();
   return 0;
 }
