@@ -1,4 +1,5 @@
-"""GL enum names for printing: one preferred name per value.
+"""GL enum names for printing: one preferred name per value; and EGL's
+error codes (what eglGetError answers) by name.
 
 The preferred name is the first one GLES itself requires, in the order GLES
 2.0, 3.0, 3.1, 3.2, GLES 1.1, then GLES extensions: core names before
@@ -38,4 +39,22 @@ def load(gl_xml: str) -> list[tuple[int, str]]:
         # Small values (0, 1, 2, ...) mean different things per parameter: print numbers.
         if value is not None and 0x100 <= value <= 0xFFFFFFFF and value not in chosen:
             chosen[value] = name
+    return sorted(chosen.items())
+
+
+def load_egl_errors(egl_xml: str) -> list[tuple[int, str]]:
+    """Every error eglGetError can answer, core and extensions: egl.xml gives
+    them no group, but their names say it (EGL_BAD_*, EGL_NOT_INITIALIZED,
+    EGL_CONTEXT_LOST). The first name of a value wins."""
+    root = ET.parse(egl_xml).getroot()
+    chosen: dict[int, str] = {}
+    for enums in root.findall("enums"):
+        for e in enums.findall("enum"):
+            name = e.get("name", "")
+            if not (name.startswith("EGL_BAD_") or name in ("EGL_NOT_INITIALIZED", "EGL_CONTEXT_LOST")):
+                continue
+            try:
+                chosen.setdefault(int(e.get("value"), 0), name)
+            except (TypeError, ValueError):
+                continue
     return sorted(chosen.items())

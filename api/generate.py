@@ -10,7 +10,7 @@ Writes under DIR:
   include/strata/api/functions.h    slot numbers, function table, name lookup
   include/strata/api/signatures.h   a function-pointer type per function
   include/strata/api/function_list.inc  STRATA_FUNCTION(slot, name, ret, (params), (args)) per function
-  src/enum_names.cpp                GL enum value -> preferred name
+  src/enum_names.cpp                GL enum value -> preferred name; EGL error code -> name
   src/functions.cpp                 function table and perfect-hash lookup
   src/loader_entry_points.cpp       the loader's internal entry point per function
   src/unavailable_stubs.cpp         what a call hits with no context or no driver
@@ -118,6 +118,8 @@ int FindFunction(const char* name);
 
 // The preferred GLES name of a GL enum value, or nullptr.
 const char* GlEnumName(uint32_t value);
+// The name of an EGL error code (eglGetError), or nullptr (EGL_SUCCESS included).
+const char* EglErrorName(int64_t code);
 
 }}  // namespace strata::api
 """
@@ -193,9 +195,10 @@ def emit_function_list(model: registry.Model) -> str:
 """
 
 
-def emit_enum_names(gl_xml: str) -> str:
+def emit_enum_names(gl_xml: str, egl_xml: str) -> str:
     pairs = enums.load(gl_xml)
     values = ",\n".join(f"  {{0x{v:x}u, \"{n}\"}}" for v, n in pairs)
+    egl_errors = "\n".join(f"    case 0x{v:x}: return \"{n}\";" for v, n in enums.load_egl_errors(egl_xml))
     return f"""{HEADER}#include "strata/api/functions.h"
 
 #include <algorithm>
@@ -218,6 +221,13 @@ const char* GlEnumName(uint32_t value) {{
   auto it = std::lower_bound(std::begin(kEnumNames), std::end(kEnumNames), value,
                              [](const EnumName& e, uint32_t v) {{ return e.value < v; }});
   return (it != std::end(kEnumNames) && it->value == value) ? it->name : nullptr;
+}}
+
+const char* EglErrorName(int64_t code) {{
+  switch (code) {{
+{egl_errors}
+    default: return nullptr;
+  }}
 }}
 
 }}  // namespace strata::api
@@ -324,7 +334,7 @@ def main() -> int:
     write_if_changed(os.path.join(inc, "strata/api/signatures.h"), emit_signatures_h(model))
     write_if_changed(os.path.join(inc, "strata/api/function_list.inc"), emit_function_list(model))
     write_if_changed(os.path.join(inc, "loader/egl_hooks.h"), emit_loader_hooks_h(model))
-    write_if_changed(os.path.join(src, "enum_names.cpp"), emit_enum_names(args.gl_xml))
+    write_if_changed(os.path.join(src, "enum_names.cpp"), emit_enum_names(args.gl_xml, args.egl_xml))
     write_if_changed(os.path.join(src, "functions.cpp"), emit_functions_cpp(model))
     write_if_changed(os.path.join(src, "loader_entry_points.cpp"), emit_entry_points(model))
     write_if_changed(os.path.join(src, "unavailable_stubs.cpp"), emit_unavailable_stubs(model))

@@ -8,7 +8,6 @@
 #include <cstdio>
 #include <cstring>
 
-#include "common/egl_error_names.h"
 #include "replay/compared_calls.h"
 #include "stream/call_printer.h"
 #include "strata/api/functions.h"
@@ -42,7 +41,7 @@ std::string Describe(const stream::DecodedCall& call) {
 std::string ResultText(const stream::DecodedCall& call, const stream::DecodedValue& value) {
   if (call.slot == api::eglGetError) {
     if (value.i == EGL_SUCCESS) return "EGL_SUCCESS";
-    if (const char* name = EglErrorName(value.i)) return name;
+    if (const char* name = api::EglErrorName(value.i)) return name;
   }
   return stream::FormatScalar(call, value);
 }

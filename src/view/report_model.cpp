@@ -8,7 +8,6 @@
 #include <string_view>
 #include <unordered_map>
 
-#include "common/egl_error_names.h"
 #include "stream/byte_reader.h"
 #include "stream/call_classes.h"
 #include "stream/call_decoder.h"
@@ -243,7 +242,7 @@ void ModelBuilder::Call(const stream::DecodedCall& call, uint32_t thread_id, uin
       const char* name = api::GlEnumName(static_cast<uint32_t>(call.result.u));
       error = name ? name : HexCode(call.result.u);
     } else if (call.has_reply && role == Role::kEglGetError && call.result.i != kEglSuccess) {
-      const char* name = EglErrorName(call.result.i);
+      const char* name = api::EglErrorName(call.result.i);
       error = name ? name : HexCode(static_cast<uint64_t>(call.result.i));
     }
     if (!error.empty()) {
