@@ -1,0 +1,146 @@
+#!/usr/bin/env python3
+"""Exact instructions per call of a call_mix workload (bench/call_mix.py's
+programs), natively, under `strata run` and under `strata trace`, by
+callgrind: each configuration runs for F and 2F frames and the difference is
+divided by the calls of F frames, so start-up, shader compiles and exit drop
+out. Reported per thread (the app thread; the tracer's encoder and writer
+threads) and, for every function of the frame loop, the instructions per call
+spent in Strata's own code on its path: the export (libGLESv2.so.2's entry
+point: the table jump), the trace layer's wrapper (`Trace_X`) and recorder
+(`Record_X`, the general path). Below Strata, a call takes the same path as a
+native one: the table holds the system library's own entry point (glvnd's
+stub, then Mesa's glapi stub).
+
+usage: call_mix_instructions.py [--mode cheap|draws|upload|contexts|gles1] [--frames F]
+                                [--build DIR]
+"""
+
+import argparse
+import collections
+import glob
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+# Calls per frame of each function in the frame loop, as the workloads make them.
+LOOP_FUNCTIONS = {
+    "cheap": {"glUniform4f": 6000, "glEnable": 6000, "glBlendFunc": 6000, "glDisable": 6000,
+              "glBindBuffer": 6000, "glDrawArrays": 30},
+    "draws": {"glUseProgram": 500, "glBindVertexArray": 500, "glBindTexture": 501, "glUniform2f": 500,
+              "glUniform4f": 500, "glDrawArrays": 500},
+    "upload": {"glTexSubImage2D": 17, "glDrawArrays": 16},
+    "contexts": {"eglMakeCurrent": 8, "glUseProgram": 400, "glBindVertexArray": 400, "glBindTexture": 401,
+                 "glUniform2f": 400, "glUniform4f": 400, "glDrawArrays": 400},
+    "gles1": {"glLoadIdentity": 300, "glTranslatef": 300, "glRotatef": 300, "glColor4f": 300,
+              "glBindTexture": 300, "glTexEnvi": 300, "glDrawArrays": 300},
+}
+
+
+def program(build, mode, frames):
+    if mode == "gles1":
+        return [os.path.join(build, "bin", "call_mix_gles1"), "--frames", str(frames)]
+    return [os.path.join(build, "bin", "call_mix"), "--mode", mode, "--frames", str(frames)]
+
+
+def calls_made(output):
+    match = re.search(r"(\d+) calls in", output)
+    if not match:
+        sys.exit(f"call_mix_instructions.py: error: no call count in the workload's output:\n{output}")
+    return int(match.group(1))
+
+
+def profile(argv, tmp, name):
+    """Runs argv under callgrind, one file per thread; returns (calls, {thread: {function: Ir}})."""
+    for old in glob.glob(os.path.join(tmp, name + "*")):
+        os.remove(old)
+    out = os.path.join(tmp, name)
+    env = dict(os.environ, MALLOC_TOP_PAD_="268435456")
+    result = subprocess.run(["valgrind", "--tool=callgrind", "--separate-threads=yes", "--trace-children=yes",
+                             f"--callgrind-out-file={out}.%p"] + argv, capture_output=True, text=True, env=env)
+    if result.returncode != 0:
+        sys.exit(f"call_mix_instructions.py: error: {' '.join(argv)} failed:\n{result.stderr[-2000:]}")
+    threads = {}
+    for path in sorted(glob.glob(out + ".*")):
+        text = subprocess.run(["callgrind_annotate", "--auto=no", "--threshold=100", path], capture_output=True,
+                              text=True).stdout
+        target = re.search(r"Profiled target:\s*(\S+)", text)
+        if not target or "call_mix" not in target.group(1):
+            continue  # no calls (a thread's empty part), or the strata launcher before it execs the program
+        functions = collections.Counter()
+        for line in text.splitlines():
+            match = re.match(r"\s*([\d,]+) \(.*?\)\s+(.*)", line)
+            if match and "PROGRAM TOTALS" not in line:
+                functions[match.group(2)] += int(match.group(1).replace(",", ""))
+        thread = re.search(r"-(\d+)$", path)
+        threads[int(thread.group(1)) if thread else 1] = functions
+    return calls_made(result.stdout), threads
+
+
+def strata_part(functions, gl_function):
+    """Instructions in Strata's own code on gl_function's path: export, wrapper, recorder."""
+    parts = collections.Counter()
+    for name, ir in functions.items():
+        if re.search(rf"exports_gles[v12]*\.cpp:{gl_function} \[", name) or \
+                re.search(rf"exports_egl\.cpp:{gl_function} \[", name):
+            parts["export"] += ir
+        elif re.search(rf"Trace_{gl_function}\(", name):
+            parts["wrapper"] += ir
+        elif re.search(rf"Record_{gl_function}\(", name):
+            parts["recorder"] += ir
+    return parts
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--mode", default="cheap", choices=sorted(LOOP_FUNCTIONS))
+    parser.add_argument("--frames", type=int, default=10)
+    parser.add_argument("--build", default=os.path.join(os.path.dirname(__file__), "..", "build"))
+    args = parser.parse_args()
+    strata = os.path.join(args.build, "bin", "strata")
+    with tempfile.TemporaryDirectory(prefix="strata-call-mix-ir-") as tmp:
+        configs = {
+            "native": lambda p: p,
+            "strata run": lambda p: [strata, "run", "--"] + p,
+            "strata trace": lambda p: [strata, "trace", "-o", os.path.join(tmp, "t.strace"), "--"] + p,
+        }
+        subprocess.run(program(args.build, args.mode, 1), capture_output=True)  # warm the shader cache
+        results = {}
+        for name, wrap in configs.items():
+            print(f"{name}: profiling {args.frames} and {2 * args.frames} frames", file=sys.stderr, flush=True)
+            calls_low, low = profile(wrap(program(args.build, args.mode, args.frames)), tmp, "low")
+            calls_high, high = profile(wrap(program(args.build, args.mode, 2 * args.frames)), tmp, "high")
+            calls = calls_high - calls_low
+            per_thread = {}
+            for thread, functions in high.items():
+                before = low.get(thread, collections.Counter())
+                per_thread[thread] = collections.Counter(
+                    {k: v - before.get(k, 0) for k, v in functions.items()})
+            results[name] = (calls, per_thread)
+
+        print(f"{args.mode}: instructions per call of the frame loop (callgrind, "
+              f"{2 * args.frames} frames minus {args.frames})")
+        native_app = None
+        for name, (calls, per_thread) in results.items():
+            totals = {t: sum(f.values()) / calls for t, f in sorted(per_thread.items())}
+            app = totals.get(1, 0.0)
+            if native_app is None:
+                native_app = app
+            others = sum(v for t, v in totals.items() if t != 1)
+            print(f"  {name:13s} app thread {app:7.1f} ({app - native_app:+.1f})   other threads {others:7.1f}   "
+                  f"all {app + others:7.1f}")
+        print("  Strata's own code per call of each function (export / trace wrapper / trace recorder):")
+        for gl_function, per_frame in LOOP_FUNCTIONS[args.mode].items():
+            row = []
+            count = per_frame * args.frames
+            for name in ("strata run", "strata trace"):
+                functions = results[name][1].get(1, collections.Counter())
+                parts = strata_part(functions, gl_function)
+                row.append(f"{name}: " + " / ".join(f"{parts[p] / count:.1f}"
+                                                     for p in ("export", "wrapper", "recorder")))
+            print(f"    {gl_function:18s} " + "   ".join(row))
+
+
+if __name__ == "__main__":
+    main()
