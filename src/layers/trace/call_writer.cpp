@@ -147,7 +147,8 @@ class RecordScope {
     bool external = size > raw::kMaxInlineBlob;
     size_t need = 3 * raw::kWord + (external ? raw::kWord : raw::Padded(size));
     uint8_t* entry = EntryRoom(stream_, need);
-    uint64_t words[3] = {raw::kEntryEncoded | static_cast<uint64_t>(session.frame()) << 32, session.PeekSequence(),
+    const uint32_t frame = session.frame();
+    uint64_t words[3] = {raw::kEntryEncoded | static_cast<uint64_t>(frame) << 32, session.PeekSequence(),
                          size | (external ? raw::kExternal : 0)};
     std::memcpy(entry, words, sizeof words);
     if (external) {
@@ -159,6 +160,7 @@ class RecordScope {
     } else {
       std::memcpy(entry + 3 * raw::kWord, record.storage.data(), size);
     }
+    stream_.last_frame = frame;  // later state call entries take this frame
     session.Publish(stream_, entry + need);
     if (record.storage.size() > 1024 * 1024) record.storage = {};  // keep no big buffer per thread
   }

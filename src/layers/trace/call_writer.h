@@ -111,10 +111,11 @@ class CallWriter {
     untimed_ = (extra_flags & stream::kCallUntimed) && t_tracing == kTracingOnStateUntimed;
     if (!untimed_) extra_flags &= ~stream::kCallUntimed;
     uint64_t flags = (has_reply ? stream::kCallHasReply : 0) | (covered ? 0 : stream::kCallUncovered) | extra_flags;
-    Put(raw::kEntryCall | flags << 8 | static_cast<uint64_t>(slot) << 16 |
-        static_cast<uint64_t>(session.frame()) << 32, 0);
+    frame_ = session.frame();
+    Put(raw::kEntryCall | flags << 8 | static_cast<uint64_t>(slot) << 16 | static_cast<uint64_t>(frame_) << 32, 0);
     Put(stream_.context, 1);
-    Put(session.NextSequence(), 2);
+    sequence_ = session.NextSequence();
+    Put(sequence_, 2);
     p_ = entry_ + 3 * raw::kWord;
   }
   CallWriter(const CallWriter&) = delete;
@@ -192,7 +193,12 @@ class CallWriter {
     uint64_t end = TraceSession::Get().RawNow();
     std::memcpy(time_at_ + raw::kWord, &end, raw::kWord);
   }
-  STRATA_INLINE void Commit() { TraceSession::Get().Publish(stream_, p_); }
+  // Later state call entries count from this entry's sequence and take its frame.
+  STRATA_INLINE void Commit() {
+    stream_.last_sequence = sequence_;
+    stream_.last_frame = frame_;
+    TraceSession::Get().Publish(stream_, p_);
+  }
 
  private:
   STRATA_INLINE void Put(uint64_t v, size_t word) { std::memcpy(entry_ + word * raw::kWord, &v, raw::kWord); }
@@ -216,6 +222,8 @@ class CallWriter {
   uint8_t* entry_;
   uint8_t* p_;
   uint8_t* time_at_ = nullptr;
+  uint64_t sequence_ = 0;
+  uint32_t frame_ = 0;
   bool untimed_ = false;
 };
 
@@ -232,14 +240,16 @@ class StateCallWriter {
  public:
   // Takes the call when it can take this path: the thread traces with state
   // calls untimed, has its stream, room for `bytes` (the entry's padded size)
-  // and does not owe the encoder a kick. Otherwise ready() is false and the
-  // general recorder takes the call.
+  // and a sequence entry, does not owe the encoder a kick, and is in the frame
+  // of its last entry. Otherwise ready() is false and the general recorder
+  // takes the call.
   explicit STRATA_INLINE StateCallWriter(size_t bytes) {
     if (t_tracing != kTracingOnStateUntimed) return;
     ThreadStream* stream = t_stream;
     if (stream == nullptr) [[unlikely]] return;
     uint8_t* write = __atomic_load_n(&stream->write, __ATOMIC_RELAXED);  // alone: see CallWriter
-    if (static_cast<size_t>(stream->limit - write) < bytes || stream->produced >= stream->kick_at) [[unlikely]] {
+    if (static_cast<size_t>(stream->limit - write) < bytes + raw::kSequenceEntryBytes ||
+        stream->produced >= stream->kick_at || TraceSession::Get().frame() != stream->last_frame) [[unlikely]] {
       return;
     }
     stream_ = stream;
@@ -247,12 +257,20 @@ class StateCallWriter {
     bytes_ = bytes;
   }
   STRATA_INLINE bool ready() const { return stream_ != nullptr; }
-  // The entry's first words; then Param() per parameter.
+  // The entry's first word; then Param() per parameter.
   STRATA_INLINE void Begin(int slot, uint8_t flags) {
-    TraceSession& session = TraceSession::Get();
+    const uint64_t sequence = TraceSession::Get().NextSequence();
+    uint64_t delta = sequence - stream_->last_sequence;
+    stream_->last_sequence = sequence;
+    if (delta >> 32) [[unlikely]] {  // a sequence entry first, inline: a call here would cost every call a frame
+      Word(raw::kEntrySequence);
+      Word(sequence);
+      TraceSession::PublishWithoutKick(*stream_, p_, raw::kSequenceEntryBytes);
+      entry_ = p_;
+      delta = 0;
+    }
     Word(raw::kEntryStateCall | static_cast<uint64_t>(flags | stream::kCallUntimed) << 8 |
-         static_cast<uint64_t>(slot) << 16 | static_cast<uint64_t>(session.frame()) << 32);
-    Word(session.NextSequence());
+         static_cast<uint64_t>(slot) << 16 | delta << 32);
   }
   StateCallWriter(const StateCallWriter&) = delete;
   StateCallWriter& operator=(const StateCallWriter&) = delete;

@@ -74,6 +74,7 @@ size_t TraceSession::EncodeEntry(ThreadStream& stream, const uint8_t* entry, boo
     } else {
       p += raw::Padded(size);
     }
+    stream.entry_frame = frame;  // discarded or not: later state call entries depend on it
     if (!discard) {
       if (stream.records == 0) BeginChunk(stream, next_sequence, frame);
       std::memcpy(stream.chunk.Reserve(size), bytes, size);
@@ -88,6 +89,10 @@ size_t TraceSession::EncodeEntry(ThreadStream& stream, const uint8_t* entry, boo
     stream.entry_context = Word(p);  // discarded or not: later entries depend on it
     return static_cast<size_t>(p - entry);
   }
+  if ((head & 0xff) == raw::kEntrySequence) {
+    stream.entry_sequence = Word(p);
+    return static_cast<size_t>(p - entry);
+  }
   if ((head & 0xff) == raw::kEntryStateCall) return EncodeStateCall(stream, entry, discard);
 
   // A call.
@@ -96,6 +101,8 @@ size_t TraceSession::EncodeEntry(ThreadStream& stream, const uint8_t* entry, boo
   const api::FunctionInfo& info = api::kFunctions[slot];
   const uint64_t context = Word(p);
   const uint64_t sequence = Word(p);
+  stream.entry_sequence = sequence;  // discarded or not: later state call entries count from these
+  stream.entry_frame = frame;
   if (discard) {
     for (int i = 0; i < info.param_count; ++i) {
       p += raw::kWord;
@@ -153,15 +160,15 @@ size_t TraceSession::EncodeEntry(ThreadStream& stream, const uint8_t* entry, boo
 size_t TraceSession::EncodeStateCall(ThreadStream& stream, const uint8_t* entry, bool discard) {
   const uint8_t* p = entry;
   const uint64_t head = Word(p);
-  const uint32_t frame = static_cast<uint32_t>(head >> 32);
   const uint8_t flags = static_cast<uint8_t>(head >> 8);
   const uint16_t slot = static_cast<uint16_t>(head >> 16);
   const api::FunctionInfo& info = api::kFunctions[slot];
-  const uint64_t sequence = Word(p);
+  const uint64_t sequence = stream.entry_sequence + (head >> 32);
+  stream.entry_sequence = sequence;
   const size_t size = raw::StateCallBytes(static_cast<size_t>(info.param_count));
   if (discard) return size;
 
-  if (stream.records == 0) BeginChunk(stream, sequence, frame);
+  if (stream.records == 0) BeginChunk(stream, sequence, stream.entry_frame);
   stream::RecordOutput out(stream.chunk, 2 + 10 * 6 + 10 * info.param_count);
   const size_t at = out.BeginRecord(stream::RecordType::kCall);
   uint8_t*& o = out.o();

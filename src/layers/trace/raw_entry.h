@@ -23,16 +23,23 @@
 //   pointer to a malloc'd block that the encoder frees
 // State call entry (a compact call entry: the wrappers of state-setting calls
 // whose parameters are all 32-bit scalars write it, StateCallWriter):
-//   word  kEntryStateCall | flags << 8 | slot << 16 | frame << 32
-//   word  sequence
+//   word  kEntryStateCall | flags << 8 | slot << 16 | sequence delta << 32
 //   per parameter: 4 bytes (the scalar word's low half: kInt is sign-extended
 //   back), the whole padded to a word
-//   No context word: the call's context is that of the thread's last context
-//   entry. No time words: flags has kCallUntimed. No reply.
+//   The sequence is the thread's previous call's (call, state call or
+//   sequence entry) plus the delta; a thread whose next sequence is 2^32 or
+//   more past its previous one writes a sequence entry first. The frame is
+//   that of the thread's last call or encoded entry: a thread whose frame
+//   changed since takes the general path. No context word: the context is
+//   that of the thread's last context entry. No time words: flags has
+//   kCallUntimed. No reply. glEnable takes 16 bytes, glUniform4f 24.
 // Context entry: the thread's current context changed (eglMakeCurrent, a
 // thread joining with a context current, eglReleaseThread).
 //   word  kEntryContext
 //   word  context id
+// Sequence entry: the sequence the thread's next state call entry counts from.
+//   word  kEntrySequence
+//   word  sequence
 // Wrap entry: the word kEntryWrap; the next entry is at the start of the ring.
 //
 // Scalar words: an integer of kind kInt sign-extended to 64 bits; other
@@ -51,16 +58,18 @@ inline constexpr uint64_t kEntryEncoded = 2;
 inline constexpr uint64_t kEntryWrap = 3;
 inline constexpr uint64_t kEntryStateCall = 4;
 inline constexpr uint64_t kEntryContext = 5;
+inline constexpr uint64_t kEntrySequence = 6;
+inline constexpr size_t kSequenceEntryBytes = 2 * 8;
 inline constexpr uint64_t kExternal = uint64_t{1} << 63;
 inline constexpr size_t kWord = 8;
 
 // Bytes of `n` rounded up to whole words.
 inline constexpr size_t Padded(size_t n) { return (n + kWord - 1) & ~(kWord - 1); }
 
-// A state call entry's bytes, for a function of `params` parameters: two
-// words, then 4 bytes per parameter, padded.
+// A state call entry's bytes, for a function of `params` parameters: a
+// word, then 4 bytes per parameter, padded.
 inline constexpr size_t kStateCallParamBytes = 4;
-inline constexpr size_t StateCallBytes(size_t params) { return Padded(2 * kWord + params * kStateCallParamBytes); }
+inline constexpr size_t StateCallBytes(size_t params) { return Padded(kWord + params * kStateCallParamBytes); }
 
 // Blobs larger than this go to the heap rather than through the ring.
 inline constexpr size_t kMaxInlineBlob = 16 * 1024;

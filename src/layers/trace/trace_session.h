@@ -48,6 +48,8 @@ struct ThreadStream {
   uint64_t context = 0;             // id of the thread's current EGLContext (0: none)
   uint64_t produced = 0;            // the producer's copy of `committed`
   uint64_t kick_at = 0;             // wake the encoder when `produced` reaches this
+  uint64_t last_sequence = 0;       // of the thread's last published call entry: state call entries' base
+  uint32_t last_frame = 0;          // of the thread's last published call or encoded entry
 
   alignas(64) std::atomic<uint64_t> committed{0};  // bytes of whole entries written, ever
   alignas(64) std::atomic<uint64_t> consumed{0};   // bytes the encoder is done with, ever
@@ -61,6 +63,8 @@ struct ThreadStream {
   stream::CallRun run;              // the chunk's calls: deltas from the previous one
   uint64_t last_end_ns = 0;         // where the thread's last timed call ended (untimed calls start there)
   uint64_t entry_context = 0;       // the context of the last context entry: state call entries' context
+  uint64_t entry_sequence = 0;      // the sequence of the last call entry read: state call entries' base
+  uint32_t entry_frame = 0;         // the frame of the last call or encoded entry read: state call entries' frame
   uint32_t session = 0;             // the session whose numbering the chunk state follows
 
   // Producer side, rare: where records that are not calls (memory, frame
