@@ -77,7 +77,23 @@ bool Executor::WithinStorageBudget(const stream::DecodedCall& call, Thread& thre
     return true;
   }
 
-  Kind kind;
+  // A 3D variant's depth parameter shifts the ones after it by one.
+  bool three_d = false;
+  switch (call.slot) {
+    case api::glTexImage3D:
+    case api::glTexImage3DOES:
+    case api::glCompressedTexImage3D:
+    case api::glCompressedTexImage3DOES:
+    case api::glTexStorage3D:
+    case api::glTexStorage3DEXT:
+    case api::glTexStorage3DMultisample:
+    case api::glTexStorage3DMultisampleOES: three_d = true; break;
+    default: break;
+  }
+  const int d = three_d ? 1 : 0;
+  const uint64_t depth = three_d ? Positive(args[5]) : 1;
+
+  Kind kind = Kind::kTexture;  // every texture call names its target first
   GLenum binding = 0;
   uint32_t image = StorageBudget::kWholeObject;
   uint64_t bytes = 0;
@@ -89,58 +105,29 @@ bool Executor::WithinStorageBudget(const stream::DecodedCall& call, Thread& thre
       if (BufferBindingNeedsGles3(binding) && context->version < 3) binding = 0;
       bytes = Positive(args[1]);
       break;
-    case api::glTexImage2D:  // (target, level, internalformat, width, height, border, format, type, pixels)
-      kind = Kind::kTexture;
-      binding = TextureBindingOf(target(0));
-      image = ImageOf(target(0), args[1]);
-      bytes = Times(Times(Positive(args[3]), Positive(args[4])),
-                    std::max<uint64_t>(capture::CaptureSizes::pixel_bytes(target(6), target(7)), 1));
-      break;
+    case api::glTexImage2D:
     case api::glTexImage3D:
-    case api::glTexImage3DOES:  // (target, level, internalformat, width, height, depth, border, format, type, pixels)
-      kind = Kind::kTexture;
-      binding = TextureBindingOf(target(0));
+    case api::glTexImage3DOES:  // (target, level, internalformat, width, height, [depth,] border, format, type, pixels)
       image = ImageOf(target(0), args[1]);
-      bytes = Times(Times(Times(Positive(args[3]), Positive(args[4])), Positive(args[5])),
-                    std::max<uint64_t>(capture::CaptureSizes::pixel_bytes(target(7), target(8)), 1));
+      bytes = Times(Times(Times(Positive(args[3]), Positive(args[4])), depth),
+                    std::max<uint64_t>(capture::CaptureSizes::pixel_bytes(target(6 + d), target(7 + d)), 1));
       break;
-    case api::glCompressedTexImage2D:  // (target, level, internalformat, width, height, border, imageSize, data)
-      kind = Kind::kTexture;
-      binding = TextureBindingOf(target(0));
-      image = ImageOf(target(0), args[1]);
-      bytes = Positive(args[6]);
-      break;
+    case api::glCompressedTexImage2D:
     case api::glCompressedTexImage3D:
-    case api::glCompressedTexImage3DOES:  // (..., depth, border, imageSize, data)
-      kind = Kind::kTexture;
-      binding = TextureBindingOf(target(0));
+    case api::glCompressedTexImage3DOES:  // (target, level, internalformat, width, height, [depth,] border, imageSize, data)
       image = ImageOf(target(0), args[1]);
-      bytes = Positive(args[7]);
+      bytes = Positive(args[6 + d]);
       break;
     case api::glTexStorage2D:
-    case api::glTexStorage2DEXT:  // (target, levels, internalformat, width, height)
-      kind = Kind::kTexture;
-      binding = TextureBindingOf(target(0));
-      bytes = StorageBytes(target(0), Positive(args[1]), target(2), Positive(args[3]), Positive(args[4]), 1);
-      break;
+    case api::glTexStorage2DEXT:
     case api::glTexStorage3D:
-    case api::glTexStorage3DEXT:  // (target, levels, internalformat, width, height, depth)
-      kind = Kind::kTexture;
-      binding = TextureBindingOf(target(0));
-      bytes = StorageBytes(target(0), Positive(args[1]), target(2), Positive(args[3]), Positive(args[4]),
-                           Positive(args[5]));
+    case api::glTexStorage3DEXT:  // (target, levels, internalformat, width, height, [depth])
+      bytes = StorageBytes(target(0), Positive(args[1]), target(2), Positive(args[3]), Positive(args[4]), depth);
       break;
-    case api::glTexStorage2DMultisample:  // (target, samples, internalformat, width, height, fixed)
-      kind = Kind::kTexture;
-      binding = TextureBindingOf(target(0));
-      bytes = Times(StorageBytes(target(0), 1, target(2), Positive(args[3]), Positive(args[4]), 1),
-                    std::max<uint64_t>(Positive(args[1]), 1));
-      break;
+    case api::glTexStorage2DMultisample:
     case api::glTexStorage3DMultisample:
-    case api::glTexStorage3DMultisampleOES:  // (target, samples, internalformat, width, height, depth, fixed)
-      kind = Kind::kTexture;
-      binding = TextureBindingOf(target(0));
-      bytes = Times(StorageBytes(target(0), 1, target(2), Positive(args[3]), Positive(args[4]), Positive(args[5])),
+    case api::glTexStorage3DMultisampleOES:  // (target, samples, internalformat, width, height, [depth,] fixed)
+      bytes = Times(StorageBytes(target(0), 1, target(2), Positive(args[3]), Positive(args[4]), depth),
                     std::max<uint64_t>(Positive(args[1]), 1));
       break;
     case api::glRenderbufferStorage:
@@ -159,6 +146,7 @@ bool Executor::WithinStorageBudget(const stream::DecodedCall& call, Thread& thre
     default:
       return true;
   }
+  if (kind == Kind::kTexture) binding = TextureBindingOf(target(0));
   // Before GLES 3 a context has 2D and cube map textures only (their bindings are the ones it may ask).
   if (kind == Kind::kTexture && context->version < 3 && binding != GL_TEXTURE_BINDING_2D &&
       binding != GL_TEXTURE_BINDING_CUBE_MAP) {
