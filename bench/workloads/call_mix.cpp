@@ -12,8 +12,6 @@
 //                    in turn for 50 small draws, eight times a frame.
 // It prints the calls made in the timed loop and calls per second; the calls
 // are counted here, in the program, not by the layer under test.
-#include <EGL/egl.h>
-#include <EGL/eglext.h>
 #include <GLES3/gl3.h>
 
 #include <chrono>
@@ -23,6 +21,8 @@
 #include <cstring>
 #include <string>
 #include <vector>
+
+#include "headless_egl.h"
 
 namespace {
 
@@ -182,26 +182,15 @@ int main(int argc, char** argv) {
     Fail("--mode is cheap, draws, upload or contexts");
   if (frames < 1) Fail("--frames must be at least 1");
 
-  EGLDisplay display = eglGetPlatformDisplay(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, nullptr);
-  if (!eglInitialize(display, nullptr, nullptr)) Fail("eglInitialize");
-  const EGLint config_attribs[] = {EGL_RENDERABLE_TYPE, EGL_OPENGL_ES3_BIT, EGL_SURFACE_TYPE, EGL_PBUFFER_BIT,
-                                   EGL_RED_SIZE, 8, EGL_NONE};
-  EGLConfig config;
-  EGLint count = 0;
-  if (!eglChooseConfig(display, config_attribs, &config, 1, &count) || count < 1) Fail("eglChooseConfig");
-  const EGLint context_attribs[] = {EGL_CONTEXT_MAJOR_VERSION, 3, EGL_NONE};
-  const EGLint surface_attribs[] = {EGL_WIDTH, kSurfaceSize, EGL_HEIGHT, kSurfaceSize, EGL_NONE};
-  EGLSurface surface = eglCreatePbufferSurface(display, config, surface_attribs);
-  if (surface == EGL_NO_SURFACE) Fail("eglCreatePbufferSurface");
+  HeadlessEgl egl("call_mix", 3, kSurfaceSize, kSurfaceSize);
+  EGLDisplay display = egl.display;
+  EGLSurface surface = egl.surface;
 
   const int context_count = mode == "contexts" ? 4 : 1;
   std::vector<EGLContext> contexts;
   std::vector<Scene> scenes(context_count);
   for (int i = 0; i < context_count; ++i) {
-    EGLContext context = eglCreateContext(display, config, EGL_NO_CONTEXT, context_attribs);
-    if (context == EGL_NO_CONTEXT) Fail("eglCreateContext");
-    if (!eglMakeCurrent(display, surface, surface, context)) Fail("eglMakeCurrent");
-    contexts.push_back(context);
+    contexts.push_back(egl.MakeCurrentContext());
     scenes[i].Make();
   }
 
@@ -231,7 +220,6 @@ int main(int argc, char** argv) {
   double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   std::printf("call_mix: %s, %d frames, %ld calls in %.4f s, %.3f M calls/s\n", mode.c_str(), frames, calls,
               seconds, calls / seconds / 1e6);
-  eglMakeCurrent(display, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
-  eglTerminate(display);
+  egl.Close();
   return 0;
 }

@@ -3,8 +3,6 @@
 // each glLoadIdentity, glTranslatef, glRotatef, glColor4f, glBindTexture,
 // glTexEnvi, glDrawArrays from a vertex buffer; a frame ends with a 64x64
 // glReadPixels and a swap. Prints the calls made and calls per second.
-#include <EGL/egl.h>
-#include <EGL/eglext.h>
 #include <GLES/gl.h>
 
 #include <chrono>
@@ -13,6 +11,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <vector>
+
+#include "headless_egl.h"
 
 namespace {
 
@@ -40,19 +40,10 @@ int main(int argc, char** argv) {
   }
   if (frames < 1) Fail("--frames must be at least 1");
 
-  EGLDisplay display = eglGetPlatformDisplay(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, nullptr);
-  if (!eglInitialize(display, nullptr, nullptr)) Fail("eglInitialize");
-  const EGLint config_attribs[] = {EGL_RENDERABLE_TYPE, EGL_OPENGL_ES_BIT, EGL_SURFACE_TYPE, EGL_PBUFFER_BIT,
-                                   EGL_RED_SIZE, 8, EGL_NONE};
-  EGLConfig config;
-  EGLint count = 0;
-  if (!eglChooseConfig(display, config_attribs, &config, 1, &count) || count < 1) Fail("eglChooseConfig");
-  const EGLint context_attribs[] = {EGL_CONTEXT_CLIENT_VERSION, 1, EGL_NONE};
-  EGLContext context = eglCreateContext(display, config, EGL_NO_CONTEXT, context_attribs);
-  const EGLint surface_attribs[] = {EGL_WIDTH, kSurfaceSize, EGL_HEIGHT, kSurfaceSize, EGL_NONE};
-  EGLSurface surface = eglCreatePbufferSurface(display, config, surface_attribs);
-  if (context == EGL_NO_CONTEXT || surface == EGL_NO_SURFACE || !eglMakeCurrent(display, surface, surface, context))
-    Fail("cannot make a GLES 1.1 context current on a pbuffer");
+  HeadlessEgl egl("call_mix_gles1", 1, kSurfaceSize, kSurfaceSize);
+  egl.MakeCurrentContext();
+  EGLDisplay display = egl.display;
+  EGLSurface surface = egl.surface;
 
   const GLfloat triangle[] = {-1, -1, 0, 0, 1, -1, 1, 0, 0, 1, 0.5f, 1};
   GLuint buffer = 0;
@@ -96,7 +87,6 @@ int main(int argc, char** argv) {
   double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   std::printf("call_mix_gles1: gles1, %d frames, %ld calls in %.4f s, %.3f M calls/s\n", frames, calls, seconds,
               calls / seconds / 1e6);
-  eglMakeCurrent(display, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
-  eglTerminate(display);
+  egl.Close();
   return 0;
 }

@@ -7,8 +7,6 @@
 // geterror: a thousand glVertexAttrib1f and glGetError pairs per frame; --mode upload: a 1024x1024 RGBA
 // texture uploaded (glTexSubImage2D) and drawn each frame; --mode create: 500
 // textures a frame made, bound, set up and deleted (streaming apps' pattern).
-#include <EGL/egl.h>
-#include <EGL/eglext.h>
 #include <GLES2/gl2.h>
 
 #include <chrono>
@@ -18,6 +16,8 @@
 #include <cstring>
 #include <string>
 #include <vector>
+
+#include "headless_egl.h"
 
 namespace {
 
@@ -62,18 +62,10 @@ int main(int argc, char** argv) {
   if (mode != "cheap" && mode != "draws" && mode != "roundtrip" && mode != "geterror" && mode != "upload" &&
       mode != "create")
     Fail("--mode is cheap, draws, roundtrip, geterror, upload or create");
-  EGLDisplay display = eglGetPlatformDisplay(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, nullptr);
-  if (!eglInitialize(display, nullptr, nullptr)) Fail("eglInitialize");
-  const EGLint config_attribs[] = {EGL_RENDERABLE_TYPE, EGL_OPENGL_ES2_BIT, EGL_SURFACE_TYPE, EGL_PBUFFER_BIT,
-                                   EGL_RED_SIZE, 8, EGL_NONE};
-  EGLConfig config;
-  EGLint count = 0;
-  if (!eglChooseConfig(display, config_attribs, &config, 1, &count) || count < 1) Fail("eglChooseConfig");
-  const EGLint context_attribs[] = {EGL_CONTEXT_CLIENT_VERSION, 2, EGL_NONE};
-  EGLContext context = eglCreateContext(display, config, EGL_NO_CONTEXT, context_attribs);
-  const EGLint surface_attribs[] = {EGL_WIDTH, 256, EGL_HEIGHT, 256, EGL_NONE};
-  EGLSurface surface = eglCreatePbufferSurface(display, config, surface_attribs);
-  if (!eglMakeCurrent(display, surface, surface, context)) Fail("eglMakeCurrent");
+  HeadlessEgl egl("trace_workload", 2, 256, 256);
+  egl.MakeCurrentContext();
+  EGLDisplay display = egl.display;
+  EGLSurface surface = egl.surface;
 
   GLuint program = Program();
   glUseProgram(program);
@@ -158,7 +150,6 @@ int main(int argc, char** argv) {
   glFinish();
   double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   std::printf("trace_workload: %s, %d frames in %.3f s\n", mode.c_str(), frames, seconds);
-  eglMakeCurrent(display, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
-  eglTerminate(display);
+  egl.Close();
   return 0;
 }
