@@ -24,12 +24,13 @@ usage: call_mix.py [--rounds N] [--frames N] [--modes cheap,draws,...]
 
 import argparse
 import os
-import random
 import re
 import statistics
 import subprocess
 import sys
 import tempfile
+
+from paired_runs import paired_rounds
 
 # Frames per mode: each native run takes about a third of a second here.
 MODES = {"cheap": 300, "draws": 100, "upload": 150, "contexts": 150, "gles1": 40}
@@ -93,20 +94,9 @@ def main():
             frames = args.frames or MODES[mode]
             program = program_for(args.build, mode, frames)
             configs = configurations(args.build, args.compare, wanted, program, tmp)
-            natives, rates, ratios = [], {n: [] for n in configs}, {n: [] for n in configs}
             calls_per_second(program, env)  # warms the shader cache
-            for round_number in range(args.rounds):
-                print(f"{mode}: round {round_number + 1} of {args.rounds}", file=sys.stderr, flush=True)
-                order = list(configs)
-                random.shuffle(order)
-                for name in order:
-                    if random.random() < 0.5:
-                        native, other = calls_per_second(program, env), calls_per_second(configs[name], env)
-                    else:
-                        other, native = calls_per_second(configs[name], env), calls_per_second(program, env)
-                    natives.append(native)
-                    rates[name].append(other)
-                    ratios[name].append(other / native)
+            natives, rates, ratios = paired_rounds(configs, lambda argv: calls_per_second(argv, env), program,
+                                                   args.rounds, mode)
             print(f"{mode} ({frames} frames, {args.rounds} rounds, each run paired with a native run):")
             print(f"  {'':20s} {'M calls/s':>10s}   {'paired ratio':>12s}   {'fastest runs':>12s}")
             print(f"  {'native (paired)':20s} {statistics.median(natives):10.3f}   {'':12s}   {max(natives):12.3f}")

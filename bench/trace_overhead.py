@@ -27,12 +27,13 @@ usage: trace_overhead.py [--rounds N] [--frames N] [--modes cheap,draws] [--buil
 
 import argparse
 import os
-import random
 import re
 import statistics
 import subprocess
 import sys
 import tempfile
+
+from paired_runs import paired_rounds
 
 
 def run(argv):
@@ -73,22 +74,8 @@ def main():
             files[label] = os.path.join(tmp, f"{mode}-compare{number}.strace")
             configs[label] = [os.path.join(directory, "bin", "strata"), "trace", "-o", files[label], "--"] + program
 
-        natives = []
-        times = {name: [] for name in configs}
-        ratios = {name: [] for name in configs}
         run(program)  # warm the shader cache
-        for round_number in range(args.rounds):
-            print(f"{mode}: round {round_number + 1} of {args.rounds}", file=sys.stderr, flush=True)
-            order = list(configs)
-            random.shuffle(order)
-            for name in order:
-                if random.random() < 0.5:
-                    native, traced = run(program), run(configs[name])
-                else:
-                    traced, native = run(configs[name]), run(program)
-                natives.append(native)
-                times[name].append(traced)
-                ratios[name].append(traced / native)
+        natives, times, ratios = paired_rounds(configs, run, program, args.rounds, mode)
 
         print(f"{mode} workload ({args.frames} frames, {args.rounds} rounds, each run paired with a native run):")
         print(f"  {'':10s} {'median':>10s}   {'paired ratio':>12s}   {'fastest runs':>12s}")
