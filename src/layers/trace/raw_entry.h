@@ -59,9 +59,9 @@ inline constexpr uint64_t kEntryWrap = 3;
 inline constexpr uint64_t kEntryStateCall = 4;
 inline constexpr uint64_t kEntryContext = 5;
 inline constexpr uint64_t kEntrySequence = 6;
-inline constexpr size_t kSequenceEntryBytes = 2 * 8;
 inline constexpr uint64_t kExternal = uint64_t{1} << 63;
 inline constexpr size_t kWord = 8;
+inline constexpr size_t kSequenceEntryBytes = 2 * kWord;
 
 // Bytes of `n` rounded up to whole words.
 inline constexpr size_t Padded(size_t n) { return (n + kWord - 1) & ~(kWord - 1); }

@@ -48,7 +48,7 @@ struct ThreadStream {
   uint64_t context = 0;             // id of the thread's current EGLContext (0: none)
   uint64_t produced = 0;            // the producer's copy of `committed`
   uint64_t kick_at = 0;             // wake the encoder when `produced` reaches this
-  uint64_t last_sequence = 0;       // of the thread's last published call entry: state call entries' base
+  uint64_t last_sequence = 0;       // of the thread's last published call or state call entry: the next delta's base
   uint32_t last_frame = 0;          // of the thread's last published call or encoded entry
 
   alignas(64) std::atomic<uint64_t> committed{0};  // bytes of whole entries written, ever
