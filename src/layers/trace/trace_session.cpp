@@ -22,6 +22,9 @@
 namespace strata::trace {
 namespace {
 
+// Named, so that top and perf tell the tracer's threads from the app's.
+void NameThread(const char* name) { pthread_setname_np(pthread_self(), name); }
+
 bool HasInvariantTsc() {
   std::ifstream cpuinfo("/proc/cpuinfo");
   std::string text((std::istreambuf_iterator<char>(cpuinfo)), std::istreambuf_iterator<char>());
@@ -116,8 +119,14 @@ bool TraceSession::Start(const std::string& destination, const std::string& comp
   failed_ = false;
   writer_done_ = false;
   active_.store(true);
-  encoder_ = std::thread([this] { EncoderLoop(); });
-  writer_ = std::thread([this] { WriterLoop(); });
+  encoder_ = std::thread([this] {
+    NameThread("strata-encode");
+    EncoderLoop();
+  });
+  writer_ = std::thread([this] {
+    NameThread("strata-write");
+    WriterLoop();
+  });
   static std::once_flag at_exit;
   std::call_once(at_exit, [] {
     std::atexit([] { TraceSession::Get().Finish(); });
