@@ -12,7 +12,7 @@ enum class RecordType : uint8_t {
   kFunctionTable = 1,  // names of the functions, by the ids call records use
   kCall = 2,           // one call: arguments, input bytes, timing, reply
   kMemory = 3,         // bytes of app memory a later call reads (client arrays, mapped buffers)
-  kFrame = 4,          // a frame ended (after eglSwapBuffers)
+  kFrame = 4,          // a frame ended (after eglSwapBuffers or a damage-region swap)
   kFramebuffer = 5,    // a captured framebuffer image
   kReply = 6,          // wire only: the reply to a call record sent without one
   kTraceEvent = 7,     // tracing switched on/off, a sink problem, ...

@@ -39,7 +39,8 @@ options:
                            stops tracing if no client comes within
                            STRATA_TRACE_WAIT seconds (default 60)
   --capture WHEN           store framebuffer images in the trace: swap (before
-                           each eglSwapBuffers), draw (after each draw call),
+                           each eglSwapBuffers, with or without damage
+                           regions), draw (after each draw call),
                            swap,draw, final (only the final frame: what the
                            app drew last, read when it gives its context up
                            or exits; the default, also taken with swap and

@@ -447,6 +447,58 @@ TEST_P(CapturedSampleApp, LastSwapImageIsTheAppsLastFrame) {
 INSTANTIATE_TEST_SUITE_P(Apps, CapturedSampleApp, ::testing::Values("gles1_cube", "gles2_shaders", "gles3_instanced"),
                          [](const auto& info) { return info.param; });
 
+// eglSwapBuffersWithDamageKHR and ..EXT end frames exactly as eglSwapBuffers
+// does: a frame record after each, and --capture swap takes the surface before
+// each. The app clears every frame to its own colour, so the images say which
+// swap they were taken at.
+// Catches: a damage swap that is recorded as an ordinary call (frames merge,
+// no capture), or a capture taken after the wrong swap.
+TEST(TraceCommand, DamageRegionSwapsEndFramesAndCapture) {
+  std::string trace = Temp("swap-kinds.strace");
+  ProcessResult r = RunProcess({STRATA_CLI, "trace", "--capture", "swap", "-o", trace, "--", STRATA_SWAP_KINDS_APP});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.err.find("4 frames"), std::string::npos) << r.err;
+  std::vector<std::string> colours;  // "RRGGBBAA" per frame, from the app
+  std::stringstream out(r.out);
+  for (std::string line; std::getline(out, line);) {
+    if (line.rfind("frame ", 0) == 0) colours.push_back(line.substr(line.rfind(' ') + 1));
+  }
+  ASSERT_EQ(colours.size(), 4u) << r.out;
+
+  std::string error;
+  auto reader = strata::stream::RecordReader::Open(trace, &error);
+  ASSERT_NE(reader, nullptr) << error;
+  strata::stream::CallDecoder decoder(reader->functions());
+  strata::stream::DecodedCall call;
+  strata::stream::Record record;
+  std::vector<std::string> swaps;         // the swap calls, in order
+  std::vector<std::string> surface_images; // the colour of each surface image
+  int frames = 0;
+  while (reader->Next(&record)) {
+    if (record.type == strata::stream::RecordType::kFrame) ++frames;
+    if (record.type == strata::stream::RecordType::kCall &&
+        decoder.Decode(record.payload, record.thread_id, record.chunk, &call, &error) &&
+        call.name.rfind("eglSwapBuffers", 0) == 0) {
+      swaps.emplace_back(call.name);
+      EXPECT_EQ(frames, static_cast<int>(swaps.size()) - 1) << call.name << " is not the end of its own frame";
+    }
+    if (record.type != strata::stream::RecordType::kFramebuffer) continue;
+    strata::stream::FramebufferImage image;
+    ASSERT_TRUE(strata::stream::DecodeFramebuffer(record.payload, &image));
+    if (image.framebuffer != 0 || image.final_frame) continue;
+    ASSERT_EQ(image.pixels.size(), image.width * image.height * 4);
+    char hex[9];
+    std::snprintf(hex, sizeof hex, "%02x%02x%02x%02x", image.pixels[0], image.pixels[1], image.pixels[2],
+                  image.pixels[3]);
+    surface_images.push_back(hex);
+  }
+  EXPECT_EQ(frames, 4);
+  EXPECT_EQ(swaps, (std::vector<std::string>{"eglSwapBuffers", "eglSwapBuffersWithDamageKHR",
+                                             "eglSwapBuffersWithDamageEXT", "eglSwapBuffersWithDamageEXT"}));
+  EXPECT_EQ(surface_images, colours) << "one image before each swap, of the frame that swap ends";
+  unlink(trace.c_str());
+}
+
 TEST(TraceCommand, WritesDumpsAndSummarizes) {
   std::string trace = Temp("cmd.strace");
   ProcessResult r = RunProcess({STRATA_CLI, "trace", "-o", trace, "--compression", "zstd", "--",

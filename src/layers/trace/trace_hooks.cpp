@@ -349,15 +349,24 @@ void SynthesizeCurrentContext() {
   ArmFinalFrameAtExit();
 }
 
-// Framebuffer capture, and the app's GL error at each frame's end.
-void Before_eglSwapBuffers(EGLDisplay, EGLSurface) {
+// Every swap ends a frame (emit_trace.py's SWAPS): framebuffer capture and
+// the app's GL error before it, the frame record after it.
+namespace {
+void BeforeSwap() {
   RecordErrorAtFrameEnd(true);
   if (CaptureAtSwap()) CaptureSurface();
 }
-void Before_eglSwapBuffersWithDamageKHR(EGLDisplay, EGLSurface, EGLint*, EGLint) {
-  RecordErrorAtFrameEnd(true);
-  if (CaptureAtSwap()) CaptureSurface();
+void AfterSwap() {
+  NoteSwapped();
+  EmitFrameEnd();
 }
+}  // namespace
+void Before_eglSwapBuffers(EGLDisplay, EGLSurface) { BeforeSwap(); }
+void Before_eglSwapBuffersWithDamageKHR(EGLDisplay, EGLSurface, EGLint*, EGLint) { BeforeSwap(); }
+void Before_eglSwapBuffersWithDamageEXT(EGLDisplay, EGLSurface, EGLint*, EGLint) { BeforeSwap(); }
+void After_eglSwapBuffers(EGLBoolean, EGLDisplay, EGLSurface) { AfterSwap(); }
+void After_eglSwapBuffersWithDamageKHR(EGLBoolean, EGLDisplay, EGLSurface, EGLint*, EGLint) { AfterSwap(); }
+void After_eglSwapBuffersWithDamageEXT(EGLBoolean, EGLDisplay, EGLSurface, EGLint*, EGLint) { AfterSwap(); }
 #define STRATA_AFTER_DRAW(name, params) \
   void After_##name params {            \
     NoteDrawn();                        \
@@ -444,10 +453,6 @@ void After_eglReleaseThread(EGLBoolean result) {
 void After_eglDestroyContext(EGLBoolean result, EGLDisplay, EGLContext ctx) {
   if (result) ForgetContext(reinterpret_cast<uintptr_t>(ctx));
 }
-void After_eglSwapBuffers(EGLBoolean, EGLDisplay, EGLSurface) {
-  NoteSwapped();
-  EmitFrameEnd();
-}
 // Configs: a replayer on another display picks one of the same format.
 void Before_eglCreateContext(EGLDisplay dpy, EGLConfig config, EGLContext, const EGLint*) {
   if (config != nullptr) DescribeConfig(dpy, config);
@@ -474,9 +479,5 @@ STRATA_SURFACE_CONFIG(eglCreatePbufferSurface, (const EGLint*))
 #undef STRATA_SURFACE_SIZE
 #undef STRATA_SURFACE_CONFIG
 #undef STRATA_UNPACK
-void After_eglSwapBuffersWithDamageKHR(EGLBoolean, EGLDisplay, EGLSurface, EGLint*, EGLint) {
-  NoteSwapped();
-  EmitFrameEnd();
-}
 
 }  // namespace strata::trace
