@@ -13,20 +13,27 @@ namespace strata::loader {
 std::vector<LayerSearchDirectory> LayerSearchDirectories(const std::vector<std::string>& extra_paths,
                                                          const std::string& application_directory,
                                                          const std::string& loader_directory) {
-  std::vector<LayerSearchDirectory> dirs;
+  std::vector<LayerSearchDirectory> in_order;
   if (const char* path = GetEnv("STRATA_LAYER_PATH")) {
-    for (const std::string& dir : SplitColonList(path)) dirs.push_back({dir, "STRATA_LAYER_PATH"});
+    for (const std::string& dir : SplitColonList(path)) in_order.push_back({dir, "STRATA_LAYER_PATH"});
   }
-  for (const std::string& dir : extra_paths) dirs.push_back({dir, "app settings"});
-  if (!application_directory.empty()) dirs.push_back({application_directory, "application directory"});
+  if (!application_directory.empty()) in_order.push_back({application_directory, "application directory"});
+  for (const std::string& dir : extra_paths) in_order.push_back({dir, "app settings"});
   if (!IsSecureProcess()) {
     if (const char* data = GetEnv("XDG_DATA_HOME")) {
-      dirs.push_back({std::string(data) + "/strata/layers", "XDG_DATA_HOME"});
+      in_order.push_back({std::string(data) + "/strata/layers", "XDG_DATA_HOME"});
     } else if (const char* home = secure_getenv("HOME"); home && *home) {
-      dirs.push_back({std::string(home) + "/.local/share/strata/layers", "XDG_DATA_HOME"});
+      in_order.push_back({std::string(home) + "/.local/share/strata/layers", "XDG_DATA_HOME"});
     }
   }
-  dirs.push_back({loader_directory + "/layers", "Strata's layer directory"});
+  in_order.push_back({loader_directory + "/layers", "Strata's layer directory"});
+  // Each directory's ABI subdirectory first, as Android looks for a layer built
+  // for the app's ABI before a plain one.
+  std::vector<LayerSearchDirectory> dirs;
+  for (const LayerSearchDirectory& dir : in_order) {
+    if (*STRATA_MULTIARCH) dirs.push_back({dir.path + "/" STRATA_MULTIARCH, dir.origin + ", " STRATA_MULTIARCH});
+    dirs.push_back(dir);
+  }
   return dirs;
 }
 

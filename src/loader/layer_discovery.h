@@ -12,9 +12,11 @@ struct LayerSearchDirectory {
   std::string origin;  // "STRATA_LAYER_PATH", "app settings", "application directory", ...
 };
 
-// STRATA_LAYER_PATH, the app settings' extra paths, the application's own
-// directory, $XDG_DATA_HOME/strata/layers, then Strata's installed layer
-// directory (`loader_directory`/layers).
+// The layers document's order: STRATA_LAYER_PATH (the root debug directory),
+// the application's own directory (the app's base directory), the app
+// settings' extra paths (the selected layer package), $XDG_DATA_HOME/strata/
+// layers, then Strata's installed layer directory (`loader_directory`/layers);
+// in each, its multiarch subdirectory (x86_64-linux-gnu/) before itself.
 std::vector<LayerSearchDirectory> LayerSearchDirectories(const std::vector<std::string>& extra_paths,
                                                          const std::string& application_directory,
                                                          const std::string& loader_directory);

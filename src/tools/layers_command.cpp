@@ -32,9 +32,10 @@ nearest the app.
   list      show the settings and, for each layer, the file that would load and
             the search directory it comes from, or why it would not load
 
-Where layers are searched, first match wins: STRATA_LAYER_PATH, the app's
---path directories, the application's own directory,
-$XDG_DATA_HOME/strata/layers, and Strata's layer directory (built-in layers).
+Where layers are searched, first match wins: STRATA_LAYER_PATH, the
+application's own directory, the app's --path directories,
+$XDG_DATA_HOME/strata/layers, and Strata's layer directory (built-in layers);
+in each, its multiarch subdirectory (e.g. x86_64-linux-gnu/) first.
 STRATA_LAYERS=a:b, or `strata run --layers a:b`, overrides the settings for
 one run. Setuid/setgid programs never load layers.
 )";

@@ -234,36 +234,45 @@ TEST_F(Layers, CommandRejectsBadArguments) {
   EXPECT_NE(list.err.find("layers.conf:2: unknown key 'bogus'"), std::string::npos) << list.err;
 }
 
-// STRATA_LAYER_PATH, then the application's directory, then $XDG_DATA_HOME/strata/layers.
-TEST_F(Layers, DiscoveryFollowsThePriorityOrder) {
-  std::string app_dir = dir_ + "/app", data_dir = dir_ + "/data/strata/layers", env_dir = dir_ + "/env";
-  for (const std::string& d : {app_dir, data_dir, env_dir}) {
-    fs::create_directories(d);
-    chmod(d.c_str(), 0755);
-  }
-  chmod((dir_ + "/data").c_str(), 0755);
-  chmod((dir_ + "/data/strata").c_str(), 0755);
-  std::string probe = app_dir + "/layer_probe";
+// The layers document's order: STRATA_LAYER_PATH, the application's directory,
+// the per-app settings' --path, $XDG_DATA_HOME/strata/layers; in each, the
+// multiarch subdirectory before the directory itself. Each neighbouring pair
+// is checked alone (the higher one wins, and without it the lower one loads),
+// which orders the whole list.
+// Catches: directories searched out of order, or the ABI subdirectory skipped.
+TEST_F(Layers, DiscoveryFollowsTheLayersDocumentsOrder) {
+  ASSERT_STRNE(STRATA_MULTIARCH, "") << "the build knows its multiarch directory";
+  const std::string app_dir = dir_ + "/app", env_dir = dir_ + "/env", settings_dir = dir_ + "/settings",
+                    data_dir = dir_ + "/data/strata/layers", arch = std::string("/") + STRATA_MULTIARCH;
+  const std::vector<std::string> levels = {env_dir + arch,      env_dir,      app_dir + arch,  app_dir,
+                                           settings_dir + arch, settings_dir, data_dir + arch, data_dir};
+  for (const std::string& d : levels) fs::create_directories(d);
+  for (const std::string& d : {dir_ + "/data", dir_ + "/data/strata"}) chmod(d.c_str(), 0755);
+  for (const std::string& d : levels) chmod(d.c_str(), 0755);
+  const std::string probe = app_dir + "/layer_probe";
   fs::copy_file(STRATA_LAYER_PROBE, probe);
-  fs::copy_file(std::string(STRATA_TEST_LAYER_DIR) + "/librecorder_a.so", app_dir + "/libpick.so");
-  fs::copy_file(std::string(STRATA_TEST_LAYER_DIR) + "/librecorder_c.so", data_dir + "/libpick.so");
-  fs::copy_file(std::string(STRATA_TEST_LAYER_DIR) + "/librecorder_b.so", env_dir + "/libpick.so");
-  auto picked = [&](std::map<std::string, std::string> env) {
+  ASSERT_EQ(Strata({"layers", "enable", "--app", "layer_probe", "libpick.so", "--path", settings_dir}).exit_code, 0);
+  auto picked = [&] {
     fs::remove(record_);
-    env["STRATA_LAYERS"] = "libpick.so";
-    env["STRATA_TEST_RECORD"] = record_;
-    env["XDG_DATA_HOME"] = dir_ + "/data";
     ProcessOptions options;
-    options.set_env = env;
+    options.set_env = {{"STRATA_LAYER_PATH", env_dir},
+                       {"STRATA_TEST_RECORD", record_},
+                       {"XDG_CONFIG_HOME", dir_ + "/config"},
+                       {"XDG_DATA_HOME", dir_ + "/data"}};
+    options.unset_env = {"STRATA_LAYERS"};
     ProcessResult r = RunProcess({STRATA_CLI, "run", "--", probe}, options);
     EXPECT_EQ(r.exit_code, 0) << r.err;
     auto layers = Recorded(Record(), "glClear");
     return layers.empty() ? std::string("none") : layers[0];
   };
-  EXPECT_EQ(picked({{"STRATA_LAYER_PATH", env_dir}}), "b");
-  EXPECT_EQ(picked({}), "a") << "the application's own directory comes next";
-  fs::remove(app_dir + "/libpick.so");
-  EXPECT_EQ(picked({}), "c") << "then $XDG_DATA_HOME/strata/layers";
+  for (size_t i = 0; i + 1 < levels.size(); ++i) {
+    for (const std::string& d : levels) fs::remove(d + "/libpick.so");
+    fs::copy_file(std::string(STRATA_TEST_LAYER_DIR) + "/librecorder_a.so", levels[i] + "/libpick.so");
+    fs::copy_file(std::string(STRATA_TEST_LAYER_DIR) + "/librecorder_b.so", levels[i + 1] + "/libpick.so");
+    EXPECT_EQ(picked(), "a") << levels[i] << " comes before " << levels[i + 1];
+    fs::remove(levels[i] + "/libpick.so");
+    EXPECT_EQ(picked(), "b") << levels[i + 1] << " is searched";
+  }
 }
 
 // Catches: a call counter that misses calls or counts the wrong function.
