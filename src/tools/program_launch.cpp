@@ -65,7 +65,8 @@ int CheckLaunch(const char* command, const LaunchRequest& request, std::string* 
     return 2;
   }
   std::string lib_dir = StrataLibraryDirectory();
-  for (const char* soname : {"libEGL.so.1", "libGLESv2.so.2", "libGLESv1_CM.so.1", "libstrata_loader.so"}) {
+  for (const char* soname :
+       {"libEGL.so.1", "libGLESv2.so.2", "libGLESv1_CM.so.1", "libstrata_loader.so", "libstrata_audit.so"}) {
     std::string path = lib_dir + "/" + soname;
     if (access(path.c_str(), R_OK) != 0) {
       std::fprintf(stderr, "strata %s: error: Strata's library %s is missing (installation broken?)\n", command,
@@ -109,6 +110,10 @@ int ExecWithStrata(const char* command, const LaunchRequest& request, const std:
   const char* old = std::getenv("LD_LIBRARY_PATH");
   std::string ld_path = lib_dir + (old && *old ? std::string(":") + old : "");
   setenv("LD_LIBRARY_PATH", ld_path.c_str(), 1);
+  // Programs that dlopen the system's libraries by absolute path get Strata's too.
+  const char* old_audit = std::getenv("LD_AUDIT");
+  std::string audit = lib_dir + "/libstrata_audit.so" + (old_audit && *old_audit ? std::string(":") + old_audit : "");
+  setenv("LD_AUDIT", audit.c_str(), 1);
   for (const auto& [name, value] : request.environment) setenv(name.c_str(), value.c_str(), 1);
 
   std::vector<char*> argv;

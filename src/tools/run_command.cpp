@@ -13,7 +13,8 @@ constexpr char kUsage[] = R"(usage: strata run [options] [--] PROGRAM [ARGS...]
 
 Runs an unmodified EGL/GLES program with Strata's libEGL.so.1, libGLESv2.so.2,
 libGLESv1_CM.so.1 and libGL.so.1 in front of the system's, which Strata finds
-and loads itself. The program's exit status is passed through.
+and loads itself; also for programs that dlopen the system's libraries by
+absolute path. The program's exit status is passed through.
 
 options:
   --driver-egl PATH      use this libEGL.so.1 as the driver (STRATA_DRIVER_EGL)

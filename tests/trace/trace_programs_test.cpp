@@ -131,6 +131,26 @@ TEST(TracedPrograms, ThreeThreadsAndSharedContexts) {
 // names, glReadPixels pixels).
 // Catches: pointer data recorded empty, short, from the wrong moment (before
 // the call wrote it) or from the wrong argument.
+// A program that links no GL library and dlopens the system's libEGL.so.1 and
+// libGLESv2.so.2 by absolute path gets Strata's (libstrata_audit.so): its
+// calls pass the layers (the call counter) and are traced, and it renders.
+// Catches: loads by path that bypass Strata ("no trace written"), or a
+// redirect that also catches the loader's own load of the real driver (which
+// would loop or fail to initialize), here also through the test's preloaded
+// dlopen wrapper.
+TEST(TracedPrograms, LibrariesLoadedByAbsolutePathAreLayeredAndTraced) {
+  strata::test::TracedRun run = strata::test::RunTracedAndCounted(STRATA_CLI, {STRATA_ABSOLUTE_PATH_APP}, "by-path");
+  ASSERT_EQ(run.process.exit_code, 0) << run.process.out << run.process.err;
+  EXPECT_NE(run.process.out.find("pixel 00ff00ff"), std::string::npos) << run.process.out;
+  for (const char* name : {"eglGetPlatformDisplay", "eglInitialize", "eglMakeCurrent", "glClear", "glReadPixels",
+                           "eglSwapBuffers"}) {
+    EXPECT_GE(run.counted[name], 1) << name << " did not pass the layers";
+    EXPECT_GE(run.traced[name], 1) << name << " is not in the trace";
+  }
+  EXPECT_EQ(run.traced, run.counted) << "per-function call counts differ between the trace and the call counter";
+  EXPECT_EQ(run.undecodable_records, 0) << run.stats_json.substr(0, 400);
+}
+
 TEST(TracedPrograms, PointerDataIsWhatTheAppPassedAndRead) {
   std::string trace = Temp("pointer-data.strace");
   ProcessResult r = RunProcess({STRATA_CLI, "trace", "-o", trace, "--", STRATA_POINTER_DATA_APP});

@@ -1,0 +1,96 @@
+// libstrata_audit.so: an rtld-audit module (LD_AUDIT, set by `strata run` and
+// `strata trace`) that hands Strata's libEGL/libGLESv2/libGLESv1_CM/libGL to a
+// program that loads the system's by absolute path, e.g.
+// dlopen("/usr/lib/x86_64-linux-gnu/libEGL.so.1"). LD_LIBRARY_PATH only reaches
+// loads by name. An audit module, not an interposed dlopen: ld.so asks it
+// before every search, and the caller of dlopen (whose RPATH and namespace
+// glibc uses) stays the program's own object.
+//
+// Strata's own objects (everything in this module's directory and below: the
+// loader opening the real driver, the built-in layers) load what they ask for.
+// Written in C: the module lives in a link namespace of its own, where a C++
+// runtime would be a second copy loaded for nothing.
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <link.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+// The libraries Strata stands in for, by the names programs load them by
+// (soname and development link), each to Strata's library of that soname. Not
+// the versioned file behind them (libEGL.so.1.1.0): that is the name Strata's
+// loader opens the real driver by (driver_locator.cpp resolves links), so it
+// stays the driver even when a preloaded dlopen wrapper hides the loader as
+// the caller.
+static const struct {
+  const char* name;
+  const char* file;
+} kRedirected[] = {
+    {"libEGL.so.1", "libEGL.so.1"},         {"libEGL.so", "libEGL.so.1"},
+    {"libGLESv2.so.2", "libGLESv2.so.2"},   {"libGLESv2.so", "libGLESv2.so.2"},
+    {"libGLESv1_CM.so.1", "libGLESv1_CM.so.1"}, {"libGLESv1_CM.so", "libGLESv1_CM.so.1"},
+    {"libGL.so.1", "libGL.so.1"},           {"libGL.so", "libGL.so.1"},
+};
+enum { kRedirectedCount = sizeof kRedirected / sizeof kRedirected[0] };
+
+// Marks a cookie as one of Strata's objects (link maps are word aligned).
+static const uintptr_t kStrataObject = 1;
+
+// The audit interface ld.so looks up (the build hides every other symbol).
+#define STRATA_AUDIT_ENTRY __attribute__((visibility("default")))
+
+static char strata_directory[4096];  // where this module lives, no trailing slash
+static size_t strata_directory_length;
+static char replacement[kRedirectedCount][4096 + 32];
+static int log_info;
+
+STRATA_AUDIT_ENTRY unsigned int la_version(unsigned int version) {
+  Dl_info info;
+  if (dladdr((void*)&la_version, &info) && info.dli_fname != NULL) {
+    const char* slash = strrchr(info.dli_fname, '/');
+    size_t length = slash ? (size_t)(slash - info.dli_fname) : 0;
+    if (length > 0 && length < sizeof strata_directory) {
+      memcpy(strata_directory, info.dli_fname, length);
+      strata_directory[length] = '\0';
+      strata_directory_length = length;
+      for (int i = 0; i < kRedirectedCount; ++i) {
+        snprintf(replacement[i], sizeof replacement[i], "%s/%s", strata_directory, kRedirected[i].file);
+      }
+    }
+  }
+  const char* level = getenv("STRATA_LOG");
+  log_info = level != NULL && (strcmp(level, "info") == 0 || strcmp(level, "debug") == 0);
+  // Without its own directory the module cannot tell Strata's loads from the
+  // program's: it stays out of the way (version 0 tells ld.so to ignore it).
+  if (strata_directory_length == 0) {
+    fprintf(stderr, "strata: warning: cannot locate libstrata_audit.so; loads by absolute path bypass Strata\n");
+    return 0;
+  }
+  return version < LAV_CURRENT ? version : LAV_CURRENT;
+}
+
+static int InStrataDirectory(const char* path) {
+  return path != NULL && strncmp(path, strata_directory, strata_directory_length) == 0 &&
+         path[strata_directory_length] == '/';
+}
+
+STRATA_AUDIT_ENTRY unsigned int la_objopen(struct link_map* map, Lmid_t lmid, uintptr_t* cookie) {
+  (void)lmid;
+  if (InStrataDirectory(map->l_name)) *cookie |= kStrataObject;
+  return 0;  // no symbol binding notifications: calls bind exactly as without the module
+}
+
+STRATA_AUDIT_ENTRY char* la_objsearch(const char* name, uintptr_t* cookie, unsigned int flag) {
+  if (flag != LA_SER_ORIG || (*cookie & kStrataObject) || strchr(name, '/') == NULL || InStrataDirectory(name)) {
+    return (char*)name;
+  }
+  const char* file = strrchr(name, '/') + 1;
+  for (int i = 0; i < kRedirectedCount; ++i) {
+    if (strcmp(file, kRedirected[i].name) != 0) continue;
+    if (log_info) fprintf(stderr, "strata: %s loaded by path: Strata's %s instead\n", name, replacement[i]);
+    return replacement[i];
+  }
+  return (char*)name;
+}
