@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 // The libraries Strata stands in for, by the names programs load them by
 // (soname and development link), each to Strata's library of that soname. Not
@@ -40,6 +41,14 @@ static const uintptr_t kStrataObject = 1;
 
 // The audit interface ld.so looks up (the build hides every other symbol).
 #define STRATA_AUDIT_ENTRY __attribute__((visibility("default")))
+
+// For the report at exit (STRATA_AUDIT_REPORT, STRATA_LOG=info) when no call
+// could reach Strata: whether Strata's loader was loaded, and the GL libraries
+// the program loaded from elsewhere.
+static int loader_loaded;
+enum { kMaxBypassing = 8 };
+static char bypassing[kMaxBypassing][512];
+static int bypassing_count;
 
 static char strata_directory[4096];  // where this module lives, no trailing slash
 static size_t strata_directory_length;
@@ -76,10 +85,53 @@ static int InStrataDirectory(const char* path) {
          path[strata_directory_length] == '/';
 }
 
+static int IsGlLibrary(const char* file) {
+  static const char* const kStems[] = {"libEGL.so", "libGLESv2.so", "libGLESv1_CM.so", "libGL.so"};
+  for (size_t i = 0; i < sizeof kStems / sizeof kStems[0]; ++i) {
+    size_t n = strlen(kStems[i]);
+    if (strncmp(file, kStems[i], n) == 0 && (file[n] == '\0' || file[n] == '.')) return 1;
+  }
+  return 0;
+}
+
 STRATA_AUDIT_ENTRY unsigned int la_objopen(struct link_map* map, Lmid_t lmid, uintptr_t* cookie) {
   (void)lmid;
-  if (InStrataDirectory(map->l_name)) *cookie |= kStrataObject;
+  const char* slash = map->l_name ? strrchr(map->l_name, '/') : NULL;
+  if (InStrataDirectory(map->l_name)) {
+    *cookie |= kStrataObject;
+    if (slash && strcmp(slash + 1, "libstrata_loader.so") == 0) loader_loaded = 1;
+  } else if (slash && IsGlLibrary(slash + 1) && bypassing_count < kMaxBypassing) {
+    snprintf(bypassing[bypassing_count++], sizeof bypassing[0], "%s", map->l_name);
+  }
   return 0;  // no symbol binding notifications: calls bind exactly as without the module
+}
+
+// At exit of a process Strata's loader never reached: why, as far as the
+// module can tell, for `strata trace` (the file STRATA_AUDIT_REPORT names) and
+// for STRATA_LOG=info.
+__attribute__((destructor)) static void ReportBypass(void) {
+  if (loader_loaded || strata_directory_length == 0) return;
+  char name[64] = "?";
+  FILE* comm = fopen("/proc/self/comm", "r");
+  if (comm != NULL) {
+    if (fgets(name, sizeof name, comm) != NULL) name[strcspn(name, "\n")] = '\0';
+    fclose(comm);
+  }
+  char text[kMaxBypassing * 600 + 256];
+  int used = snprintf(text, sizeof text, "process %d (%s) ", (int)getpid(), name);
+  if (bypassing_count == 0) used += snprintf(text + used, sizeof text - used, "loaded no EGL or GLES library");
+  for (int i = 0; i < bypassing_count; ++i) {
+    used += snprintf(text + used, sizeof text - used, "%sloaded %s from outside Strata", i ? "; " : "", bypassing[i]);
+  }
+  const char* report = getenv("STRATA_AUDIT_REPORT");
+  if (report != NULL && *report != '\0') {
+    FILE* file = fopen(report, "a");
+    if (file != NULL) {
+      fprintf(file, "%s\n", text);
+      fclose(file);
+    }
+  }
+  if (log_info) fprintf(stderr, "strata: no EGL/GLES call reached Strata: %s\n", text);
 }
 
 STRATA_AUDIT_ENTRY char* la_objsearch(const char* name, uintptr_t* cookie, unsigned int flag) {

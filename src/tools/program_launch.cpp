@@ -1,6 +1,7 @@
 #include "tools/program_launch.h"
 
 #include <dlfcn.h>
+#include <elf.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -8,6 +9,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <sstream>
 
 #include "common/shared_library.h"
@@ -20,6 +22,24 @@ namespace {
 bool IsExecutableFile(const std::string& path) {
   struct stat st{};
   return stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) && access(path.c_str(), X_OK) == 0;
+}
+
+// A 64-bit ELF executable without a program interpreter: nothing the dynamic
+// linker reads (LD_LIBRARY_PATH, LD_AUDIT) applies to it.
+bool IsStaticallyLinked(const std::string& path) {
+  std::ifstream file(path, std::ios::binary);
+  Elf64_Ehdr header{};
+  if (!file.read(reinterpret_cast<char*>(&header), sizeof header) || std::memcmp(header.e_ident, ELFMAG, SELFMAG) != 0 ||
+      header.e_ident[EI_CLASS] != ELFCLASS64 || header.e_phentsize != sizeof(Elf64_Phdr)) {
+    return false;  // a script, or not an ELF file we read: its interpreter decides
+  }
+  for (int i = 0; i < header.e_phnum; ++i) {
+    Elf64_Phdr segment{};
+    file.seekg(static_cast<std::streamoff>(header.e_phoff + i * sizeof segment));
+    if (!file.read(reinterpret_cast<char*>(&segment), sizeof segment)) return false;
+    if (segment.p_type == PT_INTERP) return false;
+  }
+  return true;
 }
 
 // The driver check runs with the request's STRATA_DRIVER_* settings applied.
@@ -103,6 +123,18 @@ int CheckLaunch(const char* command, const LaunchRequest& request, std::string* 
     return 127;
   }
   return 0;
+}
+
+std::string WhyNoCallReachedStrata(const std::string& program, const std::string& audit_report) {
+  if (IsStaticallyLinked(program)) return program + " is statically linked: it loads no shared library";
+  struct stat st{};
+  if (stat(program.c_str(), &st) == 0 && (st.st_mode & (S_ISUID | S_ISGID))) {
+    return program + " is setuid/setgid: the dynamic linker ignores Strata's environment for it";
+  }
+  std::ifstream report(audit_report);
+  std::string why;
+  for (std::string line; std::getline(report, line);) why += (why.empty() ? "" : "; ") + line;
+  return why;
 }
 
 int ExecWithStrata(const char* command, const LaunchRequest& request, const std::string& resolved_program) {

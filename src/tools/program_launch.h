@@ -21,6 +21,13 @@ int CheckLaunch(const char* command, const LaunchRequest& request, std::string* 
 // Replaces this process with the program (only returns on failure, with the status).
 int ExecWithStrata(const char* command, const LaunchRequest& request, const std::string& resolved_program);
 
+// Why no EGL/GLES call of `program` (resolved) reached Strata, as well as can
+// be told after it ran: it is statically linked or setuid/setgid (the dynamic
+// linker ignores Strata's environment), or what libstrata_audit.so wrote to
+// `audit_report` (STRATA_AUDIT_REPORT) about each process: that it loaded no
+// GL library, or loaded one from outside Strata. "" if nothing is known.
+std::string WhyNoCallReachedStrata(const std::string& program, const std::string& audit_report);
+
 // Finds `name` the way execvp would; "" if not found.
 std::string FindProgram(const std::string& name);
 

@@ -305,6 +305,13 @@ int TraceCommandMain(int argc, char** argv) {
 
   std::string program;
   if (int status = CheckLaunch("trace", request, &program)) return status;
+  // Where libstrata_audit.so says why, when the program's calls bypassed Strata.
+  char audit_report[] = "/tmp/strata-trace-audit-XXXXXX";
+  int report_fd = mkstemp(audit_report);
+  if (report_fd >= 0) {
+    close(report_fd);
+    request.environment["STRATA_AUDIT_REPORT"] = audit_report;
+  }
   pid_t child = fork();
   if (child < 0) {
     std::perror("strata trace: error: fork");
@@ -321,13 +328,19 @@ int TraceCommandMain(int argc, char** argv) {
   auto reader = stream::TraceFileReader::Open(output, &error);
   struct stat st{};
   if (!reader) {
-    std::fprintf(stderr, "strata trace: no trace written: %s\n", error.c_str());
+    std::string why = WhyNoCallReachedStrata(program, report_fd >= 0 ? audit_report : "");
+    if (!why.empty() && access(output.c_str(), F_OK) != 0) {
+      std::fprintf(stderr, "strata trace: no trace written: no EGL/GLES call reached Strata: %s\n", why.c_str());
+    } else {
+      std::fprintf(stderr, "strata trace: no trace written: %s\n", error.c_str());
+    }
   } else {
     stat(output.c_str(), &st);
     std::fprintf(stderr, "strata trace: %s: %.1f KiB, %zu frames%s\n", output.c_str(), st.st_size / 1024.0,
                  reader->frames().size(),
                  reader->complete() ? "" : " (incomplete: the program did not exit normally)");
   }
+  if (report_fd >= 0) unlink(audit_report);
   if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
   return WEXITSTATUS(status);
 }

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <regex>
@@ -149,6 +150,42 @@ TEST(TracedPrograms, LibrariesLoadedByAbsolutePathAreLayeredAndTraced) {
   }
   EXPECT_EQ(run.traced, run.counted) << "per-function call counts differ between the trace and the call counter";
   EXPECT_EQ(run.undecodable_records, 0) << run.stats_json.substr(0, 400);
+}
+
+// When no call reaches Strata, `strata trace` says why instead of "cannot
+// open": a program that loads no GL library, one statically linked, and one
+// that brings its own libEGL/libGLESv2 through DT_RPATH.
+// Catches: a silent "no trace written", or a reason that names the wrong cause.
+TEST(TracedPrograms, ProgramsStrataCannotReachAreExplained) {
+  std::string trace = Temp("unreached.strace");
+  ProcessResult no_gl = RunProcess({STRATA_CLI, "trace", "-o", trace, "--", "/bin/true"});
+  EXPECT_EQ(no_gl.exit_code, 0);
+  EXPECT_TRUE(std::regex_search(no_gl.err, std::regex("no trace written: no EGL/GLES call reached Strata: process "
+                                                      "[0-9]+ \\(true\\) loaded no EGL or GLES library")))
+      << no_gl.err;
+
+  ProcessResult static_program = RunProcess({STRATA_CLI, "trace", "-o", trace, "--", STRATA_STATIC_APP});
+  EXPECT_EQ(static_program.exit_code, 0);
+  EXPECT_NE(static_program.err.find("no EGL/GLES call reached Strata: " STRATA_STATIC_APP " is statically linked"),
+            std::string::npos)
+      << static_program.err;
+
+  // The app and, beside it, the system's libraries it is linked to.
+  std::string dir = Temp("bundled");
+  std::filesystem::create_directories(dir + "/bundled");
+  std::filesystem::copy_file(STRATA_BUNDLED_DRIVER_APP, dir + "/app");
+  std::filesystem::permissions(dir + "/app", std::filesystem::perms::owner_all);
+  for (const char* library : {"libEGL.so.1", "libGLESv2.so.2"}) {
+    std::filesystem::copy_file(std::filesystem::canonical(std::string(STRATA_SYSTEM_LIB_DIR "/") + library),
+                               dir + "/bundled/" + library);
+  }
+  ProcessResult bundled = RunProcess({STRATA_CLI, "trace", "-o", trace, "--", dir + "/app"});
+  EXPECT_EQ(bundled.exit_code, 0) << bundled.out << bundled.err;
+  EXPECT_NE(bundled.out.find("frame 3"), std::string::npos) << "the app ran on its own libraries\n" << bundled.out;
+  EXPECT_NE(bundled.err.find("loaded " + dir + "/bundled/libEGL.so.1 from outside Strata"), std::string::npos)
+      << bundled.err;
+  EXPECT_NE(access(trace.c_str(), F_OK), 0) << "no trace file";
+  std::filesystem::remove_all(dir);
 }
 
 TEST(TracedPrograms, PointerDataIsWhatTheAppPassedAndRead) {
