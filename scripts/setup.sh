@@ -7,8 +7,9 @@ set -euo pipefail
 packages=(
   # build
   cmake ninja-build g++ python3 pkg-config binutils
-  # man pages written from the --help texts
-  help2man
+  # installing: man pages written from the --help texts (help2man); the
+  # example layers' Makefile (make)
+  help2man make
   # the API registries the generator reads (gl.xml, egl.xml)
   khronos-api librust-khronos-api-dev
   # headers and the system EGL/GLES (glvnd) with Mesa's llvmpipe
