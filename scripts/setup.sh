@@ -8,8 +8,9 @@ packages=(
   # build
   cmake ninja-build g++ python3 pkg-config binutils
   # installing: man pages written from the --help texts (help2man); the
-  # example layers' Makefile (make)
-  help2man make
+  # example layers' Makefile (make); the Debian package's dependencies,
+  # found by CPack with dpkg-shlibdeps (dpkg-dev)
+  help2man make dpkg-dev
   # the API registries the generator reads (gl.xml, egl.xml)
   khronos-api librust-khronos-api-dev
   # headers and the system EGL/GLES (glvnd) with Mesa's llvmpipe
