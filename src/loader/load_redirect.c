@@ -19,20 +19,20 @@
 #include <string.h>
 #include <unistd.h>
 
-// The libraries Strata stands in for, by the names programs load them by
-// (soname and development link), each to Strata's library of that soname. Not
-// the versioned file behind them (libEGL.so.1.1.0): that is the name Strata's
-// loader opens the real driver by (driver_locator.cpp resolves links), so it
-// stays the driver even when a preloaded dlopen wrapper hides the loader as
-// the caller.
+// The libraries Strata stands in for: each `stem` names a family (the
+// development link itself, `soname` and versioned files behind it). Loads by
+// the stem or the soname go to Strata's library of that soname. Not loads of
+// a versioned file (libEGL.so.1.1.0): that is the name Strata's loader opens
+// the real driver by (driver_locator.cpp resolves links), so it stays the
+// driver even when a preloaded dlopen wrapper hides the loader as the caller.
 static const struct {
-  const char* name;
-  const char* file;
+  const char* stem;
+  const char* soname;
 } kRedirected[] = {
-    {"libEGL.so.1", "libEGL.so.1"},         {"libEGL.so", "libEGL.so.1"},
-    {"libGLESv2.so.2", "libGLESv2.so.2"},   {"libGLESv2.so", "libGLESv2.so.2"},
-    {"libGLESv1_CM.so.1", "libGLESv1_CM.so.1"}, {"libGLESv1_CM.so", "libGLESv1_CM.so.1"},
-    {"libGL.so.1", "libGL.so.1"},           {"libGL.so", "libGL.so.1"},
+    {"libEGL.so", "libEGL.so.1"},
+    {"libGLESv2.so", "libGLESv2.so.2"},
+    {"libGLESv1_CM.so", "libGLESv1_CM.so.1"},
+    {"libGL.so", "libGL.so.1"},
 };
 enum { kRedirectedCount = sizeof kRedirected / sizeof kRedirected[0] };
 
@@ -65,7 +65,7 @@ STRATA_AUDIT_ENTRY unsigned int la_version(unsigned int version) {
       strata_directory[length] = '\0';
       strata_directory_length = length;
       for (int i = 0; i < kRedirectedCount; ++i) {
-        snprintf(replacement[i], sizeof replacement[i], "%s/%s", strata_directory, kRedirected[i].file);
+        snprintf(replacement[i], sizeof replacement[i], "%s/%s", strata_directory, kRedirected[i].soname);
       }
     }
   }
@@ -85,13 +85,13 @@ static int InStrataDirectory(const char* path) {
          path[strata_directory_length] == '/';
 }
 
-static int IsGlLibrary(const char* file) {
-  static const char* const kStems[] = {"libEGL.so", "libGLESv2.so", "libGLESv1_CM.so", "libGL.so"};
-  for (size_t i = 0; i < sizeof kStems / sizeof kStems[0]; ++i) {
-    size_t n = strlen(kStems[i]);
-    if (strncmp(file, kStems[i], n) == 0 && (file[n] == '\0' || file[n] == '.')) return 1;
+// The family in kRedirected that `file` (a file name) belongs to, or -1.
+static int GlLibraryFamily(const char* file) {
+  for (int i = 0; i < kRedirectedCount; ++i) {
+    size_t n = strlen(kRedirected[i].stem);
+    if (strncmp(file, kRedirected[i].stem, n) == 0 && (file[n] == '\0' || file[n] == '.')) return i;
   }
-  return 0;
+  return -1;
 }
 
 STRATA_AUDIT_ENTRY unsigned int la_objopen(struct link_map* map, Lmid_t lmid, uintptr_t* cookie) {
@@ -100,7 +100,7 @@ STRATA_AUDIT_ENTRY unsigned int la_objopen(struct link_map* map, Lmid_t lmid, ui
   if (InStrataDirectory(map->l_name)) {
     *cookie |= kStrataObject;
     if (slash && strcmp(slash + 1, "libstrata_loader.so") == 0) loader_loaded = 1;
-  } else if (slash && IsGlLibrary(slash + 1) && bypassing_count < kMaxBypassing) {
+  } else if (slash && GlLibraryFamily(slash + 1) >= 0 && bypassing_count < kMaxBypassing) {
     snprintf(bypassing[bypassing_count++], sizeof bypassing[0], "%s", map->l_name);
   }
   return 0;  // no symbol binding notifications: calls bind exactly as without the module
@@ -139,10 +139,10 @@ STRATA_AUDIT_ENTRY char* la_objsearch(const char* name, uintptr_t* cookie, unsig
     return (char*)name;
   }
   const char* file = strrchr(name, '/') + 1;
-  for (int i = 0; i < kRedirectedCount; ++i) {
-    if (strcmp(file, kRedirected[i].name) != 0) continue;
-    if (log_info) fprintf(stderr, "strata: %s loaded by path: Strata's %s instead\n", name, replacement[i]);
-    return replacement[i];
+  int family = GlLibraryFamily(file);
+  if (family < 0 || (strcmp(file, kRedirected[family].stem) != 0 && strcmp(file, kRedirected[family].soname) != 0)) {
+    return (char*)name;
   }
-  return (char*)name;
+  if (log_info) fprintf(stderr, "strata: %s loaded by path: Strata's %s instead\n", name, replacement[family]);
+  return replacement[family];
 }
