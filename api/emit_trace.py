@@ -24,6 +24,9 @@ SWAPS = {"eglSwapBuffers", "eglSwapBuffersWithDamageKHR", "eglSwapBuffersWithDam
 
 # Where a thread follows tracing being switched on or off (Android's design).
 SWITCH_POINTS = {**{name: "true" for name in SWAPS}, "eglMakeCurrent": "false"}
+# Where a process decides whether it traces: when it first opens an EGL display
+# (src/layers/trace/process_decision.h), before the call is recorded or not.
+DECISION_POINTS = {"eglGetDisplay", "eglGetPlatformDisplay", "eglGetPlatformDisplayEXT", "eglInitialize"}
 
 HOOKS_BEFORE = {
     "eglCreateContext", "eglCreateWindowSurface", "eglCreatePlatformWindowSurface", "eglCreatePlatformWindowSurfaceEXT",
@@ -225,8 +228,10 @@ def emit_trace_wrappers(model: registry.Model, rules: dict, uncovered: set) -> s
             # is recorded in the wrapper itself on its common path
             # (StateCallWriter in call_writer.h), ending in a tail call too.
             lines += [f"__attribute__((noinline)) {f.return_type} Record_{f.name}({f.param_list()});",
-                      f"{f.return_type} Trace_{f.name}({f.param_list()}) {{",
-                      f"  if (TracingOff()) return {_filtered(f, next_function + '(' + args + ')')};"]
+                      f"{f.return_type} Trace_{f.name}({f.param_list()}) {{"]
+            if f.name in DECISION_POINTS:
+                lines.append("  DecisionPoint();")
+            lines += [f"  if (TracingOff()) return {_filtered(f, next_function + '(' + args + ')')};"]
             if state_call(f):
                 flags = "0" if f.name not in uncovered else "stream::kCallUncovered"
                 lines += ["  {",

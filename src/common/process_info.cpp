@@ -3,6 +3,8 @@
 #include <errno.h>
 #include <unistd.h>
 
+#include <fstream>
+
 namespace strata {
 
 std::string ExecutablePath() {
@@ -13,7 +15,12 @@ std::string ExecutablePath() {
 
 std::vector<std::string> ProcessNames() {
   std::string path = ExecutablePath();
-  return {path.substr(path.rfind('/') + 1), program_invocation_short_name};
+  std::vector<std::string> names = {path.substr(path.rfind('/') + 1), program_invocation_short_name};
+  // What a forked child that renamed itself (prctl PR_SET_NAME, as app launchers do) is called now.
+  std::ifstream comm("/proc/self/comm");
+  std::string kernel_name;
+  if (std::getline(comm, kernel_name) && !kernel_name.empty()) names.push_back(kernel_name);
+  return names;
 }
 
 }  // namespace strata

@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <vector>
 
 #include "stream/trace_file.h"
 #include "tools/command.h"
@@ -31,8 +32,10 @@ options:
   -o, --output FILE        the trace file (default: PROGRAM.strace, numbered
                            if that exists)
   --compression KIND       lz4 (default, fastest), zstd (smaller) or none
-  --process NAME           trace only processes whose executable is NAME (the
-                           program's children otherwise inherit tracing too)
+  --process NAME           trace only processes called NAME: the executable's
+                           file name, argv[0]'s, or the name the process gives
+                           itself (/proc/PID/comm); otherwise every process
+                           the program starts traces too
   --listen ADDRESS         serve the trace live to one client instead of
                            writing a file (ADDRESS: unix:@NAME, unix:/PATH or
                            tcp:IP:PORT); the program waits for no one, but
@@ -54,6 +57,13 @@ options:
   --layers A:B             more layers, below the trace layer
   --log LEVEL              loader messages: error, warning (default), info, debug
   -h, --help               show this help
+
+Each process decides for itself whether it traces: at its first EGL/GLES
+call, or, in a child forked from a process that had loaded Strata, when the
+child opens an EGL display of its own (a child that only goes on with its
+parent's context records nothing). Every process that traces writes a file of
+its own: the first FILE, later ones FILE with their process id before the
+extension (program.4242.strace); all are listed at the end.
 
 With --attach, it switches tracing on in a running program started with
 `strata run --traceable` (or STRATA_TRACE_CONTROL=1 and the trace layer): each
@@ -165,6 +175,22 @@ int ReceiveLiveTrace(const std::string& address, const std::string& output, int 
                reader->frames().size(),
                reader->complete() ? "" : " (incomplete: the connection ended before the program did)");
   return 0;
+}
+
+// The trace files the program's processes took, in the order they began tracing.
+std::vector<std::string> TracesWritten(const char* registry) {
+  std::vector<std::string> paths;
+  std::FILE* in = std::fopen(registry, "r");
+  if (in == nullptr) return paths;
+  char line[8192];
+  while (std::fgets(line, sizeof line, in)) {
+    std::string entry = line;
+    if (!entry.empty() && entry.back() == '\n') entry.pop_back();
+    size_t tab = entry.find('\t');
+    if (tab != std::string::npos) paths.push_back(entry.substr(tab + 1));
+  }
+  std::fclose(in);
+  return paths;
 }
 
 std::string DefaultOutput(const std::string& program) {
@@ -312,6 +338,14 @@ int TraceCommandMain(int argc, char** argv) {
     close(report_fd);
     request.environment["STRATA_AUDIT_REPORT"] = audit_report;
   }
+  // Where each traced process says which file it took (the first takes
+  // `output`, later ones `output` with their process id).
+  char registry[] = "/tmp/strata-trace-files-XXXXXX";
+  int registry_fd = mkstemp(registry);
+  if (registry_fd >= 0) {
+    close(registry_fd);
+    request.environment["STRATA_TRACE_REGISTRY"] = registry;
+  }
   pid_t child = fork();
   if (child < 0) {
     std::perror("strata trace: error: fork");
@@ -324,22 +358,27 @@ int TraceCommandMain(int argc, char** argv) {
   int status = 0;
   while (waitpid(child, &status, 0) < 0 && errno == EINTR) {
   }
-  std::string error;
-  auto reader = stream::TraceFileReader::Open(output, &error);
-  struct stat st{};
-  if (!reader) {
-    std::string why = WhyNoCallReachedStrata(program, report_fd >= 0 ? audit_report : "");
-    if (!why.empty() && access(output.c_str(), F_OK) != 0) {
-      std::fprintf(stderr, "strata trace: no trace written: no EGL/GLES call reached Strata: %s\n", why.c_str());
-    } else {
-      std::fprintf(stderr, "strata trace: no trace written: %s\n", error.c_str());
+  std::vector<std::string> written = registry_fd >= 0 ? TracesWritten(registry) : std::vector<std::string>{};
+  if (written.empty()) written.push_back(output);
+  for (const std::string& path : written) {
+    std::string error;
+    auto reader = stream::TraceFileReader::Open(path, &error);
+    if (!reader) {
+      std::string why = path == output ? WhyNoCallReachedStrata(program, report_fd >= 0 ? audit_report : "") : "";
+      if (!why.empty() && access(path.c_str(), F_OK) != 0) {
+        std::fprintf(stderr, "strata trace: no trace written: no EGL/GLES call reached Strata: %s\n", why.c_str());
+      } else {
+        std::fprintf(stderr, "strata trace: no trace written: %s\n", error.c_str());
+      }
+      continue;
     }
-  } else {
-    stat(output.c_str(), &st);
-    std::fprintf(stderr, "strata trace: %s: %.1f KiB, %zu frames%s\n", output.c_str(), st.st_size / 1024.0,
+    struct stat st{};
+    stat(path.c_str(), &st);
+    std::fprintf(stderr, "strata trace: %s: %.1f KiB, %zu frames%s\n", path.c_str(), st.st_size / 1024.0,
                  reader->frames().size(),
                  reader->complete() ? "" : " (incomplete: the program did not exit normally)");
   }
+  if (registry_fd >= 0) unlink(registry);
   if (report_fd >= 0) unlink(audit_report);
   if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
   return WEXITSTATUS(status);

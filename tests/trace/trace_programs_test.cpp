@@ -675,3 +675,69 @@ TEST(TraceCommand, BadTracesGiveOneClearError) {
 }
 
 }  // namespace
+
+namespace {
+
+// The pids a forking_app run printed, by child name.
+std::map<std::string, std::string> ForkedChildren(const std::string& out) {
+  std::map<std::string, std::string> children;
+  std::stringstream lines(out);
+  for (std::string line; std::getline(lines, line);) {
+    std::stringstream words(line);
+    std::string child, name, pid;
+    if (words >> child >> name >> pid && child == "child") children[name] = pid;
+  }
+  return children;
+}
+
+std::string DumpOf(const std::string& trace) {
+  ProcessResult dump = RunProcess({STRATA_CLI, "dump", trace});
+  EXPECT_EQ(dump.exit_code, 0) << trace << ": " << dump.err;
+  return dump.out;
+}
+
+}  // namespace
+
+// A launcher that initializes EGL and forks (forking_app.cpp): each process
+// decides for itself. The launcher's early decision must not decide for its
+// children; a child that opens a display of its own traces to a file of its
+// own, one that only goes on with what it inherited records nothing.
+// Catches: the decision taken once at load (children never trace, or trace
+// into the parent's file), a child overwriting the parent's trace.
+TEST(TraceCommand, ForkedChildrenDecideForThemselves) {
+  const std::string trace = Temp("forked") + ".strace";
+  ProcessResult r = RunProcess({STRATA_CLI, "trace", "-o", trace, "--", STRATA_FORKING_APP});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  std::map<std::string, std::string> children = ForkedChildren(r.out);
+  ASSERT_EQ(children.size(), 2u) << r.out;
+  const std::string stem = trace.substr(0, trace.size() - std::string(".strace").size());
+  const std::string app_trace = stem + "." + children["forked-app"] + ".strace";
+  EXPECT_NE(r.err.find(trace + ": "), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find(app_trace + ": "), std::string::npos) << "every trace written is listed\n" << r.err;
+  EXPECT_NE(access((stem + "." + children["inheritor"] + ".strace").c_str(), F_OK), 0)
+      << "the child that opened no display of its own traced";
+
+  const std::string launcher = DumpOf(trace), app = DumpOf(app_trace);
+  EXPECT_NE(launcher.find("glClearColor(red=0, green=0, blue=1"), std::string::npos) << launcher.substr(0, 2000);
+  EXPECT_EQ(launcher.find("green=1"), std::string::npos) << "the child's frame is in the launcher's trace";
+  EXPECT_EQ(launcher.find("glGetError"), std::string::npos) << "the inheritor's call is in the launcher's trace";
+  EXPECT_NE(app.find("(pid " + children["forked-app"] + ")"), std::string::npos) << app.substr(0, 400);
+  EXPECT_NE(app.find("eglInitialize"), std::string::npos) << "the child's trace begins at its own display";
+  EXPECT_NE(app.find("glClearColor(red=0, green=1, blue=0"), std::string::npos) << app.substr(0, 2000);
+  EXPECT_EQ(app.find("blue=1"), std::string::npos) << "the launcher's frame is in the child's trace";
+  EXPECT_EQ(app.find("glGetError"), std::string::npos);
+  unlink(trace.c_str());
+  unlink(app_trace.c_str());
+
+  // Only the child named by --process traces: the launcher, which does not
+  // match, initialized EGL before the fork and so took the decision first.
+  const std::string only = Temp("forked-only") + ".strace";
+  r = RunProcess({STRATA_CLI, "trace", "--process", "forked-app", "-o", only, "--", STRATA_FORKING_APP});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  children = ForkedChildren(r.out);
+  const std::string named = DumpOf(only);
+  EXPECT_NE(named.find("(pid " + children["forked-app"] + ")"), std::string::npos) << named.substr(0, 400);
+  EXPECT_NE(named.find("glClearColor(red=0, green=1, blue=0"), std::string::npos) << named.substr(0, 2000);
+  EXPECT_EQ(named.find("blue=1"), std::string::npos);
+  unlink(only.c_str());
+}

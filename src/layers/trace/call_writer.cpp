@@ -7,6 +7,7 @@
 
 #include "layers/trace/context_state.h"
 #include "layers/trace/next_functions.h"
+#include "layers/trace/process_decision.h"
 #include "layers/trace/trace_session.h"
 #include "stream/event_records.h"
 #include "stream/framebuffer_record.h"
@@ -31,6 +32,11 @@ uint8_t* EntryRoom(ThreadStream& stream, size_t need) {
 }  // namespace
 
 bool JoinTracing() {
+  if (!ProcessDecided()) [[unlikely]] {
+    // A forked child's threads stay undecided until it opens an EGL display of its own.
+    if (TraceSession::Get().forked()) return false;
+    DecideTracing();
+  }
   bool on = TraceSession::Get().desired();
   t_tracing = TracingStateFor(on);
   if (on) TraceSession::Get().tracing_threads.fetch_add(1);

@@ -45,7 +45,23 @@ std::string CommandLine() {
 }  // namespace
 
 // Never destroyed: threads may still trace while the process exits.
-TraceSession* const TraceSession::instance_ = new TraceSession();
+std::atomic<TraceSession*> TraceSession::instance_{new TraceSession()};
+
+void TraceSession::WatchForks() {
+  static std::once_flag registered;
+  std::call_once(registered, [] { pthread_atfork(nullptr, nullptr, [] { TraceSession::Get().MarkForked(); }); });
+}
+
+void TraceSession::RenewAfterFork() {
+  TraceSession* parents = instance_.load();
+  // Only the forking thread came over, and it is here: nobody else writes the rings.
+  for (auto& stream : parents->streams_) munmap(stream->ring, kRingBytes);
+  auto* fresh = new TraceSession();
+  fresh->session_number_.store(parents->session_number());  // contexts' "in this trace" marks expire
+  fresh->driver_ = parents->driver_;
+  fresh->time_every_call_ = parents->time_every_call_;
+  instance_.store(fresh);  // the parent's session is left as it is: its mutexes may be locked for good
+}
 
 uint64_t TraceSession::MonotonicNs() {
   timespec ts{};
@@ -128,15 +144,8 @@ bool TraceSession::Start(const std::string& destination, const std::string& comp
     WriterLoop();
   });
   static std::once_flag at_exit;
-  std::call_once(at_exit, [] {
-    std::atexit([] { TraceSession::Get().Finish(); });
-    pthread_atfork(nullptr, nullptr, [] {
-      TraceSession& session = TraceSession::Get();
-      session.forked_.store(true);
-      session.desired_.store(false);
-      session.active_.store(false);
-    });
-  });
+  std::call_once(at_exit, [] { std::atexit([] { TraceSession::Get().Finish(); }); });
+  WatchForks();
   desired_.store(true);
   STRATA_INFO("tracing to %s", sink_->Describe().c_str());
   return true;

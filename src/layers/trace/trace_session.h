@@ -75,7 +75,20 @@ struct ThreadStream {
 
 class TraceSession {
  public:
-  static TraceSession& Get() { return *instance_; }
+  // Relaxed: replaced only in a forked child, before it traces (RenewAfterFork).
+  static TraceSession& Get() { return *instance_.load(std::memory_order_relaxed); }
+  // In a child forked from this process: whether the session is the parent's.
+  bool forked() const { return forked_.load(); }
+  // Makes every child forked from now on mark the session as the parent's.
+  static void WatchForks();
+  void MarkForked() {
+    forked_.store(true);
+    desired_.store(false);
+    active_.store(false);
+  }
+  // In a forked child that decided to trace: a fresh session in place of the
+  // parent's, whose threads are gone and whose locks may be held for good.
+  static void RenewAfterFork();
 
   // Opens the sink named by `destination` ("file:PATH", "PATH" or
   // "listen:ADDRESS") and asks every thread to trace. A session can be started
@@ -140,7 +153,7 @@ class TraceSession {
  private:
   TraceSession() = default;
   void CalibrateClock();
-  static TraceSession* const instance_;
+  static std::atomic<TraceSession*> instance_;
   void Fail(const std::string& error);
   void Kick(ThreadStream& stream);
   void EncoderLoop();

@@ -1,0 +1,129 @@
+#include "layers/trace/process_decision.h"
+
+#include <fcntl.h>
+#include <pthread.h>
+#include <sched.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstring>
+
+#include "common/env.h"
+#include "common/log.h"
+#include "common/process_info.h"
+#include "layers/trace/call_writer.h"
+#include "layers/trace/control_server.h"
+#include "layers/trace/trace_session.h"
+
+namespace strata::trace {
+
+std::atomic<bool> g_process_decided{false};
+
+namespace {
+
+// Read once at layer initialization; a forked child keeps its parent's.
+std::string g_destination;  // STRATA_TRACE ("" when only controllable)
+std::string g_compression;
+bool g_controllable = false;
+std::atomic<bool> g_deciding{false};
+
+bool ThisProcessIsTraced() {
+  const char* only = GetEnv("STRATA_TRACE_PROCESS");
+  if (only == nullptr) return true;
+  for (const std::string& name : ProcessNames()) {
+    if (name == only) return true;
+  }
+  return false;
+}
+
+// The file this process traces to. Under `strata trace` every tracing process
+// writes its file's name into STRATA_TRACE_REGISTRY (under a lock): the first
+// takes PATH, later ones PATH with their process id, so processes run one
+// after another or side by side never overwrite each other's trace. Without
+// the registry a forked child still gets a file of its own.
+std::string FileOfThisProcess(const std::string& path, bool forked_child) {
+  std::string own = forked_child ? PerProcessPath(path, getpid()) : path;
+  const char* registry = GetEnv("STRATA_TRACE_REGISTRY");
+  if (registry == nullptr) return own;
+  int fd = open(registry, O_RDWR | O_APPEND | O_CLOEXEC);
+  if (fd < 0) {
+    STRATA_WARN("STRATA_TRACE_REGISTRY '%s': %s; tracing to %s", registry, std::strerror(errno), own.c_str());
+    return own;
+  }
+  struct stat st{};
+  if (flock(fd, LOCK_EX) == 0 && fstat(fd, &st) == 0) {
+    own = st.st_size == 0 ? path : PerProcessPath(path, getpid());
+    std::string line = std::to_string(getpid()) + "\t" + own + "\n";
+    if (write(fd, line.data(), line.size()) != static_cast<ssize_t>(line.size())) {
+      STRATA_WARN("STRATA_TRACE_REGISTRY '%s': %s", registry, std::strerror(errno));
+    }
+  }
+  close(fd);  // and with it the lock
+  return own;
+}
+
+}  // namespace
+
+std::string PerProcessPath(const std::string& path, int pid) {
+  const size_t slash = path.rfind('/');
+  const size_t dot = path.rfind('.');
+  const bool has_extension = dot != std::string::npos && dot > (slash == std::string::npos ? 0 : slash + 1);
+  if (!has_extension) return path + "." + std::to_string(pid);
+  return path.substr(0, dot) + "." + std::to_string(pid) + path.substr(dot);
+}
+
+bool PrepareTracing(const std::string& driver) {
+  const char* destination = GetEnv("STRATA_TRACE");
+  g_controllable = GetEnv("STRATA_TRACE_CONTROL") != nullptr;
+  if (destination == nullptr && !g_controllable) return false;
+  g_destination = destination ? destination : "";
+  const char* compression = GetEnv("STRATA_TRACE_COMPRESSION");
+  g_compression = compression ? compression : "";
+  TraceSession::Get().set_driver(driver);
+  TraceSession::WatchForks();
+  pthread_atfork(nullptr, nullptr, [] {
+    g_deciding.store(false);
+    g_process_decided.store(false);
+  });
+  return true;
+}
+
+void DecideTracing() {
+  if (g_deciding.exchange(true)) {  // another thread is deciding: its answer is this thread's
+    while (!g_process_decided.load(std::memory_order_acquire)) sched_yield();
+    return;
+  }
+  const bool forked_child = TraceSession::Get().forked();
+  if (forked_child) {
+    TraceSession::RenewAfterFork();
+    // The forking thread's state came over from the parent: it decides afresh.
+    t_stream = nullptr;
+    t_tracing = kTracingUndecided;
+  }
+  std::string error;
+  // Every process that decides can be switched at run time (the parent's listener did not come over a fork).
+  if (g_controllable && !StartControlServer(&error)) {
+    STRATA_WARN("tracing cannot be switched at run time: %s", error.c_str());
+  }
+  if (!g_destination.empty() && ThisProcessIsTraced()) {
+    std::string destination = g_destination;
+    if (destination.rfind("listen:", 0) == 0) {
+      if (forked_child) {
+        STRATA_WARN("process %d (%s) is not traced: it was forked from a process that serves %s, which one "
+                    "process can serve",
+                    getpid(), ProcessNames().back().c_str(), destination.c_str());
+        destination.clear();
+      }
+    } else {
+      const std::string path = destination.rfind("file:", 0) == 0 ? destination.substr(5) : destination;
+      if (!path.empty()) destination = "file:" + FileOfThisProcess(path, forked_child);  // else Start says so
+    }
+    if (!destination.empty() && !TraceSession::Get().Start(destination, g_compression, &error)) {
+      STRATA_ERROR("tracing disabled: %s", error.c_str());
+    }
+  }
+  g_process_decided.store(true, std::memory_order_release);
+}
+
+}  // namespace strata::trace
