@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
 """Pass-through and tracing cost on call mixes nobody tuned for (issue 19):
 bench/workloads/call_mix.cpp (GLES 3: cheap, draws, upload, contexts) and
-call_mix_gles1.cpp (gles1), each run natively, under `strata run`, under
-`strata trace` and under `apitrace trace --api egl`; configuration
-"native" pairs the program with itself, to show the noise floor.
+call_mix_gles1.cpp (gles1), each run natively, under `strata run
+--no-attach` (the pass-through), under `strata run` (configuration
+"attachable": the trace layer loaded, switched off), under `strata trace` and
+under `apitrace trace --api egl`; configuration "native" pairs the program
+with itself, to show the noise floor.
 
 Every configuration runs right next to a native run of its own, the two in a
 random order and the configurations shuffled within a round, so that the
@@ -19,7 +21,7 @@ With --compare DIR (another build tree) its `strata run` and `strata trace`
 join the same rounds, for before/after comparisons of a change.
 
 usage: call_mix.py [--rounds N] [--frames N] [--modes cheap,draws,...]
-                   [--configs native,run,trace,apitrace] [--build DIR] [--compare DIR ...]
+                   [--configs native,run,attachable,trace,apitrace] [--build DIR] [--compare DIR ...]
 """
 
 import argparse
@@ -55,7 +57,9 @@ def configurations(build, compare, wanted, program, tmp):
     all_configs = {
         # The program paired with itself: the noise floor of a paired ratio.
         "native": list(program),
-        "run": [strata, "run", "--"] + program,
+        "run": [strata, "run", "--no-attach", "--"] + program,
+        # The trace layer loaded switched off, as every `strata run` has it unless --no-attach.
+        "attachable": [strata, "run", "--"] + program,
         "trace": [strata, "trace", "-o", os.path.join(tmp, "t.strace"), "--"] + program,
         "apitrace": ["apitrace", "trace", "--api", "egl", "-o", os.path.join(tmp, "t.trace")] + program,
     }
@@ -64,7 +68,7 @@ def configurations(build, compare, wanted, program, tmp):
         other = os.path.join(directory, "bin", "strata")
         suffix = f" {number}" if len(compare) > 1 else ""
         if "run" in wanted:
-            configs[f"run (compare{suffix})"] = [other, "run", "--"] + program
+            configs[f"run (compare{suffix})"] = [other, "run", "--no-attach", "--"] + program
         if "trace" in wanted:
             configs[f"trace (compare{suffix})"] = [other, "trace", "-o", os.path.join(tmp, f"c{number}.strace"),
                                                    "--"] + program
@@ -86,8 +90,8 @@ def main():
         if mode not in MODES:
             parser.error(f"unknown mode '{mode}' (modes: {', '.join(MODES)})")
     for name in wanted:
-        if name not in ("native", "run", "trace", "apitrace"):
-            parser.error(f"unknown configuration '{name}' (native, run, trace, apitrace)")
+        if name not in ("native", "run", "attachable", "trace", "apitrace"):
+            parser.error(f"unknown configuration '{name}' (native, run, attachable, trace, apitrace)")
     env = dict(os.environ, MALLOC_TOP_PAD_="268435456")
     with tempfile.TemporaryDirectory(prefix="strata-call-mix-") as tmp:
         for mode in modes:

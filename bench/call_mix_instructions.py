@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """Exact instructions per call of a call_mix workload (bench/call_mix.py's
-programs), natively, under `strata run` and under `strata trace`, by
+programs), natively, under `strata run --no-attach` (the pass-through),
+under `strata run` (attachable: the trace layer loaded, switched off) and
+under `strata trace`, by
 callgrind: each configuration runs for F and 2F frames and the difference is
 divided by the calls of F frames, so start-up, shader compiles and exit drop
 out. Reported per thread (the app thread; the tracer's encoder and writer
@@ -102,6 +104,8 @@ def main():
     with tempfile.TemporaryDirectory(prefix="strata-call-mix-ir-") as tmp:
         configs = {
             "native": lambda p: p,
+            "strata run --no-attach": lambda p: [strata, "run", "--no-attach", "--"] + p,
+            # The default: the trace layer loaded, switched off, so that `strata trace --attach` can reach it.
             "strata run": lambda p: [strata, "run", "--"] + p,
             "strata trace": lambda p: [strata, "trace", "-o", os.path.join(tmp, "t.strace"), "--"] + p,
         }

@@ -2,7 +2,7 @@
 """Tracing overhead: the same workload natively, traced by Strata (default:
 state-setting calls untimed), traced by Strata with every call timed
 (`--timing all`), traced by apitrace (`apitrace trace --api egl`), and run
-traceable but switched off (`strata run --traceable`), reporting times,
+traceable but switched off (`strata run`, attachable by default), reporting times,
 ratios to native, and trace sizes.
 
 Each configuration runs right next to a native run of its own (the two in a
@@ -68,7 +68,7 @@ def main():
             files["apitrace"] = os.path.join(tmp, f"{mode}.trace")
             configs["apitrace"] = ["apitrace", "trace", "--api", "egl", "-o", files["apitrace"]] + program
             # Traceable but switched off: the trace layer is loaded, nothing is recorded.
-            configs["strata off"] = [strata, "run", "--traceable", "--"] + program
+            configs["strata off"] = [strata, "run", "--"] + program
         for number, directory in enumerate(args.compare, 1):
             label = f"compare {number}" if len(args.compare) > 1 else "compare"
             files[label] = os.path.join(tmp, f"{mode}-compare{number}.strace")

@@ -1,5 +1,7 @@
 #include "loader/layer_settings.h"
 
+#include <algorithm>
+
 #include <sys/stat.h>
 
 #include <cerrno>
@@ -120,15 +122,10 @@ bool SaveSettings(const std::string& path, const std::vector<AppLayerSettings>& 
   return true;
 }
 
-LayerPlan PlanLayers(const std::vector<std::string>& app_names) {
+namespace {
+
+LayerPlan PlanChosenLayers(const std::vector<std::string>& app_names) {
   LayerPlan plan;
-  if (IsSecureProcess()) {
-    if (std::getenv("STRATA_LAYERS") || std::getenv("STRATA_LAYER_PATH")) {
-      plan.notice = "setuid/setgid process: STRATA_LAYERS, STRATA_LAYER_PATH and the user's layer settings are "
-                    "ignored; no layers load";
-    }
-    return plan;
-  }
   if (const char* list = GetEnv("STRATA_LAYERS")) {
     plan.layers = SplitColonList(list);
     plan.source = "STRATA_LAYERS";
@@ -148,6 +145,31 @@ LayerPlan PlanLayers(const std::vector<std::string>& app_names) {
         plan.source = "settings for app " + name;
         return plan;
       }
+    }
+  }
+  return plan;
+}
+
+}  // namespace
+
+LayerPlan PlanLayers(const std::vector<std::string>& app_names) {
+  if (IsSecureProcess()) {
+    LayerPlan plan;
+    if (std::getenv("STRATA_LAYERS") || std::getenv("STRATA_LAYER_PATH") || std::getenv("STRATA_LAYERS_FIRST")) {
+      plan.notice = "setuid/setgid process: STRATA_LAYERS, STRATA_LAYER_PATH and the user's layer settings are "
+                    "ignored, STRATA_LAYERS_FIRST too; no layers load";
+    }
+    return plan;
+  }
+  LayerPlan plan = PlanChosenLayers(app_names);
+  if (const char* first = GetEnv("STRATA_LAYERS_FIRST")) {
+    std::vector<std::string> in_front;
+    for (const std::string& layer : SplitColonList(first)) {
+      if (std::find(plan.layers.begin(), plan.layers.end(), layer) == plan.layers.end()) in_front.push_back(layer);
+    }
+    if (!in_front.empty()) {
+      plan.layers.insert(plan.layers.begin(), in_front.begin(), in_front.end());
+      plan.source = "STRATA_LAYERS_FIRST" + (plan.source.empty() ? "" : " and " + plan.source);
     }
   }
   return plan;

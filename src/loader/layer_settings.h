@@ -35,7 +35,10 @@ struct LayerPlan {
 };
 
 // STRATA_LAYERS wins (it is explicit for this process tree); otherwise the
-// enabled per-app settings naming `app_names` (any of them). A setuid/setgid
+// enabled per-app settings naming `app_names` (any of them). Then the layers
+// of STRATA_LAYERS_FIRST go in front of either, each unless the plan already
+// has it (`strata run` puts its switched-off trace layer there, so that it
+// neither replaces nor hides the layers chosen otherwise). A setuid/setgid
 // process gets no layers at all.
 LayerPlan PlanLayers(const std::vector<std::string>& app_names);
 

@@ -30,9 +30,12 @@ options:
   --layers A:B           load these GLES layers, A nearest the program (STRATA_LAYERS);
                          overrides per-app settings of `strata layers`
   --layer-path DIRS      search these directories for layers first (STRATA_LAYER_PATH)
-  --traceable            load the trace layer switched off, so that tracing can
-                         be switched on and off while the program runs
-                         (strata trace --attach PID / --detach PID)
+  --no-attach            leave the trace layer out. By default it is loaded
+                         switched off, so that tracing can be switched on and
+                         off while the program runs (strata trace --attach
+                         PID / --detach PID); switched off it costs one
+                         predictable branch per call (docs/benchmarks.md)
+  --traceable            the default, kept for scripts that ask for it
   --log LEVEL            loader messages: error, warning (default), info, debug
   -h, --help             show this help
 
@@ -44,7 +47,7 @@ usage, 126 when PROGRAM is not executable, 127 when it is not found.
 
 int RunCommandMain(int argc, char** argv) {
   LaunchRequest request;
-  bool traceable = false;
+  bool traceable = true;
   const struct {
     const char* option;
     const char* variable;
@@ -69,8 +72,8 @@ int RunCommandMain(int argc, char** argv) {
       return 0;
     }
     if (arg.empty() || arg[0] != '-') break;  // the program starts here
-    if (arg == "--traceable") {
-      traceable = true;
+    if (arg == "--traceable" || arg == "--no-attach") {
+      traceable = arg == "--traceable";
       continue;
     }
     bool known = false;
@@ -103,8 +106,8 @@ int RunCommandMain(int argc, char** argv) {
   }
   for (; i < argc; ++i) request.argv.emplace_back(argv[i]);
   if (traceable) {
-    std::string& layers = request.environment["STRATA_LAYERS"];
-    layers = "libstrata_trace.so" + (layers.empty() ? "" : ":" + layers);
+    // In front of whatever layers the program gets (--layers, STRATA_LAYERS or per-app settings).
+    request.environment["STRATA_LAYERS_FIRST"] = "libstrata_trace.so";
     request.environment["STRATA_TRACE_CONTROL"] = "1";
   }
 

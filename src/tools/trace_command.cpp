@@ -66,7 +66,8 @@ its own: the first FILE, later ones FILE with their process id before the
 extension (program.4242.strace); all are listed at the end.
 
 With --attach, it switches tracing on in a running program started with
-`strata run --traceable` (or STRATA_TRACE_CONTROL=1 and the trace layer): each
+`strata run` (unless --no-attach; or STRATA_TRACE_CONTROL=1 and the trace
+layer), with --capture as given (else as the program's environment says): each
 context joins the trace at its next eglSwapBuffers, with made-up records that
 create it and make it current; other contexts at their next eglMakeCurrent.
 --detach switches it off the same way and finishes the trace. Switched off, the
@@ -88,7 +89,7 @@ int Control(int pid, const std::string& command) {
   int fd = transport::ConnectTo(address, &error);
   if (fd < 0) {
     std::fprintf(stderr,
-                 "strata trace: error: process %d is not traceable (%s); start it with `strata run --traceable`\n",
+                 "strata trace: error: process %d is not traceable (%s); start it with `strata run` (without --no-attach)\n",
                  pid, error.c_str());
     return 1;
   }
@@ -282,7 +283,12 @@ int TraceCommandMain(int argc, char** argv) {
       std::fprintf(stderr, "strata trace: error: --compression must be lz4, zstd or none\n");
       return 2;
     }
-    if (!listen.empty()) return Control(attach, "attach " + compression + " listen:" + listen);
+    // --capture takes effect in the attached process; without it, its own environment's setting does.
+    std::string attach_command = "attach " + compression + " ";
+    if (auto it = request.environment.find("STRATA_TRACE_CAPTURE"); it != request.environment.end()) {
+      attach_command += "capture=" + it->second + " ";
+    }
+    if (!listen.empty()) return Control(attach, attach_command + "listen:" + listen);
     if (output.empty()) output = ProcessName(attach) + "-" + std::to_string(attach) + ".strace";
     char absolute[4096];
     std::string dir = output.find('/') == std::string::npos ? "." : output.substr(0, output.rfind('/'));
@@ -291,7 +297,7 @@ int TraceCommandMain(int argc, char** argv) {
       return 1;
     }
     std::string path = std::string(absolute) + "/" + output.substr(output.rfind('/') + 1);
-    return Control(attach, "attach " + compression + " file:" + path);
+    return Control(attach, attach_command + "file:" + path);
   }
   if (!connect.empty()) {
     if (!request.argv.empty()) {

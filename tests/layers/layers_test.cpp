@@ -59,7 +59,8 @@ class Layers : public ::testing::Test {
   // Runs the probe through `strata run` with `env` added.
   ProcessResult Probe(std::map<std::string, std::string> env, std::vector<std::string> probe_args = {},
                       std::vector<std::string> run_options = {}) {
-    std::vector<std::string> argv = {STRATA_CLI, "run"};
+    // The chain under test alone, without the switched-off trace layer `strata run` puts in front.
+    std::vector<std::string> argv = {STRATA_CLI, "run", "--no-attach"};
     argv.insert(argv.end(), run_options.begin(), run_options.end());
     argv.insert(argv.end(), {"--", STRATA_LAYER_PROBE});
     argv.insert(argv.end(), probe_args.begin(), probe_args.end());

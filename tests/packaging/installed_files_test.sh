@@ -76,9 +76,11 @@ if [[ -n "$app" ]]; then
   "$prefix/bin/strata" run --log info --layer-path "$work/layers/cmake" \
       --layers libpassive_layer.so:libstrata_call_counter.so -- "$app" --frames 2 --size 64x48 >"$log" 2>&1 ||
     { cat "$log" >&2; fail "the installed strata could not run $app with the example layer (log above)"; }
-  grep -qF "layer 1: $work/layers/cmake/libpassive_layer.so (from STRATA_LAYER_PATH)" "$log" ||
+  grep -qF "layer 1: $prefix/$lib_subdir/layers/libstrata_trace.so (from Strata's layer directory)" "$log" ||
+    { cat "$log" >&2; fail "the installed strata run did not put its switched-off trace layer first (log above)"; }
+  grep -qF "layer 2: $work/layers/cmake/libpassive_layer.so (from STRATA_LAYER_PATH)" "$log" ||
     { cat "$log" >&2; fail "the example layer built with find_package(Strata) did not load (log above)"; }
-  grep -qF "layer 2: $prefix/$lib_subdir/layers/libstrata_call_counter.so (from Strata's layer directory)" "$log" ||
+  grep -qF "layer 3: $prefix/$lib_subdir/layers/libstrata_call_counter.so (from Strata's layer directory)" "$log" ||
     { cat "$log" >&2; fail "the installed strata did not load its built-in layer from $prefix/$lib_subdir/layers (log above)"; }
   grep -q "eglChooseConfig" "$log" || { cat "$log" >&2; fail "the call counter saw no eglChooseConfig (log above)"; }
   step "installed strata ran $(basename "$app") with the example layer and a built-in layer"

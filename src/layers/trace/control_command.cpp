@@ -20,6 +20,12 @@ ControlCommand ParseControlCommand(std::string_view line) {
   if (command == "attach") {
     words >> parsed.compression;
     std::getline(words >> std::ws, parsed.destination);
+    // An option before the destination (which may hold spaces): capture=WHEN.
+    if (parsed.destination.rfind("capture=", 0) == 0) {
+      const size_t space = parsed.destination.find(' ');
+      parsed.capture = parsed.destination.substr(8, space == std::string::npos ? std::string::npos : space - 8);
+      parsed.destination = space == std::string::npos ? "" : parsed.destination.substr(space + 1);
+    }
     if (parsed.destination.empty()) {
       parsed.error = "attach needs a destination";
       return parsed;

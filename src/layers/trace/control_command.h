@@ -15,6 +15,7 @@ struct ControlCommand {
   enum class Kind { kAttach, kDetach, kStatus, kInvalid };
   Kind kind = Kind::kInvalid;
   std::string compression;  // attach: as given (empty: the default)
+  std::string capture;      // attach: capture=WHEN as given (empty: the process's own setting)
   std::string destination;  // attach: file:PATH, PATH or listen:ADDRESS
   std::string error;        // kInvalid: why, as the reply's text
 };

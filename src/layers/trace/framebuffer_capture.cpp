@@ -88,17 +88,16 @@ void ReadAndRecord(GLint read_framebuffer, GLint x, GLint y, GLsizei width, GLsi
 }  // namespace
 
 bool ConfigureCapture(const char* setting) {
-  if (setting == nullptr) return true;
-  std::string value = setting;
-  g_at_swap = value.find("swap") != std::string::npos;
-  g_after_draws = value.find("draw") != std::string::npos;
-  g_final = value != "none";
-  if (!g_at_swap && !g_after_draws && value != "none" && value != "final") {
-    STRATA_ERROR("STRATA_TRACE_CAPTURE='%s': use none, final, swap, draw or swap,draw; only the final frame is captured",
-                 setting);
-    return false;
+  const std::string value = setting ? setting : "final";
+  const bool known = value == "none" || value == "final" || value == "swap" || value == "draw" ||
+                     value == "swap,draw" || value == "draw,swap";
+  if (!known) {
+    STRATA_ERROR("capture '%s': use none, final, swap, draw or swap,draw; only the final frame is captured", setting);
   }
-  return true;
+  g_at_swap = known && value.find("swap") != std::string::npos;
+  g_after_draws = known && value.find("draw") != std::string::npos;
+  g_final = !known || value != "none";
+  return known;
 }
 
 bool CaptureAtSwap() { return g_at_swap; }

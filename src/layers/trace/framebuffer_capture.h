@@ -8,7 +8,8 @@
 
 namespace strata::trace {
 
-// Reads STRATA_TRACE_CAPTURE once; false with a message for a bad value.
+// Sets what is captured (a STRATA_TRACE_CAPTURE value; null: the default,
+// final); false with a message for a bad value, which captures the final frame.
 bool ConfigureCapture(const char* setting);
 bool CaptureAtSwap();
 bool CaptureAfterDraws();
