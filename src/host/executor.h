@@ -95,6 +95,11 @@ class Executor {
   void SetStorageLimit(uint64_t limit_bytes) { storage_ = std::make_unique<StorageBudget>(limit_bytes); }
   const StorageBudget* storage() const { return storage_.get(); }
 
+  // A call to a function the tracer did not know (recorded by name, without
+  // arguments): not run, counted in problems().
+  void SkipUnknownFunction(const stream::DecodedCall& call) {
+    Problem(call, "a function Strata's registry does not know: the trace holds its name, not its arguments");
+  }
   // Why calls could not run: one line per function, with a count.
   std::vector<std::string> problems() const;
   uint64_t skipped_calls() const { return skipped_; }

@@ -51,6 +51,9 @@ class RecordDispatch {
 
   // A wire stream's blobs sent out of line (stream/bulk_blobs.h).
   void SetBulk(stream::BulkBlobs* bulk, size_t threshold) { decoder_.SetBulk(bulk, threshold); }
+  // A trace's calls to functions the tracer did not know are skipped (and
+  // counted in the executor's problems()); otherwise such a record is an error.
+  void AcceptUnknownFunctions() { decoder_.AcceptUnknownFunctions(true); }
 
   Executor& executor() { return executor_; }
   uint64_t calls() const { return calls_; }

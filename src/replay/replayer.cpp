@@ -55,6 +55,7 @@ class LoopReplay {
         checking_(options.check && first_loop), check_(driver) {
     dispatch_.executor().before_swap = [this](uint32_t thread, uint64_t) { BeforeSwap(thread); };
     dispatch_.executor().SetStorageLimit(options.memory_limit);
+    dispatch_.AcceptUnknownFunctions();
     if (checking_) {
       dispatch_.wants_reply = [this](const stream::DecodedCall& call) { return check_.WantsReply(call); };
       dispatch_.after_call = [this](const stream::DecodedCall& call, const host::CallReply* reply) {

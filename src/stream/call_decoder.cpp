@@ -89,6 +89,15 @@ bool CallDecoder::Decode(std::span<const uint8_t> payload, uint32_t thread, uint
     *error = "truncated call record header";
     return false;
   }
+  if (call->flags & kCallUnknownFunction) {
+    if (!DecodeUnknownFunction(r, first, call, error)) return false;
+    state = {chunk, call->sequence, call->start_ns};  // later calls count from it, accepted or not
+    if (!accept_unknown_) {
+      *error = "call to " + std::string(call->name) + ", a function the tracer did not know (recorded without arguments)";
+      return false;
+    }
+    return true;
+  }
   call->slot = table.SlotOf(call->function_id);
   call->name = table.NameOf(call->function_id);
   if (call->slot < 0) {
@@ -129,6 +138,30 @@ bool CallDecoder::Decode(std::span<const uint8_t> payload, uint32_t thread, uint
     return false;
   }
   state = {chunk, call->sequence, call->start_ns};
+  return true;
+}
+
+bool CallDecoder::DecodeUnknownFunction(ByteReader& r, bool first, DecodedCall* call, std::string* error) {
+  const ThreadState& state = *last_state_;
+  std::span<const uint8_t> name;
+  const bool named = r.Blob(&name);
+  const uint64_t start = r.Varint();
+  call->duration_ns = r.Varint();
+  if (!named || !r.ok() || !r.done() || name.empty() || name.size() > 256) {
+    *error = "malformed record of a call to a function the tracer did not know";
+    return false;
+  }
+  call->slot = -1;
+  call->name = std::string_view(reinterpret_cast<const char*>(name.data()), name.size());
+  for (char c : call->name) {
+    if (c <= ' ' || c > '~') {
+      *error = "malformed record of a call to a function the tracer did not know: its name is not printable";
+      return false;
+    }
+  }
+  call->args.clear();
+  call->result = DecodedValue{};
+  call->start_ns = first ? start : state.start_ns + start;
   return true;
 }
 

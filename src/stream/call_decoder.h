@@ -65,6 +65,10 @@ class CallDecoder {
   // record or a function this build does not know (its layout is unknown).
   bool Decode(std::span<const uint8_t> payload, uint32_t thread, uint64_t chunk, DecodedCall* call,
               std::string* error);
+  // Calls to functions the tracer did not know (kCallUnknownFunction) decode
+  // with slot -1, their name and no arguments; by default they are an error,
+  // so that a consumer that indexes the registry by slot never sees one.
+  void AcceptUnknownFunctions(bool accept) { accept_unknown_ = accept; }
   // A wire stream with bulk-v1 (wire.h): blobs of at least `threshold`
   // bytes come from `bulk` instead of the record. Null: every blob is in its record.
   void SetBulk(BulkBlobs* bulk, size_t threshold) {
@@ -76,6 +80,8 @@ class CallDecoder {
   // A blob, in its record or out of line; false when absent. A missing or
   // wrongly sized bulk segment sets *bulk_error.
   bool Blob(ByteReader& r, int slot, std::span<const uint8_t>* bytes, std::string* bulk_error);
+  bool DecodeUnknownFunction(ByteReader& r, bool first, DecodedCall* call, std::string* error);
+  bool accept_unknown_ = false;
 
   struct ThreadState {
     uint64_t chunk = UINT64_MAX;

@@ -135,6 +135,7 @@ std::string FormatBytes(const DecodedCall& call, int arg_index, std::span<const 
 }
 
 std::string FormatCall(const DecodedCall& call) {
+  if (call.slot < 0) return std::string(call.name) + "(...)  [unknown function: arguments not recorded]";
   const api::FunctionInfo& info = api::kFunctions[call.slot];
   std::string out = std::string(info.name) + "(";
   for (int i = 0; i < info.param_count; ++i) {
@@ -156,8 +157,17 @@ std::string FormatResult(const DecodedCall& call) {
 }
 
 std::string FormatCallJson(const DecodedCall& call) {
-  const api::FunctionInfo& info = api::kFunctions[call.slot];
   JsonWriter json;
+  if (call.slot < 0) {
+    json.BeginObject().Key("seq").Int(static_cast<int64_t>(call.sequence));
+    json.Key("thread").Int(static_cast<int64_t>(call.thread)).Key("context").Int(static_cast<int64_t>(call.context));
+    json.Key("function").String(std::string(call.name)).Key("unknown_function").Bool(true);
+    json.Key("start_ns").Int(static_cast<int64_t>(call.start_ns));
+    json.Key("duration_ns").Int(static_cast<int64_t>(call.duration_ns));
+    json.EndObject();
+    return json.str();
+  }
+  const api::FunctionInfo& info = api::kFunctions[call.slot];
   json.BeginObject().Key("seq").Int(static_cast<int64_t>(call.sequence));
   json.Key("thread").Int(static_cast<int64_t>(call.thread)).Key("context").Int(static_cast<int64_t>(call.context));
   json.Key("function").String(info.name).Key("args").BeginArray();

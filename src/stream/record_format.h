@@ -26,6 +26,9 @@ enum CallFlags : uint8_t {
   kCallSynthesized = 4,  // made up by the tracer (state of a context traced mid-run)
   kCallUntimed = 8,      // a state-setting call the clock was not read for: its start is the end of
                          // the thread's previous timed call, its duration 0 (trace-format.md, Timing)
+  // 16 is the wire's "wants reply" (wire.h).
+  kCallUnknownFunction = 32,  // a function the tracer's registry did not know: its name follows the
+                              // header as a blob, then the times; no arguments (trace-format.md)
 };
 
 }  // namespace strata::stream

@@ -92,6 +92,7 @@ int DumpCommandMain(int argc, char** argv) {
   stream::Record record;
   stream::DecodedCall call;
   stream::CallDecoder decoder(reader->functions());
+  decoder.AcceptUnknownFunctions(true);
   while (reader->Next(&record)) {
     if (record.type == stream::RecordType::kFrame) {
       bool in_calls = !any_call || calls.Contains(last_sequence);

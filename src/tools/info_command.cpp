@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "common/json_writer.h"
+#include "layers/trace/unknown_functions.h"
 #include "loader/status.h"
 #include "strata/api/codec.h"
 #include "strata/api/functions.h"
@@ -32,7 +33,8 @@ Loads Strata's libraries the way an application would and reports:
 With --coverage it lists instead the functions whose calls a trace records
 without some of the data behind their pointers (no capture rule in
 api/annotations.txt yet), by API version or extension set. The list is empty
-for GLES 2.0-3.2 and EGL 1.0-1.5: the build fails otherwise.
+for GLES 2.0-3.2 and EGL 1.0-1.5: the build fails otherwise. Calls to
+functions outside the registry are recorded by name, without arguments.
 
 options:
   --json       one JSON object instead of text
@@ -63,9 +65,14 @@ int PrintCoverage(bool as_json) {
     for (const char* name : missing) std::printf("    %s\n", name);
   }
   if (as_json) {
+    json.Key("unknown_functions").BeginObject().Key("recorded").Bool(true).Key("arguments").Bool(false);
+    json.Key("per_process_limit").Int(trace::kMaxUnknownFunctions).Key("replayed").Bool(false).EndObject();
     std::printf("%s\n", json.EndObject().str().c_str());
   } else {
     std::printf("\n%d functions are recorded with their scalar arguments only for some pointer parameters.\n", total);
+    std::printf("Functions outside the registry (a vendor's or a newer extension's) are recorded by name, without\n"
+                "arguments, for up to %u of them per process; replay skips them (docs/trace-format.md).\n",
+                trace::kMaxUnknownFunctions);
   }
   return 0;
 }

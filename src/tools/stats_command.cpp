@@ -76,11 +76,13 @@ int StatsCommandMain(int argc, char** argv) {
   }
   std::map<std::string, FunctionStats> functions;
   std::vector<FrameStats> frames(1);
-  uint64_t calls = 0, draws = 0, record_bytes = 0, memory_bytes = 0, undecodable = 0, uncovered = 0, untimed = 0;
+  uint64_t calls = 0, draws = 0, record_bytes = 0, memory_bytes = 0, undecodable = 0, uncovered = 0, untimed = 0,
+           unknown_functions = 0;
   uint64_t framebuffers = 0, framebuffer_bytes = 0;
   stream::Record record;
   stream::DecodedCall call;
   stream::CallDecoder decoder(reader->functions());
+  decoder.AcceptUnknownFunctions(true);
   while (reader->Next(&record)) {
     record_bytes += record.payload.size() + 2;
     if (record.type == stream::RecordType::kFrame) {
@@ -102,6 +104,7 @@ int StatsCommandMain(int argc, char** argv) {
       f.ns += call.duration_ns;
       ++calls;
       uncovered += (call.flags & stream::kCallUncovered) != 0;
+      unknown_functions += call.slot < 0;
       if (call.flags & stream::kCallUntimed) {
         ++f.untimed;
         ++untimed;
@@ -129,6 +132,7 @@ int StatsCommandMain(int argc, char** argv) {
     out.BeginObject().Key("program").String(reader->header().program).Key("calls").Int(calls);
     out.Key("draws").Int(draws).Key("frames").Int(frames.size()).Key("record_bytes").Int(record_bytes);
     out.Key("memory_bytes").Int(memory_bytes).Key("uncovered_calls").Int(uncovered).Key("untimed_calls").Int(untimed);
+    out.Key("unknown_function_calls").Int(unknown_functions);
     out.Key("framebuffers").Int(framebuffers).Key("framebuffer_bytes").Int(framebuffer_bytes);
     out.Key("undecodable_records").Int(undecodable).Key("complete").Bool(reader->complete());
     out.Key("functions").BeginArray();
@@ -153,6 +157,11 @@ int StatsCommandMain(int argc, char** argv) {
     if (framebuffers) {
       std::printf("images:  %llu framebuffers captured (%llu bytes before compression)\n",
                   static_cast<unsigned long long>(framebuffers), static_cast<unsigned long long>(framebuffer_bytes));
+    }
+    if (unknown_functions) {
+      std::printf("note:    %llu calls to functions Strata's registry does not know: recorded by name, without "
+                  "arguments; replay skips them\n",
+                  static_cast<unsigned long long>(unknown_functions));
     }
     if (uncovered) std::printf("note:    %llu calls have pointer data Strata does not capture yet (strata info --coverage)\n", static_cast<unsigned long long>(uncovered));
     if (untimed) {

@@ -55,6 +55,8 @@ options:
                            all (every call; state-setting calls then cost about
                            twice as much to trace)
   --layers A:B             more layers, below the trace layer
+  --layer-path DIRS        search these directories for layers first
+                           (STRATA_LAYER_PATH)
   --log LEVEL              loader messages: error, warning (default), info, debug
   -h, --help               show this help
 
@@ -218,7 +220,7 @@ int TraceCommandMain(int argc, char** argv) {
       std::fputs(kUsage, stdout);
       return 0;
     } else if (arg == "-o" || arg == "--output" || arg == "--compression" || arg == "--process" ||
-               arg == "--layers" || arg == "--log" || arg == "--connect" || arg == "--listen" || arg == "--wait" ||
+               arg == "--layers" || arg == "--layer-path" || arg == "--log" || arg == "--connect" || arg == "--listen" || arg == "--wait" ||
                arg == "--attach" || arg == "--detach" || arg == "--capture" || arg == "--timing") {
       const char* v = value();
       if (v == nullptr) {
@@ -229,6 +231,7 @@ int TraceCommandMain(int argc, char** argv) {
       if (arg == "--compression") compression = v;
       if (arg == "--process") request.environment["STRATA_TRACE_PROCESS"] = v;
       if (arg == "--layers") extra_layers = v;
+      if (arg == "--layer-path") request.environment["STRATA_LAYER_PATH"] = v;
       if (arg == "--log") request.environment["STRATA_LOG"] = v;
       if (arg == "--connect") connect = v;
       if (arg == "--capture") {

@@ -765,3 +765,58 @@ TEST(TraceCommand, ForkedChildrenDecideForThemselves) {
   EXPECT_EQ(named.find("blue=1"), std::string::npos);
   unlink(only.c_str());
 }
+
+// A function Strata's registry does not know (served by a layer below the
+// tracer, as a vendor's driver serves its own extension) passes through the
+// trace layer with every argument intact, registers and stack alike, and
+// each call is in the trace by name, flagged: dump shows it, stats counts it,
+// replay says it cannot run it and runs the rest.
+// Catches: unknown functions dropped from the trace without a word, a stub
+// that loses an argument, a replay that stops at such a call or hides it.
+TEST(TraceCommand, UnknownFunctionsAreRecordedByName) {
+  const std::string trace = Temp("vendor-function.strace");
+  ProcessResult r = RunProcess({STRATA_CLI, "trace", "-o", trace, "--layer-path", STRATA_TEST_LAYER_DIR, "--layers",
+                                "libvendor_function_layer.so", "--", STRATA_VENDOR_FUNCTION_APP});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  // The layer's weighted sum of the app's arguments, worked out here.
+  std::vector<std::string> expected;
+  for (int frame = 0; frame < 2; ++frame) {
+    for (int i = 0; i < 3; ++i) {
+      double ints = (1 + i) + 2.0 * 2 + 3.0 * 3 + 4.0 * 4 + 5.0 * 5 + 6.0 * 6 + 7.0 * (7 + frame);
+      double floats = 8 * 0.5 + 9 * 1.5 + 10 * 2.5 + 11 * 3.5 + 12 * 4.5 + 13 * 5.5 + 14 * 6.5 + 15 * 7.5 +
+                      16 * (8.5 + i) + 17 * 0.25;
+      char line[64];
+      std::snprintf(line, sizeof line, "sum %.3f", ints + floats);
+      expected.push_back(line);
+    }
+  }
+  std::vector<std::string> sums;
+  std::stringstream out(r.out);
+  for (std::string line; std::getline(out, line);) {
+    if (line.rfind("sum ", 0) == 0) sums.push_back(line);
+  }
+  EXPECT_EQ(sums, expected) << "an argument changed on its way through the trace layer";
+
+  ProcessResult dump = RunProcess({STRATA_CLI, "dump", trace});
+  ASSERT_EQ(dump.exit_code, 0) << dump.err;
+  size_t flagged = 0;
+  for (size_t at = 0; (at = dump.out.find("glStrataVendorSumEXT(...)  [unknown function", at)) != std::string::npos; ++at) {
+    ++flagged;
+  }
+  EXPECT_EQ(flagged, 6u) << dump.out;
+  EXPECT_EQ(dump.err.find("warning"), std::string::npos) << dump.err;
+  ProcessResult json = RunProcess({STRATA_CLI, "dump", "--json", trace});
+  EXPECT_NE(json.out.find(R"("function":"glStrataVendorSumEXT","unknown_function":true)"), std::string::npos)
+      << json.out.substr(0, 2000);
+  ProcessResult stats = RunProcess({STRATA_CLI, "stats", "--json", trace});
+  EXPECT_NE(stats.out.find("\"unknown_function_calls\":6"), std::string::npos) << stats.out.substr(0, 600);
+  EXPECT_NE(stats.out.find("\"undecodable_records\":0"), std::string::npos) << stats.out.substr(0, 600);
+  ProcessResult replayed = RunProcess({STRATA_CLI, "replay", trace});
+  EXPECT_EQ(replayed.exit_code, 0) << replayed.out << replayed.err;
+  EXPECT_NE(replayed.err.find("glStrataVendorSumEXT: 6 calls not run (a function Strata's registry does not know"),
+            std::string::npos)
+      << replayed.out << replayed.err;
+  EXPECT_NE(replayed.out.find("2 frames"), std::string::npos) << "replay went on past the unknown calls\n"
+                                                               << replayed.out;
+  unlink(trace.c_str());
+}

@@ -8,6 +8,7 @@
 
 #include "layers/trace/raw_entry.h"
 #include "layers/trace/trace_session.h"
+#include "layers/trace/unknown_functions.h"
 #include "stream/call_encoder.h"
 #include "stream/record_format.h"
 #include "strata/api/functions.h"
@@ -98,6 +99,7 @@ size_t TraceSession::EncodeEntry(ThreadStream& stream, const uint8_t* entry, boo
   // A call.
   const uint8_t flags = static_cast<uint8_t>(head >> 8);
   const uint16_t slot = static_cast<uint16_t>(head >> 16);
+  if (flags & stream::kCallUnknownFunction) return EncodeUnknownCall(stream, entry, discard);
   const api::FunctionInfo& info = api::kFunctions[slot];
   const uint64_t context = Word(p);
   const uint64_t sequence = Word(p);
@@ -151,6 +153,36 @@ size_t TraceSession::EncodeEntry(ThreadStream& stream, const uint8_t* entry, boo
       if (IsDataPointer(info.params[i].kind)) PutRawBlob(out, p);
     }
   }
+  out.EndRecord(at);
+  ++stream.records;
+  return static_cast<size_t>(p - entry);
+}
+
+// A call to a function the registry does not know (unknown_functions.h):
+// header, context, sequence, start, end; its record carries the name.
+size_t TraceSession::EncodeUnknownCall(ThreadStream& stream, const uint8_t* entry, bool discard) {
+  const uint8_t* p = entry;
+  const uint64_t head = Word(p);
+  const uint32_t frame = static_cast<uint32_t>(head >> 32);
+  const uint8_t flags = static_cast<uint8_t>(head >> 8);
+  const uint16_t id = static_cast<uint16_t>(head >> 16);
+  const uint64_t context = Word(p);
+  const uint64_t sequence = Word(p);
+  const uint64_t start = ToNs(Word(p));
+  const uint64_t end = std::max(start, ToNs(Word(p)));
+  stream.entry_sequence = sequence;
+  stream.entry_frame = frame;
+  const char* name = UnknownFunctionName(static_cast<uint32_t>(id - api::kFunctionCount));
+  if (discard || name == nullptr) return static_cast<size_t>(p - entry);
+  const size_t length = std::strlen(name);
+  if (stream.records == 0) BeginChunk(stream, sequence, frame);
+  stream::RecordOutput out(stream.chunk, 2 + 10 * 6 + length);
+  const size_t at = out.BeginRecord(stream::RecordType::kCall);
+  uint8_t*& o = out.o();
+  o = stream::PutCallHead(o, stream.run, id, sequence, context, flags);
+  out.Blob(reinterpret_cast<const uint8_t*>(name), length);
+  o = stream::PutCallTimes(o, stream.run, start, end);
+  stream.last_end_ns = end;
   out.EndRecord(at);
   ++stream.records;
   return static_cast<size_t>(p - entry);

@@ -14,6 +14,7 @@
 #include "layers/trace/process_decision.h"
 #include "layers/trace/trace_session.h"
 #include "layers/trace/trace_wrappers.h"
+#include "layers/trace/unknown_functions.h"
 #include "strata/gles_layer.h"
 
 namespace strata::trace {
@@ -49,7 +50,8 @@ extern "C" __attribute__((visibility("default"))) void* AndroidGLESLayer_Initial
 extern "C" __attribute__((visibility("default"))) void* AndroidGLESLayer_GetProcAddress(const char* name,
                                                                                       EGLFuncPointer next) {
   int slot = strata::api::FindFunction(name);
-  if (!g_wrapping || slot < 0 || next == nullptr) return reinterpret_cast<void*>(next);
+  if (!g_wrapping || next == nullptr) return reinterpret_cast<void*>(next);
+  if (slot < 0) return WrapUnknownFunction(name, reinterpret_cast<void*>(next));
   g_next_functions[slot] = reinterpret_cast<void*>(next);
   return kTraceWrappers[slot];
 }

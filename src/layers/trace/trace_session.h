@@ -166,6 +166,7 @@ class TraceSession {
   // frees what it holds); returns its raw size.
   size_t EncodeEntry(ThreadStream& stream, const uint8_t* p, bool discard);
   size_t EncodeStateCall(ThreadStream& stream, const uint8_t* p, bool discard);
+  size_t EncodeUnknownCall(ThreadStream& stream, const uint8_t* p, bool discard);
   // Drops the stream's committed entries and its chunk (the caller holds encode_mutex_).
   void Discard(ThreadStream& stream);
   void BeginChunk(ThreadStream& stream, uint64_t sequence, uint32_t frame);
