@@ -58,9 +58,10 @@ class Layers : public ::testing::Test {
 
   // Runs the probe through `strata run` with `env` added.
   ProcessResult Probe(std::map<std::string, std::string> env, std::vector<std::string> probe_args = {},
-                      std::vector<std::string> run_options = {}) {
+                      std::vector<std::string> run_options = {}, bool attachable = false) {
     // The chain under test alone, without the switched-off trace layer `strata run` puts in front.
-    std::vector<std::string> argv = {STRATA_CLI, "run", "--no-attach"};
+    std::vector<std::string> argv = {STRATA_CLI, "run"};
+    if (!attachable) argv.push_back("--no-attach");
     argv.insert(argv.end(), run_options.begin(), run_options.end());
     argv.insert(argv.end(), {"--", STRATA_LAYER_PROBE});
     argv.insert(argv.end(), probe_args.begin(), probe_args.end());
@@ -193,6 +194,26 @@ TEST_F(Layers, SetuidProcessIgnoresStrataVariables) {
             std::string::npos)
       << r.err;
   EXPECT_TRUE(Recorded(Record(), "glClear").empty()) << Record();
+}
+
+// A plain `strata run` is attachable: its switched-off trace layer goes in
+// front of the layers chosen otherwise, and replaces none of them.
+// Catches: the trace layer put into STRATA_LAYERS, which would override the
+// per-app settings, or an attachable run that drops the chosen layers.
+TEST_F(Layers, AttachableRunKeepsTheChosenLayersBehindTheTraceLayer) {
+  ASSERT_EQ(Strata({"layers", "enable", "--app", "layer_probe", "librecorder_b.so:librecorder_a.so", "--path",
+                    STRATA_TEST_LAYER_DIR})
+                .exit_code,
+            0);
+  ProcessResult r = Probe({}, {}, {"--log", "info"}, true);
+  EXPECT_EQ(Recorded(Record(), "glClear"), (std::vector<std::string>{"b", "a"})) << Record();
+  EXPECT_NE(r.err.find("layer 1: " STRATA_TEST_LIB_DIR "/layers/libstrata_trace.so"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("layer 2: " STRATA_TEST_LAYER_DIR "/librecorder_b.so"), std::string::npos) << r.err;
+  fs::remove(record_);
+  r = Probe({{"STRATA_LAYERS", "librecorder_c.so"}, {"STRATA_LAYER_PATH", STRATA_TEST_LAYER_DIR}}, {},
+            {"--log", "info"}, true);
+  EXPECT_EQ(Recorded(Record(), "glClear"), std::vector<std::string>{"c"}) << Record();
+  EXPECT_NE(r.err.find("layer 1: " STRATA_TEST_LIB_DIR "/layers/libstrata_trace.so"), std::string::npos) << r.err;
 }
 
 TEST_F(Layers, PerAppSettingsRoundTrip) {

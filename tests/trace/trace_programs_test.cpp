@@ -745,7 +745,8 @@ TEST(TraceCommand, ForkedChildrenDecideForThemselves) {
   EXPECT_NE(launcher.find("glClearColor(red=0, green=0, blue=1"), std::string::npos) << launcher.substr(0, 2000);
   EXPECT_EQ(launcher.find("green=1"), std::string::npos) << "the child's frame is in the launcher's trace";
   EXPECT_EQ(launcher.find("glGetError"), std::string::npos) << "the inheritor's call is in the launcher's trace";
-  EXPECT_NE(app.find("(pid " + children["forked-app"] + ")"), std::string::npos) << app.substr(0, 400);
+  EXPECT_NE(app.find("program: forked-app (pid " + children["forked-app"] + ")"), std::string::npos)
+      << "the child's trace names it as it named itself\n" << app.substr(0, 400);
   EXPECT_NE(app.find("eglInitialize"), std::string::npos) << "the child's trace begins at its own display";
   EXPECT_NE(app.find("glClearColor(red=0, green=1, blue=0"), std::string::npos) << app.substr(0, 2000);
   EXPECT_EQ(app.find("blue=1"), std::string::npos) << "the launcher's frame is in the child's trace";

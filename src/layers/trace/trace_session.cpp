@@ -101,7 +101,10 @@ bool TraceSession::Start(const std::string& destination, const std::string& comp
     return false;
   }
   stream::TraceHeader header;
-  header.program = ProcessNames().front();
+  const std::vector<std::string> names = ProcessNames();
+  header.program = names.front();
+  // A forked child that named itself (an app started by a launcher) is known by that name.
+  if (names.size() > 2 && names.front().rfind(names.back(), 0) != 0) header.program = names.back();
   header.pid = getpid();
   header.command_line = CommandLine();
   header.start_time_unix_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
