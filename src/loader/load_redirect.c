@@ -7,7 +7,9 @@
 // glibc uses) stays the program's own object.
 //
 // Strata's own objects (everything in this module's directory and below: the
-// loader opening the real driver, the built-in layers) load what they ask for.
+// loader opening the real driver, the built-in layers) load what they ask for,
+// and so do the objects they load (the driver, layers from elsewhere): a
+// layer that opens the system's libEGL by path is asking for the driver.
 // Written in C: the module lives in a link namespace of its own, where a C++
 // runtime would be a second copy loaded for nothing.
 #define _GNU_SOURCE
@@ -54,6 +56,10 @@ static char strata_directory[4096];  // where this module lives, no trailing sla
 static size_t strata_directory_length;
 static char replacement[kRedirectedCount][4096 + 32];
 static int log_info;
+// Whether the object being loaded was asked for by one of Strata's objects:
+// set by each search, read by the open that follows it (ld.so runs them in
+// pairs, under its load lock).
+static int opening_for_strata;
 
 STRATA_AUDIT_ENTRY unsigned int la_version(unsigned int version) {
   Dl_info info;
@@ -100,7 +106,10 @@ STRATA_AUDIT_ENTRY unsigned int la_objopen(struct link_map* map, Lmid_t lmid, ui
   if (InStrataDirectory(map->l_name)) {
     *cookie |= kStrataObject;
     if (slash && strcmp(slash + 1, "libstrata_loader.so") == 0) loader_loaded = 1;
-  } else if (slash && GlLibraryFamily(slash + 1) >= 0 && bypassing_count < kMaxBypassing) {
+    return 0;
+  }
+  if (opening_for_strata) *cookie |= kStrataObject;
+  if (slash && GlLibraryFamily(slash + 1) >= 0 && bypassing_count < kMaxBypassing) {
     snprintf(bypassing[bypassing_count++], sizeof bypassing[0], "%s", map->l_name);
   }
   return 0;  // no symbol binding notifications: calls bind exactly as without the module
@@ -135,6 +144,7 @@ __attribute__((destructor)) static void ReportBypass(void) {
 }
 
 STRATA_AUDIT_ENTRY char* la_objsearch(const char* name, uintptr_t* cookie, unsigned int flag) {
+  opening_for_strata = (*cookie & kStrataObject) != 0;
   if (flag != LA_SER_ORIG || (*cookie & kStrataObject) || strchr(name, '/') == NULL || InStrataDirectory(name)) {
     return (char*)name;
   }

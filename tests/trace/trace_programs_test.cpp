@@ -139,6 +139,17 @@ TEST(TracedPrograms, ThreeThreadsAndSharedContexts) {
 // redirect that also catches the loader's own load of the real driver (which
 // would loop or fail to initialize), here also through the test's preloaded
 // dlopen wrapper.
+// The other side of loads by path: a layer from outside Strata's directory
+// that opens the system's libEGL by path gets the driver (by_path_layer.cpp),
+// not Strata's libEGL, whose calls would enter the layer chain again.
+// Catches: the audit module redirecting the loads of what Strata itself loaded.
+TEST(TracedPrograms, LayersLoadingTheDriverByPathGetTheDriver) {
+  ProcessResult r = RunProcess({STRATA_CLI, "run", "--layer-path", STRATA_TEST_LAYER_DIR, "--layers",
+                                "libby_path_layer.so", "--", STRATA_SWAP_KINDS_APP});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.err.find("by_path_layer: libEGL from " STRATA_SYSTEM_LIB_DIR "/"), std::string::npos) << r.err;
+}
+
 TEST(TracedPrograms, LibrariesLoadedByAbsolutePathAreLayeredAndTraced) {
   strata::test::TracedRun run = strata::test::RunTracedAndCounted(STRATA_CLI, {STRATA_ABSOLUTE_PATH_APP}, "by-path");
   ASSERT_EQ(run.process.exit_code, 0) << run.process.out << run.process.err;
