@@ -51,6 +51,9 @@ excluded='^(piglit|x11|view)\.'
 excluded+='|^cli\.LoaderInApp\.BrokenDriverGivesOneErrorLineAndNoCrash$|^remote\.Remote\.Es2InfoSeesTheRenderersDriver$'
 excluded+='|^replay\.x11_programs$'
 excluded+='|^trace\.TracedPrograms\.LibrariesLoadedByAbsolutePathAreLayeredAndTraced$'  # the counting shim too
+# ASan's own dlopen interceptor is the caller ld.so reports to the audit module,
+# which so cannot tell that a layer loaded by Strata asked (docs/architecture.md).
+excluded+='|^trace\.TracedPrograms\.LayersLoadingTheDriverByPathGetTheDriver$'
 excluded+='|^trace\.Apps/TracedSampleApp\.TraceHoldsEveryCallTheCounterSaw/|^trace\.TracedPrograms\.ThreeThreadsAndSharedContexts$'
 (cd "$build" && ctest --output-on-failure -j "${STRATA_JOBS:-2}" -E "$excluded")
 stamp "tests passed under the sanitizers"
