@@ -27,8 +27,7 @@ void WalkTrace(stream::RecordReader& reader, const Selection& selection, TraceVi
           if (summary->undecodable_calls++ == 0) summary->first_decode_error = error;
           break;
         }
-        bool selected = selection.ContainsFrame(frame) && call.sequence >= selection.first_call &&
-                        call.sequence <= selection.last_call;
+        bool selected = selection.ContainsFrame(frame) && selection.ContainsCall(call.sequence);
         visitor.OnCall(call, selected);
         break;
       }

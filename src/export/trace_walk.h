@@ -9,16 +9,29 @@
 #include <string_view>
 
 #include "stream/call_decoder.h"
+#include <utility>
+#include <vector>
+
 #include "stream/framebuffer_record.h"
 #include "stream/record_reader.h"
 
 namespace strata::exporter {
 
-// Inclusive ranges; the defaults select everything.
+// Lists of inclusive [first, last] ranges; an empty list selects everything.
 struct Selection {
-  uint64_t first_frame = 0, last_frame = UINT64_MAX;
-  uint64_t first_call = 0, last_call = UINT64_MAX;  // by sequence number
-  bool ContainsFrame(uint64_t frame) const { return frame >= first_frame && frame <= last_frame; }
+  std::vector<std::pair<uint64_t, uint64_t>> frames;
+  std::vector<std::pair<uint64_t, uint64_t>> calls;  // by sequence number
+  bool ContainsFrame(uint64_t frame) const { return In(frames, frame); }
+  bool ContainsCall(uint64_t sequence) const { return In(calls, sequence); }
+
+ private:
+  static bool In(const std::vector<std::pair<uint64_t, uint64_t>>& ranges, uint64_t v) {
+    if (ranges.empty()) return true;
+    for (const auto& [first, last] : ranges) {
+      if (v >= first && v <= last) return true;
+    }
+    return false;
+  }
 };
 
 // What an export wrote, and what it had to leave out or change.

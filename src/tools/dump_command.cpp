@@ -27,12 +27,15 @@ are marked.
 
 options:
   --json             one JSON object per call instead
-  --frames A[-B]     only frames A to B (frame 0 is everything before the first swap)
-  --calls A[-B]      only calls numbered A to B
+  --frames LIST      only these frames, e.g. 0,5,10-20 or 3- (frame 0 is
+                     everything before the first swap)
+  --calls LIST       only the calls of these numbers, e.g. 5-6 or 100-
   --grep REGEX       only calls whose printed line matches REGEX
   --memory           also print the memory records (client arrays, mapped buffers)
   --no-header        leave out the trace header
   -h, --help         show this help
+
+An option's value may also follow it after '=' (--frames=2-3).
 
 A trace cut short (its process killed) prints up to where it ends, with a
 warning; a damaged one stops at the damage with an error (exit status 1).
@@ -64,6 +67,7 @@ int DumpCommandMain(int argc, char** argv) {
       return 2;
     }
   }
+  if (args.failed()) return 2;
   if (!args.HasTrace(path)) return 2;
   std::regex pattern;
   try {

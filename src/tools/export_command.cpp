@@ -29,9 +29,12 @@ options:
   -o, --output OUT   the file to write ('-': standard output)
   --format FORMAT    gltrace or chrome-json (default: from OUT's extension,
                      .gltrace or .json)
-  --frames A[-B]     only frames A to B (frame 0 is everything before the first swap)
-  --calls A[-B]      only calls numbered A to B
+  --frames LIST      only these frames, e.g. 0,5,10-20 or 3- (frame 0 is
+                     everything before the first swap)
+  --calls LIST       only the calls of these numbers, e.g. 5-6 or 100-
   -h, --help         show this help
+
+An option's value may also follow it after '=' (--frames=2-3).
 
 A trace cut short is exported up to where it ends, with a warning; a damaged
 one up to the damage, with an error (exit status 1). What each format holds
@@ -108,6 +111,7 @@ int ExportCommandMain(int argc, char** argv) {
       return 2;
     }
   }
+  if (args.failed()) return 2;
   if (path.empty() || output.empty()) {
     std::fprintf(stderr, "strata export: error: %s\n%s", path.empty() ? "no trace given" : "no output given (-o OUT)",
                  kUsage);
@@ -141,10 +145,8 @@ int ExportCommandMain(int argc, char** argv) {
     return 1;
   }
   exporter::Selection selection;
-  selection.first_frame = frames.first;
-  selection.last_frame = frames.last;
-  selection.first_call = calls.first;
-  selection.last_call = calls.last;
+  selection.frames = frames.parts;
+  selection.calls = calls.parts;
   exporter::ExportSummary summary;
   if (format == Format::kGltrace) {
     exporter::ExportGltrace(*reader, selection, out, &summary);

@@ -33,7 +33,7 @@ void PrintUsage(FILE* out) {
                "unmodified Linux programs.\n\ncommands:\n");
   for (const Command& command : kCommands) std::fprintf(out, "  %-8s %s\n", command.name, command.summary);
   std::fprintf(out,
-               "\n'strata COMMAND --help' describes a command.\n"
+               "\n'strata COMMAND --help' (or 'strata help COMMAND') describes a command.\n"
                "'strata --version' prints the version.\n");
 }
 
@@ -41,6 +41,17 @@ void PrintUsage(FILE* out) {
 
 int main(int argc, char** argv) {
   if (argc < 2) {
+    PrintUsage(stderr);
+    return 2;
+  }
+  if (!std::strcmp(argv[1], "help") && argc > 2) {  // `strata help COMMAND`: that command's --help
+    for (const Command& command : kCommands) {
+      if (std::strcmp(argv[2], command.name) != 0) continue;
+      char help[] = "--help";
+      char* command_argv[] = {argv[2], help, nullptr};
+      return command.run(2, command_argv);
+    }
+    std::fprintf(stderr, "strata: error: no command '%s' to describe\n\n", argv[2]);
     PrintUsage(stderr);
     return 2;
   }

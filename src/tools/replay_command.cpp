@@ -61,17 +61,10 @@ differs with --strict, an unreadable or damaged trace, or no usable driver;
 )";
 
 bool ParseFrames(const std::string& text, std::vector<std::pair<uint64_t, uint64_t>>* frames) {
-  size_t start = 0;
-  while (start <= text.size()) {
-    size_t comma = text.find(',', start);
-    std::string item = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
-    Range range;
-    if (!ParseRange(item, &range)) return false;
-    frames->emplace_back(range.first, range.last);
-    if (comma == std::string::npos) break;
-    start = comma + 1;
-  }
-  return !frames->empty();
+  Range range;
+  if (!ParseRange(text, &range)) return false;
+  frames->insert(frames->end(), range.parts.begin(), range.parts.end());
+  return true;
 }
 
 bool MakeDirectory(const std::string& path, std::string* error) {

@@ -11,6 +11,7 @@
 #include "stream/call_decoder.h"
 #include "stream/record_reader.h"
 #include "tools/command.h"
+#include "tools/trace_arguments.h"
 
 namespace strata::tools {
 namespace {
@@ -38,36 +39,23 @@ struct FrameStats {
 
 int StatsCommandMain(int argc, char** argv) {
   bool json = false;
-  size_t top = 25;
+  uint64_t top = 25;
   std::string path;
-  for (int i = 1; i < argc; ++i) {
-    std::string arg = argv[i];
+  TraceArguments args("strata stats", kUsage, argc, argv);
+  while (args.Next()) {
+    const std::string& arg = args.arg();
     if (arg == "-h" || arg == "--help") {
       std::fputs(kUsage, stdout);
       return 0;
     } else if (arg == "--json") {
       json = true;
-    } else if (arg == "--top" && i + 1 < argc) {
-      char* end = nullptr;
-      top = std::strtoul(argv[++i], &end, 10);
-      if (*end != '\0') {
-        std::fprintf(stderr, "strata stats: error: --top takes a number\n");
-        return 2;
-      }
-    } else if (!arg.empty() && arg[0] == '-') {
-      std::fprintf(stderr, "strata stats: error: unknown or incomplete option '%s'\n%s", arg.c_str(), kUsage);
-      return 2;
-    } else if (path.empty()) {
-      path = arg;
-    } else {
-      std::fprintf(stderr, "strata stats: error: one trace at a time\n");
+    } else if (arg == "--top") {
+      if (!args.Count(&top)) return 2;
+    } else if (!args.TakeTrace(&path)) {
       return 2;
     }
   }
-  if (path.empty()) {
-    std::fprintf(stderr, "strata stats: error: no trace given\n%s", kUsage);
-    return 2;
-  }
+  if (args.failed() || !args.HasTrace(path)) return 2;
   std::string error;
   auto reader = stream::RecordReader::Open(path, &error);
   if (!reader) {

@@ -142,6 +142,7 @@ int ViewCommandMain(int argc, char** argv) {
       return 2;
     }
   }
+  if (args.failed()) return 2;
   if (!args.HasTrace(trace)) return 2;
   if (output.empty()) output = DefaultOutput(trace);
 

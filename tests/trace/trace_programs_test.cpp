@@ -832,3 +832,43 @@ TEST(TraceCommand, UnknownFunctionsAreRecordedByName) {
                                                                << replayed.out;
   unlink(trace.c_str());
 }
+
+// One set of conventions for the trace-reading commands: `--option=VALUE`,
+// lists of frames (0,2), counts that cannot be negative, `strata help COMMAND`.
+// Catches: a command that rejects --frames=N or a list, accepts --top -3, or
+// a `strata help dump` that prints the top-level help.
+TEST(TraceTools, OptionsFollowOneConvention) {
+  const std::string trace = Temp("conventions.strace");
+  ASSERT_EQ(RunProcess({STRATA_CLI, "trace", "-o", trace, "--", STRATA_SWAP_KINDS_APP}).exit_code, 0);
+  ProcessResult spaced = RunProcess({STRATA_CLI, "dump", "--no-header", "--frames", "1", trace});
+  ProcessResult joined = RunProcess({STRATA_CLI, "dump", "--no-header", "--frames=1", trace});
+  ASSERT_EQ(joined.exit_code, 0) << joined.err;
+  EXPECT_EQ(joined.out, spaced.out);
+  EXPECT_NE(joined.out.find("eglSwapBuffersWithDamageKHR(dpy"), std::string::npos) << joined.out;
+
+  // Frames 0 and 2 end with eglSwapBuffers and the first EXT damage swap; frame 1's KHR swap is left out.
+  ProcessResult listed = RunProcess({STRATA_CLI, "dump", "--no-header", "--frames", "0,2", trace});
+  ASSERT_EQ(listed.exit_code, 0) << listed.err;
+  EXPECT_NE(listed.out.find("eglSwapBuffers("), std::string::npos) << listed.out;
+  EXPECT_NE(listed.out.find("eglSwapBuffersWithDamageEXT(dpy"), std::string::npos) << listed.out;
+  EXPECT_EQ(listed.out.find("eglSwapBuffersWithDamageKHR(dpy"), std::string::npos) << listed.out;
+  const std::string json = Temp("conventions") + ".json";
+  ProcessResult exported = RunProcess({STRATA_CLI, "export", "--frames=0,2", "-o", json, trace});
+  EXPECT_EQ(exported.exit_code, 0) << exported.err;
+  EXPECT_NE(exported.err.find("2 frames"), std::string::npos) << exported.err;
+  unlink(json.c_str());
+
+  ProcessResult negative = RunProcess({STRATA_CLI, "stats", "--top", "-3", trace});
+  EXPECT_EQ(negative.exit_code, 2);
+  EXPECT_NE(negative.err.find("--top takes a number of 0 or more"), std::string::npos) << negative.err;
+  EXPECT_EQ(RunProcess({STRATA_CLI, "stats", "--top=1", trace}).exit_code, 0);
+  ProcessResult flag_value = RunProcess({STRATA_CLI, "dump", "--json=yes", trace});
+  EXPECT_EQ(flag_value.exit_code, 2);
+  EXPECT_NE(flag_value.err.find("--json takes no value"), std::string::npos) << flag_value.err;
+
+  ProcessResult help = RunProcess({STRATA_CLI, "help", "dump"});
+  EXPECT_EQ(help.exit_code, 0);
+  EXPECT_EQ(help.out, RunProcess({STRATA_CLI, "dump", "--help"}).out);
+  EXPECT_EQ(RunProcess({STRATA_CLI, "help", "nothing"}).exit_code, 2);
+  unlink(trace.c_str());
+}
