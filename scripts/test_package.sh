@@ -105,7 +105,9 @@ x11() { xvfb-run --auto-servernum --server-args="-screen 0 1280x1024x24" "$@"; }
 log=$work/run.log
 x11 /usr/bin/strata run --log info --layers libstrata_call_counter.so -- es2_info >"$log" 2>&1 ||
   { cat "$log" >&2; fail "strata run es2_info failed (log above)"; }
-for expect in "layer 1: $lib_dir/layers/libstrata_call_counter.so (from Strata's layer directory)" \
+# Layer 1 is the switched-off trace layer every `strata run` puts in front (unless --no-attach).
+for expect in "layer 1: $lib_dir/layers/libstrata_trace.so (from Strata's layer directory)" \
+    "layer 2: $lib_dir/layers/libstrata_call_counter.so (from Strata's layer directory)" \
     "loader ready in process" "GL_RENDERER:" "glGetString"; do
   grep -qF "$expect" "$log" || { cat "$log" >&2; fail "strata run es2_info: no '$expect' in its output (above)"; }
 done
@@ -126,7 +128,7 @@ step "strata trace es2_info: $calls calls, read back by strata stats and strata 
 bash "$root/tests/packaging/build_example_layers.sh" /usr "$work/layers" || fail "the example layers do not build against /usr"
 x11 /usr/bin/strata run --log info --layer-path "$work/layers/pkg-config" --layers libpassive_layer.so -- es2_info \
   >"$log" 2>&1 || { cat "$log" >&2; fail "strata run es2_info with the example layer failed (log above)"; }
-grep -qF "layer 1: $work/layers/pkg-config/libpassive_layer.so" "$log" ||
+grep -qF "layer 2: $work/layers/pkg-config/libpassive_layer.so" "$log" ||
   { cat "$log" >&2; fail "the example layer built against /usr did not load (log above)"; }
 step "the example layers built against /usr load"
 
