@@ -108,7 +108,10 @@ STRATA_AUDIT_ENTRY unsigned int la_objopen(struct link_map* map, Lmid_t lmid, ui
     if (slash && strcmp(slash + 1, "libstrata_loader.so") == 0) loader_loaded = 1;
     return 0;
   }
-  if (opening_for_strata) *cookie |= kStrataObject;
+  if (opening_for_strata) {  // the driver, or a layer: Strata asked for it
+    *cookie |= kStrataObject;
+    return 0;
+  }
   if (slash && GlLibraryFamily(slash + 1) >= 0 && bypassing_count < kMaxBypassing) {
     snprintf(bypassing[bypassing_count++], sizeof bypassing[0], "%s", map->l_name);
   }

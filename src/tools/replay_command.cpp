@@ -60,13 +60,6 @@ differs with --strict, an unreadable or damaged trace, or no usable driver;
 2 bad usage.
 )";
 
-bool ParseFrames(const std::string& text, std::vector<std::pair<uint64_t, uint64_t>>* frames) {
-  Range range;
-  if (!ParseRange(text, &range)) return false;
-  frames->insert(frames->end(), range.parts.begin(), range.parts.end());
-  return true;
-}
-
 bool MakeDirectory(const std::string& path, std::string* error) {
   struct stat st;
   if (stat(path.c_str(), &st) == 0) {
@@ -115,9 +108,11 @@ int ReplayCommandMain(int argc, char** argv) {
     } else if (arg == "--benchmark") {
       benchmark = true;
     } else if (arg == "--snapshot" && has_value) {
-      if (!ParseFrames(argv[++i], &options.snapshot_frames)) {
+      Range frames;
+      if (!ParseRange(argv[++i], &frames)) {
         return usage_error(std::string("--snapshot takes frames like 0,5,10-20 or 3-, not '") + argv[i] + "'");
       }
+      options.snapshot_frames.insert(options.snapshot_frames.end(), frames.parts.begin(), frames.parts.end());
     } else if ((arg == "-o" || arg == "--output") && has_value) {
       output = argv[++i];
     } else if (arg == "--memory" && has_value) {

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "layers/trace/capture_setting.h"
 #include "stream/trace_file.h"
 #include "tools/command.h"
 #include "tools/program_launch.h"
@@ -180,10 +181,18 @@ int ReceiveLiveTrace(const std::string& address, const std::string& output, int 
   return 0;
 }
 
+// A new empty file named after `pattern` (ending in XXXXXX), or "" when none can be made.
+std::string EmptyTemporaryFile(std::string pattern) {
+  int fd = mkstemp(pattern.data());
+  if (fd < 0) return "";
+  close(fd);
+  return pattern;
+}
+
 // The trace files the program's processes took, in the order they began tracing.
-std::vector<std::string> TracesWritten(const char* registry) {
+std::vector<std::string> TracesWritten(const std::string& registry) {
   std::vector<std::string> paths;
-  std::FILE* in = std::fopen(registry, "r");
+  std::FILE* in = registry.empty() ? nullptr : std::fopen(registry.c_str(), "r");
   if (in == nullptr) return paths;
   char line[8192];
   while (std::fgets(line, sizeof line, in)) {
@@ -235,14 +244,11 @@ int TraceCommandMain(int argc, char** argv) {
       if (arg == "--log") request.environment["STRATA_LOG"] = v;
       if (arg == "--connect") connect = v;
       if (arg == "--capture") {
-        std::string when = v;
-        if (when != "swap" && when != "draw" && when != "swap,draw" && when != "draw,swap" && when != "final" &&
-            when != "none") {
-          std::fprintf(stderr, "strata trace: error: --capture takes swap, draw, swap,draw, final or none, not '%s'\n",
-                       v);
+        if (!trace::IsCaptureSetting(v)) {
+          std::fprintf(stderr, "strata trace: error: --capture takes %s, not '%s'\n", trace::kCaptureSettings, v);
           return 2;
         }
-        request.environment["STRATA_TRACE_CAPTURE"] = when;
+        request.environment["STRATA_TRACE_CAPTURE"] = v;
       }
       if (arg == "--timing") {
         if (std::strcmp(v, "work") != 0 && std::strcmp(v, "all") != 0) {
@@ -341,20 +347,12 @@ int TraceCommandMain(int argc, char** argv) {
   std::string program;
   if (int status = CheckLaunch("trace", request, &program)) return status;
   // Where libstrata_audit.so says why, when the program's calls bypassed Strata.
-  char audit_report[] = "/tmp/strata-trace-audit-XXXXXX";
-  int report_fd = mkstemp(audit_report);
-  if (report_fd >= 0) {
-    close(report_fd);
-    request.environment["STRATA_AUDIT_REPORT"] = audit_report;
-  }
+  const std::string audit_report = EmptyTemporaryFile("/tmp/strata-trace-audit-XXXXXX");
+  if (!audit_report.empty()) request.environment["STRATA_AUDIT_REPORT"] = audit_report;
   // Where each traced process says which file it took (the first takes
   // `output`, later ones `output` with their process id).
-  char registry[] = "/tmp/strata-trace-files-XXXXXX";
-  int registry_fd = mkstemp(registry);
-  if (registry_fd >= 0) {
-    close(registry_fd);
-    request.environment["STRATA_TRACE_REGISTRY"] = registry;
-  }
+  const std::string registry = EmptyTemporaryFile("/tmp/strata-trace-files-XXXXXX");
+  if (!registry.empty()) request.environment["STRATA_TRACE_REGISTRY"] = registry;
   pid_t child = fork();
   if (child < 0) {
     std::perror("strata trace: error: fork");
@@ -367,13 +365,13 @@ int TraceCommandMain(int argc, char** argv) {
   int status = 0;
   while (waitpid(child, &status, 0) < 0 && errno == EINTR) {
   }
-  std::vector<std::string> written = registry_fd >= 0 ? TracesWritten(registry) : std::vector<std::string>{};
+  std::vector<std::string> written = TracesWritten(registry);
   if (written.empty()) written.push_back(output);
   for (const std::string& path : written) {
     std::string error;
     auto reader = stream::TraceFileReader::Open(path, &error);
     if (!reader) {
-      std::string why = path == output ? WhyNoCallReachedStrata(program, report_fd >= 0 ? audit_report : "") : "";
+      std::string why = path == output ? WhyNoCallReachedStrata(program, audit_report) : "";
       if (!why.empty() && access(path.c_str(), F_OK) != 0) {
         std::fprintf(stderr, "strata trace: no trace written: no EGL/GLES call reached Strata: %s\n", why.c_str());
       } else {
@@ -387,8 +385,9 @@ int TraceCommandMain(int argc, char** argv) {
                  reader->frames().size(),
                  reader->complete() ? "" : " (incomplete: the program did not exit normally)");
   }
-  if (registry_fd >= 0) unlink(registry);
-  if (report_fd >= 0) unlink(audit_report);
+  for (const std::string& temporary : {registry, audit_report}) {
+    if (!temporary.empty()) unlink(temporary.c_str());
+  }
   if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
   return WEXITSTATUS(status);
 }

@@ -8,6 +8,7 @@
 
 #include "common/env.h"
 #include "common/log.h"
+#include "layers/trace/capture_setting.h"
 #include "layers/trace/control_command.h"
 #include "layers/trace/framebuffer_capture.h"
 #include "layers/trace/trace_session.h"
@@ -24,7 +25,10 @@ std::string Handle(const std::string& line, std::string* destination) {
       std::string error;
       if (session.active()) return "error already tracing" + (destination->empty() ? "" : " to " + *destination);
       const char* capture = command.capture.empty() ? GetEnv("STRATA_TRACE_CAPTURE") : command.capture.c_str();
-      if (!ConfigureCapture(capture)) return "error capture '" + std::string(capture) + "': use none, final, swap, draw or swap,draw";
+      if (capture != nullptr && !IsCaptureSetting(capture)) {
+        return "error capture '" + std::string(capture) + "': use " + kCaptureSettings;
+      }
+      ConfigureCapture(capture);
       if (!session.Start(command.destination, command.compression, &error)) return "error " + error;
       *destination = command.destination;
       STRATA_INFO("tracing switched on: %s", command.destination.c_str());

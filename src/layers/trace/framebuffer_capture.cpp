@@ -8,6 +8,7 @@
 
 #include "common/log.h"
 #include "layers/trace/call_writer.h"
+#include "layers/trace/capture_setting.h"
 #include "layers/trace/context_state.h"
 #include "layers/trace/next_functions.h"
 #include "layers/trace/trace_session.h"
@@ -89,11 +90,8 @@ void ReadAndRecord(GLint read_framebuffer, GLint x, GLint y, GLsizei width, GLsi
 
 bool ConfigureCapture(const char* setting) {
   const std::string value = setting ? setting : "final";
-  const bool known = value == "none" || value == "final" || value == "swap" || value == "draw" ||
-                     value == "swap,draw" || value == "draw,swap";
-  if (!known) {
-    STRATA_ERROR("capture '%s': use none, final, swap, draw or swap,draw; only the final frame is captured", setting);
-  }
+  const bool known = IsCaptureSetting(value);
+  if (!known) STRATA_ERROR("capture '%s': use %s; only the final frame is captured", setting, kCaptureSettings);
   g_at_swap = known && value.find("swap") != std::string::npos;
   g_after_draws = known && value.find("draw") != std::string::npos;
   g_final = !known || value != "none";

@@ -18,7 +18,7 @@
 
 namespace strata::trace {
 
-std::atomic<bool> g_process_decided{false};
+std::atomic<Decision> g_decision{Decision::kUndecided};
 
 namespace {
 
@@ -26,7 +26,6 @@ namespace {
 std::string g_destination;  // STRATA_TRACE ("" when only controllable)
 std::string g_compression;
 bool g_controllable = false;
-std::atomic<bool> g_deciding{false};
 
 bool ThisProcessIsTraced() {
   const char* only = GetEnv("STRATA_TRACE_PROCESS");
@@ -35,6 +34,16 @@ bool ThisProcessIsTraced() {
     if (name == only) return true;
   }
   return false;
+}
+
+// PATH with the process id before its extension: the file of a process other
+// than the first to trace under one STRATA_TRACE=file:PATH.
+std::string PerProcessPath(const std::string& path, int pid) {
+  const size_t slash = path.rfind('/');
+  const size_t dot = path.rfind('.');
+  const bool has_extension = dot != std::string::npos && dot > (slash == std::string::npos ? 0 : slash + 1);
+  if (!has_extension) return path + "." + std::to_string(pid);
+  return path.substr(0, dot) + "." + std::to_string(pid) + path.substr(dot);
 }
 
 // The file this process traces to. Under `strata trace` every tracing process
@@ -65,14 +74,6 @@ std::string FileOfThisProcess(const std::string& path, bool forked_child) {
 
 }  // namespace
 
-std::string PerProcessPath(const std::string& path, int pid) {
-  const size_t slash = path.rfind('/');
-  const size_t dot = path.rfind('.');
-  const bool has_extension = dot != std::string::npos && dot > (slash == std::string::npos ? 0 : slash + 1);
-  if (!has_extension) return path + "." + std::to_string(pid);
-  return path.substr(0, dot) + "." + std::to_string(pid) + path.substr(dot);
-}
-
 bool PrepareTracing(const std::string& driver) {
   const char* destination = GetEnv("STRATA_TRACE");
   g_controllable = GetEnv("STRATA_TRACE_CONTROL") != nullptr;
@@ -82,16 +83,15 @@ bool PrepareTracing(const std::string& driver) {
   g_compression = compression ? compression : "";
   TraceSession::Get().set_driver(driver);
   TraceSession::WatchForks();
-  pthread_atfork(nullptr, nullptr, [] {
-    g_deciding.store(false);
-    g_process_decided.store(false);
-  });
+  pthread_atfork(nullptr, nullptr, [] { g_decision.store(Decision::kUndecided); });
   return true;
 }
 
 void DecideTracing() {
-  if (g_deciding.exchange(true)) {  // another thread is deciding: its answer is this thread's
-    while (!g_process_decided.load(std::memory_order_acquire)) sched_yield();
+  Decision undecided = Decision::kUndecided;
+  if (!g_decision.compare_exchange_strong(undecided, Decision::kDeciding)) {
+    // Another thread is deciding (or has): its answer is this thread's.
+    while (!ProcessDecided()) sched_yield();
     return;
   }
   const bool forked_child = TraceSession::Get().forked();
@@ -123,7 +123,7 @@ void DecideTracing() {
       STRATA_ERROR("tracing disabled: %s", error.c_str());
     }
   }
-  g_process_decided.store(true, std::memory_order_release);
+  g_decision.store(Decision::kDecided, std::memory_order_release);
 }
 
 }  // namespace strata::trace

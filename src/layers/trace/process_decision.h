@@ -17,17 +17,15 @@ namespace strata::trace {
 // can never trace, so the layer wraps nothing.
 bool PrepareTracing(const std::string& driver);
 
-extern std::atomic<bool> g_process_decided;
+// Where this process is with its decision; back to kUndecided in a forked child.
+enum class Decision : int { kUndecided, kDeciding, kDecided };
+extern std::atomic<Decision> g_decision;
 void DecideTracing();
+inline bool ProcessDecided() { return g_decision.load(std::memory_order_acquire) == Decision::kDecided; }
 // The generated wrappers of the display-opening calls call this first; a
 // thread's first call (JoinTracing) decides in a process that was not forked.
 inline void DecisionPoint() {
-  if (!g_process_decided.load(std::memory_order_acquire)) [[unlikely]] DecideTracing();
+  if (!ProcessDecided()) [[unlikely]] DecideTracing();
 }
-inline bool ProcessDecided() { return g_process_decided.load(std::memory_order_relaxed); }
-
-// The trace file of a process other than the first to trace under one
-// STRATA_TRACE=file:PATH: PATH with the process id before its extension.
-std::string PerProcessPath(const std::string& path, int pid);
 
 }  // namespace strata::trace

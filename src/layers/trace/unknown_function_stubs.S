@@ -5,14 +5,16 @@
 // them and jumps to the function below, so that the stack the function sees
 // is the caller's own: stack arguments and the return address are untouched.
 
+#include "layers/trace/unknown_functions.h"
+
   .text
   .globl strata_unknown_function_stubs
   .hidden strata_unknown_function_stubs
   .balign 16
 strata_unknown_function_stubs:
   .set stub_number, 0
-  .rept 1024
-  .balign 16
+  .rept STRATA_UNKNOWN_FUNCTION_STUBS
+  .balign STRATA_UNKNOWN_FUNCTION_STUB_BYTES
   endbr64
   movl $stub_number, %r11d
   jmp strata_unknown_function_common

@@ -20,8 +20,6 @@ __attribute__((visibility("hidden"))) void strata_record_unknown_call(uint32_t i
 namespace strata::trace {
 namespace {
 
-constexpr size_t kStubBytes = 16;  // each stub starts on a 16-byte boundary
-
 std::mutex g_mutex;
 std::unordered_map<std::string, uint32_t> g_index_of;
 // Names by index: written once before the stub is handed out, never freed.
@@ -53,7 +51,7 @@ void* WrapUnknownFunction(const char* name, void* next) {
   }
   // Where the same name resolves to a new function (another context's driver), the newest wins, as in the loader.
   __atomic_store_n(&strata_unknown_function_next[index], next, __ATOMIC_RELEASE);
-  return const_cast<unsigned char*>(strata_unknown_function_stubs) + index * kStubBytes;
+  return const_cast<unsigned char*>(strata_unknown_function_stubs) + index * STRATA_UNKNOWN_FUNCTION_STUB_BYTES;
 }
 
 const char* UnknownFunctionName(uint32_t index) { return index < kMaxUnknownFunctions ? g_names[index] : nullptr; }

@@ -7,11 +7,17 @@
 // The table of these functions grows at run time, up to kMaxUnknownFunctions
 // per process; later ones pass unrecorded, with one warning.
 
+// Shared with unknown_function_stubs.S: how many stubs, each starting on a
+// boundary of this many bytes.
+#define STRATA_UNKNOWN_FUNCTION_STUBS 1024
+#define STRATA_UNKNOWN_FUNCTION_STUB_BYTES 16
+
+#ifndef __ASSEMBLER__
 #include <cstdint>
 
 namespace strata::trace {
 
-inline constexpr uint32_t kMaxUnknownFunctions = 1024;  // the stubs in unknown_function_stubs.S
+inline constexpr uint32_t kMaxUnknownFunctions = STRATA_UNKNOWN_FUNCTION_STUBS;
 
 // The stub for `name` (the same one each time), or `next` itself when the
 // table is full.
@@ -20,3 +26,5 @@ void* WrapUnknownFunction(const char* name, void* next);
 const char* UnknownFunctionName(uint32_t index);
 
 }  // namespace strata::trace
+
+#endif  // __ASSEMBLER__
