@@ -79,12 +79,13 @@ class RemoteSampleApp : public ::testing::TestWithParam<std::tuple<std::string, 
 TEST_P(RemoteSampleApp, FramesEqualNative) {
   const auto& [app, transport] = GetParam();
   const bool tcp = transport == "tcp";
-  const std::string token_file = TempPath(app + "-token");
+  // Named per transport: the cases of one app run side by side under ctest -j.
+  const std::string token_file = TempPath(app + "-" + transport + "-token");
   Renderer renderer(tcp ? std::vector<std::string>{"--listen", "tcp:127.0.0.1:0", "--token-file", token_file}
                         : std::vector<std::string>{});
   const std::string address = tcp ? renderer.ListeningAddress("tcp:127.0.0.1:") : renderer.address();
   ASSERT_FALSE(address.empty()) << renderer.Log();
-  const std::string native_png = TempPath(app + "-native.png");
+  const std::string native_png = TempPath(app + "-" + transport + "-native.png");
   const std::string remote_png = TempPath(app + "-" + transport + "-remote.png");
   ProcessResult native = RunApp(app, native_png, {});
   ASSERT_EQ(native.exit_code, 0) << native.err;
