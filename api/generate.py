@@ -10,7 +10,7 @@ Writes under DIR:
   include/strata/api/functions.h    slot numbers, function table, name lookup
   include/strata/api/signatures.h   a function-pointer type per function
   include/strata/api/function_list.inc  STRATA_FUNCTION(slot, name, ret, (params), (args)) per function
-  src/enum_names.cpp                GL enum value -> preferred name; EGL error code -> name
+  src/enum_names.cpp                enum groups and their names (api/enums.py); EGL error code -> name
   src/functions.cpp                 function table and perfect-hash lookup
   src/loader_entry_points.cpp       the loader's internal entry point per function
   src/unavailable_stubs.cpp         what a call hits with no context or no driver
@@ -101,6 +101,7 @@ struct ParamInfo {{
   const char* name;
   const char* type;  // C type as in the registry, e.g. "const GLfloat *"
   ArgKind kind;
+  uint16_t enum_group;  // where its values' names come from (kEnumGroups), or kNoEnumGroup
 }};
 
 struct FunctionInfo {{
@@ -108,6 +109,7 @@ struct FunctionInfo {{
   uint32_t api_mask;
   bool is_egl;
   ArgKind return_kind;
+  uint16_t return_enum_group;
   uint8_t param_count;
   const ParamInfo* params;
 }};
@@ -115,6 +117,31 @@ extern const FunctionInfo kFunctions[kFunctionCount];
 
 // Slot of a function by name, or -1 when the registry does not know it.
 int FindFunction(const char* name);
+
+// Names of values, by enum group (api/enums.py): gl.xml's groups, plus the
+// preferred name of every GLES and every EGL token.
+struct EnumMember {{
+  uint32_t value;
+  const char* name;
+}};
+struct EnumGroup {{
+  const char* name;  // gl.xml's group name, "GL", "EGL" or "EGL_SURFACE_TYPE bits"
+  bool bitmask;      // values are sets of its bits
+  uint32_t first;    // its members in kEnumMembers, sorted by value
+  uint32_t count;
+}};
+inline constexpr uint16_t kNoEnumGroup = 0;
+inline constexpr uint16_t kEglNames = 1;  // every EGL token (0x3000 and up)
+inline constexpr uint16_t kGlNames = 2;   // every GLES token (0x100 and up), one preferred name per value
+extern const EnumGroup kEnumGroups[];
+extern const EnumMember kEnumMembers[];
+extern const uint16_t kEnumGroupCount;
+
+// The name of `value` in `group`, or nullptr.
+const char* EnumNameInGroup(uint16_t group, uint32_t value);
+// The group of the values an EGL attribute takes when they are sets of bits
+// (EGL_SURFACE_TYPE), or kNoEnumGroup.
+uint16_t EglAttributeValueGroup(uint32_t attribute);
 
 // The preferred GLES name of a GL enum value, or nullptr.
 const char* GlEnumName(uint32_t value);
@@ -136,16 +163,17 @@ namespace strata::api {{
 """
 
 
-def emit_functions_cpp(model: registry.Model) -> str:
+def emit_functions_cpp(model: registry.Model, naming: enums.Naming) -> str:
     names = [f.name for f in model.functions]
     seeds, slots = perfect_hash.build(names)
     params = "\n".join(
         f"const ParamInfo kParams_{f.name}[] = {{"
-        + ", ".join(f'{{"{p.name}", "{p.type}", ArgKind::{p.kind}}}' for p in f.params) + "};"
+        + ", ".join(f'{{"{p.name}", "{p.type}", ArgKind::{p.kind}, {naming.param_groups.get((f.name, p.name), 0)}}}'
+                    for p in f.params) + "};"
         for f in model.functions if f.params)
     table = "\n".join(
         f'  {{"{f.name}", 0x{f.api_mask:x}u, {"true" if not f.is_gl() else "false"}, '
-        f'ArgKind::{registry.kind_of_type(f.return_type)}, {len(f.params)}, '
+        f'ArgKind::{registry.kind_of_type(f.return_type)}, {naming.return_groups.get(f.name, 0)}, {len(f.params)}, '
         f'{f"kParams_{f.name}" if f.params else "nullptr"}}},'
         for f in model.functions)
     bit_names = ", ".join(f'"{b}"' for b in registry.API_BITS)
@@ -195,33 +223,46 @@ def emit_function_list(model: registry.Model) -> str:
 """
 
 
-def emit_enum_names(gl_xml: str, egl_xml: str) -> str:
-    pairs = enums.load(gl_xml)
-    values = ",\n".join(f"  {{0x{v:x}u, \"{n}\"}}" for v, n in pairs)
+def emit_enum_names(naming: enums.Naming, egl_xml: str) -> str:
+    members, groups = [], []
+    for group in naming.groups:
+        groups.append(f'  {{"{group.name}", {"true" if group.bitmask else "false"}, {len(members)}u, '
+                      f'{len(group.members)}u}},')
+        members += [f'  {{0x{v:x}u, "{n}"}},' for v, n in group.members]
+    attributes = "\n".join(f"    case 0x{a:x}: return {g};" for a, g in naming.egl_attribute_groups)
     egl_errors = "\n".join(f"    case 0x{v:x}: return \"{n}\";" for v, n in enums.load_egl_errors(egl_xml))
+    nl = "\n"
     return f"""{HEADER}#include "strata/api/functions.h"
 
 #include <algorithm>
-#include <iterator>
 
 namespace strata::api {{
-namespace {{
 
-struct EnumName {{
-  uint32_t value;
-  const char* name;
+const EnumGroup kEnumGroups[] = {{
+{nl.join(groups)}
 }};
-constexpr EnumName kEnumNames[] = {{
-{values}
+const uint16_t kEnumGroupCount = {len(groups)};
+
+const EnumMember kEnumMembers[] = {{
+{nl.join(members)}
 }};
 
-}}  // namespace
-
-const char* GlEnumName(uint32_t value) {{
-  auto it = std::lower_bound(std::begin(kEnumNames), std::end(kEnumNames), value,
-                             [](const EnumName& e, uint32_t v) {{ return e.value < v; }});
-  return (it != std::end(kEnumNames) && it->value == value) ? it->name : nullptr;
+const char* EnumNameInGroup(uint16_t group, uint32_t value) {{
+  if (group == kNoEnumGroup || group >= kEnumGroupCount) return nullptr;
+  const EnumMember* begin = kEnumMembers + kEnumGroups[group].first;
+  const EnumMember* end = begin + kEnumGroups[group].count;
+  auto it = std::lower_bound(begin, end, value, [](const EnumMember& e, uint32_t v) {{ return e.value < v; }});
+  return (it != end && it->value == value) ? it->name : nullptr;
 }}
+
+uint16_t EglAttributeValueGroup(uint32_t attribute) {{
+  switch (attribute) {{
+{attributes}
+    default: return kNoEnumGroup;
+  }}
+}}
+
+const char* GlEnumName(uint32_t value) {{ return EnumNameInGroup(kGlNames, value); }}
 
 const char* EglErrorName(int64_t code) {{
   switch (code) {{
@@ -334,8 +375,9 @@ def main() -> int:
     write_if_changed(os.path.join(inc, "strata/api/signatures.h"), emit_signatures_h(model))
     write_if_changed(os.path.join(inc, "strata/api/function_list.inc"), emit_function_list(model))
     write_if_changed(os.path.join(inc, "loader/egl_hooks.h"), emit_loader_hooks_h(model))
-    write_if_changed(os.path.join(src, "enum_names.cpp"), emit_enum_names(args.gl_xml, args.egl_xml))
-    write_if_changed(os.path.join(src, "functions.cpp"), emit_functions_cpp(model))
+    naming = enums.load(args.gl_xml, args.egl_xml, model)
+    write_if_changed(os.path.join(src, "enum_names.cpp"), emit_enum_names(naming, args.egl_xml))
+    write_if_changed(os.path.join(src, "functions.cpp"), emit_functions_cpp(model, naming))
     write_if_changed(os.path.join(src, "loader_entry_points.cpp"), emit_entry_points(model))
     write_if_changed(os.path.join(src, "unavailable_stubs.cpp"), emit_unavailable_stubs(model))
     write_if_changed(os.path.join(inc, "strata/api/codec.h"), emit_trace.emit_codec_h())

@@ -84,6 +84,7 @@ class Param:
     name: str
     decl: str  # full C declaration including the name, e.g. "const GLfloat *v"
     object_class: str | None = None  # gl.xml's class: the kind of GL object name it holds ("texture", ...)
+    group: str | None = None  # gl.xml's group: the enum group its values come from ("PrimitiveType", ...)
 
     @property
     def type(self) -> str:
@@ -104,6 +105,7 @@ class Function:
     extensions: list[str] = dataclasses.field(default_factory=list)
     lengths: dict[str, str | None] = dataclasses.field(default_factory=dict)  # gl.xml's len per parameter
     return_class: str | None = None  # gl.xml's class of the returned object name
+    return_group: str | None = None  # gl.xml's enum group of the returned value ("ErrorCode", ...)
 
     def signature(self) -> str:
         params = ", ".join(p.decl for p in self.params) or "void"
@@ -145,8 +147,9 @@ def _parse_commands(root: ET.Element) -> dict[str, Function]:
         proto = cmd.find("proto")
         name = proto.find("name").text
         return_type = _text(proto)[: -len(name)].strip()
-        params = [Param(p.find("name").text, _text(p), p.get("class")) for p in cmd.findall("param")]
-        commands[name] = Function(name, return_type, params, return_class=proto.get("class"))
+        params = [Param(p.find("name").text, _text(p), p.get("class"), p.get("group")) for p in cmd.findall("param")]
+        commands[name] = Function(name, return_type, params, return_class=proto.get("class"),
+                                  return_group=proto.get("group"))
         commands[name].lengths = {p.find("name").text: p.get("len") for p in cmd.findall("param")}
     return commands
 

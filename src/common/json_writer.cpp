@@ -1,6 +1,9 @@
 #include "common/json_writer.h"
 
+#include <cmath>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 
 namespace strata {
 
@@ -124,6 +127,31 @@ JsonWriter& JsonWriter::String(std::string_view value) {
 JsonWriter& JsonWriter::Int(int64_t value) {
   BeforeValue();
   out_ += std::to_string(value);
+  return *this;
+}
+
+JsonWriter& JsonWriter::UInt(uint64_t value) {
+  BeforeValue();
+  out_ += std::to_string(value);
+  return *this;
+}
+
+JsonWriter& JsonWriter::Double(double value) {
+  if (std::isnan(value)) return String("nan");
+  if (std::isinf(value)) return String(value > 0 ? "inf" : "-inf");
+  BeforeValue();
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.17g", value);
+  // Fewer digits when they read back exactly (0.5, not 0.50000000000000000).
+  for (int precision = 1; precision < 17; ++precision) {
+    char shorter[32];
+    std::snprintf(shorter, sizeof shorter, "%.*g", precision, value);
+    if (std::strtod(shorter, nullptr) == value) {
+      std::memcpy(buffer, shorter, sizeof shorter);
+      break;
+    }
+  }
+  out_ += buffer;
   return *this;
 }
 

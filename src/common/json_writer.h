@@ -17,6 +17,10 @@ class JsonWriter {
   JsonWriter& Key(std::string_view key);
   JsonWriter& String(std::string_view value);
   JsonWriter& Int(int64_t value);
+  JsonWriter& UInt(uint64_t value);
+  // Shortest text that reads back as the same double; NaN and infinities,
+  // which JSON has no numbers for, as the strings "nan", "inf", "-inf".
+  JsonWriter& Double(double value);
   JsonWriter& Bool(bool value);
   JsonWriter& Null();
 

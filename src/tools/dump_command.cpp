@@ -20,16 +20,21 @@ constexpr char kUsage[] = R"(usage: strata dump [options] TRACE
 
 Prints the calls of a trace, one per line:
   SEQUENCE [THREAD] FUNCTION(ARGUMENTS) = RESULT  (DURATION)
-Data behind pointers prints as values when small ({0.5, 1, ...}, strings)
-and as <N bytes> otherwise. Frame ends print as "-- end of frame N". Calls
-the tracer made up (a context that existed before tracing was switched on)
-are marked.
+Values print by name where the Khronos registries name them
+(mode=GL_TRIANGLES, mask=GL_DEPTH_BUFFER_BIT | GL_COLOR_BUFFER_BIT, EGL
+attribute lists as {KEY: VALUE, ..., EGL_NONE}). Data behind pointers prints
+as values when small ({0.5, 1, ...}, strings) and as <N bytes> otherwise.
+Frame ends print as "-- end of frame N". Calls the tracer made up (a context
+that existed before tracing was switched on) are marked. docs/dump.md has
+every form, and the JSON schema.
 
 options:
-  --json             one JSON object per call instead
+  --json             one JSON object per call instead, with typed values
+                     (numbers, names, arrays; data as its size and hash)
   --frames LIST      only these frames, e.g. 0,5,10-20 or 3- (frame 0 is
                      everything before the first swap)
-  --calls LIST       only the calls of these numbers, e.g. 5-6 or 100-
+  --calls LIST       only the calls of these numbers, e.g. 5-6 or 100- (and
+                     the frame ends and images that follow them)
   --grep REGEX       only calls whose printed line matches REGEX
   --memory           also print the memory records (client arrays, mapped buffers)
   --no-header        leave out the trace header
@@ -97,10 +102,13 @@ int DumpCommandMain(int argc, char** argv) {
   stream::DecodedCall call;
   stream::CallDecoder decoder(reader->functions());
   decoder.AcceptUnknownFunctions(true);
+  // A record other than a call (a frame's end, a captured framebuffer, a
+  // context's strings) belongs to the call before it: with --calls it prints
+  // only after a call that printed.
+  auto after_selected_call = [&] { return calls.All() || (any_call && calls.Contains(last_sequence)); };
   while (reader->Next(&record)) {
     if (record.type == stream::RecordType::kFrame) {
-      bool in_calls = !any_call || calls.Contains(last_sequence);
-      if (frames.Contains(frame) && in_calls && !json && grep.empty()) {
+      if (frames.Contains(frame) && after_selected_call() && !json && grep.empty()) {
         std::printf("-- end of frame %llu\n", static_cast<unsigned long long>(frame));
       }
       ++frame;
@@ -112,6 +120,7 @@ int DumpCommandMain(int argc, char** argv) {
       if (record.type == stream::RecordType::kCall) decoder.Decode(record.payload, record.thread_id, record.chunk, &call, &error);
       continue;
     }
+    if (record.type != stream::RecordType::kCall && !after_selected_call()) continue;
     if (record.type == stream::RecordType::kTraceEvent) {
       if (json || !grep.empty()) continue;
       uint64_t error_context = 0, gl_error = 0;

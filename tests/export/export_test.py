@@ -508,7 +508,7 @@ class ExportTest(unittest.TestCase):
 
         # Arguments: enum names and integers.
         clear = next(e for e in slices if e["name"] == "glClear")
-        self.assertEqual(clear["args"]["mask"], "0x4000")
+        self.assertEqual(clear["args"]["mask"], "GL_COLOR_BUFFER_BIT")
         draw = next(e for e in slices if e["name"] == "glDrawArrays")
         self.assertEqual((draw["args"]["first"], draw["args"]["count"]), (0, 3))
 

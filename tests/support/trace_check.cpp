@@ -68,7 +68,7 @@ TracedRun RunTracedAndCounted(const std::string& strata_cli, const std::vector<s
   result.uncovered_calls = JsonNumber(stats.out, "uncovered_calls");
   result.complete = stats.out.find("\"complete\":true") != std::string::npos;
   ProcessResult bind_api = RunProcess({strata_cli, "dump", "--no-header", "--grep", "^eglBindAPI", trace});
-  result.bound_desktop_gl = bind_api.out.find("api=0x30a2") != std::string::npos;  // EGL_OPENGL_API
+  result.bound_desktop_gl = bind_api.out.find("api=EGL_OPENGL_API") != std::string::npos;
   unlink(trace.c_str());
   unlink(counts.c_str());
   unlink(shim_counts.c_str());

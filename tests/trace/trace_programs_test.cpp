@@ -104,7 +104,7 @@ TEST(TracedPrograms, ThreeThreadsAndSharedContexts) {
     const std::string context = m[2], function = m[3];
     if (function == "eglMakeCurrent") {
       t.made_current = true;
-      t.released = line.find(R"({"name":"ctx","value":"NULL"})") != std::string::npos;
+      t.released = line.find(R"({"name":"ctx","value":null})") != std::string::npos;
       t.context.clear();
       continue;
     }
@@ -444,9 +444,9 @@ TEST(AttachDetach, TraceableProcessIsSwitchedOnAndOffTwice) {
     auto first_line = dump.out.substr(0, dump.out.find('\n'));
     EXPECT_NE(first_line.find("\"function\":\"eglCreateContext\""), std::string::npos) << first_line;
     EXPECT_NE(first_line.find("\"synthesized\":true"), std::string::npos) << first_line;
-    // EGL_CONTEXT_CLIENT_VERSION (0x3098 = 12440) 2, as gles2_shaders asked, and a config.
-    EXPECT_NE(first_line.find("{12440, 2, 12344}"), std::string::npos) << first_line;
-    EXPECT_EQ(first_line.find("\"name\":\"config\",\"value\":\"NULL\""), std::string::npos) << first_line;
+    // EGL_CONTEXT_CLIENT_VERSION 2, as gles2_shaders asked, and a config.
+    EXPECT_NE(first_line.find(R"("value":[["EGL_CONTEXT_CLIENT_VERSION",2]])"), std::string::npos) << first_line;
+    EXPECT_EQ(first_line.find(R"("name":"config","value":null)"), std::string::npos) << first_line;
     auto second_line = dump.out.substr(first_line.size() + 1, dump.out.find('\n', first_line.size() + 1) - first_line.size() - 1);
     EXPECT_NE(second_line.find("\"function\":\"eglMakeCurrent\""), std::string::npos) << second_line;
     ProcessResult stats = RunProcess({STRATA_CLI, "stats", "--json", trace});

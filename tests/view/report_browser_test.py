@@ -257,7 +257,7 @@ class ProbeAppReport(ReportPage):
         selected = [row for row in self.visible_rows() if "selected" in row[3]]
         self.assertEqual(len(selected), 1)
         self.assertIn("error", selected[0][3])
-        self.assertEqual(selected[0][2], "eglGetError() = 12301")
+        self.assertEqual(selected[0][2], "eglGetError() = EGL_BAD_SURFACE")
 
     def test_markup_in_a_shader_source_stays_text(self):
         self.open_report("#tab=shaders")
