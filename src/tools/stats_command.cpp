@@ -9,6 +9,7 @@
 #include "common/json_writer.h"
 #include "stream/call_classes.h"
 #include "stream/call_decoder.h"
+#include "stream/frame_numbering.h"
 #include "stream/record_reader.h"
 #include "tools/command.h"
 #include "tools/trace_arguments.h"
@@ -20,7 +21,9 @@ constexpr char kUsage[] = R"(usage: strata stats [--json] [--top N] TRACE
 
 Summarizes a trace: calls, draw calls, frames and bytes; per function its
 calls, bytes recorded and CPU time spent in the driver; per frame its calls,
-draws and CPU time.
+draws and CPU time. Frames are counted by their ends (swaps); the calls after
+the last swap are listed as an unfinished frame that no count includes
+(docs/trace-format.md, "Frames").
 
 options:
   --json       one JSON object instead of tables
@@ -106,7 +109,9 @@ int StatsCommandMain(int argc, char** argv) {
       }
     }
   }
-  if (frames.size() > 1 && frames.back().calls == 0) frames.pop_back();  // nothing after the last swap
+  // The calls after the last frame end are an unfinished frame: listed, never counted (stream/frame_numbering.h).
+  const uint64_t ended_frames = frames.size() - 1, calls_after_last_frame = frames.back().calls;
+  if (frames.size() > 1 && frames.back().calls == 0) frames.pop_back();
   std::vector<std::pair<std::string, FunctionStats>> sorted(functions.begin(), functions.end());
   std::sort(sorted.begin(), sorted.end(), [](const auto& a, const auto& b) {
     return a.second.calls != b.second.calls ? a.second.calls > b.second.calls : a.first < b.first;
@@ -118,7 +123,8 @@ int StatsCommandMain(int argc, char** argv) {
   if (json) {
     JsonWriter out;
     out.BeginObject().Key("program").String(reader->header().program).Key("calls").Int(calls);
-    out.Key("draws").Int(draws).Key("frames").Int(frames.size()).Key("record_bytes").Int(record_bytes);
+    out.Key("draws").Int(draws).Key("frames").Int(ended_frames);
+    out.Key("calls_after_last_frame").Int(calls_after_last_frame).Key("record_bytes").Int(record_bytes);
     out.Key("memory_bytes").Int(memory_bytes).Key("uncovered_calls").Int(uncovered).Key("untimed_calls").Int(untimed);
     out.Key("unknown_function_calls").Int(unknown_functions);
     out.Key("framebuffers").Int(framebuffers).Key("framebuffer_bytes").Int(framebuffer_bytes);
@@ -129,16 +135,18 @@ int StatsCommandMain(int argc, char** argv) {
       out.Key("cpu_ns").Int(f.ns).Key("untimed_calls").Int(f.untimed).EndObject();
     }
     out.EndArray().Key("per_frame").BeginArray();
-    for (const FrameStats& f : frames) {
-      out.BeginObject().Key("calls").Int(f.calls).Key("draws").Int(f.draws).Key("cpu_ns").Int(f.ns).EndObject();
+    for (size_t i = 0; i < frames.size(); ++i) {
+      const FrameStats& f = frames[i];
+      out.BeginObject().Key("calls").Int(f.calls).Key("draws").Int(f.draws).Key("cpu_ns").Int(f.ns);
+      out.Key("ended").Bool(i < ended_frames).EndObject();
     }
     out.EndArray().EndObject();
     std::printf("%s\n", out.str().c_str());
   } else {
     std::printf("trace:   %s (%s, pid %lld)%s\n", path.c_str(), reader->header().program.c_str(),
                 static_cast<long long>(reader->header().pid), reader->complete() ? "" : "  [incomplete: no index]");
-    std::printf("calls:   %llu (%llu draws) in %zu frames; %.3f ms in the driver\n",
-                static_cast<unsigned long long>(calls), static_cast<unsigned long long>(draws), frames.size(),
+    std::printf("calls:   %llu (%llu draws) in %s; %.3f ms in the driver\n", static_cast<unsigned long long>(calls),
+                static_cast<unsigned long long>(draws), stream::FrameSummary(ended_frames, calls_after_last_frame).c_str(),
                 total_ns / 1e6);
     std::printf("bytes:   %llu in records (%llu of them app memory: client arrays, mapped buffers)\n",
                 static_cast<unsigned long long>(record_bytes), static_cast<unsigned long long>(memory_bytes));
@@ -172,8 +180,9 @@ int StatsCommandMain(int argc, char** argv) {
         std::printf("%-8s\n", "...");
         i = frames.size() - 20;
       }
-      std::printf("%-8zu %10llu %8llu %12.3f\n", i, static_cast<unsigned long long>(frames[i].calls),
-                  static_cast<unsigned long long>(frames[i].draws), frames[i].ns / 1e6);
+      std::printf("%-8zu %10llu %8llu %12.3f%s\n", i, static_cast<unsigned long long>(frames[i].calls),
+                  static_cast<unsigned long long>(frames[i].draws), frames[i].ns / 1e6,
+                  i < ended_frames ? "" : "  (unfinished: no frame end)");
     }
   }
   if (!reader->error().empty()) {

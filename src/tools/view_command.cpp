@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "stream/frame_numbering.h"
 #include "tools/command.h"
 #include "tools/install_paths.h"
 #include "tools/trace_arguments.h"
@@ -205,8 +206,9 @@ int ViewCommandMain(int argc, char** argv) {
     return 1;
   }
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-  std::printf("strata view: wrote %s (%.1f KiB): %llu calls in %zu frames, %zu images, in %.2f s\n", output.c_str(),
-              page.size() / 1024.0, static_cast<unsigned long long>(model.totals.calls), model.frames.size(),
+  std::printf("strata view: wrote %s (%.1f KiB): %llu calls in %s, %zu images, in %.2f s\n", output.c_str(),
+              page.size() / 1024.0, static_cast<unsigned long long>(model.totals.calls),
+              stream::FrameSummary(model.ended_frames, model.calls_after_last_frame).c_str(),
               captured.images.size(), seconds);
   return 0;
 }

@@ -70,7 +70,8 @@ void WriteTrace(JsonWriter& json, const ReportModel& model) {
 void WriteTotals(JsonWriter& json, const ReportModel& model) {
   const ReportTotals& t = model.totals;
   json.Key("totals").BeginObject();
-  json.Key("calls").Int(Signed(t.calls)).Key("frames").Int(Signed(model.frames.size()));
+  json.Key("calls").Int(Signed(t.calls)).Key("frames").Int(Signed(model.ended_frames));
+  json.Key("calls_after_last_frame").Int(Signed(model.calls_after_last_frame));
   json.Key("draws").Int(Signed(t.draws)).Key("cpu_ns").Int(Signed(t.cpu_ns));
   json.Key("upload_bytes").Int(Signed(t.upload_bytes)).Key("app_memory_bytes").Int(Signed(t.app_memory_bytes));
   json.Key("record_bytes").Int(Signed(t.record_bytes)).Key("framebuffer_images").Int(Signed(t.framebuffer_images));

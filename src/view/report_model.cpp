@@ -443,7 +443,9 @@ void ModelBuilder::Finish() {
     f.draws += (call.flags & kReportDraw) != 0;
   }
   for (++frame; frame < frames.size(); ++frame) frames[frame].first_call = model_.calls.size();
-  // Nothing after the last swap is not a frame (as `strata stats` counts).
+  // The calls after the last swap are an unfinished frame: shown, never counted (stream/frame_numbering.h).
+  model_.ended_frames = frame_end_sequences_.size();
+  model_.calls_after_last_frame = frames.back().call_count;
   if (frames.size() > 1 && frames.back().call_count == 0) frames.pop_back();
   // Images taken before the first frame record (tracing switched on mid-frame) count as frame 0.
   for (uint64_t tracer_frame : image_tracer_frames_) {

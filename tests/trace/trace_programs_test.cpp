@@ -331,7 +331,9 @@ TEST(LiveTrace, HostStoresTheStreamAsATraceFile) {
   ProcessResult stats = RunProcess({STRATA_CLI, "stats", "--json", trace});
   ASSERT_EQ(stats.exit_code, 0) << stats.err;
   EXPECT_NE(stats.out.find("\"complete\":true"), std::string::npos) << stats.out.substr(0, 300);
-  EXPECT_NE(stats.out.find("\"frames\":13"), std::string::npos) << stats.out.substr(0, 300);
+  // Twelve swaps are twelve frames; the teardown after the last is not a frame.
+  EXPECT_NE(stats.out.find("\"frames\":12,"), std::string::npos) << stats.out.substr(0, 300);
+  EXPECT_EQ(stats.out.find("\"calls_after_last_frame\":0,"), std::string::npos) << stats.out.substr(0, 300);
   EXPECT_NE(stats.out.find("\"undecodable_records\":0"), std::string::npos);
   unlink(trace.c_str());
 }
@@ -837,6 +839,42 @@ TEST(TraceCommand, UnknownFunctionsAreRecordedByName) {
 // lists of frames (0,2), counts that cannot be negative, `strata help COMMAND`.
 // Catches: a command that rejects --frames=N or a list, accepts --top -3, or
 // a `strata help dump` that prints the top-level help.
+// One definition of frames (stream/frame_numbering.h): every tool counts the
+// frame ends, and none counts the calls after the last one (a teardown, or an
+// off-screen program's whole run) as a frame.
+// Catches: a tool that counts the unfinished last frame (stats and view once
+// said 5 where trace, replay and export said 4; an off-screen trace 1 and 0).
+TEST(TraceTools, EveryToolCountsTheSameFrames) {
+  struct Case {
+    std::vector<std::string> app_args;
+    std::string frames;
+  };
+  for (const Case& c : {Case{{"--frames", "4"}, "4 frames"}, Case{{"--frames", "3", "--fbo"}, "0 frames"}}) {
+    SCOPED_TRACE(c.frames);
+    const std::string trace = Temp("frame-count.strace"), json = Temp("frame-count") + ".json",
+                      html = Temp("frame-count") + ".html";
+    std::vector<std::string> argv = {STRATA_CLI, "trace", "-o", trace, "--", STRATA_BIN_DIR "/gles2_shaders"};
+    argv.insert(argv.end(), c.app_args.begin(), c.app_args.end());
+    ProcessResult traced = RunProcess(argv);
+    ASSERT_EQ(traced.exit_code, 0) << traced.err;
+    EXPECT_NE(traced.err.find(", " + c.frames), std::string::npos) << traced.err;
+    ProcessResult replayed = RunProcess({STRATA_CLI, "replay", trace});
+    EXPECT_NE(replayed.out.find("calls, " + c.frames), std::string::npos) << replayed.out << replayed.err;
+    ProcessResult exported = RunProcess({STRATA_CLI, "export", "-o", json, trace});
+    EXPECT_NE(exported.err.find("calls, " + c.frames), std::string::npos) << exported.err;
+    ProcessResult viewed = RunProcess({STRATA_CLI, "view", "-o", html, trace});
+    EXPECT_NE(viewed.out.find("calls in " + c.frames), std::string::npos) << viewed.out << viewed.err;
+    ProcessResult stats = RunProcess({STRATA_CLI, "stats", trace});
+    EXPECT_NE(stats.out.find("draws) in " + c.frames), std::string::npos) << stats.out;
+    // The teardown after the last swap, or every call of the off-screen run, is listed as unfinished.
+    EXPECT_NE(stats.out.find("(unfinished: no frame end)"), std::string::npos) << stats.out;
+    ProcessResult stats_json = RunProcess({STRATA_CLI, "stats", "--json", trace});
+    EXPECT_NE(stats_json.out.find("\"frames\":" + c.frames.substr(0, 1) + ","), std::string::npos)
+        << stats_json.out.substr(0, 300);
+    for (const std::string& path : {trace, json, html}) unlink(path.c_str());
+  }
+}
+
 TEST(TraceTools, OptionsFollowOneConvention) {
   const std::string trace = Temp("conventions.strace");
   ASSERT_EQ(RunProcess({STRATA_CLI, "trace", "-o", trace, "--", STRATA_SWAP_KINDS_APP}).exit_code, 0);

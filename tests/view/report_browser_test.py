@@ -153,7 +153,10 @@ class SampleAppReport(ReportPage):
         info = self.text("trace-info")
         self.assertIn("gles2_shaders --frames 5", info)
         self.assertIn("GL_RENDERER: llvmpipe", info)
-        self.assertEqual(self.text("frame-count"), str(self.stats["frames"]))
+        # The frames one can open: the counted ones, and the calls after the last swap (teardown).
+        self.assertEqual(self.text("frame-count"), str(len(self.stats["per_frame"])))
+        self.assertEqual(len(self.stats["per_frame"]),
+                         self.stats["frames"] + (1 if self.stats["calls_after_last_frame"] else 0))
         self.assertEqual(len(self.browser.find_elements(By.CSS_SELECTOR, "#thumbnails .thumb img")), self.FRAMES)
 
     def test_selecting_a_frame_lists_its_calls_as_dump_prints_them(self):
@@ -181,7 +184,7 @@ class SampleAppReport(ReportPage):
         self.open_report()
         canvas = self.browser.find_element(By.ID, "frame-chart")
         width = canvas.size["width"]
-        frames = self.stats["frames"]
+        frames = len(self.stats["per_frame"])
         # Offsets are from the element's centre.
         x = int((3 + 0.5) * width / frames - width / 2)
         ActionChains(self.browser).move_to_element_with_offset(canvas, x, 40).click().perform()
