@@ -9,6 +9,7 @@
 
 #include "host/executor.h"
 #include "stream/capture_sizes.h"
+#include "stream/multisample_resolve.h"
 
 namespace strata::host {
 
@@ -61,10 +62,19 @@ bool Executor::ReadFramebuffer(uint32_t thread_id, uint64_t framebuffer, int x, 
         capture::HasExtension(reinterpret_cast<const char*>(extensions), "GL_EXT_read_format_bgra") ? 1 : 0;
   }
   image->bgra = order == ReadOrder::kBgraWhereNative && context->reads_bgra == 1;
-  // No clearing: glReadPixels writes every byte (a reused image keeps its storage).
-  image->pixels.resize(static_cast<size_t>(width) * height * 4);
-  driver_.Get<PFNGLREADPIXELSPROC>(api::glReadPixels)(x, y, width, height, image->bgra ? GL_BGRA_EXT : GL_RGBA,
-                                                      GL_UNSIGNED_BYTE, image->pixels.data());
+  bool read = true;
+  {
+    capture::MultisampleResolve resolve(driver_.functions());
+    if (gles3 && host_framebuffer != 0) {
+      read = resolve.Resolve(host_framebuffer, x, y, width, height) != capture::MultisampleResolve::kCannotResolve;
+    }
+    // No clearing: glReadPixels writes every byte (a reused image keeps its storage).
+    image->pixels.resize(static_cast<size_t>(width) * height * 4);
+    if (read) {
+      driver_.Get<PFNGLREADPIXELSPROC>(api::glReadPixels)(x, y, width, height, image->bgra ? GL_BGRA_EXT : GL_RGBA,
+                                                          GL_UNSIGNED_BYTE, image->pixels.data());
+    }
+  }
   if (alignment != 4) pixel_store(GL_PACK_ALIGNMENT, alignment);
   if (gles2 && old_framebuffer != host_framebuffer) bind_framebuffer(GL_FRAMEBUFFER, static_cast<GLuint>(old_framebuffer));
   if (gles3) {
@@ -73,6 +83,12 @@ bool Executor::ReadFramebuffer(uint32_t thread_id, uint64_t framebuffer, int x, 
     if (skip_rows) pixel_store(GL_PACK_SKIP_ROWS, skip_rows);
     if (row_length) pixel_store(GL_PACK_ROW_LENGTH, row_length);
     if (pack_buffer) bind_buffer(GL_PIXEL_PACK_BUFFER, static_cast<GLuint>(pack_buffer));
+  }
+  if (!read) {
+    *error = "framebuffer " + std::to_string(framebuffer) +
+             " is multisampled and cannot be resolved for reading (its read buffer is a texture, or the area starts "
+             "off its edge)";
+    return false;
   }
   return true;
 }

@@ -1,5 +1,8 @@
 #include "layers/trace/app_errors.h"
 
+#include <atomic>
+
+#include "common/log.h"
 #include "layers/trace/call_writer.h"
 #include "layers/trace/context_state.h"
 #include "layers/trace/next_functions.h"
@@ -21,6 +24,23 @@ void RecordErrorAtFrameEnd(bool give_back) {
   GLenum error = Next<PFNGLGETERRORPROC>(api::glGetError)();
   EmitGlError(error);
   if (give_back) t_taken_error = error;
+}
+
+TracerGlCalls::TracerGlCalls() {
+  if (t_taken_error == GL_NO_ERROR) t_taken_error = Next<PFNGLGETERRORPROC>(api::glGetError)();
+}
+
+TracerGlCalls::~TracerGlCalls() {
+  // Each error flag holds one error; a driver may keep several flags.
+  auto get_error = Next<PFNGLGETERRORPROC>(api::glGetError);
+  for (int i = 0; i < 8; ++i) {
+    GLenum own = get_error();
+    if (own == GL_NO_ERROR) break;
+    static std::atomic<bool> warned{false};
+    if (!warned.exchange(true)) {
+      STRATA_WARN("trace: the tracer's own GL calls raised GL error 0x%x (cleared; the app does not see it)", own);
+    }
+  }
 }
 
 GLenum GiveBackError(GLenum from_driver) {

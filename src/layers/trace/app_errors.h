@@ -20,4 +20,16 @@ void RecordErrorAtFrameEnd(bool give_back);
 // just answered) then waits its turn.
 GLenum GiveBackError(GLenum from_driver);
 
+// Around GL calls the tracer makes for itself (framebuffer capture): the
+// app's pending error is taken first and waits for the app's next
+// glGetError; an error the tracer's own calls raise is cleared, never seen
+// by the app. Needs a current context.
+class TracerGlCalls {
+ public:
+  TracerGlCalls();
+  ~TracerGlCalls();
+  TracerGlCalls(const TracerGlCalls&) = delete;
+  TracerGlCalls& operator=(const TracerGlCalls&) = delete;
+};
+
 }  // namespace strata::trace

@@ -7,11 +7,13 @@
 #include <vector>
 
 #include "common/log.h"
+#include "layers/trace/app_errors.h"
 #include "layers/trace/call_writer.h"
 #include "layers/trace/capture_setting.h"
 #include "layers/trace/context_state.h"
 #include "layers/trace/next_functions.h"
 #include "layers/trace/trace_session.h"
+#include "stream/multisample_resolve.h"
 #include "stream/record_format.h"
 
 namespace strata::trace {
@@ -40,9 +42,11 @@ bool ReadableAsRgba8(bool gles3) {
 }
 
 // Reads a rectangle of `read_framebuffer` with default pack state, then puts
-// every binding and pack setting back as the app left it.
+// every binding and pack setting back as the app left it, and its pending
+// GL error (TracerGlCalls).
 void ReadAndRecord(GLint read_framebuffer, GLint x, GLint y, GLsizei width, GLsizei height, bool final_frame) {
   if (width <= 0 || height <= 0 || width > 16384 || height > 16384) return;
+  TracerGlCalls own_calls;
   int version = CurrentContextVersion();
   bool gles3 = version >= 3, gles2 = version == 2;  // GLES 1: only the surface, only alignment
   auto pixel_store = Next<PFNGLPIXELSTOREIPROC>(api::glPixelStorei);
@@ -68,9 +72,15 @@ void ReadAndRecord(GLint read_framebuffer, GLint x, GLint y, GLsizei width, GLsi
   bool readable = version == 1 || ReadableAsRgba8(gles3);
   if (alignment != 4) pixel_store(GL_PACK_ALIGNMENT, 4);
   std::vector<uint8_t> pixels;
-  if (readable) {
-    pixels.resize(static_cast<size_t>(width) * height * 4);
-    Next<PFNGLREADPIXELSPROC>(api::glReadPixels)(x, y, width, height, GL_RGBA, GL_UNSIGNED_BYTE, pixels.data());
+  {
+    capture::MultisampleResolve resolve(g_next_functions);
+    if (readable && gles3 && read_framebuffer != 0) {
+      readable = resolve.Resolve(read_framebuffer, x, y, width, height) != capture::MultisampleResolve::kCannotResolve;
+    }
+    if (readable) {
+      pixels.resize(static_cast<size_t>(width) * height * 4);
+      Next<PFNGLREADPIXELSPROC>(api::glReadPixels)(x, y, width, height, GL_RGBA, GL_UNSIGNED_BYTE, pixels.data());
+    }
   }
   if (alignment != 4) pixel_store(GL_PACK_ALIGNMENT, alignment);
   if (gles2 && old_framebuffer != read_framebuffer) bind_framebuffer(GL_FRAMEBUFFER, static_cast<GLuint>(old_framebuffer));

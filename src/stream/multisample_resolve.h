@@ -1,0 +1,103 @@
+#pragma once
+// Reading a multisampled framebuffer the way the tracer captures it and the
+// replayer reads it back (layers/trace/framebuffer_capture.cpp,
+// host/framebuffer_readback.cpp): one place for what GLES asks of a resolve.
+
+#include <GLES3/gl32.h>
+
+#include "strata/api/functions.h"
+
+namespace strata::capture {
+
+// A multisampled framebuffer object cannot be read (glReadPixels raises
+// GL_INVALID_OPERATION): its read buffer is resolved by a blit into a
+// single-sampled renderbuffer of the same format, in a framebuffer of its
+// own, deleted after the read. GLES 3 only (GLES 2 has no
+// multisampled framebuffer objects); the app's bindings and scissor test are
+// put back, and the framebuffer to read stays bound for reading. Resolving needs the format, which GLES tells for a renderbuffer;
+// a multisampled texture (GLES 3.1) is not resolved.
+class MultisampleResolve {
+ public:
+  enum Outcome { kNotMultisampled, kResolved, kCannotResolve };
+
+  // `functions`: the driver's function per dispatch slot.
+  explicit MultisampleResolve(void* const* functions) : functions_(functions) {}
+  MultisampleResolve(const MultisampleResolve&) = delete;
+  MultisampleResolve& operator=(const MultisampleResolve&) = delete;
+
+  // With `read_framebuffer` bound for reading.
+  Outcome Resolve(GLint read_framebuffer, GLint x, GLint y, GLsizei width, GLsizei height) {
+    auto bind_framebuffer = Get<PFNGLBINDFRAMEBUFFERPROC>(api::glBindFramebuffer);
+    auto bind_renderbuffer = Get<PFNGLBINDRENDERBUFFERPROC>(api::glBindRenderbuffer);
+    read_binding_ = read_framebuffer;
+    draw_binding_ = Query(GL_DRAW_FRAMEBUFFER_BINDING);
+    renderbuffer_binding_ = Query(GL_RENDERBUFFER_BINDING);
+    // GL_SAMPLES answers for the draw framebuffer.
+    if (draw_binding_ != read_framebuffer) bind_framebuffer(GL_DRAW_FRAMEBUFFER, static_cast<GLuint>(read_framebuffer));
+    bound_ = true;
+    if (Query(GL_SAMPLES) == 0) return kNotMultisampled;
+    auto attachment_parameter =
+        Get<PFNGLGETFRAMEBUFFERATTACHMENTPARAMETERIVPROC>(api::glGetFramebufferAttachmentParameteriv);
+    const GLenum read_buffer = static_cast<GLenum>(Query(GL_READ_BUFFER));
+    GLint type = GL_NONE, name = 0, format = GL_NONE;
+    attachment_parameter(GL_READ_FRAMEBUFFER, read_buffer, GL_FRAMEBUFFER_ATTACHMENT_OBJECT_TYPE, &type);
+    attachment_parameter(GL_READ_FRAMEBUFFER, read_buffer, GL_FRAMEBUFFER_ATTACHMENT_OBJECT_NAME, &name);
+    if (type != GL_RENDERBUFFER || x < 0 || y < 0) return kCannotResolve;
+    bind_renderbuffer(GL_RENDERBUFFER, static_cast<GLuint>(name));
+    Get<PFNGLGETRENDERBUFFERPARAMETERIVPROC>(api::glGetRenderbufferParameteriv)(
+        GL_RENDERBUFFER, GL_RENDERBUFFER_INTERNAL_FORMAT, &format);
+    // A resolve blit keeps its rectangle: the copy is as large as the rectangle's far corner.
+    Get<PFNGLGENRENDERBUFFERSPROC>(api::glGenRenderbuffers)(1, &renderbuffer_);
+    bind_renderbuffer(GL_RENDERBUFFER, renderbuffer_);
+    Get<PFNGLRENDERBUFFERSTORAGEPROC>(api::glRenderbufferStorage)(GL_RENDERBUFFER, static_cast<GLenum>(format),
+                                                                   x + width, y + height);
+    Get<PFNGLGENFRAMEBUFFERSPROC>(api::glGenFramebuffers)(1, &framebuffer_);
+    bind_framebuffer(GL_DRAW_FRAMEBUFFER, framebuffer_);
+    Get<PFNGLFRAMEBUFFERRENDERBUFFERPROC>(api::glFramebufferRenderbuffer)(GL_DRAW_FRAMEBUFFER, GL_COLOR_ATTACHMENT0,
+                                                                           GL_RENDERBUFFER, renderbuffer_);
+    if (Get<PFNGLCHECKFRAMEBUFFERSTATUSPROC>(api::glCheckFramebufferStatus)(GL_DRAW_FRAMEBUFFER) !=
+        GL_FRAMEBUFFER_COMPLETE) {
+      return kCannotResolve;
+    }
+    // The scissor test is the one fragment operation a blit obeys.
+    scissor_ = Get<PFNGLISENABLEDPROC>(api::glIsEnabled)(GL_SCISSOR_TEST);
+    if (scissor_) Get<PFNGLDISABLEPROC>(api::glDisable)(GL_SCISSOR_TEST);
+    Get<PFNGLBLITFRAMEBUFFERPROC>(api::glBlitFramebuffer)(x, y, x + width, y + height, x, y, x + width, y + height,
+                                                           GL_COLOR_BUFFER_BIT, GL_NEAREST);
+    bind_framebuffer(GL_READ_FRAMEBUFFER, framebuffer_);
+    return kResolved;
+  }
+
+  // Puts back what Resolve changed: the bindings before the tracer's
+  // objects are deleted (deleting a bound framebuffer unbinds it).
+  ~MultisampleResolve() {
+    if (!bound_) return;
+    if (scissor_) Get<PFNGLENABLEPROC>(api::glEnable)(GL_SCISSOR_TEST);
+    auto bind_framebuffer = Get<PFNGLBINDFRAMEBUFFERPROC>(api::glBindFramebuffer);
+    if (framebuffer_) bind_framebuffer(GL_READ_FRAMEBUFFER, static_cast<GLuint>(read_binding_));
+    bind_framebuffer(GL_DRAW_FRAMEBUFFER, static_cast<GLuint>(draw_binding_));
+    Get<PFNGLBINDRENDERBUFFERPROC>(api::glBindRenderbuffer)(GL_RENDERBUFFER,
+                                                             static_cast<GLuint>(renderbuffer_binding_));
+    if (framebuffer_) Get<PFNGLDELETEFRAMEBUFFERSPROC>(api::glDeleteFramebuffers)(1, &framebuffer_);
+    if (renderbuffer_) Get<PFNGLDELETERENDERBUFFERSPROC>(api::glDeleteRenderbuffers)(1, &renderbuffer_);
+  }
+
+ private:
+  template <typename Pfn>
+  Pfn Get(api::Slot slot) const {
+    return reinterpret_cast<Pfn>(functions_[slot]);
+  }
+  GLint Query(GLenum name) const {
+    GLint value = 0;
+    Get<PFNGLGETINTEGERVPROC>(api::glGetIntegerv)(name, &value);
+    return value;
+  }
+
+  void* const* functions_;
+  bool bound_ = false;
+  GLboolean scissor_ = GL_FALSE;
+  GLint read_binding_ = 0, draw_binding_ = 0, renderbuffer_binding_ = 0;
+  GLuint framebuffer_ = 0, renderbuffer_ = 0;
+};
+
+}  // namespace strata::capture
