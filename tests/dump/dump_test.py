@@ -59,9 +59,9 @@ def registry_values():
     return values
 
 
-def split_top_level(text, separators=","):
-    """Splits at separators outside quotes, braces and parentheses."""
-    parts, depth, quoted, start, i = [], 0, False, 0, 0
+def unquoted(text, start=0):
+    """(index, character, bracket depth after it) of each character outside double quotes."""
+    depth, quoted, i = 0, False, start
     while i < len(text):
         c = text[i]
         if quoted:
@@ -71,14 +71,19 @@ def split_top_level(text, separators=","):
                 quoted = False
         elif c == '"':
             quoted = True
-        elif c in "{([":
-            depth += 1
-        elif c in "})]":
-            depth -= 1
-        elif c in separators and depth == 0:
+        else:
+            depth += (c in "{([") - (c in "})]")
+            yield i, c, depth
+        i += 1
+
+
+def split_top_level(text, separators=","):
+    """Splits at separators outside quotes, braces and parentheses."""
+    parts, start = [], 0
+    for i, c, depth in unquoted(text):
+        if c in separators and depth == 0:
             parts.append(text[start:i].strip())
             start = i + 1
-        i += 1
     parts.append(text[start:].strip())
     return [p for p in parts if p]
 
@@ -88,23 +93,9 @@ HEAD = re.compile(r"^(\d+) (?:\[\d+\] )?(\w+)\(")
 
 def closing_paren(text, start):
     """Index of the ')' that closes the '(' before `start`, outside quotes; -1 when none."""
-    depth, quoted, i = 1, False, start
-    while i < len(text):
-        c = text[i]
-        if quoted:
-            if c == "\\":
-                i += 1
-            elif c == '"':
-                quoted = False
-        elif c == '"':
-            quoted = True
-        elif c in "({[":
-            depth += 1
-        elif c in ")}]":
-            depth -= 1
-            if depth == 0:
-                return i
-        i += 1
+    for i, c, depth in unquoted(text, start):
+        if depth == -1:
+            return i
     return -1
 
 
