@@ -86,8 +86,8 @@ bool Executor::ReadFramebuffer(uint32_t thread_id, uint64_t framebuffer, int x, 
   }
   if (!read) {
     *error = "framebuffer " + std::to_string(framebuffer) +
-             " is multisampled and cannot be resolved for reading (its read buffer is a texture, or the area starts "
-             "off its edge)";
+             " is multisampled and cannot be resolved for reading (its read buffer is a layer of a texture array, "
+             "or the area starts off its edge)";
     return false;
   }
   return true;

@@ -14,8 +14,7 @@ namespace strata::capture {
 // single-sampled renderbuffer of the same format, in a framebuffer of its
 // own, deleted after the read. GLES 3 only (GLES 2 has no
 // multisampled framebuffer objects); the app's bindings and scissor test are
-// put back, and the framebuffer to read stays bound for reading. Resolving needs the format, which GLES tells for a renderbuffer;
-// a multisampled texture (GLES 3.1) is not resolved.
+// put back, and the framebuffer to read stays bound for reading.
 class MultisampleResolve {
  public:
   enum Outcome { kNotMultisampled, kResolved, kCannotResolve };
@@ -42,10 +41,23 @@ class MultisampleResolve {
     GLint type = GL_NONE, name = 0, format = GL_NONE;
     attachment_parameter(GL_READ_FRAMEBUFFER, read_buffer, GL_FRAMEBUFFER_ATTACHMENT_OBJECT_TYPE, &type);
     attachment_parameter(GL_READ_FRAMEBUFFER, read_buffer, GL_FRAMEBUFFER_ATTACHMENT_OBJECT_NAME, &name);
-    if (type != GL_RENDERBUFFER || x < 0 || y < 0) return kCannotResolve;
-    bind_renderbuffer(GL_RENDERBUFFER, static_cast<GLuint>(name));
-    Get<PFNGLGETRENDERBUFFERPARAMETERIVPROC>(api::glGetRenderbufferParameteriv)(
-        GL_RENDERBUFFER, GL_RENDERBUFFER_INTERNAL_FORMAT, &format);
+    if (x < 0 || y < 0) return kCannotResolve;
+    if (type == GL_RENDERBUFFER) {
+      bind_renderbuffer(GL_RENDERBUFFER, static_cast<GLuint>(name));
+      Get<PFNGLGETRENDERBUFFERPARAMETERIVPROC>(api::glGetRenderbufferParameteriv)(
+          GL_RENDERBUFFER, GL_RENDERBUFFER_INTERNAL_FORMAT, &format);
+    } else if (type == GL_TEXTURE) {
+      // GLES 3.1's multisampled textures: the format is a level parameter of the bound texture.
+      auto level_parameter = Get<PFNGLGETTEXLEVELPARAMETERIVPROC>(api::glGetTexLevelParameteriv);
+      if (level_parameter == nullptr) return kCannotResolve;
+      texture_binding_ = Query(GL_TEXTURE_BINDING_2D_MULTISAMPLE);
+      rebind_texture_ = true;
+      Get<PFNGLBINDTEXTUREPROC>(api::glBindTexture)(GL_TEXTURE_2D_MULTISAMPLE, static_cast<GLuint>(name));
+      // Not a 2D multisampled texture (an array layer): the bind failed, and the error is the caller's to clear.
+      if (Query(GL_TEXTURE_BINDING_2D_MULTISAMPLE) != name) return kCannotResolve;
+      level_parameter(GL_TEXTURE_2D_MULTISAMPLE, 0, GL_TEXTURE_INTERNAL_FORMAT, &format);
+    }
+    if (format == GL_NONE) return kCannotResolve;
     // A resolve blit keeps its rectangle: the copy is as large as the rectangle's far corner.
     Get<PFNGLGENRENDERBUFFERSPROC>(api::glGenRenderbuffers)(1, &renderbuffer_);
     bind_renderbuffer(GL_RENDERBUFFER, renderbuffer_);
@@ -73,6 +85,9 @@ class MultisampleResolve {
   ~MultisampleResolve() {
     if (!bound_) return;
     if (scissor_) Get<PFNGLENABLEPROC>(api::glEnable)(GL_SCISSOR_TEST);
+    if (rebind_texture_) {
+      Get<PFNGLBINDTEXTUREPROC>(api::glBindTexture)(GL_TEXTURE_2D_MULTISAMPLE, static_cast<GLuint>(texture_binding_));
+    }
     auto bind_framebuffer = Get<PFNGLBINDFRAMEBUFFERPROC>(api::glBindFramebuffer);
     if (framebuffer_) bind_framebuffer(GL_READ_FRAMEBUFFER, static_cast<GLuint>(read_binding_));
     bind_framebuffer(GL_DRAW_FRAMEBUFFER, static_cast<GLuint>(draw_binding_));
@@ -96,7 +111,8 @@ class MultisampleResolve {
   void* const* functions_;
   bool bound_ = false;
   GLboolean scissor_ = GL_FALSE;
-  GLint read_binding_ = 0, draw_binding_ = 0, renderbuffer_binding_ = 0;
+  bool rebind_texture_ = false;
+  GLint read_binding_ = 0, draw_binding_ = 0, renderbuffer_binding_ = 0, texture_binding_ = 0;
   GLuint framebuffer_ = 0, renderbuffer_ = 0;
 };
 

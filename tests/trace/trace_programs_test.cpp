@@ -474,6 +474,50 @@ TEST(AttachDetach, UntraceableProcessGivesAClearError) {
   EXPECT_EQ(RunProcess({STRATA_CLI, "trace", "--attach", "abc"}).exit_code, 2);
 }
 
+// Capture of multisampled framebuffer objects (a renderbuffer and a GLES 3.1
+// texture): each is resolved into the tracer's own buffer and read; the app,
+// which leaves a GL error pending across each draw and checks its bindings
+// and scissor test after it, sees nothing of it (it exits 1 otherwise); the
+// images hold the colours it drew, and replay reads them back alike.
+// Catches: glReadPixels of a multisampled framebuffer (GL_INVALID_OPERATION
+// reaching the app), a capture that takes the app's pending error, bindings
+// left changed, a multisampled texture not captured.
+TEST(CapturedMultisampling, ResolvedWithoutTheAppNoticing) {
+  const std::string trace = Temp("multisample.strace");
+  ProcessResult traced = RunProcess({STRATA_CLI, "trace", "--capture", "draw", "-o", trace, "--", STRATA_MULTISAMPLE_APP});
+  ASSERT_EQ(traced.exit_code, 0) << traced.out << traced.err;
+  std::map<uint64_t, std::string> drawn;  // framebuffer -> RRGGBBAA, as the app printed
+  static const std::regex line(R"(framebuffer (\d+) ([0-9a-f]{8}))");
+  for (std::sregex_iterator it(traced.out.begin(), traced.out.end(), line), end; it != end; ++it) {
+    drawn[std::stoull((*it)[1])] = (*it)[2];
+  }
+  ASSERT_EQ(drawn.size(), 2u) << traced.out;
+  std::string error;
+  auto reader = strata::stream::RecordReader::Open(trace, &error);
+  ASSERT_NE(reader, nullptr) << error;
+  std::map<uint64_t, std::string> captured;
+  strata::stream::Record record;
+  while (reader->Next(&record)) {
+    if (record.type != strata::stream::RecordType::kFramebuffer) continue;
+    strata::stream::FramebufferImage image;
+    ASSERT_TRUE(strata::stream::DecodeFramebuffer(record.payload, &image));
+    if (image.framebuffer == 0 || image.final_frame) continue;
+    ASSERT_EQ(image.pixels.size(), image.width * image.height * 4);
+    char first[9];
+    std::snprintf(first, sizeof first, "%02x%02x%02x%02x", image.pixels[0], image.pixels[1], image.pixels[2],
+                  image.pixels[3]);
+    for (size_t i = 0; i < image.pixels.size(); i += 4) {
+      ASSERT_EQ(std::memcmp(&image.pixels[i], image.pixels.data(), 4), 0) << "framebuffer " << image.framebuffer;
+    }
+    captured[image.framebuffer] = first;
+  }
+  EXPECT_EQ(captured, drawn) << "an image per multisampled framebuffer, of the colour drawn into it";
+  ProcessResult replayed = RunProcess({STRATA_CLI, "replay", "--verify", "--strict", trace});
+  EXPECT_EQ(replayed.exit_code, 0) << replayed.out << replayed.err;
+  EXPECT_NE(replayed.out.find("framebuffers match the trace"), std::string::npos) << replayed.out;
+  unlink(trace.c_str());
+}
+
 // Framebuffer capture: the image taken before the last swap is the frame the
 // app itself saved, and capturing does not change what the app renders.
 class CapturedSampleApp : public ::testing::TestWithParam<std::string> {};
