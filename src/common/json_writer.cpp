@@ -1,9 +1,8 @@
 #include "common/json_writer.h"
 
+#include <charconv>
 #include <cmath>
 #include <cstdio>
-#include <cstdlib>
-#include <cstring>
 
 namespace strata {
 
@@ -136,22 +135,34 @@ JsonWriter& JsonWriter::UInt(uint64_t value) {
   return *this;
 }
 
-JsonWriter& JsonWriter::Double(double value) {
-  if (std::isnan(value)) return String("nan");
-  if (std::isinf(value)) return String(value > 0 ? "inf" : "-inf");
-  BeforeValue();
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.17g", value);
-  // Fewer digits when they read back exactly (0.5, not 0.50000000000000000).
-  for (int precision = 1; precision < 17; ++precision) {
-    char shorter[32];
-    std::snprintf(shorter, sizeof shorter, "%.*g", precision, value);
-    if (std::strtod(shorter, nullptr) == value) {
-      std::memcpy(buffer, shorter, sizeof shorter);
-      break;
-    }
+namespace {
+
+// The shortest text that reads back as the same value (0.1f as 0.1, not
+// 0.10000000149011612); NaN and infinities as strings.
+template <typename Real>
+void AppendReal(JsonWriter& json, std::string& out, Real value) {
+  if (std::isnan(value)) {
+    json.String("nan");
+  } else if (std::isinf(value)) {
+    json.String(value > 0 ? "inf" : "-inf");
+  } else {
+    char buffer[32];
+    const auto result = std::to_chars(buffer, buffer + sizeof buffer, value);
+    out.append(buffer, result.ptr);
   }
-  out_ += buffer;
+}
+
+}  // namespace
+
+JsonWriter& JsonWriter::Double(double value) {
+  if (std::isfinite(value)) BeforeValue();
+  AppendReal(*this, out_, value);
+  return *this;
+}
+
+JsonWriter& JsonWriter::Float(float value) {
+  if (std::isfinite(value)) BeforeValue();
+  AppendReal(*this, out_, value);
   return *this;
 }
 

@@ -18,9 +18,10 @@ class JsonWriter {
   JsonWriter& String(std::string_view value);
   JsonWriter& Int(int64_t value);
   JsonWriter& UInt(uint64_t value);
-  // Shortest text that reads back as the same double; NaN and infinities,
-  // which JSON has no numbers for, as the strings "nan", "inf", "-inf".
+  // Shortest text that reads back as the same double (float); NaN and
+  // infinities, which JSON has no numbers for, as "nan", "inf", "-inf".
   JsonWriter& Double(double value);
+  JsonWriter& Float(float value);
   JsonWriter& Bool(bool value);
   JsonWriter& Null();
 

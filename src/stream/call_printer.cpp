@@ -147,7 +147,7 @@ void ElementJson(JsonWriter& json, const Element& e) {
   switch (e.kind) {
     case Element::kInt: json.Int(e.i); break;
     case Element::kUInt: json.UInt(e.u); break;
-    case Element::kFloat: json.Double(e.f); break;
+    case Element::kFloat: json.Float(static_cast<float>(e.f)); break;
     case Element::kBool: json.Bool(e.u != 0); break;
     case Element::kName: json.String(e.name); break;
   }
@@ -325,7 +325,7 @@ void ScalarJson(JsonWriter& json, const DecodedValue& v, bool egl, uint16_t grou
     case ArgKind::kUInt:
     case ArgKind::kEnum:
     case ArgKind::kBitfield: json.UInt(v.u); return;
-    case ArgKind::kFloat:
+    case ArgKind::kFloat: json.Float(static_cast<float>(v.f)); return;
     case ArgKind::kDouble: json.Double(v.f); return;
     case ArgKind::kBoolean: json.Bool(v.u != 0); return;
     default:
