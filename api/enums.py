@@ -39,8 +39,22 @@ EGL_NAMED_PARAMS = {"attribute", "name", "readdraw", "buffer", "engine"}
 EGL_NAMED_RESULTS = {"eglGetError", "eglClientWaitSync", "eglClientWaitSyncKHR", "eglClientWaitSyncNV",
                      "eglDebugMessageControlKHR"}
 # A parameter that holds the value of whatever its function's pname names
-# (glTexParameteri's param): a GL token when the value is one.
+# (glTexParameteri's param): a GL token when the value is one, unless the
+# pname is one whose values are numbers (NUMERIC_PNAMES, and every pname of
+# these groups). gl.xml does not say which pnames take tokens.
 PNAME_VALUE_PARAMS = {"param"}
+NUMERIC_PNAME_GROUPS = {"PixelStoreParameter"}
+NUMERIC_PNAMES = {
+    "GL_TEXTURE_BASE_LEVEL", "GL_TEXTURE_MAX_LEVEL", "GL_TEXTURE_MIN_LOD", "GL_TEXTURE_MAX_LOD",
+    "GL_TEXTURE_MAX_ANISOTROPY_EXT", "GL_TEXTURE_LOD_BIAS_EXT", "GL_GENERATE_MIPMAP",
+    "GL_PATCH_VERTICES", "GL_FRAMEBUFFER_DEFAULT_WIDTH", "GL_FRAMEBUFFER_DEFAULT_HEIGHT",
+    "GL_FRAMEBUFFER_DEFAULT_LAYERS", "GL_FRAMEBUFFER_DEFAULT_SAMPLES", "GL_FRAMEBUFFER_DEFAULT_FIXED_SAMPLE_LOCATIONS",
+    "GL_PROGRAM_BINARY_RETRIEVABLE_HINT", "GL_PROGRAM_SEPARABLE",
+    # GLES 1.1: point sizes, fog, lights, materials, texture environment scales.
+    "GL_POINT_SIZE_MIN", "GL_POINT_SIZE_MAX", "GL_POINT_FADE_THRESHOLD_SIZE", "GL_FOG_DENSITY", "GL_FOG_START",
+    "GL_FOG_END", "GL_SPOT_EXPONENT", "GL_SPOT_CUTOFF", "GL_CONSTANT_ATTENUATION", "GL_LINEAR_ATTENUATION",
+    "GL_QUADRATIC_ATTENUATION", "GL_SHININESS", "GL_RGB_SCALE", "GL_ALPHA_SCALE",
+}
 
 
 @dataclasses.dataclass
@@ -56,6 +70,7 @@ class Naming:
     param_groups: dict[tuple[str, str], int]  # (function, parameter) -> group
     return_groups: dict[str, int]  # function -> group of its result
     egl_attribute_groups: list[tuple[int, int]]  # (attribute value, group of its values), sorted
+    numeric_pnames: list[int]  # pnames whose values are numbers, sorted
 
 
 def _int(text: str | None) -> int | None:
@@ -150,6 +165,20 @@ def _egl_groups(root: ET.Element) -> tuple[Group, list[tuple[int, Group]]]:
     return Group("EGL", False, sorted(tokens.items())), sorted(attribute_groups, key=lambda a: a[0])
 
 
+def _numeric_pnames(root: ET.Element) -> list[int]:
+    values = set()
+    for e in root.iter("enum"):
+        groups = set((e.get("group") or "").split(","))
+        if e.get("name") in NUMERIC_PNAMES or groups & NUMERIC_PNAME_GROUPS:
+            value = _int(e.get("value"))
+            if value is not None:
+                values.add(value)
+    missing = NUMERIC_PNAMES - {e.get("name") for e in root.iter("enum")}
+    if missing:
+        raise ValueError(f"NUMERIC_PNAMES names what gl.xml does not define: {sorted(missing)}")
+    return sorted(values)
+
+
 def load(gl_xml: str, egl_xml: str, model: registry.Model) -> Naming:
     gl_root = ET.parse(gl_xml).getroot()
     egl_root = ET.parse(egl_xml).getroot()
@@ -180,7 +209,7 @@ def load(gl_xml: str, egl_xml: str, model: registry.Model) -> Naming:
                     param_groups[(f.name, p.name)] = EGL_NAMES
             if registry.kind_of_type(f.return_type) == "kEnum" or f.name in EGL_NAMED_RESULTS:
                 return_groups[f.name] = EGL_NAMES
-    return Naming(groups, param_groups, return_groups, attribute_groups)
+    return Naming(groups, param_groups, return_groups, attribute_groups, _numeric_pnames(gl_root))
 
 
 def load_egl_errors(egl_xml: str) -> list[tuple[int, str]]:

@@ -143,6 +143,10 @@ const char* EnumNameInGroup(uint16_t group, uint32_t value);
 // (EGL_SURFACE_TYPE), or kNoEnumGroup.
 uint16_t EglAttributeValueGroup(uint32_t attribute);
 
+// Whether the values of this pname (glPixelStorei's, GL_TEXTURE_MAX_LOD, ...)
+// are numbers, so that its `param` prints as one even where it equals a token.
+bool PnameTakesNumbers(uint32_t pname);
+
 // The preferred GLES name of a GL enum value, or nullptr.
 const char* GlEnumName(uint32_t value);
 // The name of an EGL error code (eglGetError), or nullptr (EGL_SUCCESS included).
@@ -230,11 +234,13 @@ def emit_enum_names(naming: enums.Naming, egl_xml: str) -> str:
                       f'{len(group.members)}u}},')
         members += [f'  {{0x{v:x}u, "{n}"}},' for v, n in group.members]
     attributes = "\n".join(f"    case 0x{a:x}: return {g};" for a, g in naming.egl_attribute_groups)
+    numeric_pnames = ", ".join(f"0x{v:x}u" for v in naming.numeric_pnames)
     egl_errors = "\n".join(f"    case 0x{v:x}: return \"{n}\";" for v, n in enums.load_egl_errors(egl_xml))
     nl = "\n"
     return f"""{HEADER}#include "strata/api/functions.h"
 
 #include <algorithm>
+#include <iterator>
 
 namespace strata::api {{
 
@@ -260,6 +266,11 @@ uint16_t EglAttributeValueGroup(uint32_t attribute) {{
 {attributes}
     default: return kNoEnumGroup;
   }}
+}}
+
+bool PnameTakesNumbers(uint32_t pname) {{
+  static constexpr uint32_t kNumericPnames[] = {{{numeric_pnames}}};
+  return std::binary_search(std::begin(kNumericPnames), std::end(kNumericPnames), pname);
 }}
 
 const char* GlEnumName(uint32_t value) {{ return EnumNameInGroup(kGlNames, value); }}

@@ -82,6 +82,21 @@ std::string Scalar(const DecodedValue& v, bool egl, uint16_t group) {
   }
 }
 
+// The group a scalar argument's value is named from. The value of a pname
+// (glTexParameteri's param) is a token only where the pname takes tokens:
+// GL_TEXTURE_MAX_LOD 512 is a number, not GL_NEVER.
+uint16_t GroupOf(const DecodedCall& call, int index) {
+  const api::FunctionInfo& info = api::kFunctions[call.slot];
+  const api::ParamInfo& param = info.params[index];
+  if (param.enum_group != api::kGlNames || param.kind == ArgKind::kEnum) return param.enum_group;
+  for (int i = 0; i < info.param_count; ++i) {
+    if (std::strcmp(info.params[i].name, "pname") == 0 && api::PnameTakesNumbers(static_cast<uint32_t>(call.args[i].u))) {
+      return api::kNoEnumGroup;
+    }
+  }
+  return param.enum_group;
+}
+
 std::string Quoted(std::span<const uint8_t> bytes, size_t limit = 60) {
   std::string s(reinterpret_cast<const char*>(bytes.data()), bytes.size());
   if (!s.empty() && s.back() == '\0') s.pop_back();
@@ -342,7 +357,7 @@ void ValueJson(JsonWriter& json, const DecodedCall& call, int index) {
   const api::ParamInfo& param = info.params[index];
   const DecodedValue& v = call.args[index];
   if (v.kind != ArgKind::kPointer && v.kind != ArgKind::kString) {
-    ScalarJson(json, v, info.is_egl, param.enum_group);
+    ScalarJson(json, v, info.is_egl, GroupOf(call, index));
     return;
   }
   if (v.u == 0) {
@@ -378,7 +393,7 @@ std::string FormatValue(const DecodedCall& call, int index) {
   const api::ParamInfo& param = info.params[index];
   const DecodedValue& v = call.args[index];
   bool egl = info.is_egl;
-  if (v.kind != ArgKind::kPointer && v.kind != ArgKind::kString) return Scalar(v, egl, param.enum_group);
+  if (v.kind != ArgKind::kPointer && v.kind != ArgKind::kString) return Scalar(v, egl, GroupOf(call, index));
   if (v.u == 0) return "NULL";
   const api::FunctionCodec& codec = api::kCodec[call.slot];
   if (v.has_in && codec.captures && codec.captures[index] == api::Capture::kStringsIn) {
@@ -401,7 +416,7 @@ std::string FormatScalar(const DecodedCall& call, const DecodedValue& value) {
   const api::FunctionInfo& info = api::kFunctions[call.slot];
   if (&value == &call.result) return Scalar(value, info.is_egl, info.return_enum_group);
   for (int i = 0; i < info.param_count; ++i) {
-    if (&value == &call.args[i]) return Scalar(value, info.is_egl, info.params[i].enum_group);
+    if (&value == &call.args[i]) return Scalar(value, info.is_egl, GroupOf(call, i));
   }
   return Scalar(value, info.is_egl, api::kNoEnumGroup);
 }

@@ -2,6 +2,8 @@
 // called through its trace wrapper with sample arguments (the layer below is a
 // stub), the trace is read back, and every call must decode to the values it
 // was called with and print.
+#include <EGL/egl.h>
+#include <GLES3/gl32.h>
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -9,6 +11,7 @@
 #include <cstring>
 #include <string>
 #include <type_traits>
+#include <vector>
 
 #include "layers/trace/next_functions.h"
 #include "layers/trace/trace_session.h"
@@ -129,6 +132,46 @@ TEST(CodecRoundTrip, EveryFunctionEncodesDecodesAndPrints) {
   EXPECT_TRUE(reader->error().empty()) << reader->error();
   EXPECT_EQ(calls, api::kFunctionCount);
   unlink(path.c_str());
+}
+
+// Values name themselves by their parameter's group; the value of a pname
+// only where the pname takes tokens, and bits the group lacks stay in hex.
+// Catches: GL_UNPACK_ROW_LENGTH 512 printed as GL_NEVER, a filter printed
+// as a number, a bitfield's unnamed bits dropped.
+TEST(CallPrinter, ValuesAreNamedWhereTheyAreTokens) {
+  auto format = [](api::Slot slot, std::vector<stream::DecodedValue> args) {
+    stream::DecodedCall call;
+    call.slot = slot;
+    call.args = std::move(args);
+    const api::FunctionInfo& info = api::kFunctions[slot];
+    for (int i = 0; i < info.param_count; ++i) call.args[i].kind = info.params[i].kind;
+    return stream::FormatCall(call);
+  };
+  auto u = [](uint64_t v) {
+    stream::DecodedValue value;
+    value.u = v;
+    value.i = static_cast<int64_t>(v);
+    return value;
+  };
+  auto f = [](double v) {
+    stream::DecodedValue value;
+    value.f = v;
+    return value;
+  };
+  EXPECT_EQ(format(api::glPixelStorei, {u(GL_UNPACK_ROW_LENGTH), u(512)}),
+            "glPixelStorei(pname=GL_UNPACK_ROW_LENGTH, param=512)");
+  EXPECT_EQ(format(api::glTexParameteri, {u(GL_TEXTURE_2D), u(GL_TEXTURE_MIN_FILTER), u(GL_LINEAR_MIPMAP_LINEAR)}),
+            "glTexParameteri(target=GL_TEXTURE_2D, pname=GL_TEXTURE_MIN_FILTER, param=GL_LINEAR_MIPMAP_LINEAR)");
+  EXPECT_EQ(format(api::glTexParameteri, {u(GL_TEXTURE_2D), u(GL_TEXTURE_MAX_LEVEL), u(515)}),
+            "glTexParameteri(target=GL_TEXTURE_2D, pname=GL_TEXTURE_MAX_LEVEL, param=515)");
+  EXPECT_EQ(format(api::glTexParameterf, {u(GL_TEXTURE_2D), u(GL_TEXTURE_MAG_FILTER), f(GL_NEAREST)}),
+            "glTexParameterf(target=GL_TEXTURE_2D, pname=GL_TEXTURE_MAG_FILTER, param=GL_NEAREST)");
+  EXPECT_EQ(format(api::glTexParameterf, {u(GL_TEXTURE_2D), u(GL_TEXTURE_MAX_LOD), f(512)}),
+            "glTexParameterf(target=GL_TEXTURE_2D, pname=GL_TEXTURE_MAX_LOD, param=512)");
+  EXPECT_EQ(format(api::glClear, {u(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT | 0x1)}),
+            "glClear(mask=GL_DEPTH_BUFFER_BIT | GL_COLOR_BUFFER_BIT | 0x1)");
+  EXPECT_EQ(format(api::glDrawArrays, {u(GL_POINTS), u(0), u(3)}), "glDrawArrays(mode=GL_POINTS, first=0, count=3)");
+  EXPECT_EQ(format(api::eglBindAPI, {u(EGL_OPENGL_ES_API)}), "eglBindAPI(api=EGL_OPENGL_ES_API)");
 }
 
 }  // namespace
