@@ -71,6 +71,7 @@ class Naming:
     return_groups: dict[str, int]  # function -> group of its result
     egl_attribute_groups: list[tuple[int, int]]  # (attribute value, group of its values), sorted
     numeric_pnames: list[int]  # pnames whose values are numbers, sorted
+    egl_errors: list[tuple[int, str]]  # what eglGetError can answer, by value
 
 
 def _int(text: str | None) -> int | None:
@@ -209,14 +210,14 @@ def load(gl_xml: str, egl_xml: str, model: registry.Model) -> Naming:
                     param_groups[(f.name, p.name)] = EGL_NAMES
             if registry.kind_of_type(f.return_type) == "kEnum" or f.name in EGL_NAMED_RESULTS:
                 return_groups[f.name] = EGL_NAMES
-    return Naming(groups, param_groups, return_groups, attribute_groups, _numeric_pnames(gl_root))
+    return Naming(groups, param_groups, return_groups, attribute_groups, _numeric_pnames(gl_root),
+                  _egl_errors(egl_root))
 
 
-def load_egl_errors(egl_xml: str) -> list[tuple[int, str]]:
+def _egl_errors(root: ET.Element) -> list[tuple[int, str]]:
     """Every error eglGetError can answer, core and extensions: egl.xml gives
     them no group, but their names say it (EGL_BAD_*, EGL_NOT_INITIALIZED,
     EGL_CONTEXT_LOST). The first name of a value wins."""
-    root = ET.parse(egl_xml).getroot()
     chosen: dict[int, str] = {}
     for enums in root.findall("enums"):
         for e in enums.findall("enum"):

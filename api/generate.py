@@ -227,7 +227,7 @@ def emit_function_list(model: registry.Model) -> str:
 """
 
 
-def emit_enum_names(naming: enums.Naming, egl_xml: str) -> str:
+def emit_enum_names(naming: enums.Naming) -> str:
     members, groups = [], []
     for group in naming.groups:
         groups.append(f'  {{"{group.name}", {"true" if group.bitmask else "false"}, {len(members)}u, '
@@ -235,7 +235,7 @@ def emit_enum_names(naming: enums.Naming, egl_xml: str) -> str:
         members += [f'  {{0x{v:x}u, "{n}"}},' for v, n in group.members]
     attributes = "\n".join(f"    case 0x{a:x}: return {g};" for a, g in naming.egl_attribute_groups)
     numeric_pnames = ", ".join(f"0x{v:x}u" for v in naming.numeric_pnames)
-    egl_errors = "\n".join(f"    case 0x{v:x}: return \"{n}\";" for v, n in enums.load_egl_errors(egl_xml))
+    egl_errors = "\n".join(f"    case 0x{v:x}: return \"{n}\";" for v, n in naming.egl_errors)
     nl = "\n"
     return f"""{HEADER}#include "strata/api/functions.h"
 
@@ -387,7 +387,7 @@ def main() -> int:
     write_if_changed(os.path.join(inc, "strata/api/function_list.inc"), emit_function_list(model))
     write_if_changed(os.path.join(inc, "loader/egl_hooks.h"), emit_loader_hooks_h(model))
     naming = enums.load(args.gl_xml, args.egl_xml, model)
-    write_if_changed(os.path.join(src, "enum_names.cpp"), emit_enum_names(naming, args.egl_xml))
+    write_if_changed(os.path.join(src, "enum_names.cpp"), emit_enum_names(naming))
     write_if_changed(os.path.join(src, "functions.cpp"), emit_functions_cpp(model, naming))
     write_if_changed(os.path.join(src, "loader_entry_points.cpp"), emit_entry_points(model))
     write_if_changed(os.path.join(src, "unavailable_stubs.cpp"), emit_unavailable_stubs(model))

@@ -62,19 +62,10 @@ bool Executor::ReadFramebuffer(uint32_t thread_id, uint64_t framebuffer, int x, 
         capture::HasExtension(reinterpret_cast<const char*>(extensions), "GL_EXT_read_format_bgra") ? 1 : 0;
   }
   image->bgra = order == ReadOrder::kBgraWhereNative && context->reads_bgra == 1;
-  bool read = true;
-  {
-    capture::MultisampleResolve resolve(driver_.functions());
-    if (gles3 && host_framebuffer != 0) {
-      read = resolve.Resolve(host_framebuffer, x, y, width, height) != capture::MultisampleResolve::kCannotResolve;
-    }
-    // No clearing: glReadPixels writes every byte (a reused image keeps its storage).
-    image->pixels.resize(static_cast<size_t>(width) * height * 4);
-    if (read) {
-      driver_.Get<PFNGLREADPIXELSPROC>(api::glReadPixels)(x, y, width, height, image->bgra ? GL_BGRA_EXT : GL_RGBA,
-                                                          GL_UNSIGNED_BYTE, image->pixels.data());
-    }
-  }
+  // No clearing: glReadPixels writes every byte (a reused image keeps its storage).
+  image->pixels.resize(static_cast<size_t>(width) * height * 4);
+  const bool read = capture::ReadPixelsResolved(driver_.functions(), gles3, host_framebuffer, x, y, width, height,
+                                                image->bgra ? GL_BGRA_EXT : GL_RGBA, image->pixels.data());
   if (alignment != 4) pixel_store(GL_PACK_ALIGNMENT, alignment);
   if (gles2 && old_framebuffer != host_framebuffer) bind_framebuffer(GL_FRAMEBUFFER, static_cast<GLuint>(old_framebuffer));
   if (gles3) {

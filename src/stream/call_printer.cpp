@@ -97,9 +97,14 @@ uint16_t GroupOf(const DecodedCall& call, int index) {
   return param.enum_group;
 }
 
+std::string_view Unterminated(std::span<const uint8_t> bytes) {
+  std::string_view s(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+  if (!s.empty() && s.back() == '\0') s.remove_suffix(1);
+  return s;
+}
+
 std::string Quoted(std::span<const uint8_t> bytes, size_t limit = 60) {
-  std::string s(reinterpret_cast<const char*>(bytes.data()), bytes.size());
-  if (!s.empty() && s.back() == '\0') s.pop_back();
+  const std::string_view s = Unterminated(bytes);
   std::string out = "\"";
   for (size_t i = 0; i < s.size() && i < limit; ++i) {
     char c = s[i];
@@ -114,12 +119,6 @@ std::string Quoted(std::span<const uint8_t> bytes, size_t limit = 60) {
     }
   }
   return out + (s.size() > limit ? "\"..." : "\"");
-}
-
-std::string_view Unterminated(std::span<const uint8_t> bytes) {
-  std::string_view s(reinterpret_cast<const char*>(bytes.data()), bytes.size());
-  if (!s.empty() && s.back() == '\0') s.remove_suffix(1);
-  return s;
 }
 
 // One element of a small array behind a pointer: a number, a boolean or a name.
@@ -212,9 +211,8 @@ bool Elements(std::span<const uint8_t> bytes, const char* c_type, uint16_t group
     return read(4, [group](const uint8_t* p) {
       uint32_t u;
       std::memcpy(&u, p, 4);
-      Element e = NamedOr(group != api::kNoEnumGroup ? group : api::kGlNames, u);
-      if (e.kind != Element::kName && group != api::kNoEnumGroup) e = NamedOr(api::kGlNames, u);
-      return e;
+      Element e = NamedOr(group, u);  // the parameter's group, then any GLES name
+      return e.kind == Element::kName ? e : NamedOr(api::kGlNames, u);
     });
   }
   if (has("GLint") || has("EGLint") || has("GLsizei")) {

@@ -5,6 +5,8 @@
 
 #include <GLES3/gl32.h>
 
+#include <cstdint>
+
 #include "strata/api/functions.h"
 
 namespace strata::capture {
@@ -115,5 +117,20 @@ class MultisampleResolve {
   GLint read_binding_ = 0, draw_binding_ = 0, renderbuffer_binding_ = 0, texture_binding_ = 0;
   GLuint framebuffer_ = 0, renderbuffer_ = 0;
 };
+
+// glReadPixels of `framebuffer` (bound for reading; 0: the surface), resolved
+// first where it is a multisampled object of a GLES 3 context. False, with
+// nothing read, where it cannot be resolved.
+inline bool ReadPixelsResolved(void* const* functions, bool gles3, GLint framebuffer, GLint x, GLint y,
+                               GLsizei width, GLsizei height, GLenum format, uint8_t* pixels) {
+  MultisampleResolve resolve(functions);
+  if (gles3 && framebuffer != 0 &&
+      resolve.Resolve(framebuffer, x, y, width, height) == MultisampleResolve::kCannotResolve) {
+    return false;
+  }
+  reinterpret_cast<PFNGLREADPIXELSPROC>(functions[api::glReadPixels])(x, y, width, height, format, GL_UNSIGNED_BYTE,
+                                                                     pixels);
+  return true;
+}
 
 }  // namespace strata::capture

@@ -72,15 +72,10 @@ void ReadAndRecord(GLint read_framebuffer, GLint x, GLint y, GLsizei width, GLsi
   bool readable = version == 1 || ReadableAsRgba8(gles3);
   if (alignment != 4) pixel_store(GL_PACK_ALIGNMENT, 4);
   std::vector<uint8_t> pixels;
-  {
-    capture::MultisampleResolve resolve(g_next_functions);
-    if (readable && gles3 && read_framebuffer != 0) {
-      readable = resolve.Resolve(read_framebuffer, x, y, width, height) != capture::MultisampleResolve::kCannotResolve;
-    }
-    if (readable) {
-      pixels.resize(static_cast<size_t>(width) * height * 4);
-      Next<PFNGLREADPIXELSPROC>(api::glReadPixels)(x, y, width, height, GL_RGBA, GL_UNSIGNED_BYTE, pixels.data());
-    }
+  if (readable) {
+    pixels.resize(static_cast<size_t>(width) * height * 4);
+    readable = capture::ReadPixelsResolved(g_next_functions, gles3, read_framebuffer, x, y, width, height, GL_RGBA,
+                                           pixels.data());
   }
   if (alignment != 4) pixel_store(GL_PACK_ALIGNMENT, alignment);
   if (gles2 && old_framebuffer != read_framebuffer) bind_framebuffer(GL_FRAMEBUFFER, static_cast<GLuint>(old_framebuffer));
