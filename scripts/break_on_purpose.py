@@ -90,9 +90,14 @@ BREAKAGES = [
      r"^export\.chrome"),
     ("captured frame images left bottom row first", "view",
      "src/view/captured_images.cpp",
-     "full.rgba = FlipRows(captured.pixels, full.width, full.height);",
-     "full.rgba.assign(captured.pixels.begin(), captured.pixels.end());",
+     "entry.image.rgba = FlipRows(captured.pixels, entry.image.width, entry.image.height);",
+     "entry.image.rgba.assign(captured.pixels.begin(), captured.pixels.end());",
      r"^view\."),
+    ("EGL handles compared by address in strata diff", "inspect",
+     "src/inspect/call_identity.cpp",
+     "    case ArgKind::kHandle: return Combine(key, Handle(v.u));",
+     "    case ArgKind::kHandle: return Combine(key, v.u);",
+     r"^inspect\.DiffCommand"),
 ]
 
 

@@ -19,5 +19,6 @@ int ReplayCommandMain(int argc, char** argv);
 int ServeCommandMain(int argc, char** argv);
 int ExportCommandMain(int argc, char** argv);
 int ViewCommandMain(int argc, char** argv);
+int DiffCommandMain(int argc, char** argv);
 
 }  // namespace strata::tools

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <vector>
 
 #include "tools/range_option.h"
 
@@ -97,6 +98,17 @@ class TraceArguments {
       return false;
     }
     *path = arg_;
+    return true;
+  }
+
+  // For an argument no option of the command took, in a command that reads
+  // several traces (diff): an unknown option, or the next trace's path.
+  bool TakeTraces(std::vector<std::string>* paths) {
+    if (!arg_.empty() && arg_[0] == '-') {
+      std::fprintf(stderr, "%s: error: unknown option '%s'\n%s", command_, arg_.c_str(), usage_);
+      return false;
+    }
+    paths->push_back(arg_);
     return true;
   }
 

@@ -177,7 +177,6 @@ int ViewCommandMain(int argc, char** argv) {
   }
   if (thumbnails == "captured" && model.totals.framebuffer_images > 0) {
     view::CapturedImageOptions options;
-    options.tracer_first_frame = model.tracer_first_frame;
     options.max_side = page_options.image_max_side;
     const std::vector<uint64_t>& candidates = model.frames_with_images;
     if (max_thumbnails != 0 && candidates.size() > max_thumbnails) {

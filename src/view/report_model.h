@@ -115,7 +115,7 @@ struct ReportModel {
   std::vector<ReportFrame> frames;  // as --frames numbers them: the unfinished last one included
   uint64_t ended_frames = 0;        // the trace's frame count (stream/frame_numbering.h)
   uint64_t calls_after_last_frame = 0;
-  uint64_t tracer_first_frame = 0;  // the tracer's number for frame 0 (see CapturedImageOptions)
+  uint64_t tracer_first_frame = 0;  // the tracer's number for frame 0 (captured_images.h says why)
   std::vector<uint64_t> frames_with_images;  // frames the trace holds framebuffer images of, ascending
 
   ReportTotals totals;

@@ -211,7 +211,6 @@ TEST_F(ViewCommand, CapturedImagesAreOnePerFrameTopRowFirst) {
   std::string error;
   ASSERT_TRUE(strata::view::BuildReportModel(probe_trace_, {}, &model, &error)) << error;
   strata::view::CapturedImageOptions options;
-  options.tracer_first_frame = model.tracer_first_frame;
   strata::view::CapturedImageResult images;
   ASSERT_TRUE(strata::view::ReadCapturedImages(probe_trace_, options, &images, &error)) << error;
   ASSERT_EQ(images.images.size(), 3u);

@@ -1,0 +1,49 @@
+// A program whose only varying input is one uniform: `tinted_app RED FRAMES`
+// draws FRAMES frames of a quad tinted (RED, 0.5, 0.25, 1) on a 64x64
+// pbuffer. Two runs with different RED differ in exactly one call per frame.
+#include <cstdio>
+#include <cstdlib>
+
+#include "../remote/test_program.h"
+
+int main(int argc, char** argv) {
+  if (argc != 3) {
+    std::fprintf(stderr, "usage: tinted_app RED FRAMES\n");
+    return 2;
+  }
+  const float red = std::strtof(argv[1], nullptr);
+  const int frames = std::atoi(argv[2]);
+  PbufferContext c = MakePbufferCurrent(64, 0);
+  if (c.failed) {
+    std::fprintf(stderr, "tinted_app: %s failed\n", c.failed);
+    return 1;
+  }
+  const GLuint program = LinkedProgram(
+      CompiledShader(GL_VERTEX_SHADER, "attribute vec2 position; void main() { gl_Position = vec4(position, 0.0, 1.0); }"),
+      CompiledShader(GL_FRAGMENT_SHADER, "precision mediump float; uniform vec4 tint; void main() { gl_FragColor = tint; }"));
+  if (!program) {
+    std::fprintf(stderr, "tinted_app: the program does not link\n");
+    return 1;
+  }
+  const GLfloat quad[] = {-1, -1, 1, -1, -1, 1, 1, 1};
+  GLuint buffer = 0;
+  glGenBuffers(1, &buffer);
+  glBindBuffer(GL_ARRAY_BUFFER, buffer);
+  glBufferData(GL_ARRAY_BUFFER, sizeof quad, quad, GL_STATIC_DRAW);
+  glUseProgram(program);
+  const GLint position = glGetAttribLocation(program, "position");
+  glVertexAttribPointer(static_cast<GLuint>(position), 2, GL_FLOAT, GL_FALSE, 0, nullptr);
+  glEnableVertexAttribArray(static_cast<GLuint>(position));
+  const GLint tint = glGetUniformLocation(program, "tint");
+  for (int frame = 0; frame < frames; ++frame) {
+    glClearColor(0, 0, 0, 1);
+    glClear(GL_COLOR_BUFFER_BIT);
+    glUniform4f(tint, red, 0.5f, 0.25f, 1.0f);
+    glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
+    eglSwapBuffers(c.display, c.surface);
+  }
+  const bool clean = glGetError() == GL_NO_ERROR;
+  eglMakeCurrent(c.display, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
+  eglTerminate(c.display);
+  return clean ? 0 : 1;
+}
