@@ -10,7 +10,7 @@
 #include "tools/command.h"
 #include "tools/install_paths.h"
 #include "tools/range_option.h"
-#include "tools/trace_arguments.h"
+#include "tools/command_line.h"
 
 namespace strata::tools {
 namespace {
@@ -97,47 +97,48 @@ int DiffCommandMain(int argc, char** argv) {
   bool images = false, brief = false;
   std::string color = "auto", source = "auto", output = "strata-diff-images";
   uint64_t context = 3, threshold = 0;
-  std::vector<std::string> traces;
-  TraceArguments args("strata diff", kUsage, argc, argv);
+  CommandLine args("strata diff", kUsage,
+                   {{"help", 'h', false}, {"frames", 0, true}, {"calls", 0, true}, {"context", 'U', true},
+                    {"color", 0, true}, {"brief", 'q', false}, {"images", 0, false}, {"output", 'o', true},
+                    {"source", 0, true}, {"threshold", 0, true}},
+                   argc, argv);
   while (args.Next()) {
-    const std::string& arg = args.arg();
-    if (arg == "-h" || arg == "--help") {
+    if (args.Is("help")) {
       std::fputs(kUsage, stdout);
       return 0;
-    } else if (arg == "--frames" || arg == "--calls") {
+    } else if (args.Is("frames") || args.Is("calls")) {
       if (!args.FrameOrCallRange(&frames, &calls)) return 2;
-    } else if (arg == "-U" || arg == "--context") {
+    } else if (args.Is("context")) {
       if (!args.Count(&context)) return 2;
-    } else if (arg == "--color") {
-      if (!args.Value(&color)) return 2;
+    } else if (args.Is("color")) {
+      color = args.value();
       if (color != "auto" && color != "always" && color != "never") {
         std::fprintf(stderr, "strata diff: error: --color is auto, always or never, not '%s'\n", color.c_str());
         return 2;
       }
-    } else if (arg == "-q" || arg == "--brief") {
+    } else if (args.Is("brief")) {
       brief = true;
-    } else if (arg == "--images") {
+    } else if (args.Is("images")) {
       images = true;
-    } else if (arg == "-o" || arg == "--output") {
-      if (!args.Value(&output)) return 2;
-    } else if (arg == "--source") {
-      if (!args.Value(&source)) return 2;
+    } else if (args.Is("output")) {
+      output = args.value();
+    } else if (args.Is("source")) {
+      source = args.value();
       if (source != "auto" && source != "captured" && source != "replayed") {
         std::fprintf(stderr, "strata diff: error: --source is auto, captured or replayed, not '%s'\n", source.c_str());
         return 2;
       }
-    } else if (arg == "--threshold") {
+    } else if (args.Is("threshold")) {
       if (!args.Count(&threshold)) return 2;
       if (threshold > 255) {
         std::fprintf(stderr, "strata diff: error: --threshold takes 0 to 255, not %llu\n",
                      static_cast<unsigned long long>(threshold));
         return 2;
       }
-    } else if (!args.TakeTraces(&traces)) {
-      return 2;
     }
   }
   if (args.failed()) return 2;
+  const std::vector<std::string>& traces = args.operands();
   if (traces.size() != 2) {
     std::fprintf(stderr, "strata diff: error: give two traces, A and B (%zu given)\n%s", traces.size(), kUsage);
     return 2;

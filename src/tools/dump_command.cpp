@@ -11,7 +11,7 @@
 #include "stream/record_reader.h"
 #include "tools/command.h"
 #include "tools/range_option.h"
-#include "tools/trace_arguments.h"
+#include "tools/command_line.h"
 
 namespace strata::tools {
 namespace {
@@ -52,28 +52,27 @@ int DumpCommandMain(int argc, char** argv) {
   bool json = false, memory = false, header = true;
   Range frames, calls;
   std::string grep, path;
-  TraceArguments args("strata dump", kUsage, argc, argv);
+  CommandLine args("strata dump", kUsage,
+                   {{"help", 'h', false}, {"json", 0, false}, {"memory", 0, false}, {"no-header", 0, false},
+                    {"frames", 0, true}, {"calls", 0, true}, {"grep", 0, true}},
+                   argc, argv);
   while (args.Next()) {
-    const std::string& arg = args.arg();
-    if (arg == "-h" || arg == "--help") {
+    if (args.Is("help")) {
       std::fputs(kUsage, stdout);
       return 0;
-    } else if (arg == "--json") {
+    } else if (args.Is("json")) {
       json = true;
-    } else if (arg == "--memory") {
+    } else if (args.Is("memory")) {
       memory = true;
-    } else if (arg == "--no-header") {
+    } else if (args.Is("no-header")) {
       header = false;
-    } else if (arg == "--frames" || arg == "--calls") {
+    } else if (args.Is("frames") || args.Is("calls")) {
       if (!args.FrameOrCallRange(&frames, &calls)) return 2;
-    } else if (arg == "--grep") {
-      if (!args.Value(&grep)) return 2;
-    } else if (!args.TakeTrace(&path)) {
-      return 2;
+    } else if (args.Is("grep")) {
+      grep = args.value();
     }
   }
-  if (args.failed()) return 2;
-  if (!args.HasTrace(path)) return 2;
+  if (args.failed() || !args.OneTrace(&path)) return 2;
   std::regex pattern;
   try {
     pattern = std::regex(grep.empty() ? "." : grep);

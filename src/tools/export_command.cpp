@@ -10,7 +10,7 @@
 #include "stream/record_reader.h"
 #include "tools/command.h"
 #include "tools/range_option.h"
-#include "tools/trace_arguments.h"
+#include "tools/command_line.h"
 
 namespace strata::tools {
 namespace {
@@ -95,26 +95,25 @@ void PrintWarnings(const exporter::ExportSummary& summary, Format format) {
 int ExportCommandMain(int argc, char** argv) {
   std::string path, output, format_name;
   Range frames, calls;
-  TraceArguments args("strata export", kUsage, argc, argv);
+  CommandLine args("strata export", kUsage,
+                   {{"help", 'h', false}, {"output", 'o', true}, {"format", 0, true}, {"frames", 0, true},
+                    {"calls", 0, true}},
+                   argc, argv);
   while (args.Next()) {
-    const std::string& arg = args.arg();
-    if (arg == "-h" || arg == "--help") {
+    if (args.Is("help")) {
       std::fputs(kUsage, stdout);
       return 0;
-    } else if (arg == "-o" || arg == "--output") {
-      if (!args.Value(&output)) return 2;
-    } else if (arg == "--format") {
-      if (!args.Value(&format_name)) return 2;
-    } else if (arg == "--frames" || arg == "--calls") {
+    } else if (args.Is("output")) {
+      output = args.value();
+    } else if (args.Is("format")) {
+      format_name = args.value();
+    } else if (args.Is("frames") || args.Is("calls")) {
       if (!args.FrameOrCallRange(&frames, &calls)) return 2;
-    } else if (!args.TakeTrace(&path)) {
-      return 2;
     }
   }
-  if (args.failed()) return 2;
-  if (path.empty() || output.empty()) {
-    std::fprintf(stderr, "strata export: error: %s\n%s", path.empty() ? "no trace given" : "no output given (-o OUT)",
-                 kUsage);
+  if (args.failed() || !args.OneTrace(&path)) return 2;
+  if (output.empty()) {
+    std::fprintf(stderr, "strata export: error: no output given (-o OUT)\n%s", kUsage);
     return 2;
   }
   Format format = format_name.empty() ? FormatOfPath(output) : FormatNamed(format_name);

@@ -15,6 +15,7 @@
 #include "strata/api/codec.h"
 #include "strata/api/functions.h"
 #include "tools/command.h"
+#include "tools/command_line.h"
 #include "tools/install_paths.h"
 
 namespace strata::tools {
@@ -267,18 +268,19 @@ void PrintJson(const Report& r, const Counts& counts) {
 
 int InfoCommandMain(int argc, char** argv) {
   bool as_json = false, coverage = false;
-  for (int i = 1; i < argc; ++i) {
-    if (!std::strcmp(argv[i], "--json")) {
-      as_json = true;
-    } else if (!std::strcmp(argv[i], "--coverage")) {
-      coverage = true;
-    } else if (!std::strcmp(argv[i], "-h") || !std::strcmp(argv[i], "--help")) {
+  CommandLine args("strata info", kUsage, {{"help", 'h', false}, {"json", 0, false}, {"coverage", 0, false}}, argc,
+                   argv);
+  while (args.Next()) {
+    if (args.Is("help")) {
       std::fputs(kUsage, stdout);
       return 0;
-    } else {
-      std::fprintf(stderr, "strata info: error: unknown argument '%s'\n%s", argv[i], kUsage);
-      return 2;
     }
+    (args.Is("json") ? as_json : coverage) = true;
+  }
+  if (args.failed()) return 2;
+  if (!args.operands().empty()) {
+    std::fprintf(stderr, "strata info: error: unknown argument '%s'\n%s", args.operands()[0].c_str(), kUsage);
+    return 2;
   }
   if (coverage) return PrintCoverage(as_json);
   Report report;

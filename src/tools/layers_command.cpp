@@ -9,6 +9,7 @@
 #include "loader/layer_discovery.h"
 #include "loader/layer_settings.h"
 #include "tools/command.h"
+#include "tools/command_line.h"
 #include "tools/install_paths.h"
 #include "tools/program_launch.h"
 
@@ -141,25 +142,22 @@ int LayersCommandMain(int argc, char** argv) {
     return 0;
   }
   std::string app;
-  std::vector<std::string> paths, positional;
-  for (int i = 2; i < argc; ++i) {
-    std::string arg = argv[i];
-    if (arg == "-h" || arg == "--help") {
+  std::vector<std::string> paths;
+  // The action is the command line's first word; its options follow.
+  CommandLine args("strata layers", kUsage, {{"help", 'h', false}, {"app", 0, true}, {"path", 0, true}}, argc - 1,
+                   argv + 1);
+  while (args.Next()) {
+    if (args.Is("help")) {
       std::fputs(kUsage, stdout);
       return 0;
-    } else if ((arg == "--app" || arg == "--path") && i + 1 < argc) {
-      (arg == "--app" ? app : paths.emplace_back()) = argv[++i];
-    } else if (arg.rfind("--app=", 0) == 0) {
-      app = arg.substr(6);
-    } else if (arg.rfind("--path=", 0) == 0) {
-      paths.push_back(arg.substr(7));
-    } else if (!arg.empty() && arg[0] == '-') {
-      std::fprintf(stderr, "strata layers: error: unknown or incomplete option '%s'\n%s", arg.c_str(), kUsage);
-      return 2;
-    } else {
-      positional.push_back(arg);
+    } else if (args.Is("app")) {
+      app = args.value();
+    } else if (args.Is("path")) {
+      paths.emplace_back(args.value());
     }
   }
+  if (args.failed()) return 2;
+  const std::vector<std::string>& positional = args.operands();
   auto usage_error = [&](const char* why) {
     std::fprintf(stderr, "strata layers: error: %s\n%s", why, kUsage);
     return 2;

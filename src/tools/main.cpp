@@ -34,6 +34,10 @@ void PrintUsage(FILE* out) {
                "unmodified Linux programs.\n\ncommands:\n");
   for (const Command& command : kCommands) std::fprintf(out, "  %-8s %s\n", command.name, command.summary);
   std::fprintf(out,
+               "\nOptions are the same kind everywhere: --option VALUE or --option=VALUE, -o VALUE\n"
+               "for one-letter forms, given before or after a trace (before the program that\n"
+               "run and trace start); frame and call lists as 1,5-9,20- (frame N is what\n"
+               "follows the N-th frame end).\n"
                "\n'strata COMMAND --help' (or 'strata help COMMAND') describes a command.\n"
                "'strata --version' prints the version.\n");
 }

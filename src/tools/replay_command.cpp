@@ -12,6 +12,7 @@
 #include "common/byte_size.h"
 #include "replay/replayer.h"
 #include "tools/command.h"
+#include "tools/command_line.h"
 #include "tools/install_paths.h"
 #include "tools/range_option.h"
 
@@ -91,48 +92,49 @@ int ReplayCommandMain(int argc, char** argv) {
     std::fprintf(stderr, "strata replay: error: %s\n\n%s", message.c_str(), kUsage);
     return 2;
   };
-  for (int i = 1; i < argc; ++i) {
-    std::string arg = argv[i];
-    bool has_value = i + 1 < argc;
-    if (arg == "-h" || arg == "--help") {
+  CommandLine args("strata replay", kUsage,
+                   {{"help", 'h', false}, {"window", 0, false}, {"verify", 0, false}, {"strict", 0, false},
+                    {"no-check", 0, false}, {"benchmark", 0, false}, {"snapshot", 0, true}, {"output", 'o', true},
+                    {"memory", 0, true}, {"loop", 0, true}},
+                   argc, argv);
+  while (args.Next()) {
+    const std::string value = args.value() ? args.value() : "";
+    if (args.Is("help")) {
       std::fputs(kUsage, stdout);
       return 0;
-    } else if (arg == "--window") {
+    } else if (args.Is("window")) {
       options.window = true;
-    } else if (arg == "--verify") {
+    } else if (args.Is("verify")) {
       options.verify = true;
-    } else if (arg == "--strict") {
+    } else if (args.Is("strict")) {
       strict = true;
-    } else if (arg == "--no-check") {
+    } else if (args.Is("no-check")) {
       options.check = false;
-    } else if (arg == "--benchmark") {
+    } else if (args.Is("benchmark")) {
       benchmark = true;
-    } else if (arg == "--snapshot" && has_value) {
+    } else if (args.Is("snapshot")) {
       Range frames;
-      if (!ParseRange(argv[++i], &frames)) {
-        return usage_error(std::string("--snapshot takes frames like 0,5,10-20 or 3-, not '") + argv[i] + "'");
+      if (!ParseRange(value, &frames)) {
+        return usage_error("--snapshot takes frames like 0,5,10-20 or 3-, not '" + value + "'");
       }
       options.snapshot_frames.insert(options.snapshot_frames.end(), frames.parts.begin(), frames.parts.end());
-    } else if ((arg == "-o" || arg == "--output") && has_value) {
-      output = argv[++i];
-    } else if (arg == "--memory" && has_value) {
-      if (!ParseByteSize(argv[++i], &options.memory_limit)) {
-        return usage_error(std::string("--memory takes a size (1073741824, 512M, 4G), not '") + argv[i] + "'");
+    } else if (args.Is("output")) {
+      output = value;
+    } else if (args.Is("memory")) {
+      if (!ParseByteSize(value, &options.memory_limit)) {
+        return usage_error("--memory takes a size (1073741824, 512M, 4G), not '" + value + "'");
       }
       memory_given = true;
-    } else if (arg == "--loop" && has_value) {
+    } else if (args.Is("loop")) {
       char* end = nullptr;
-      long loops = std::strtol(argv[++i], &end, 10);
-      if (*end != '\0' || loops < 1 || loops > 1000000) return usage_error("--loop takes a number from 1");
+      long loops = std::strtol(value.c_str(), &end, 10);
+      if (value.empty() || *end != '\0' || loops < 1 || loops > 1000000) return usage_error("--loop takes a number from 1");
       options.loops = static_cast<int>(loops);
-    } else if (!arg.empty() && arg[0] == '-') {
-      return usage_error("unknown or incomplete option '" + arg + "'");
-    } else if (path.empty()) {
-      path = arg;
-    } else {
-      return usage_error("one trace at a time");
     }
   }
+  if (args.failed()) return 2;
+  if (args.operands().size() > 1) return usage_error("one trace at a time");
+  if (!args.operands().empty()) path = args.operands()[0];
   if (path.empty()) return usage_error("no trace given");
   if (!memory_given) options.memory_limit = PhysicalMemoryBytes() / 2;
   if (strict && !options.check) return usage_error("--strict needs the checks that --no-check turns off");

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "tools/command.h"
+#include "tools/command_line.h"
 #include "tools/program_launch.h"
 
 namespace strata::tools {
@@ -51,51 +52,31 @@ int RunCommandMain(int argc, char** argv) {
   const struct {
     const char* option;
     const char* variable;
-  } settings[] = {{"--driver-egl", "STRATA_DRIVER_EGL"},
-                  {"--driver-glesv2", "STRATA_DRIVER_GLESV2"},
-                  {"--driver-glesv1", "STRATA_DRIVER_GLESV1"},
-                  {"--driver-gl", "STRATA_DRIVER_GL"},
-                  {"--remote", "STRATA_REMOTE"},
-                  {"--remote-fallback", "STRATA_REMOTE_FALLBACK"},
-                  {"--layers", "STRATA_LAYERS"},
-                  {"--layer-path", "STRATA_LAYER_PATH"},
-                  {"--log", "STRATA_LOG"}};
-  int i = 1;
-  for (; i < argc; ++i) {
-    std::string arg = argv[i];
-    if (arg == "--") {
-      ++i;
-      break;
-    }
-    if (arg == "-h" || arg == "--help") {
+  } settings[] = {{"driver-egl", "STRATA_DRIVER_EGL"},
+                  {"driver-glesv2", "STRATA_DRIVER_GLESV2"},
+                  {"driver-glesv1", "STRATA_DRIVER_GLESV1"},
+                  {"driver-gl", "STRATA_DRIVER_GL"},
+                  {"remote", "STRATA_REMOTE"},
+                  {"remote-fallback", "STRATA_REMOTE_FALLBACK"},
+                  {"layers", "STRATA_LAYERS"},
+                  {"layer-path", "STRATA_LAYER_PATH"},
+                  {"log", "STRATA_LOG"}};
+  std::vector<OptionSpec> options = {{"help", 'h', false}, {"traceable", 0, false}, {"no-attach", 0, false}};
+  for (const auto& setting : settings) options.push_back({setting.option, 0, true});
+  CommandLine args("strata run", kUsage, options, argc, argv, CommandLine::Operands::kProgramLast);
+  while (args.Next()) {
+    if (args.Is("help")) {
       std::fputs(kUsage, stdout);
       return 0;
-    }
-    if (arg.empty() || arg[0] != '-') break;  // the program starts here
-    if (arg == "--traceable" || arg == "--no-attach") {
-      traceable = arg == "--traceable";
-      continue;
-    }
-    bool known = false;
-    for (const auto& setting : settings) {
-      std::string prefix = std::string(setting.option) + "=";
-      if (arg == setting.option) {
-        if (i + 1 >= argc) {
-          std::fprintf(stderr, "strata run: error: %s needs a value\n", setting.option);
-          return 2;
-        }
-        request.environment[setting.variable] = argv[++i];
-        known = true;
-      } else if (arg.rfind(prefix, 0) == 0) {
-        request.environment[setting.variable] = arg.substr(prefix.size());
-        known = true;
+    } else if (args.Is("traceable") || args.Is("no-attach")) {
+      traceable = args.Is("traceable");
+    } else {
+      for (const auto& setting : settings) {
+        if (args.Is(setting.option)) request.environment[setting.variable] = args.value();
       }
     }
-    if (!known) {
-      std::fprintf(stderr, "strata run: error: unknown option '%s'\n%s", arg.c_str(), kUsage);
-      return 2;
-    }
   }
+  if (args.failed()) return 2;
   if (auto it = request.environment.find("STRATA_LOG"); it != request.environment.end()) {
     const std::string& level = it->second;
     if (level != "error" && level != "warning" && level != "info" && level != "debug") {
@@ -104,7 +85,7 @@ int RunCommandMain(int argc, char** argv) {
       return 2;
     }
   }
-  for (; i < argc; ++i) request.argv.emplace_back(argv[i]);
+  request.argv = args.operands();
   if (traceable) {
     // In front of whatever layers the program gets (--layers, STRATA_LAYERS or per-app settings).
     request.environment["STRATA_LAYERS_FIRST"] = "libstrata_trace.so";

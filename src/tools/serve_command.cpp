@@ -13,6 +13,7 @@
 #include "serve/log.h"
 #include "serve/server.h"
 #include "tools/command.h"
+#include "tools/command_line.h"
 #include "tools/install_paths.h"
 
 namespace strata::tools {
@@ -84,43 +85,47 @@ int ServeCommandMain(int argc, char** argv) {
     std::fprintf(stderr, "strata serve: error: %s\n\n%s", message.c_str(), kUsage);
     return 2;
   };
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    const bool has_value = i + 1 < argc;
-    if (arg == "-h" || arg == "--help") {
+  CommandLine args("strata serve", kUsage,
+                   {{"help", 'h', false}, {"listen", 0, true}, {"allow-uid", 0, true}, {"token-file", 0, true},
+                    {"record", 0, true}, {"driver-egl", 0, true}, {"driver-glesv2", 0, true},
+                    {"driver-glesv1", 0, true}, {"display", 0, false}, {"client-memory", 0, true}},
+                   argc, argv);
+  while (args.Next()) {
+    const std::string value = args.value() ? args.value() : "";
+    if (args.Is("help")) {
       std::fputs(kUsage, stdout);
       return 0;
-    } else if (arg == "--listen" && has_value) {
-      std::string address = argv[++i];
+    } else if (args.Is("listen")) {
+      std::string address = value;
       // tcp:PORT: loopback unless the user names another host.
       if (address.rfind("tcp:", 0) == 0 && address.find(':', 4) == std::string::npos) {
         address = "tcp:127.0.0.1:" + address.substr(4);
       }
       options.listen.push_back(address);
-    } else if (arg == "--allow-uid" && has_value) {
+    } else if (args.Is("allow-uid")) {
       uid_t uid;
-      if (!ParseUid(argv[++i], &uid)) return usage_error(std::string("--allow-uid takes a number, not '") + argv[i] + "'");
+      if (!ParseUid(value.c_str(), &uid)) return usage_error("--allow-uid takes a number, not '" + value + "'");
       options.allow_uids.push_back(uid);
-    } else if (arg == "--token-file" && has_value) {
-      options.token_file = argv[++i];
-    } else if (arg == "--record" && has_value) {
-      options.record_dir = argv[++i];
-    } else if ((arg == "--driver-egl" || arg == "--driver-glesv2" || arg == "--driver-glesv1") && has_value) {
-      const char* variable = arg == "--driver-egl"      ? "STRATA_DRIVER_EGL"
-                             : arg == "--driver-glesv2" ? "STRATA_DRIVER_GLESV2"
+    } else if (args.Is("token-file")) {
+      options.token_file = value;
+    } else if (args.Is("record")) {
+      options.record_dir = value;
+    } else if (args.Is("driver-egl") || args.Is("driver-glesv2") || args.Is("driver-glesv1")) {
+      const char* variable = args.Is("driver-egl")      ? "STRATA_DRIVER_EGL"
+                             : args.Is("driver-glesv2") ? "STRATA_DRIVER_GLESV2"
                                                         : "STRATA_DRIVER_GLESV1";
-      setenv(variable, argv[++i], 1);  // read by the driver locator the host driver uses
-    } else if (arg == "--display") {
+      setenv(variable, value.c_str(), 1);  // read by the driver locator the host driver uses
+    } else if (args.Is("display")) {
       options.display = true;
-    } else if (arg == "--client-memory" && has_value) {
-      if (!ParseByteSize(argv[++i], &client_memory)) {
-        return usage_error(std::string("--client-memory takes a size (1073741824, 512M, 4G), not '") + argv[i] + "'");
+    } else if (args.Is("client-memory")) {
+      if (!ParseByteSize(value, &client_memory)) {
+        return usage_error("--client-memory takes a size (1073741824, 512M, 4G), not '" + value + "'");
       }
       client_memory_given = true;
-    } else {
-      return usage_error("unknown or incomplete option '" + arg + "'");
     }
   }
+  if (args.failed()) return 2;
+  if (!args.operands().empty()) return usage_error("strata serve takes no operands ('" + args.operands()[0] + "')");
   if (options.listen.empty()) options.listen.push_back(serve::DefaultAddress());
   options.client_memory = client_memory_given ? client_memory : PhysicalMemoryBytes() / 2;
   if (!options.record_dir.empty()) {

@@ -12,7 +12,7 @@
 #include "stream/frame_numbering.h"
 #include "stream/record_reader.h"
 #include "tools/command.h"
-#include "tools/trace_arguments.h"
+#include "tools/command_line.h"
 
 namespace strata::tools {
 namespace {
@@ -44,21 +44,18 @@ int StatsCommandMain(int argc, char** argv) {
   bool json = false;
   uint64_t top = 25;
   std::string path;
-  TraceArguments args("strata stats", kUsage, argc, argv);
+  CommandLine args("strata stats", kUsage, {{"help", 'h', false}, {"json", 0, false}, {"top", 0, true}}, argc, argv);
   while (args.Next()) {
-    const std::string& arg = args.arg();
-    if (arg == "-h" || arg == "--help") {
+    if (args.Is("help")) {
       std::fputs(kUsage, stdout);
       return 0;
-    } else if (arg == "--json") {
+    } else if (args.Is("json")) {
       json = true;
-    } else if (arg == "--top") {
+    } else if (args.Is("top")) {
       if (!args.Count(&top)) return 2;
-    } else if (!args.TakeTrace(&path)) {
-      return 2;
     }
   }
-  if (args.failed() || !args.HasTrace(path)) return 2;
+  if (args.failed() || !args.OneTrace(&path)) return 2;
   std::string error;
   auto reader = stream::RecordReader::Open(path, &error);
   if (!reader) {

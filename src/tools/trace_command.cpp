@@ -4,7 +4,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -14,6 +16,7 @@
 #include "layers/trace/capture_setting.h"
 #include "stream/trace_file.h"
 #include "tools/command.h"
+#include "tools/command_line.h"
 #include "tools/program_launch.h"
 #include "transport/sockets.h"
 
@@ -218,64 +221,61 @@ int TraceCommandMain(int argc, char** argv) {
   LaunchRequest request;
   std::string output, compression = "lz4", extra_layers, connect, listen;
   int wait_seconds = 10, attach = 0, detach = 0;
-  int i = 1;
-  for (; i < argc; ++i) {
-    std::string arg = argv[i];
-    auto value = [&]() -> const char* { return i + 1 < argc ? argv[++i] : nullptr; };
-    if (arg == "--") {
-      ++i;
-      break;
-    } else if (arg == "-h" || arg == "--help") {
+  CommandLine args("strata trace", kUsage,
+                   {{"help", 'h', false}, {"output", 'o', true}, {"compression", 0, true}, {"process", 0, true},
+                    {"layers", 0, true}, {"layer-path", 0, true}, {"log", 0, true}, {"connect", 0, true},
+                    {"listen", 0, true}, {"wait", 0, true}, {"attach", 0, true}, {"detach", 0, true},
+                    {"capture", 0, true}, {"timing", 0, true}},
+                   argc, argv, CommandLine::Operands::kProgramLast);
+  while (args.Next()) {
+    const char* v = args.value();
+    if (args.Is("help")) {
       std::fputs(kUsage, stdout);
       return 0;
-    } else if (arg == "-o" || arg == "--output" || arg == "--compression" || arg == "--process" ||
-               arg == "--layers" || arg == "--layer-path" || arg == "--log" || arg == "--connect" || arg == "--listen" || arg == "--wait" ||
-               arg == "--attach" || arg == "--detach" || arg == "--capture" || arg == "--timing") {
-      const char* v = value();
-      if (v == nullptr) {
-        std::fprintf(stderr, "strata trace: error: %s needs a value\n", arg.c_str());
+    } else if (args.Is("output")) {
+      output = v;
+    } else if (args.Is("compression")) {
+      compression = v;
+    } else if (args.Is("process")) {
+      request.environment["STRATA_TRACE_PROCESS"] = v;
+    } else if (args.Is("layers")) {
+      extra_layers = v;
+    } else if (args.Is("layer-path")) {
+      request.environment["STRATA_LAYER_PATH"] = v;
+    } else if (args.Is("log")) {
+      request.environment["STRATA_LOG"] = v;
+    } else if (args.Is("connect")) {
+      connect = v;
+    } else if (args.Is("listen")) {
+      listen = v;
+    } else if (args.Is("capture")) {
+      if (!trace::IsCaptureSetting(v)) {
+        std::fprintf(stderr, "strata trace: error: --capture takes %s, not '%s'\n", trace::kCaptureSettings, v);
         return 2;
       }
-      if (arg == "-o" || arg == "--output") output = v;
-      if (arg == "--compression") compression = v;
-      if (arg == "--process") request.environment["STRATA_TRACE_PROCESS"] = v;
-      if (arg == "--layers") extra_layers = v;
-      if (arg == "--layer-path") request.environment["STRATA_LAYER_PATH"] = v;
-      if (arg == "--log") request.environment["STRATA_LOG"] = v;
-      if (arg == "--connect") connect = v;
-      if (arg == "--capture") {
-        if (!trace::IsCaptureSetting(v)) {
-          std::fprintf(stderr, "strata trace: error: --capture takes %s, not '%s'\n", trace::kCaptureSettings, v);
-          return 2;
-        }
-        request.environment["STRATA_TRACE_CAPTURE"] = v;
+      request.environment["STRATA_TRACE_CAPTURE"] = v;
+    } else if (args.Is("timing")) {
+      if (std::strcmp(v, "work") != 0 && std::strcmp(v, "all") != 0) {
+        std::fprintf(stderr, "strata trace: error: --timing takes work or all, not '%s'\n", v);
+        return 2;
       }
-      if (arg == "--timing") {
-        if (std::strcmp(v, "work") != 0 && std::strcmp(v, "all") != 0) {
-          std::fprintf(stderr, "strata trace: error: --timing takes work or all, not '%s'\n", v);
-          return 2;
-        }
-        request.environment["STRATA_TRACE_TIMING"] = v;
+      request.environment["STRATA_TRACE_TIMING"] = v;
+    } else if (args.Is("wait")) {
+      uint64_t seconds = 0;
+      if (!args.Count(&seconds)) return 2;
+      wait_seconds = static_cast<int>(std::min<uint64_t>(seconds, 86400));
+    } else if (args.Is("attach") || args.Is("detach")) {
+      char* end = nullptr;
+      long pid = std::strtol(v, &end, 10);
+      if (*v == '\0' || *end != '\0' || pid <= 0 || pid > INT32_MAX) {
+        std::fprintf(stderr, "strata trace: error: %s takes a process id, not '%s'\n", args.written().c_str(), v);
+        return 2;
       }
-      if (arg == "--listen") listen = v;
-      if (arg == "--wait") wait_seconds = std::atoi(v);
-      if (arg == "--attach" || arg == "--detach") {
-        char* end = nullptr;
-        long pid = std::strtol(v, &end, 10);
-        if (*end != '\0' || pid <= 0) {
-          std::fprintf(stderr, "strata trace: error: %s takes a process id, not '%s'\n", arg.c_str(), v);
-          return 2;
-        }
-        (arg == "--attach" ? attach : detach) = static_cast<int>(pid);
-      }
-    } else if (!arg.empty() && arg[0] == '-') {
-      std::fprintf(stderr, "strata trace: error: unknown option '%s'\n%s", arg.c_str(), kUsage);
-      return 2;
-    } else {
-      break;
+      (args.Is("attach") ? attach : detach) = static_cast<int>(pid);
     }
   }
-  for (; i < argc; ++i) request.argv.emplace_back(argv[i]);
+  if (args.failed()) return 2;
+  request.argv = args.operands();
   if (attach || detach) {
     if (!request.argv.empty()) {
       std::fprintf(stderr, "strata trace: error: --attach/--detach switch a running program; they run none\n");

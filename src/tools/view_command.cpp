@@ -14,7 +14,7 @@
 #include "stream/frame_numbering.h"
 #include "tools/command.h"
 #include "tools/install_paths.h"
-#include "tools/trace_arguments.h"
+#include "tools/command_line.h"
 #include "view/captured_images.h"
 #include "view/replayed_images.h"
 #include "view/html_report.h"
@@ -114,37 +114,35 @@ bool WriteFile(const std::string& path, const std::string& page, std::string* er
 int ViewCommandMain(int argc, char** argv) {
   std::string trace, output, thumbnails = "auto";
   uint64_t max_thumbnails = 200, thumbnail_size = 320;
-  TraceArguments args("strata view", kUsage, argc, argv);
+  CommandLine args("strata view", kUsage,
+                   {{"help", 'h', false}, {"output", 'o', true}, {"thumbnails", 0, true}, {"max-thumbnails", 0, true},
+                    {"thumbnail-size", 0, true}},
+                   argc, argv);
   while (args.Next()) {
-    const std::string& arg = args.arg();
-    if (arg == "-h" || arg == "--help") {
+    const std::string arg = args.written();
+    if (args.Is("help")) {
       std::fputs(kUsage, stdout);
       return 0;
-    } else if (arg == "-o" || arg == "--output") {
-      if (!args.Value(&output)) return 2;
-    } else if (arg == "--thumbnails") {
-      const char* v = args.Value();
-      if (!v) return 2;
+    } else if (args.Is("output")) {
+      output = args.value();
+    } else if (args.Is("thumbnails")) {
+      const char* v = args.value();
       thumbnails = v;
       if (thumbnails != "auto" && thumbnails != "captured" && thumbnails != "replayed" && thumbnails != "none") {
         std::fprintf(stderr, "strata view: error: --thumbnails is auto, captured, replayed or none, not '%s'\n", v);
         return 2;
       }
-    } else if (arg == "--max-thumbnails" || arg == "--thumbnail-size") {
-      const char* v = args.Value();
-      if (!v) return 2;
+    } else if (args.Is("max-thumbnails") || args.Is("thumbnail-size")) {
+      const char* v = args.value();
       uint64_t* target = arg == "--max-thumbnails" ? &max_thumbnails : &thumbnail_size;
       if (!ParseCount(v, target) || (arg == "--thumbnail-size" && (*target < 16 || *target > 4096))) {
         std::fprintf(stderr, "strata view: error: %s takes %s, not '%s'\n", arg.c_str(),
                      arg == "--thumbnail-size" ? "a size from 16 to 4096" : "a number", v);
         return 2;
       }
-    } else if (!args.TakeTrace(&trace)) {
-      return 2;
     }
   }
-  if (args.failed()) return 2;
-  if (!args.HasTrace(trace)) return 2;
+  if (args.failed() || !args.OneTrace(&trace)) return 2;
   if (output.empty()) output = DefaultOutput(trace);
 
   const auto started = std::chrono::steady_clock::now();
