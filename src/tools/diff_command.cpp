@@ -15,13 +15,13 @@
 namespace strata::tools {
 namespace {
 
-constexpr char kUsage[] = R"(usage: strata diff [options] A B
+constexpr char kUsage[] = R"(usage: strata diff [options] TRACE TRACE
 
-Compares two traces call by call and prints the calls that differ. Calls
-are lined up as diff(1) lines up text, by function and every value, with
-the data behind pointers compared by content; a stretch that differs is
-lined up again by function, so that a call whose arguments changed prints
-as one changed call:
+Compares two traces, A (the first) and B, call by call and prints the
+calls that differ. Calls are lined up as diff(1) lines up text, by
+function and every value, with the data behind pointers compared by
+content; a stretch that differs is lined up again by function, so that a
+call whose arguments changed prints as one changed call:
   @@ frame 2: A calls 120-126, B calls 120-127 @@
     121 glUseProgram(program=3)
   | 122 glUniform4f(location=0, v0=0.35 -> 0.5, v1=0.35, v2=0.45, v3=1)

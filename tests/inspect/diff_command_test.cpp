@@ -76,6 +76,7 @@ class DiffCommand : public testing::Test {
 };
 std::string DiffCommand::base_, DiffCommand::again_, DiffCommand::tinted_, DiffCommand::longer_;
 
+// Catches: EGL handles or program addresses compared by value (they move every run).
 TEST_F(DiffCommand, TwoRunsOfOneProgramAreEqual) {
   // Separate processes: the EGL handles (addresses) differ, the calls do not.
   for (const std::string& other : {base_, again_}) {
@@ -86,6 +87,7 @@ TEST_F(DiffCommand, TwoRunsOfOneProgramAreEqual) {
   }
 }
 
+// Catches: a changed call shown as removed and added, values not compared, wrong old/new.
 TEST_F(DiffCommand, OneChangedUniformIsReportedAsThatCallOnly) {
   ProcessResult run = Strata({"diff", "--color", "never", base_, tinted_});
   ASSERT_EQ(run.exit_code, 1) << run.out << run.err;
@@ -111,6 +113,7 @@ TEST_F(DiffCommand, OneChangedUniformIsReportedAsThatCallOnly) {
   EXPECT_NE(colored.out.find("\033[9m\033[31m0.25\033[0m -> \033[32m0.75\033[0m"), std::string::npos) << colored.out;
 }
 
+// Catches: an insertion misaligned (shown as changes), --frames not applied to both traces.
 TEST_F(DiffCommand, OneMoreFrameIsItsCallsAdded) {
   ProcessResult run = Strata({"diff", base_, longer_});
   ASSERT_EQ(run.exit_code, 1) << run.out << run.err;
@@ -126,6 +129,7 @@ TEST_F(DiffCommand, OneMoreFrameIsItsCallsAdded) {
   EXPECT_EQ(first_frames.exit_code, 0) << first_frames.out << first_frames.err;
 }
 
+// Catches: --calls ignored or applied to one trace only.
 TEST_F(DiffCommand, CallSelectionComparesOnlyThoseCalls) {
   // The uniform of the first frame is the only change; calls before it are equal.
   ProcessResult changed = Strata({"diff", "-U", "0", base_, tinted_});
@@ -139,6 +143,7 @@ TEST_F(DiffCommand, CallSelectionComparesOnlyThoseCalls) {
   EXPECT_EQ(CallLines(at.out, '|').size(), 1u) << at.out;
 }
 
+// Catches: images compared by the wrong frame, panels swapped or unmarked, --threshold ignored.
 TEST_F(DiffCommand, ImagesDifferWhereTheTintDoesAndAreMarked) {
   const std::string out_dir = Temp("images");
   std::filesystem::remove_all(out_dir);
@@ -180,6 +185,7 @@ TEST_F(DiffCommand, ImagesDifferWhereTheTintDoesAndAreMarked) {
   std::filesystem::remove_all(out_dir);
 }
 
+// Catches: a crash or exit 0/1 on a bad trace or arguments; a cut-short trace refused.
 TEST_F(DiffCommand, BadInputIsOneClearErrorWithStatus2) {
   const std::string missing = Temp("missing.strata");
   ProcessResult run = Strata({"diff", base_, missing});

@@ -47,6 +47,7 @@ size_t CheckRuns(const std::vector<AlignedRun>& runs, const std::vector<uint64_t
   return shared;
 }
 
+// Catches: a backtrack that takes the wrong move, an off-by-one at the ends.
 TEST(SequenceAlignment, IsMinimalOnRandomSequences) {
   std::mt19937_64 random(7);
   for (int round = 0; round < 300; ++round) {
@@ -59,6 +60,7 @@ TEST(SequenceAlignment, IsMinimalOnRandomSequences) {
   }
 }
 
+// Catches: the bound cutting in where the differences are few.
 TEST(SequenceAlignment, FindsOneChangeInALongSequence) {
   std::vector<uint64_t> a(100000);
   for (size_t i = 0; i < a.size(); ++i) a[i] = i % 97;
@@ -70,6 +72,7 @@ TEST(SequenceAlignment, FindsOneChangeInALongSequence) {
   EXPECT_EQ(CheckRuns(runs, a, b), a.size() - 2);
 }
 
+// Catches: a restart past the bound that loses or repeats keys, or never ends.
 TEST(SequenceAlignment, StaysValidPastTheEditBound) {
   // Unrelated sequences: far more edits than the bound allows; still a valid alignment.
   std::mt19937_64 random(11);
