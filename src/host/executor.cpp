@@ -57,6 +57,17 @@ std::vector<std::string> Executor::problems() const {
 
 Executor::Context* Executor::Current(const Thread& thread) { return thread.current; }
 
+int Executor::CurrentVersion(uint32_t thread) {
+  const Context* context = Current(ThreadOf(thread));
+  return context ? context->version : 0;
+}
+
+uint64_t Executor::StreamName(uint32_t thread, ObjectClass object, uint64_t host) {
+  Context* context = Current(ThreadOf(thread));
+  if (context == nullptr || object == ObjectClass::kNone || IsEglHandle(object)) return host;
+  return context->NamesOf(object).ToStream(host);
+}
+
 Executor::Thread& Executor::ThreadOf(uint32_t id) {
   // Calls come in runs of one thread: remember the last one (map nodes do not move).
   if (last_thread_ == nullptr || last_thread_id_ != id) {

@@ -88,6 +88,17 @@ class Executor {
   // Reads the whole draw surface of the thread's current context.
   bool ReadSurface(uint32_t thread, RgbaImage* image, std::string* error, ReadOrder order = ReadOrder::kRgba);
 
+  // For reading a context's state back (`strata state`): the GLES version
+  // the thread's current context was made for (0: none is current), and a
+  // host object name of it as the stream names it (ToStream: a name the
+  // stream never made stands for itself).
+  int CurrentVersion(uint32_t thread);
+  uint64_t StreamName(uint32_t thread, api::ObjectClass object, uint64_t host);
+  uint64_t HostName(uint32_t thread, api::ObjectClass object, uint64_t recorded) {
+    return ToHost(ThreadOf(thread), object, recorded, 0);
+  }
+  const HostDriver& driver() const { return driver_; }
+
   // Counts the GL storage (buffers, textures, renderbuffers) the stream's
   // calls ask for against `limit_bytes` (0: counted, never refused). A call
   // that would pass it is refused before the driver sees it, and the

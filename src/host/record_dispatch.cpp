@@ -21,6 +21,7 @@ void RecordDispatch::RunOn(uint64_t thread, const std::function<void()>& work) {
 bool RecordDispatch::Dispatch(const stream::Record& record, std::string* error) {
   switch (record.type) {
     case stream::RecordType::kCall: {
+      if (stopped_) return true;
       std::string problem;
       if (!decoder_.Decode(record.payload, record.thread_id, record.chunk, &call_, &problem)) {
         *error = "call " + std::to_string(calls_) + " (thread " + std::to_string(record.thread_id) + "): " + problem;
@@ -53,11 +54,16 @@ bool RecordDispatch::Dispatch(const stream::Record& record, std::string* error) 
 
 void RecordDispatch::RunCall(const stream::Record& record) {
   RunOn(record.thread_id, [&] {
+    if (before_call && !before_call(call_)) {
+      stopped_ = true;
+      return;
+    }
     const bool replied = (on_reply || after_call) && (!wants_reply || wants_reply(call_));
     const bool ran = replied ? executor_.Execute(call_, &reply_) : executor_.Execute(call_);
     if (replied && on_reply) on_reply(call_, reply_);
     if (ran && after_call) after_call(call_, replied ? &reply_ : nullptr);
   });
+  if (stopped_) return;
   ++calls_;
   first_start_ns_ = std::min(first_start_ns_, call_.start_ns);
   last_end_ns_ = std::max(last_end_ns_, call_.start_ns + call_.duration_ns);

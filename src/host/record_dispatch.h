@@ -49,6 +49,11 @@ class RecordDispatch {
   // reply when wants_reply asked for one (else null): a replay checking itself.
   std::function<void(const stream::DecodedCall& call, const CallReply* reply)> after_call;
 
+  // Called on the call's host thread before it runs; false: the call is not
+  // run, and nor is any after it (stopped()): a replay stopping at a call.
+  std::function<bool(const stream::DecodedCall& call)> before_call;
+  bool stopped() const { return stopped_; }
+
   // A wire stream's blobs sent out of line (stream/bulk_blobs.h).
   void SetBulk(stream::BulkBlobs* bulk, size_t threshold) { decoder_.SetBulk(bulk, threshold); }
   // A trace's calls to functions the tracer did not know are skipped (and
@@ -74,6 +79,7 @@ class RecordDispatch {
   stream::DecodedCall call_;
   CallReply reply_;
   uint64_t calls_ = 0, first_start_ns_ = UINT64_MAX, last_end_ns_ = 0;
+  bool stopped_ = false;
 };
 
 }  // namespace strata::host

@@ -54,6 +54,13 @@ class LoopReplay {
       : options_(options), dispatch_(driver, surfaces, functions), result_(result), first_loop_(first_loop),
         checking_(options.check && first_loop), check_(driver) {
     dispatch_.executor().before_swap = [this](uint32_t thread, uint64_t) { BeforeSwap(thread); };
+    if (options.stop_before_call != UINT64_MAX && first_loop) {
+      dispatch_.before_call = [this](const stream::DecodedCall& call) {
+        if (call.sequence < options_.stop_before_call) return true;
+        if (options_.at_stop) options_.at_stop(dispatch_.executor(), call);
+        return false;
+      };
+    }
     dispatch_.executor().SetStorageLimit(options.memory_limit);
     dispatch_.AcceptUnknownFunctions();
     if (checking_) {
@@ -70,6 +77,7 @@ class LoopReplay {
     Clock::time_point last_progress = Clock::now();
     while (source.Next(&record)) {
       if (!dispatch_.Dispatch(record, error)) return false;
+      if (dispatch_.stopped()) break;
       if (record.type == stream::RecordType::kFrame) {
         ++frame_;
         if (show_progress && Clock::now() - last_progress > std::chrono::seconds(1)) {
@@ -88,6 +96,8 @@ class LoopReplay {
     }
     if (show_progress) std::fprintf(stderr, "\r%60s\r", "");
     result_->calls = dispatch_.calls();
+    result_->stopped = dispatch_.stopped();
+    result_->last_sequence = dispatch_.last_sequence();
     result_->frames = frame_;
     result_->skipped_calls = dispatch_.executor().skipped_calls();
     result_->problems = dispatch_.executor().problems();

@@ -27,6 +27,11 @@ struct ReplayOptions {
   uint64_t memory_limit = 0;        // GL storage the trace's calls may hold (host/storage_budget.h; 0: no limit)
   // Where Strata's own libraries are, so they are never taken as the host driver.
   std::string strata_lib_dir;
+  // Stop before the call with this sequence number (the calls before it run,
+  // it and those after do not): `at_stop` is called on that call's host
+  // thread, with its context current, to read what the calls before left.
+  uint64_t stop_before_call = UINT64_MAX;
+  std::function<void(host::Executor& executor, const stream::DecodedCall& call)> at_stop;
   // Called with each frame image a snapshot takes (frame, image); optional.
   std::function<void(uint64_t, const host::RgbaImage&)> on_snapshot;
 };
@@ -50,6 +55,8 @@ struct ReplayResult {
   uint64_t calls_compared = 0, calls_differing = 0;
   std::vector<CallDifference> call_differences;
   std::string warning;                    // e.g. the trace was cut short
+  bool stopped = false;                   // at stop_before_call
+  uint64_t last_sequence = 0;             // of the last call read
 };
 
 // False with *error when the trace cannot be read or the host cannot replay

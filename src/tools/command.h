@@ -20,5 +20,6 @@ int ServeCommandMain(int argc, char** argv);
 int ExportCommandMain(int argc, char** argv);
 int ViewCommandMain(int argc, char** argv);
 int DiffCommandMain(int argc, char** argv);
+int StateCommandMain(int argc, char** argv);
 
 }  // namespace strata::tools

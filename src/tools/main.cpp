@@ -24,6 +24,7 @@ constexpr Command kCommands[] = {
     {"export", "write a trace as Android gltrace or Chrome/Perfetto JSON", strata::tools::ExportCommandMain},
     {"view", "a trace as one self-contained HTML report: frames, calls, errors, shaders, uploads",
      strata::tools::ViewCommandMain},
+    {"state", "the GL state a call of a trace met: bindings, program, uniforms, textures", strata::tools::StateCommandMain},
     {"diff", "compare two traces call by call, or their frames' images", strata::tools::DiffCommandMain},
 };
 

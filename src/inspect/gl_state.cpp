@@ -1,0 +1,838 @@
+#include "inspect/gl_state.h"
+
+#include <GLES/gl.h>
+#include <GLES3/gl32.h>
+
+#include <GLES2/gl2ext.h>
+
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <map>
+#include <set>
+
+#include "common/gl_bindings.h"
+#include "common/png_file.h"
+#include "inspect/gl_state_reader.h"
+#include "strata/api/functions.h"
+
+namespace strata::inspect {
+namespace {
+
+using api::ObjectClass;
+
+// Capabilities and values of GLES 2 and later; those of 3.x are read where
+// the host context has them (the app's context may be older).
+constexpr GLenum kCapabilities2[] = {GL_BLEND,         GL_CULL_FACE,    GL_DEPTH_TEST,
+                                     GL_DITHER,        GL_POLYGON_OFFSET_FILL, GL_SAMPLE_ALPHA_TO_COVERAGE,
+                                     GL_SAMPLE_COVERAGE, GL_SCISSOR_TEST, GL_STENCIL_TEST};
+constexpr GLenum kCapabilities3[] = {GL_PRIMITIVE_RESTART_FIXED_INDEX, GL_RASTERIZER_DISCARD};
+constexpr GLenum kCapabilities31[] = {GL_SAMPLE_MASK};
+constexpr GLenum kCapabilities32[] = {GL_DEBUG_OUTPUT, GL_DEBUG_OUTPUT_SYNCHRONOUS, GL_SAMPLE_SHADING};
+
+constexpr StateValue kValues2[] = {
+    STRATA_STATE_VALUE(GL_VIEWPORT, 4, kInt),
+    STRATA_STATE_VALUE(GL_SCISSOR_BOX, 4, kInt),
+    STRATA_STATE_VALUE(GL_DEPTH_RANGE, 2, kFloat),
+    STRATA_STATE_VALUE(GL_COLOR_CLEAR_VALUE, 4, kFloat),
+    STRATA_STATE_VALUE(GL_DEPTH_CLEAR_VALUE, 1, kFloat),
+    STRATA_STATE_VALUE(GL_STENCIL_CLEAR_VALUE, 1, kInt),
+    STRATA_STATE_VALUE(GL_COLOR_WRITEMASK, 4, kBool),
+    STRATA_STATE_VALUE(GL_DEPTH_WRITEMASK, 1, kBool),
+    STRATA_STATE_VALUE(GL_DEPTH_FUNC, 1, kEnum),
+    STRATA_STATE_VALUE(GL_BLEND_SRC_RGB, 1, kBlendFactor),
+    STRATA_STATE_VALUE(GL_BLEND_DST_RGB, 1, kBlendFactor),
+    STRATA_STATE_VALUE(GL_BLEND_SRC_ALPHA, 1, kBlendFactor),
+    STRATA_STATE_VALUE(GL_BLEND_DST_ALPHA, 1, kBlendFactor),
+    STRATA_STATE_VALUE(GL_BLEND_EQUATION_RGB, 1, kEnum),
+    STRATA_STATE_VALUE(GL_BLEND_EQUATION_ALPHA, 1, kEnum),
+    STRATA_STATE_VALUE(GL_BLEND_COLOR, 4, kFloat),
+    STRATA_STATE_VALUE(GL_CULL_FACE_MODE, 1, kEnum),
+    STRATA_STATE_VALUE(GL_FRONT_FACE, 1, kEnum),
+    STRATA_STATE_VALUE(GL_LINE_WIDTH, 1, kFloat),
+    STRATA_STATE_VALUE(GL_POLYGON_OFFSET_FACTOR, 1, kFloat),
+    STRATA_STATE_VALUE(GL_POLYGON_OFFSET_UNITS, 1, kFloat),
+    STRATA_STATE_VALUE(GL_SAMPLE_COVERAGE_VALUE, 1, kFloat),
+    STRATA_STATE_VALUE(GL_SAMPLE_COVERAGE_INVERT, 1, kBool),
+    STRATA_STATE_VALUE(GL_STENCIL_FUNC, 1, kEnum),
+    STRATA_STATE_VALUE(GL_STENCIL_REF, 1, kInt),
+    STRATA_STATE_VALUE(GL_STENCIL_VALUE_MASK, 1, kInt),
+    STRATA_STATE_VALUE(GL_STENCIL_WRITEMASK, 1, kInt),
+    STRATA_STATE_VALUE(GL_STENCIL_FAIL, 1, kEnum),
+    STRATA_STATE_VALUE(GL_STENCIL_PASS_DEPTH_FAIL, 1, kEnum),
+    STRATA_STATE_VALUE(GL_STENCIL_PASS_DEPTH_PASS, 1, kEnum),
+    STRATA_STATE_VALUE(GL_STENCIL_BACK_FUNC, 1, kEnum),
+    STRATA_STATE_VALUE(GL_STENCIL_BACK_REF, 1, kInt),
+    STRATA_STATE_VALUE(GL_STENCIL_BACK_VALUE_MASK, 1, kInt),
+    STRATA_STATE_VALUE(GL_STENCIL_BACK_WRITEMASK, 1, kInt),
+    STRATA_STATE_VALUE(GL_STENCIL_BACK_FAIL, 1, kEnum),
+    STRATA_STATE_VALUE(GL_STENCIL_BACK_PASS_DEPTH_FAIL, 1, kEnum),
+    STRATA_STATE_VALUE(GL_STENCIL_BACK_PASS_DEPTH_PASS, 1, kEnum),
+    STRATA_STATE_VALUE(GL_PACK_ALIGNMENT, 1, kInt),
+    STRATA_STATE_VALUE(GL_UNPACK_ALIGNMENT, 1, kInt),
+    STRATA_STATE_VALUE(GL_GENERATE_MIPMAP_HINT, 1, kEnum),
+    STRATA_STATE_VALUE(GL_ACTIVE_TEXTURE, 1, kEnum),
+};
+constexpr StateValue kValues3[] = {
+    STRATA_STATE_VALUE(GL_UNPACK_ROW_LENGTH, 1, kInt),  STRATA_STATE_VALUE(GL_UNPACK_IMAGE_HEIGHT, 1, kInt),
+    STRATA_STATE_VALUE(GL_UNPACK_SKIP_ROWS, 1, kInt),   STRATA_STATE_VALUE(GL_UNPACK_SKIP_PIXELS, 1, kInt),
+    STRATA_STATE_VALUE(GL_UNPACK_SKIP_IMAGES, 1, kInt), STRATA_STATE_VALUE(GL_PACK_ROW_LENGTH, 1, kInt),
+    STRATA_STATE_VALUE(GL_PACK_SKIP_ROWS, 1, kInt),     STRATA_STATE_VALUE(GL_PACK_SKIP_PIXELS, 1, kInt),
+    STRATA_STATE_VALUE(GL_READ_BUFFER, 1, kEnum),       STRATA_STATE_VALUE(GL_FRAGMENT_SHADER_DERIVATIVE_HINT, 1, kEnum),
+};
+
+// Binding points: the pname, and what kind of object it names.
+struct Binding {
+  GLenum pname;
+  const char* name;
+  ObjectClass object;
+  int min_version;  // 20, 30, 31, 32
+};
+#define BINDING(pname, object, version) \
+  { pname, #pname, ObjectClass::object, version }
+constexpr Binding kBindings[] = {
+    BINDING(GL_ARRAY_BUFFER_BINDING, kBuffer, 20),
+    BINDING(GL_ELEMENT_ARRAY_BUFFER_BINDING, kBuffer, 20),
+    BINDING(GL_CURRENT_PROGRAM, kProgram, 20),
+    BINDING(GL_FRAMEBUFFER_BINDING, kFramebuffer, 20),  // the draw framebuffer from GLES 3 on
+    BINDING(GL_RENDERBUFFER_BINDING, kRenderbuffer, 20),
+    BINDING(GL_READ_FRAMEBUFFER_BINDING, kFramebuffer, 30),
+    BINDING(GL_COPY_READ_BUFFER_BINDING, kBuffer, 30),
+    BINDING(GL_COPY_WRITE_BUFFER_BINDING, kBuffer, 30),
+    BINDING(GL_PIXEL_PACK_BUFFER_BINDING, kBuffer, 30),
+    BINDING(GL_PIXEL_UNPACK_BUFFER_BINDING, kBuffer, 30),
+    BINDING(GL_TRANSFORM_FEEDBACK_BUFFER_BINDING, kBuffer, 30),
+    BINDING(GL_UNIFORM_BUFFER_BINDING, kBuffer, 30),
+    BINDING(GL_TRANSFORM_FEEDBACK_BINDING, kTransformFeedback, 30),
+    BINDING(GL_VERTEX_ARRAY_BINDING, kVertexArray, 30),
+    BINDING(GL_ATOMIC_COUNTER_BUFFER_BINDING, kBuffer, 31),
+    BINDING(GL_DISPATCH_INDIRECT_BUFFER_BINDING, kBuffer, 31),
+    BINDING(GL_DRAW_INDIRECT_BUFFER_BINDING, kBuffer, 31),
+    BINDING(GL_SHADER_STORAGE_BUFFER_BINDING, kBuffer, 31),
+    BINDING(GL_PROGRAM_PIPELINE_BINDING, kProgramPipeline, 31),
+    BINDING(GL_TEXTURE_BUFFER_BINDING, kBuffer, 32),
+};
+#undef BINDING
+// Indexed buffer bindings: the target, its count and its binding.
+struct IndexedBinding {
+  GLenum target, max_count, binding, start, size;
+  int min_version;
+};
+constexpr IndexedBinding kIndexedBindings[] = {
+    {GL_UNIFORM_BUFFER, GL_MAX_UNIFORM_BUFFER_BINDINGS, GL_UNIFORM_BUFFER_BINDING, GL_UNIFORM_BUFFER_START,
+     GL_UNIFORM_BUFFER_SIZE, 30},
+    {GL_TRANSFORM_FEEDBACK_BUFFER, GL_MAX_TRANSFORM_FEEDBACK_SEPARATE_ATTRIBS, GL_TRANSFORM_FEEDBACK_BUFFER_BINDING,
+     GL_TRANSFORM_FEEDBACK_BUFFER_START, GL_TRANSFORM_FEEDBACK_BUFFER_SIZE, 30},
+    {GL_SHADER_STORAGE_BUFFER, GL_MAX_SHADER_STORAGE_BUFFER_BINDINGS, GL_SHADER_STORAGE_BUFFER_BINDING,
+     GL_SHADER_STORAGE_BUFFER_START, GL_SHADER_STORAGE_BUFFER_SIZE, 31},
+    {GL_ATOMIC_COUNTER_BUFFER, GL_MAX_ATOMIC_COUNTER_BUFFER_BINDINGS, GL_ATOMIC_COUNTER_BUFFER_BINDING,
+     GL_ATOMIC_COUNTER_BUFFER_START, GL_ATOMIC_COUNTER_BUFFER_SIZE, 31},
+};
+// Texture targets, with the version that has them.
+struct TextureTarget {
+  GLenum target;
+  int min_version;
+};
+constexpr TextureTarget kTextureTargets[] = {
+    {GL_TEXTURE_2D, 20},           {GL_TEXTURE_CUBE_MAP, 20},       {GL_TEXTURE_3D, 30},
+    {GL_TEXTURE_2D_ARRAY, 30},     {GL_TEXTURE_2D_MULTISAMPLE, 31}, {GL_TEXTURE_CUBE_MAP_ARRAY, 32},
+    {GL_TEXTURE_2D_MULTISAMPLE_ARRAY, 32}, {GL_TEXTURE_BUFFER, 32},  {GL_TEXTURE_EXTERNAL_OES, 20},
+};
+constexpr StateValue kTextureParameters2[] = {
+    STRATA_STATE_VALUE(GL_TEXTURE_MIN_FILTER, 1, kEnum), STRATA_STATE_VALUE(GL_TEXTURE_MAG_FILTER, 1, kEnum),
+    STRATA_STATE_VALUE(GL_TEXTURE_WRAP_S, 1, kEnum),     STRATA_STATE_VALUE(GL_TEXTURE_WRAP_T, 1, kEnum)};
+constexpr StateValue kTextureParameters3[] = {
+    STRATA_STATE_VALUE(GL_TEXTURE_WRAP_R, 1, kEnum),       STRATA_STATE_VALUE(GL_TEXTURE_MIN_LOD, 1, kFloat),
+    STRATA_STATE_VALUE(GL_TEXTURE_MAX_LOD, 1, kFloat),     STRATA_STATE_VALUE(GL_TEXTURE_BASE_LEVEL, 1, kInt),
+    STRATA_STATE_VALUE(GL_TEXTURE_MAX_LEVEL, 1, kInt),     STRATA_STATE_VALUE(GL_TEXTURE_COMPARE_MODE, 1, kEnum),
+    STRATA_STATE_VALUE(GL_TEXTURE_COMPARE_FUNC, 1, kEnum), STRATA_STATE_VALUE(GL_TEXTURE_SWIZZLE_R, 1, kEnum),
+    STRATA_STATE_VALUE(GL_TEXTURE_SWIZZLE_G, 1, kEnum),    STRATA_STATE_VALUE(GL_TEXTURE_SWIZZLE_B, 1, kEnum),
+    STRATA_STATE_VALUE(GL_TEXTURE_SWIZZLE_A, 1, kEnum),    STRATA_STATE_VALUE(GL_TEXTURE_IMMUTABLE_FORMAT, 1, kBool),
+    STRATA_STATE_VALUE(GL_TEXTURE_IMMUTABLE_LEVELS, 1, kInt)};
+
+// Components a uniform of `type` has, and how to read them; 0 for a type this does not read.
+int UniformComponents(GLenum type, char* how) {
+  *how = 'f';
+  switch (type) {
+    case GL_FLOAT: return 1;
+    case GL_FLOAT_VEC2: return 2;
+    case GL_FLOAT_VEC3: return 3;
+    case GL_FLOAT_VEC4: return 4;
+    case GL_FLOAT_MAT2: return 4;
+    case GL_FLOAT_MAT3: return 9;
+    case GL_FLOAT_MAT4: return 16;
+    case GL_FLOAT_MAT2x3: case GL_FLOAT_MAT3x2: return 6;
+    case GL_FLOAT_MAT2x4: case GL_FLOAT_MAT4x2: return 8;
+    case GL_FLOAT_MAT3x4: case GL_FLOAT_MAT4x3: return 12;
+    default: break;
+  }
+  *how = 'u';
+  switch (type) {
+    case GL_UNSIGNED_INT: return 1;
+    case GL_UNSIGNED_INT_VEC2: return 2;
+    case GL_UNSIGNED_INT_VEC3: return 3;
+    case GL_UNSIGNED_INT_VEC4: return 4;
+    default: break;
+  }
+  *how = 'i';
+  switch (type) {
+    case GL_INT: case GL_BOOL: return 1;
+    case GL_INT_VEC2: case GL_BOOL_VEC2: return 2;
+    case GL_INT_VEC3: case GL_BOOL_VEC3: return 3;
+    case GL_INT_VEC4: case GL_BOOL_VEC4: return 4;
+    default: return 1;  // samplers and images: the unit, an int
+  }
+}
+
+class StateReader {
+ public:
+  StateReader(host::Executor& executor, uint32_t thread, const GlStateOptions& options, JsonWriter& json,
+              GlStateFiles* files)
+      : executor_(executor), driver_(executor.driver()), gl_(driver_), thread_(thread), options_(options),
+        json_(json), files_(files) {}
+
+  void Write() {
+    gl_.ClearErrors();
+    const int requested = executor_.CurrentVersion(thread_);
+    json_.BeginObject();
+    json_.Key("context").BeginObject().Key("gles_version").Int(requested);
+    const char* host_version = reinterpret_cast<const char*>(gl_.GetString(GL_VERSION));
+    json_.Key("host_version").String(host_version ? host_version : "");
+    json_.EndObject();
+    version_ = HostVersion(host_version);
+    const StreamNames names = [this](ObjectClass object, GLuint host) {
+      return executor_.StreamName(thread_, object, host);
+    };
+    if (requested == 1) {
+      WriteFixedFunctionState(driver_, gl_, json_, names);
+      WriteFramebuffer();
+      if (!options_.output_dir.empty()) {
+        files_->unread.push_back("GLES 1.1 textures and buffers: not read back (GLES 1.1 can read neither)");
+      }
+      json_.EndObject();
+      return;
+    }
+    json_.Key("capabilities").BeginObject();
+    WriteCapabilities(gl_, kCapabilities2, json_);
+    if (version_ >= 30) WriteCapabilities(gl_, kCapabilities3, json_);
+    if (version_ >= 31) WriteCapabilities(gl_, kCapabilities31, json_);
+    if (version_ >= 32) WriteCapabilities(gl_, kCapabilities32, json_);
+    json_.EndObject();
+    json_.Key("values").BeginObject();
+    WriteValues(gl_, kValues2, json_, names);
+    if (version_ >= 30) WriteValues(gl_, kValues3, json_, names);
+    json_.EndObject();
+    WriteBindings();
+    WriteProgram();
+    WriteVertexAttributes();
+    WriteTextures();
+    WriteBuffers();
+    WriteFramebuffer();
+    json_.EndObject();
+  }
+
+ private:
+  static int HostVersion(const char* text) {
+    int major = 2, minor = 0;
+    if (text) std::sscanf(text, "OpenGL ES %d.%d", &major, &minor);
+    return major * 10 + minor;
+  }
+  uint64_t StreamName(ObjectClass object, GLint host) {
+    return executor_.StreamName(thread_, object, static_cast<uint64_t>(static_cast<GLuint>(host)));
+  }
+  template <typename Pfn>
+  Pfn Function(api::Slot slot) const {
+    return driver_.Get<Pfn>(slot);
+  }
+  std::string OutputPath(const std::string& name) {
+    std::error_code made;
+    std::filesystem::create_directories(options_.output_dir, made);
+    return (std::filesystem::path(options_.output_dir) / name).string();
+  }
+
+  void WriteBindings() {
+    json_.Key("bindings").BeginObject();
+    for (const Binding& binding : kBindings) {
+      if (binding.min_version > version_) continue;
+      gl_.ClearErrors();
+      const GLint host = gl_.Integer(binding.pname);
+      if (gl_.GetError() != GL_NO_ERROR) continue;
+      const uint64_t name = StreamName(binding.object, host);
+      json_.Key(binding.name).UInt(name);
+      if (binding.object == ObjectClass::kBuffer && name) buffers_[name].insert(binding.name);
+      if (binding.pname == GL_CURRENT_PROGRAM) program_ = static_cast<GLuint>(host);
+    }
+    // Indexed buffer bindings: only those with a buffer.
+    for (const IndexedBinding& indexed : kIndexedBindings) {
+      if (indexed.min_version > version_ || !gl_.GetIntegeri_v) continue;
+      const GLint count = std::min(gl_.Integer(indexed.max_count), 256);
+      bool opened = false;
+      for (GLint i = 0; i < count; ++i) {
+        GLint host = 0, start = 0, size = 0;
+        gl_.GetIntegeri_v(indexed.binding, static_cast<GLuint>(i), &host);
+        if (!host) continue;
+        gl_.GetIntegeri_v(indexed.start, static_cast<GLuint>(i), &start);
+        gl_.GetIntegeri_v(indexed.size, static_cast<GLuint>(i), &size);
+        if (!opened) json_.Key(EnumText(indexed.target) + "[]").BeginArray(), opened = true;
+        const uint64_t name = StreamName(ObjectClass::kBuffer, host);
+        json_.BeginObject().Key("index").Int(i).Key("buffer").UInt(name).Key("start").Int(start).Key("size").Int(size);
+        json_.EndObject();
+        buffers_[name].insert(EnumText(indexed.target) + "[" + std::to_string(i) + "]");
+      }
+      if (opened) json_.EndArray();
+    }
+    // Per texture unit: the textures bound at each target and the sampler.
+    const GLint units = std::min(gl_.Integer(GL_MAX_COMBINED_TEXTURE_IMAGE_UNITS), 256);
+    const GLint active = gl_.Integer(GL_ACTIVE_TEXTURE);
+    json_.Key("texture_units").BeginArray();
+    for (GLint unit = 0; unit < units; ++unit) {
+      gl_.ActiveTexture(GL_TEXTURE0 + static_cast<GLenum>(unit));
+      bool opened = false;
+      for (const TextureTarget& target : kTextureTargets) {
+        if (target.min_version > version_) continue;
+        gl_.ClearErrors();
+        const GLint host = gl_.Integer(TextureBindingOf(target.target));
+        if (gl_.GetError() != GL_NO_ERROR || host == 0) continue;
+        if (!opened) json_.BeginObject().Key("unit").Int(unit), opened = true;
+        const uint64_t name = StreamName(ObjectClass::kTexture, host);
+        json_.Key(EnumText(TextureBindingOf(target.target))).UInt(name);
+        textures_.push_back({name, static_cast<GLuint>(host), target.target, unit});
+      }
+      if (version_ >= 30) {
+        const GLint sampler = gl_.Integer(GL_SAMPLER_BINDING);
+        if (sampler) {
+          if (!opened) json_.BeginObject().Key("unit").Int(unit), opened = true;
+          json_.Key("GL_SAMPLER_BINDING").UInt(StreamName(ObjectClass::kSampler, sampler));
+        }
+      }
+      if (opened) json_.EndObject();
+    }
+    json_.EndArray();
+    gl_.ActiveTexture(static_cast<GLenum>(active));
+    // Queries in progress.
+    if (version_ >= 30) {
+      auto get_query = Function<PFNGLGETQUERYIVPROC>(api::glGetQueryiv);
+      json_.Key("active_queries").BeginObject();
+      for (GLenum target : {GL_ANY_SAMPLES_PASSED, GL_ANY_SAMPLES_PASSED_CONSERVATIVE,
+                            GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN}) {
+        GLint query = 0;
+        get_query(target, GL_CURRENT_QUERY, &query);
+        if (query) json_.Key(EnumText(target)).UInt(StreamName(ObjectClass::kQuery, query));
+      }
+      json_.EndObject();
+    }
+    json_.EndObject();
+  }
+
+  void WriteProgram() {
+    json_.Key("program");
+    if (program_ == 0) {
+      json_.Null();
+      return;
+    }
+    auto get_program = Function<PFNGLGETPROGRAMIVPROC>(api::glGetProgramiv);
+    auto attached = Function<PFNGLGETATTACHEDSHADERSPROC>(api::glGetAttachedShaders);
+    auto get_shader = Function<PFNGLGETSHADERIVPROC>(api::glGetShaderiv);
+    auto shader_source = Function<PFNGLGETSHADERSOURCEPROC>(api::glGetShaderSource);
+    auto active_uniform = Function<PFNGLGETACTIVEUNIFORMPROC>(api::glGetActiveUniform);
+    auto active_attrib = Function<PFNGLGETACTIVEATTRIBPROC>(api::glGetActiveAttrib);
+    auto uniform_location = Function<PFNGLGETUNIFORMLOCATIONPROC>(api::glGetUniformLocation);
+    auto attrib_location = Function<PFNGLGETATTRIBLOCATIONPROC>(api::glGetAttribLocation);
+    auto uniform_f = Function<PFNGLGETUNIFORMFVPROC>(api::glGetUniformfv);
+    auto uniform_i = Function<PFNGLGETUNIFORMIVPROC>(api::glGetUniformiv);
+    auto uniform_u = Function<PFNGLGETUNIFORMUIVPROC>(api::glGetUniformuiv);
+    auto program_int = [&](GLenum pname) {
+      GLint value = 0;
+      get_program(program_, pname, &value);
+      return value;
+    };
+    json_.BeginObject().Key("name").UInt(StreamName(ObjectClass::kProgram, static_cast<GLint>(program_)));
+    json_.Key("GL_LINK_STATUS").Bool(program_int(GL_LINK_STATUS) != 0);
+    GLuint shaders[8] = {};
+    GLsizei shader_count = 0;
+    attached(program_, 8, &shader_count, shaders);
+    json_.Key("shaders").BeginArray();
+    for (GLsizei i = 0; i < shader_count; ++i) {
+      GLint type = 0, length = 0;
+      get_shader(shaders[i], GL_SHADER_TYPE, &type);
+      get_shader(shaders[i], GL_SHADER_SOURCE_LENGTH, &length);
+      std::string source(static_cast<size_t>(std::max(length, 1)), '\0');
+      GLsizei written = 0;
+      shader_source(shaders[i], static_cast<GLsizei>(source.size()), &written, source.data());
+      source.resize(static_cast<size_t>(written));
+      json_.BeginObject()
+          .Key("name")
+          .UInt(StreamName(ObjectClass::kShader, static_cast<GLint>(shaders[i])))
+          .Key("type")
+          .String(EnumText(static_cast<GLenum>(type)))
+          .Key("source")
+          .String(source)
+          .EndObject();
+    }
+    json_.EndArray();
+    char name[512];
+    json_.Key("uniforms").BeginArray();
+    const GLint uniforms = program_int(GL_ACTIVE_UNIFORMS);
+    for (GLint u = 0; u < uniforms; ++u) {
+      GLsizei length = 0;
+      GLint size = 0;
+      GLenum type = 0;
+      active_uniform(program_, static_cast<GLuint>(u), sizeof name, &length, &size, &type, name);
+      std::string base(name, static_cast<size_t>(length));
+      json_.BeginObject().Key("name").String(base).Key("type").String(EnumText(type)).Key("size").Int(size);
+      char how = 'f';
+      const int components = UniformComponents(type, &how);
+      if (base.size() > 3 && base.compare(base.size() - 3, 3, "[0]") == 0) base.resize(base.size() - 3);
+      json_.Key("value");
+      if (size > 1) json_.BeginArray();
+      bool in_block = false;
+      for (GLint element = 0; element < std::min(size, 1024); ++element) {
+        const std::string element_name = size > 1 ? base + "[" + std::to_string(element) + "]" : base;
+        const GLint location = uniform_location(program_, element_name.c_str());
+        if (location < 0) {
+          in_block = true;
+          json_.Null();
+          continue;
+        }
+        GLfloat f[16] = {};
+        GLint i[16] = {};
+        GLuint ui[16] = {};
+        if (how == 'f') uniform_f(program_, location, f);
+        if (how == 'i') uniform_i(program_, location, i);
+        if (how == 'u' && uniform_u) uniform_u(program_, location, ui);
+        if (components > 1) json_.BeginArray();
+        for (int c = 0; c < components; ++c) {
+          if (how == 'f') json_.Float(f[c]);
+          if (how == 'i') json_.Int(i[c]);
+          if (how == 'u') json_.UInt(ui[c]);
+        }
+        if (components > 1) json_.EndArray();
+      }
+      if (size > 1) json_.EndArray();
+      if (in_block) json_.Key("note").String("in a uniform block: its value is in the block's buffer");
+      json_.EndObject();
+    }
+    json_.EndArray();
+    json_.Key("attributes").BeginArray();
+    const GLint attributes = program_int(GL_ACTIVE_ATTRIBUTES);
+    for (GLint a = 0; a < attributes; ++a) {
+      GLsizei length = 0;
+      GLint size = 0;
+      GLenum type = 0;
+      active_attrib(program_, static_cast<GLuint>(a), sizeof name, &length, &size, &type, name);
+      const GLint location = attrib_location(program_, name);
+      if (location >= 0) program_attributes_.insert(location);
+      json_.BeginObject()
+          .Key("name")
+          .String(std::string(name, static_cast<size_t>(length)))
+          .Key("type")
+          .String(EnumText(type))
+          .Key("size")
+          .Int(size)
+          .Key("location")
+          .Int(location)
+          .EndObject();
+    }
+    json_.EndArray();
+    json_.EndObject();
+  }
+
+  void WriteVertexAttributes() {
+    auto attrib_i = Function<PFNGLGETVERTEXATTRIBIVPROC>(api::glGetVertexAttribiv);
+    auto attrib_f = Function<PFNGLGETVERTEXATTRIBFVPROC>(api::glGetVertexAttribfv);
+    auto attrib_pointer = Function<PFNGLGETVERTEXATTRIBPOINTERVPROC>(api::glGetVertexAttribPointerv);
+    const GLint count = std::min(gl_.Integer(GL_MAX_VERTEX_ATTRIBS), 64);
+    json_.Key("vertex_attributes").BeginArray();
+    for (GLint index = 0; index < count; ++index) {
+      auto get = [&](GLenum pname) {
+        GLint value = 0;
+        attrib_i(static_cast<GLuint>(index), pname, &value);
+        return value;
+      };
+      const bool enabled = get(GL_VERTEX_ATTRIB_ARRAY_ENABLED) != 0;
+      if (!enabled && !program_attributes_.count(index)) continue;
+      const GLint buffer = get(GL_VERTEX_ATTRIB_ARRAY_BUFFER_BINDING);
+      const uint64_t buffer_name = StreamName(ObjectClass::kBuffer, buffer);
+      json_.BeginObject().Key("index").Int(index).Key("enabled").Bool(enabled);
+      json_.Key("size").Int(get(GL_VERTEX_ATTRIB_ARRAY_SIZE));
+      json_.Key("type").String(EnumText(static_cast<GLenum>(get(GL_VERTEX_ATTRIB_ARRAY_TYPE))));
+      json_.Key("normalized").Bool(get(GL_VERTEX_ATTRIB_ARRAY_NORMALIZED) != 0);
+      if (version_ >= 30) {
+        json_.Key("integer").Bool(get(GL_VERTEX_ATTRIB_ARRAY_INTEGER) != 0);
+        json_.Key("divisor").Int(get(GL_VERTEX_ATTRIB_ARRAY_DIVISOR));
+      }
+      json_.Key("stride").Int(get(GL_VERTEX_ATTRIB_ARRAY_STRIDE));
+      json_.Key("buffer").UInt(buffer_name);
+      void* pointer = nullptr;
+      attrib_pointer(static_cast<GLuint>(index), GL_VERTEX_ATTRIB_ARRAY_POINTER, &pointer);
+      // With a buffer the pointer is an offset; without, an address of the replay's own copy.
+      json_.Key("offset");
+      if (buffer) {
+        json_.UInt(reinterpret_cast<uintptr_t>(pointer));
+      } else {
+        json_.String("client memory");
+      }
+      GLfloat current[4] = {};
+      attrib_f(static_cast<GLuint>(index), GL_CURRENT_VERTEX_ATTRIB, current);
+      json_.Key("current").BeginArray();
+      for (GLfloat v : current) json_.Float(v);
+      json_.EndArray().EndObject();
+      if (buffer_name) buffers_[buffer_name].insert("vertex attribute " + std::to_string(index));
+    }
+    json_.EndArray();
+  }
+
+  struct BoundTexture {
+    uint64_t name;
+    GLuint host;
+    GLenum target;
+    GLint unit;
+  };
+
+  void WriteTextures() {
+    auto tex_parameter_i = Function<PFNGLGETTEXPARAMETERIVPROC>(api::glGetTexParameteriv);
+    auto tex_parameter_f = Function<PFNGLGETTEXPARAMETERFVPROC>(api::glGetTexParameterfv);
+    auto level_parameter = Function<PFNGLGETTEXLEVELPARAMETERIVPROC>(api::glGetTexLevelParameteriv);
+    const GLint active = gl_.Integer(GL_ACTIVE_TEXTURE);
+    json_.Key("textures").BeginArray();
+    for (const BoundTexture& texture : textures_) {
+      gl_.ActiveTexture(GL_TEXTURE0 + static_cast<GLenum>(texture.unit));
+      json_.BeginObject().Key("name").UInt(texture.name).Key("target").String(EnumText(texture.target));
+      json_.Key("unit").Int(texture.unit);
+      json_.Key("parameters").BeginObject();
+      for (const auto& list : {std::span<const StateValue>(kTextureParameters2), std::span<const StateValue>(kTextureParameters3)}) {
+        if (list.data() == kTextureParameters3 && version_ < 30) continue;
+        for (const StateValue& value : list) {
+          gl_.ClearErrors();
+          GLint i = 0;
+          GLfloat f = 0;
+          if (value.kind == ValueKind::kFloat) {
+            tex_parameter_f(texture.target, value.pname, &f);
+          } else {
+            tex_parameter_i(texture.target, value.pname, &i);
+          }
+          if (gl_.GetError() != GL_NO_ERROR) continue;
+          json_.Key(value.name);
+          if (value.kind == ValueKind::kFloat) json_.Float(f);
+          if (value.kind == ValueKind::kInt) json_.Int(i);
+          if (value.kind == ValueKind::kBool) json_.Bool(i != 0);
+          if (value.kind == ValueKind::kEnum) json_.String(EnumText(static_cast<GLenum>(i)));
+        }
+      }
+      json_.EndObject();
+      // Level sizes: glGetTexLevelParameter is GLES 3.1's.
+      json_.Key("levels").BeginArray();
+      const bool cube = texture.target == GL_TEXTURE_CUBE_MAP;
+      if (version_ >= 31 && level_parameter && texture.target != GL_TEXTURE_BUFFER &&
+          texture.target != GL_TEXTURE_EXTERNAL_OES) {
+        for (GLint level = 0; level < 16; ++level) {
+          const GLenum face_target = cube ? GL_TEXTURE_CUBE_MAP_POSITIVE_X : texture.target;
+          auto get = [&](GLenum pname) {
+            GLint value = 0;
+            level_parameter(face_target, level, pname, &value);
+            return value;
+          };
+          const GLint width = get(GL_TEXTURE_WIDTH), height = get(GL_TEXTURE_HEIGHT), depth = get(GL_TEXTURE_DEPTH);
+          if (width == 0) break;
+          const GLenum format = static_cast<GLenum>(get(GL_TEXTURE_INTERNAL_FORMAT));
+          const bool compressed = get(GL_TEXTURE_COMPRESSED) != 0;
+          json_.BeginObject().Key("level").Int(level).Key("width").Int(width).Key("height").Int(height);
+          json_.Key("depth").Int(depth).Key("internal_format").String(EnumText(format));
+          json_.Key("compressed").Bool(compressed);
+          if (texture.target == GL_TEXTURE_2D_MULTISAMPLE || texture.target == GL_TEXTURE_2D_MULTISAMPLE_ARRAY) {
+            json_.Key("samples").Int(get(GL_TEXTURE_SAMPLES));
+          }
+          if (!options_.output_dir.empty()) {
+            json_.Key("images").BeginArray();
+            for (const std::string& path : LevelImages({texture, level, width, height, depth, compressed})) {
+              json_.String(path);
+            }
+            json_.EndArray();
+          }
+          json_.EndObject();
+        }
+      } else {
+        files_->unread.push_back("texture " + std::to_string(texture.name) +
+                                 ": level sizes and images need glGetTexLevelParameter (GLES 3.1) on the host; it has " +
+                                 std::to_string(version_ / 10) + "." + std::to_string(version_ % 10));
+      }
+      json_.EndArray().EndObject();
+    }
+    json_.EndArray();
+    gl_.ActiveTexture(static_cast<GLenum>(active));
+    EndImageReads();
+  }
+
+  void WriteBuffers() {
+    auto buffer_parameter = Function<PFNGLGETBUFFERPARAMETERIVPROC>(api::glGetBufferParameteriv);
+    auto bind_buffer = Function<PFNGLBINDBUFFERPROC>(api::glBindBuffer);
+    const GLenum target = version_ >= 30 ? GL_COPY_READ_BUFFER : GL_ARRAY_BUFFER;
+    const GLint previous = gl_.Integer(BufferBindingOf(target));
+    json_.Key("buffers").BeginArray();
+    for (const auto& [name, bound_at] : buffers_) {
+      const GLuint host = static_cast<GLuint>(executor_.HostName(thread_, ObjectClass::kBuffer, name));
+      bind_buffer(target, host);
+      GLint size = 0, usage = 0;
+      buffer_parameter(target, GL_BUFFER_SIZE, &size);
+      buffer_parameter(target, GL_BUFFER_USAGE, &usage);
+      json_.BeginObject().Key("name").UInt(name).Key("size").Int(size).Key("usage").String(EnumText(static_cast<GLenum>(usage)));
+      json_.Key("bound_at").BeginArray();
+      for (const std::string& where : bound_at) json_.String(where);
+      json_.EndArray();
+      if (!options_.output_dir.empty()) {
+        if (version_ >= 30 && size > 0) {
+          auto map = Function<PFNGLMAPBUFFERRANGEPROC>(api::glMapBufferRange);
+          auto unmap = Function<PFNGLUNMAPBUFFERPROC>(api::glUnmapBuffer);
+          const void* bytes = map(target, 0, size, GL_MAP_READ_BIT);
+          if (bytes) {
+            const std::string path = OutputPath("buffer-" + std::to_string(name) + ".bin");
+            if (FILE* out = std::fopen(path.c_str(), "wb")) {
+              std::fwrite(bytes, 1, static_cast<size_t>(size), out);
+              if (std::fclose(out) == 0) {
+                files_->written.push_back(path);
+                json_.Key("file").String(path);
+              }
+            }
+            unmap(target);
+          } else {
+            files_->unread.push_back("buffer " + std::to_string(name) + ": the host could not map it for reading");
+          }
+        } else if (size > 0) {
+          files_->unread.push_back("buffer " + std::to_string(name) +
+                                   ": GLES 2 cannot read a buffer's contents back (no glMapBufferRange)");
+        }
+      }
+      json_.EndObject();
+    }
+    json_.EndArray();
+    bind_buffer(target, static_cast<GLuint>(previous));
+  }
+
+  void WriteFramebuffer() {
+    auto attachment_parameter =
+        Function<PFNGLGETFRAMEBUFFERATTACHMENTPARAMETERIVPROC>(api::glGetFramebufferAttachmentParameteriv);
+    const GLint draw = gl_.Integer(GL_FRAMEBUFFER_BINDING);
+    const uint64_t draw_name = StreamName(ObjectClass::kFramebuffer, draw);
+    json_.Key("draw_framebuffer").BeginObject().Key("name").UInt(draw_name);
+    if (draw != 0) {
+      json_.Key("attachments").BeginArray();
+      const GLint colors = version_ >= 30 ? std::min(gl_.Integer(GL_MAX_COLOR_ATTACHMENTS), 16) : 1;
+      std::vector<GLenum> points;
+      for (GLint i = 0; i < colors; ++i) points.push_back(GL_COLOR_ATTACHMENT0 + static_cast<GLenum>(i));
+      points.push_back(GL_DEPTH_ATTACHMENT);
+      points.push_back(GL_STENCIL_ATTACHMENT);
+      for (GLenum point : points) {
+        GLint type = GL_NONE, object = 0, level = 0;
+        attachment_parameter(GL_FRAMEBUFFER, point, GL_FRAMEBUFFER_ATTACHMENT_OBJECT_TYPE, &type);
+        if (type == GL_NONE) continue;
+        attachment_parameter(GL_FRAMEBUFFER, point, GL_FRAMEBUFFER_ATTACHMENT_OBJECT_NAME, &object);
+        json_.BeginObject().Key("attachment").String(EnumText(point)).Key("type").String(EnumText(static_cast<GLenum>(type)));
+        const ObjectClass object_class = type == GL_TEXTURE ? ObjectClass::kTexture : ObjectClass::kRenderbuffer;
+        json_.Key("name").UInt(StreamName(object_class, object));
+        if (type == GL_TEXTURE) {
+          attachment_parameter(GL_FRAMEBUFFER, point, GL_FRAMEBUFFER_ATTACHMENT_TEXTURE_LEVEL, &level);
+          json_.Key("level").Int(level);
+        }
+        json_.EndObject();
+      }
+      json_.EndArray();
+    }
+    if (!options_.output_dir.empty()) {
+      // What the draw framebuffer holds now (color attachment 0, or the surface's back buffer).
+      host::RgbaImage image;
+      std::string error;
+      bool read = false;
+      if (draw == 0) {
+        read = executor_.ReadSurface(thread_, &image, &error);
+      } else {
+        int width = 0, height = 0;
+        if (AttachmentSize(GL_COLOR_ATTACHMENT0, &width, &height)) {
+          read = executor_.ReadFramebuffer(thread_, draw_name, 0, 0, width, height, &image, &error);
+        } else {
+          error = "its color attachment's size cannot be asked of this host";
+        }
+      }
+      if (read) {
+        const std::string path = OutputPath("framebuffer.png");
+        if (WritePng(path, image.width, image.height, image.pixels, true, &error)) {
+          files_->written.push_back(path);
+          json_.Key("image").String(path);
+        } else {
+          files_->unread.push_back("draw framebuffer: " + error);
+        }
+      } else {
+        files_->unread.push_back("draw framebuffer: " + error);
+      }
+    }
+    json_.EndObject();
+  }
+
+  // The size of what is attached at `point` of the bound draw framebuffer.
+  bool AttachmentSize(GLenum point, int* width, int* height) {
+    auto attachment_parameter =
+        Function<PFNGLGETFRAMEBUFFERATTACHMENTPARAMETERIVPROC>(api::glGetFramebufferAttachmentParameteriv);
+    GLint type = GL_NONE, object = 0, level = 0;
+    attachment_parameter(GL_FRAMEBUFFER, point, GL_FRAMEBUFFER_ATTACHMENT_OBJECT_TYPE, &type);
+    attachment_parameter(GL_FRAMEBUFFER, point, GL_FRAMEBUFFER_ATTACHMENT_OBJECT_NAME, &object);
+    if (type == GL_RENDERBUFFER) {
+      auto bind = Function<PFNGLBINDRENDERBUFFERPROC>(api::glBindRenderbuffer);
+      auto parameter = Function<PFNGLGETRENDERBUFFERPARAMETERIVPROC>(api::glGetRenderbufferParameteriv);
+      const GLint previous = gl_.Integer(GL_RENDERBUFFER_BINDING);
+      bind(GL_RENDERBUFFER, static_cast<GLuint>(object));
+      parameter(GL_RENDERBUFFER, GL_RENDERBUFFER_WIDTH, width);
+      parameter(GL_RENDERBUFFER, GL_RENDERBUFFER_HEIGHT, height);
+      bind(GL_RENDERBUFFER, static_cast<GLuint>(previous));
+      return *width > 0 && *height > 0;
+    }
+    if (type != GL_TEXTURE || version_ < 31) return false;
+    attachment_parameter(GL_FRAMEBUFFER, point, GL_FRAMEBUFFER_ATTACHMENT_TEXTURE_LEVEL, &level);
+    // The texture's target is not asked of GLES; its level size is, through any unit it can be bound at.
+    auto bind_texture = Function<PFNGLBINDTEXTUREPROC>(api::glBindTexture);
+    auto level_parameter = Function<PFNGLGETTEXLEVELPARAMETERIVPROC>(api::glGetTexLevelParameteriv);
+    const GLint previous = gl_.Integer(GL_TEXTURE_BINDING_2D);
+    gl_.ClearErrors();
+    bind_texture(GL_TEXTURE_2D, static_cast<GLuint>(object));
+    level_parameter(GL_TEXTURE_2D, level, GL_TEXTURE_WIDTH, width);
+    level_parameter(GL_TEXTURE_2D, level, GL_TEXTURE_HEIGHT, height);
+    const bool ok = gl_.GetError() == GL_NO_ERROR;
+    bind_texture(GL_TEXTURE_2D, static_cast<GLuint>(previous));
+    gl_.ClearErrors();
+    return ok && *width > 0 && *height > 0;
+  }
+
+  struct LevelImage {
+    BoundTexture texture;
+    GLint level, width, height, depth;
+    bool compressed;
+  };
+
+  // A level of a bound texture (each face, each layer) as PNGs, read through
+  // a framebuffer of our own; the bindings and pack state it changes are put
+  // back by EndImageReads.
+  std::vector<std::string> LevelImages(const LevelImage& level) {
+    std::vector<std::string> paths;
+    const BoundTexture& texture = level.texture;
+    if (!written_levels_.insert({texture.name, level.level}).second) return paths;  // bound at two units
+    const std::string what = "texture " + std::to_string(texture.name) + " level " + std::to_string(level.level);
+    if (level.compressed) {
+      files_->unread.push_back(what + ": compressed; GLES cannot read compressed images back");
+      return paths;
+    }
+    if (texture.target == GL_TEXTURE_2D_MULTISAMPLE || texture.target == GL_TEXTURE_2D_MULTISAMPLE_ARRAY) {
+      files_->unread.push_back(what + ": multisampled; its samples cannot be read back one by one");
+      return paths;
+    }
+    BeginImageReads();
+    auto texture_2d = Function<PFNGLFRAMEBUFFERTEXTURE2DPROC>(api::glFramebufferTexture2D);
+    auto texture_layer = Function<PFNGLFRAMEBUFFERTEXTURELAYERPROC>(api::glFramebufferTextureLayer);
+    auto status = Function<PFNGLCHECKFRAMEBUFFERSTATUSPROC>(api::glCheckFramebufferStatus);
+    auto read_pixels = Function<PFNGLREADPIXELSPROC>(api::glReadPixels);
+    const bool layered = texture.target == GL_TEXTURE_3D || texture.target == GL_TEXTURE_2D_ARRAY ||
+                         texture.target == GL_TEXTURE_CUBE_MAP_ARRAY;
+    const int images = texture.target == GL_TEXTURE_CUBE_MAP ? 6 : layered ? std::min(level.depth, 64) : 1;
+    if (layered && level.depth > 64) files_->unread.push_back(what + ": layers past 64 not written");
+    for (int image = 0; image < images; ++image) {
+      std::string suffix;
+      if (texture.target == GL_TEXTURE_CUBE_MAP) {
+        texture_2d(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_CUBE_MAP_POSITIVE_X + static_cast<GLenum>(image),
+                   texture.host, level.level);
+        suffix = "-face" + std::to_string(image);
+      } else if (layered) {
+        texture_layer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, texture.host, level.level, image);
+        suffix = "-layer" + std::to_string(image);
+      } else {
+        texture_2d(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, texture.target, texture.host, level.level);
+      }
+      const GLenum complete = status(GL_FRAMEBUFFER);
+      if (complete != GL_FRAMEBUFFER_COMPLETE) {
+        files_->unread.push_back(what + suffix + ": its format cannot be rendered to, so not read back (" +
+                                 EnumText(complete) + ")");
+        continue;
+      }
+      std::vector<uint8_t> pixels(static_cast<size_t>(level.width) * level.height * 4);
+      gl_.ClearErrors();
+      read_pixels(0, 0, level.width, level.height, GL_RGBA, GL_UNSIGNED_BYTE, pixels.data());
+      if (const GLenum error = gl_.GetError(); error != GL_NO_ERROR) {
+        files_->unread.push_back(what + suffix + ": not readable as RGBA8 (" + EnumText(error) +
+                                 "; integer and float formats are not written)");
+        continue;
+      }
+      const std::string path = OutputPath("texture-" + std::to_string(texture.name) + "-level" +
+                                          std::to_string(level.level) + suffix + ".png");
+      std::string error;
+      if (WritePng(path, level.width, level.height, pixels, true, &error)) {
+        files_->written.push_back(path);
+        paths.push_back(path);
+      } else {
+        files_->unread.push_back(what + suffix + ": " + error);
+      }
+    }
+    return paths;
+  }
+
+  void BeginImageReads() {
+    if (reading_images_) return;
+    reading_images_ = true;
+    saved_framebuffer_ = gl_.Integer(GL_FRAMEBUFFER_BINDING);
+    if (version_ >= 30) saved_read_framebuffer_ = gl_.Integer(GL_READ_FRAMEBUFFER_BINDING);
+    saved_pack_[0] = gl_.Integer(GL_PACK_ALIGNMENT);
+    auto pixel_store = Function<PFNGLPIXELSTOREIPROC>(api::glPixelStorei);
+    pixel_store(GL_PACK_ALIGNMENT, 4);
+    if (version_ >= 30) {
+      saved_pack_[1] = gl_.Integer(GL_PACK_ROW_LENGTH);
+      saved_pack_[2] = gl_.Integer(GL_PACK_SKIP_ROWS);
+      saved_pack_[3] = gl_.Integer(GL_PACK_SKIP_PIXELS);
+      saved_pack_[4] = gl_.Integer(GL_PIXEL_PACK_BUFFER_BINDING);
+      Function<PFNGLBINDBUFFERPROC>(api::glBindBuffer)(GL_PIXEL_PACK_BUFFER, 0);
+      pixel_store(GL_PACK_ROW_LENGTH, 0);
+      pixel_store(GL_PACK_SKIP_ROWS, 0);
+      pixel_store(GL_PACK_SKIP_PIXELS, 0);
+    }
+    Function<PFNGLGENFRAMEBUFFERSPROC>(api::glGenFramebuffers)(1, &image_framebuffer_);
+    Function<PFNGLBINDFRAMEBUFFERPROC>(api::glBindFramebuffer)(GL_FRAMEBUFFER, image_framebuffer_);
+  }
+
+  void EndImageReads() {
+    if (!reading_images_) return;
+    reading_images_ = false;
+    auto bind = Function<PFNGLBINDFRAMEBUFFERPROC>(api::glBindFramebuffer);
+    auto pixel_store = Function<PFNGLPIXELSTOREIPROC>(api::glPixelStorei);
+    bind(GL_FRAMEBUFFER, static_cast<GLuint>(saved_framebuffer_));
+    if (version_ >= 30) {
+      bind(GL_READ_FRAMEBUFFER, static_cast<GLuint>(saved_read_framebuffer_));
+      pixel_store(GL_PACK_ROW_LENGTH, saved_pack_[1]);
+      pixel_store(GL_PACK_SKIP_ROWS, saved_pack_[2]);
+      pixel_store(GL_PACK_SKIP_PIXELS, saved_pack_[3]);
+      Function<PFNGLBINDBUFFERPROC>(api::glBindBuffer)(GL_PIXEL_PACK_BUFFER, static_cast<GLuint>(saved_pack_[4]));
+    }
+    pixel_store(GL_PACK_ALIGNMENT, saved_pack_[0]);
+    Function<PFNGLDELETEFRAMEBUFFERSPROC>(api::glDeleteFramebuffers)(1, &image_framebuffer_);
+    image_framebuffer_ = 0;
+  }
+
+  host::Executor& executor_;
+  const host::HostDriver& driver_;
+  GlFunctions gl_;
+  uint32_t thread_;
+  const GlStateOptions& options_;
+  JsonWriter& json_;
+  GlStateFiles* files_;
+  int version_ = 20;
+  GLuint program_ = 0;
+  std::set<GLint> program_attributes_;
+  std::vector<BoundTexture> textures_;
+  std::set<std::pair<uint64_t, GLint>> written_levels_;
+  bool reading_images_ = false;
+  GLuint image_framebuffer_ = 0;
+  GLint saved_framebuffer_ = 0, saved_read_framebuffer_ = 0, saved_pack_[5] = {};
+  std::map<uint64_t, std::set<std::string>> buffers_;  // by name: where each is bound
+};
+
+}  // namespace
+
+void WriteGlState(host::Executor& executor, uint32_t thread, const GlStateOptions& options, JsonWriter& json,
+                  GlStateFiles* files) {
+  StateReader(executor, thread, options, json, files).Write();
+}
+
+}  // namespace strata::inspect

@@ -1,0 +1,189 @@
+// GLES 1.1's fixed-function state: what a GLES 1 context has instead of
+// programs and generic vertex attributes.
+#include "inspect/gl_state_reader.h"
+#include "strata/api/functions.h"
+
+namespace strata::inspect {
+namespace {
+
+constexpr GLenum kCapabilities[] = {
+    GL_ALPHA_TEST, GL_BLEND,         GL_COLOR_LOGIC_OP,       GL_COLOR_MATERIAL, GL_CULL_FACE,
+    GL_DEPTH_TEST, GL_DITHER,        GL_FOG,                  GL_LIGHTING,       GL_LINE_SMOOTH,
+    GL_MULTISAMPLE, GL_NORMALIZE,    GL_POINT_SMOOTH,         GL_POINT_SPRITE_OES, GL_POLYGON_OFFSET_FILL,
+    GL_RESCALE_NORMAL, GL_SAMPLE_ALPHA_TO_COVERAGE, GL_SAMPLE_ALPHA_TO_ONE, GL_SAMPLE_COVERAGE,
+    GL_SCISSOR_TEST, GL_STENCIL_TEST, GL_CLIP_PLANE0, GL_CLIP_PLANE1, GL_CLIP_PLANE2, GL_CLIP_PLANE3,
+    GL_CLIP_PLANE4, GL_CLIP_PLANE5,
+    // Client arrays.
+    GL_VERTEX_ARRAY, GL_NORMAL_ARRAY, GL_COLOR_ARRAY, GL_POINT_SIZE_ARRAY_OES};
+
+constexpr StateValue kValues[] = {
+    STRATA_STATE_VALUE(GL_VIEWPORT, 4, kInt),
+    STRATA_STATE_VALUE(GL_SCISSOR_BOX, 4, kInt),
+    STRATA_STATE_VALUE(GL_DEPTH_RANGE, 2, kFloat),
+    STRATA_STATE_VALUE(GL_COLOR_CLEAR_VALUE, 4, kFloat),
+    STRATA_STATE_VALUE(GL_DEPTH_CLEAR_VALUE, 1, kFloat),
+    STRATA_STATE_VALUE(GL_STENCIL_CLEAR_VALUE, 1, kInt),
+    STRATA_STATE_VALUE(GL_COLOR_WRITEMASK, 4, kBool),
+    STRATA_STATE_VALUE(GL_DEPTH_WRITEMASK, 1, kBool),
+    STRATA_STATE_VALUE(GL_DEPTH_FUNC, 1, kEnum),
+    STRATA_STATE_VALUE(GL_BLEND_SRC, 1, kBlendFactor),
+    STRATA_STATE_VALUE(GL_BLEND_DST, 1, kBlendFactor),
+    STRATA_STATE_VALUE(GL_ALPHA_TEST_FUNC, 1, kEnum),
+    STRATA_STATE_VALUE(GL_ALPHA_TEST_REF, 1, kFloat),
+    STRATA_STATE_VALUE(GL_LOGIC_OP_MODE, 1, kEnum),
+    STRATA_STATE_VALUE(GL_CULL_FACE_MODE, 1, kEnum),
+    STRATA_STATE_VALUE(GL_FRONT_FACE, 1, kEnum),
+    STRATA_STATE_VALUE(GL_SHADE_MODEL, 1, kEnum),
+    STRATA_STATE_VALUE(GL_STENCIL_FUNC, 1, kEnum),
+    STRATA_STATE_VALUE(GL_STENCIL_REF, 1, kInt),
+    STRATA_STATE_VALUE(GL_STENCIL_VALUE_MASK, 1, kInt),
+    STRATA_STATE_VALUE(GL_STENCIL_WRITEMASK, 1, kInt),
+    STRATA_STATE_VALUE(GL_STENCIL_FAIL, 1, kEnum),
+    STRATA_STATE_VALUE(GL_STENCIL_PASS_DEPTH_FAIL, 1, kEnum),
+    STRATA_STATE_VALUE(GL_STENCIL_PASS_DEPTH_PASS, 1, kEnum),
+    STRATA_STATE_VALUE(GL_LINE_WIDTH, 1, kFloat),
+    STRATA_STATE_VALUE(GL_POINT_SIZE, 1, kFloat),
+    STRATA_STATE_VALUE(GL_POLYGON_OFFSET_FACTOR, 1, kFloat),
+    STRATA_STATE_VALUE(GL_POLYGON_OFFSET_UNITS, 1, kFloat),
+    STRATA_STATE_VALUE(GL_PACK_ALIGNMENT, 1, kInt),
+    STRATA_STATE_VALUE(GL_UNPACK_ALIGNMENT, 1, kInt),
+    STRATA_STATE_VALUE(GL_MATRIX_MODE, 1, kEnum),
+    STRATA_STATE_VALUE(GL_MODELVIEW_MATRIX, 16, kFloat),
+    STRATA_STATE_VALUE(GL_PROJECTION_MATRIX, 16, kFloat),
+    STRATA_STATE_VALUE(GL_CURRENT_COLOR, 4, kFloat),
+    STRATA_STATE_VALUE(GL_CURRENT_NORMAL, 3, kFloat),
+    STRATA_STATE_VALUE(GL_LIGHT_MODEL_AMBIENT, 4, kFloat),
+    STRATA_STATE_VALUE(GL_LIGHT_MODEL_TWO_SIDE, 1, kBool),
+    STRATA_STATE_VALUE(GL_FOG_MODE, 1, kEnum),
+    STRATA_STATE_VALUE(GL_FOG_DENSITY, 1, kFloat),
+    STRATA_STATE_VALUE(GL_FOG_START, 1, kFloat),
+    STRATA_STATE_VALUE(GL_FOG_END, 1, kFloat),
+    STRATA_STATE_VALUE(GL_FOG_COLOR, 4, kFloat),
+    STRATA_STATE_VALUE(GL_ACTIVE_TEXTURE, 1, kEnum),
+    STRATA_STATE_VALUE(GL_CLIENT_ACTIVE_TEXTURE, 1, kEnum),
+    STRATA_STATE_VALUE(GL_ARRAY_BUFFER_BINDING, 1, kBuffer),
+    STRATA_STATE_VALUE(GL_ELEMENT_ARRAY_BUFFER_BINDING, 1, kBuffer),
+    STRATA_STATE_VALUE(GL_VERTEX_ARRAY_SIZE, 1, kInt),
+    STRATA_STATE_VALUE(GL_VERTEX_ARRAY_TYPE, 1, kEnum),
+    STRATA_STATE_VALUE(GL_VERTEX_ARRAY_STRIDE, 1, kInt),
+    STRATA_STATE_VALUE(GL_VERTEX_ARRAY_BUFFER_BINDING, 1, kBuffer),
+    STRATA_STATE_VALUE(GL_NORMAL_ARRAY_TYPE, 1, kEnum),
+    STRATA_STATE_VALUE(GL_NORMAL_ARRAY_STRIDE, 1, kInt),
+    STRATA_STATE_VALUE(GL_NORMAL_ARRAY_BUFFER_BINDING, 1, kBuffer),
+    STRATA_STATE_VALUE(GL_COLOR_ARRAY_SIZE, 1, kInt),
+    STRATA_STATE_VALUE(GL_COLOR_ARRAY_TYPE, 1, kEnum),
+    STRATA_STATE_VALUE(GL_COLOR_ARRAY_STRIDE, 1, kInt),
+    STRATA_STATE_VALUE(GL_COLOR_ARRAY_BUFFER_BINDING, 1, kBuffer),
+};
+
+// Per texture unit (glActiveTexture and glClientActiveTexture both set to it).
+constexpr StateValue kUnitValues[] = {
+    STRATA_STATE_VALUE(GL_TEXTURE_BINDING_2D, 1, kTexture),
+    STRATA_STATE_VALUE(GL_TEXTURE_MATRIX, 16, kFloat),
+    STRATA_STATE_VALUE(GL_CURRENT_TEXTURE_COORDS, 4, kFloat),
+    STRATA_STATE_VALUE(GL_TEXTURE_COORD_ARRAY_SIZE, 1, kInt),
+    STRATA_STATE_VALUE(GL_TEXTURE_COORD_ARRAY_TYPE, 1, kEnum),
+    STRATA_STATE_VALUE(GL_TEXTURE_COORD_ARRAY_STRIDE, 1, kInt),
+    STRATA_STATE_VALUE(GL_TEXTURE_COORD_ARRAY_BUFFER_BINDING, 1, kBuffer),
+};
+constexpr GLenum kUnitCapabilities[] = {GL_TEXTURE_2D, GL_TEXTURE_COORD_ARRAY};
+
+struct Parameter {
+  GLenum pname;
+  int count;
+};
+constexpr Parameter kLightParameters[] = {
+    {GL_AMBIENT, 4},  {GL_DIFFUSE, 4},       {GL_SPECULAR, 4},          {GL_POSITION, 4},
+    {GL_SPOT_DIRECTION, 3}, {GL_SPOT_EXPONENT, 1}, {GL_SPOT_CUTOFF, 1}, {GL_CONSTANT_ATTENUATION, 1},
+    {GL_LINEAR_ATTENUATION, 1}, {GL_QUADRATIC_ATTENUATION, 1}};
+constexpr Parameter kMaterialParameters[] = {
+    {GL_AMBIENT, 4}, {GL_DIFFUSE, 4}, {GL_SPECULAR, 4}, {GL_EMISSION, 4}, {GL_SHININESS, 1}};
+constexpr GLenum kEnvironmentEnums[] = {GL_TEXTURE_ENV_MODE, GL_COMBINE_RGB, GL_COMBINE_ALPHA, GL_SRC0_RGB,
+                                        GL_SRC1_RGB,        GL_SRC2_RGB,     GL_SRC0_ALPHA,    GL_SRC1_ALPHA,
+                                        GL_SRC2_ALPHA,      GL_OPERAND0_RGB, GL_OPERAND1_RGB,  GL_OPERAND2_RGB,
+                                        GL_OPERAND0_ALPHA,  GL_OPERAND1_ALPHA, GL_OPERAND2_ALPHA};
+
+void Floats(JsonWriter& json, const GLfloat* values, int count) {
+  if (count > 1) json.BeginArray();
+  for (int i = 0; i < count; ++i) json.Float(values[i]);
+  if (count > 1) json.EndArray();
+}
+
+}  // namespace
+
+void WriteFixedFunctionState(const host::HostDriver& driver, const GlFunctions& gl, JsonWriter& json,
+                             const StreamNames& names) {
+  auto light = driver.Get<decltype(&glGetLightfv)>(api::glGetLightfv);
+  auto material = driver.Get<decltype(&glGetMaterialfv)>(api::glGetMaterialfv);
+  auto env_i = driver.Get<decltype(&glGetTexEnviv)>(api::glGetTexEnviv);
+  auto env_f = driver.Get<decltype(&glGetTexEnvfv)>(api::glGetTexEnvfv);
+  auto client_active = driver.Get<decltype(&glClientActiveTexture)>(api::glClientActiveTexture);
+  json.Key("capabilities").BeginObject();
+  WriteCapabilities(gl, kCapabilities, json);
+  json.EndObject();
+  json.Key("values").BeginObject();
+  WriteValues(gl, kValues, json, names);
+  json.EndObject();
+
+  json.Key("lights").BeginArray();
+  const GLint lights = std::min(gl.Integer(GL_MAX_LIGHTS), 32);
+  for (GLint i = 0; i < lights; ++i) {
+    const GLenum name = GL_LIGHT0 + static_cast<GLenum>(i);
+    json.BeginObject().Key("light").String(EnumText(name)).Key("enabled").Bool(gl.IsEnabled(name) != GL_FALSE);
+    for (const Parameter& parameter : kLightParameters) {
+      GLfloat values[4] = {};
+      light(name, parameter.pname, values);
+      json.Key(EnumText(parameter.pname));
+      Floats(json, values, parameter.count);
+    }
+    json.EndObject();
+  }
+  json.EndArray();
+
+  json.Key("material").BeginObject();
+  for (GLenum face : {GL_FRONT, GL_BACK}) {
+    json.Key(EnumText(face)).BeginObject();
+    for (const Parameter& parameter : kMaterialParameters) {
+      GLfloat values[4] = {};
+      material(face, parameter.pname, values);
+      json.Key(EnumText(parameter.pname));
+      Floats(json, values, parameter.count);
+    }
+    json.EndObject();
+  }
+  json.EndObject();
+
+  // Per texture unit: its texture, matrix, coordinates array and environment.
+  const GLint active = gl.Integer(GL_ACTIVE_TEXTURE), client = gl.Integer(GL_CLIENT_ACTIVE_TEXTURE);
+  const GLint units = std::min(gl.Integer(GL_MAX_TEXTURE_UNITS), 32);
+  json.Key("texture_units").BeginArray();
+  for (GLint unit = 0; unit < units; ++unit) {
+    gl.ActiveTexture(GL_TEXTURE0 + static_cast<GLenum>(unit));
+    client_active(GL_TEXTURE0 + static_cast<GLenum>(unit));
+    // Units past the first that hold nothing are left out.
+    if (unit > 0 && !gl.Integer(GL_TEXTURE_BINDING_2D) && !gl.IsEnabled(GL_TEXTURE_2D) &&
+        !gl.IsEnabled(GL_TEXTURE_COORD_ARRAY)) {
+      continue;
+    }
+    json.BeginObject().Key("unit").Int(unit);
+    WriteCapabilities(gl, kUnitCapabilities, json);
+    WriteValues(gl, kUnitValues, json, names);
+    json.Key("environment").BeginObject();
+    for (GLenum pname : kEnvironmentEnums) {
+      GLint value = 0;
+      gl.ClearErrors();
+      env_i(GL_TEXTURE_ENV, pname, &value);
+      if (gl.GetError() == GL_NO_ERROR) json.Key(EnumText(pname)).String(EnumText(static_cast<GLenum>(value)));
+    }
+    GLfloat color[4] = {};
+    env_f(GL_TEXTURE_ENV, GL_TEXTURE_ENV_COLOR, color);
+    json.Key("GL_TEXTURE_ENV_COLOR");
+    Floats(json, color, 4);
+    json.EndObject().EndObject();
+  }
+  json.EndArray();
+  gl.ActiveTexture(static_cast<GLenum>(active));
+  client_active(static_cast<GLenum>(client));
+}
+
+}  // namespace strata::inspect
