@@ -98,6 +98,11 @@ BREAKAGES = [
      "    case ArgKind::kHandle: return Combine(key, Handle(v.u));",
      "    case ArgKind::kHandle: return Combine(key, v.u);",
      r"^inspect\.DiffCommand"),
+    ("strata state's texture images left bottom row first", "inspect",
+     "src/inspect/gl_state.cpp",
+     "      if (WritePng(path, level.width, level.height, pixels, true, &error)) {",
+     "      if (WritePng(path, level.width, level.height, pixels, false, &error)) {",
+     r"^inspect\.StateCommand"),
 ]
 
 
