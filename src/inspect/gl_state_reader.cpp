@@ -18,6 +18,36 @@ GlFunctions::GlFunctions(const host::HostDriver& driver)
       GetString(driver.Get<PFNGLGETSTRINGPROC>(api::glGetString)),
       GetIntegeri_v(driver.Get<PFNGLGETINTEGERI_VPROC>(api::glGetIntegeri_v)) {}
 
+namespace {
+constexpr StateValue kShared[] = {
+    STRATA_STATE_VALUE(GL_VIEWPORT, 4, kInt),
+    STRATA_STATE_VALUE(GL_SCISSOR_BOX, 4, kInt),
+    STRATA_STATE_VALUE(GL_DEPTH_RANGE, 2, kFloat),
+    STRATA_STATE_VALUE(GL_COLOR_CLEAR_VALUE, 4, kFloat),
+    STRATA_STATE_VALUE(GL_DEPTH_CLEAR_VALUE, 1, kFloat),
+    STRATA_STATE_VALUE(GL_STENCIL_CLEAR_VALUE, 1, kInt),
+    STRATA_STATE_VALUE(GL_COLOR_WRITEMASK, 4, kBool),
+    STRATA_STATE_VALUE(GL_DEPTH_WRITEMASK, 1, kBool),
+    STRATA_STATE_VALUE(GL_DEPTH_FUNC, 1, kEnum),
+    STRATA_STATE_VALUE(GL_CULL_FACE_MODE, 1, kEnum),
+    STRATA_STATE_VALUE(GL_FRONT_FACE, 1, kEnum),
+    STRATA_STATE_VALUE(GL_STENCIL_FUNC, 1, kEnum),
+    STRATA_STATE_VALUE(GL_STENCIL_REF, 1, kInt),
+    STRATA_STATE_VALUE(GL_STENCIL_VALUE_MASK, 1, kInt),
+    STRATA_STATE_VALUE(GL_STENCIL_WRITEMASK, 1, kInt),
+    STRATA_STATE_VALUE(GL_STENCIL_FAIL, 1, kEnum),
+    STRATA_STATE_VALUE(GL_STENCIL_PASS_DEPTH_FAIL, 1, kEnum),
+    STRATA_STATE_VALUE(GL_STENCIL_PASS_DEPTH_PASS, 1, kEnum),
+    STRATA_STATE_VALUE(GL_LINE_WIDTH, 1, kFloat),
+    STRATA_STATE_VALUE(GL_POLYGON_OFFSET_FACTOR, 1, kFloat),
+    STRATA_STATE_VALUE(GL_POLYGON_OFFSET_UNITS, 1, kFloat),
+    STRATA_STATE_VALUE(GL_PACK_ALIGNMENT, 1, kInt),
+    STRATA_STATE_VALUE(GL_UNPACK_ALIGNMENT, 1, kInt),
+    STRATA_STATE_VALUE(GL_ACTIVE_TEXTURE, 1, kEnum),
+};
+}  // namespace
+const std::span<const StateValue> kSharedValues(kShared);
+
 std::string EnumText(GLenum value) {
   if (value == 0) return "GL_NONE";  // as state, 0 is "none" (GL_TEXTURE_COMPARE_MODE, GL_READ_BUFFER of no buffer)
   if (const char* name = api::GlEnumName(value)) return name;

@@ -53,6 +53,10 @@ struct StateValue {
 #define STRATA_STATE_VALUE(pname, count, kind) \
   { pname, #pname, count, ValueKind::kind }
 
+// The values GLES 1.1 and 2+ share: viewport, scissor, depth, stencil (front),
+// cull, masks, clear values, line width, polygon offset, pack/unpack alignment.
+extern const std::span<const StateValue> kSharedValues;
+
 // A GL token's registry name, or its number in hex.
 std::string EnumText(GLenum value);
 // A value of gl.xml's group `group` ("BlendingFactor"), by its name there.

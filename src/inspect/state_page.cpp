@@ -1,38 +1,12 @@
 #include "inspect/state_page.h"
 
-#include "common/json_writer.h"
+#include "view/html_text.h"
 
 namespace strata::inspect {
 namespace {
 
-// JSON inside a <script> element: "</" would end it.
-std::string ScriptSafe(const std::string& json) {
-  std::string out;
-  out.reserve(json.size());
-  for (size_t i = 0; i < json.size(); ++i) {
-    if (json[i] == '<' && i + 1 < json.size() && json[i + 1] == '/') {
-      out += "<\\/";
-      ++i;
-    } else {
-      out += json[i];
-    }
-  }
-  return out;
-}
-
-std::string Html(const std::string& text) {
-  std::string out;
-  for (char c : text) {
-    switch (c) {
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '&': out += "&amp;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += c;
-    }
-  }
-  return out;
-}
+using view::HtmlEscape;
+using view::ScriptSafe;
 
 constexpr char kScript[] = R"(
 const state = JSON.parse(document.getElementById('state').textContent);
@@ -91,9 +65,9 @@ figcaption { font-size: 12px; color: #777; }
 std::string StatePage(const std::string& state_json, const std::string& trace, uint64_t call,
                       const std::string& image_prefix) {
   std::string page = "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>GL state before call " +
-                     std::to_string(call) + " of " + Html(trace) + "</title><style>" + kStyle + "</style></head>\n";
-  page += "<body data-prefix=\"" + Html(image_prefix) + "\"><h1>GL state before call " + std::to_string(call) + "</h1>";
-  page += "<p>" + Html(trace) + " (strata state)</p><div id=\"view\"></div>\n";
+                     std::to_string(call) + " of " + HtmlEscape(trace) + "</title><style>" + kStyle + "</style></head>\n";
+  page += "<body data-prefix=\"" + HtmlEscape(image_prefix) + "\"><h1>GL state before call " + std::to_string(call) + "</h1>";
+  page += "<p>" + HtmlEscape(trace) + " (strata state)</p><div id=\"view\"></div>\n";
   page += "<script type=\"application/json\" id=\"state\">" + ScriptSafe(state_json) + "</script>\n";
   page += std::string("<script>") + kScript + "</script></body></html>\n";
   return page;

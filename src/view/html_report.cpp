@@ -6,6 +6,7 @@
 #include "common/json_writer.h"
 #include "strata/api/functions.h"
 #include "view/base64.h"
+#include "view/html_text.h"
 #include "view/image_scaling.h"
 #include "view/png_encoder.h"
 #include "view/report_assets.h"
@@ -173,35 +174,6 @@ void WriteImages(JsonWriter& json, const ReportModel& model, const std::vector<F
     json.Key("src").String("data:image/png;base64," + Base64Encode(png)).EndObject();
   }
   json.EndArray();
-}
-
-// JSON inside <script> must not contain "</script" or "<!--": '<' only ever
-// appears inside JSON strings, where \u003c means the same.
-std::string ScriptSafe(const std::string& json) {
-  std::string out;
-  out.reserve(json.size() + json.size() / 64);
-  for (char c : json) {
-    if (c == '<') {
-      out += "\\u003c";
-    } else {
-      out += c;
-    }
-  }
-  return out;
-}
-
-std::string HtmlEscape(std::string_view text) {
-  std::string out;
-  for (char c : text) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += c;
-    }
-  }
-  return out;
 }
 
 // The template with `marker` replaced by `value` (once; the markers are ours).
