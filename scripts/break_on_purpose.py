@@ -100,8 +100,8 @@ BREAKAGES = [
      r"^inspect\.DiffCommand"),
     ("strata state's texture images left bottom row first", "inspect",
      "src/inspect/gl_state.cpp",
-     "      if (WritePng(path, level.width, level.height, pixels, true, &error)) {",
-     "      if (WritePng(path, level.width, level.height, pixels, false, &error)) {",
+     "    if (!WritePng(path, width, height, rgba, true, error)) return {};",
+     "    if (!WritePng(path, width, height, rgba, false, error)) return {};",
      r"^inspect\.StateCommand"),
 ]
 

@@ -90,6 +90,12 @@ JsonWriter& JsonWriter::BeginObject() {
   return *this;
 }
 
+JsonWriter& JsonWriter::Raw(std::string_view json) {
+  BeforeValue();
+  out_ += json;
+  return *this;
+}
+
 JsonWriter& JsonWriter::EndObject() {
   out_ += '}';
   first_in_scope_.pop_back();

@@ -24,6 +24,8 @@ class JsonWriter {
   JsonWriter& Float(float value);
   JsonWriter& Bool(bool value);
   JsonWriter& Null();
+  // A value that is JSON already (another writer's output), as it is.
+  JsonWriter& Raw(std::string_view json);
 
   const std::string& str() const { return out_; }
 

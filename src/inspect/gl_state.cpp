@@ -221,6 +221,16 @@ class StateReader {
   Pfn Function(api::Slot slot) const {
     return driver_.Get<Pfn>(slot);
   }
+  bool ImagesWanted() const { return !options_.output_dir.empty() || options_.image_sink; }
+  // An image (bottom row first) to the sink or as a PNG file; its name in the JSON, or empty with `error`.
+  std::string EmitImage(const std::string& file_name, int width, int height, const std::vector<uint8_t>& rgba,
+                        std::string* error) {
+    if (options_.image_sink) return options_.image_sink(width, height, rgba);
+    const std::string path = OutputPath(file_name);
+    if (!WritePng(path, width, height, rgba, true, error)) return {};
+    files_->written.push_back(path);
+    return path;
+  }
   std::string OutputPath(const std::string& name) {
     std::error_code made;
     std::filesystem::create_directories(options_.output_dir, made);
@@ -519,7 +529,7 @@ class StateReader {
           if (texture.target == GL_TEXTURE_2D_MULTISAMPLE || texture.target == GL_TEXTURE_2D_MULTISAMPLE_ARRAY) {
             json_.Key("samples").Int(get(GL_TEXTURE_SAMPLES));
           }
-          if (!options_.output_dir.empty()) {
+          if (ImagesWanted() && (level == 0 || !options_.base_levels_only)) {
             json_.Key("images").BeginArray();
             for (const std::string& path : LevelImages({texture, level, width, height, depth, compressed})) {
               json_.String(path);
@@ -614,7 +624,7 @@ class StateReader {
       }
       json_.EndArray();
     }
-    if (!options_.output_dir.empty()) {
+    if (ImagesWanted()) {
       // What the draw framebuffer holds now (color attachment 0, or the surface's back buffer).
       host::RgbaImage image;
       std::string error;
@@ -630,10 +640,9 @@ class StateReader {
         }
       }
       if (read) {
-        const std::string path = OutputPath("framebuffer.png");
-        if (WritePng(path, image.width, image.height, image.pixels, true, &error)) {
-          files_->written.push_back(path);
-          json_.Key("image").String(path);
+        const std::string name = EmitImage("framebuffer.png", image.width, image.height, image.pixels, &error);
+        if (!name.empty()) {
+          json_.Key("image").String(name);
         } else {
           files_->unread.push_back("draw framebuffer: " + error);
         }
@@ -734,12 +743,12 @@ class StateReader {
                                  "; integer and float formats are not written)");
         continue;
       }
-      const std::string path = OutputPath("texture-" + std::to_string(texture.name) + "-level" +
-                                          std::to_string(level.level) + suffix + ".png");
       std::string error;
-      if (WritePng(path, level.width, level.height, pixels, true, &error)) {
-        files_->written.push_back(path);
-        paths.push_back(path);
+      const std::string name = EmitImage(
+          "texture-" + std::to_string(texture.name) + "-level" + std::to_string(level.level) + suffix + ".png",
+          level.width, level.height, pixels, &error);
+      if (!name.empty()) {
+        paths.push_back(name);
       } else {
         files_->unread.push_back(what + suffix + ": " + error);
       }

@@ -7,6 +7,7 @@
 // named them. Runs on the context's host thread (replay::ReplayOptions::at_stop).
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -19,6 +20,10 @@ struct GlStateOptions {
   // Where the bound textures' images (PNG), buffers' bytes and the draw
   // framebuffer's image go; empty: the JSON only.
   std::string output_dir;
+  // Instead of image files: each image (RGBA8, bottom row first) is handed
+  // here, and what it returns names it in the JSON (the report embeds them).
+  std::function<std::string(int width, int height, const std::vector<uint8_t>& rgba)> image_sink;
+  bool base_levels_only = false;  // images of each texture's level 0 only
 };
 
 struct GlStateFiles {

@@ -54,8 +54,9 @@ class LoopReplay {
       : options_(options), dispatch_(driver, surfaces, functions), result_(result), first_loop_(first_loop),
         checking_(options.check && first_loop), check_(driver) {
     dispatch_.executor().before_swap = [this](uint32_t thread, uint64_t) { BeforeSwap(thread); };
-    if (options.stop_before_call != UINT64_MAX && first_loop) {
+    if ((options.stop_before_call != UINT64_MAX || options.before_call) && first_loop) {
       dispatch_.before_call = [this](const stream::DecodedCall& call) {
+        if (options_.before_call) options_.before_call(dispatch_.executor(), call);
         if (call.sequence < options_.stop_before_call) return true;
         if (options_.at_stop) options_.at_stop(dispatch_.executor(), call);
         return false;

@@ -32,6 +32,9 @@ struct ReplayOptions {
   // thread, with its context current, to read what the calls before left.
   uint64_t stop_before_call = UINT64_MAX;
   std::function<void(host::Executor& executor, const stream::DecodedCall& call)> at_stop;
+  // Called before every call runs, on its host thread (first loop only): to
+  // read the state calls meet without stopping (`strata view --state-frames`).
+  std::function<void(host::Executor& executor, const stream::DecodedCall& call)> before_call;
   // Called with each frame image a snapshot takes (frame, image); optional.
   std::function<void(uint64_t, const host::RgbaImage&)> on_snapshot;
 };

@@ -6,7 +6,7 @@
 
 #include "common/json_writer.h"
 #include "inspect/gl_state.h"
-#include "inspect/state_page.h"
+#include "view/state_page.h"
 #include "replay/replayer.h"
 #include "stream/call_printer.h"
 #include "tools/command.h"
@@ -100,7 +100,9 @@ int StateCommandMain(int argc, char** argv) {
     json.Key("call").BeginObject().Key("sequence").UInt(at.sequence).Key("function").String(at.name);
     json.Key("thread").UInt(at.thread).Key("text").String(stream::FormatCall(at)).EndObject();
     json.Key("state");
-    inspect::WriteGlState(executor, thread, {output_dir}, json, &files);
+    inspect::GlStateOptions state_options;
+    state_options.output_dir = output_dir;
+    inspect::WriteGlState(executor, thread, state_options, json, &files);
     json.Key("not_read_back").BeginArray();
     for (const std::string& why : files.unread) json.String(why);
     json.EndArray().EndObject();
@@ -130,7 +132,7 @@ int StateCommandMain(int argc, char** argv) {
     const auto page_dir = std::filesystem::absolute(page).parent_path();
     std::string prefix = std::filesystem::relative(std::filesystem::current_path(), page_dir, failed).string();
     prefix = failed || prefix.empty() ? std::filesystem::current_path().string() + "/" : prefix + "/";
-    out << inspect::StatePage(json.str(), trace, call, prefix);
+    out << view::StatePage(json.str(), trace, call, prefix);
     if (!out.flush()) {
       std::fprintf(stderr, "strata state: error: cannot write %s\n", page.c_str());
       return 1;

@@ -7,17 +7,25 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <memory>
+#include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "stream/frame_numbering.h"
+#include "common/json_writer.h"
+#include "inspect/gl_state.h"
+#include "replay/replayer.h"
 #include "tools/command.h"
 #include "tools/install_paths.h"
 #include "tools/command_line.h"
 #include "view/captured_images.h"
 #include "view/replayed_images.h"
 #include "view/html_report.h"
+#include "view/image_scaling.h"
+#include "view/png_encoder.h"
 #include "view/report_model.h"
 
 namespace strata::tools {
@@ -50,6 +58,11 @@ options:
                            the trace (default 200; 0 for every frame)
   --thumbnail-size PX      scale images down to at most PX on either side
                            (default 320)
+  --state-frames LIST      replay the trace and keep the GL state before
+                           each draw of these frames (e.g. 3 or 0,5-6; at
+                           most 500 draws), shown with the call when it is
+                           selected, with its bound textures' images
+                           (strata state's JSON; docs/inspect.md)
   -h, --help               show this help
 
 A trace cut short (its program killed) gives a report of what it holds,
@@ -109,13 +122,85 @@ bool WriteFile(const std::string& path, const std::string& page, std::string* er
   return true;
 }
 
+constexpr size_t kMaxStates = 500;
+
+// --state-frames: the GL state before each draw of the chosen frames, from
+// one replay that reads it on the way (strata state's reading, its images
+// scaled down and inlined).
+bool AddDrawStates(const std::string& trace, const view::ReportModel& model, const Range& frames,
+                   view::HtmlReportOptions* page) {
+  std::set<uint64_t> draws;
+  size_t left_out = 0;
+  for (size_t f = 0; f < model.frames.size(); ++f) {
+    if (!frames.Contains(f)) continue;
+    const view::ReportFrame& frame = model.frames[f];
+    for (size_t i = frame.first_call; i < frame.first_call + frame.call_count && i < model.calls.size(); ++i) {
+      if (!(model.calls[i].flags & view::kReportDraw)) continue;
+      if (draws.size() < kMaxStates) {
+        draws.insert(model.calls[i].sequence);
+      } else {
+        ++left_out;
+      }
+    }
+  }
+  if (left_out) {
+    std::fprintf(stderr, "strata view: warning: --state-frames: the state of the first %zu draws only (%zu more left out)\n",
+                 kMaxStates, left_out);
+  }
+  if (draws.empty()) {
+    std::fprintf(stderr, "strata view: warning: --state-frames: the frames chosen hold no draws\n");
+    return true;
+  }
+  std::fprintf(stderr, "strata view: replaying for the GL state before %zu draws\n", draws.size());
+  inspect::GlStateOptions state_options;
+  state_options.base_levels_only = true;
+  state_options.image_sink = [page](int width, int height, const std::vector<uint8_t>& rgba) -> std::string {
+    view::FrameImage full, shown;
+    full.width = static_cast<uint32_t>(width);
+    full.height = static_cast<uint32_t>(height);
+    full.rgba = view::FlipRows(rgba, full.width, full.height);
+    if (!view::DownscaleToFit(full, 256, &shown)) return {};
+    std::vector<uint8_t> png = view::EncodePng(shown.rgba, shown.width, shown.height);
+    if (png.empty()) return {};
+    // One copy of each image however many draws see it.
+    char id[20];
+    std::snprintf(id, sizeof id, "%016zx", std::hash<std::string_view>{}(
+        std::string_view(reinterpret_cast<const char*>(png.data()), png.size())));
+    page->state_images.emplace(id, std::move(png));
+    return std::string("state-image:") + id;
+  };
+  replay::ReplayOptions options;
+  options.strata_lib_dir = StrataLibraryDirectory();
+  options.check = false;
+  options.stop_before_call = *draws.rbegin() + 1;
+  options.before_call = [&](host::Executor& executor, const stream::DecodedCall& call) {
+    if (!draws.count(call.sequence)) return;
+    const uint32_t thread = static_cast<uint32_t>(call.thread);
+    if (executor.CurrentVersion(thread) == 0) return;
+    JsonWriter json;
+    inspect::GlStateFiles files;
+    inspect::WriteGlState(executor, thread, state_options, json, &files);
+    page->call_states[call.sequence] = json.str();
+  };
+  replay::ReplayResult result;
+  std::string error;
+  if (!replay::Replay(trace, options, &result, &error)) {
+    std::fprintf(stderr, "strata view: error: replaying for the GL state: %s\n", error.c_str());
+    return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 int ViewCommandMain(int argc, char** argv) {
+  Range state_frames;
+  bool with_states = false;
   std::string trace, output, thumbnails = "auto";
   uint64_t max_thumbnails = 200, thumbnail_size = 320;
   CommandLine args("strata view", kUsage,
                    {{"help", 'h', false}, {"output", 'o', true}, {"thumbnails", 0, true}, {"max-thumbnails", 0, true},
+                    {"state-frames", 0, true},
                     {"thumbnail-size", 0, true}},
                    argc, argv);
   while (args.Next()) {
@@ -132,6 +217,13 @@ int ViewCommandMain(int argc, char** argv) {
         std::fprintf(stderr, "strata view: error: --thumbnails is auto, captured, replayed or none, not '%s'\n", v);
         return 2;
       }
+    } else if (args.Is("state-frames")) {
+      if (!ParseRange(args.value(), &state_frames)) {
+        std::fprintf(stderr, "strata view: error: --state-frames takes a list of N, A-B, A- or -B, e.g. 0,5-6, not '%s'\n",
+                     args.value());
+        return 2;
+      }
+      with_states = true;
     } else if (args.Is("max-thumbnails") || args.Is("thumbnail-size")) {
       const char* v = args.value();
       uint64_t* target = arg == "--max-thumbnails" ? &max_thumbnails : &thumbnail_size;
@@ -196,6 +288,8 @@ int ViewCommandMain(int argc, char** argv) {
     }
   }
   if (thumbnails == "captured") page_options.image_source = "captured in the trace";
+
+  if (with_states && !AddDrawStates(trace, model, state_frames, &page_options)) return 1;
 
   const std::string page = view::BuildHtmlReport(model, captured.images, page_options);
   if (!WriteFile(output, page, &error)) {

@@ -177,6 +177,18 @@ void WriteImages(JsonWriter& json, const ReportModel& model, const std::vector<F
 }
 
 // The template with `marker` replaced by `value` (once; the markers are ours).
+// The GL state before chosen calls, and the images it names, inline.
+void WriteStates(JsonWriter& json, const HtmlReportOptions& options) {
+  json.Key("states").BeginObject();
+  for (const auto& [sequence, state] : options.call_states) json.Key(std::to_string(sequence)).Raw(state);
+  json.EndObject();
+  json.Key("state_images").BeginObject();
+  for (const auto& [id, png] : options.state_images) {
+    json.Key(id).String("data:image/png;base64," + Base64Encode(png));
+  }
+  json.EndObject();
+}
+
 void Substitute(std::string& page, std::string_view marker, std::string_view value) {
   size_t at = page.find(marker);
   if (at != std::string::npos) page.replace(at, marker.size(), value);
@@ -193,6 +205,7 @@ std::string BuildHtmlReport(const ReportModel& model, const std::vector<FrameIma
   WriteCalls(json, model);
   WriteFindings(json, model);
   WriteImages(json, model, images, options);
+  WriteStates(json, options);
   json.EndObject();
 
   std::string page(kReportTemplateHtml);
@@ -200,7 +213,7 @@ std::string BuildHtmlReport(const ReportModel& model, const std::vector<FrameIma
   // Values go in last, so that no marker text inside them is ever replaced.
   Substitute(page, "<!--STRATA_TITLE-->", HtmlEscape(program + " - Strata trace report"));
   Substitute(page, "/*STRATA_CSS*/", kReportCss);
-  Substitute(page, "/*STRATA_JS*/", kReportJs);
+  Substitute(page, "/*STRATA_JS*/", std::string(kStateViewJs) + std::string(kReportJs));
   Substitute(page, "<!--STRATA_DATA-->", ScriptSafe(json.str()));
   return page;
 }

@@ -3,6 +3,7 @@
 // images inline; nothing fetched) built from a ReportModel and frame images.
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -17,6 +18,11 @@ struct HtmlReportOptions {
   // Where the images came from, as the page says it ("captured in the
   // trace"); empty when images were not asked for.
   std::string image_source;
+  // `strata view --state-frames`: the GL state before each of these calls
+  // (strata state's JSON, by call number), and the images it names
+  // ("state-image:ID" strings) as PNG files' bytes by ID.
+  std::map<uint64_t, std::string> call_states;
+  std::map<std::string, std::vector<uint8_t>> state_images;
 };
 
 // The page. Images of frames the model does not have are left out; of

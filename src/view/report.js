@@ -448,6 +448,16 @@
         duration(calls.start[i]) + " into the trace \u00b7 " +
         (flags & UNTIMED ? "untimed (it only sets state)" : "took " + duration(calls.dur[i]))),
       el("div", { style: "margin-top: 6px" }, ...marks));
+    // The GL state before this call, where the report was made with it (--state-frames).
+    const state = data.states[calls.seq[i]];
+    if (state) {
+      const imageUrl = (text) => text.startsWith("state-image:") ? data.state_images[text.slice(12)] || null : null;
+      const panel = el("details", { class: "state", open: "" }, el("summary", { text: "GL state before this call" }));
+      panel.appendChild(StrataStateView.render(state, imageUrl));
+      box.append(panel);
+    } else if (Object.keys(data.states).length && (flags & DRAW)) {
+      box.append(el("div", { class: "muted", text: "GL state: made for the draws of the frames given to --state-frames" }));
+    }
   }
   $("frame-prev").addEventListener("click", () => navigate("#frame=" + Math.max(0, view.frame - 1)));
   $("frame-next").addEventListener("click", () => navigate("#frame=" + Math.min(frames.length - 1, view.frame + 1)));

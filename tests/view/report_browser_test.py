@@ -141,7 +141,7 @@ class SampleAppReport(ReportPage):
                           "--output", cls.app_png])
         cls.stats = stats(cls.trace)
         cls.report = cls.path("report.html")
-        run([ARGS.strata, "view", cls.trace, "-o", cls.report])
+        run([ARGS.strata, "view", cls.trace, "-o", cls.report, "--state-frames", "1"])
 
     def test_page_runs_without_errors_and_shows_the_traces_totals(self):
         self.open_report()
@@ -179,6 +179,29 @@ class SampleAppReport(ReportPage):
         self.assertTrue(rows[-1][2].startswith("eglSwapBuffers("), rows[-1])
         draws = [row for row in self.visible_rows() if " draw" in row[3]]
         self.assertTrue(all(re.match(r"glDraw(Arrays|Elements)\(", row[2]) for row in draws), draws)
+
+    def test_a_draw_of_a_state_frame_shows_the_gl_state_it_met(self):
+        # Catches: the state panel missing, its images broken, the state of another call shown.
+        draws = [call for call in dump_frame(self.trace, 1) if call[2].startswith("glDraw")]
+        self.assertTrue(draws)
+        self.open_report("#call=" + str(draws[-1][0]))
+        self.assertEqual(self.console(), [])
+        panel = self.browser.find_elements(By.CSS_SELECTOR, "#call-detail details.state")
+        self.assertEqual(len(panel), 1)
+        text = panel[0].get_attribute("textContent")
+        self.assertIn("GL state before this call", text)
+        self.assertIn("GL_VIEWPORT", text)
+        self.assertIn("GL_CURRENT_PROGRAM", text)
+        self.assertIn("uniforms", text)
+        images = self.js("return [...document.querySelectorAll('#call-detail img.state-image')]"
+                         ".map(img => [img.complete, img.naturalWidth])")
+        self.assertTrue(images)
+        self.assertTrue(all(done and width > 0 for done, width in images), images)
+        # A draw of a frame not chosen says where states come from, and shows none.
+        other = [call for call in dump_frame(self.trace, 2) if call[2].startswith("glDraw")]
+        self.open_report("#call=" + str(other[0][0]))
+        self.assertFalse(self.browser.find_elements(By.CSS_SELECTOR, "#call-detail details.state"))
+        self.assertIn("--state-frames", self.text("call-detail"))
 
     def test_clicking_a_bar_opens_that_frame(self):
         self.open_report()

@@ -10,6 +10,7 @@
 #include <fstream>
 #include <map>
 #include <regex>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -249,6 +250,40 @@ TEST_F(ViewCommand, WritesAReportWithImagesAndSaysWhatItWrote) {
   const size_t data = page.find("id=\"report-data\">");
   ASSERT_NE(data, std::string::npos);
   EXPECT_EQ(page.find("</script>", data), page.find("</script>\n<script>", data));
+  unlink(out.c_str());
+}
+
+// Catches: states made for the wrong frame's draws (or for calls that are not
+// draws), the panel's data missing from the page, state images not inlined.
+TEST_F(ViewCommand, StateFramesKeepTheStateBeforeEachDrawOfThoseFrames) {
+  const std::string out = Temp("view-states.html");
+  ProcessResult run = View({app_trace_, "--state-frames", "2", "-o", out});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const std::string page = ReadAll(out);
+  std::set<std::string> states;
+  const std::regex state_key(R"re("(\d+)":\{"context":\{"gles_version")re");
+  for (auto it = std::sregex_iterator(page.begin(), page.end(), state_key); it != std::sregex_iterator(); ++it) {
+    states.insert((*it)[1]);
+  }
+  std::set<std::string> draws;
+  ProcessResult dump = RunProcess({STRATA_CLI, "dump", "--no-header", "--frames", "2", app_trace_});
+  std::istringstream lines(dump.out);
+  for (std::string line; std::getline(lines, line);) {
+    if (line.find("] glDraw") != std::string::npos) draws.insert(line.substr(0, line.find(' ')));
+  }
+  ASSERT_FALSE(draws.empty());
+  EXPECT_EQ(states, draws);
+  EXPECT_NE(page.find("\"GL_CURRENT_PROGRAM\""), std::string::npos);
+  EXPECT_NE(page.find("\"uniforms\":[{\"name\""), std::string::npos);
+  // The bound textures' and the framebuffer's images, inline, once each.
+  EXPECT_NE(page.find("\"state-image:"), std::string::npos);
+  EXPECT_NE(page.find("\"state_images\":{\""), std::string::npos);
+  EXPECT_NE(run.err.find("replaying for the GL state before " + std::to_string(draws.size()) + " draws"),
+            std::string::npos)
+      << run.err;
+  ProcessResult bad = View({app_trace_, "--state-frames", "two", "-o", out});
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.err.find("--state-frames takes a list"), std::string::npos) << bad.err;
   unlink(out.c_str());
 }
 

@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <string>
 
-namespace strata::inspect {
+namespace strata::view {
 
 // `image_prefix`: prepended to the JSON's relative file paths, so that they
 // resolve from where the page is (the way from the page's folder to the
@@ -13,4 +13,4 @@ namespace strata::inspect {
 std::string StatePage(const std::string& state_json, const std::string& trace, uint64_t call,
                       const std::string& image_prefix);
 
-}  // namespace strata::inspect
+}  // namespace strata::view
