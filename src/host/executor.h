@@ -94,6 +94,7 @@ class Executor {
   // stream never made stands for itself).
   int CurrentVersion(uint32_t thread);
   uint64_t StreamName(uint32_t thread, api::ObjectClass object, uint64_t host);
+  uint64_t CurrentContext(uint32_t thread) { return ThreadOf(thread).context; }  // the recorded handle
   uint64_t HostName(uint32_t thread, api::ObjectClass object, uint64_t recorded) {
     return ToHost(ThreadOf(thread), object, recorded, 0);
   }

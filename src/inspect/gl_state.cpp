@@ -1,5 +1,6 @@
 #include "inspect/gl_state.h"
 
+#include <EGL/egl.h>
 #include <GLES/gl.h>
 #include <GLES3/gl32.h>
 
@@ -174,6 +175,10 @@ class StateReader {
     json_.Key("context").BeginObject().Key("gles_version").Int(requested);
     const char* host_version = reinterpret_cast<const char*>(gl_.GetString(GL_VERSION));
     json_.Key("host_version").String(host_version ? host_version : "");
+    char handle[24];  // as strata dump prints EGL handles
+    std::snprintf(handle, sizeof handle, "0x%llx", static_cast<unsigned long long>(executor_.CurrentContext(thread_)));
+    json_.Key("context").String(handle);
+    WriteSurfaces();
     json_.EndObject();
     version_ = HostVersion(host_version);
     const StreamNames names = [this](ObjectClass object, GLuint host) {
@@ -235,6 +240,27 @@ class StateReader {
     std::error_code made;
     std::filesystem::create_directories(options_.output_dir, made);
     return (std::filesystem::path(options_.output_dir) / name).string();
+  }
+
+  // The current draw and read surfaces' sizes (the host's stand-ins for the
+  // app's windows and pbuffers, made at the recorded sizes).
+  void WriteSurfaces() {
+    auto current_display = Function<PFNEGLGETCURRENTDISPLAYPROC>(api::eglGetCurrentDisplay);
+    auto current_surface = Function<PFNEGLGETCURRENTSURFACEPROC>(api::eglGetCurrentSurface);
+    auto query_surface = Function<PFNEGLQUERYSURFACEPROC>(api::eglQuerySurface);
+    const EGLDisplay display = current_display();
+    for (const auto& [key, which] : {std::pair{"draw_surface", EGL_DRAW}, std::pair{"read_surface", EGL_READ}}) {
+      const EGLSurface surface = current_surface(which);
+      json_.Key(key);
+      if (surface == EGL_NO_SURFACE) {
+        json_.Null();
+        continue;
+      }
+      EGLint width = 0, height = 0;
+      query_surface(display, surface, EGL_WIDTH, &width);
+      query_surface(display, surface, EGL_HEIGHT, &height);
+      json_.BeginObject().Key("width").Int(width).Key("height").Int(height).EndObject();
+    }
   }
 
   void WriteBindings() {
@@ -620,37 +646,68 @@ class StateReader {
           attachment_parameter(GL_FRAMEBUFFER, point, GL_FRAMEBUFFER_ATTACHMENT_TEXTURE_LEVEL, &level);
           json_.Key("level").Int(level);
         }
+        if (ImagesWanted()) {
+          if (point == GL_DEPTH_ATTACHMENT || point == GL_STENCIL_ATTACHMENT) {
+            files_->unread.push_back("draw framebuffer " + EnumText(point) + ": GLES reads back color only");
+          } else if (const std::string name = ReadColorAttachment(draw, draw_name, point); !name.empty()) {
+            json_.Key("image").String(name);
+          }
+        }
         json_.EndObject();
       }
       json_.EndArray();
     }
-    if (ImagesWanted()) {
-      // What the draw framebuffer holds now (color attachment 0, or the surface's back buffer).
+    if (ImagesWanted() && draw == 0) {
+      // What the surface's back buffer holds now.
       host::RgbaImage image;
       std::string error;
-      bool read = false;
-      if (draw == 0) {
-        read = executor_.ReadSurface(thread_, &image, &error);
-      } else {
-        int width = 0, height = 0;
-        if (AttachmentSize(GL_COLOR_ATTACHMENT0, &width, &height)) {
-          read = executor_.ReadFramebuffer(thread_, draw_name, 0, 0, width, height, &image, &error);
-        } else {
-          error = "its color attachment's size cannot be asked of this host";
-        }
+      std::string name;
+      if (executor_.ReadSurface(thread_, &image, &error)) {
+        name = EmitImage("framebuffer.png", image.width, image.height, image.pixels, &error);
       }
-      if (read) {
-        const std::string name = EmitImage("framebuffer.png", image.width, image.height, image.pixels, &error);
-        if (!name.empty()) {
-          json_.Key("image").String(name);
-        } else {
-          files_->unread.push_back("draw framebuffer: " + error);
-        }
+      if (!name.empty()) {
+        json_.Key("image").String(name);
       } else {
-        files_->unread.push_back("draw framebuffer: " + error);
+        files_->unread.push_back("draw framebuffer (the surface): " + error);
       }
     }
     json_.EndObject();
+  }
+
+  // A color attachment of the bound draw framebuffer as an image, read with
+  // the executor's readback (which resolves multisampling) after pointing the
+  // framebuffer's read buffer at it; its name, or empty (said in `unread`).
+  std::string ReadColorAttachment(GLint host_framebuffer, uint64_t framebuffer, GLenum point) {
+    const std::string what = "draw framebuffer " + std::to_string(framebuffer) + " " + EnumText(point);
+    int width = 0, height = 0;
+    if (!AttachmentSize(point, &width, &height)) {
+      files_->unread.push_back(what + ": its size cannot be asked of this host (a cube face or a layer needs GLES 3.1 queries)");
+      return {};
+    }
+    if (point != GL_COLOR_ATTACHMENT0 && version_ < 30) return {};
+    auto bind = Function<PFNGLBINDFRAMEBUFFERPROC>(api::glBindFramebuffer);
+    auto read_buffer = Function<PFNGLREADBUFFERPROC>(api::glReadBuffer);
+    GLint previous_read = 0, previous_buffer = GL_COLOR_ATTACHMENT0;
+    if (version_ >= 30) {
+      previous_read = gl_.Integer(GL_READ_FRAMEBUFFER_BINDING);
+      bind(GL_READ_FRAMEBUFFER, static_cast<GLuint>(host_framebuffer));
+      previous_buffer = gl_.Integer(GL_READ_BUFFER);
+      read_buffer(point);
+      bind(GL_READ_FRAMEBUFFER, static_cast<GLuint>(previous_read));
+    }
+    host::RgbaImage image;
+    std::string error, name;
+    if (executor_.ReadFramebuffer(thread_, framebuffer, 0, 0, width, height, &image, &error)) {
+      name = EmitImage("framebuffer-" + std::to_string(framebuffer) + "-" + EnumText(point) + ".png", image.width,
+                       image.height, image.pixels, &error);
+    }
+    if (version_ >= 30) {
+      bind(GL_READ_FRAMEBUFFER, static_cast<GLuint>(host_framebuffer));
+      read_buffer(static_cast<GLenum>(previous_buffer));
+      bind(GL_READ_FRAMEBUFFER, static_cast<GLuint>(previous_read));
+    }
+    if (name.empty()) files_->unread.push_back(what + ": " + error);
+    return name;
   }
 
   // The size of what is attached at `point` of the bound draw framebuffer.

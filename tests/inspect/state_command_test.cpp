@@ -43,9 +43,10 @@ std::string Trace(const std::string& name, const std::vector<std::string>& progr
   return path;
 }
 
-// The number of the first call whose dump line matches `pattern`, and the line.
-uint64_t FirstCall(const std::string& trace, const std::string& pattern, std::string* line = nullptr) {
-  ProcessResult dump = Strata({"dump", "--no-header", trace});
+// The number of the first call (of `frames`, or all) whose dump line matches `pattern`, and the line.
+uint64_t FirstCall(const std::string& trace, const std::string& pattern, std::string* line = nullptr,
+                   const std::string& frames = "0-") {
+  ProcessResult dump = Strata({"dump", "--no-header", "--frames", frames, trace});
   std::istringstream lines(dump.out);
   for (std::string text; std::getline(lines, text);) {
     if (std::regex_search(text, std::regex(pattern))) {
@@ -163,6 +164,31 @@ TEST(StateCommand, ATexturesImageIsWhatTheAppUploaded) {
   char hash[20];
   std::snprintf(hash, sizeof hash, "\"%016llx\"", static_cast<unsigned long long>(Fnv1a64(gl_order)));
   EXPECT_EQ(uploaded_hash, hash);
+  std::filesystem::remove_all(out_dir);
+  std::filesystem::remove(trace);
+}
+
+// Catches: a framebuffer object's attachment not read, or read from the
+// surface instead; surfaces' sizes missing.
+TEST(StateCommand, AFramebufferObjectsAttachmentIsWritten) {
+  const std::string trace = Trace("fbo", {std::string(STRATA_BIN_DIR) + "/gles2_shaders", "--frames", "2"});
+  // The second frame's first draw goes into the plasma FBO, which holds the first frame's plasma.
+  const uint64_t draw = FirstCall(trace, "glDrawArrays", nullptr, "1");
+  const std::string out_dir = Temp("fbo-out");
+  std::filesystem::remove_all(out_dir);
+  ProcessResult run = Strata({"state", "-o", out_dir, trace, std::to_string(draw)});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_EQ(After(run.out, "\"draw_surface\"", "width"), "320");
+  const std::string framebuffer = After(run.out, "\"draw_framebuffer\"", "name");
+  EXPECT_NE(framebuffer, "0");
+  EXPECT_EQ(After(run.out, "\"attachments\"", "type"), "\"GL_TEXTURE\"");
+  const std::string image = After(run.out, "\"attachments\"", "image");
+  EXPECT_EQ(image, "\"" + out_dir + "/framebuffer-" + framebuffer + "-GL_COLOR_ATTACHMENT0.png\"");
+  strata::test::Image png;
+  std::string error;
+  ASSERT_TRUE(strata::test::ReadPng(image.substr(1, image.size() - 2), &png, &error)) << error;
+  EXPECT_EQ(png.width, 128);
+  EXPECT_GT(strata::test::CountColours(png), 50) << "the first frame's plasma";
   std::filesystem::remove_all(out_dir);
   std::filesystem::remove(trace);
 }
