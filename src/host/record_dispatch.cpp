@@ -54,8 +54,13 @@ bool RecordDispatch::Dispatch(const stream::Record& record, std::string* error) 
 
 void RecordDispatch::RunCall(const stream::Record& record) {
   RunOn(record.thread_id, [&] {
-    if (before_call && !before_call(call_)) {
+    const CallAction action = before_call ? before_call(call_) : CallAction::kRun;
+    if (action == CallAction::kStop) {
       stopped_ = true;
+      return;
+    }
+    if (action == CallAction::kSkip) {
+      ++skipped_;
       return;
     }
     const bool replied = (on_reply || after_call) && (!wants_reply || wants_reply(call_));

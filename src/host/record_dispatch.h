@@ -49,10 +49,13 @@ class RecordDispatch {
   // reply when wants_reply asked for one (else null): a replay checking itself.
   std::function<void(const stream::DecodedCall& call, const CallReply* reply)> after_call;
 
-  // Called on the call's host thread before it runs; false: the call is not
-  // run, and nor is any after it (stopped()): a replay stopping at a call.
-  std::function<bool(const stream::DecodedCall& call)> before_call;
+  // Called on the call's host thread before it runs: run it, skip it (a
+  // replay fast-forwarding past draws that cannot matter), or stop there, so
+  // that neither it nor any call after it runs (stopped()).
+  enum class CallAction { kRun, kSkip, kStop };
+  std::function<CallAction(const stream::DecodedCall& call)> before_call;
   bool stopped() const { return stopped_; }
+  uint64_t skipped() const { return skipped_; }
 
   // A wire stream's blobs sent out of line (stream/bulk_blobs.h).
   void SetBulk(stream::BulkBlobs* bulk, size_t threshold) { decoder_.SetBulk(bulk, threshold); }
@@ -80,6 +83,7 @@ class RecordDispatch {
   CallReply reply_;
   uint64_t calls_ = 0, first_start_ns_ = UINT64_MAX, last_end_ns_ = 0;
   bool stopped_ = false;
+  uint64_t skipped_ = 0;
 };
 
 }  // namespace strata::host

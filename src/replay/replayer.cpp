@@ -1,5 +1,6 @@
 #include "replay/replayer.h"
 
+#include <GLES3/gl3.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -12,6 +13,7 @@
 #include "host/host_driver.h"
 #include "host/record_dispatch.h"
 #include "host/surface_factory.h"
+#include "stream/call_classes.h"
 #include "stream/event_records.h"
 #include "stream/framebuffer_record.h"
 #include "stream/ordered_reader.h"
@@ -54,12 +56,21 @@ class LoopReplay {
       : options_(options), dispatch_(driver, surfaces, functions), result_(result), first_loop_(first_loop),
         checking_(options.check && first_loop), check_(driver) {
     dispatch_.executor().before_swap = [this](uint32_t thread, uint64_t) { BeforeSwap(thread); };
-    if ((options.stop_before_call != UINT64_MAX || options.before_call) && first_loop) {
-      dispatch_.before_call = [this](const stream::DecodedCall& call) {
-        if (options_.before_call) options_.before_call(dispatch_.executor(), call);
-        if (call.sequence < options_.stop_before_call) return true;
-        if (options_.at_stop) options_.at_stop(dispatch_.executor(), call);
-        return false;
+    using Action = host::RecordDispatch::CallAction;
+    const bool inspecting = (options.stop_before_call != UINT64_MAX || options.before_call) && first_loop;
+    if (inspecting || (options.first_frame > 0 && options.fast_forward_draws)) {
+      dispatch_.before_call = [this, inspecting](const stream::DecodedCall& call) {
+        if (inspecting) {
+          if (options_.before_call) options_.before_call(dispatch_.executor(), call);
+          if (call.sequence >= options_.stop_before_call) {
+            if (options_.at_stop) options_.at_stop(dispatch_.executor(), call);
+            return Action::kStop;
+          }
+        }
+        if (frame_ < options_.first_frame && options_.fast_forward_draws && DrawsIntoTheSurface(call)) {
+          return Action::kSkip;
+        }
+        return Action::kRun;
       };
     }
     dispatch_.executor().SetStorageLimit(options.memory_limit);
@@ -81,12 +92,15 @@ class LoopReplay {
       if (dispatch_.stopped()) break;
       if (record.type == stream::RecordType::kFrame) {
         ++frame_;
+        if (frame_ == options_.first_frame) StartRange();
+        if (frame_ > options_.last_frame) break;
         if (show_progress && Clock::now() - last_progress > std::chrono::seconds(1)) {
           last_progress = Clock::now();
           std::fprintf(stderr, "\rreplay: frame %llu, %llu calls", static_cast<unsigned long long>(frame_),
                        static_cast<unsigned long long>(dispatch_.calls()));
         }
-      } else if (record.type == stream::RecordType::kFramebuffer && options_.verify && first_loop_) {
+      } else if (record.type == stream::RecordType::kFramebuffer && options_.verify && first_loop_ &&
+                 frame_ >= options_.first_frame) {
         Verify(record);
       } else if (record.type == stream::RecordType::kTraceEvent && checking_) {
         uint64_t context = 0, error = 0;
@@ -95,9 +109,11 @@ class LoopReplay {
         }
       }
     }
+    range_end_ = Clock::now();
     if (show_progress) std::fprintf(stderr, "\r%60s\r", "");
     result_->calls = dispatch_.calls();
     result_->stopped = dispatch_.stopped();
+    result_->fast_forwarded_draws = dispatch_.skipped();
     result_->last_sequence = dispatch_.last_sequence();
     result_->frames = frame_;
     result_->skipped_calls = dispatch_.executor().skipped_calls();
@@ -107,7 +123,12 @@ class LoopReplay {
       result_->calls_differing = check_.differing();
       result_->call_differences = check_.first_differences();
     }
-    if (dispatch_.calls() != 0) {
+    if (options_.first_frame > 0) {
+      // The original run's time for the frames replayed: from the end of the frame before the range.
+      const uint64_t range_end = options_.last_frame == UINT64_MAX ? frame_ : std::min(frame_, options_.last_frame + 1);
+      result_->frames = range_end > options_.first_frame ? range_end - options_.first_frame : 0;
+      result_->traced_seconds = range_started_ ? double(dispatch_.last_end_ns() - range_traced_start_ns_) / 1e9 : 0;
+    } else if (dispatch_.calls() != 0) {
       result_->traced_seconds = double(dispatch_.last_end_ns() - dispatch_.first_start_ns()) / 1e9;
     }
     if (!source.error().empty()) {
@@ -122,7 +143,34 @@ class LoopReplay {
   }
 
  private:
+  // A draw or clear while the surface is the draw framebuffer: before the
+  // range, what it draws is overwritten before anything shows or reads it.
+  bool DrawsIntoTheSurface(const stream::DecodedCall& call) {
+    if (!stream::IsDrawCall(call.name) && call.name != "glClear" && !call.name.starts_with("glClearBuffer")) return false;
+    if (call.name.starts_with("glDispatchCompute")) return false;
+    if (!get_integer_) {
+      get_integer_ = dispatch_.executor().driver().Get<PFNGLGETINTEGERVPROC>(api::glGetIntegerv);
+    }
+    GLint framebuffer = -1;
+    get_integer_(GL_FRAMEBUFFER_BINDING, &framebuffer);
+    return framebuffer == 0;
+  }
+
+  void StartRange() {
+    range_started_ = true;
+    range_start_ = Clock::now();
+    range_traced_start_ns_ = dispatch_.last_end_ns();
+  }
+
+ public:
+  // When the range began (the replay's clock), for timing it alone.
+  bool range_started() const { return range_started_; }
+  Clock::time_point range_start() const { return range_start_; }
+  Clock::time_point range_end() const { return range_end_; }
+
+ private:
   void BeforeSwap(uint32_t thread) {
+    if (frame_ < options_.first_frame) return;
     bool wanted = false;
     for (auto [first, last] : options_.snapshot_frames) wanted |= frame_ >= first && frame_ <= last;
     if (!first_loop_ || !wanted) return;
@@ -184,11 +232,52 @@ class LoopReplay {
   SelfCheck check_;
   uint64_t frame_ = 0;
   std::string snapshot_error_;
+  PFNGLGETINTEGERVPROC get_integer_ = nullptr;
+  bool range_started_ = false;
+  Clock::time_point range_start_{}, range_end_{};
+  uint64_t range_traced_start_ns_ = 0;
 };
+
+// Why the draws into the surface before `first_frame` matter, or empty when
+// they do not: something before it reads a framebuffer back (it could be the
+// surface), or asks for the back buffer to be kept across swaps.
+std::string WhyEarlierDrawsMatter(const std::string& trace_path, uint64_t first_frame) {
+  std::string error;
+  auto reader = stream::OrderedRecordReader::Open(trace_path, &error);
+  if (!reader) return {};  // the replay itself says what is wrong
+  stream::CallDecoder decoder(reader->functions());
+  decoder.AcceptUnknownFunctions(true);
+  stream::Record record;
+  stream::DecodedCall call;
+  uint64_t frame = 0;
+  while (frame < first_frame && reader->Next(&record)) {
+    if (record.type == stream::RecordType::kFrame) ++frame;
+    if (record.type != stream::RecordType::kCall) continue;
+    if (!decoder.Decode(record.payload, record.thread_id, record.chunk, &call, &error)) return {};
+    const std::string_view name = call.name;
+    if (name.starts_with("glReadPixels") || name.starts_with("glReadnPixels") || name.starts_with("glCopyTex") ||
+        name.starts_with("glBlitFramebuffer") || name == "eglCopyBuffers") {
+      return "call " + std::to_string(call.sequence) + " (" + std::string(name) + ", frame " + std::to_string(frame) +
+             ") reads a framebuffer back";
+    }
+    constexpr uint64_t kSwapBehavior = 0x3093, kBufferPreserved = 0x3094;  // EGL_SWAP_BEHAVIOR, EGL_BUFFER_PRESERVED
+    if (name == "eglSurfaceAttrib" && call.args.size() == 4 && static_cast<uint64_t>(call.args[2].i) == kSwapBehavior &&
+        static_cast<uint64_t>(call.args[3].i) == kBufferPreserved) {
+      return "call " + std::to_string(call.sequence) + " keeps the back buffer across swaps (EGL_BUFFER_PRESERVED)";
+    }
+  }
+  return {};
+}
 
 }  // namespace
 
-bool Replay(const std::string& trace_path, const ReplayOptions& options, ReplayResult* result, std::string* error) {
+bool Replay(const std::string& trace_path, const ReplayOptions& given_options, ReplayResult* result,
+            std::string* error) {
+  ReplayOptions options = given_options;
+  if (options.first_frame > 0 && options.fast_forward_draws) {
+    result->fast_forward_note = WhyEarlierDrawsMatter(trace_path, options.first_frame);
+    options.fast_forward_draws = result->fast_forward_note.empty();
+  }
   auto driver = host::HostDriver::Load(options.strata_lib_dir, error);
   if (!driver) return false;
   std::unique_ptr<host::SurfaceFactory> surfaces =
@@ -197,13 +286,19 @@ bool Replay(const std::string& trace_path, const ReplayOptions& options, ReplayR
   for (int loop = 0; loop < std::max(options.loops, 1); ++loop) {
     auto reader = stream::OrderedRecordReader::Open(trace_path, error);
     if (!reader) return false;
-    Clock::time_point start = Clock::now();
+    Clock::time_point start = Clock::now(), end{};
     bool ok;
     {
       LoopReplay replay(options, *driver, *surfaces, reader->functions(), result, loop == 0);
       ok = replay.Run(*reader, error);
+      // With a frame range, the loop's time is the range's: from its first call to its last frame end.
+      if (options.first_frame > 0) {
+        start = replay.range_started() ? replay.range_start() : replay.range_end();
+        end = replay.range_end();
+      }
     }
-    result->loop_seconds.push_back(std::chrono::duration<double>(Clock::now() - start).count());
+    if (options.first_frame == 0) end = Clock::now();
+    result->loop_seconds.push_back(std::chrono::duration<double>(end - start).count());
     if (!ok) return false;
   }
   return true;

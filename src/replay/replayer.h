@@ -27,6 +27,15 @@ struct ReplayOptions {
   uint64_t memory_limit = 0;        // GL storage the trace's calls may hold (host/storage_budget.h; 0: no limit)
   // Where Strata's own libraries are, so they are never taken as the host driver.
   std::string strata_lib_dir;
+  // Replay frames first_frame..last_frame only: the calls before first_frame
+  // run, but draws and clears into the surface are skipped there (nothing
+  // reads them: see fast_forward_draws), and the replay ends after
+  // last_frame's frame end. Timing, snapshots and --verify cover the range.
+  uint64_t first_frame = 0, last_frame = UINT64_MAX;
+  // Set by Replay: whether draws into the surface before first_frame can be
+  // skipped (false when the trace reads its framebuffers back, or asks for a
+  // preserved back buffer, before first_frame).
+  bool fast_forward_draws = true;
   // Stop before the call with this sequence number (the calls before it run,
   // it and those after do not): `at_stop` is called on that call's host
   // thread, with its context current, to read what the calls before left.
@@ -59,6 +68,8 @@ struct ReplayResult {
   std::vector<CallDifference> call_differences;
   std::string warning;                    // e.g. the trace was cut short
   bool stopped = false;                   // at stop_before_call
+  uint64_t fast_forwarded_draws = 0;      // skipped before first_frame
+  std::string fast_forward_note;          // why draws were not skipped, when they were not
   uint64_t last_sequence = 0;             // of the last call read
 };
 

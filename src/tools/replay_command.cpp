@@ -29,6 +29,12 @@ windows' size.
 
 options:
   --window             replay into X11 windows (needs DISPLAY)
+  --frames A-B         replay frames A to B only (also N, or A- to the end):
+                       the calls before A run to build the state, but their
+                       draws into the surface are skipped (unless something
+                       before A reads a framebuffer back), and the replay
+                       ends after B; --benchmark, --snapshot and --verify
+                       cover A to B
   --snapshot FRAMES    save these frames as PNG, e.g. 0,5,10-20 or 3- (needs -o)
   -o, --output DIR     directory for snapshots (created if missing)
   --verify             compare every framebuffer captured in the trace (the
@@ -95,7 +101,7 @@ int ReplayCommandMain(int argc, char** argv) {
   CommandLine args("strata replay", kUsage,
                    {{"help", 'h', false}, {"window", 0, false}, {"verify", 0, false}, {"strict", 0, false},
                     {"no-check", 0, false}, {"benchmark", 0, false}, {"snapshot", 0, true}, {"output", 'o', true},
-                    {"memory", 0, true}, {"loop", 0, true}},
+                    {"memory", 0, true}, {"loop", 0, true}, {"frames", 0, true}},
                    argc, argv);
   while (args.Next()) {
     const std::string value = args.value() ? args.value() : "";
@@ -118,6 +124,13 @@ int ReplayCommandMain(int argc, char** argv) {
         return usage_error("--snapshot takes frames like 0,5,10-20 or 3-, not '" + value + "'");
       }
       options.snapshot_frames.insert(options.snapshot_frames.end(), frames.parts.begin(), frames.parts.end());
+    } else if (args.Is("frames")) {
+      Range frames;
+      if (!ParseRange(value, &frames) || frames.parts.size() != 1) {
+        return usage_error("--frames takes one range of frames, A-B, A- or N, not '" + value + "'");
+      }
+      options.first_frame = frames.parts[0].first;
+      options.last_frame = frames.parts[0].second;
     } else if (args.Is("output")) {
       output = value;
     } else if (args.Is("memory")) {
@@ -157,8 +170,23 @@ int ReplayCommandMain(int argc, char** argv) {
     std::fprintf(stderr, "strata replay: error: %s\n", error.c_str());
     return 1;
   }
-  std::printf("replayed %llu calls, %llu frames", static_cast<unsigned long long>(result.calls),
-              static_cast<unsigned long long>(result.frames));
+  if (options.first_frame > 0) {
+    if (!result.fast_forward_note.empty()) {
+      std::fprintf(stderr, "strata replay: note: frames before %llu were rendered in full: %s\n",
+                   static_cast<unsigned long long>(options.first_frame), result.fast_forward_note.c_str());
+    } else {
+      std::printf("fast-forwarded to frame %llu: %llu draws and clears into the surface skipped\n",
+                  static_cast<unsigned long long>(options.first_frame),
+                  static_cast<unsigned long long>(result.fast_forwarded_draws));
+    }
+    if (result.frames == 0) {
+      std::fprintf(stderr, "strata replay: error: the trace ends before frame %llu\n",
+                   static_cast<unsigned long long>(options.first_frame));
+      return 1;
+    }
+  }
+  std::printf("replayed %llu calls, %llu frames%s", static_cast<unsigned long long>(result.calls),
+              static_cast<unsigned long long>(result.frames), options.first_frame > 0 ? " in the range" : "");
   if (result.skipped_calls) std::printf(" (%llu calls could not run)", static_cast<unsigned long long>(result.skipped_calls));
   std::printf("\n");
   if (!result.snapshots.empty()) {

@@ -7,8 +7,9 @@
 #include <cstdio>
 #include <cstring>
 #include <functional>
-#include <span>
+#include <filesystem>
 #include <fstream>
+#include <span>
 #include <regex>
 #include <string>
 #include <vector>
@@ -376,6 +377,42 @@ TEST(Replay, BenchmarkAndLoops) {
   EXPECT_NE(r.out.find("(median of 3 loops)"), std::string::npos) << r.out;
   EXPECT_GT(Number(r.out, R"(replay: [0-9.]+ s, (\d+)\.\d fps)"), 0) << r.out;
   EXPECT_NE(r.out.find("original run:"), std::string::npos) << r.out;
+}
+
+// Catches: a frame range that draws what it skipped, verifies or snapshots
+// frames outside it, or skips draws something before it reads back.
+TEST(Replay, FramesFastForwardToTheRange) {
+  const std::string trace = Scratch("range.strace"), full = Scratch("range-full"), part = Scratch("range-part");
+  ASSERT_EQ(Trace(trace, {App("gles2_shaders"), "--frames", "6"}, "swap").exit_code, 0);
+  ProcessResult r = RunProcess({STRATA_CLI, "replay", "--frames", "3-4", "--verify", "--snapshot", "3", "-o", part, trace});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  // Frames 0-2 draw four times into the surface each (plasma, backdrop, torus, panes: glClear too).
+  EXPECT_GT(Number(r.out, R"(fast-forwarded to frame 3: (\d+) draws and clears into the surface skipped)"), 8) << r.out;
+  EXPECT_NE(r.out.find("2 frames in the range"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("verify: all 2 framebuffers match the trace"), std::string::npos) << r.out;
+  ProcessResult whole = RunProcess({STRATA_CLI, "replay", "--snapshot", "3", "-o", full, trace});
+  ASSERT_EQ(whole.exit_code, 0) << whole.err;
+  strata::test::Image from_range, from_full;
+  std::string error;
+  ASSERT_TRUE(strata::test::ReadPng(part + "/frame-000003.png", &from_range, &error)) << error;
+  ASSERT_TRUE(strata::test::ReadPng(full + "/frame-000003.png", &from_full, &error)) << error;
+  EXPECT_EQ(from_range.rgba, from_full.rgba) << "frame 3 after a fast-forward differs from frame 3 of a whole replay";
+  EXPECT_FALSE(std::filesystem::exists(part + "/frame-000002.png"));
+
+  // Something before the range reads pixels back: nothing is skipped, and the replay says why.
+  const std::string reading = Scratch("range-read.strace");
+  ASSERT_EQ(Trace(reading, {STRATA_TINTED_APP, "0.5", "4", "1"}, "").exit_code, 0);
+  ProcessResult kept = RunProcess({STRATA_CLI, "replay", "--frames", "2-", reading});
+  ASSERT_EQ(kept.exit_code, 0) << kept.err;
+  EXPECT_NE(kept.err.find("frames before 2 were rendered in full: call "), std::string::npos) << kept.err;
+  EXPECT_NE(kept.err.find("glReadPixels, frame 1) reads a framebuffer back"), std::string::npos) << kept.err;
+
+  ProcessResult past = RunProcess({STRATA_CLI, "replay", "--frames", "40-", trace});
+  EXPECT_EQ(past.exit_code, 1);
+  EXPECT_NE(past.err.find("the trace ends before frame 40"), std::string::npos) << past.err;
+  ProcessResult list = RunProcess({STRATA_CLI, "replay", "--frames", "1,3", trace});
+  EXPECT_EQ(list.exit_code, 2);
+  EXPECT_NE(list.err.find("--frames takes one range"), std::string::npos) << list.err;
 }
 
 // A trace cut short replays up to the cut; damage and foreign files are errors with the byte offset.
