@@ -564,10 +564,13 @@ class StateReader {
           }
           json_.EndObject();
         }
-      } else {
+      } else if (version_ < 31 || !level_parameter) {
         files_->unread.push_back("texture " + std::to_string(texture.name) +
                                  ": level sizes and images need glGetTexLevelParameter (GLES 3.1) on the host; it has " +
                                  std::to_string(version_ / 10) + "." + std::to_string(version_ % 10));
+      } else {
+        files_->unread.push_back("texture " + std::to_string(texture.name) + ": a " + EnumText(texture.target) +
+                                 " has no levels to read (its data is a buffer's, or an EGL image's)");
       }
       json_.EndArray().EndObject();
     }

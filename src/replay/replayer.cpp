@@ -148,6 +148,8 @@ class LoopReplay {
   bool DrawsIntoTheSurface(const stream::DecodedCall& call) {
     if (!stream::IsDrawCall(call.name) && call.name != "glClear" && !call.name.starts_with("glClearBuffer")) return false;
     if (call.name.starts_with("glDispatchCompute")) return false;
+    // GLES 1.1 has no framebuffer binding to ask about (asking would leave an error for the app): draw it.
+    if (dispatch_.executor().CurrentVersion(static_cast<uint32_t>(call.thread)) < 2) return false;
     if (!get_integer_) {
       get_integer_ = dispatch_.executor().driver().Get<PFNGLGETINTEGERVPROC>(api::glGetIntegerv);
     }
