@@ -62,6 +62,13 @@ int Executor::CurrentVersion(uint32_t thread) {
   return context ? context->version : 0;
 }
 
+bool Executor::DrawsIntoSurface(uint32_t thread) {
+  if (CurrentVersion(thread) < 2) return false;
+  GLint framebuffer = -1;
+  driver_.Get<PFNGLGETINTEGERVPROC>(api::glGetIntegerv)(GL_FRAMEBUFFER_BINDING, &framebuffer);
+  return framebuffer == 0;
+}
+
 uint64_t Executor::StreamName(uint32_t thread, ObjectClass object, uint64_t host) {
   Context* context = Current(ThreadOf(thread));
   if (context == nullptr || object == ObjectClass::kNone || IsEglHandle(object)) return host;

@@ -95,6 +95,10 @@ class Executor {
   int CurrentVersion(uint32_t thread);
   uint64_t StreamName(uint32_t thread, api::ObjectClass object, uint64_t host);
   uint64_t CurrentContext(uint32_t thread) { return ThreadOf(thread).context; }  // the recorded handle
+  // Whether the thread's draws now go into its surface (no framebuffer
+  // object bound); false with no context, and for GLES 1.1, which has no
+  // binding to ask about without leaving the app an error.
+  bool DrawsIntoSurface(uint32_t thread);
   uint64_t HostName(uint32_t thread, api::ObjectClass object, uint64_t recorded) {
     return ToHost(ThreadOf(thread), object, recorded, 0);
   }

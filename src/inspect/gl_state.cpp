@@ -14,6 +14,7 @@
 
 #include "common/gl_bindings.h"
 #include "common/png_file.h"
+#include "common/uniform_types.h"
 #include "inspect/gl_state_reader.h"
 #include "strata/api/functions.h"
 
@@ -127,40 +128,6 @@ constexpr StateValue kTextureParameters3[] = {
     STRATA_STATE_VALUE(GL_TEXTURE_SWIZZLE_A, 1, kEnum),    STRATA_STATE_VALUE(GL_TEXTURE_IMMUTABLE_FORMAT, 1, kBool),
     STRATA_STATE_VALUE(GL_TEXTURE_IMMUTABLE_LEVELS, 1, kInt)};
 
-// Components a uniform of `type` has, and how to read them; 0 for a type this does not read.
-int UniformComponents(GLenum type, char* how) {
-  *how = 'f';
-  switch (type) {
-    case GL_FLOAT: return 1;
-    case GL_FLOAT_VEC2: return 2;
-    case GL_FLOAT_VEC3: return 3;
-    case GL_FLOAT_VEC4: return 4;
-    case GL_FLOAT_MAT2: return 4;
-    case GL_FLOAT_MAT3: return 9;
-    case GL_FLOAT_MAT4: return 16;
-    case GL_FLOAT_MAT2x3: case GL_FLOAT_MAT3x2: return 6;
-    case GL_FLOAT_MAT2x4: case GL_FLOAT_MAT4x2: return 8;
-    case GL_FLOAT_MAT3x4: case GL_FLOAT_MAT4x3: return 12;
-    default: break;
-  }
-  *how = 'u';
-  switch (type) {
-    case GL_UNSIGNED_INT: return 1;
-    case GL_UNSIGNED_INT_VEC2: return 2;
-    case GL_UNSIGNED_INT_VEC3: return 3;
-    case GL_UNSIGNED_INT_VEC4: return 4;
-    default: break;
-  }
-  *how = 'i';
-  switch (type) {
-    case GL_INT: case GL_BOOL: return 1;
-    case GL_INT_VEC2: case GL_BOOL_VEC2: return 2;
-    case GL_INT_VEC3: case GL_BOOL_VEC3: return 3;
-    case GL_INT_VEC4: case GL_BOOL_VEC4: return 4;
-    default: return 1;  // samplers and images: the unit, an int
-  }
-}
-
 class StateReader {
  public:
   StateReader(host::Executor& executor, uint32_t thread, const GlStateOptions& options, JsonWriter& json,
@@ -177,13 +144,11 @@ class StateReader {
     json_.Key("host_version").String(host_version ? host_version : "");
     char handle[24];  // as strata dump prints EGL handles
     std::snprintf(handle, sizeof handle, "0x%llx", static_cast<unsigned long long>(executor_.CurrentContext(thread_)));
-    json_.Key("context").String(handle);
+    json_.Key("handle").String(handle);
     WriteSurfaces();
     json_.EndObject();
     version_ = HostVersion(host_version);
-    const StreamNames names = [this](ObjectClass object, GLuint host) {
-      return executor_.StreamName(thread_, object, host);
-    };
+    const StreamNames names = [this](ObjectClass object, GLuint host) { return StreamName(object, static_cast<GLint>(host)); };
     if (requested == 1) {
       WriteFixedFunctionState(driver_, gl_, json_, names);
       WriteFramebuffer();
@@ -393,8 +358,8 @@ class StateReader {
       active_uniform(program_, static_cast<GLuint>(u), sizeof name, &length, &size, &type, name);
       std::string base(name, static_cast<size_t>(length));
       json_.BeginObject().Key("name").String(base).Key("type").String(EnumText(type)).Key("size").Int(size);
-      char how = 'f';
-      const int components = UniformComponents(type, &how);
+      const UniformScalar scalar = UniformTypeScalar(type);
+      const size_t components = UniformTypeComponents(type);
       if (base.size() > 3 && base.compare(base.size() - 3, 3, "[0]") == 0) base.resize(base.size() - 3);
       json_.Key("value");
       if (size > 1) json_.BeginArray();
@@ -410,14 +375,14 @@ class StateReader {
         GLfloat f[16] = {};
         GLint i[16] = {};
         GLuint ui[16] = {};
-        if (how == 'f') uniform_f(program_, location, f);
-        if (how == 'i') uniform_i(program_, location, i);
-        if (how == 'u' && uniform_u) uniform_u(program_, location, ui);
+        if (scalar == UniformScalar::kFloat) uniform_f(program_, location, f);
+        if (scalar == UniformScalar::kInt) uniform_i(program_, location, i);
+        if (scalar == UniformScalar::kUnsigned && uniform_u) uniform_u(program_, location, ui);
         if (components > 1) json_.BeginArray();
-        for (int c = 0; c < components; ++c) {
-          if (how == 'f') json_.Float(f[c]);
-          if (how == 'i') json_.Int(i[c]);
-          if (how == 'u') json_.UInt(ui[c]);
+        for (size_t c = 0; c < components; ++c) {
+          if (scalar == UniformScalar::kFloat) json_.Float(f[c]);
+          if (scalar == UniformScalar::kInt) json_.Int(i[c]);
+          if (scalar == UniformScalar::kUnsigned) json_.UInt(ui[c]);
         }
         if (components > 1) json_.EndArray();
       }

@@ -8,11 +8,10 @@
 #include <map>
 
 #include "common/png_file.h"
-#include "replay/replayer.h"
 #include "stream/framebuffer_record.h"
 #include "stream/record_reader.h"
 #include "view/captured_images.h"
-#include "view/image_scaling.h"
+#include "view/replayed_images.h"
 
 namespace strata::inspect {
 namespace {
@@ -67,27 +66,15 @@ bool ForEachFrameImage(const std::string& path, bool captured, const ImageDiffOp
     if (skipped) *warning = path + ": " + std::to_string(skipped) + " framebuffer images in a format not compared";
     return true;
   }
-  replay::ReplayOptions replay_options;
-  replay_options.strata_lib_dir = options.strata_lib_dir;
-  replay_options.check = false;
-  replay_options.snapshot_frames.emplace_back(0, UINT64_MAX);
-  replay_options.on_snapshot = [&](uint64_t frame, const host::RgbaImage& image) {
-    if (options.wanted && !options.wanted(frame)) return;
-    view::FrameImage top_down;
-    top_down.frame = frame;
-    top_down.width = static_cast<uint32_t>(image.width);
-    top_down.height = static_cast<uint32_t>(image.height);
-    top_down.rgba = view::FlipRows(image.pixels, top_down.width, top_down.height);
-    visit(std::move(top_down));
+  auto wanted = [&](view::FrameImage&& image) {
+    if (!options.wanted || options.wanted(image.frame)) visit(std::move(image));
   };
-  replay::ReplayResult result;
   std::string replay_error;
-  if (!replay::Replay(path, replay_options, &result, &replay_error)) {
-    if (replay_error.empty()) replay_error = "the replay failed";
-    *error = path + ": replaying for frame images: " + replay_error;
+  if (!view::ForEachReplayedImage(path, {}, options.strata_lib_dir, wanted, warning, &replay_error)) {
+    *error = path + ": replaying for frame images: " + (replay_error.empty() ? "the replay failed" : replay_error);
     return false;
   }
-  if (!result.warning.empty()) *warning = path + ": " + result.warning;
+  if (!warning->empty()) *warning = path + ": " + *warning;
   return true;
 }
 

@@ -1,6 +1,6 @@
 #include "replay/replayer.h"
 
-#include <GLES3/gl3.h>
+#include <EGL/egl.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -142,20 +142,17 @@ class LoopReplay {
     return snapshot_error_.empty() || (*error = snapshot_error_, false);
   }
 
+  // With a frame range: the seconds from its first call to its last frame's end.
+  double RangeSeconds() const {
+    return std::chrono::duration<double>(range_end_ - (range_started_ ? range_start_ : range_end_)).count();
+  }
+
  private:
-  // A draw or clear while the surface is the draw framebuffer: before the
-  // range, what it draws is overwritten before anything shows or reads it.
+  // A draw or clear into the surface: before the range, what it draws is
+  // overwritten before anything shows or reads it.
   bool DrawsIntoTheSurface(const stream::DecodedCall& call) {
-    if (!stream::IsDrawCall(call.name) && call.name != "glClear" && !call.name.starts_with("glClearBuffer")) return false;
-    if (call.name.starts_with("glDispatchCompute")) return false;
-    // GLES 1.1 has no framebuffer binding to ask about (asking would leave an error for the app): draw it.
-    if (dispatch_.executor().CurrentVersion(static_cast<uint32_t>(call.thread)) < 2) return false;
-    if (!get_integer_) {
-      get_integer_ = dispatch_.executor().driver().Get<PFNGLGETINTEGERVPROC>(api::glGetIntegerv);
-    }
-    GLint framebuffer = -1;
-    get_integer_(GL_FRAMEBUFFER_BINDING, &framebuffer);
-    return framebuffer == 0;
+    return stream::WritesFramebuffer(call.name) &&
+           dispatch_.executor().DrawsIntoSurface(static_cast<uint32_t>(call.thread));
   }
 
   void StartRange() {
@@ -164,13 +161,6 @@ class LoopReplay {
     range_traced_start_ns_ = dispatch_.last_end_ns();
   }
 
- public:
-  // When the range began (the replay's clock), for timing it alone.
-  bool range_started() const { return range_started_; }
-  Clock::time_point range_start() const { return range_start_; }
-  Clock::time_point range_end() const { return range_end_; }
-
- private:
   void BeforeSwap(uint32_t thread) {
     if (frame_ < options_.first_frame) return;
     bool wanted = false;
@@ -234,7 +224,6 @@ class LoopReplay {
   SelfCheck check_;
   uint64_t frame_ = 0;
   std::string snapshot_error_;
-  PFNGLGETINTEGERVPROC get_integer_ = nullptr;
   bool range_started_ = false;
   Clock::time_point range_start_{}, range_end_{};
   uint64_t range_traced_start_ns_ = 0;
@@ -257,14 +246,12 @@ std::string WhyEarlierDrawsMatter(const std::string& trace_path, uint64_t first_
     if (record.type != stream::RecordType::kCall) continue;
     if (!decoder.Decode(record.payload, record.thread_id, record.chunk, &call, &error)) return {};
     const std::string_view name = call.name;
-    if (name.starts_with("glReadPixels") || name.starts_with("glReadnPixels") || name.starts_with("glCopyTex") ||
-        name.starts_with("glBlitFramebuffer") || name == "eglCopyBuffers") {
+    if (stream::ReadsFramebuffer(name)) {
       return "call " + std::to_string(call.sequence) + " (" + std::string(name) + ", frame " + std::to_string(frame) +
              ") reads a framebuffer back";
     }
-    constexpr uint64_t kSwapBehavior = 0x3093, kBufferPreserved = 0x3094;  // EGL_SWAP_BEHAVIOR, EGL_BUFFER_PRESERVED
-    if (name == "eglSurfaceAttrib" && call.args.size() == 4 && static_cast<uint64_t>(call.args[2].i) == kSwapBehavior &&
-        static_cast<uint64_t>(call.args[3].i) == kBufferPreserved) {
+    if (name == "eglSurfaceAttrib" && call.args.size() == 4 && call.args[2].i == EGL_SWAP_BEHAVIOR &&
+        call.args[3].i == EGL_BUFFER_PRESERVED) {
       return "call " + std::to_string(call.sequence) + " keeps the back buffer across swaps (EGL_BUFFER_PRESERVED)";
     }
   }
@@ -288,19 +275,18 @@ bool Replay(const std::string& trace_path, const ReplayOptions& given_options, R
   for (int loop = 0; loop < std::max(options.loops, 1); ++loop) {
     auto reader = stream::OrderedRecordReader::Open(trace_path, error);
     if (!reader) return false;
-    Clock::time_point start = Clock::now(), end{};
+    Clock::time_point start = Clock::now();
     bool ok;
+    double range_seconds = 0;
     {
       LoopReplay replay(options, *driver, *surfaces, reader->functions(), result, loop == 0);
       ok = replay.Run(*reader, error);
-      // With a frame range, the loop's time is the range's: from its first call to its last frame end.
-      if (options.first_frame > 0) {
-        start = replay.range_started() ? replay.range_start() : replay.range_end();
-        end = replay.range_end();
-      }
+      range_seconds = replay.RangeSeconds();
     }
-    if (options.first_frame == 0) end = Clock::now();
-    result->loop_seconds.push_back(std::chrono::duration<double>(end - start).count());
+    // A whole loop counts its teardown too; a frame range only its frames.
+    result->loop_seconds.push_back(options.first_frame > 0
+                                       ? range_seconds
+                                       : std::chrono::duration<double>(Clock::now() - start).count());
     if (!ok) return false;
   }
   return true;

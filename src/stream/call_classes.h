@@ -13,4 +13,17 @@ inline bool IsDrawCall(std::string_view name) {
   return name.starts_with("glDraw") || name.starts_with("glMultiDraw") || name.starts_with("glDispatchCompute");
 }
 
+// Draws and clears: calls that write the bound draw framebuffer.
+inline bool WritesFramebuffer(std::string_view name) {
+  return (IsDrawCall(name) && !name.starts_with("glDispatchCompute")) || name == "glClear" ||
+         name.starts_with("glClearBuffer");
+}
+
+// Calls that read a framebuffer's pixels back into memory, a texture or
+// another framebuffer (any of which may be the surface's).
+inline bool ReadsFramebuffer(std::string_view name) {
+  return name.starts_with("glReadPixels") || name.starts_with("glReadnPixels") || name.starts_with("glCopyTex") ||
+         name.starts_with("glBlitFramebuffer") || name == "eglCopyBuffers";
+}
+
 }  // namespace strata::stream

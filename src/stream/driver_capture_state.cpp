@@ -10,46 +10,9 @@
 #include <string>
 #include <vector>
 
+#include "common/uniform_types.h"
+
 namespace strata::capture {
-namespace {
-
-size_t UniformTypeComponents(GLenum type) {
-  switch (type) {
-    case GL_FLOAT_VEC2:
-    case GL_INT_VEC2:
-    case GL_UNSIGNED_INT_VEC2:
-    case GL_BOOL_VEC2:
-      return 2;
-    case GL_FLOAT_VEC3:
-    case GL_INT_VEC3:
-    case GL_UNSIGNED_INT_VEC3:
-    case GL_BOOL_VEC3:
-      return 3;
-    case GL_FLOAT_VEC4:
-    case GL_INT_VEC4:
-    case GL_UNSIGNED_INT_VEC4:
-    case GL_BOOL_VEC4:
-    case GL_FLOAT_MAT2:
-      return 4;
-    case GL_FLOAT_MAT2x3:
-    case GL_FLOAT_MAT3x2:
-      return 6;
-    case GL_FLOAT_MAT2x4:
-    case GL_FLOAT_MAT4x2:
-      return 8;
-    case GL_FLOAT_MAT3:
-      return 9;
-    case GL_FLOAT_MAT3x4:
-    case GL_FLOAT_MAT4x3:
-      return 12;
-    case GL_FLOAT_MAT4:
-      return 16;
-    default:
-      return 1;  // scalars, samplers, images, atomic counters
-  }
-}
-
-}  // namespace
 
 GLint DriverCaptureState::Integer(GLenum pname, GLint fallback) {
   auto get = Get<PFNGLGETINTEGERVPROC>(api::glGetIntegerv);

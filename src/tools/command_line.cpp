@@ -90,9 +90,9 @@ bool CommandLine::Count(uint64_t* out) {
   return true;
 }
 
-bool CommandLine::FrameOrCallRange(Range* frames, Range* calls) {
+bool CommandLine::List(Range* out) {
   const char* text = value_ ? value_ : "";
-  if (ParseRange(text, Is("frames") ? frames : calls)) return true;
+  if (ParseRange(text, out)) return true;
   std::fprintf(stderr, "%s: error: %s takes a list of N, A-B, A- or -B, e.g. 0,5,10-20, not '%s'\n", command_,
                written_.c_str(), text);
   return false;

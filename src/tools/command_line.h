@@ -42,8 +42,8 @@ class CommandLine {
 
   // The value as a count (digits only); false after saying what is wrong.
   bool Count(uint64_t* out);
-  // --frames/--calls: the value as a list (1,5-9,20-) into the matching range.
-  bool FrameOrCallRange(Range* frames, Range* calls);
+  // The value as a list of frames or calls (1,5-9,20-); false after saying what is wrong.
+  bool List(Range* out);
 
   // After Next() returned false: the arguments that are not options, in order.
   const std::vector<std::string>& operands() const { return operands_; }

@@ -107,7 +107,7 @@ int DiffCommandMain(int argc, char** argv) {
       std::fputs(kUsage, stdout);
       return 0;
     } else if (args.Is("frames") || args.Is("calls")) {
-      if (!args.FrameOrCallRange(&frames, &calls)) return 2;
+      if (!args.List(args.Is("frames") ? &frames : &calls)) return 2;
     } else if (args.Is("context")) {
       if (!args.Count(&context)) return 2;
     } else if (args.Is("color")) {

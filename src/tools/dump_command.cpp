@@ -67,7 +67,7 @@ int DumpCommandMain(int argc, char** argv) {
     } else if (args.Is("no-header")) {
       header = false;
     } else if (args.Is("frames") || args.Is("calls")) {
-      if (!args.FrameOrCallRange(&frames, &calls)) return 2;
+      if (!args.List(args.Is("frames") ? &frames : &calls)) return 2;
     } else if (args.Is("grep")) {
       grep = args.value();
     }

@@ -108,7 +108,7 @@ int ExportCommandMain(int argc, char** argv) {
     } else if (args.Is("format")) {
       format_name = args.value();
     } else if (args.Is("frames") || args.Is("calls")) {
-      if (!args.FrameOrCallRange(&frames, &calls)) return 2;
+      if (!args.List(args.Is("frames") ? &frames : &calls)) return 2;
     }
   }
   if (args.failed() || !args.OneTrace(&path)) return 2;

@@ -69,16 +69,6 @@ A trace cut short (its program killed) gives a report of what it holds,
 with a warning; a damaged or foreign file is an error (exit status 1).
 )";
 
-bool ParseCount(const char* text, uint64_t* out) {
-  if (!text || !*text) return false;
-  char* end = nullptr;
-  errno = 0;
-  unsigned long long value = std::strtoull(text, &end, 10);
-  if (*end != '\0' || errno != 0 || text[0] == '-') return false;
-  *out = value;
-  return true;
-}
-
 std::string DefaultOutput(const std::string& trace) {
   std::string base = trace;
   const size_t slash = base.rfind('/');
@@ -200,36 +190,31 @@ int ViewCommandMain(int argc, char** argv) {
   uint64_t max_thumbnails = 200, thumbnail_size = 320;
   CommandLine args("strata view", kUsage,
                    {{"help", 'h', false}, {"output", 'o', true}, {"thumbnails", 0, true}, {"max-thumbnails", 0, true},
-                    {"state-frames", 0, true},
-                    {"thumbnail-size", 0, true}},
+                    {"thumbnail-size", 0, true}, {"state-frames", 0, true}},
                    argc, argv);
   while (args.Next()) {
-    const std::string arg = args.written();
     if (args.Is("help")) {
       std::fputs(kUsage, stdout);
       return 0;
     } else if (args.Is("output")) {
       output = args.value();
     } else if (args.Is("thumbnails")) {
-      const char* v = args.value();
-      thumbnails = v;
+      thumbnails = args.value();
       if (thumbnails != "auto" && thumbnails != "captured" && thumbnails != "replayed" && thumbnails != "none") {
-        std::fprintf(stderr, "strata view: error: --thumbnails is auto, captured, replayed or none, not '%s'\n", v);
+        std::fprintf(stderr, "strata view: error: --thumbnails is auto, captured, replayed or none, not '%s'\n",
+                     thumbnails.c_str());
         return 2;
       }
     } else if (args.Is("state-frames")) {
-      if (!ParseRange(args.value(), &state_frames)) {
-        std::fprintf(stderr, "strata view: error: --state-frames takes a list of N, A-B, A- or -B, e.g. 0,5-6, not '%s'\n",
-                     args.value());
-        return 2;
-      }
+      if (!args.List(&state_frames)) return 2;
       with_states = true;
-    } else if (args.Is("max-thumbnails") || args.Is("thumbnail-size")) {
-      const char* v = args.value();
-      uint64_t* target = arg == "--max-thumbnails" ? &max_thumbnails : &thumbnail_size;
-      if (!ParseCount(v, target) || (arg == "--thumbnail-size" && (*target < 16 || *target > 4096))) {
-        std::fprintf(stderr, "strata view: error: %s takes %s, not '%s'\n", arg.c_str(),
-                     arg == "--thumbnail-size" ? "a size from 16 to 4096" : "a number", v);
+    } else if (args.Is("max-thumbnails")) {
+      if (!args.Count(&max_thumbnails)) return 2;
+    } else if (args.Is("thumbnail-size")) {
+      if (!args.Count(&thumbnail_size)) return 2;
+      if (thumbnail_size < 16 || thumbnail_size > 4096) {
+        std::fprintf(stderr, "strata view: error: --thumbnail-size takes a size from 16 to 4096, not '%s'\n",
+                     args.value());
         return 2;
       }
     }

@@ -21,13 +21,11 @@ bool ForEachCapturedImage(const std::string& trace_path, const std::function<boo
   };
   std::map<uint64_t, Kept> kept;  // frames not handed out yet
   uint64_t handed_out = 0;        // frames below this are done
-  bool any_handed_out = false;
   std::optional<uint64_t> first_tracer_frame;
   // Frames before `frame` are complete: the tracer numbers its records in order.
   auto hand_out_before = [&](uint64_t frame) {
     while (!kept.empty() && kept.begin()->first < frame) {
       handed_out = kept.begin()->first + 1;
-      any_handed_out = true;
       take(std::move(kept.begin()->second.image));
       kept.erase(kept.begin());
     }
@@ -52,7 +50,7 @@ bool ForEachCapturedImage(const std::string& trace_path, const std::function<boo
         first_tracer_frame && captured.frame > *first_tracer_frame ? captured.frame - *first_tracer_frame : 0;
     hand_out_before(frame);
     // A late image of a frame already handed out (another thread's chunk) is not its last.
-    if ((any_handed_out && frame < handed_out) || (wanted && !wanted(frame))) continue;
+    if (frame < handed_out || (wanted && !wanted(frame))) continue;
     const bool of_surface = captured.framebuffer == 0;
     auto found = kept.find(frame);
     if (found != kept.end() && found->second.of_surface && !of_surface) continue;

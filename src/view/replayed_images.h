@@ -23,4 +23,12 @@ struct ReplayedImageOptions {
 bool ReadReplayedImages(const std::string& trace_path, const ReplayedImageOptions& options,
                         std::vector<FrameImage>* images, std::string* error);
 
+// The same frames (`frames` empty: every frame) at full size, handed to
+// `take` one by one as the replay reaches them. False with `error` when the
+// replay fails (`take` may have had the frames before); `warning` when the
+// trace was cut short and replayed up to there.
+bool ForEachReplayedImage(const std::string& trace_path, const std::vector<uint64_t>& frames,
+                          const std::string& strata_lib_dir, const std::function<void(FrameImage&& image)>& take,
+                          std::string* warning, std::string* error);
+
 }  // namespace strata::view
