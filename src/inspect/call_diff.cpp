@@ -42,10 +42,10 @@ bool WalkCalls(const std::string& path, const CallDiffOptions& options, const Ca
   }
   if (!reader->error().empty()) {
     if (!reader->truncated()) {
-      *error = path + ": " + reader->error();
+      *error = reader->error();  // it names the file
       return false;
     }
-    *warning = path + ": " + reader->error() + " (compared up to there)";
+    *warning = reader->error() + " (compared up to there)";
   }
   return true;
 }

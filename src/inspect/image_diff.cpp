@@ -71,10 +71,10 @@ bool ForEachFrameImage(const std::string& path, bool captured, const ImageDiffOp
   };
   std::string replay_error;
   if (!view::ForEachReplayedImage(path, {}, options.strata_lib_dir, wanted, warning, &replay_error)) {
-    *error = path + ": replaying for frame images: " + (replay_error.empty() ? "the replay failed" : replay_error);
+    // The replay's errors name the file.
+    *error = "replaying for frame images: " + (replay_error.empty() ? path + ": the replay failed" : replay_error);
     return false;
   }
-  if (!warning->empty()) *warning = path + ": " + *warning;
   return true;
 }
 
