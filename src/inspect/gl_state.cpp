@@ -13,6 +13,7 @@
 #include <set>
 
 #include "common/gl_bindings.h"
+#include "common/gl_state_lists.h"
 #include "common/png_file.h"
 #include "common/uniform_types.h"
 #include "inspect/gl_state_reader.h"
@@ -23,15 +24,8 @@ namespace {
 
 using api::ObjectClass;
 
-// Capabilities and values of GLES 2 and later; those of 3.x are read where
-// the host context has them (the app's context may be older).
-constexpr GLenum kCapabilities2[] = {GL_BLEND,         GL_CULL_FACE,    GL_DEPTH_TEST,
-                                     GL_DITHER,        GL_POLYGON_OFFSET_FILL, GL_SAMPLE_ALPHA_TO_COVERAGE,
-                                     GL_SAMPLE_COVERAGE, GL_SCISSOR_TEST, GL_STENCIL_TEST};
-constexpr GLenum kCapabilities3[] = {GL_PRIMITIVE_RESTART_FIXED_INDEX, GL_RASTERIZER_DISCARD};
-constexpr GLenum kCapabilities31[] = {GL_SAMPLE_MASK};
-constexpr GLenum kCapabilities32[] = {GL_DEBUG_OUTPUT, GL_DEBUG_OUTPUT_SYNCHRONOUS, GL_SAMPLE_SHADING};
-
+// Values of GLES 2 and later; those of 3.x are read where the host context
+// has them (the app's context may be older).
 constexpr StateValue kValues2[] = {
     STRATA_STATE_VALUE(GL_BLEND_SRC_RGB, 1, kBlendFactor),
     STRATA_STATE_VALUE(GL_BLEND_DST_RGB, 1, kBlendFactor),
@@ -91,31 +85,6 @@ constexpr Binding kBindings[] = {
     BINDING(GL_TEXTURE_BUFFER_BINDING, kBuffer, 32),
 };
 #undef BINDING
-// Indexed buffer bindings: the target, its count and its binding.
-struct IndexedBinding {
-  GLenum target, max_count, binding, start, size;
-  int min_version;
-};
-constexpr IndexedBinding kIndexedBindings[] = {
-    {GL_UNIFORM_BUFFER, GL_MAX_UNIFORM_BUFFER_BINDINGS, GL_UNIFORM_BUFFER_BINDING, GL_UNIFORM_BUFFER_START,
-     GL_UNIFORM_BUFFER_SIZE, 30},
-    {GL_TRANSFORM_FEEDBACK_BUFFER, GL_MAX_TRANSFORM_FEEDBACK_SEPARATE_ATTRIBS, GL_TRANSFORM_FEEDBACK_BUFFER_BINDING,
-     GL_TRANSFORM_FEEDBACK_BUFFER_START, GL_TRANSFORM_FEEDBACK_BUFFER_SIZE, 30},
-    {GL_SHADER_STORAGE_BUFFER, GL_MAX_SHADER_STORAGE_BUFFER_BINDINGS, GL_SHADER_STORAGE_BUFFER_BINDING,
-     GL_SHADER_STORAGE_BUFFER_START, GL_SHADER_STORAGE_BUFFER_SIZE, 31},
-    {GL_ATOMIC_COUNTER_BUFFER, GL_MAX_ATOMIC_COUNTER_BUFFER_BINDINGS, GL_ATOMIC_COUNTER_BUFFER_BINDING,
-     GL_ATOMIC_COUNTER_BUFFER_START, GL_ATOMIC_COUNTER_BUFFER_SIZE, 31},
-};
-// Texture targets, with the version that has them.
-struct TextureTarget {
-  GLenum target;
-  int min_version;
-};
-constexpr TextureTarget kTextureTargets[] = {
-    {GL_TEXTURE_2D, 20},           {GL_TEXTURE_CUBE_MAP, 20},       {GL_TEXTURE_3D, 30},
-    {GL_TEXTURE_2D_ARRAY, 30},     {GL_TEXTURE_2D_MULTISAMPLE, 31}, {GL_TEXTURE_CUBE_MAP_ARRAY, 32},
-    {GL_TEXTURE_2D_MULTISAMPLE_ARRAY, 32}, {GL_TEXTURE_BUFFER, 32},  {GL_TEXTURE_EXTERNAL_OES, 20},
-};
 constexpr StateValue kTextureParameters2[] = {
     STRATA_STATE_VALUE(GL_TEXTURE_MIN_FILTER, 1, kEnum), STRATA_STATE_VALUE(GL_TEXTURE_MAG_FILTER, 1, kEnum),
     STRATA_STATE_VALUE(GL_TEXTURE_WRAP_S, 1, kEnum),     STRATA_STATE_VALUE(GL_TEXTURE_WRAP_T, 1, kEnum)};
@@ -159,10 +128,11 @@ class StateReader {
       return;
     }
     json_.Key("capabilities").BeginObject();
-    WriteCapabilities(gl_, kCapabilities2, json_);
-    if (version_ >= 30) WriteCapabilities(gl_, kCapabilities3, json_);
-    if (version_ >= 31) WriteCapabilities(gl_, kCapabilities31, json_);
-    if (version_ >= 32) WriteCapabilities(gl_, kCapabilities32, json_);
+    std::vector<GLenum> capabilities;
+    for (const VersionedEnum& capability : kCapabilities) {
+      if (capability.min_version <= version_) capabilities.push_back(capability.value);
+    }
+    WriteCapabilities(gl_, capabilities, json_);
     json_.EndObject();
     json_.Key("values").BeginObject();
     WriteValues(gl_, kSharedValues, json_, names);
@@ -241,7 +211,7 @@ class StateReader {
       if (binding.pname == GL_CURRENT_PROGRAM) program_ = static_cast<GLuint>(host);
     }
     // Indexed buffer bindings: only those with a buffer.
-    for (const IndexedBinding& indexed : kIndexedBindings) {
+    for (const IndexedBufferTarget& indexed : kIndexedBufferTargets) {
       if (indexed.min_version > version_ || !gl_.GetIntegeri_v) continue;
       const GLint count = std::min(gl_.Integer(indexed.max_count), 256);
       bool opened = false;
@@ -266,15 +236,15 @@ class StateReader {
     for (GLint unit = 0; unit < units; ++unit) {
       gl_.ActiveTexture(GL_TEXTURE0 + static_cast<GLenum>(unit));
       bool opened = false;
-      for (const TextureTarget& target : kTextureTargets) {
+      for (const VersionedEnum& target : kTextureTargets) {
         if (target.min_version > version_) continue;
         gl_.ClearErrors();
-        const GLint host = gl_.Integer(TextureBindingOf(target.target));
+        const GLint host = gl_.Integer(TextureBindingOf(target.value));
         if (gl_.GetError() != GL_NO_ERROR || host == 0) continue;
         if (!opened) json_.BeginObject().Key("unit").Int(unit), opened = true;
         const uint64_t name = StreamName(ObjectClass::kTexture, host);
-        json_.Key(EnumText(TextureBindingOf(target.target))).UInt(name);
-        textures_.push_back({name, static_cast<GLuint>(host), target.target, unit});
+        json_.Key(EnumText(TextureBindingOf(target.value))).UInt(name);
+        textures_.push_back({name, static_cast<GLuint>(host), target.value, unit});
       }
       if (version_ >= 30) {
         const GLint sampler = gl_.Integer(GL_SAMPLER_BINDING);
