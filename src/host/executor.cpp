@@ -4,6 +4,7 @@
 #include <EGL/eglext.h>
 #include <GLES3/gl32.h>
 
+#include <algorithm>
 #include <cstring>
 #include <utility>
 
@@ -73,6 +74,38 @@ uint64_t Executor::StreamName(uint32_t thread, ObjectClass object, uint64_t host
   Context* context = Current(ThreadOf(thread));
   if (context == nullptr || object == ObjectClass::kNone || IsEglHandle(object)) return host;
   return context->NamesOf(object).ToStream(host);
+}
+
+std::vector<std::pair<uint64_t, uint64_t>> Executor::LiveNames(uint32_t thread, ObjectClass object) {
+  std::vector<std::pair<uint64_t, uint64_t>> names;
+  Context* context = Current(ThreadOf(thread));
+  if (context == nullptr || object == ObjectClass::kNone || object == ObjectClass::kUniformLocation ||
+      (IsEglHandle(object) && object != ObjectClass::kGlSync)) {
+    return names;
+  }
+  const NameMap& map = object == ObjectClass::kGlSync ? context->shared->names[static_cast<int>(object)]
+                                                      : context->NamesOf(object);
+  map.ForEach([&names](uint64_t recorded, uint64_t host) { names.emplace_back(recorded, host); });
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+int64_t Executor::RecordedLocation(uint32_t thread, uint64_t program, int64_t host_location) {
+  Context* context = Current(ThreadOf(thread));
+  if (context == nullptr) return host_location;
+  auto per_program = context->shared->uniform_locations.find(program);
+  if (per_program == context->shared->uniform_locations.end()) return host_location;
+  for (const auto& [recorded, host] : per_program->second) {
+    if (host == host_location) return recorded;
+  }
+  return host_location;
+}
+
+uint64_t Executor::ClientArrayAddress(uint32_t thread, uint32_t attribute) {
+  Context* context = Current(ThreadOf(thread));
+  if (context == nullptr) return 0;
+  auto it = context->client_arrays.find(attribute);
+  return it == context->client_arrays.end() ? 0 : it->second.pointer;
 }
 
 Executor::Thread& Executor::ThreadOf(uint32_t id) {

@@ -99,6 +99,14 @@ class Executor {
   // object bound); false with no context, and for GLES 1.1, which has no
   // binding to ask about without leaving the app an error.
   bool DrawsIntoSurface(uint32_t thread);
+  // For a snapshot of the current context (snapshot/): every object of a
+  // class it sees, as (recorded, host) names sorted by recorded name; the
+  // recorded location of a host uniform location of a (recorded) program
+  // (the host's where the stream never asked for it); the recorded address
+  // of a client-side vertex array of the default vertex array object (0: none).
+  std::vector<std::pair<uint64_t, uint64_t>> LiveNames(uint32_t thread, api::ObjectClass object);
+  int64_t RecordedLocation(uint32_t thread, uint64_t program, int64_t host_location);
+  uint64_t ClientArrayAddress(uint32_t thread, uint32_t attribute);
   uint64_t HostName(uint32_t thread, api::ObjectClass object, uint64_t recorded) {
     return ToHost(ThreadOf(thread), object, recorded, 0);
   }

@@ -45,6 +45,11 @@ class NameMap {
     if (back != recorded_.end() && back->second == recorded) recorded_.erase(back);
     names_.erase(it);
   }
+  // Calls f(recorded, host) for every name, in no particular order.
+  template <typename F>
+  void ForEach(F f) const {
+    for (const auto& [recorded, host] : names_) f(recorded, host);
+  }
   void Clear() {
     names_.clear();
     recorded_.clear();

@@ -1,0 +1,1100 @@
+#include "snapshot/context_snapshot.h"
+
+#include <GLES2/gl2ext.h>
+
+#include <algorithm>
+#include <cstring>
+#include <map>
+#include <set>
+
+#include "common/gl_bindings.h"
+#include "common/gl_state_lists.h"
+#include "common/pixel_store.h"
+#include "common/uniform_types.h"
+
+namespace strata::snapshot {
+namespace {
+
+using api::ObjectClass;
+
+// Shaders a program is relinked from get stream names no app uses; they are
+// deleted again before the snapshot ends.
+constexpr uint64_t kRelinkShaderNames = 0xfff00000u;
+
+// How a texture level of an internal format is read back (glReadPixels as
+// RGBA of unsigned bytes or of floats) and given to glTexImage again.
+struct ImageLayout {
+  GLenum format, type;
+  int components;  // taken from the RGBA read, in order (BGRA: swapped)
+  bool floats;
+};
+bool LayoutOf(GLenum internal, ImageLayout* layout) {
+  switch (internal) {
+    case GL_RGBA: case GL_RGBA8: case GL_RGBA4: case GL_RGB5_A1: case GL_SRGB8_ALPHA8:
+      *layout = {GL_RGBA, GL_UNSIGNED_BYTE, 4, false};
+      return true;
+    case GL_RGB: case GL_RGB8: case GL_RGB565:
+      *layout = {GL_RGB, GL_UNSIGNED_BYTE, 3, false};
+      return true;
+    case GL_RG8:
+      *layout = {GL_RG, GL_UNSIGNED_BYTE, 2, false};
+      return true;
+    case GL_R8:
+      *layout = {GL_RED, GL_UNSIGNED_BYTE, 1, false};
+      return true;
+    case GL_BGRA_EXT: case GL_BGRA8_EXT:
+      *layout = {GL_BGRA_EXT, GL_UNSIGNED_BYTE, 4, false};
+      return true;
+    case GL_RGBA16F: case GL_RGBA32F:
+      *layout = {GL_RGBA, GL_FLOAT, 4, true};
+      return true;
+    case GL_RGB16F: case GL_RGB32F: case GL_R11F_G11F_B10F:
+      *layout = {GL_RGB, GL_FLOAT, 3, true};
+      return true;
+    case GL_RG16F: case GL_RG32F:
+      *layout = {GL_RG, GL_FLOAT, 2, true};
+      return true;
+    case GL_R16F: case GL_R32F:
+      *layout = {GL_RED, GL_FLOAT, 1, true};
+      return true;
+    default:
+      return false;  // integer, depth, stencil, luminance, alpha, compressed: not read back
+  }
+}
+
+// A format and type glTexImage accepts for an internal format, for storage
+// without contents (formats that are not read back).
+bool StorageLayoutOf(GLenum internal, ImageLayout* layout) {
+  if (LayoutOf(internal, layout)) return true;
+  switch (internal) {
+    case GL_DEPTH_COMPONENT: case GL_DEPTH_COMPONENT24:
+      *layout = {GL_DEPTH_COMPONENT, GL_UNSIGNED_INT, 1, false};
+      return true;
+    case GL_DEPTH_COMPONENT16:
+      *layout = {GL_DEPTH_COMPONENT, GL_UNSIGNED_SHORT, 1, false};
+      return true;
+    case GL_DEPTH_COMPONENT32F:
+      *layout = {GL_DEPTH_COMPONENT, GL_FLOAT, 1, false};
+      return true;
+    case GL_DEPTH_STENCIL: case GL_DEPTH24_STENCIL8:
+      *layout = {GL_DEPTH_STENCIL, GL_UNSIGNED_INT_24_8, 1, false};
+      return true;
+    case GL_DEPTH32F_STENCIL8:
+      *layout = {GL_DEPTH_STENCIL, GL_FLOAT_32_UNSIGNED_INT_24_8_REV, 1, false};
+      return true;
+    case GL_LUMINANCE: case GL_ALPHA: case GL_LUMINANCE_ALPHA:
+      *layout = {internal, GL_UNSIGNED_BYTE, 1, false};
+      return true;
+    case GL_RGBA8UI: *layout = {GL_RGBA_INTEGER, GL_UNSIGNED_BYTE, 4, false}; return true;
+    case GL_RGBA8I: *layout = {GL_RGBA_INTEGER, GL_BYTE, 4, false}; return true;
+    case GL_R32UI: *layout = {GL_RED_INTEGER, GL_UNSIGNED_INT, 1, false}; return true;
+    case GL_R32I: *layout = {GL_RED_INTEGER, GL_INT, 1, false}; return true;
+    case GL_RGBA32UI: *layout = {GL_RGBA_INTEGER, GL_UNSIGNED_INT, 4, false}; return true;
+    case GL_RGBA32I: *layout = {GL_RGBA_INTEGER, GL_INT, 4, false}; return true;
+    default:
+      return false;
+  }
+}
+
+// Which glUniform sets a uniform of a type, and how many values one element holds.
+struct UniformSetter {
+  api::Slot slot;
+  bool matrix;
+};
+bool SetterOf(GLenum type, UniformSetter* setter) {
+  switch (type) {
+    case GL_FLOAT: *setter = {api::glUniform1fv, false}; return true;
+    case GL_FLOAT_VEC2: *setter = {api::glUniform2fv, false}; return true;
+    case GL_FLOAT_VEC3: *setter = {api::glUniform3fv, false}; return true;
+    case GL_FLOAT_VEC4: *setter = {api::glUniform4fv, false}; return true;
+    case GL_INT: case GL_BOOL: *setter = {api::glUniform1iv, false}; return true;
+    case GL_INT_VEC2: case GL_BOOL_VEC2: *setter = {api::glUniform2iv, false}; return true;
+    case GL_INT_VEC3: case GL_BOOL_VEC3: *setter = {api::glUniform3iv, false}; return true;
+    case GL_INT_VEC4: case GL_BOOL_VEC4: *setter = {api::glUniform4iv, false}; return true;
+    case GL_UNSIGNED_INT: *setter = {api::glUniform1uiv, false}; return true;
+    case GL_UNSIGNED_INT_VEC2: *setter = {api::glUniform2uiv, false}; return true;
+    case GL_UNSIGNED_INT_VEC3: *setter = {api::glUniform3uiv, false}; return true;
+    case GL_UNSIGNED_INT_VEC4: *setter = {api::glUniform4uiv, false}; return true;
+    case GL_FLOAT_MAT2: *setter = {api::glUniformMatrix2fv, true}; return true;
+    case GL_FLOAT_MAT3: *setter = {api::glUniformMatrix3fv, true}; return true;
+    case GL_FLOAT_MAT4: *setter = {api::glUniformMatrix4fv, true}; return true;
+    case GL_FLOAT_MAT2x3: *setter = {api::glUniformMatrix2x3fv, true}; return true;
+    case GL_FLOAT_MAT2x4: *setter = {api::glUniformMatrix2x4fv, true}; return true;
+    case GL_FLOAT_MAT3x2: *setter = {api::glUniformMatrix3x2fv, true}; return true;
+    case GL_FLOAT_MAT3x4: *setter = {api::glUniformMatrix3x4fv, true}; return true;
+    case GL_FLOAT_MAT4x2: *setter = {api::glUniformMatrix4x2fv, true}; return true;
+    case GL_FLOAT_MAT4x3: *setter = {api::glUniformMatrix4x3fv, true}; return true;
+    default:
+      // Samplers and images hold a unit.
+      *setter = {api::glUniform1iv, false};
+      return true;
+  }
+}
+
+std::string Hex(uint64_t value) {
+  char text[24];
+  std::snprintf(text, sizeof text, "0x%llx", static_cast<unsigned long long>(value));
+  return text;
+}
+
+class Snapshot {
+ public:
+  Snapshot(const SnapshotSource& source, SnapshotResult* result)
+      : source_(source), calls_(result->calls), notes_(result->not_carried), version_(source.Version()) {}
+
+  bool Take(std::string* error) {
+    if (version_ < 20) {
+      *error = "a GLES 1.1 context: snapshots cover GLES 2 and later";
+      return false;
+    }
+    GetIntegerv = F<PFNGLGETINTEGERVPROC>(api::glGetIntegerv);
+    GetError = F<PFNGLGETERRORPROC>(api::glGetError);
+    host_version_ = HostVersion();
+    if (!CheckNothingInProgress(error)) return false;
+    BeginReads();
+    // Emitted with the defaults a fresh context has for unpacking, on unit 0.
+    calls_.Add(api::glActiveTexture).Arg(GL_TEXTURE0);
+    calls_.Add(api::glPixelStorei).Arg(GL_UNPACK_ALIGNMENT).Arg(1);
+    Buffers();
+    Textures();
+    Renderbuffers();
+    Samplers();
+    Shaders();
+    Programs();
+    Framebuffers();
+    VertexArrays();
+    Queries();
+    Syncs();
+    TransformFeedbacks();
+    EndReads();
+    ContextState();
+    ClearErrors();
+    return true;
+  }
+
+ private:
+  template <typename Pfn>
+  Pfn F(api::Slot slot) const {
+    return reinterpret_cast<Pfn>(source_.Function(slot));
+  }
+  GLint Integer(GLenum pname) const {
+    GLint value = 0;
+    GetIntegerv(pname, &value);
+    return value;
+  }
+  void ClearErrors() const {
+    for (int i = 0; i < 16 && GetError() != GL_NO_ERROR; ++i) {
+    }
+  }
+  uint64_t Stream(ObjectClass object, GLint driver) const {
+    return driver == 0 ? 0 : source_.StreamName(object, static_cast<uint64_t>(static_cast<GLuint>(driver)));
+  }
+  int HostVersion() const {
+    auto get_string = F<PFNGLGETSTRINGPROC>(api::glGetString);
+    const char* text = reinterpret_cast<const char*>(get_string(GL_VERSION));
+    int major = 2, minor = 0;
+    if (text != nullptr) std::sscanf(text, "OpenGL ES %d.%d", &major, &minor);
+    return major * 10 + minor;
+  }
+  void Note(const std::string& line) { notes_.push_back(line); }
+
+  // A query or transform feedback running, or a buffer mapped, cannot be
+  // recreated by calls without running the draws that fed it.
+  bool CheckNothingInProgress(std::string* error) {
+    if (host_version_ < 30) return true;
+    auto get_query = F<PFNGLGETQUERYIVPROC>(api::glGetQueryiv);
+    for (GLenum target : {GL_ANY_SAMPLES_PASSED, GL_ANY_SAMPLES_PASSED_CONSERVATIVE,
+                          GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN}) {
+      GLint active = 0;
+      get_query(target, GL_CURRENT_QUERY, &active);
+      if (active != 0) {
+        *error = "query " + std::to_string(Stream(ObjectClass::kQuery, active)) +
+                 " is in progress; a snapshot cannot recreate what it counted so far";
+        return false;
+      }
+    }
+    GLboolean tf_active = GL_FALSE;
+    F<PFNGLGETBOOLEANVPROC>(api::glGetBooleanv)(GL_TRANSFORM_FEEDBACK_ACTIVE, &tf_active);
+    if (tf_active) {
+      *error = "transform feedback is active; a snapshot cannot recreate a capture in progress";
+      return false;
+    }
+    ClearErrors();
+    return true;
+  }
+
+  // The driver state reading changes, put back by EndReads.
+  void BeginReads() {
+    saved_active_texture_ = Integer(GL_ACTIVE_TEXTURE);
+    F<PFNGLACTIVETEXTUREPROC>(api::glActiveTexture)(GL_TEXTURE0);
+    saved_pack_alignment_ = Integer(GL_PACK_ALIGNMENT);
+    saved_array_buffer_ = Integer(GL_ARRAY_BUFFER_BINDING);
+    saved_renderbuffer_ = Integer(GL_RENDERBUFFER_BINDING);
+    auto pixel_store = F<PFNGLPIXELSTOREIPROC>(api::glPixelStorei);
+    pixel_store(GL_PACK_ALIGNMENT, 1);
+    if (host_version_ < 30) return;
+    saved_read_framebuffer_ = Integer(GL_READ_FRAMEBUFFER_BINDING);
+    saved_draw_framebuffer_ = Integer(GL_DRAW_FRAMEBUFFER_BINDING);
+    saved_pack_[0] = Integer(GL_PACK_ROW_LENGTH);
+    saved_pack_[1] = Integer(GL_PACK_SKIP_ROWS);
+    saved_pack_[2] = Integer(GL_PACK_SKIP_PIXELS);
+    saved_pack_buffer_ = Integer(GL_PIXEL_PACK_BUFFER_BINDING);
+    saved_copy_read_ = Integer(GL_COPY_READ_BUFFER_BINDING);
+    saved_vertex_array_ = Integer(GL_VERTEX_ARRAY_BINDING);
+    pixel_store(GL_PACK_ROW_LENGTH, 0);
+    pixel_store(GL_PACK_SKIP_ROWS, 0);
+    pixel_store(GL_PACK_SKIP_PIXELS, 0);
+    F<PFNGLBINDBUFFERPROC>(api::glBindBuffer)(GL_PIXEL_PACK_BUFFER, 0);
+    F<PFNGLGENFRAMEBUFFERSPROC>(api::glGenFramebuffers)(1, &read_framebuffer_);
+  }
+
+  void EndReads() {
+    auto pixel_store = F<PFNGLPIXELSTOREIPROC>(api::glPixelStorei);
+    auto bind_buffer = F<PFNGLBINDBUFFERPROC>(api::glBindBuffer);
+    pixel_store(GL_PACK_ALIGNMENT, saved_pack_alignment_);
+    bind_buffer(GL_ARRAY_BUFFER, static_cast<GLuint>(saved_array_buffer_));
+    F<PFNGLBINDRENDERBUFFERPROC>(api::glBindRenderbuffer)(GL_RENDERBUFFER, static_cast<GLuint>(saved_renderbuffer_));
+    if (host_version_ >= 30) {
+      auto bind_framebuffer = F<PFNGLBINDFRAMEBUFFERPROC>(api::glBindFramebuffer);
+      bind_framebuffer(GL_READ_FRAMEBUFFER, static_cast<GLuint>(saved_read_framebuffer_));
+      bind_framebuffer(GL_DRAW_FRAMEBUFFER, static_cast<GLuint>(saved_draw_framebuffer_));
+      F<PFNGLDELETEFRAMEBUFFERSPROC>(api::glDeleteFramebuffers)(1, &read_framebuffer_);
+      pixel_store(GL_PACK_ROW_LENGTH, saved_pack_[0]);
+      pixel_store(GL_PACK_SKIP_ROWS, saved_pack_[1]);
+      pixel_store(GL_PACK_SKIP_PIXELS, saved_pack_[2]);
+      bind_buffer(GL_PIXEL_PACK_BUFFER, static_cast<GLuint>(saved_pack_buffer_));
+      bind_buffer(GL_COPY_READ_BUFFER, static_cast<GLuint>(saved_copy_read_));
+      F<PFNGLBINDVERTEXARRAYPROC>(api::glBindVertexArray)(static_cast<GLuint>(saved_vertex_array_));
+    }
+    F<PFNGLACTIVETEXTUREPROC>(api::glActiveTexture)(static_cast<GLenum>(saved_active_texture_));
+  }
+
+  // A glGen* of one name, as the stream names it.
+  void Generate(api::Slot slot, uint64_t name) {
+    const GLuint value = static_cast<GLuint>(name);
+    calls_.Add(slot).Arg(1).Out(&value, sizeof value);
+  }
+
+  void Buffers() {
+    auto is_buffer = F<PFNGLISBUFFERPROC>(api::glIsBuffer);
+    auto bind = F<PFNGLBINDBUFFERPROC>(api::glBindBuffer);
+    auto parameter = F<PFNGLGETBUFFERPARAMETERIVPROC>(api::glGetBufferParameteriv);
+    auto map = F<PFNGLMAPBUFFERRANGEPROC>(api::glMapBufferRange);
+    auto unmap = F<PFNGLUNMAPBUFFERPROC>(api::glUnmapBuffer);
+    // The stream's buffers are bound to GL_ARRAY_BUFFER to fill them: any
+    // buffer may be bound there (GLES has no typed buffers).
+    const GLenum read_target = host_version_ >= 30 ? GL_COPY_READ_BUFFER : GL_ARRAY_BUFFER;
+    for (const auto& [name, host] : source_.LiveObjects(ObjectClass::kBuffer)) {
+      Generate(api::glGenBuffers, name);
+      if (!is_buffer(static_cast<GLuint>(host))) continue;  // named, never bound
+      calls_.Add(api::glBindBuffer).Arg(GL_ARRAY_BUFFER).Arg(static_cast<int64_t>(name));
+      bind(read_target, static_cast<GLuint>(host));
+      GLint size = 0, usage = GL_STATIC_DRAW, mapped = 0;
+      parameter(read_target, GL_BUFFER_SIZE, &size);
+      parameter(read_target, GL_BUFFER_USAGE, &usage);
+      if (host_version_ >= 30) parameter(read_target, GL_BUFFER_MAPPED, &mapped);
+      if (size <= 0) continue;
+      const void* bytes = nullptr;
+      if (mapped) {
+        Note("buffer " + std::to_string(name) + ": mapped by the app at the snapshot, so its contents are not read");
+      } else if (host_version_ >= 30 && map != nullptr) {
+        bytes = map(read_target, 0, size, GL_MAP_READ_BIT);
+      }
+      if (bytes != nullptr) {
+        calls_.Add(api::glBufferData).Arg(GL_ARRAY_BUFFER).Arg(size).In(bytes, static_cast<size_t>(size)).Arg(usage);
+        unmap(read_target);
+      } else {
+        if (!mapped) Note("buffer " + std::to_string(name) + ": the driver cannot map it for reading; its " +
+                          std::to_string(size) + " bytes are left undefined");
+        calls_.Add(api::glBufferData).Arg(GL_ARRAY_BUFFER).Arg(size).Arg(0).Arg(usage);
+      }
+      ClearErrors();
+    }
+  }
+
+  // Attaches one image of a texture level to the reading framebuffer; false
+  // when the driver cannot render to (so cannot read) it.
+  bool AttachForReading(GLenum target, GLuint host, GLint level, GLenum face, GLint layer) {
+    auto bind_framebuffer = F<PFNGLBINDFRAMEBUFFERPROC>(api::glBindFramebuffer);
+    bind_framebuffer(GL_READ_FRAMEBUFFER, read_framebuffer_);
+    if (target == GL_TEXTURE_3D || target == GL_TEXTURE_2D_ARRAY) {
+      F<PFNGLFRAMEBUFFERTEXTURELAYERPROC>(api::glFramebufferTextureLayer)(GL_READ_FRAMEBUFFER, GL_COLOR_ATTACHMENT0,
+                                                                         host, level, layer);
+    } else {
+      F<PFNGLFRAMEBUFFERTEXTURE2DPROC>(api::glFramebufferTexture2D)(GL_READ_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, face,
+                                                                   host, level);
+    }
+    return F<PFNGLCHECKFRAMEBUFFERSTATUSPROC>(api::glCheckFramebufferStatus)(GL_READ_FRAMEBUFFER) ==
+           GL_FRAMEBUFFER_COMPLETE;
+  }
+
+  // One image (a face or a layer) of a level, in `layout`; false when unreadable.
+  bool ReadImage(GLenum target, GLuint host, GLint level, GLenum face, GLint layer, GLint width, GLint height,
+                 const ImageLayout& layout, std::vector<uint8_t>* out) {
+    if (!AttachForReading(target, host, level, face, layer)) return false;
+    const size_t texels = static_cast<size_t>(width) * static_cast<size_t>(height);
+    const size_t component_bytes = layout.floats ? 4 : 1;
+    std::vector<uint8_t> rgba(texels * 4 * component_bytes);
+    ClearErrors();
+    F<PFNGLREADPIXELSPROC>(api::glReadPixels)(0, 0, width, height, GL_RGBA, layout.floats ? GL_FLOAT : GL_UNSIGNED_BYTE,
+                                              rgba.data());
+    if (GetError() != GL_NO_ERROR) return false;
+    const size_t at = out->size();
+    out->resize(at + texels * layout.components * component_bytes);
+    uint8_t* o = out->data() + at;
+    const bool bgra = layout.format == GL_BGRA_EXT;
+    for (size_t t = 0; t < texels; ++t) {
+      const uint8_t* texel = rgba.data() + t * 4 * component_bytes;
+      for (int c = 0; c < layout.components; ++c) {
+        const int from = bgra && c != 3 ? 2 - c : c;
+        std::memcpy(o, texel + from * component_bytes, component_bytes);
+        o += component_bytes;
+      }
+    }
+    return true;
+  }
+
+  void Textures() {
+    auto bind = F<PFNGLBINDTEXTUREPROC>(api::glBindTexture);
+    auto tex_i = F<PFNGLGETTEXPARAMETERIVPROC>(api::glGetTexParameteriv);
+    auto tex_f = F<PFNGLGETTEXPARAMETERFVPROC>(api::glGetTexParameterfv);
+    auto level_parameter = F<PFNGLGETTEXLEVELPARAMETERIVPROC>(api::glGetTexLevelParameteriv);
+    for (const auto& [name, host] : source_.LiveObjects(ObjectClass::kTexture)) {
+      Generate(api::glGenTextures, name);
+      const GLenum target = source_.TextureTarget(name);
+      if (target == 0) continue;  // named, never bound
+      calls_.Add(api::glBindTexture).Arg(target).Arg(static_cast<int64_t>(name));
+      const std::string what = "texture " + std::to_string(name);
+      if (target == GL_TEXTURE_EXTERNAL_OES || target == GL_TEXTURE_BUFFER) {
+        Note(what + ": its images are an EGL image's or a buffer's; only its binding is carried");
+        continue;
+      }
+      const GLenum binding = TextureBindingOf(target);
+      const GLint previous = Integer(binding);
+      bind(target, static_cast<GLuint>(host));
+      const bool uploads_kept = source_.UploadsOf(name) != nullptr;
+      if (uploads_kept) {
+        TextureFromUploads(name, target);
+      } else if (host_version_ < 31 || level_parameter == nullptr) {
+        Note(what + ": reading a texture's levels needs GLES 3.1 on the replaying host");
+      } else {
+        TextureImages(name, target, static_cast<GLuint>(host));
+      }
+      // Parameters after the images: glTexStorage leaves them as they were.
+      for (const auto& list : {std::span<const SamplingParameter>(kSamplingParameters),
+                               std::span<const SamplingParameter>(kTextureOnlyParameters)}) {
+        for (const SamplingParameter& parameter : list) {
+          if (parameter.min_version > version_ || parameter.min_version > host_version_) continue;
+          if (parameter.is_float) {
+            GLfloat value = 0;
+            tex_f(target, parameter.pname, &value);
+            calls_.Add(api::glTexParameterf).Arg(target).Arg(parameter.pname).Float(value);
+          } else {
+            GLint value = 0;
+            tex_i(target, parameter.pname, &value);
+            calls_.Add(api::glTexParameteri).Arg(target).Arg(parameter.pname).Arg(value);
+          }
+        }
+      }
+      bind(target, static_cast<GLuint>(previous));
+      ClearErrors();
+    }
+  }
+
+  void TextureFromUploads(uint64_t name, GLenum target) {
+    const TextureUploads& kept = *source_.UploadsOf(name);
+    if (kept.from_buffer) {
+      Note("texture " + std::to_string(name) +
+           ": an upload of it read a pixel unpack buffer, which the snapshot does not replay; its images may differ");
+    }
+    for (const RecordedUpload& upload : kept.uploads) {
+      for (const auto& [pname, value] : upload.unpack) calls_.Add(api::glPixelStorei).Arg(pname).Arg(value);
+      calls_.Copy(*upload.call);
+    }
+    // Back to the unpack state the other uploads are written with.
+    if (!kept.uploads.empty()) {
+      calls_.Add(api::glPixelStorei).Arg(GL_UNPACK_ALIGNMENT).Arg(1);
+      if (version_ >= 30) {
+        for (GLenum pname : {GL_UNPACK_ROW_LENGTH, GL_UNPACK_IMAGE_HEIGHT, GL_UNPACK_SKIP_ROWS, GL_UNPACK_SKIP_PIXELS,
+                             GL_UNPACK_SKIP_IMAGES}) {
+          calls_.Add(api::glPixelStorei).Arg(pname).Arg(0);
+        }
+      }
+    }
+    (void)target;
+  }
+
+  void TextureImages(uint64_t name, GLenum target, GLuint host) {
+    auto tex_i = F<PFNGLGETTEXPARAMETERIVPROC>(api::glGetTexParameteriv);
+    auto level_parameter = F<PFNGLGETTEXLEVELPARAMETERIVPROC>(api::glGetTexLevelParameteriv);
+    const std::string what = "texture " + std::to_string(name);
+    const bool cube = target == GL_TEXTURE_CUBE_MAP;
+    const bool layered = target == GL_TEXTURE_3D || target == GL_TEXTURE_2D_ARRAY;
+    if (target == GL_TEXTURE_2D_MULTISAMPLE || target == GL_TEXTURE_2D_MULTISAMPLE_ARRAY ||
+        target == GL_TEXTURE_CUBE_MAP_ARRAY) {
+      Note(what + ": a " + Hex(target) + " texture; its storage and images are not carried");
+      return;
+    }
+    GLint immutable = 0, immutable_levels = 0;
+    if (host_version_ >= 30) {
+      tex_i(target, GL_TEXTURE_IMMUTABLE_FORMAT, &immutable);
+      tex_i(target, GL_TEXTURE_IMMUTABLE_LEVELS, &immutable_levels);
+    }
+    const GLenum first_face = cube ? GL_TEXTURE_CUBE_MAP_POSITIVE_X : target;
+    auto get = [&](GLenum face, GLint level, GLenum pname) {
+      GLint value = 0;
+      level_parameter(face, level, pname, &value);
+      return value;
+    };
+    if (immutable && immutable_levels > 0) {
+      const GLenum internal = static_cast<GLenum>(get(first_face, 0, GL_TEXTURE_INTERNAL_FORMAT));
+      const GLint width = get(first_face, 0, GL_TEXTURE_WIDTH), height = get(first_face, 0, GL_TEXTURE_HEIGHT);
+      if (layered) {
+        calls_.Add(api::glTexStorage3D).Arg(target).Arg(immutable_levels).Arg(internal).Arg(width).Arg(height)
+            .Arg(get(first_face, 0, GL_TEXTURE_DEPTH));
+      } else {
+        calls_.Add(api::glTexStorage2D).Arg(target).Arg(immutable_levels).Arg(internal).Arg(width).Arg(height);
+      }
+    }
+    const GLint levels = immutable ? immutable_levels : 16;
+    for (GLint level = 0; level < levels; ++level) {
+      const GLint width = get(first_face, level, GL_TEXTURE_WIDTH);
+      const GLint height = get(first_face, level, GL_TEXTURE_HEIGHT);
+      const GLint depth = layered ? get(first_face, level, GL_TEXTURE_DEPTH) : 1;
+      if (width == 0 || height == 0) {
+        if (immutable) continue;
+        break;
+      }
+      const GLenum internal = static_cast<GLenum>(get(first_face, level, GL_TEXTURE_INTERNAL_FORMAT));
+      const std::string level_what = what + " level " + std::to_string(level);
+      ImageLayout layout;
+      const bool readable = LayoutOf(internal, &layout) && get(first_face, level, GL_TEXTURE_COMPRESSED) == 0;
+      if (!readable) {
+        Note(level_what + ": its format (" + Hex(internal) +
+             ") cannot be read back, and no upload of it was kept; its storage is carried, not its contents");
+      }
+      for (int face = 0; face < (cube ? 6 : 1); ++face) {
+        const GLenum face_target = cube ? GL_TEXTURE_CUBE_MAP_POSITIVE_X + static_cast<GLenum>(face) : target;
+        std::vector<uint8_t> pixels;
+        bool read = readable;
+        for (GLint layer = 0; read && layer < depth; ++layer) {
+          read = ReadImage(target, host, level, face_target, layer, width, height, layout, &pixels);
+        }
+        if (readable && !read) {
+          Note(level_what + ": the driver could not read its format (" + Hex(internal) + ") back; its contents are not carried");
+        }
+        if (!read && immutable) continue;  // storage without contents is there already
+        if (!read) {
+          // The storage alone, in a format/type glTexImage accepts for it.
+          if (!StorageLayoutOf(internal, &layout)) {
+            Note(level_what + ": not recreated (format " + Hex(internal) + ")");
+            continue;
+          }
+          pixels.clear();
+        }
+        const void* data = pixels.empty() ? nullptr : pixels.data();
+        if (immutable) {
+          if (layered) {
+            calls_.Add(api::glTexSubImage3D).Arg(target).Arg(level).Arg(0).Arg(0).Arg(0).Arg(width).Arg(height)
+                .Arg(depth).Arg(layout.format).Arg(layout.type).In(data, pixels.size());
+          } else {
+            calls_.Add(api::glTexSubImage2D).Arg(face_target).Arg(level).Arg(0).Arg(0).Arg(width).Arg(height)
+                .Arg(layout.format).Arg(layout.type).In(data, pixels.size());
+          }
+          continue;
+        }
+        auto image = layered ? calls_.Add(api::glTexImage3D) : calls_.Add(api::glTexImage2D);
+        image.Arg(face_target).Arg(level).Arg(internal).Arg(width).Arg(height);
+        if (layered) image.Arg(depth);
+        image.Arg(0).Arg(layout.format).Arg(layout.type);
+        if (data != nullptr) {
+          image.In(data, pixels.size());
+        } else {
+          image.Arg(0);
+        }
+      }
+    }
+    F<PFNGLBINDFRAMEBUFFERPROC>(api::glBindFramebuffer)(GL_READ_FRAMEBUFFER, saved_read_framebuffer_);
+    ClearErrors();
+  }
+
+  void Renderbuffers() {
+    auto is_renderbuffer = F<PFNGLISRENDERBUFFERPROC>(api::glIsRenderbuffer);
+    auto bind = F<PFNGLBINDRENDERBUFFERPROC>(api::glBindRenderbuffer);
+    auto parameter = F<PFNGLGETRENDERBUFFERPARAMETERIVPROC>(api::glGetRenderbufferParameteriv);
+    for (const auto& [name, host] : source_.LiveObjects(ObjectClass::kRenderbuffer)) {
+      Generate(api::glGenRenderbuffers, name);
+      if (!is_renderbuffer(static_cast<GLuint>(host))) continue;
+      calls_.Add(api::glBindRenderbuffer).Arg(GL_RENDERBUFFER).Arg(static_cast<int64_t>(name));
+      bind(GL_RENDERBUFFER, static_cast<GLuint>(host));
+      GLint width = 0, height = 0, format = GL_RGBA4, samples = 0;
+      parameter(GL_RENDERBUFFER, GL_RENDERBUFFER_WIDTH, &width);
+      parameter(GL_RENDERBUFFER, GL_RENDERBUFFER_HEIGHT, &height);
+      parameter(GL_RENDERBUFFER, GL_RENDERBUFFER_INTERNAL_FORMAT, &format);
+      if (host_version_ >= 30) parameter(GL_RENDERBUFFER, GL_RENDERBUFFER_SAMPLES, &samples);
+      if (width == 0 || height == 0) continue;
+      if (samples > 0 && version_ >= 30) {
+        calls_.Add(api::glRenderbufferStorageMultisample).Arg(GL_RENDERBUFFER).Arg(samples).Arg(format).Arg(width)
+            .Arg(height);
+      } else {
+        calls_.Add(api::glRenderbufferStorage).Arg(GL_RENDERBUFFER).Arg(format).Arg(width).Arg(height);
+      }
+      Note("renderbuffer " + std::to_string(name) + ": its storage is carried, not its contents (a frame that " +
+           "reads it before clearing or drawing into it differs)");
+    }
+    ClearErrors();
+  }
+
+  void Samplers() {
+    if (version_ < 30) return;
+    auto get_i = F<PFNGLGETSAMPLERPARAMETERIVPROC>(api::glGetSamplerParameteriv);
+    auto get_f = F<PFNGLGETSAMPLERPARAMETERFVPROC>(api::glGetSamplerParameterfv);
+    for (const auto& [name, host] : source_.LiveObjects(ObjectClass::kSampler)) {
+      Generate(api::glGenSamplers, name);
+      for (const SamplingParameter& parameter : kSamplingParameters) {
+        if (parameter.is_float) {
+          GLfloat value = 0;
+          get_f(static_cast<GLuint>(host), parameter.pname, &value);
+          calls_.Add(api::glSamplerParameterf).Arg(static_cast<int64_t>(name)).Arg(parameter.pname).Float(value);
+        } else {
+          GLint value = 0;
+          get_i(static_cast<GLuint>(host), parameter.pname, &value);
+          calls_.Add(api::glSamplerParameteri).Arg(static_cast<int64_t>(name)).Arg(parameter.pname).Arg(value);
+        }
+      }
+    }
+    ClearErrors();
+  }
+
+  std::string ShaderSource(GLuint host) {
+    auto get = F<PFNGLGETSHADERIVPROC>(api::glGetShaderiv);
+    GLint length = 0;
+    get(host, GL_SHADER_SOURCE_LENGTH, &length);
+    if (length <= 0) return {};
+    std::string text(static_cast<size_t>(length), '\0');
+    GLsizei written = 0;
+    F<PFNGLGETSHADERSOURCEPROC>(api::glGetShaderSource)(host, length, &written, text.data());
+    text.resize(static_cast<size_t>(std::max(written, 0)));
+    return text;
+  }
+
+  void Shader(uint64_t name, GLenum type, const std::string& source, bool compile) {
+    calls_.Add(api::glCreateShader).Arg(type).Returns(name);
+    calls_.Add(api::glShaderSource).Arg(static_cast<int64_t>(name)).Arg(1).Strings({source}).Arg(0);
+    if (compile) calls_.Add(api::glCompileShader).Arg(static_cast<int64_t>(name));
+  }
+
+  void Shaders() {
+    auto get = F<PFNGLGETSHADERIVPROC>(api::glGetShaderiv);
+    for (const auto& [name, host] : source_.LiveObjects(ObjectClass::kShader)) {
+      live_shaders_[host] = name;
+      GLint type = 0, compiled = 0;
+      get(static_cast<GLuint>(host), GL_SHADER_TYPE, &type);
+      get(static_cast<GLuint>(host), GL_COMPILE_STATUS, &compiled);
+      Shader(name, static_cast<GLenum>(type), ShaderSource(static_cast<GLuint>(host)), compiled != 0);
+    }
+    ClearErrors();
+  }
+
+  void Programs() {
+    auto get = F<PFNGLGETPROGRAMIVPROC>(api::glGetProgramiv);
+    uint64_t relink_name = kRelinkShaderNames;
+    for (const auto& [name, host_name] : source_.LiveObjects(ObjectClass::kProgram)) {
+      const GLuint host = static_cast<GLuint>(host_name);
+      calls_.Add(api::glCreateProgram).Returns(name);
+      GLint linked = 0;
+      get(host, GL_LINK_STATUS, &linked);
+      const std::vector<LinkedShader>* linked_from = source_.LinkedShaders(name);
+      if (linked && linked_from == nullptr) {
+        Note("program " + std::to_string(name) + ": linked, but not from shaders the trace showed (a program " +
+             "binary?); it is created unlinked");
+      }
+      if (linked && linked_from != nullptr) {
+        std::vector<uint64_t> relink_shaders;
+        for (const LinkedShader& shader : *linked_from) {
+          const uint64_t shader_name = relink_name++;
+          Shader(shader_name, shader.type, shader.source, true);
+          calls_.Add(api::glAttachShader).Arg(static_cast<int64_t>(name)).Arg(static_cast<int64_t>(shader_name));
+          relink_shaders.push_back(shader_name);
+        }
+        BindAttributes(name, host);
+        if (version_ >= 30) TransformFeedbackVaryings(name, host);
+        calls_.Add(api::glLinkProgram).Arg(static_cast<int64_t>(name));
+        for (uint64_t shader_name : relink_shaders) {
+          calls_.Add(api::glDetachShader).Arg(static_cast<int64_t>(name)).Arg(static_cast<int64_t>(shader_name));
+          calls_.Add(api::glDeleteShader).Arg(static_cast<int64_t>(shader_name));
+        }
+        Uniforms(name, host);
+      }
+      // The shaders attached now (which may differ from those it was linked from).
+      GLint attached = 0;
+      get(host, GL_ATTACHED_SHADERS, &attached);
+      if (attached > 0) {
+        std::vector<GLuint> shaders(static_cast<size_t>(attached));
+        GLsizei count = 0;
+        F<PFNGLGETATTACHEDSHADERSPROC>(api::glGetAttachedShaders)(host, attached, &count, shaders.data());
+        for (GLsizei i = 0; i < count; ++i) {
+          // One deleted while attached is the driver's alone: the stream cannot name it.
+          const auto live = live_shaders_.find(shaders[i]);
+          if (live == live_shaders_.end()) continue;
+          const uint64_t shader = live->second;
+          calls_.Add(api::glAttachShader).Arg(static_cast<int64_t>(name)).Arg(static_cast<int64_t>(shader));
+        }
+      }
+    }
+    ClearErrors();
+  }
+
+  // Pins every active attribute where the driver put it, so that the
+  // relinked program matches the locations the recorded calls use.
+  void BindAttributes(uint64_t name, GLuint host) {
+    auto get = F<PFNGLGETPROGRAMIVPROC>(api::glGetProgramiv);
+    GLint count = 0, longest = 0;
+    get(host, GL_ACTIVE_ATTRIBUTES, &count);
+    get(host, GL_ACTIVE_ATTRIBUTE_MAX_LENGTH, &longest);
+    std::vector<char> text(static_cast<size_t>(std::max(longest, 1)) + 1);
+    for (GLint i = 0; i < count; ++i) {
+      GLsizei length = 0;
+      GLint size = 0;
+      GLenum type = 0;
+      F<PFNGLGETACTIVEATTRIBPROC>(api::glGetActiveAttrib)(host, static_cast<GLuint>(i), static_cast<GLsizei>(text.size()),
+                                                          &length, &size, &type, text.data());
+      const std::string attribute(text.data(), static_cast<size_t>(std::max(length, 0)));
+      if (attribute.rfind("gl_", 0) == 0) continue;
+      const GLint location = F<PFNGLGETATTRIBLOCATIONPROC>(api::glGetAttribLocation)(host, attribute.c_str());
+      if (location < 0) continue;
+      calls_.Add(api::glBindAttribLocation).Arg(static_cast<int64_t>(name)).Arg(location).String(attribute);
+    }
+  }
+
+  void TransformFeedbackVaryings(uint64_t name, GLuint host) {
+    auto get = F<PFNGLGETPROGRAMIVPROC>(api::glGetProgramiv);
+    GLint count = 0, longest = 0, mode = GL_INTERLEAVED_ATTRIBS;
+    get(host, GL_TRANSFORM_FEEDBACK_VARYINGS, &count);
+    if (count <= 0) return;
+    get(host, GL_TRANSFORM_FEEDBACK_VARYING_MAX_LENGTH, &longest);
+    get(host, GL_TRANSFORM_FEEDBACK_BUFFER_MODE, &mode);
+    std::vector<char> text(static_cast<size_t>(std::max(longest, 1)) + 1);
+    std::vector<std::string> names;
+    for (GLint i = 0; i < count; ++i) {
+      GLsizei length = 0, size = 0;
+      GLenum type = 0;
+      F<PFNGLGETTRANSFORMFEEDBACKVARYINGPROC>(api::glGetTransformFeedbackVarying)(
+          host, static_cast<GLuint>(i), static_cast<GLsizei>(text.size()), &length, &size, &type, text.data());
+      names.emplace_back(text.data(), static_cast<size_t>(std::max(length, 0)));
+    }
+    calls_.Add(api::glTransformFeedbackVaryings).Arg(static_cast<int64_t>(name)).Arg(count).Strings(names).Arg(mode);
+  }
+
+  void Uniforms(uint64_t name, GLuint host) {
+    auto get = F<PFNGLGETPROGRAMIVPROC>(api::glGetProgramiv);
+    auto location_of = F<PFNGLGETUNIFORMLOCATIONPROC>(api::glGetUniformLocation);
+    GLint count = 0, longest = 0;
+    get(host, GL_ACTIVE_UNIFORMS, &count);
+    get(host, GL_ACTIVE_UNIFORM_MAX_LENGTH, &longest);
+    std::vector<char> text(static_cast<size_t>(std::max(longest, 1)) + 1);
+    bool in_use = false;
+    for (GLint i = 0; i < count; ++i) {
+      GLsizei length = 0;
+      GLint size = 0;
+      GLenum type = 0;
+      F<PFNGLGETACTIVEUNIFORMPROC>(api::glGetActiveUniform)(host, static_cast<GLuint>(i), static_cast<GLsizei>(text.size()),
+                                                            &length, &size, &type, text.data());
+      std::string base(text.data(), static_cast<size_t>(std::max(length, 0)));
+      if (base.rfind("gl_", 0) == 0) continue;
+      if (version_ >= 30) {
+        GLint block = -1;
+        const GLuint index = static_cast<GLuint>(i);
+        F<PFNGLGETACTIVEUNIFORMSIVPROC>(api::glGetActiveUniformsiv)(host, 1, &index, GL_UNIFORM_BLOCK_INDEX, &block);
+        if (block >= 0) continue;  // its value lives in a buffer
+      }
+      const bool array = base.size() > 3 && base.compare(base.size() - 3, 3, "[0]") == 0;
+      if (array) base.resize(base.size() - 3);
+      UniformSetter setter;
+      SetterOf(type, &setter);
+      const size_t components = UniformTypeComponents(type);
+      for (GLint element = 0; element < std::max(size, 1); ++element) {
+        const std::string uniform = array ? base + "[" + std::to_string(element) + "]" : base;
+        const GLint location = location_of(host, uniform.c_str());
+        if (location < 0) continue;
+        if (!in_use) {
+          calls_.Add(api::glUseProgram).Arg(static_cast<int64_t>(name));
+          in_use = true;
+        }
+        const int64_t stream_location = source_.StreamLocation(name, location);
+        calls_.Add(api::glGetUniformLocation).Arg(static_cast<int64_t>(name)).String(uniform)
+            .Returns(static_cast<uint64_t>(stream_location));
+        uint32_t values[16] = {};
+        switch (UniformTypeScalar(type)) {
+          case UniformScalar::kFloat:
+            F<PFNGLGETUNIFORMFVPROC>(api::glGetUniformfv)(host, location, reinterpret_cast<GLfloat*>(values));
+            break;
+          case UniformScalar::kUnsigned:
+            F<PFNGLGETUNIFORMUIVPROC>(api::glGetUniformuiv)(host, location, values);
+            break;
+          case UniformScalar::kInt:
+            F<PFNGLGETUNIFORMIVPROC>(api::glGetUniformiv)(host, location, reinterpret_cast<GLint*>(values));
+            break;
+        }
+        auto set = calls_.Add(setter.slot);
+        set.Arg(stream_location).Arg(1);
+        if (setter.matrix) set.Arg(GL_FALSE);
+        set.In(values, components * sizeof(uint32_t));
+      }
+    }
+    if (version_ >= 30) {
+      GLint blocks = 0;
+      get(host, GL_ACTIVE_UNIFORM_BLOCKS, &blocks);
+      for (GLint block = 0; block < blocks; ++block) {
+        GLint binding = 0;
+        F<PFNGLGETACTIVEUNIFORMBLOCKIVPROC>(api::glGetActiveUniformBlockiv)(host, static_cast<GLuint>(block),
+                                                                           GL_UNIFORM_BLOCK_BINDING, &binding);
+        calls_.Add(api::glUniformBlockBinding).Arg(static_cast<int64_t>(name)).Arg(block).Arg(binding);
+      }
+    }
+  }
+
+  void Framebuffers() {
+    auto is_framebuffer = F<PFNGLISFRAMEBUFFERPROC>(api::glIsFramebuffer);
+    auto bind = F<PFNGLBINDFRAMEBUFFERPROC>(api::glBindFramebuffer);
+    auto attachment = F<PFNGLGETFRAMEBUFFERATTACHMENTPARAMETERIVPROC>(api::glGetFramebufferAttachmentParameteriv);
+    // GLES 2 has one binding point: the framebuffer is read where the app's draws go.
+    const GLenum read_at = host_version_ >= 30 ? GL_READ_FRAMEBUFFER : GL_FRAMEBUFFER;
+    const GLint saved = Integer(host_version_ >= 30 ? GL_READ_FRAMEBUFFER_BINDING : GL_FRAMEBUFFER_BINDING);
+    const GLint colors = version_ >= 30 ? std::min(Integer(GL_MAX_COLOR_ATTACHMENTS), 16) : 1;
+    for (const auto& [name, host] : source_.LiveObjects(ObjectClass::kFramebuffer)) {
+      Generate(api::glGenFramebuffers, name);
+      if (!is_framebuffer(static_cast<GLuint>(host))) continue;
+      calls_.Add(api::glBindFramebuffer).Arg(GL_FRAMEBUFFER).Arg(static_cast<int64_t>(name));
+      bind(read_at, static_cast<GLuint>(host));
+      std::vector<GLenum> points;
+      for (GLint c = 0; c < colors; ++c) points.push_back(GL_COLOR_ATTACHMENT0 + static_cast<GLenum>(c));
+      points.push_back(GL_DEPTH_ATTACHMENT);
+      points.push_back(GL_STENCIL_ATTACHMENT);
+      for (GLenum point : points) {
+        GLint type = GL_NONE, object = 0, level = 0, face = 0, layer = 0;
+        attachment(read_at, point, GL_FRAMEBUFFER_ATTACHMENT_OBJECT_TYPE, &type);
+        if (type == GL_NONE) continue;
+        attachment(read_at, point, GL_FRAMEBUFFER_ATTACHMENT_OBJECT_NAME, &object);
+        if (type == GL_RENDERBUFFER) {
+          calls_.Add(api::glFramebufferRenderbuffer).Arg(GL_FRAMEBUFFER).Arg(point).Arg(GL_RENDERBUFFER)
+              .Arg(static_cast<int64_t>(Stream(ObjectClass::kRenderbuffer, object)));
+          continue;
+        }
+        attachment(read_at, point, GL_FRAMEBUFFER_ATTACHMENT_TEXTURE_LEVEL, &level);
+        attachment(read_at, point, GL_FRAMEBUFFER_ATTACHMENT_TEXTURE_CUBE_MAP_FACE, &face);
+        if (host_version_ >= 30) attachment(read_at, point, GL_FRAMEBUFFER_ATTACHMENT_TEXTURE_LAYER, &layer);
+        const uint64_t texture = Stream(ObjectClass::kTexture, object);
+        const GLenum target = source_.TextureTarget(texture);
+        if (target == GL_TEXTURE_3D || target == GL_TEXTURE_2D_ARRAY) {
+          calls_.Add(api::glFramebufferTextureLayer).Arg(GL_FRAMEBUFFER).Arg(point).Arg(static_cast<int64_t>(texture))
+              .Arg(level).Arg(layer);
+        } else {
+          const GLenum image_target = target == GL_TEXTURE_CUBE_MAP ? static_cast<GLenum>(face)
+                                      : target != 0                 ? target
+                                                                    : GL_TEXTURE_2D;
+          calls_.Add(api::glFramebufferTexture2D).Arg(GL_FRAMEBUFFER).Arg(point).Arg(image_target)
+              .Arg(static_cast<int64_t>(texture)).Arg(level);
+        }
+      }
+      if (version_ >= 30) {
+        // Draw buffers are asked of the draw binding, the read buffer of the read one.
+        bind(GL_DRAW_FRAMEBUFFER, static_cast<GLuint>(host));
+        std::vector<GLenum> draw_buffers;
+        const GLint max_draw = std::min(Integer(GL_MAX_DRAW_BUFFERS), 16);
+        for (GLint i = 0; i < max_draw; ++i) draw_buffers.push_back(static_cast<GLenum>(Integer(GL_DRAW_BUFFER0 + i)));
+        while (!draw_buffers.empty() && draw_buffers.back() == GL_NONE) draw_buffers.pop_back();
+        if (draw_buffers.empty()) draw_buffers.push_back(GL_NONE);
+        calls_.Add(api::glDrawBuffers).Arg(static_cast<int64_t>(draw_buffers.size()))
+            .In(draw_buffers.data(), draw_buffers.size() * sizeof(GLenum));
+        calls_.Add(api::glReadBuffer).Arg(Integer(GL_READ_BUFFER));
+        bind(GL_DRAW_FRAMEBUFFER, static_cast<GLuint>(saved_draw_framebuffer_));
+      }
+    }
+    bind(read_at, static_cast<GLuint>(saved));
+    ClearErrors();
+  }
+
+  // The attribute arrays of the bound vertex array object (0: the default one).
+  void AttributeArrays(bool default_object) {
+    auto get_i = F<PFNGLGETVERTEXATTRIBIVPROC>(api::glGetVertexAttribiv);
+    auto get_pointer = F<PFNGLGETVERTEXATTRIBPOINTERVPROC>(api::glGetVertexAttribPointerv);
+    const GLint attributes = std::min(Integer(GL_MAX_VERTEX_ATTRIBS), 32);
+    for (GLint i = 0; i < attributes; ++i) {
+      const GLuint index = static_cast<GLuint>(i);
+      auto get = [&](GLenum pname) {
+        GLint value = 0;
+        get_i(index, pname, &value);
+        return value;
+      };
+      const GLint enabled = get(GL_VERTEX_ATTRIB_ARRAY_ENABLED);
+      const GLint buffer = get(GL_VERTEX_ATTRIB_ARRAY_BUFFER_BINDING);
+      void* pointer = nullptr;
+      get_pointer(index, GL_VERTEX_ATTRIB_ARRAY_POINTER, &pointer);
+      const GLint size = get(GL_VERTEX_ATTRIB_ARRAY_SIZE), type = get(GL_VERTEX_ATTRIB_ARRAY_TYPE);
+      const GLint stride = get(GL_VERTEX_ATTRIB_ARRAY_STRIDE), normalized = get(GL_VERTEX_ATTRIB_ARRAY_NORMALIZED);
+      const GLint integer = host_version_ >= 30 && version_ >= 30 ? get(GL_VERTEX_ATTRIB_ARRAY_INTEGER) : 0;
+      const GLint divisor = host_version_ >= 30 && version_ >= 30 ? get(GL_VERTEX_ATTRIB_ARRAY_DIVISOR) : 0;
+      uint64_t address = reinterpret_cast<uintptr_t>(pointer);
+      const bool specified = buffer != 0 || address != 0 || size != 4 || type != GL_FLOAT || stride != 0 ||
+                             normalized != 0 || integer != 0;
+      if (specified) {
+        if (buffer == 0 && address != 0) {
+          // A client array: the stream's address, which the draws' memory records fill.
+          address = default_object ? source_.ClientArrayAddress(index) : 0;
+          if (address == 0) Note("vertex attribute " + std::to_string(i) + ": a client array the snapshot cannot name");
+        }
+        calls_.Add(api::glBindBuffer).Arg(GL_ARRAY_BUFFER).Arg(static_cast<int64_t>(Stream(ObjectClass::kBuffer, buffer)));
+        if (integer) {
+          calls_.Add(api::glVertexAttribIPointer).Arg(i).Arg(size).Arg(type).Arg(stride).Arg(static_cast<int64_t>(address));
+        } else {
+          calls_.Add(api::glVertexAttribPointer).Arg(i).Arg(size).Arg(type).Arg(normalized).Arg(stride)
+              .Arg(static_cast<int64_t>(address));
+        }
+      }
+      if (divisor != 0) calls_.Add(api::glVertexAttribDivisor).Arg(i).Arg(divisor);
+      if (enabled) calls_.Add(api::glEnableVertexAttribArray).Arg(i);
+    }
+    calls_.Add(api::glBindBuffer).Arg(GL_ELEMENT_ARRAY_BUFFER)
+        .Arg(static_cast<int64_t>(Stream(ObjectClass::kBuffer, Integer(GL_ELEMENT_ARRAY_BUFFER_BINDING))));
+  }
+
+  void VertexArrays() {
+    auto bind = F<PFNGLBINDVERTEXARRAYPROC>(api::glBindVertexArray);
+    auto is_vertex_array = F<PFNGLISVERTEXARRAYPROC>(api::glIsVertexArray);
+    if (version_ >= 30 && host_version_ >= 30) {
+      for (const auto& [name, host] : source_.LiveObjects(ObjectClass::kVertexArray)) {
+        Generate(api::glGenVertexArrays, name);
+        if (!is_vertex_array(static_cast<GLuint>(host))) continue;
+        calls_.Add(api::glBindVertexArray).Arg(static_cast<int64_t>(name));
+        bind(static_cast<GLuint>(host));
+        AttributeArrays(false);
+      }
+      calls_.Add(api::glBindVertexArray).Arg(0);
+      bind(0);
+    }
+    AttributeArrays(true);
+    // Current values of the attributes (those arrays do not feed).
+    auto get_f = F<PFNGLGETVERTEXATTRIBFVPROC>(api::glGetVertexAttribfv);
+    const GLint attributes = std::min(Integer(GL_MAX_VERTEX_ATTRIBS), 32);
+    for (GLint i = 0; i < attributes; ++i) {
+      GLfloat value[4] = {0, 0, 0, 1};
+      get_f(static_cast<GLuint>(i), GL_CURRENT_VERTEX_ATTRIB, value);
+      if (value[0] == 0 && value[1] == 0 && value[2] == 0 && value[3] == 1) continue;
+      calls_.Add(api::glVertexAttrib4fv).Arg(i).In(value, sizeof value);
+    }
+    ClearErrors();
+  }
+
+  void Queries() {
+    if (version_ < 30) return;
+    for (const auto& [name, host] : source_.LiveObjects(ObjectClass::kQuery)) {
+      (void)host;
+      Generate(api::glGenQueries, name);
+    }
+  }
+
+  void Syncs() {
+    if (version_ < 30) return;
+    for (const auto& [name, host] : source_.LiveObjects(ObjectClass::kGlSync)) {
+      (void)host;
+      // A fence the snapshot's own commands signal: whoever waits on it goes on.
+      calls_.Add(api::glFenceSync).Arg(GL_SYNC_GPU_COMMANDS_COMPLETE).Arg(0).Returns(name);
+    }
+  }
+
+  void TransformFeedbacks() {
+    if (version_ < 30) return;
+    for (const auto& [name, host] : source_.LiveObjects(ObjectClass::kTransformFeedback)) {
+      (void)host;
+      Generate(api::glGenTransformFeedbacks, name);
+    }
+  }
+
+  void Enable(GLenum capability, bool on) {
+    calls_.Add(on ? api::glEnable : api::glDisable).Arg(capability);
+  }
+
+  void ContextState() {
+    auto is_enabled = F<PFNGLISENABLEDPROC>(api::glIsEnabled);
+    auto get_f = F<PFNGLGETFLOATVPROC>(api::glGetFloatv);
+    auto get_b = F<PFNGLGETBOOLEANVPROC>(api::glGetBooleanv);
+    for (const VersionedEnum& capability : kCapabilities) {
+      if (capability.min_version > version_ || capability.min_version > host_version_) continue;
+      ClearErrors();
+      const bool on = is_enabled(capability.value) != 0;
+      if (GetError() == GL_NO_ERROR) Enable(capability.value, on);
+    }
+    auto ints = [&](GLenum pname, int count) {
+      std::vector<GLint> values(static_cast<size_t>(count));
+      GetIntegerv(pname, values.data());
+      return values;
+    };
+    auto floats = [&](GLenum pname, int count) {
+      std::vector<GLfloat> values(static_cast<size_t>(count));
+      get_f(pname, values.data());
+      return values;
+    };
+    auto one = [&](GLenum pname) { return Integer(pname); };
+    auto v = ints(GL_VIEWPORT, 4);
+    calls_.Add(api::glViewport).Arg(v[0]).Arg(v[1]).Arg(v[2]).Arg(v[3]);
+    v = ints(GL_SCISSOR_BOX, 4);
+    calls_.Add(api::glScissor).Arg(v[0]).Arg(v[1]).Arg(v[2]).Arg(v[3]);
+    calls_.Add(api::glBlendFuncSeparate).Arg(one(GL_BLEND_SRC_RGB)).Arg(one(GL_BLEND_DST_RGB))
+        .Arg(one(GL_BLEND_SRC_ALPHA)).Arg(one(GL_BLEND_DST_ALPHA));
+    calls_.Add(api::glBlendEquationSeparate).Arg(one(GL_BLEND_EQUATION_RGB)).Arg(one(GL_BLEND_EQUATION_ALPHA));
+    auto f = floats(GL_BLEND_COLOR, 4);
+    calls_.Add(api::glBlendColor).Float(f[0]).Float(f[1]).Float(f[2]).Float(f[3]);
+    calls_.Add(api::glDepthFunc).Arg(one(GL_DEPTH_FUNC));
+    GLboolean b[4] = {};
+    get_b(GL_DEPTH_WRITEMASK, b);
+    calls_.Add(api::glDepthMask).Arg(b[0]);
+    f = floats(GL_DEPTH_RANGE, 2);
+    calls_.Add(api::glDepthRangef).Float(f[0]).Float(f[1]);
+    f = floats(GL_COLOR_CLEAR_VALUE, 4);
+    calls_.Add(api::glClearColor).Float(f[0]).Float(f[1]).Float(f[2]).Float(f[3]);
+    calls_.Add(api::glClearDepthf).Float(floats(GL_DEPTH_CLEAR_VALUE, 1)[0]);
+    calls_.Add(api::glClearStencil).Arg(one(GL_STENCIL_CLEAR_VALUE));
+    get_b(GL_COLOR_WRITEMASK, b);
+    calls_.Add(api::glColorMask).Arg(b[0]).Arg(b[1]).Arg(b[2]).Arg(b[3]);
+    calls_.Add(api::glCullFace).Arg(one(GL_CULL_FACE_MODE));
+    calls_.Add(api::glFrontFace).Arg(one(GL_FRONT_FACE));
+    calls_.Add(api::glLineWidth).Float(floats(GL_LINE_WIDTH, 1)[0]);
+    calls_.Add(api::glPolygonOffset).Float(floats(GL_POLYGON_OFFSET_FACTOR, 1)[0])
+        .Float(floats(GL_POLYGON_OFFSET_UNITS, 1)[0]);
+    get_b(GL_SAMPLE_COVERAGE_INVERT, b);
+    calls_.Add(api::glSampleCoverage).Float(floats(GL_SAMPLE_COVERAGE_VALUE, 1)[0]).Arg(b[0]);
+    calls_.Add(api::glStencilFuncSeparate).Arg(GL_FRONT).Arg(one(GL_STENCIL_FUNC)).Arg(one(GL_STENCIL_REF))
+        .Arg(one(GL_STENCIL_VALUE_MASK));
+    calls_.Add(api::glStencilFuncSeparate).Arg(GL_BACK).Arg(one(GL_STENCIL_BACK_FUNC)).Arg(one(GL_STENCIL_BACK_REF))
+        .Arg(one(GL_STENCIL_BACK_VALUE_MASK));
+    calls_.Add(api::glStencilOpSeparate).Arg(GL_FRONT).Arg(one(GL_STENCIL_FAIL)).Arg(one(GL_STENCIL_PASS_DEPTH_FAIL))
+        .Arg(one(GL_STENCIL_PASS_DEPTH_PASS));
+    calls_.Add(api::glStencilOpSeparate).Arg(GL_BACK).Arg(one(GL_STENCIL_BACK_FAIL))
+        .Arg(one(GL_STENCIL_BACK_PASS_DEPTH_FAIL)).Arg(one(GL_STENCIL_BACK_PASS_DEPTH_PASS));
+    calls_.Add(api::glStencilMaskSeparate).Arg(GL_FRONT).Arg(one(GL_STENCIL_WRITEMASK));
+    calls_.Add(api::glStencilMaskSeparate).Arg(GL_BACK).Arg(one(GL_STENCIL_BACK_WRITEMASK));
+    calls_.Add(api::glHint).Arg(GL_GENERATE_MIPMAP_HINT).Arg(one(GL_GENERATE_MIPMAP_HINT));
+    if (version_ >= 30) {
+      calls_.Add(api::glHint).Arg(GL_FRAGMENT_SHADER_DERIVATIVE_HINT).Arg(one(GL_FRAGMENT_SHADER_DERIVATIVE_HINT));
+    }
+    for (GLenum pname : {GL_UNPACK_ALIGNMENT, GL_PACK_ALIGNMENT, GL_UNPACK_ROW_LENGTH, GL_UNPACK_IMAGE_HEIGHT,
+                         GL_UNPACK_SKIP_ROWS, GL_UNPACK_SKIP_PIXELS, GL_UNPACK_SKIP_IMAGES, GL_PACK_ROW_LENGTH,
+                         GL_PACK_SKIP_ROWS, GL_PACK_SKIP_PIXELS}) {
+      const bool gles2 = pname == GL_UNPACK_ALIGNMENT || pname == GL_PACK_ALIGNMENT;
+      if (!gles2 && version_ < 30) continue;
+      calls_.Add(api::glPixelStorei).Arg(pname).Arg(one(pname));
+    }
+    Bindings();
+  }
+
+  void Bindings() {
+    // Textures and samplers per unit; the units past the last one bound are left alone.
+    const GLint units = std::min(Integer(GL_MAX_COMBINED_TEXTURE_IMAGE_UNITS), 96);
+    auto active = F<PFNGLACTIVETEXTUREPROC>(api::glActiveTexture);
+    const GLint saved_unit = Integer(GL_ACTIVE_TEXTURE);
+    for (GLint unit = 0; unit < units; ++unit) {
+      active(GL_TEXTURE0 + static_cast<GLenum>(unit));
+      bool unit_chosen = false;
+      auto choose_unit = [&] {
+        if (!unit_chosen) calls_.Add(api::glActiveTexture).Arg(GL_TEXTURE0 + unit);
+        unit_chosen = true;
+      };
+      for (const VersionedEnum& target : kTextureTargets) {
+        if (target.min_version > version_ || target.min_version > host_version_) continue;
+        ClearErrors();
+        const GLint bound = Integer(TextureBindingOf(target.value));
+        if (GetError() != GL_NO_ERROR) continue;
+        // Unit 0 had every texture bound while the snapshot filled them: each target is set again.
+        if (bound == 0 && unit != 0) continue;
+        choose_unit();
+        calls_.Add(api::glBindTexture).Arg(target.value).Arg(static_cast<int64_t>(Stream(ObjectClass::kTexture, bound)));
+      }
+      if (version_ >= 30) {
+        const GLint sampler = Integer(GL_SAMPLER_BINDING);
+        if (sampler != 0) {
+          calls_.Add(api::glBindSampler).Arg(unit).Arg(static_cast<int64_t>(Stream(ObjectClass::kSampler, sampler)));
+        }
+      }
+    }
+    active(static_cast<GLenum>(saved_unit));
+    calls_.Add(api::glActiveTexture).Arg(saved_unit);
+
+    auto get_i_i = F<PFNGLGETINTEGERI_VPROC>(api::glGetIntegeri_v);
+    auto get_64_i = F<PFNGLGETINTEGER64I_VPROC>(api::glGetInteger64i_v);
+    for (const IndexedBufferTarget& target : kIndexedBufferTargets) {
+      if (target.min_version > version_ || target.min_version > host_version_) continue;
+      const GLint count = std::min(Integer(target.max_count), 64);
+      for (GLint i = 0; i < count; ++i) {
+        GLint buffer = 0;
+        get_i_i(target.binding, static_cast<GLuint>(i), &buffer);
+        if (buffer == 0) continue;
+        GLint64 start = 0, size = 0;
+        get_64_i(target.start, static_cast<GLuint>(i), &start);
+        get_64_i(target.size, static_cast<GLuint>(i), &size);
+        const int64_t name = static_cast<int64_t>(Stream(ObjectClass::kBuffer, buffer));
+        if (size > 0) {
+          calls_.Add(api::glBindBufferRange).Arg(target.target).Arg(i).Arg(name).Arg(start).Arg(size);
+        } else {
+          calls_.Add(api::glBindBufferBase).Arg(target.target).Arg(i).Arg(name);
+        }
+      }
+    }
+    // Generic buffer bindings, after the indexed ones that also set them.
+    for (GLenum target : {GL_ARRAY_BUFFER, GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER, GL_PIXEL_PACK_BUFFER,
+                          GL_PIXEL_UNPACK_BUFFER, GL_TRANSFORM_FEEDBACK_BUFFER, GL_UNIFORM_BUFFER,
+                          GL_ATOMIC_COUNTER_BUFFER, GL_DISPATCH_INDIRECT_BUFFER, GL_DRAW_INDIRECT_BUFFER,
+                          GL_SHADER_STORAGE_BUFFER}) {
+      const GLenum binding = BufferBindingOf(target);
+      const int needs = target == GL_ARRAY_BUFFER ? 20
+                        : (target == GL_ATOMIC_COUNTER_BUFFER || target == GL_DISPATCH_INDIRECT_BUFFER ||
+                           target == GL_DRAW_INDIRECT_BUFFER || target == GL_SHADER_STORAGE_BUFFER)
+                            ? 31
+                            : 30;
+      if (needs > version_ || needs > host_version_) continue;
+      calls_.Add(api::glBindBuffer).Arg(target).Arg(static_cast<int64_t>(Stream(ObjectClass::kBuffer, Integer(binding))));
+    }
+    if (version_ >= 30) {
+      calls_.Add(api::glBindFramebuffer).Arg(GL_DRAW_FRAMEBUFFER)
+          .Arg(static_cast<int64_t>(Stream(ObjectClass::kFramebuffer, Integer(GL_DRAW_FRAMEBUFFER_BINDING))));
+      calls_.Add(api::glBindFramebuffer).Arg(GL_READ_FRAMEBUFFER)
+          .Arg(static_cast<int64_t>(Stream(ObjectClass::kFramebuffer, Integer(GL_READ_FRAMEBUFFER_BINDING))));
+      calls_.Add(api::glBindTransformFeedback).Arg(GL_TRANSFORM_FEEDBACK)
+          .Arg(static_cast<int64_t>(Stream(ObjectClass::kTransformFeedback, Integer(GL_TRANSFORM_FEEDBACK_BINDING))));
+      calls_.Add(api::glBindVertexArray)
+          .Arg(static_cast<int64_t>(Stream(ObjectClass::kVertexArray, Integer(GL_VERTEX_ARRAY_BINDING))));
+    } else {
+      calls_.Add(api::glBindFramebuffer).Arg(GL_FRAMEBUFFER)
+          .Arg(static_cast<int64_t>(Stream(ObjectClass::kFramebuffer, Integer(GL_FRAMEBUFFER_BINDING))));
+    }
+    calls_.Add(api::glBindRenderbuffer).Arg(GL_RENDERBUFFER)
+        .Arg(static_cast<int64_t>(Stream(ObjectClass::kRenderbuffer, Integer(GL_RENDERBUFFER_BINDING))));
+    calls_.Add(api::glUseProgram).Arg(static_cast<int64_t>(Stream(ObjectClass::kProgram, Integer(GL_CURRENT_PROGRAM))));
+  }
+
+  const SnapshotSource& source_;
+  CallList& calls_;
+  std::vector<std::string>& notes_;
+  const int version_;
+  int host_version_ = 20;
+  PFNGLGETINTEGERVPROC GetIntegerv = nullptr;
+  PFNGLGETERRORPROC GetError = nullptr;
+  GLint saved_active_texture_ = 0, saved_pack_alignment_ = 4, saved_array_buffer_ = 0, saved_renderbuffer_ = 0;
+  GLint saved_read_framebuffer_ = 0, saved_draw_framebuffer_ = 0, saved_pack_[3] = {}, saved_pack_buffer_ = 0;
+  GLint saved_copy_read_ = 0, saved_vertex_array_ = 0;
+  GLuint read_framebuffer_ = 0;
+  std::map<uint64_t, uint64_t> live_shaders_;  // driver name -> stream name
+};
+
+}  // namespace
+
+bool ImagesReadBack(GLenum internal_format) {
+  ImageLayout layout;
+  return LayoutOf(internal_format, &layout);
+}
+
+bool TakeSnapshot(const SnapshotSource& source, SnapshotResult* result, std::string* error) {
+  return Snapshot(source, result).Take(error);
+}
+
+}  // namespace strata::snapshot

@@ -1,0 +1,38 @@
+#pragma once
+// A snapshot: the state of every live object a GLES 2/3 context sees
+// (buffers with their contents, textures with their images, renderbuffers,
+// samplers, shaders, programs with their uniforms, framebuffers, vertex
+// array objects, queries, syncs, transform feedbacks) and the context's own
+// state (capabilities, fixed-function values, pixel store, every binding),
+// written as calls that recreate it on a fresh context. docs/inspect.md
+// ("strata trim") says what it carries and what not.
+
+#include <GLES3/gl32.h>
+
+#include <string>
+#include <vector>
+
+#include "snapshot/call_list.h"
+#include "snapshot/snapshot_source.h"
+
+namespace strata::snapshot {
+
+struct SnapshotResult {
+  CallList calls;
+  // What the snapshot could not carry, one line each ("texture 3 level 0:
+  // compressed, and no upload of it was kept").
+  std::vector<std::string> not_carried;
+};
+
+// Reads the context current on the calling thread through `source`; the
+// driver state it changes to read (bindings, pixel pack state, a
+// framebuffer of its own) is put back before it returns. False with *error
+// when the context cannot be snapshot at all (a GLES 1.1 context, a mapped
+// buffer, a query or transform feedback in progress).
+bool TakeSnapshot(const SnapshotSource& source, SnapshotResult* result, std::string* error);
+
+// Whether a snapshot reads a texture level of this internal format back from
+// the driver; for the others the source must keep the uploads (UploadsOf).
+bool ImagesReadBack(GLenum internal_format);
+
+}  // namespace strata::snapshot
