@@ -21,5 +21,6 @@ int ExportCommandMain(int argc, char** argv);
 int ViewCommandMain(int argc, char** argv);
 int DiffCommandMain(int argc, char** argv);
 int StateCommandMain(int argc, char** argv);
+int TrimCommandMain(int argc, char** argv);
 
 }  // namespace strata::tools

@@ -183,7 +183,7 @@ int DumpCommandMain(int argc, char** argv) {
       if (!(call.flags & stream::kCallUntimed)) std::snprintf(duration, sizeof duration, "%.1f us", call.duration_ns / 1000.0);
       std::printf("%llu [%llu] %s  (%s)%s\n", static_cast<unsigned long long>(call.sequence),
                   static_cast<unsigned long long>(call.thread), line.c_str(), duration,
-                  (call.flags & stream::kCallSynthesized) ? "  [made up: the context existed before tracing]" : "");
+                  (call.flags & stream::kCallSynthesized) ? "  [made up: recreates state from before the trace]" : "");
     }
   }
   if (!reader->error().empty()) {

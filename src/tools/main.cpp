@@ -25,6 +25,7 @@ constexpr Command kCommands[] = {
     {"view", "a trace as one self-contained HTML report: frames, calls, errors, shaders, uploads",
      strata::tools::ViewCommandMain},
     {"state", "the GL state a call of a trace met: bindings, program, uniforms, textures", strata::tools::StateCommandMain},
+    {"trim", "a range of frames or calls of a trace that replays alone", strata::tools::TrimCommandMain},
     {"diff", "compare two traces call by call, or their frames' images", strata::tools::DiffCommandMain},
 };
 

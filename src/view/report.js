@@ -441,7 +441,7 @@
     if (flags & ERROR) marks.push(el("span", { class: "flag error", text: "reported an error" }));
     if (flags & UPLOAD) marks.push(el("span", { class: "flag", text: "uploads data" }));
     if (flags & UNCOVERED) marks.push(el("span", { class: "flag", text: "some pointer data not captured" }));
-    if (flags & SYNTHESIZED) marks.push(el("span", { class: "flag", text: "made up by the tracer: the context existed before tracing" }));
+    if (flags & SYNTHESIZED) marks.push(el("span", { class: "flag", text: "made up: recreates state from before the trace (a context traced mid-run, or a trim's snapshot)" }));
     box.append(el("div", null, el("strong", { text: "call #" + calls.seq[i] }), " in frame " + view.frame),
       el("pre", { text: callName(calls.fn[i], calls.text[i]) }),
       el("div", null, "thread " + threads[calls.thread[i]] + " \u00b7 context " + calls.ctx[i] + " \u00b7 started " +

@@ -47,6 +47,32 @@ TEST(ReplayX11, Glmark2SubsetReplaysToTheSameFrames) {
   EXPECT_EQ(r.out.find("could not run"), std::string::npos) << r.out << r.err;
 }
 
+// strata trim of frames from the middle of a glmark2 trace: the snapshot
+// carries what the scenes made before (textures rendered into by the
+// desktop scene's framebuffers among them), and the trimmed trace replays
+// to the captured images.
+TEST(ReplayX11, TrimOfGlmark2MiddleFramesVerifies) {
+  std::string trace = testing::TempDir() + "/trim-glmark2.strace";
+  std::vector<std::string> argv = {STRATA_CLI, "trace", "-o", trace, "--capture", "swap", "--", "glmark2-es2",
+                                   "-s", "160x120"};
+  for (const char* scene : {"texture", "desktop", "effect2d"}) {
+    argv.insert(argv.end(), {"-b", std::string(scene) + ":duration=0.3"});
+  }
+  ProcessResult traced = RunProcess(argv);
+  ASSERT_EQ(traced.exit_code, 0) << traced.out << traced.err;
+  const long frames = Number(traced.err, R"((\d+) frames)");
+  ASSERT_GT(frames, 30) << traced.err;
+  for (long first : {frames / 2, frames * 3 / 4}) {
+    const std::string trimmed = testing::TempDir() + "/trim-glmark2-" + std::to_string(first) + ".strace";
+    const std::string range = std::to_string(first) + "-" + std::to_string(first + 5);
+    ProcessResult trim = RunProcess({STRATA_CLI, "trim", trace, "--frames", range, "-o", trimmed});
+    ASSERT_EQ(trim.exit_code, 0) << trim.out << trim.err;
+    ProcessResult r = RunProcess({STRATA_CLI, "replay", "--verify", trimmed});
+    EXPECT_EQ(r.exit_code, 0) << range << "\n" << r.out << r.err;
+    EXPECT_EQ(Number(r.out, R"(verify: all (\d+) framebuffers match)"), 6) << range << "\n" << r.out;
+  }
+}
+
 TEST(ReplayX11, ReplaysIntoWindows) {
   std::string trace = testing::TempDir() + "/replay-window.strace";
   ProcessResult traced = RunProcess({STRATA_CLI, "trace", "-o", trace, "--capture", "swap", "--",

@@ -1,0 +1,190 @@
+#include "trim/replayed_context.h"
+
+#include <GLES2/gl2ext.h>
+
+#include <algorithm>
+#include <cstring>
+
+#include "common/gl_bindings.h"
+#include "snapshot/context_snapshot.h"
+
+namespace strata::trim {
+namespace {
+
+using api::ObjectClass;
+
+std::vector<uint32_t> Names(const stream::DecodedValue& count, const stream::DecodedValue& names) {
+  std::vector<uint32_t> out;
+  if (!names.has_in) return out;
+  const size_t n = std::min<size_t>(static_cast<size_t>(std::max<int64_t>(count.i, 0)), names.in.size() / 4);
+  for (size_t i = 0; i < n; ++i) {
+    uint32_t name;
+    std::memcpy(&name, names.in.data() + i * 4, 4);
+    out.push_back(name);
+  }
+  return out;
+}
+
+// Calls that give the bound texture of their target contents: whether they
+// define a level's format (and which parameter holds it), whether that
+// format is always one the driver cannot give back.
+struct UploadCall {
+  api::Slot slot;
+  int format_param;  // -1: it changes contents, not the format
+  bool never_read_back;
+  bool from_framebuffer;
+};
+constexpr UploadCall kUploadCalls[] = {
+    {api::glTexImage2D, 2, false, false},           {api::glTexImage3D, 2, false, false},
+    {api::glTexStorage2D, 2, false, false},         {api::glTexStorage3D, 2, false, false},
+    {api::glCompressedTexImage2D, 2, true, false},  {api::glCompressedTexImage3D, 2, true, false},
+    {api::glTexSubImage2D, -1, false, false},       {api::glTexSubImage3D, -1, false, false},
+    {api::glCompressedTexSubImage2D, -1, false, false}, {api::glCompressedTexSubImage3D, -1, false, false},
+    {api::glGenerateMipmap, -1, false, false},      {api::glCopyTexImage2D, 2, false, true},
+    {api::glCopyTexSubImage2D, -1, false, true},    {api::glCopyTexSubImage3D, -1, false, true},
+};
+
+const UploadCall* UploadCallOf(int slot) {
+  for (const UploadCall& upload : kUploadCalls) {
+    if (upload.slot == slot) return &upload;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+void StreamFacts::BeforeCall(host::Executor& executor, const stream::DecodedCall& call) {
+  const auto& a = call.args;
+  switch (call.slot) {
+    case api::eglMakeCurrent:
+      if (a.size() == 4) current_[call.thread] = {a[0].u, a[1].u, a[2].u, a[3].u};
+      return;
+    case api::eglReleaseThread:
+      current_.erase(call.thread);
+      return;
+    case api::eglCreateContext:
+      if (call.has_reply && call.result.u != 0) live_contexts_.insert(call.result.u);
+      return;
+    case api::eglDestroyContext:
+      if (a.size() == 2) live_contexts_.erase(a[1].u);
+      return;
+    case api::glBindTexture:
+      if (a.size() == 2 && a[1].u != 0) texture_targets_.emplace(a[1].u, static_cast<GLenum>(a[0].u));
+      return;
+    case api::glDeleteTextures:
+      if (a.size() == 2) {
+        for (uint32_t name : Names(a[0], a[1])) {
+          texture_targets_.erase(name);
+          kept_.erase(name);
+        }
+      }
+      return;
+    case api::glDeleteProgram:
+      if (a.size() == 1) linked_.erase(a[0].u);
+      return;
+    case api::glProgramBinary:
+    case api::glProgramBinaryOES:
+      if (!a.empty()) linked_.erase(a[0].u);
+      return;
+    case api::glLinkProgram: {
+      if (a.size() != 1) return;
+      // Read now: the app may detach and delete the shaders once linked.
+      const host::HostDriver& gl = executor.driver();
+      const GLuint program = static_cast<GLuint>(executor.HostName(static_cast<uint32_t>(call.thread),
+                                                                  ObjectClass::kProgram, a[0].u));
+      GLuint shaders[16];
+      GLsizei count = 0;
+      gl.Get<PFNGLGETATTACHEDSHADERSPROC>(api::glGetAttachedShaders)(program, 16, &count, shaders);
+      std::vector<snapshot::LinkedShader>& linked = linked_[a[0].u];
+      linked.clear();
+      for (GLsizei i = 0; i < count; ++i) {
+        snapshot::LinkedShader shader;
+        GLint type = 0, length = 0;
+        gl.Get<PFNGLGETSHADERIVPROC>(api::glGetShaderiv)(shaders[i], GL_SHADER_TYPE, &type);
+        gl.Get<PFNGLGETSHADERIVPROC>(api::glGetShaderiv)(shaders[i], GL_SHADER_SOURCE_LENGTH, &length);
+        shader.type = static_cast<GLenum>(type);
+        shader.source.resize(static_cast<size_t>(std::max(length, 1)));
+        GLsizei written = 0;
+        gl.Get<PFNGLGETSHADERSOURCEPROC>(api::glGetShaderSource)(shaders[i], std::max(length, 1), &written,
+                                                                 shader.source.data());
+        shader.source.resize(static_cast<size_t>(std::max(written, 0)));
+        linked.push_back(std::move(shader));
+      }
+      return;
+    }
+    default:
+      if (UploadCallOf(call.slot) != nullptr) TextureUpload(executor, call);
+      return;
+  }
+}
+
+void StreamFacts::TextureUpload(host::Executor& executor, const stream::DecodedCall& call) {
+  const UploadCall& upload = *UploadCallOf(call.slot);
+  if (call.args.empty()) return;
+  const host::HostDriver& gl = executor.driver();
+  auto get = gl.Get<PFNGLGETINTEGERVPROC>(api::glGetIntegerv);
+  const GLenum binding = TextureBindingOf(static_cast<GLenum>(call.args[0].u));
+  if (binding == 0) return;
+  GLint host = 0;
+  get(binding, &host);
+  if (host == 0) return;
+  const uint64_t texture = executor.StreamName(static_cast<uint32_t>(call.thread), ObjectClass::kTexture,
+                                               static_cast<uint64_t>(host));
+  auto kept = kept_.find(texture);
+  if (kept == kept_.end()) {
+    if (upload.format_param < 0 || static_cast<size_t>(upload.format_param) >= call.args.size()) return;
+    const stream::DecodedValue& value = call.args[upload.format_param];  // a GLint or a GLenum
+    const GLenum format = static_cast<GLenum>(value.kind == api::ArgKind::kInt ? static_cast<uint64_t>(value.i) : value.u);
+    if (!upload.never_read_back && snapshot::ImagesReadBack(format)) return;
+    kept = kept_.emplace(texture, std::make_unique<KeptTexture>()).first;
+  }
+  KeptTexture& texture_uploads = *kept->second;
+  GLint unpack_buffer = 0;
+  if (executor.CurrentVersion(static_cast<uint32_t>(call.thread)) >= 3) get(GL_PIXEL_UNPACK_BUFFER_BINDING, &unpack_buffer);
+  if (upload.from_framebuffer || unpack_buffer != 0) {
+    texture_uploads.uploads.from_buffer = true;
+    return;
+  }
+  snapshot::RecordedUpload recorded;
+  recorded.call = &texture_uploads.calls.Copy(call);
+  GLint value = 0;
+  get(GL_UNPACK_ALIGNMENT, &value);
+  recorded.unpack.emplace_back(GL_UNPACK_ALIGNMENT, value);
+  if (executor.CurrentVersion(static_cast<uint32_t>(call.thread)) >= 3) {
+    for (GLenum pname : {GL_UNPACK_ROW_LENGTH, GL_UNPACK_IMAGE_HEIGHT, GL_UNPACK_SKIP_ROWS, GL_UNPACK_SKIP_PIXELS,
+                         GL_UNPACK_SKIP_IMAGES}) {
+      get(pname, &value);
+      recorded.unpack.emplace_back(pname, value);
+    }
+  }
+  texture_uploads.uploads.uploads.push_back(std::move(recorded));
+}
+
+GLenum StreamFacts::TextureTarget(uint64_t texture) const {
+  auto it = texture_targets_.find(texture);
+  return it == texture_targets_.end() ? 0 : it->second;
+}
+
+const std::vector<snapshot::LinkedShader>* StreamFacts::LinkedShaders(uint64_t program) const {
+  auto it = linked_.find(program);
+  return it == linked_.end() ? nullptr : &it->second;
+}
+
+const snapshot::TextureUploads* StreamFacts::UploadsOf(uint64_t texture) const {
+  auto it = kept_.find(texture);
+  return it == kept_.end() ? nullptr : &it->second->uploads;
+}
+
+uint64_t StreamFacts::kept_upload_bytes() const {
+  uint64_t bytes = 0;
+  for (const auto& [name, texture] : kept_) bytes += texture->calls.data_bytes();
+  return bytes;
+}
+
+int ReplayedContext::Version() const {
+  const int major = executor_.CurrentVersion(thread_);
+  // A GLES 3 context is whatever 3.x the app used: the snapshot takes the host's minor version.
+  return major >= 3 ? 32 : major * 10;
+}
+
+}  // namespace strata::trim
