@@ -69,7 +69,7 @@ struct ReplayResult {
   std::string warning;                    // e.g. the trace was cut short
   bool stopped = false;                   // at stop_before_call
   uint64_t fast_forwarded_draws = 0;      // skipped before first_frame
-  std::string fast_forward_note;          // why draws were not skipped, when they were not
+  std::string fast_forward_note;          // why draws were not skipped, when they were not (set before the replay starts)
   uint64_t last_sequence = 0;             // of the last call read
 };
 

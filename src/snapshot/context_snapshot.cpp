@@ -17,9 +17,10 @@ namespace {
 
 using api::ObjectClass;
 
-// Shaders a program is relinked from get stream names no app uses; they are
-// deleted again before the snapshot ends.
-constexpr uint64_t kRelinkShaderNames = 0xfff00000u;
+// Objects the snapshot makes for itself (shaders to relink programs from,
+// the surface's texture and framebuffer) get stream names no app uses; they
+// are deleted again before the snapshot ends.
+constexpr uint64_t kScratchNames = 0xfff00000u;
 
 // How a texture level of an internal format is read back (glReadPixels as
 // RGBA of unsigned bytes or of floats) and given to glTexImage again.
@@ -161,6 +162,7 @@ class Snapshot {
     Samplers();
     Shaders();
     Programs();
+    Surface();  // before any framebuffer object or vertex array is made and bound
     Framebuffers();
     VertexArrays();
     Queries();
@@ -598,13 +600,18 @@ class Snapshot {
 
   void Programs() {
     auto get = F<PFNGLGETPROGRAMIVPROC>(api::glGetProgramiv);
-    uint64_t relink_name = kRelinkShaderNames;
+    uint64_t relink_name = kScratchNames;
     for (const auto& [name, host_name] : source_.LiveObjects(ObjectClass::kProgram)) {
       const GLuint host = static_cast<GLuint>(host_name);
       calls_.Add(api::glCreateProgram).Returns(name);
       GLint linked = 0;
       get(host, GL_LINK_STATUS, &linked);
       const std::vector<LinkedShader>* linked_from = source_.LinkedShaders(name);
+      std::vector<LinkedShader> attached_now;
+      if (linked && linked_from == nullptr) {
+        attached_now = AttachedShaders(host);
+        if (!attached_now.empty()) linked_from = &attached_now;
+      }
       if (linked && linked_from == nullptr) {
         Note("program " + std::to_string(name) + ": linked, but not from shaders the trace showed (a program " +
              "binary?); it is created unlinked");
@@ -643,6 +650,75 @@ class Snapshot {
       }
     }
     ClearErrors();
+  }
+
+  // The sources of the shaders attached to a program now (those it was
+  // linked from, unless the app changed them since).
+  std::vector<LinkedShader> AttachedShaders(GLuint host) {
+    std::vector<LinkedShader> shaders;
+    GLuint attached[16];
+    GLsizei count = 0;
+    F<PFNGLGETATTACHEDSHADERSPROC>(api::glGetAttachedShaders)(host, 16, &count, attached);
+    for (GLsizei i = 0; i < count; ++i) {
+      GLint type = 0;
+      F<PFNGLGETSHADERIVPROC>(api::glGetShaderiv)(attached[i], GL_SHADER_TYPE, &type);
+      shaders.push_back({static_cast<GLenum>(type), ShaderSource(attached[i])});
+    }
+    return shaders;
+  }
+
+  // The surface's pixels, put back by drawing them: a texture, a program
+  // and a quad of the snapshot's own (GLSL ES 1.00, so GLES 2 contexts have
+  // it too), made while the context still has its default state (no blend,
+  // depth, stencil or scissor test; framebuffer 0), then deleted; the state
+  // they leave is set again by the steps after.
+  void Surface() {
+    int width = 0, height = 0;
+    std::vector<uint8_t> pixels;
+    if (!source_.SurfacePixels(&width, &height, &pixels)) return;
+    const uint64_t texture = kScratchNames - 1, buffer = kScratchNames - 2, program = kScratchNames - 3,
+                   vertex = kScratchNames - 4, fragment = kScratchNames - 5;
+    Generate(api::glGenTextures, texture);
+    calls_.Add(api::glBindTexture).Arg(GL_TEXTURE_2D).Arg(static_cast<int64_t>(texture));
+    calls_.Add(api::glTexImage2D).Arg(GL_TEXTURE_2D).Arg(0).Arg(GL_RGBA).Arg(width).Arg(height).Arg(0).Arg(GL_RGBA)
+        .Arg(GL_UNSIGNED_BYTE).In(pixels.data(), pixels.size());
+    for (GLenum pname : {GL_TEXTURE_MIN_FILTER, GL_TEXTURE_MAG_FILTER}) {
+      calls_.Add(api::glTexParameteri).Arg(GL_TEXTURE_2D).Arg(pname).Arg(GL_NEAREST);
+    }
+    Shader(vertex, GL_VERTEX_SHADER,
+           "attribute vec2 corner;\nvarying vec2 at;\n"
+           "void main() { at = corner * 0.5 + 0.5; gl_Position = vec4(corner, 0.0, 1.0); }\n",
+           true);
+    Shader(fragment, GL_FRAGMENT_SHADER,
+           "precision mediump float;\nuniform sampler2D surface;\nvarying vec2 at;\n"
+           "void main() { gl_FragColor = texture2D(surface, at); }\n",
+           true);
+    calls_.Add(api::glCreateProgram).Returns(program);
+    calls_.Add(api::glAttachShader).Arg(static_cast<int64_t>(program)).Arg(static_cast<int64_t>(vertex));
+    calls_.Add(api::glAttachShader).Arg(static_cast<int64_t>(program)).Arg(static_cast<int64_t>(fragment));
+    calls_.Add(api::glBindAttribLocation).Arg(static_cast<int64_t>(program)).Arg(0).String("corner");
+    calls_.Add(api::glLinkProgram).Arg(static_cast<int64_t>(program));
+    calls_.Add(api::glUseProgram).Arg(static_cast<int64_t>(program));
+    const float corners[] = {-1, -1, 1, -1, -1, 1, 1, 1};
+    Generate(api::glGenBuffers, buffer);
+    calls_.Add(api::glBindBuffer).Arg(GL_ARRAY_BUFFER).Arg(static_cast<int64_t>(buffer));
+    calls_.Add(api::glBufferData).Arg(GL_ARRAY_BUFFER).Arg(sizeof corners).In(corners, sizeof corners)
+        .Arg(GL_STATIC_DRAW);
+    calls_.Add(api::glVertexAttribPointer).Arg(0).Arg(2).Arg(GL_FLOAT).Arg(GL_FALSE).Arg(0).Arg(0);
+    calls_.Add(api::glEnableVertexAttribArray).Arg(0);
+    calls_.Add(api::glViewport).Arg(0).Arg(0).Arg(width).Arg(height);
+    calls_.Add(api::glDrawArrays).Arg(GL_TRIANGLE_STRIP).Arg(0).Arg(4);
+    // Attribute 0 back to a fresh context's; the rest is set again later.
+    calls_.Add(api::glDisableVertexAttribArray).Arg(0);
+    calls_.Add(api::glBindBuffer).Arg(GL_ARRAY_BUFFER).Arg(0);
+    calls_.Add(api::glVertexAttribPointer).Arg(0).Arg(4).Arg(GL_FLOAT).Arg(GL_FALSE).Arg(0).Arg(0);
+    calls_.Add(api::glUseProgram).Arg(0);
+    calls_.Add(api::glDeleteProgram).Arg(static_cast<int64_t>(program));
+    calls_.Add(api::glDeleteShader).Arg(static_cast<int64_t>(vertex));
+    calls_.Add(api::glDeleteShader).Arg(static_cast<int64_t>(fragment));
+    const GLuint buffer_name = static_cast<GLuint>(buffer), texture_name = static_cast<GLuint>(texture);
+    calls_.Add(api::glDeleteBuffers).Arg(1).In(&buffer_name, sizeof buffer_name);
+    calls_.Add(api::glDeleteTextures).Arg(1).In(&texture_name, sizeof texture_name);
   }
 
   // Pins every active attribute where the driver put it, so that the

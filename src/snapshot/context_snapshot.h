@@ -3,7 +3,8 @@
 // (buffers with their contents, textures with their images, renderbuffers,
 // samplers, shaders, programs with their uniforms, framebuffers, vertex
 // array objects, queries, syncs, transform feedbacks) and the context's own
-// state (capabilities, fixed-function values, pixel store, every binding),
+// state (capabilities, fixed-function values, pixel store, every binding)
+// and, where the source gives them, the surface's pixels,
 // written as calls that recreate it on a fresh context. docs/inspect.md
 // ("strata trim") says what it carries and what not.
 

@@ -52,8 +52,9 @@ class SnapshotSource {
   virtual int64_t StreamLocation(uint64_t program, int64_t driver_location) const = 0;
   // The target a texture (stream name) was first bound to; 0 if never bound.
   virtual GLenum TextureTarget(uint64_t texture) const = 0;
-  // The shaders a program (stream name) was last linked from; null when it
-  // never was (or was made from a binary).
+  // The shaders a program (stream name) was last linked from; null when
+  // nobody watched its link (the snapshot then relinks it from the shaders
+  // attached to it now, if any).
   virtual const std::vector<LinkedShader>* LinkedShaders(uint64_t program) const = 0;
   // The stream's address of a client-side vertex array of the default
   // vertex array object (0: none known).
@@ -62,6 +63,10 @@ class SnapshotSource {
   // driver cannot give back (compressed, luminance, depth: see
   // context_snapshot.cpp); null when none were kept.
   virtual const TextureUploads* UploadsOf(uint64_t texture) const = 0;
+  // The draw surface's pixels (RGBA8, bottom row first), when what the
+  // calls after the snapshot draw on top of matters; false to leave the
+  // surface out (what is there is not what the app had, or is cleared anyway).
+  virtual bool SurfacePixels(int* width, int* height, std::vector<uint8_t>* rgba) const = 0;
 };
 
 }  // namespace strata::snapshot

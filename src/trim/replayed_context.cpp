@@ -1,5 +1,6 @@
 #include "trim/replayed_context.h"
 
+#include <EGL/egl.h>
 #include <GLES2/gl2ext.h>
 
 #include <algorithm>
@@ -179,6 +180,27 @@ uint64_t StreamFacts::kept_upload_bytes() const {
   uint64_t bytes = 0;
   for (const auto& [name, texture] : kept_) bytes += texture->calls.data_bytes();
   return bytes;
+}
+
+bool ReplayedContext::SurfacePixels(int* width, int* height, std::vector<uint8_t>* rgba) const {
+  if (!carry_surface_) return false;
+  // Only a surface whose contents survive the swap (EGL_BUFFER_PRESERVED) has any at a frame's start.
+  const host::HostDriver& egl = executor_.driver();
+  EGLDisplay display = egl.Get<PFNEGLGETCURRENTDISPLAYPROC>(api::eglGetCurrentDisplay)();
+  EGLSurface surface = egl.Get<PFNEGLGETCURRENTSURFACEPROC>(api::eglGetCurrentSurface)(EGL_DRAW);
+  EGLint behavior = EGL_BUFFER_DESTROYED;
+  if (surface == EGL_NO_SURFACE ||
+      !egl.Get<PFNEGLQUERYSURFACEPROC>(api::eglQuerySurface)(display, surface, EGL_SWAP_BEHAVIOR, &behavior) ||
+      behavior != EGL_BUFFER_PRESERVED) {
+    return false;
+  }
+  host::RgbaImage image;
+  std::string error;
+  if (!executor_.ReadSurface(thread_, &image, &error)) return false;
+  *width = image.width;
+  *height = image.height;
+  *rgba = std::move(image.pixels);
+  return true;
 }
 
 int ReplayedContext::Version() const {

@@ -75,11 +75,17 @@ class ReplayedContext final : public snapshot::SnapshotSource {
     return executor_.ClientArrayAddress(thread_, attribute);
   }
   const snapshot::TextureUploads* UploadsOf(uint64_t texture) const override { return facts_.UploadsOf(texture); }
+  bool SurfacePixels(int* width, int* height, std::vector<uint8_t>* rgba) const override;
+  // Whether the surface holds what the app drew (no draw into it was
+  // skipped): then the snapshot carries it, where the surface keeps its
+  // contents across swaps (EGL_BUFFER_PRESERVED).
+  void CarrySurface(bool carry) { carry_surface_ = carry; }
 
  private:
   host::Executor& executor_;
   const uint32_t thread_;
   const StreamFacts& facts_;
+  bool carry_surface_ = false;
 };
 
 }  // namespace strata::trim

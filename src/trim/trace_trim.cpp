@@ -48,6 +48,12 @@ std::string RangeText(const TrimOptions& options) {
 // Pass 1: where the range starts and ends, as call numbers, and the frame it starts in.
 struct Range {
   uint64_t first = UINT64_MAX, last = 0, first_frame = 0;
+  // Where the snapshot is taken: the first call of the range's first frame.
+  // A range that starts mid-frame gets the frame's calls before it as made-up
+  // calls after the snapshot: what they drew into the surface (colour, depth,
+  // stencil) is state the range's draws build on, and GLES cannot read a
+  // surface's depth and stencil back.
+  uint64_t snapshot_at = 0;
 };
 bool FindRange(const TrimOptions& options, Range* range, std::string* error) {
   auto reader = stream::OrderedRecordReader::Open(options.input, error);
@@ -57,10 +63,12 @@ bool FindRange(const TrimOptions& options, Range* range, std::string* error) {
   stream::Record record;
   stream::DecodedCall call;
   uint64_t frame = 0, calls = 0, last_call = 0;
-  bool any = false;
+  uint64_t frame_first_call = 0;
+  bool any = false, frame_begins = true;
   while (reader->Next(&record)) {
     if (record.type == stream::RecordType::kFrame) {
       ++frame;
+      frame_begins = true;
       if (options.by_frames && frame > options.last) break;
       continue;
     }
@@ -73,12 +81,15 @@ bool FindRange(const TrimOptions& options, Range* range, std::string* error) {
     ++calls;
     any = true;
     last_call = call.sequence;
+    if (frame_begins) frame_first_call = call.sequence;
+    frame_begins = false;
     const uint64_t position = options.by_frames ? frame : call.sequence;
     if (position < options.first) continue;
     if (!options.by_frames && position > options.last) break;
     if (range->first == UINT64_MAX) {
       range->first = call.sequence;
       range->first_frame = frame;
+      range->snapshot_at = frame_first_call;
     }
     range->last = call.sequence;
   }
@@ -105,6 +116,7 @@ struct Start {
 bool ReplayToStart(const TrimOptions& options, const Range& range, Start* start, TrimResult* result,
                    std::string* error) {
   StreamFacts facts;
+  replay::ReplayResult replayed;  // its fast_forward_note is set before the replay starts
   std::string stop_error;
   bool snapshot_taken = false;
   replay::ReplayOptions replay;
@@ -112,7 +124,7 @@ bool ReplayToStart(const TrimOptions& options, const Range& range, Start* start,
   replay.strata_lib_dir = options.strata_lib_dir;
   replay.progress = options.progress;
   replay.first_frame = range.first_frame;  // fast-forward: draws into the surface before it cannot matter
-  replay.stop_before_call = range.first;
+  replay.stop_before_call = range.snapshot_at;
   replay.before_call = [&facts](host::Executor& executor, const stream::DecodedCall& call) {
     facts.BeforeCall(executor, call);
   };
@@ -136,6 +148,9 @@ bool ReplayToStart(const TrimOptions& options, const Range& range, Start* start,
       return;
     }
     ReplayedContext source(executor, thread, facts);
+    // A frame begins here: the surface's pixels matter only where the app
+    // asked for them to be preserved across swaps (and then no draw was skipped).
+    source.CarrySurface(!replayed.fast_forward_note.empty());
     if (!snapshot::TakeSnapshot(source, &start->snapshot, &stop_error)) return;
     auto current = facts.current().find(call.thread);
     if (current == facts.current().end()) {
@@ -147,7 +162,6 @@ bool ReplayToStart(const TrimOptions& options, const Range& range, Start* start,
     start->context_id = call.context;
     snapshot_taken = true;
   };
-  replay::ReplayResult replayed;
   std::string replay_error;
   const bool ran = replay::Replay(options.input, replay, &replayed, &replay_error);
   if (!replay_error.empty() && !ran) {
@@ -155,17 +169,13 @@ bool ReplayToStart(const TrimOptions& options, const Range& range, Start* start,
     return false;
   }
   if (!stop_error.empty()) {
-    *error = options.input + ": cannot snapshot at call " + std::to_string(range.first) + ": " + stop_error;
+    *error = options.input + ": cannot snapshot at call " + std::to_string(range.snapshot_at) + ": " + stop_error;
     return false;
   }
   if (!snapshot_taken) {
-    *error = options.input + ": the replay did not reach call " + std::to_string(range.first) +
+    *error = options.input + ": the replay did not reach call " + std::to_string(range.snapshot_at) +
              (replay_error.empty() ? "" : " (" + replay_error + ")");
     return false;
-  }
-  if (!replayed.fast_forward_note.empty()) {
-    result->warnings.push_back("the frames before the range draw into what the range shows (" +
-                               replayed.fast_forward_note + "); the surface's contents are not carried");
   }
   for (const std::string& problem : replayed.problems) {
     result->warnings.push_back("before the range, a call did not replay: " + problem);
@@ -254,7 +264,7 @@ bool WriteTrimmed(const TrimOptions& options, const Range& range, const Start& s
   decoder.AcceptUnknownFunctions(true);
   std::map<uint32_t, std::vector<std::vector<uint8_t>>> pending_memory;  // per thread, for its next call
   std::map<uint32_t, uint64_t> last_call;                                 // per thread
-  bool started = false;
+  bool started = false, range_started = false;
   uint64_t first_output = 0, unknown = 0;
   stream::Record record;
   stream::DecodedCall call;
@@ -275,17 +285,14 @@ bool WriteTrimmed(const TrimOptions& options, const Range& range, const Start& s
         std::vector<std::vector<uint8_t>> memory = std::move(pending_memory[thread]);
         pending_memory[thread].clear();
         last_call[thread] = call.sequence;
-        if (call.sequence < range.first) {
+        if (call.sequence < range.snapshot_at) {
           if (call.slot >= 0 && MakesEglObjects(call.slot)) {
             out.Call(call, thread);
             ++result->egl_calls;
           }
           continue;
         }
-        if (!started && start.nothing_before) {
-          started = true;
-          first_output = out.sequence();
-        }
+        if (!started && start.nothing_before) started = true;
         if (!started) {
           started = true;
           // The snapshot, on the thread and in the context of the range's first call.
@@ -307,15 +314,24 @@ bool WriteTrimmed(const TrimOptions& options, const Range& range, const Start& s
           stamp(make_current.calls().front());
           for (const stream::DecodedCall& made : start.snapshot.calls.calls()) stamp(made);
           result->snapshot_calls = start.snapshot.calls.size() + 1;
-          first_output = out.sequence();
         }
         if (call.slot < 0) {
           ++unknown;
           continue;
         }
+        const bool before_range = call.sequence < range.first;
+        if (!before_range && !range_started) {
+          range_started = true;
+          first_output = out.sequence();
+        }
         for (const auto& bytes : memory) out.Raw(stream::RecordType::kMemory, bytes, thread);
+        if (before_range) {
+          call.flags |= stream::kCallSynthesized;
+          ++result->frame_calls;
+        } else {
+          ++result->range_calls;
+        }
         out.Call(call, thread);
-        ++result->range_calls;
         continue;
       }
       case stream::RecordType::kMemory:

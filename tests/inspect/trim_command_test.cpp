@@ -109,11 +109,20 @@ TEST(TrimCommand, Gles3VertexArraysAndInstancingReplayAlone) {
   ExpectTrimVerifies(trace, "3-5", 3);
 }
 
+// The range starts right after the frame's first draw into the surface:
+// the snapshot must carry what that draw left there (the surface's pixels,
+// drawn back) for the frame's image to match.
 TEST(TrimCommand, ARangeOfCallsStartingMidFrameReplays) {
   const std::string trace = Trace("calls", {App("gles2_shaders"), "--frames", "6", "--size", "64x48"});
   std::vector<std::string> frame3 = DumpLines(trace, "3");
-  ASSERT_GT(frame3.size(), 6u);
-  const uint64_t first = std::stoull(frame3[3]);
+  size_t at = 0;
+  bool on_surface = false;
+  for (; at < frame3.size(); ++at) {
+    on_surface = on_surface || frame3[at].find("glBindFramebuffer(target=GL_FRAMEBUFFER, framebuffer=0)") != std::string::npos;
+    if (on_surface && frame3[at].find("glDraw") != std::string::npos) break;
+  }
+  ASSERT_LT(at + 1, frame3.size()) << "no draw into the surface in frame 3";
+  const uint64_t first = std::stoull(frame3[at + 1]);
   const std::string trimmed = Temp("calls-out.strace");
   ProcessResult trim = Strata({"trim", trace, "--calls", std::to_string(first) + "-", "-o", trimmed});
   ASSERT_EQ(trim.exit_code, 0) << trim.out << trim.err;
