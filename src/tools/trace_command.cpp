@@ -75,7 +75,10 @@ With --attach, it switches tracing on in a running program started with
 `strata run` (unless --no-attach; or STRATA_TRACE_CONTROL=1 and the trace
 layer), with --capture as given (else as the program's environment says): each
 context joins the trace at its next eglSwapBuffers, with made-up records that
-create it and make it current; other contexts at their next eglMakeCurrent.
+create it, make it current and recreate everything it holds (a snapshot:
+buffers, textures, programs, framebuffers, vertex arrays, state, and the frame
+being drawn), so that the trace replays alone; other contexts at their next
+eglMakeCurrent.
 --detach switches it off the same way and finishes the trace. Switched off, the
 program pays one predictable branch per call.
 

@@ -27,6 +27,8 @@ struct ContextState {
   uint64_t id = 0;  // small number the trace uses for the context (1, 2, ...)
   uint32_t session = 0;  // the trace session in which its creation was recorded
   uint32_t described = 0;  // the trace session in which its driver strings were recorded
+  uint32_t synthesized = 0;       // the trace session whose trace has a made-up creation of it (it existed before)
+  uint32_t snapshot_session = 0;  // the trace session whose trace has its snapshot (attach_snapshot.h)
   int client_version = 2;
   capture::ClientArrays arrays;  // of vertex array object 0
   std::map<GLuint, MappedRange> mapped;       // by buffer name

@@ -11,6 +11,7 @@
 
 #include "common/vertex_formats.h"
 #include "layers/trace/app_errors.h"
+#include "layers/trace/attach_snapshot.h"
 #include "layers/trace/context_state.h"
 #include "layers/trace/final_frame.h"
 #include "layers/trace/framebuffer_capture.h"
@@ -259,6 +260,7 @@ void SynthesizeCreateContext(EGLDisplay dpy, EGLContext ctx) {
   ContextState& state = StateOf(reinterpret_cast<uintptr_t>(ctx));
   if (state.session == TraceSession::Get().session_number()) return;
   state.session = TraceSession::Get().session_number();
+  state.synthesized = state.session;
   EGLint config_id = 0, version = 2;
   Next<PFNEGLQUERYCONTEXTPROC>(api::eglQueryContext)(dpy, ctx, EGL_CONFIG_ID, &config_id);
   Next<PFNEGLQUERYCONTEXTPROC>(api::eglQueryContext)(dpy, ctx, EGL_CONTEXT_CLIENT_VERSION, &version);
@@ -346,6 +348,7 @@ void SynthesizeCurrentContext() {
   }
   DescribeContext();
   NoteContextCurrent();
+  SynthesizeContextSnapshot();
   ArmFinalFrameAtExit();
 }
 
@@ -442,6 +445,7 @@ void After_eglMakeCurrent(EGLBoolean result, EGLDisplay dpy, EGLSurface, EGLSurf
   if (ctx != EGL_NO_CONTEXT) {
     DescribeContext();
     NoteContextCurrent();
+    SynthesizeContextSnapshot();  // a context made before tracing began: what it holds
     ArmFinalFrameAtExit();
   }
 }

@@ -1,0 +1,246 @@
+#include "layers/trace/attach_snapshot.h"
+
+#include <EGL/egl.h>
+#include <GLES3/gl32.h>
+
+#include <algorithm>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "common/gl_bindings.h"
+#include "common/gl_state_lists.h"
+#include "common/log.h"
+#include "layers/trace/app_errors.h"
+#include "layers/trace/call_writer.h"
+#include "layers/trace/context_state.h"
+#include "layers/trace/next_functions.h"
+#include "layers/trace/trace_session.h"
+#include "snapshot/context_snapshot.h"
+#include "stream/call_encoder.h"
+
+namespace strata::trace {
+namespace {
+
+using api::ObjectClass;
+
+// Names are looked for by asking the driver (glIs*) from 1 up, until this
+// many in a row are not in use past the last one that is: drivers hand out
+// small names in order, and the tracer keeps no list while it is off.
+constexpr GLuint kNameGap = 4096;
+
+// The app's own context, as the snapshot reads it: the stream names objects
+// as the app does, so every name stands for itself.
+class LiveContext final : public snapshot::SnapshotSource {
+ public:
+  explicit LiveContext(int version) : version_(version) {}
+
+  void* Function(api::Slot slot) const override { return NextFunction(slot); }
+  int Version() const override { return version_; }
+
+  std::vector<std::pair<uint64_t, uint64_t>> LiveObjects(ObjectClass object) const override {
+    std::vector<std::pair<uint64_t, uint64_t>> names;
+    using IsFn = GLboolean (*)(GLuint);
+    IsFn is = nullptr;
+    switch (object) {
+      case ObjectClass::kBuffer: is = Next<IsFn>(api::glIsBuffer); break;
+      case ObjectClass::kTexture: is = Next<IsFn>(api::glIsTexture); break;
+      case ObjectClass::kRenderbuffer: is = Next<IsFn>(api::glIsRenderbuffer); break;
+      case ObjectClass::kFramebuffer: is = Next<IsFn>(api::glIsFramebuffer); break;
+      case ObjectClass::kShader: is = Next<IsFn>(api::glIsShader); break;
+      case ObjectClass::kProgram: is = Next<IsFn>(api::glIsProgram); break;
+      case ObjectClass::kSampler: is = version_ >= 30 ? Next<IsFn>(api::glIsSampler) : nullptr; break;
+      case ObjectClass::kQuery: is = version_ >= 30 ? Next<IsFn>(api::glIsQuery) : nullptr; break;
+      case ObjectClass::kVertexArray: is = version_ >= 30 ? Next<IsFn>(api::glIsVertexArray) : nullptr; break;
+      case ObjectClass::kTransformFeedback:
+        is = version_ >= 30 ? Next<IsFn>(api::glIsTransformFeedback) : nullptr;
+        break;
+      default: break;  // syncs are pointers: nothing to count through
+    }
+    if (is == nullptr) return names;
+    for (GLuint name = 1, last = 0; name - last <= kNameGap && name != 0; ++name) {
+      if (!is(name)) continue;
+      names.emplace_back(name, name);
+      last = name;
+    }
+    return names;
+  }
+  uint64_t StreamName(ObjectClass, uint64_t driver) const override { return driver; }
+  int64_t StreamLocation(uint64_t, int64_t driver_location) const override { return driver_location; }
+
+  // GLES cannot say a texture's target: binding it to the wrong one is an
+  // error, to its own is not (glIsTexture said it was bound before).
+  GLenum TextureTarget(uint64_t texture) const override {
+    auto bind = Next<PFNGLBINDTEXTUREPROC>(api::glBindTexture);
+    auto get_error = Next<PFNGLGETERRORPROC>(api::glGetError);
+    for (const VersionedEnum& target : kTextureTargets) {
+      if (target.min_version > version_) continue;
+      while (get_error() != GL_NO_ERROR) {
+      }
+      const GLint previous = QueryInteger(TextureBindingOf(target.value));
+      if (get_error() != GL_NO_ERROR) continue;  // a target this driver does not have
+      bind(target.value, static_cast<GLuint>(texture));
+      const bool fits = get_error() == GL_NO_ERROR;
+      bind(target.value, static_cast<GLuint>(previous));
+      if (fits) return target.value;
+    }
+    return 0;
+  }
+  const std::vector<snapshot::LinkedShader>* LinkedShaders(uint64_t) const override { return nullptr; }
+  uint64_t ClientArrayAddress(GLuint attribute) const override {
+    void* pointer = nullptr;
+    Next<PFNGLGETVERTEXATTRIBPOINTERVPROC>(api::glGetVertexAttribPointerv)(attribute, GL_VERTEX_ATTRIB_ARRAY_POINTER,
+                                                                          &pointer);
+    return reinterpret_cast<uintptr_t>(pointer);
+  }
+  const snapshot::TextureUploads* UploadsOf(uint64_t) const override { return nullptr; }
+
+  // The frame being drawn: the swap that switched tracing on shows it.
+  bool SurfacePixels(int* width, int* height, std::vector<uint8_t>* rgba) const override {
+    EGLDisplay display = Next<PFNEGLGETCURRENTDISPLAYPROC>(api::eglGetCurrentDisplay)();
+    EGLSurface surface = Next<PFNEGLGETCURRENTSURFACEPROC>(api::eglGetCurrentSurface)(EGL_DRAW);
+    auto query = Next<PFNEGLQUERYSURFACEPROC>(api::eglQuerySurface);
+    if (surface == EGL_NO_SURFACE || !query(display, surface, EGL_WIDTH, width) ||
+        !query(display, surface, EGL_HEIGHT, height) || *width <= 0 || *height <= 0) {
+      return false;
+    }
+    auto bind_framebuffer = Next<PFNGLBINDFRAMEBUFFERPROC>(api::glBindFramebuffer);
+    auto pixel_store = Next<PFNGLPIXELSTOREIPROC>(api::glPixelStorei);
+    const GLenum read_at = version_ >= 30 ? GL_READ_FRAMEBUFFER : GL_FRAMEBUFFER;
+    const GLint framebuffer = QueryInteger(version_ >= 30 ? GL_READ_FRAMEBUFFER_BINDING : GL_FRAMEBUFFER_BINDING);
+    const GLint alignment = QueryInteger(GL_PACK_ALIGNMENT);
+    GLint pack[4] = {};
+    if (version_ >= 30) {
+      pack[0] = QueryInteger(GL_PACK_ROW_LENGTH);
+      pack[1] = QueryInteger(GL_PACK_SKIP_ROWS);
+      pack[2] = QueryInteger(GL_PACK_SKIP_PIXELS);
+      pack[3] = QueryInteger(GL_PIXEL_PACK_BUFFER_BINDING);
+      pixel_store(GL_PACK_ROW_LENGTH, 0);
+      pixel_store(GL_PACK_SKIP_ROWS, 0);
+      pixel_store(GL_PACK_SKIP_PIXELS, 0);
+      Next<PFNGLBINDBUFFERPROC>(api::glBindBuffer)(GL_PIXEL_PACK_BUFFER, 0);
+    }
+    pixel_store(GL_PACK_ALIGNMENT, 4);
+    bind_framebuffer(read_at, 0);
+    rgba->assign(static_cast<size_t>(*width) * static_cast<size_t>(*height) * 4, 0);
+    Next<PFNGLREADPIXELSPROC>(api::glReadPixels)(0, 0, *width, *height, GL_RGBA, GL_UNSIGNED_BYTE, rgba->data());
+    const bool read = Next<PFNGLGETERRORPROC>(api::glGetError)() == GL_NO_ERROR;
+    bind_framebuffer(read_at, static_cast<GLuint>(framebuffer));
+    pixel_store(GL_PACK_ALIGNMENT, alignment);
+    if (version_ >= 30) {
+      pixel_store(GL_PACK_ROW_LENGTH, pack[0]);
+      pixel_store(GL_PACK_SKIP_ROWS, pack[1]);
+      pixel_store(GL_PACK_SKIP_PIXELS, pack[2]);
+      Next<PFNGLBINDBUFFERPROC>(api::glBindBuffer)(GL_PIXEL_PACK_BUFFER, static_cast<GLuint>(pack[3]));
+    }
+    return read;
+  }
+
+ private:
+  const int version_;
+};
+
+// A made-up call into the trace, laid out as the generated recorders lay
+// out every call (call_writer.h): per parameter its word, and for a data
+// pointer its bytes; the times; the reply's result and output bytes.
+void WriteMadeUpCall(const stream::DecodedCall& call) {
+  const api::FunctionInfo& info = api::kFunctions[call.slot];
+  CallWriter w(call.slot, call.has_reply, true, stream::kCallSynthesized);
+  auto scalar = [&w](api::ArgKind kind, const stream::DecodedValue& v) {
+    switch (kind) {
+      case api::ArgKind::kInt: w.Signed(v.i); break;
+      case api::ArgKind::kFloat: w.Float(static_cast<float>(v.f)); break;
+      case api::ArgKind::kDouble: w.Double(v.f); break;
+      default: w.Unsigned(v.u); break;
+    }
+  };
+  for (int i = 0; i < info.param_count; ++i) {
+    const stream::DecodedValue& v = call.args[static_cast<size_t>(i)];
+    scalar(info.params[i].kind, v);
+    if (!stream::IsDataPointer(info.params[i].kind)) continue;
+    if (v.has_in) {
+      w.Bytes(v.in.data(), v.in.size());
+    } else {
+      w.NoBlob();
+    }
+  }
+  w.StartCall();
+  w.EndCall();
+  if (call.has_reply) {
+    if (info.return_kind != api::ArgKind::kVoid) scalar(info.return_kind, call.result);
+    for (int i = 0; i < info.param_count; ++i) {
+      if (!stream::IsDataPointer(info.params[i].kind)) continue;
+      const stream::DecodedValue& v = call.args[static_cast<size_t>(i)];
+      if (v.has_out) {
+        w.Bytes(v.out.data(), v.out.size());
+      } else {
+        w.NoBlob();
+      }
+    }
+  }
+  w.Commit();
+}
+
+// The client-side vertex arrays of vertex array object 0 the app set while
+// the tracer was off: the tracer must know them to record what draws read.
+void LearnClientArrays(ContextState& state, int version) {
+  GLint vertex_array = 0;
+  auto bind_vertex_array = Next<PFNGLBINDVERTEXARRAYPROC>(api::glBindVertexArray);
+  if (version >= 30) {
+    vertex_array = QueryInteger(GL_VERTEX_ARRAY_BINDING);
+    bind_vertex_array(0);
+  }
+  auto get = Next<PFNGLGETVERTEXATTRIBIVPROC>(api::glGetVertexAttribiv);
+  const GLint attributes = std::min<GLint>(QueryInteger(GL_MAX_VERTEX_ATTRIBS), capture::ClientArrays::kSlots);
+  for (GLint i = 0; i < attributes; ++i) {
+    const GLuint index = static_cast<GLuint>(i);
+    auto value = [&](GLenum pname) {
+      GLint v = 0;
+      get(index, pname, &v);
+      return v;
+    };
+    void* pointer = nullptr;
+    Next<PFNGLGETVERTEXATTRIBPOINTERVPROC>(api::glGetVertexAttribPointerv)(index, GL_VERTEX_ATTRIB_ARRAY_POINTER,
+                                                                          &pointer);
+    state.arrays.SetPointer(i, value(GL_VERTEX_ATTRIB_ARRAY_SIZE), static_cast<GLenum>(value(GL_VERTEX_ATTRIB_ARRAY_TYPE)),
+                            value(GL_VERTEX_ATTRIB_ARRAY_STRIDE), pointer,
+                            value(GL_VERTEX_ATTRIB_ARRAY_BUFFER_BINDING) == 0);
+    state.arrays.Enable(i, value(GL_VERTEX_ATTRIB_ARRAY_ENABLED) != 0);
+    if (version >= 30) state.arrays.SetDivisor(i, static_cast<GLuint>(value(GL_VERTEX_ATTRIB_ARRAY_DIVISOR)));
+  }
+  if (version >= 30) bind_vertex_array(static_cast<GLuint>(vertex_array));
+}
+
+}  // namespace
+
+void SynthesizeContextSnapshot() {
+  ContextState* state = CurrentContextState();
+  const uint32_t session = TraceSession::Get().session_number();
+  // Only a context made before this trace began holds what the trace lacks.
+  if (state == nullptr || state->synthesized != session || state->snapshot_session == session) return;
+  state->snapshot_session = session;
+  if (state->client_version < 2) {
+    Log(LogLevel::kWarning, "trace: the GLES 1.1 context current when tracing began is not snapshot; "
+                            "objects it made before are missing from the trace");
+    return;
+  }
+  TracerGlCalls tracer_calls;  // the app's pending error waits for its next glGetError
+  const int version = state->client_version >= 3 ? 32 : 20;
+  LiveContext live(version);
+  snapshot::SnapshotResult result;
+  std::string error;
+  if (!snapshot::TakeSnapshot(live, &result, &error)) {
+    Log(LogLevel::kWarning,
+        "trace: no snapshot of the context current when tracing began (%s); objects it made before are missing "
+        "from the trace",
+        error.c_str());
+    return;
+  }
+  for (const stream::DecodedCall& call : result.calls.calls()) WriteMadeUpCall(call);
+  LearnClientArrays(*state, version);
+  for (const std::string& line : result.not_carried) Log(LogLevel::kInfo, "trace: snapshot: not carried: %s", line.c_str());
+  Log(LogLevel::kInfo, "trace: snapshot of the context current when tracing began: %zu made-up calls, %llu bytes",
+      result.calls.size(), static_cast<unsigned long long>(result.calls.data_bytes()));
+}
+
+}  // namespace strata::trace
