@@ -17,6 +17,7 @@
 #include "stream/event_records.h"
 #include "stream/framebuffer_record.h"
 #include "stream/ordered_reader.h"
+#include "stream/read_ahead.h"
 
 namespace strata::replay {
 namespace {
@@ -279,8 +280,10 @@ bool Replay(const std::string& trace_path, const ReplayOptions& given_options, R
     bool ok;
     double range_seconds = 0;
     {
+      // Reading, decompressing and ordering the records runs on the other core.
+      stream::ReadAhead records(*reader);
       LoopReplay replay(options, *driver, *surfaces, reader->functions(), result, loop == 0);
-      ok = replay.Run(*reader, error);
+      ok = replay.Run(records, error);
       range_seconds = replay.RangeSeconds();
     }
     // A whole loop counts its teardown too; a frame range only its frames.

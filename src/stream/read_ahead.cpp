@@ -1,0 +1,95 @@
+#include "stream/read_ahead.h"
+
+#include <cstring>
+
+namespace strata::stream {
+namespace {
+
+// A batch: big enough that handing it over costs nothing per record, small
+// enough that the first records arrive at once and few batches are held.
+constexpr size_t kBatchBytes = 1 << 20;
+constexpr size_t kBatchRecords = 4096;
+constexpr size_t kBatchesAhead = 4;
+
+}  // namespace
+
+ReadAhead::ReadAhead(RecordSource& source) : source_(source), reader_([this] { Read(); }) {}
+
+ReadAhead::~ReadAhead() {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    stopping_ = true;
+  }
+  room_.notify_all();
+  reader_.join();
+}
+
+void ReadAhead::Read() {
+  Record record;
+  bool more = true;
+  while (more) {
+    std::unique_ptr<Batch> batch;
+    {
+      std::unique_lock<std::mutex> lock(mu_);
+      room_.wait(lock, [this] { return stopping_ || full_.size() < kBatchesAhead; });
+      if (stopping_) return;
+      if (!spare_.empty()) {
+        batch = std::move(spare_.back());
+        spare_.pop_back();
+      }
+    }
+    if (!batch) batch = std::make_unique<Batch>();
+    batch->bytes.clear();
+    batch->entries.clear();
+    batch->last = false;
+    while (batch->bytes.size() < kBatchBytes && batch->entries.size() < kBatchRecords) {
+      if (!source_.Next(&record)) {
+        more = false;
+        break;
+      }
+      const size_t offset = batch->bytes.size();
+      batch->bytes.insert(batch->bytes.end(), record.payload.begin(), record.payload.end());
+      batch->entries.push_back({record.type, record.thread_id, record.chunk, offset, record.payload.size()});
+    }
+    std::lock_guard<std::mutex> lock(mu_);
+    if (!more) {
+      batch->last = true;
+      source_error_ = source_.error();
+      source_truncated_ = source_.truncated();
+    }
+    full_.push_back(std::move(batch));
+    ready_.notify_one();
+  }
+}
+
+bool ReadAhead::Next(Record* record) {
+  while (true) {
+    if (current_ && at_ < current_->entries.size()) {
+      const Entry& e = current_->entries[at_++];
+      record->type = e.type;
+      record->thread_id = e.thread_id;
+      record->chunk = e.chunk;
+      record->payload = std::span<const uint8_t>(current_->bytes.data() + e.offset, e.size);
+      return true;
+    }
+    if (ended_) return false;
+    std::unique_lock<std::mutex> lock(mu_);
+    if (current_) {
+      if (current_->last) {
+        ended_ = true;
+        error_ = source_error_;
+        truncated_ = source_truncated_;
+        current_.reset();
+        return false;
+      }
+      spare_.push_back(std::move(current_));
+      room_.notify_one();
+    }
+    ready_.wait(lock, [this] { return !full_.empty(); });
+    current_ = std::move(full_.front());
+    full_.pop_front();
+    at_ = 0;
+  }
+}
+
+}  // namespace strata::stream
