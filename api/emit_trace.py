@@ -57,6 +57,13 @@ FRAMEBUFFER_WRITES = {
 # the call keeps the state-call fast path that a hook would take it off.
 STATE_NOTES = {"glBindFramebuffer": "NoteFramebufferBound", "glBindFramebufferOES": "NoteFramebufferBound"}
 
+# Calls whose data a snapshot cannot read back from the driver later
+# (compressed texture images): the tracer keeps a copy whether it traces or
+# not (src/layers/trace/upload_shadows.h), so that an attach can carry them.
+# Only these calls pay for it, tracing or not.
+SHADOWED = {"glCompressedTexImage2D", "glCompressedTexImage3D", "glCompressedTexSubImage2D",
+            "glCompressedTexSubImage3D", "glDeleteTextures"}
+
 # The app's glGetError goes through this filter (src/layers/trace/app_errors.h):
 # the tracer may have taken an error at the end of a frame and gives it back.
 RESULT_FILTERS = {"glGetError": "GiveBackError"}
@@ -231,6 +238,8 @@ def emit_trace_wrappers(model: registry.Model, rules: dict, uncovered: set) -> s
                       f"{f.return_type} Trace_{f.name}({f.param_list()}) {{"]
             if f.name in DECISION_POINTS:
                 lines.append("  DecisionPoint();")
+            if f.name in SHADOWED:
+                lines.append(f"  Shadow_{f.name}({args});")
             lines += [f"  if (TracingOff()) return {_filtered(f, next_function + '(' + args + ')')};"]
             if state_call(f):
                 flags = "0" if f.name not in uncovered else "stream::kCallUncovered"
@@ -322,6 +331,8 @@ def emit_trace_hook_declarations(model: registry.Model) -> str:
     for name in sorted(HOOKS_BEFORE):
         f = by_name[name]
         lines.append(f"void Before_{name}({f.param_list()});")
+    for name in sorted(SHADOWED):
+        lines.append(f"void Shadow_{name}({by_name[name].param_list()});")
     for name in sorted(HOOKS_AFTER):
         f = by_name[name]
         result = f"{f.return_type} result, " if f.return_type != "void" else ""

@@ -405,6 +405,12 @@ class Snapshot {
 
   void TextureFromUploads(uint64_t name, GLenum target) {
     const TextureUploads& kept = *source_.UploadsOf(name);
+    // Uploads into storage made by glTexStorage need that storage first (a
+    // trace's own kept uploads hold the glTexStorage call; shadows do not).
+    const bool defined = !kept.uploads.empty() && (kept.uploads.front().call->slot == api::glTexStorage2D ||
+                                                   kept.uploads.front().call->slot == api::glTexStorage3D);
+    GLint levels = 0;
+    if (!defined) ImmutableStorage(target, &levels);
     if (kept.from_buffer) {
       Note("texture " + std::to_string(name) +
            ": an upload of it read a pixel unpack buffer, which the snapshot does not replay; its images may differ");
@@ -423,11 +429,34 @@ class Snapshot {
         }
       }
     }
-    (void)target;
+  }
+
+  // For a texture made with glTexStorage: the same storage, bound where the
+  // texture is. False for a mutable texture.
+  bool ImmutableStorage(GLenum target, GLint* levels) {
+    GLint immutable = 0;
+    *levels = 0;
+    if (host_version_ < 30) return false;
+    auto tex_i = F<PFNGLGETTEXPARAMETERIVPROC>(api::glGetTexParameteriv);
+    tex_i(target, GL_TEXTURE_IMMUTABLE_FORMAT, &immutable);
+    tex_i(target, GL_TEXTURE_IMMUTABLE_LEVELS, levels);
+    if (!immutable || *levels <= 0 || host_version_ < 31) return immutable != 0;
+    auto level_parameter = F<PFNGLGETTEXLEVELPARAMETERIVPROC>(api::glGetTexLevelParameteriv);
+    const GLenum face = target == GL_TEXTURE_CUBE_MAP ? GL_TEXTURE_CUBE_MAP_POSITIVE_X : target;
+    GLint internal = 0, width = 0, height = 0, depth = 0;
+    level_parameter(face, 0, GL_TEXTURE_INTERNAL_FORMAT, &internal);
+    level_parameter(face, 0, GL_TEXTURE_WIDTH, &width);
+    level_parameter(face, 0, GL_TEXTURE_HEIGHT, &height);
+    level_parameter(face, 0, GL_TEXTURE_DEPTH, &depth);
+    if (target == GL_TEXTURE_3D || target == GL_TEXTURE_2D_ARRAY) {
+      calls_.Add(api::glTexStorage3D).Arg(target).Arg(*levels).Arg(internal).Arg(width).Arg(height).Arg(depth);
+    } else {
+      calls_.Add(api::glTexStorage2D).Arg(target).Arg(*levels).Arg(internal).Arg(width).Arg(height);
+    }
+    return true;
   }
 
   void TextureImages(uint64_t name, GLenum target, GLuint host) {
-    auto tex_i = F<PFNGLGETTEXPARAMETERIVPROC>(api::glGetTexParameteriv);
     auto level_parameter = F<PFNGLGETTEXLEVELPARAMETERIVPROC>(api::glGetTexLevelParameteriv);
     const std::string what = "texture " + std::to_string(name);
     const bool cube = target == GL_TEXTURE_CUBE_MAP;
@@ -437,27 +466,14 @@ class Snapshot {
       Note(what + ": a " + Hex(target) + " texture; its storage and images are not carried");
       return;
     }
-    GLint immutable = 0, immutable_levels = 0;
-    if (host_version_ >= 30) {
-      tex_i(target, GL_TEXTURE_IMMUTABLE_FORMAT, &immutable);
-      tex_i(target, GL_TEXTURE_IMMUTABLE_LEVELS, &immutable_levels);
-    }
+    GLint immutable_levels = 0;
+    const bool immutable = ImmutableStorage(target, &immutable_levels);
     const GLenum first_face = cube ? GL_TEXTURE_CUBE_MAP_POSITIVE_X : target;
     auto get = [&](GLenum face, GLint level, GLenum pname) {
       GLint value = 0;
       level_parameter(face, level, pname, &value);
       return value;
     };
-    if (immutable && immutable_levels > 0) {
-      const GLenum internal = static_cast<GLenum>(get(first_face, 0, GL_TEXTURE_INTERNAL_FORMAT));
-      const GLint width = get(first_face, 0, GL_TEXTURE_WIDTH), height = get(first_face, 0, GL_TEXTURE_HEIGHT);
-      if (layered) {
-        calls_.Add(api::glTexStorage3D).Arg(target).Arg(immutable_levels).Arg(internal).Arg(width).Arg(height)
-            .Arg(get(first_face, 0, GL_TEXTURE_DEPTH));
-      } else {
-        calls_.Add(api::glTexStorage2D).Arg(target).Arg(immutable_levels).Arg(internal).Arg(width).Arg(height);
-      }
-    }
     const GLint levels = immutable ? immutable_levels : 16;
     for (GLint level = 0; level < levels; ++level) {
       const GLint width = get(first_face, level, GL_TEXTURE_WIDTH);

@@ -475,27 +475,39 @@ TEST(AttachDetach, TraceableProcessIsSwitchedOnAndOffTwice) {
   }
 }
 
-// An attach to a GLES 3 program after it made its vertex array objects,
-// instanced attributes and uniform values: the snapshot recreates them and
-// the trace replays to every captured frame.
-TEST(AttachDetach, Gles3ProgramAttachedMidRunReplaysAlone) {
+// Runs `program` under `strata run` (with `environment` set), attaches for
+// 0.3 s once it has rendered for a while, capturing every swap, into `trace`.
+void TraceByAttach(const std::vector<std::string>& program, const std::vector<std::string>& environment,
+                   const std::string& trace) {
   pid_t app = fork();
   if (app == 0) {
     unsetenv("STRATA_TRACE_CAPTURE");
+    for (const std::string& setting : environment) putenv(const_cast<char*>(setting.c_str()));
     const int null = open("/dev/null", O_WRONLY);
     dup2(null, 1);
-    execl(STRATA_CLI, STRATA_CLI, "run", "--", STRATA_BIN_DIR "/gles3_instanced", "--frames", "100000",
-          static_cast<char*>(nullptr));
+    dup2(null, 2);
+    std::vector<char*> argv = {const_cast<char*>(STRATA_CLI), const_cast<char*>("run"), const_cast<char*>("--")};
+    for (const std::string& arg : program) argv.push_back(const_cast<char*>(arg.c_str()));
+    argv.push_back(nullptr);
+    execv(STRATA_CLI, argv.data());
     _exit(127);
   }
   usleep(1500000);
-  const std::string pid = std::to_string(app), trace = Temp("attach-gles3.strace");
+  const std::string pid = std::to_string(app);
   ProcessResult on = RunProcess({STRATA_CLI, "trace", "--attach", pid, "--capture", "swap", "-o", trace});
   EXPECT_EQ(on.exit_code, 0) << on.err;
   usleep(300000);
   EXPECT_EQ(RunProcess({STRATA_CLI, "trace", "--detach", pid}).exit_code, 0);
   kill(app, SIGTERM);
   waitpid(app, nullptr, 0);
+}
+
+// An attach to a GLES 3 program after it made its vertex array objects,
+// instanced attributes and uniform values: the snapshot recreates them and
+// the trace replays to every captured frame.
+TEST(AttachDetach, Gles3ProgramAttachedMidRunReplaysAlone) {
+  const std::string trace = Temp("attach-gles3.strace");
+  TraceByAttach({STRATA_BIN_DIR "/gles3_instanced", "--frames", "100000"}, {}, trace);
   ProcessResult dump = RunProcess({STRATA_CLI, "dump", trace});
   EXPECT_NE(dump.out.find("glGenVertexArrays"), std::string::npos) << "the snapshot has the vertex array objects";
   EXPECT_NE(dump.out.find("glVertexAttribDivisor"), std::string::npos) << "and their instanced attributes";
@@ -506,6 +518,32 @@ TEST(AttachDetach, Gles3ProgramAttachedMidRunReplaysAlone) {
       << replayed.out;
   EXPECT_GT(std::stol(matched[1]), 0);
   unlink(trace.c_str());
+}
+
+// Compressed images cannot be read back from GLES: an attach carries them
+// from the copies the tracer keeps of compressed uploads while it is off
+// (one glCompressedTexImage2D, one glCompressedTexSubImage2D into
+// glTexStorage2D storage). With the copies switched off
+// (STRATA_TRACE_SHADOWS=0) the frames after the first differ: the test
+// sees the difference the copies make.
+TEST(AttachDetach, CompressedTexturesComeFromTheTracersCopies) {
+  const std::string trace = Temp("attach-compressed.strace");
+  TraceByAttach({STRATA_COMPRESSED_TEXTURE_APP, "100000"}, {}, trace);
+  ProcessResult dump = RunProcess({STRATA_CLI, "dump", trace});
+  EXPECT_NE(dump.out.find("glCompressedTexImage2D"), std::string::npos);
+  EXPECT_NE(dump.out.find("glTexStorage2D"), std::string::npos);
+  EXPECT_NE(dump.out.find("glCompressedTexSubImage2D"), std::string::npos);
+  ProcessResult replayed = RunProcess({STRATA_CLI, "replay", "--verify", "--strict", trace});
+  EXPECT_EQ(replayed.exit_code, 0) << replayed.out << replayed.err;
+  EXPECT_NE(replayed.out.find("framebuffers match"), std::string::npos) << replayed.out;
+
+  const std::string without = Temp("attach-compressed-without.strace");
+  TraceByAttach({STRATA_COMPRESSED_TEXTURE_APP, "100000"}, {"STRATA_TRACE_SHADOWS=0"}, without);
+  ProcessResult differs = RunProcess({STRATA_CLI, "replay", "--verify", without});
+  EXPECT_EQ(differs.exit_code, 1) << differs.out;
+  EXPECT_NE(differs.out.find("framebuffers differ"), std::string::npos) << differs.out;
+  unlink(trace.c_str());
+  unlink(without.c_str());
 }
 
 TEST(AttachDetach, UntraceableProcessGivesAClearError) {

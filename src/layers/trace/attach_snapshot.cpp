@@ -16,6 +16,7 @@
 #include "layers/trace/context_state.h"
 #include "layers/trace/next_functions.h"
 #include "layers/trace/trace_session.h"
+#include "layers/trace/upload_shadows.h"
 #include "snapshot/context_snapshot.h"
 #include "stream/call_encoder.h"
 
@@ -71,6 +72,10 @@ class LiveContext final : public snapshot::SnapshotSource {
   // GLES cannot say a texture's target: binding it to the wrong one is an
   // error, to its own is not (glIsTexture said it was bound before).
   GLenum TextureTarget(uint64_t texture) const override {
+    if (auto known = targets_.find(texture); known != targets_.end()) return known->second;
+    return targets_[texture] = ProbeTarget(texture);
+  }
+  GLenum ProbeTarget(uint64_t texture) const {
     auto bind = Next<PFNGLBINDTEXTUREPROC>(api::glBindTexture);
     auto get_error = Next<PFNGLGETERRORPROC>(api::glGetError);
     for (const VersionedEnum& target : kTextureTargets) {
@@ -93,7 +98,17 @@ class LiveContext final : public snapshot::SnapshotSource {
                                                                           &pointer);
     return reinterpret_cast<uintptr_t>(pointer);
   }
-  const snapshot::TextureUploads* UploadsOf(uint64_t) const override { return nullptr; }
+  // The compressed images kept for it (upload_shadows.h), unless the texture
+  // has had an image GLES can read back since (then it is read back).
+  const snapshot::TextureUploads* UploadsOf(uint64_t texture) const override {
+    const snapshot::TextureUploads* kept = ShadowedUploads(texture);
+    if (kept == nullptr || version_ < 31) return kept;
+    const GLenum target = TextureTarget(texture);
+    GLint compressed = 1;
+    Next<PFNGLGETTEXLEVELPARAMETERIVPROC>(api::glGetTexLevelParameteriv)(
+        target == GL_TEXTURE_CUBE_MAP ? GL_TEXTURE_CUBE_MAP_POSITIVE_X : target, 0, GL_TEXTURE_COMPRESSED, &compressed);
+    return compressed ? kept : nullptr;
+  }
 
   // The frame being drawn: the swap that switched tracing on shows it.
   bool SurfacePixels(int* width, int* height, std::vector<uint8_t>* rgba) const override {
@@ -138,6 +153,7 @@ class LiveContext final : public snapshot::SnapshotSource {
 
  private:
   const int version_;
+  mutable std::map<uint64_t, GLenum> targets_;
 };
 
 // A made-up call into the trace, laid out as the generated recorders lay
@@ -239,8 +255,11 @@ void SynthesizeContextSnapshot() {
   for (const stream::DecodedCall& call : result.calls.calls()) WriteMadeUpCall(call);
   LearnClientArrays(*state, version);
   for (const std::string& line : result.not_carried) Log(LogLevel::kInfo, "trace: snapshot: not carried: %s", line.c_str());
-  Log(LogLevel::kInfo, "trace: snapshot of the context current when tracing began: %zu made-up calls, %llu bytes",
-      result.calls.size(), static_cast<unsigned long long>(result.calls.data_bytes()));
+  Log(LogLevel::kInfo,
+      "trace: snapshot of the context current when tracing began: %zu made-up calls, %llu bytes (the process keeps "
+      "%llu bytes of compressed images for snapshots)",
+      result.calls.size(), static_cast<unsigned long long>(result.calls.data_bytes()),
+      static_cast<unsigned long long>(ShadowedBytes()));
 }
 
 }  // namespace strata::trace

@@ -1,0 +1,182 @@
+#include "layers/trace/upload_shadows.h"
+
+#include <EGL/egl.h>
+#include <GLES3/gl32.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <tuple>
+
+#include "common/gl_bindings.h"
+#include "layers/trace/next_functions.h"
+#include "layers/trace/trace_wrappers.h"
+#include "snapshot/call_list.h"
+
+namespace strata::trace {
+namespace {
+
+struct Upload {
+  GLenum target;  // the face, for a cube map
+  GLint level;
+  bool defines;  // glCompressedTexImage*: the image's format and size
+  snapshot::CallList call;  // one call
+};
+struct ShadowedTexture {
+  std::vector<std::unique_ptr<Upload>> uploads;
+  std::map<std::pair<GLenum, GLint>, std::tuple<GLsizei, GLsizei, GLsizei>> sizes;  // per image, from its definition
+  snapshot::TextureUploads view;  // for the snapshot, made when asked
+};
+
+struct Shadows {
+  std::mutex mu;
+  // Per context (the namespace of its textures), per texture name.
+  std::map<EGLContext, std::map<GLuint, ShadowedTexture>> textures;
+  uint64_t bytes = 0;
+  const bool enabled = [] {
+    const char* value = std::getenv("STRATA_TRACE_SHADOWS");
+    return value == nullptr || std::strcmp(value, "0") != 0;
+  }();
+};
+Shadows& Get() {
+  static Shadows* shadows = new Shadows;  // never destroyed: hooks may run during exit
+  return *shadows;
+}
+
+// The texture an upload to `target` goes to, and whether its bytes are the
+// app's (not an offset into a pixel unpack buffer).
+bool Destination(GLenum target, EGLContext* context, GLuint* texture, bool* from_buffer) {
+  *context = Next<PFNEGLGETCURRENTCONTEXTPROC>(api::eglGetCurrentContext)();
+  const GLenum binding = TextureBindingOf(target);
+  if (*context == EGL_NO_CONTEXT || binding == 0) return false;
+  *texture = static_cast<GLuint>(QueryInteger(binding));
+  *from_buffer = *texture != 0 && QueryInteger(GL_MAJOR_VERSION) >= 3 && QueryInteger(GL_PIXEL_UNPACK_BUFFER_BINDING) != 0;
+  return *texture != 0;
+}
+
+// Keeps one upload; a whole image replaces what was kept for that image.
+void Keep(GLenum target, GLint level, bool defines, GLsizei width, GLsizei height, GLsizei depth, bool covers_from_origin,
+          const std::function<void(snapshot::CallList&)>& make) {
+  Shadows& shadows = Get();
+  if (!shadows.enabled) return;
+  EGLContext context;
+  GLuint name;
+  bool from_buffer;
+  if (!Destination(target, &context, &name, &from_buffer)) return;
+  std::lock_guard<std::mutex> lock(shadows.mu);
+  ShadowedTexture& texture = shadows.textures[context][name];
+  if (from_buffer) {
+    texture.view.from_buffer = true;
+    return;
+  }
+  const auto image = std::make_pair(target, level);
+  bool whole = defines;
+  if (defines) {
+    texture.sizes[image] = {width, height, depth};
+  } else if (auto size = texture.sizes.find(image); size != texture.sizes.end() && covers_from_origin) {
+    whole = std::get<0>(size->second) == width && std::get<1>(size->second) == height &&
+            std::get<2>(size->second) == depth;
+  }
+  // A definition replaces everything kept for its image; a sub-image that
+  // covers it all replaces the earlier sub-images, not the definition.
+  if (whole) {
+    for (auto it = texture.uploads.begin(); it != texture.uploads.end();) {
+      const bool same_image = (*it)->target == target && (*it)->level == level;
+      if (same_image && (defines || !(*it)->defines)) {
+        shadows.bytes -= (*it)->call.data_bytes();
+        it = texture.uploads.erase(it);
+      } else {
+        ++it;
+      }
+    }
+  }
+  auto upload = std::make_unique<Upload>();
+  upload->target = target;
+  upload->level = level;
+  upload->defines = defines;
+  make(upload->call);
+  shadows.bytes += upload->call.data_bytes();
+  texture.uploads.push_back(std::move(upload));
+}
+
+}  // namespace
+
+void Shadow_glCompressedTexImage2D(GLenum target, GLint level, GLenum internalformat, GLsizei width, GLsizei height,
+                                   GLint border, GLsizei imageSize, const void* data) {
+  if (data == nullptr || imageSize <= 0) return;
+  Keep(target, level, true, width, height, 1, true, [&](snapshot::CallList& calls) {
+    calls.Add(api::glCompressedTexImage2D).Arg(target).Arg(level).Arg(internalformat).Arg(width).Arg(height)
+        .Arg(border).Arg(imageSize).In(data, static_cast<size_t>(imageSize));
+  });
+}
+
+void Shadow_glCompressedTexImage3D(GLenum target, GLint level, GLenum internalformat, GLsizei width, GLsizei height,
+                                   GLsizei depth, GLint border, GLsizei imageSize, const void* data) {
+  if (data == nullptr || imageSize <= 0) return;
+  Keep(target, level, true, width, height, depth, true, [&](snapshot::CallList& calls) {
+    calls.Add(api::glCompressedTexImage3D).Arg(target).Arg(level).Arg(internalformat).Arg(width).Arg(height)
+        .Arg(depth).Arg(border).Arg(imageSize).In(data, static_cast<size_t>(imageSize));
+  });
+}
+
+void Shadow_glCompressedTexSubImage2D(GLenum target, GLint level, GLint xoffset, GLint yoffset, GLsizei width,
+                                      GLsizei height, GLenum format, GLsizei imageSize, const void* data) {
+  if (data == nullptr || imageSize <= 0) return;
+  Keep(target, level, false, width, height, 1, xoffset == 0 && yoffset == 0, [&](snapshot::CallList& calls) {
+    calls.Add(api::glCompressedTexSubImage2D).Arg(target).Arg(level).Arg(xoffset).Arg(yoffset).Arg(width)
+        .Arg(height).Arg(format).Arg(imageSize).In(data, static_cast<size_t>(imageSize));
+  });
+}
+
+void Shadow_glCompressedTexSubImage3D(GLenum target, GLint level, GLint xoffset, GLint yoffset, GLint zoffset,
+                                      GLsizei width, GLsizei height, GLsizei depth, GLenum format, GLsizei imageSize,
+                                      const void* data) {
+  if (data == nullptr || imageSize <= 0) return;
+  Keep(target, level, false, width, height, depth, xoffset == 0 && yoffset == 0 && zoffset == 0,
+       [&](snapshot::CallList& calls) {
+         calls.Add(api::glCompressedTexSubImage3D).Arg(target).Arg(level).Arg(xoffset).Arg(yoffset).Arg(zoffset)
+             .Arg(width).Arg(height).Arg(depth).Arg(format).Arg(imageSize).In(data, static_cast<size_t>(imageSize));
+       });
+}
+
+void Shadow_glDeleteTextures(GLsizei n, const GLuint* textures) {
+  Shadows& shadows = Get();
+  if (!shadows.enabled || n <= 0 || textures == nullptr) return;
+  EGLContext context = Next<PFNEGLGETCURRENTCONTEXTPROC>(api::eglGetCurrentContext)();
+  std::lock_guard<std::mutex> lock(shadows.mu);
+  auto of_context = shadows.textures.find(context);
+  if (of_context == shadows.textures.end()) return;
+  for (GLsizei i = 0; i < n; ++i) {
+    auto texture = of_context->second.find(textures[i]);
+    if (texture == of_context->second.end()) continue;
+    for (const auto& upload : texture->second.uploads) shadows.bytes -= upload->call.data_bytes();
+    of_context->second.erase(texture);
+  }
+}
+
+const snapshot::TextureUploads* ShadowedUploads(uint64_t texture) {
+  Shadows& shadows = Get();
+  EGLContext context = Next<PFNEGLGETCURRENTCONTEXTPROC>(api::eglGetCurrentContext)();
+  std::lock_guard<std::mutex> lock(shadows.mu);
+  auto of_context = shadows.textures.find(context);
+  if (of_context == shadows.textures.end()) return nullptr;
+  auto it = of_context->second.find(static_cast<GLuint>(texture));
+  if (it == of_context->second.end() || (it->second.uploads.empty() && !it->second.view.from_buffer)) return nullptr;
+  ShadowedTexture& shadowed = it->second;
+  shadowed.view.uploads.clear();
+  for (const auto& upload : shadowed.uploads) {
+    shadowed.view.uploads.push_back({{}, &upload->call.calls().front()});
+  }
+  return &shadowed.view;
+}
+
+uint64_t ShadowedBytes() {
+  Shadows& shadows = Get();
+  std::lock_guard<std::mutex> lock(shadows.mu);
+  return shadows.bytes;
+}
+
+}  // namespace strata::trace
