@@ -1,9 +1,11 @@
-// `compressed_texture_app FRAMES`: draws, every frame, two quads textured
+// `compressed_texture_app FRAMES [EXTRA_MIB]`: draws, every frame, two quads textured
 // with ETC2 images uploaded once at the start (one with
 // glCompressedTexImage2D, one into glTexStorage2D storage with
 // glCompressedTexSubImage2D) on a 64x64 pbuffer. GLES cannot read such
 // images back: an attach after the start can only carry them from copies
-// the tracer kept (src/layers/trace/upload_shadows.h).
+// the tracer kept (src/layers/trace/upload_shadows.h). EXTRA_MIB more MiB of
+// compressed textures (2048x2048, 2 MiB each, never drawn) measure what
+// those copies cost (docs/benchmarks.md).
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -26,11 +28,12 @@ void SolidBlock(uint8_t r5, uint8_t g5, uint8_t b5, uint8_t* block) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 2) {
-    std::fprintf(stderr, "usage: compressed_texture_app FRAMES\n");
+  if (argc != 2 && argc != 3) {
+    std::fprintf(stderr, "usage: compressed_texture_app FRAMES [EXTRA_MIB]\n");
     return 2;
   }
   const int frames = std::atoi(argv[1]);
+  const int extra_textures = argc == 3 ? std::atoi(argv[2]) / 2 : 0;
   PbufferContext c = MakePbufferCurrent(64, 0);
   if (c.failed) {
     std::fprintf(stderr, "compressed_texture_app: %s failed\n", c.failed);
@@ -59,6 +62,14 @@ int main(int argc, char** argv) {
                             yellow.data());
   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+  std::vector<uint8_t> big(2048 / 4 * 2048 / 4 * 8, 0);
+  std::vector<GLuint> extra(static_cast<size_t>(extra_textures));
+  if (!extra.empty()) glGenTextures(extra_textures, extra.data());
+  for (GLuint texture : extra) {
+    glBindTexture(GL_TEXTURE_2D, texture);
+    glCompressedTexImage2D(GL_TEXTURE_2D, 0, GL_COMPRESSED_RGB8_ETC2, 2048, 2048, 0, static_cast<GLsizei>(big.size()),
+                           big.data());
+  }
   const GLuint program = LinkedProgram(
       CompiledShader(GL_VERTEX_SHADER,
                      "attribute vec2 corner; uniform float left; varying vec2 at;"
