@@ -11,6 +11,7 @@
 #include "common/gl_state_lists.h"
 #include "common/pixel_store.h"
 #include "common/uniform_types.h"
+#include "snapshot/attribute_array.h"
 
 namespace strata::snapshot {
 namespace {
@@ -914,22 +915,11 @@ class Snapshot {
     const GLint attributes = std::min(Integer(GL_MAX_VERTEX_ATTRIBS), 32);
     for (GLint i = 0; i < attributes; ++i) {
       const GLuint index = static_cast<GLuint>(i);
-      auto get = [&](GLenum pname) {
-        GLint value = 0;
-        get_i(index, pname, &value);
-        return value;
-      };
-      const GLint enabled = get(GL_VERTEX_ATTRIB_ARRAY_ENABLED);
-      const GLint buffer = get(GL_VERTEX_ATTRIB_ARRAY_BUFFER_BINDING);
-      void* pointer = nullptr;
-      get_pointer(index, GL_VERTEX_ATTRIB_ARRAY_POINTER, &pointer);
-      const GLint size = get(GL_VERTEX_ATTRIB_ARRAY_SIZE), type = get(GL_VERTEX_ATTRIB_ARRAY_TYPE);
-      const GLint stride = get(GL_VERTEX_ATTRIB_ARRAY_STRIDE), normalized = get(GL_VERTEX_ATTRIB_ARRAY_NORMALIZED);
-      const GLint integer = host_version_ >= 30 && version_ >= 30 ? get(GL_VERTEX_ATTRIB_ARRAY_INTEGER) : 0;
-      const GLint divisor = host_version_ >= 30 && version_ >= 30 ? get(GL_VERTEX_ATTRIB_ARRAY_DIVISOR) : 0;
-      uint64_t address = reinterpret_cast<uintptr_t>(pointer);
-      const bool specified = buffer != 0 || address != 0 || size != 4 || type != GL_FLOAT || stride != 0 ||
-                             normalized != 0 || integer != 0;
+      const AttributeArray a = ReadAttributeArray(get_i, get_pointer, index, host_version_ >= 30 && version_ >= 30);
+      const GLint buffer = a.buffer, size = a.size, type = a.type, stride = a.stride, normalized = a.normalized;
+      const GLint integer = a.integer, divisor = a.divisor, enabled = a.enabled;
+      uint64_t address = reinterpret_cast<uintptr_t>(a.pointer);
+      const bool specified = a.specified();
       if (specified) {
         if (buffer == 0 && address != 0) {
           // A client array: the stream's address, which the draws' memory records fill.

@@ -195,6 +195,20 @@ TEST(TrimCommand, BadInputIsOneErrorAndNoOutput) {
   EXPECT_EQ(Strata({"trim", trace, "--frames", "1", "-o", trace}).exit_code, 2);
   EXPECT_FALSE(std::filesystem::exists(out));
 
+  // A trace cut short: the frames before the damage trim; those after it are past its end.
+  const std::string whole = Trace("cut", {App("gles2_shaders"), "--frames", "60", "--size", "64x48"});
+  const std::string cut = Temp("cut-short.strace");
+  std::filesystem::copy_file(whole, cut);
+  std::filesystem::resize_file(cut, std::filesystem::file_size(whole) * 2 / 3);
+  ProcessResult early = Strata({"trim", cut, "--frames", "5-6", "-o", out});
+  EXPECT_EQ(early.exit_code, 0) << early.err;
+  EXPECT_EQ(Strata({"replay", "--verify", out}).exit_code, 0);
+  std::filesystem::remove(out);
+  ProcessResult late = Strata({"trim", cut, "--frames", "55", "-o", out});
+  EXPECT_EQ(late.exit_code, 1);
+  EXPECT_NE(late.err.find("past its end"), std::string::npos) << late.err;
+  EXPECT_FALSE(std::filesystem::exists(out));
+
   const std::string gles1 = Trace("gles1", {App("gles1_cube"), "--frames", "3", "--size", "64x48"});
   ProcessResult fixed_function = Strata({"trim", gles1, "--frames", "1-2", "-o", out});
   EXPECT_EQ(fixed_function.exit_code, 1);

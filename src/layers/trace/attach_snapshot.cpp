@@ -17,6 +17,7 @@
 #include "layers/trace/next_functions.h"
 #include "layers/trace/trace_session.h"
 #include "layers/trace/upload_shadows.h"
+#include "snapshot/attribute_array.h"
 #include "snapshot/context_snapshot.h"
 #include "stream/call_encoder.h"
 
@@ -207,22 +208,13 @@ void LearnClientArrays(ContextState& state, int version) {
     bind_vertex_array(0);
   }
   auto get = Next<PFNGLGETVERTEXATTRIBIVPROC>(api::glGetVertexAttribiv);
+  auto get_pointer = Next<PFNGLGETVERTEXATTRIBPOINTERVPROC>(api::glGetVertexAttribPointerv);
   const GLint attributes = std::min<GLint>(QueryInteger(GL_MAX_VERTEX_ATTRIBS), capture::ClientArrays::kSlots);
   for (GLint i = 0; i < attributes; ++i) {
-    const GLuint index = static_cast<GLuint>(i);
-    auto value = [&](GLenum pname) {
-      GLint v = 0;
-      get(index, pname, &v);
-      return v;
-    };
-    void* pointer = nullptr;
-    Next<PFNGLGETVERTEXATTRIBPOINTERVPROC>(api::glGetVertexAttribPointerv)(index, GL_VERTEX_ATTRIB_ARRAY_POINTER,
-                                                                          &pointer);
-    state.arrays.SetPointer(i, value(GL_VERTEX_ATTRIB_ARRAY_SIZE), static_cast<GLenum>(value(GL_VERTEX_ATTRIB_ARRAY_TYPE)),
-                            value(GL_VERTEX_ATTRIB_ARRAY_STRIDE), pointer,
-                            value(GL_VERTEX_ATTRIB_ARRAY_BUFFER_BINDING) == 0);
-    state.arrays.Enable(i, value(GL_VERTEX_ATTRIB_ARRAY_ENABLED) != 0);
-    if (version >= 30) state.arrays.SetDivisor(i, static_cast<GLuint>(value(GL_VERTEX_ATTRIB_ARRAY_DIVISOR)));
+    const snapshot::AttributeArray a = snapshot::ReadAttributeArray(get, get_pointer, static_cast<GLuint>(i), version >= 30);
+    state.arrays.SetPointer(i, a.size, static_cast<GLenum>(a.type), a.stride, a.pointer, a.buffer == 0);
+    state.arrays.Enable(i, a.enabled != 0);
+    state.arrays.SetDivisor(i, static_cast<GLuint>(a.divisor));
   }
   if (version >= 30) bind_vertex_array(static_cast<GLuint>(vertex_array));
 }

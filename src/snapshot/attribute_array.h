@@ -1,0 +1,48 @@
+#pragma once
+// One vertex attribute's array as the driver holds it (of the bound vertex
+// array object): what a snapshot writes as glVertexAttrib*Pointer, and what
+// a tracer joining mid-run must learn of client-side arrays. Read in one
+// place for both.
+
+#include <GLES3/gl32.h>
+
+#include <cstdint>
+
+namespace strata::snapshot {
+
+struct AttributeArray {
+  GLint enabled = 0, buffer = 0, size = 4, type = GL_FLOAT, stride = 0, normalized = 0, integer = 0, divisor = 0;
+  const void* pointer = nullptr;
+  // Set by the app at all (a fresh context's attribute is none of these).
+  bool specified() const {
+    return buffer != 0 || pointer != nullptr || size != 4 || type != GL_FLOAT || stride != 0 || normalized != 0 ||
+           integer != 0;
+  }
+};
+
+// `gles3`: the context has GLES 3's integer and divisor state.
+inline AttributeArray ReadAttributeArray(PFNGLGETVERTEXATTRIBIVPROC get, PFNGLGETVERTEXATTRIBPOINTERVPROC get_pointer,
+                                         GLuint index, bool gles3) {
+  auto value = [&](GLenum pname) {
+    GLint v = 0;
+    get(index, pname, &v);
+    return v;
+  };
+  AttributeArray a;
+  a.enabled = value(GL_VERTEX_ATTRIB_ARRAY_ENABLED);
+  a.buffer = value(GL_VERTEX_ATTRIB_ARRAY_BUFFER_BINDING);
+  a.size = value(GL_VERTEX_ATTRIB_ARRAY_SIZE);
+  a.type = value(GL_VERTEX_ATTRIB_ARRAY_TYPE);
+  a.stride = value(GL_VERTEX_ATTRIB_ARRAY_STRIDE);
+  a.normalized = value(GL_VERTEX_ATTRIB_ARRAY_NORMALIZED);
+  if (gles3) {
+    a.integer = value(GL_VERTEX_ATTRIB_ARRAY_INTEGER);
+    a.divisor = value(GL_VERTEX_ATTRIB_ARRAY_DIVISOR);
+  }
+  void* pointer = nullptr;
+  get_pointer(index, GL_VERTEX_ATTRIB_ARRAY_POINTER, &pointer);
+  a.pointer = pointer;
+  return a;
+}
+
+}  // namespace strata::snapshot
