@@ -135,9 +135,9 @@ step "the example layers built against /usr load"
 if command -v man >/dev/null; then
   [[ "$(man -w strata-trace)" == /usr/share/man/man1/strata-trace.1* ]] || fail "man does not find strata-trace(1)"
 fi
-offered=$(bash -c 'source /usr/share/bash-completion/completions/strata; COMP_WORDS=(strata tr); COMP_CWORD=1; _strata
+offered=$(bash -c 'source /usr/share/bash-completion/completions/strata; COMP_WORDS=(strata tra); COMP_CWORD=1; _strata
   printf "%s\n" "${COMPREPLY[@]}"')
-[[ "$offered" == trace ]] || fail "the installed completion completes 'strata tr' to '$offered', not trace"
+[[ "$offered" == trace ]] || fail "the installed completion completes 'strata tra' to '$offered', not trace"
 step "man pages and completion for: $(tr '\n' ' ' <<<"$commands")"
 
 "${sudo[@]}" dpkg --purge "$name" >"$work/dpkg.log" 2>&1 ||
