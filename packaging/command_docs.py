@@ -16,6 +16,7 @@
 Python 3 standard library only.
 """
 
+import gzip
 import os
 import re
 import shlex
@@ -80,9 +81,9 @@ def normalized_help(text):
 def write_man_pages(strata, help2man, version, outdir):
     listed = commands(strata)
     os.makedirs(outdir, exist_ok=True)
-    wanted = {"strata.1"} | {f"strata-{name}.1" for name, _ in listed}
+    wanted = {"strata.1.gz"} | {f"strata-{name}.1.gz" for name, _ in listed}
     for stale in set(os.listdir(outdir)) - wanted:
-        if stale.endswith(".1"):
+        if stale.endswith(".1") or stale.endswith(".1.gz"):
             os.remove(os.path.join(outdir, stale))
     with tempfile.TemporaryDirectory() as work:
         pages = [(None, "the command line of the Strata GLES toolkit: layers, tracing, replay, remote rendering",
@@ -107,9 +108,15 @@ def write_man_pages(strata, help2man, version, outdir):
                                     stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
             if result.returncode != 0:
                 fail(f"help2man failed for {page}:\n{result.stdout}")
-            with open(output) as f:
-                if ".SH SYNOPSIS" not in f.read():
-                    fail(f"{output} has no SYNOPSIS: help2man did not read the usage lines")
+            with open(output, "rb") as f:
+                text = f.read()
+            if b".SH SYNOPSIS" not in text:
+                fail(f"{output} has no SYNOPSIS: help2man did not read the usage lines")
+            # Installed compressed, as Debian policy asks; mtime 0, so the same
+            # page makes the same bytes.
+            with open(output + ".gz", "wb") as f:
+                f.write(gzip.compress(text, compresslevel=9, mtime=0))
+            os.remove(output)
 
 
 # --- bash completion -------------------------------------------------------

@@ -19,7 +19,12 @@ mkdir -p "$build"
 # The glvnd vendor JSON of the remote driver goes to /usr/share/strata, not
 # to /usr/share/glvnd/egl_vendor.d, where every EGL program would load the
 # remote driver: users name it in __EGL_VENDOR_LIBRARY_FILENAMES (docs/remote.md).
+# Debian's hardening for what it installs: fortified libc calls, symbols
+# bound at load and read-only relocations.
+hardened="-Wl,-z,relro,-z,now"
 cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_INSTALL_PREFIX=/usr \
+  -DCMAKE_CXX_FLAGS="-D_FORTIFY_SOURCE=2" -DCMAKE_C_FLAGS="-D_FORTIFY_SOURCE=2" \
+  -DCMAKE_EXE_LINKER_FLAGS="$hardened" -DCMAKE_SHARED_LINKER_FLAGS="$hardened" -DCMAKE_MODULE_LINKER_FLAGS="$hardened" \
   -DSTRATA_BUILD_TESTS=OFF -DSTRATA_BUILD_BENCH=OFF -DSTRATA_BUILD_EXAMPLES=OFF \
   -DSTRATA_SANITIZE=OFF -DSTRATA_FUZZ=OFF -DSTRATA_COMMAND_DOCS=ON \
   -DSTRATA_GLVND_VENDOR_DIR=share/strata/glvnd/egl_vendor.d >"$build/configure.log" 2>&1 ||

@@ -11,6 +11,8 @@ packages=(
   # example layers' Makefile (make); the Debian package's dependencies,
   # found by CPack with dpkg-shlibdeps (dpkg-dev)
   help2man make dpkg-dev
+  # Debian's checks of the package (scripts/test_package.sh)
+  lintian
   # the API registries the generator reads (gl.xml, egl.xml)
   khronos-api librust-khronos-api-dev
   # headers and the system EGL/GLES (glvnd) with Mesa's llvmpipe

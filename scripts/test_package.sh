@@ -9,6 +9,7 @@
 # - the example layers build against /usr with pkg-config and
 #   find_package(Strata) (tests/packaging/build_example_layers.sh) and load;
 # - man pages and bash completion are installed;
+# - lintian finds no error and no warning in it;
 # then purges the package and checks that none of its files or directories
 # are left. The package is purged however the checks end. Needs root or sudo.
 #   bash scripts/test_package.sh [DEB]
@@ -36,7 +37,7 @@ fi
 if state=$(dpkg-query --show --showformat='${db:Status-Status}' "$name" 2>/dev/null) && [[ "$state" != not-installed ]]; then
   fail "$name is already on this machine ($state): remove it first (dpkg --purge $name), so this test leaves the machine as it found it"
 fi
-for tool in xvfb-run es2_info; do
+for tool in xvfb-run es2_info lintian; do
   command -v "$tool" >/dev/null || fail "$tool not found: run bash scripts/setup.sh"
 done
 multiarch=$(dpkg-architecture --query DEB_HOST_MULTIARCH)
@@ -55,6 +56,12 @@ cleanup() {
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
+
+# Debian's own checks of a package: no errors, no warnings (lintian does not
+# want to run as root, and says so; it runs all the same).
+lintian --fail-on error,warning "$deb" >"$work/lintian.log" 2>&1 ||
+  { cat "$work/lintian.log" >&2; fail "lintian finds errors or warnings in $deb (above)"; }
+step "lintian: no errors, no warnings"
 
 # What the package holds, and which of those paths exist before it is installed.
 dpkg-deb --fsys-tarfile "$deb" | tar -t | sed -e 's|^\./|/|' -e 's|/$||' | grep -v '^/\?$' >"$work/contents"
@@ -78,12 +85,13 @@ expected=(/usr/bin/strata /usr/include/strata/gles_layer.h /usr/share/pkgconfig/
   /usr/share/cmake/Strata/StrataConfig.cmake /usr/share/cmake/Strata/StrataConfigVersion.cmake
   /usr/share/cmake/Strata/StrataTargets.cmake /usr/share/bash-completion/completions/strata
   /usr/share/doc/strata/README.md /usr/share/doc/strata/LICENSE /usr/share/doc/strata/docs/writing-layers.md
-  /usr/share/strata/glvnd/egl_vendor.d/10_strata_remote.json /usr/share/man/man1/strata.1)
+  /usr/share/strata/glvnd/egl_vendor.d/10_strata_remote.json /usr/share/man/man1/strata.1.gz
+  /usr/share/doc/strata/copyright /usr/share/doc/strata/changelog.gz)
 for library in libEGL.so.1 libGLESv2.so.2 libGLESv1_CM.so.1 libGL.so.1 libstrata_loader.so libstrata_remote.so \
     layers/libstrata_trace.so layers/libstrata_call_counter.so layers/libstrata_error_check.so; do
   expected+=("$lib_dir/$library")
 done
-for command in $commands; do expected+=("/usr/share/man/man1/strata-$command.1"); done
+for command in $commands; do expected+=("/usr/share/man/man1/strata-$command.1.gz"); done
 dpkg --listfiles "$name" >"$work/listed"
 for path in "${expected[@]}"; do
   grep -qxF "$path" "$work/listed" || fail "the package does not install $path"

@@ -45,13 +45,20 @@ for file in bin/strata include/strata/gles_layer.h share/pkgconfig/strata.pc \
     "$lib_subdir"/libGLESv1_CM.so.1 "$lib_subdir"/libGL.so.1 "$lib_subdir"/libstrata_loader.so \
     "$lib_subdir"/libstrata_remote.so "$lib_subdir"/layers/libstrata_trace.so \
     "$lib_subdir"/layers/libstrata_call_counter.so "$lib_subdir"/layers/libstrata_error_check.so \
-    share/doc/strata/README.md share/doc/strata/LICENSE share/doc/strata/docs/writing-layers.md; do
+    share/doc/strata/README.md share/doc/strata/LICENSE share/doc/strata/copyright share/doc/strata/changelog.gz \
+    share/doc/strata/docs/writing-layers.md; do
   [[ -e "$prefix/$file" ]] || fail "the install lacks $file"
 done
 for doc in "$source_dir"/docs/*.md; do
   cmp -s "$doc" "$prefix/share/doc/strata/docs/$(basename "$doc")" || fail "share/doc/strata/docs/$(basename "$doc") is not docs/$(basename "$doc")"
 done
 grep -q "^Copyright (c) 2026 The Strata authors$" "$prefix/share/doc/strata/LICENSE" || fail "share/doc/strata/LICENSE has no copyright line"
+# Debian's copyright format: the LICENSE under License: Expat, a line of its text.
+copyright=$prefix/share/doc/strata/copyright
+grep -q "^License: Expat$" "$copyright" || fail "share/doc/strata/copyright names no License: Expat"
+grep -q "^ Permission is hereby granted, free of charge" "$copyright" || fail "share/doc/strata/copyright lacks the license text"
+zcat "$prefix/share/doc/strata/changelog.gz" | head -1 | grep -q "^strata ([0-9.]*) " ||
+  fail "share/doc/strata/changelog.gz does not open with a Debian changelog entry"
 step "files in place"
 
 # The layer template of docs/writing-layers.md is examples/layers' build files, word for word.
@@ -96,10 +103,10 @@ if [[ "$command_docs" == ON ]]; then
       _ "$completion" "$@"
   }
   for page in strata $(sed 's/^/strata-/' <<<"$commands"); do
-    man_page=$prefix/share/man/man1/$page.1
-    [[ -f "$man_page" ]] || fail "the install lacks share/man/man1/$page.1"
-    grep -q "^$page \\\\- " "$man_page" || fail "$page.1 has no NAME line for $page"
-    grep -q "^\.SH SYNOPSIS" "$man_page" || fail "$page.1 has no SYNOPSIS"
+    man_page=$prefix/share/man/man1/$page.1.gz
+    [[ -f "$man_page" ]] || fail "the install lacks share/man/man1/$page.1.gz"
+    zcat "$man_page" | grep -q "^$page \\\\- " || fail "$page.1.gz has no NAME line for $page"
+    zcat "$man_page" | grep -q "^\.SH SYNOPSIS" || fail "$page.1.gz has no SYNOPSIS"
   done
   for command in $commands; do
     complete_words strata "${command:0:3}" | grep -qx "$command" || fail "the completion does not complete 'strata ${command:0:3}' to $command"
