@@ -29,6 +29,9 @@ class OrderedRecordReader final : public RecordSource {
   static std::unique_ptr<OrderedRecordReader> Open(const std::string& path, std::string* error);
 
   const TraceHeader& header() const { return file_->header(); }
+  // The file's frame index (trace_file.h): entry k marks where frame k + 1
+  // begins. Empty for a file that was not finished cleanly.
+  const std::vector<FrameIndexEntry>& frame_index() const { return file_->frames(); }
   const FunctionTable& functions() const { return functions_; }
 
   // The next record in call order; false at the end (see error()).

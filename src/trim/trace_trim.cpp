@@ -55,9 +55,27 @@ struct Range {
   // surface's depth and stencil back.
   uint64_t snapshot_at = 0;
 };
+// A range of whole frames inside a finished trace, from its frame index
+// alone (no reading of what comes before); false to find it by reading.
+bool RangeFromIndex(const TrimOptions& options, const stream::OrderedRecordReader& reader, Range* range) {
+  const std::vector<stream::FrameIndexEntry>& index = reader.frame_index();
+  // Frame 0 and a range up to the end are found by reading: where the first
+  // call is, and the number of the last, are not in the index.
+  if (!options.by_frames || options.first == 0 || options.last == UINT64_MAX || options.last >= index.size()) {
+    return false;
+  }
+  const uint64_t first = index[options.first - 1].sequence, next = index[options.last].sequence;
+  if (next <= first) return false;
+  range->first = range->snapshot_at = first;
+  range->last = next - 1;
+  range->first_frame = options.first;
+  return true;
+}
+
 bool FindRange(const TrimOptions& options, Range* range, std::string* error) {
   auto reader = stream::OrderedRecordReader::Open(options.input, error);
   if (!reader) return false;
+  if (RangeFromIndex(options, *reader, range)) return true;
   stream::CallDecoder decoder(reader->functions());
   decoder.AcceptUnknownFunctions(true);
   stream::Record record;
