@@ -1,6 +1,7 @@
 // Replay of real X11 programs (under a virtual X server): a glmark2-es2 run
-// replays headless to the frames it showed, and replay into X11 windows
-// draws what was traced.
+// replays headless to the frames it showed, a trim of its middle frames and
+// an attach to it mid-scene replay alone to theirs, and replay into X11
+// windows draws what was traced.
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <signal.h>
