@@ -98,38 +98,37 @@ bool StorageLayoutOf(GLenum internal, ImageLayout* layout) {
   }
 }
 
-// Which glUniform sets a uniform of a type, and how many values one element holds.
+// Which glUniform*v sets one element of a uniform of a type (the values it
+// takes: common/uniform_types.h).
 struct UniformSetter {
   api::Slot slot;
   bool matrix;
 };
-bool SetterOf(GLenum type, UniformSetter* setter) {
+UniformSetter SetterOf(GLenum type) {
   switch (type) {
-    case GL_FLOAT: *setter = {api::glUniform1fv, false}; return true;
-    case GL_FLOAT_VEC2: *setter = {api::glUniform2fv, false}; return true;
-    case GL_FLOAT_VEC3: *setter = {api::glUniform3fv, false}; return true;
-    case GL_FLOAT_VEC4: *setter = {api::glUniform4fv, false}; return true;
-    case GL_INT: case GL_BOOL: *setter = {api::glUniform1iv, false}; return true;
-    case GL_INT_VEC2: case GL_BOOL_VEC2: *setter = {api::glUniform2iv, false}; return true;
-    case GL_INT_VEC3: case GL_BOOL_VEC3: *setter = {api::glUniform3iv, false}; return true;
-    case GL_INT_VEC4: case GL_BOOL_VEC4: *setter = {api::glUniform4iv, false}; return true;
-    case GL_UNSIGNED_INT: *setter = {api::glUniform1uiv, false}; return true;
-    case GL_UNSIGNED_INT_VEC2: *setter = {api::glUniform2uiv, false}; return true;
-    case GL_UNSIGNED_INT_VEC3: *setter = {api::glUniform3uiv, false}; return true;
-    case GL_UNSIGNED_INT_VEC4: *setter = {api::glUniform4uiv, false}; return true;
-    case GL_FLOAT_MAT2: *setter = {api::glUniformMatrix2fv, true}; return true;
-    case GL_FLOAT_MAT3: *setter = {api::glUniformMatrix3fv, true}; return true;
-    case GL_FLOAT_MAT4: *setter = {api::glUniformMatrix4fv, true}; return true;
-    case GL_FLOAT_MAT2x3: *setter = {api::glUniformMatrix2x3fv, true}; return true;
-    case GL_FLOAT_MAT2x4: *setter = {api::glUniformMatrix2x4fv, true}; return true;
-    case GL_FLOAT_MAT3x2: *setter = {api::glUniformMatrix3x2fv, true}; return true;
-    case GL_FLOAT_MAT3x4: *setter = {api::glUniformMatrix3x4fv, true}; return true;
-    case GL_FLOAT_MAT4x2: *setter = {api::glUniformMatrix4x2fv, true}; return true;
-    case GL_FLOAT_MAT4x3: *setter = {api::glUniformMatrix4x3fv, true}; return true;
+    case GL_FLOAT: return {api::glUniform1fv, false};
+    case GL_FLOAT_VEC2: return {api::glUniform2fv, false};
+    case GL_FLOAT_VEC3: return {api::glUniform3fv, false};
+    case GL_FLOAT_VEC4: return {api::glUniform4fv, false};
+    case GL_INT: case GL_BOOL: return {api::glUniform1iv, false};
+    case GL_INT_VEC2: case GL_BOOL_VEC2: return {api::glUniform2iv, false};
+    case GL_INT_VEC3: case GL_BOOL_VEC3: return {api::glUniform3iv, false};
+    case GL_INT_VEC4: case GL_BOOL_VEC4: return {api::glUniform4iv, false};
+    case GL_UNSIGNED_INT: return {api::glUniform1uiv, false};
+    case GL_UNSIGNED_INT_VEC2: return {api::glUniform2uiv, false};
+    case GL_UNSIGNED_INT_VEC3: return {api::glUniform3uiv, false};
+    case GL_UNSIGNED_INT_VEC4: return {api::glUniform4uiv, false};
+    case GL_FLOAT_MAT2: return {api::glUniformMatrix2fv, true};
+    case GL_FLOAT_MAT3: return {api::glUniformMatrix3fv, true};
+    case GL_FLOAT_MAT4: return {api::glUniformMatrix4fv, true};
+    case GL_FLOAT_MAT2x3: return {api::glUniformMatrix2x3fv, true};
+    case GL_FLOAT_MAT2x4: return {api::glUniformMatrix2x4fv, true};
+    case GL_FLOAT_MAT3x2: return {api::glUniformMatrix3x2fv, true};
+    case GL_FLOAT_MAT3x4: return {api::glUniformMatrix3x4fv, true};
+    case GL_FLOAT_MAT4x2: return {api::glUniformMatrix4x2fv, true};
+    case GL_FLOAT_MAT4x3: return {api::glUniformMatrix4x3fv, true};
     default:
-      // Samplers and images hold a unit.
-      *setter = {api::glUniform1iv, false};
-      return true;
+      return {api::glUniform1iv, false};  // samplers and images hold a unit
   }
 }
 
@@ -384,8 +383,11 @@ class Snapshot {
         TextureImages(name, target, static_cast<GLuint>(host));
       }
       // Parameters after the images: glTexStorage leaves them as they were.
+      // Multisampled textures take no sampling parameters (setting one is an error).
+      const bool multisampled = target == GL_TEXTURE_2D_MULTISAMPLE || target == GL_TEXTURE_2D_MULTISAMPLE_ARRAY;
       for (const auto& list : {std::span<const SamplingParameter>(kSamplingParameters),
                                std::span<const SamplingParameter>(kTextureOnlyParameters)}) {
+        if (multisampled && list.data() == kSamplingParameters) continue;
         for (const SamplingParameter& parameter : list) {
           if (parameter.min_version > version_ || parameter.min_version > host_version_) continue;
           if (parameter.is_float) {
@@ -462,6 +464,21 @@ class Snapshot {
     const std::string what = "texture " + std::to_string(name);
     const bool cube = target == GL_TEXTURE_CUBE_MAP;
     const bool layered = target == GL_TEXTURE_3D || target == GL_TEXTURE_2D_ARRAY;
+    if (target == GL_TEXTURE_2D_MULTISAMPLE && version_ >= 31) {
+      // Its storage (a render target's, as a rule); samples cannot be read back one by one.
+      auto get = [&](GLenum pname) {
+        GLint value = 0;
+        level_parameter(target, 0, pname, &value);
+        return value;
+      };
+      if (get(GL_TEXTURE_WIDTH) > 0) {
+        calls_.Add(api::glTexStorage2DMultisample).Arg(target).Arg(get(GL_TEXTURE_SAMPLES))
+            .Arg(get(GL_TEXTURE_INTERNAL_FORMAT)).Arg(get(GL_TEXTURE_WIDTH)).Arg(get(GL_TEXTURE_HEIGHT))
+            .Arg(get(GL_TEXTURE_FIXED_SAMPLE_LOCATIONS));
+        Note(what + ": multisampled; its storage is carried, not its samples");
+      }
+      return;
+    }
     if (target == GL_TEXTURE_2D_MULTISAMPLE || target == GL_TEXTURE_2D_MULTISAMPLE_ARRAY ||
         target == GL_TEXTURE_CUBE_MAP_ARRAY) {
       Note(what + ": a " + Hex(target) + " texture; its storage and images are not carried");
@@ -803,8 +820,7 @@ class Snapshot {
       }
       const bool array = base.size() > 3 && base.compare(base.size() - 3, 3, "[0]") == 0;
       if (array) base.resize(base.size() - 3);
-      UniformSetter setter;
-      SetterOf(type, &setter);
+      const UniformSetter setter = SetterOf(type);
       const size_t components = UniformTypeComponents(type);
       for (GLint element = 0; element < std::max(size, 1); ++element) {
         const std::string uniform = array ? base + "[" + std::to_string(element) + "]" : base;

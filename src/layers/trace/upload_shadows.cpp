@@ -145,8 +145,11 @@ void Shadow_glCompressedTexSubImage3D(GLenum target, GLint level, GLint xoffset,
 void Shadow_glDeleteTextures(GLsizei n, const GLuint* textures) {
   Shadows& shadows = Get();
   if (!shadows.enabled || n <= 0 || textures == nullptr) return;
-  EGLContext context = Next<PFNEGLGETCURRENTCONTEXTPROC>(api::eglGetCurrentContext)();
   std::lock_guard<std::mutex> lock(shadows.mu);
+  // Nothing kept, nothing to drop: and no EGL call, which at a program's end
+  // (after eglReleaseThread) would make EGL set up the thread again.
+  if (shadows.textures.empty()) return;
+  EGLContext context = Next<PFNEGLGETCURRENTCONTEXTPROC>(api::eglGetCurrentContext)();
   auto of_context = shadows.textures.find(context);
   if (of_context == shadows.textures.end()) return;
   for (GLsizei i = 0; i < n; ++i) {
