@@ -528,7 +528,7 @@ TEST(AttachDetach, Gles3ProgramAttachedMidRunReplaysAlone) {
 // sees the difference the copies make.
 TEST(AttachDetach, CompressedTexturesComeFromTheTracersCopies) {
   const std::string trace = Temp("attach-compressed.strace");
-  TraceByAttach({STRATA_COMPRESSED_TEXTURE_APP, "100000"}, {}, trace);
+  TraceByAttach({STRATA_COMPRESSED_TEXTURE_APP, "100000000"}, {}, trace);
   ProcessResult dump = RunProcess({STRATA_CLI, "dump", trace});
   EXPECT_NE(dump.out.find("glCompressedTexImage2D"), std::string::npos);
   EXPECT_NE(dump.out.find("glTexStorage2D"), std::string::npos);
@@ -538,7 +538,7 @@ TEST(AttachDetach, CompressedTexturesComeFromTheTracersCopies) {
   EXPECT_NE(replayed.out.find("framebuffers match"), std::string::npos) << replayed.out;
 
   const std::string without = Temp("attach-compressed-without.strace");
-  TraceByAttach({STRATA_COMPRESSED_TEXTURE_APP, "100000"}, {"STRATA_TRACE_SHADOWS=0"}, without);
+  TraceByAttach({STRATA_COMPRESSED_TEXTURE_APP, "100000000"}, {"STRATA_TRACE_SHADOWS=0"}, without);
   ProcessResult differs = RunProcess({STRATA_CLI, "replay", "--verify", without});
   EXPECT_EQ(differs.exit_code, 1) << differs.out;
   EXPECT_NE(differs.out.find("framebuffers differ"), std::string::npos) << differs.out;

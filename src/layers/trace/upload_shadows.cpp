@@ -12,6 +12,7 @@
 #include <tuple>
 
 #include "common/gl_bindings.h"
+#include "layers/trace/app_errors.h"
 #include "layers/trace/next_functions.h"
 #include "layers/trace/trace_wrappers.h"
 #include "snapshot/call_list.h"
@@ -47,13 +48,19 @@ Shadows& Get() {
 }
 
 // The texture an upload to `target` goes to, and whether its bytes are the
-// app's (not an offset into a pixel unpack buffer).
-bool Destination(GLenum target, EGLContext* context, GLuint* texture, bool* from_buffer) {
-  *context = Next<PFNEGLGETCURRENTCONTEXTPROC>(api::eglGetCurrentContext)();
+// app's (not an offset into a pixel unpack buffer). The queries run on the
+// tracer's side of the error state: one the context does not have (the
+// unpack buffer of GLES 1 or 2, a target the call's own error is about)
+// raises nothing the app sees, and the app's pending error stays its own.
+bool Destination(GLenum target, GLuint* texture, bool* from_buffer) {
   const GLenum binding = TextureBindingOf(target);
-  if (*context == EGL_NO_CONTEXT || binding == 0) return false;
+  if (binding == 0) return false;
+  TracerGlCalls tracer_calls;
+  auto get_error = Next<PFNGLGETERRORPROC>(api::glGetError);
   *texture = static_cast<GLuint>(QueryInteger(binding));
-  *from_buffer = *texture != 0 && QueryInteger(GL_MAJOR_VERSION) >= 3 && QueryInteger(GL_PIXEL_UNPACK_BUFFER_BINDING) != 0;
+  if (get_error() != GL_NO_ERROR) return false;
+  const GLint unpack_buffer = QueryInteger(GL_PIXEL_UNPACK_BUFFER_BINDING);
+  *from_buffer = get_error() == GL_NO_ERROR && unpack_buffer != 0;
   return *texture != 0;
 }
 
@@ -62,10 +69,10 @@ void Keep(GLenum target, GLint level, bool defines, GLsizei width, GLsizei heigh
           const std::function<void(snapshot::CallList&)>& make) {
   Shadows& shadows = Get();
   if (!shadows.enabled) return;
-  EGLContext context;
-  GLuint name;
-  bool from_buffer;
-  if (!Destination(target, &context, &name, &from_buffer)) return;
+  EGLContext context = Next<PFNEGLGETCURRENTCONTEXTPROC>(api::eglGetCurrentContext)();
+  GLuint name = 0;
+  bool from_buffer = false;
+  if (context == EGL_NO_CONTEXT || !Destination(target, &name, &from_buffer)) return;
   std::lock_guard<std::mutex> lock(shadows.mu);
   ShadowedTexture& texture = shadows.textures[context][name];
   if (from_buffer) {
