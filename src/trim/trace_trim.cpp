@@ -401,6 +401,13 @@ bool WriteTrimmed(const TrimOptions& options, const Range& range, const Start& s
 }  // namespace
 
 bool Trim(const TrimOptions& options, TrimResult* result, std::string* error) {
+  // Where OUT goes must take a file before the replay's work is spent.
+  const size_t slash = options.output.find_last_of('/');
+  const std::string directory = slash == std::string::npos ? "." : options.output.substr(0, std::max<size_t>(slash, 1));
+  if (access(directory.c_str(), W_OK) != 0) {
+    *error = options.output + ": cannot write there (" + directory + ": " + std::strerror(errno) + ")";
+    return false;
+  }
   Range range;
   if (!FindRange(options, &range, error)) return false;
   result->first_call = range.first;

@@ -193,6 +193,9 @@ TEST(TrimCommand, BadInputIsOneErrorAndNoOutput) {
   EXPECT_EQ(list.exit_code, 2);
   EXPECT_NE(list.err.find("one span"), std::string::npos) << list.err;
   EXPECT_EQ(Strata({"trim", trace, "--frames", "1", "-o", trace}).exit_code, 2);
+  ProcessResult nowhere = Strata({"trim", trace, "--frames", "1", "-o", Temp("no-such-dir") + "/out.strace"});
+  EXPECT_EQ(nowhere.exit_code, 1);
+  EXPECT_NE(nowhere.err.find("cannot write there"), std::string::npos) << nowhere.err;
   EXPECT_FALSE(std::filesystem::exists(out));
 
   // A trace cut short: the frames before the damage trim; those after it are past its end.
