@@ -4,6 +4,7 @@
 #include <cstring>
 #include <vector>
 
+#include "stream/call_printer.h"
 #include "strata/api/functions.h"
 
 namespace strata::inspect {
@@ -49,11 +50,8 @@ constexpr StateValue kShared[] = {
 const std::span<const StateValue> kSharedValues(kShared);
 
 std::string EnumText(GLenum value) {
-  if (value == 0) return "GL_NONE";  // as state, 0 is "none" (GL_TEXTURE_COMPARE_MODE, GL_READ_BUFFER of no buffer)
-  if (const char* name = api::GlEnumName(value)) return name;
-  char hex[16];
-  std::snprintf(hex, sizeof hex, "0x%x", value);
-  return hex;
+  // As state, 0 is "none" (GL_TEXTURE_COMPARE_MODE, GL_READ_BUFFER of no buffer).
+  return value == 0 ? "GL_NONE" : stream::GlEnumText(value);
 }
 
 std::string EnumTextInGroup(const char* group, GLenum value) {

@@ -12,6 +12,8 @@
 #include "common/pixel_store.h"
 #include "common/uniform_types.h"
 #include "snapshot/attribute_array.h"
+#include "snapshot/shader_sources.h"
+#include "stream/call_printer.h"
 
 namespace strata::snapshot {
 namespace {
@@ -130,12 +132,6 @@ UniformSetter SetterOf(GLenum type) {
     default:
       return {api::glUniform1iv, false};  // samplers and images hold a unit
   }
-}
-
-std::string Hex(uint64_t value) {
-  char text[24];
-  std::snprintf(text, sizeof text, "0x%llx", static_cast<unsigned long long>(value));
-  return text;
 }
 
 class Snapshot {
@@ -481,7 +477,7 @@ class Snapshot {
     }
     if (target == GL_TEXTURE_2D_MULTISAMPLE || target == GL_TEXTURE_2D_MULTISAMPLE_ARRAY ||
         target == GL_TEXTURE_CUBE_MAP_ARRAY) {
-      Note(what + ": a " + Hex(target) + " texture; its storage and images are not carried");
+      Note(what + ": a " + stream::GlEnumText(target) + " texture; its storage and images are not carried");
       return;
     }
     GLint immutable_levels = 0;
@@ -506,7 +502,7 @@ class Snapshot {
       ImageLayout layout;
       const bool readable = LayoutOf(internal, &layout) && get(first_face, level, GL_TEXTURE_COMPRESSED) == 0;
       if (!readable) {
-        Note(level_what + ": its format (" + Hex(internal) +
+        Note(level_what + ": its format (" + stream::GlEnumText(internal) +
              ") cannot be read back, and no upload of it was kept; its storage is carried, not its contents");
       }
       for (int face = 0; face < (cube ? 6 : 1); ++face) {
@@ -517,13 +513,13 @@ class Snapshot {
           read = ReadImage(target, host, level, face_target, layer, width, height, layout, &pixels);
         }
         if (readable && !read) {
-          Note(level_what + ": the driver could not read its format (" + Hex(internal) + ") back; its contents are not carried");
+          Note(level_what + ": the driver could not read its format (" + stream::GlEnumText(internal) + ") back; its contents are not carried");
         }
         if (!read && immutable) continue;  // storage without contents is there already
         if (!read) {
           // The storage alone, in a format/type glTexImage accepts for it.
           if (!StorageLayoutOf(internal, &layout)) {
-            Note(level_what + ": not recreated (format " + Hex(internal) + ")");
+            Note(level_what + ": not recreated (format " + stream::GlEnumText(internal) + ")");
             continue;
           }
           pixels.clear();
@@ -602,16 +598,9 @@ class Snapshot {
     ClearErrors();
   }
 
-  std::string ShaderSource(GLuint host) {
-    auto get = F<PFNGLGETSHADERIVPROC>(api::glGetShaderiv);
-    GLint length = 0;
-    get(host, GL_SHADER_SOURCE_LENGTH, &length);
-    if (length <= 0) return {};
-    std::string text(static_cast<size_t>(length), '\0');
-    GLsizei written = 0;
-    F<PFNGLGETSHADERSOURCEPROC>(api::glGetShaderSource)(host, length, &written, text.data());
-    text.resize(static_cast<size_t>(std::max(written, 0)));
-    return text;
+  ShaderQueries ShaderFunctions() const {
+    return {F<PFNGLGETSHADERIVPROC>(api::glGetShaderiv), F<PFNGLGETSHADERSOURCEPROC>(api::glGetShaderSource),
+            F<PFNGLGETATTACHEDSHADERSPROC>(api::glGetAttachedShaders)};
   }
 
   void Shader(uint64_t name, GLenum type, const std::string& source, bool compile) {
@@ -627,7 +616,7 @@ class Snapshot {
       GLint type = 0, compiled = 0;
       get(static_cast<GLuint>(host), GL_SHADER_TYPE, &type);
       get(static_cast<GLuint>(host), GL_COMPILE_STATUS, &compiled);
-      Shader(name, static_cast<GLenum>(type), ShaderSource(static_cast<GLuint>(host)), compiled != 0);
+      Shader(name, static_cast<GLenum>(type), ReadShaderSource(ShaderFunctions(), static_cast<GLuint>(host)), compiled != 0);
     }
     ClearErrors();
   }
@@ -643,7 +632,7 @@ class Snapshot {
       const std::vector<LinkedShader>* linked_from = source_.LinkedShaders(name);
       std::vector<LinkedShader> attached_now;
       if (linked && linked_from == nullptr) {
-        attached_now = AttachedShaders(host);
+        attached_now = ReadAttachedShaders(ShaderFunctions(), host);  // those it was linked from, unless changed since
         if (!attached_now.empty()) linked_from = &attached_now;
       }
       if (linked && linked_from == nullptr) {
@@ -684,21 +673,6 @@ class Snapshot {
       }
     }
     ClearErrors();
-  }
-
-  // The sources of the shaders attached to a program now (those it was
-  // linked from, unless the app changed them since).
-  std::vector<LinkedShader> AttachedShaders(GLuint host) {
-    std::vector<LinkedShader> shaders;
-    GLuint attached[16];
-    GLsizei count = 0;
-    F<PFNGLGETATTACHEDSHADERSPROC>(api::glGetAttachedShaders)(host, 16, &count, attached);
-    for (GLsizei i = 0; i < count; ++i) {
-      GLint type = 0;
-      F<PFNGLGETSHADERIVPROC>(api::glGetShaderiv)(attached[i], GL_SHADER_TYPE, &type);
-      shaders.push_back({static_cast<GLenum>(type), ShaderSource(attached[i])});
-    }
-    return shaders;
   }
 
   // The surface's pixels, put back by drawing them: a texture, a program

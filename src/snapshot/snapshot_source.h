@@ -35,6 +35,11 @@ struct LinkedShader {
   std::string source;
 };
 
+// The version a snapshot writes for a context made for GLES `major`: a GLES
+// 3 context is whatever 3.x the app used (the snapshot also stays within the
+// driver's own version).
+constexpr int SnapshotVersion(int major) { return major >= 3 ? 32 : major * 10; }
+
 class SnapshotSource {
  public:
   virtual ~SnapshotSource() = default;

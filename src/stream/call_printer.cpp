@@ -491,4 +491,9 @@ std::string FormatCallJson(const DecodedCall& call) {
   return json.str();
 }
 
+std::string GlEnumText(uint32_t value) {
+  if (const char* name = api::GlEnumName(value)) return name;
+  return Hex(value);
+}
+
 }  // namespace strata::stream

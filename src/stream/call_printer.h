@@ -23,6 +23,9 @@ std::string FormatScalar(const DecodedCall& call, const DecodedValue& value);
 // Bytes behind argument `arg_index` as text, by its C type (small arrays as values).
 std::string FormatBytes(const DecodedCall& call, int arg_index, std::span<const uint8_t> bytes);
 
+// A GL token by its name in the registry (any group), or its number in hex.
+std::string GlEnumText(uint32_t value);
+
 // The return value as text, strings in full (up to 1 MiB); empty when the
 // call returns nothing or has no reply.
 std::string FormatResult(const DecodedCall& call);

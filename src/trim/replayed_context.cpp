@@ -8,6 +8,7 @@
 
 #include "common/gl_bindings.h"
 #include "snapshot/context_snapshot.h"
+#include "snapshot/shader_sources.h"
 
 namespace strata::trim {
 namespace {
@@ -93,24 +94,10 @@ void StreamFacts::BeforeCall(host::Executor& executor, const stream::DecodedCall
       const host::HostDriver& gl = executor.driver();
       const GLuint program = static_cast<GLuint>(executor.HostName(static_cast<uint32_t>(call.thread),
                                                                   ObjectClass::kProgram, a[0].u));
-      GLuint shaders[16];
-      GLsizei count = 0;
-      gl.Get<PFNGLGETATTACHEDSHADERSPROC>(api::glGetAttachedShaders)(program, 16, &count, shaders);
-      std::vector<snapshot::LinkedShader>& linked = linked_[a[0].u];
-      linked.clear();
-      for (GLsizei i = 0; i < count; ++i) {
-        snapshot::LinkedShader shader;
-        GLint type = 0, length = 0;
-        gl.Get<PFNGLGETSHADERIVPROC>(api::glGetShaderiv)(shaders[i], GL_SHADER_TYPE, &type);
-        gl.Get<PFNGLGETSHADERIVPROC>(api::glGetShaderiv)(shaders[i], GL_SHADER_SOURCE_LENGTH, &length);
-        shader.type = static_cast<GLenum>(type);
-        shader.source.resize(static_cast<size_t>(std::max(length, 1)));
-        GLsizei written = 0;
-        gl.Get<PFNGLGETSHADERSOURCEPROC>(api::glGetShaderSource)(shaders[i], std::max(length, 1), &written,
-                                                                 shader.source.data());
-        shader.source.resize(static_cast<size_t>(std::max(written, 0)));
-        linked.push_back(std::move(shader));
-      }
+      linked_[a[0].u] = snapshot::ReadAttachedShaders(
+          {gl.Get<PFNGLGETSHADERIVPROC>(api::glGetShaderiv), gl.Get<PFNGLGETSHADERSOURCEPROC>(api::glGetShaderSource),
+           gl.Get<PFNGLGETATTACHEDSHADERSPROC>(api::glGetAttachedShaders)},
+          program);
       return;
     }
     default:
@@ -176,12 +163,6 @@ const snapshot::TextureUploads* StreamFacts::UploadsOf(uint64_t texture) const {
   return it == kept_.end() ? nullptr : &it->second->uploads;
 }
 
-uint64_t StreamFacts::kept_upload_bytes() const {
-  uint64_t bytes = 0;
-  for (const auto& [name, texture] : kept_) bytes += texture->calls.data_bytes();
-  return bytes;
-}
-
 bool ReplayedContext::SurfacePixels(int* width, int* height, std::vector<uint8_t>* rgba) const {
   if (!carry_surface_) return false;
   // Only a surface whose contents survive the swap (EGL_BUFFER_PRESERVED) has any at a frame's start.
@@ -203,10 +184,6 @@ bool ReplayedContext::SurfacePixels(int* width, int* height, std::vector<uint8_t
   return true;
 }
 
-int ReplayedContext::Version() const {
-  const int major = executor_.CurrentVersion(thread_);
-  // A GLES 3 context is whatever 3.x the app used: the snapshot takes the host's minor version.
-  return major >= 3 ? 32 : major * 10;
-}
+int ReplayedContext::Version() const { return snapshot::SnapshotVersion(executor_.CurrentVersion(thread_)); }
 
 }  // namespace strata::trim

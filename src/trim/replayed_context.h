@@ -34,8 +34,6 @@ class StreamFacts {
   GLenum TextureTarget(uint64_t texture) const;
   const std::vector<snapshot::LinkedShader>* LinkedShaders(uint64_t program) const;
   const snapshot::TextureUploads* UploadsOf(uint64_t texture) const;
-  // Bytes of uploads kept (the memory this costs).
-  uint64_t kept_upload_bytes() const;
 
  private:
   struct KeptTexture {

@@ -198,7 +198,6 @@ bool ReplayToStart(const TrimOptions& options, const Range& range, Start* start,
   for (const std::string& problem : replayed.problems) {
     result->warnings.push_back("before the range, a call did not replay: " + problem);
   }
-  result->kept_upload_bytes = facts.kept_upload_bytes();
   return true;
 }
 
@@ -290,7 +289,8 @@ bool WriteTrimmed(const TrimOptions& options, const Range& range, const Start& s
     auto it = last_call.find(thread);
     return it != last_call.end() && it->second >= range.first && it->second <= range.last;
   };
-  while (reader->Next(&record)) {
+  bool past_range = false;
+  while (!past_range && reader->Next(&record)) {
     const uint32_t thread = record.thread_id;
     switch (record.type) {
       case stream::RecordType::kCall: {
@@ -299,7 +299,10 @@ bool WriteTrimmed(const TrimOptions& options, const Range& range, const Start& s
           *error = options.input + ": call " + std::to_string(call.sequence) + ": " + problem;
           return false;
         }
-        if (call.sequence > range.last) break;
+        if (call.sequence > range.last) {
+          past_range = true;
+          continue;
+        }
         std::vector<std::vector<uint8_t>> memory = std::move(pending_memory[thread]);
         pending_memory[thread].clear();
         last_call[thread] = call.sequence;
@@ -383,7 +386,6 @@ bool WriteTrimmed(const TrimOptions& options, const Range& range, const Start& s
       default:
         continue;
     }
-    if (call.sequence > range.last) break;
   }
   if (!reader->error().empty()) result->warnings.push_back("the trace is damaged after the range's start: " + reader->error());
   if (unknown > 0) {

@@ -14,6 +14,7 @@
 #include "layers/trace/app_errors.h"
 #include "layers/trace/call_writer.h"
 #include "layers/trace/context_state.h"
+#include "layers/trace/framebuffer_capture.h"
 #include "layers/trace/next_functions.h"
 #include "layers/trace/trace_session.h"
 #include "layers/trace/upload_shadows.h"
@@ -111,45 +112,9 @@ class LiveContext final : public snapshot::SnapshotSource {
     return compressed ? kept : nullptr;
   }
 
-  // The frame being drawn: the swap that switched tracing on shows it.
+  // The frame being drawn: the swap that switches tracing on shows it.
   bool SurfacePixels(int* width, int* height, std::vector<uint8_t>* rgba) const override {
-    EGLDisplay display = Next<PFNEGLGETCURRENTDISPLAYPROC>(api::eglGetCurrentDisplay)();
-    EGLSurface surface = Next<PFNEGLGETCURRENTSURFACEPROC>(api::eglGetCurrentSurface)(EGL_DRAW);
-    auto query = Next<PFNEGLQUERYSURFACEPROC>(api::eglQuerySurface);
-    if (surface == EGL_NO_SURFACE || !query(display, surface, EGL_WIDTH, width) ||
-        !query(display, surface, EGL_HEIGHT, height) || *width <= 0 || *height <= 0) {
-      return false;
-    }
-    auto bind_framebuffer = Next<PFNGLBINDFRAMEBUFFERPROC>(api::glBindFramebuffer);
-    auto pixel_store = Next<PFNGLPIXELSTOREIPROC>(api::glPixelStorei);
-    const GLenum read_at = version_ >= 30 ? GL_READ_FRAMEBUFFER : GL_FRAMEBUFFER;
-    const GLint framebuffer = QueryInteger(version_ >= 30 ? GL_READ_FRAMEBUFFER_BINDING : GL_FRAMEBUFFER_BINDING);
-    const GLint alignment = QueryInteger(GL_PACK_ALIGNMENT);
-    GLint pack[4] = {};
-    if (version_ >= 30) {
-      pack[0] = QueryInteger(GL_PACK_ROW_LENGTH);
-      pack[1] = QueryInteger(GL_PACK_SKIP_ROWS);
-      pack[2] = QueryInteger(GL_PACK_SKIP_PIXELS);
-      pack[3] = QueryInteger(GL_PIXEL_PACK_BUFFER_BINDING);
-      pixel_store(GL_PACK_ROW_LENGTH, 0);
-      pixel_store(GL_PACK_SKIP_ROWS, 0);
-      pixel_store(GL_PACK_SKIP_PIXELS, 0);
-      Next<PFNGLBINDBUFFERPROC>(api::glBindBuffer)(GL_PIXEL_PACK_BUFFER, 0);
-    }
-    pixel_store(GL_PACK_ALIGNMENT, 4);
-    bind_framebuffer(read_at, 0);
-    rgba->assign(static_cast<size_t>(*width) * static_cast<size_t>(*height) * 4, 0);
-    Next<PFNGLREADPIXELSPROC>(api::glReadPixels)(0, 0, *width, *height, GL_RGBA, GL_UNSIGNED_BYTE, rgba->data());
-    const bool read = Next<PFNGLGETERRORPROC>(api::glGetError)() == GL_NO_ERROR;
-    bind_framebuffer(read_at, static_cast<GLuint>(framebuffer));
-    pixel_store(GL_PACK_ALIGNMENT, alignment);
-    if (version_ >= 30) {
-      pixel_store(GL_PACK_ROW_LENGTH, pack[0]);
-      pixel_store(GL_PACK_SKIP_ROWS, pack[1]);
-      pixel_store(GL_PACK_SKIP_PIXELS, pack[2]);
-      Next<PFNGLBINDBUFFERPROC>(api::glBindBuffer)(GL_PIXEL_PACK_BUFFER, static_cast<GLuint>(pack[3]));
-    }
-    return read;
+    return CurrentSurfaceSize(width, height) && ReadFramebufferPixels(0, 0, 0, *width, *height, rgba);
   }
 
  private:
@@ -233,7 +198,7 @@ void SynthesizeContextSnapshot() {
     return;
   }
   TracerGlCalls tracer_calls;  // the app's pending error waits for its next glGetError
-  const int version = state->client_version >= 3 ? 32 : 20;
+  const int version = snapshot::SnapshotVersion(state->client_version);
   LiveContext live(version);
   snapshot::SnapshotResult result;
   std::string error;

@@ -41,11 +41,14 @@ bool ReadableAsRgba8(bool gles3) {
   return component == GL_UNSIGNED_NORMALIZED;
 }
 
+}  // namespace
+
 // Reads a rectangle of `read_framebuffer` with default pack state, then puts
 // every binding and pack setting back as the app left it, and its pending
 // GL error (TracerGlCalls).
-void ReadAndRecord(GLint read_framebuffer, GLint x, GLint y, GLsizei width, GLsizei height, bool final_frame) {
-  if (width <= 0 || height <= 0 || width > 16384 || height > 16384) return;
+bool ReadFramebufferPixels(GLint read_framebuffer, GLint x, GLint y, GLsizei width, GLsizei height,
+                           std::vector<uint8_t>* rgba) {
+  if (width <= 0 || height <= 0 || width > 16384 || height > 16384) return false;
   TracerGlCalls own_calls;
   int version = CurrentContextVersion();
   bool gles3 = version >= 3, gles2 = version == 2;  // GLES 1: only the surface, only alignment
@@ -71,11 +74,10 @@ void ReadAndRecord(GLint read_framebuffer, GLint x, GLint y, GLsizei width, GLsi
   if (gles2 && old_framebuffer != read_framebuffer) bind_framebuffer(GL_FRAMEBUFFER, static_cast<GLuint>(read_framebuffer));
   bool readable = version == 1 || ReadableAsRgba8(gles3);
   if (alignment != 4) pixel_store(GL_PACK_ALIGNMENT, 4);
-  std::vector<uint8_t> pixels;
   if (readable) {
-    pixels.resize(static_cast<size_t>(width) * height * 4);
+    rgba->resize(static_cast<size_t>(width) * height * 4);
     readable = capture::ReadPixelsResolved(g_next_functions, gles3, read_framebuffer, x, y, width, height, GL_RGBA,
-                                           pixels.data());
+                                           rgba->data());
   }
   if (alignment != 4) pixel_store(GL_PACK_ALIGNMENT, alignment);
   if (gles2 && old_framebuffer != read_framebuffer) bind_framebuffer(GL_FRAMEBUFFER, static_cast<GLuint>(old_framebuffer));
@@ -86,7 +88,14 @@ void ReadAndRecord(GLint read_framebuffer, GLint x, GLint y, GLsizei width, GLsi
     if (row_length) pixel_store(GL_PACK_ROW_LENGTH, row_length);
     if (pack_buffer) bind_buffer(GL_PIXEL_PACK_BUFFER, static_cast<GLuint>(pack_buffer));
   }
-  if (!readable) return;
+  return readable;
+}
+
+namespace {
+
+void ReadAndRecord(GLint read_framebuffer, GLint x, GLint y, GLsizei width, GLsizei height, bool final_frame) {
+  std::vector<uint8_t> pixels;
+  if (!ReadFramebufferPixels(read_framebuffer, x, y, width, height, &pixels)) return;
   EmitFramebuffer(static_cast<uint32_t>(read_framebuffer), x, y, static_cast<uint32_t>(width),
                   static_cast<uint32_t>(height), pixels, final_frame);
 }
@@ -107,14 +116,19 @@ bool CaptureAtSwap() { return g_at_swap; }
 bool CaptureAfterDraws() { return g_after_draws; }
 bool CaptureFinalFrame() { return g_final; }
 
-void CaptureSurface(bool final_frame) {
+bool CurrentSurfaceSize(int* width, int* height) {
   EGLDisplay dpy = Next<PFNEGLGETCURRENTDISPLAYPROC>(api::eglGetCurrentDisplay)();
   EGLSurface surface = Next<PFNEGLGETCURRENTSURFACEPROC>(api::eglGetCurrentSurface)(EGL_DRAW);
-  if (dpy == EGL_NO_DISPLAY || surface == EGL_NO_SURFACE) return;
-  EGLint width = 0, height = 0;
-  Next<PFNEGLQUERYSURFACEPROC>(api::eglQuerySurface)(dpy, surface, EGL_WIDTH, &width);
-  Next<PFNEGLQUERYSURFACEPROC>(api::eglQuerySurface)(dpy, surface, EGL_HEIGHT, &height);
-  ReadAndRecord(0, 0, 0, width, height, final_frame);
+  if (dpy == EGL_NO_DISPLAY || surface == EGL_NO_SURFACE) return false;
+  *width = *height = 0;
+  Next<PFNEGLQUERYSURFACEPROC>(api::eglQuerySurface)(dpy, surface, EGL_WIDTH, width);
+  Next<PFNEGLQUERYSURFACEPROC>(api::eglQuerySurface)(dpy, surface, EGL_HEIGHT, height);
+  return *width > 0 && *height > 0;
+}
+
+void CaptureSurface(bool final_frame) {
+  int width = 0, height = 0;
+  if (CurrentSurfaceSize(&width, &height)) ReadAndRecord(0, 0, 0, width, height, final_frame);
 }
 
 void CaptureDrawFramebuffer(bool final_frame) {

@@ -6,6 +6,11 @@
 // Unless STRATA_TRACE_CAPTURE=none, also the final frame: what the app drew
 // last, once (final_frame.cpp says when). Replay compares them with what it renders.
 
+#include <GLES3/gl32.h>
+
+#include <cstdint>
+#include <vector>
+
 namespace strata::trace {
 
 // Sets what is captured (a STRATA_TRACE_CAPTURE value; null: the default,
@@ -19,5 +24,14 @@ bool CaptureFinalFrame();
 void CaptureSurface(bool final_frame = false);
 // Captures the viewport of the current draw framebuffer (after a draw).
 void CaptureDrawFramebuffer(bool final_frame = false);
+
+// What the captures read with, for the tracer's other readers (a snapshot at
+// attach): a rectangle of a framebuffer (0: the surface) as RGBA8, bottom row
+// first, multisampled ones resolved, every binding, pack setting and the
+// app's GL error left as they were; false when it cannot be read as RGBA8.
+bool ReadFramebufferPixels(GLint read_framebuffer, GLint x, GLint y, GLsizei width, GLsizei height,
+                           std::vector<uint8_t>* rgba);
+// The size of the current draw surface; false without one.
+bool CurrentSurfaceSize(int* width, int* height);
 
 }  // namespace strata::trace

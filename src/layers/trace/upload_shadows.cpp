@@ -3,6 +3,7 @@
 #include <EGL/egl.h>
 #include <GLES3/gl32.h>
 
+#include <atomic>
 #include <cstdlib>
 #include <cstring>
 #include <functional>
@@ -37,6 +38,8 @@ struct Shadows {
   // Per context (the namespace of its textures), per texture name.
   std::map<EGLContext, std::map<GLuint, ShadowedTexture>> textures;
   uint64_t bytes = 0;
+  // Set once anything is kept: until then glDeleteTextures takes no lock.
+  std::atomic<bool> kept_any{false};
   const bool enabled = [] {
     const char* value = std::getenv("STRATA_TRACE_SHADOWS");
     return value == nullptr || std::strcmp(value, "0") != 0;
@@ -105,6 +108,7 @@ void Keep(GLenum target, GLint level, bool defines, GLsizei width, GLsizei heigh
   upload->level = level;
   upload->defines = defines;
   make(upload->call);
+  shadows.kept_any.store(true, std::memory_order_relaxed);
   shadows.bytes += upload->call.data_bytes();
   texture.uploads.push_back(std::move(upload));
 }
@@ -151,11 +155,10 @@ void Shadow_glCompressedTexSubImage3D(GLenum target, GLint level, GLint xoffset,
 
 void Shadow_glDeleteTextures(GLsizei n, const GLuint* textures) {
   Shadows& shadows = Get();
-  if (!shadows.enabled || n <= 0 || textures == nullptr) return;
+  // Nothing kept, nothing to drop: no lock, and no EGL call, which at a
+  // program's end (after eglReleaseThread) would make EGL set up the thread again.
+  if (!shadows.kept_any.load(std::memory_order_relaxed) || n <= 0 || textures == nullptr) return;
   std::lock_guard<std::mutex> lock(shadows.mu);
-  // Nothing kept, nothing to drop: and no EGL call, which at a program's end
-  // (after eglReleaseThread) would make EGL set up the thread again.
-  if (shadows.textures.empty()) return;
   EGLContext context = Next<PFNEGLGETCURRENTCONTEXTPROC>(api::eglGetCurrentContext)();
   auto of_context = shadows.textures.find(context);
   if (of_context == shadows.textures.end()) return;
