@@ -16,9 +16,10 @@ fail() { echo "package: error: $*" >&2; exit 1; }
 
 bash "$root/scripts/setup.sh"
 mkdir -p "$build"
-# The glvnd vendor JSON of the remote driver goes to /usr/share/strata, not
-# to /usr/share/glvnd/egl_vendor.d, where every EGL program would load the
-# remote driver: users name it in __EGL_VENDOR_LIBRARY_FILENAMES (docs/remote.md).
+# The glvnd vendor files of the remote driver and the loader go to
+# /usr/share/strata, not to /usr/share/glvnd/egl_vendor.d, where every EGL
+# program would load them: users name them in __EGL_VENDOR_LIBRARY_FILENAMES
+# (docs/remote.md, docs/architecture.md) or copy them to /etc/glvnd/egl_vendor.d.
 # Debian's hardening for what it installs: fortified libc calls, symbols
 # bound at load and read-only relocations.
 hardened="-Wl,-z,relro,-z,now"

@@ -85,7 +85,8 @@ expected=(/usr/bin/strata /usr/include/strata/gles_layer.h /usr/share/pkgconfig/
   /usr/share/cmake/Strata/StrataConfig.cmake /usr/share/cmake/Strata/StrataConfigVersion.cmake
   /usr/share/cmake/Strata/StrataTargets.cmake /usr/share/bash-completion/completions/strata
   /usr/share/doc/strata/README.md /usr/share/doc/strata/LICENSE /usr/share/doc/strata/docs/writing-layers.md
-  /usr/share/strata/glvnd/egl_vendor.d/10_strata_remote.json /usr/share/man/man1/strata.1.gz
+  /usr/share/strata/glvnd/egl_vendor.d/10_strata_remote.json /usr/share/strata/glvnd/egl_vendor.d/05_strata_loader.json
+  "$lib_dir/glvnd_loader_vendor.json" /usr/share/man/man1/strata.1.gz
   /usr/share/doc/strata/copyright /usr/share/doc/strata/changelog.gz)
 for library in libEGL.so.1 libGLESv2.so.2 libGLESv1_CM.so.1 libGL.so.1 libstrata_loader.so libstrata_remote.so \
     layers/libstrata_trace.so layers/libstrata_call_counter.so layers/libstrata_error_check.so; do
@@ -99,6 +100,9 @@ for path in "${expected[@]}"; do
 done
 grep -qF "\"$lib_dir/libstrata_remote.so\"" /usr/share/strata/glvnd/egl_vendor.d/10_strata_remote.json ||
   fail "the remote driver's glvnd vendor JSON does not name $lib_dir/libstrata_remote.so"
+for json in /usr/share/strata/glvnd/egl_vendor.d/05_strata_loader.json "$lib_dir/glvnd_loader_vendor.json"; do
+  grep -qF "\"$lib_dir/libstrata_loader.so\"" "$json" || fail "$json does not name $lib_dir/libstrata_loader.so"
+done
 /usr/bin/strata --version | grep -qx "strata $version" || fail "/usr/bin/strata --version does not say $version"
 step "files in place (${#expected[@]} checked)"
 
@@ -132,6 +136,16 @@ calls=$(python3 -c 'import json, sys; print(json.load(sys.stdin)["calls"])' <<<"
 /usr/bin/strata dump --grep glGetString "$trace" | grep -qF "glGetString(name=GL_RENDERER)" ||
   fail "strata dump shows no glGetString(name=GL_RENDERER) in the trace of es2_info"
 step "strata trace es2_info: $calls calls, read back by strata stats and strata dump"
+
+# Through glvnd, as docs/architecture.md tells a user to: no LD_LIBRARY_PATH, the loader's vendor file first.
+mesa_vendor=/usr/share/glvnd/egl_vendor.d/50_mesa.json
+__EGL_VENDOR_LIBRARY_FILENAMES=/usr/share/strata/glvnd/egl_vendor.d/05_strata_loader.json:$mesa_vendor \
+  STRATA_LOG=info STRATA_LAYERS=libstrata_call_counter.so x11 es2_info >"$log" 2>&1 ||
+  { cat "$log" >&2; fail "es2_info through glvnd with Strata's loader vendor failed (log above)"; }
+for expect in "(through glvnd)" "layer 1: $lib_dir/layers/libstrata_call_counter.so" "GL_RENDERER:"; do
+  grep -qF "$expect" "$log" || { cat "$log" >&2; fail "es2_info through glvnd: no '$expect' in its output (above)"; }
+done
+step "es2_info through glvnd: the installed loader vendor and the call counter"
 
 bash "$root/tests/packaging/build_example_layers.sh" /usr "$work/layers" || fail "the example layers do not build against /usr"
 x11 /usr/bin/strata run --log info --layer-path "$work/layers/pkg-config" --layers libpassive_layer.so -- es2_info \

@@ -4,10 +4,13 @@
 #include <dlfcn.h>
 #include <unistd.h>
 
+#include <atomic>
+
 #include "common/env.h"
 #include "common/log.h"
 #include "common/process_info.h"
 #include "loader/driverless.h"
+#include "loader/glvnd_vendor.h"
 #include "loader/layer_settings.h"
 
 namespace strata::loader {
@@ -18,6 +21,8 @@ namespace {
 // start at the no-context table, whenever the thread was created.
 DispatchTable g_tables[3];
 
+std::atomic<Route> g_route{Route::kUnclaimed};
+
 bool IsGles1Function(const api::FunctionInfo& info) {
   return info.api_mask & (api::kGLES1_1 | api::kGLES1extensions);
 }
@@ -27,20 +32,36 @@ bool IsGles1Function(const api::FunctionInfo& info) {
 __thread const DispatchTable* strata_current_dispatch __attribute__((tls_model("initial-exec"))) = &g_tables[0];
 __thread bool strata_current_context_is_gles __attribute__((tls_model("initial-exec"))) = false;
 
+void ClaimProcessForPublicLibraries() {
+  // Only the first claim builds: the public libraries the loader itself opens
+  // (ClaimPublicSonames) claim again from inside the build.
+  Route expected = Route::kUnclaimed;
+  if (g_route.compare_exchange_strong(expected, Route::kPublicLibraries)) Loader::Get();
+}
+
+bool ClaimProcessForGlvnd() {
+  Route expected = Route::kUnclaimed;
+  return g_route.compare_exchange_strong(expected, Route::kGlvndVendor) || expected == Route::kGlvndVendor;
+}
+
 Loader& Loader::Get() {
+  // Reached unclaimed only by the loader's diagnostics (strata info): the public libraries' route.
+  Route expected = Route::kUnclaimed;
+  g_route.compare_exchange_strong(expected, Route::kPublicLibraries);
   static Loader loader;
   return loader;
 }
 
-Loader::Loader() {
+Loader::Loader() : route_(g_route.load()) {
   own_directory_ = DirectoryOf(PathOfObjectContaining(reinterpret_cast<const void*>(&Loader::Get)));
-  ClaimPublicSonames();
+  // Through glvnd the program has the system's libraries, and keeps them.
+  if (route_ == Route::kPublicLibraries) ClaimPublicSonames();
   LoadDriver();
   BuildTables();
   BuildLayerChain();
   if (driver_loaded()) {
-    STRATA_INFO("loader ready in process %d: driver %s", static_cast<int>(getpid()),
-                driver(DriverLibrary::kEgl).path().c_str());
+    STRATA_INFO("loader ready in process %d: driver %s%s", static_cast<int>(getpid()),
+                driver(DriverLibrary::kEgl).path().c_str(), route_ == Route::kGlvndVendor ? " (through glvnd)" : "");
   }
 }
 
@@ -58,6 +79,17 @@ void Loader::ClaimPublicSonames() {
 }
 
 void Loader::LoadDriver() {
+  if (route_ == Route::kGlvndVendor) {
+    // One vendor library serves EGL and GL alike, every function by its getProcAddress.
+    DriverLocation& location = location_[Index(DriverLibrary::kEgl)];
+    driver_get_proc_address_ = LoadNextGlvndVendor(own_directory_, &driver_[Index(DriverLibrary::kEgl)], &location);
+    if (driver_get_proc_address_ == nullptr) {
+      STRATA_ERROR("%s", location.error.c_str());
+    } else {
+      STRATA_DEBUG("driver: glvnd vendor %s", location.path.c_str());
+    }
+    return;
+  }
   // STRATA_REMOTE: the remote client driver stands where the system's would,
   // for EGL and both GLES libraries, below the layers.
   const char* remote = GetEnv("STRATA_REMOTE");
@@ -85,8 +117,11 @@ void Loader::LoadDriver() {
 
 void Loader::BuildTables() {
   const SharedLibrary& egl = driver(DriverLibrary::kEgl);
-  auto get_proc = reinterpret_cast<void* (*)(const char*)>(egl.Symbol("eglGetProcAddress"));
+  auto get_proc = driver_get_proc_address_ != nullptr
+                      ? driver_get_proc_address_
+                      : reinterpret_cast<void* (*)(const char*)>(egl.Symbol("eglGetProcAddress"));
   auto resolve = [&](const char* name, const SharedLibrary& first, const SharedLibrary& second) -> void* {
+    if (driver_get_proc_address_ != nullptr) return get_proc(name);  // a glvnd vendor exports only __egl_Main
     if (void* fn = first.Symbol(name)) return fn;
     if (void* fn = second.Symbol(name)) return fn;
     return get_proc ? get_proc(name) : nullptr;
@@ -99,7 +134,7 @@ void Loader::BuildTables() {
   for (int slot = 0; slot < api::kFunctionCount; ++slot) {
     const api::FunctionInfo& info = api::kFunctions[slot];
     void* stub = kUnavailableStubs[slot];
-    if (!egl.loaded()) {
+    if (!driver_loaded()) {
       void* fn = DriverlessFunction(slot);
       none.entries[slot] = gles1.entries[slot] = gles2.entries[slot] = fn ? fn : stub;
       continue;
@@ -170,10 +205,5 @@ void Loader::SelectTableFor(EGLDisplay display, EGLContext context) const {
   strata_current_dispatch = &table(api);
   strata_current_context_is_gles = gles;
 }
-
-namespace {
-// Build the tables as soon as the library is loaded, before any app call.
-__attribute__((constructor)) void InitializeLoader() { Loader::Get(); }
-}  // namespace
 
 }  // namespace strata::loader

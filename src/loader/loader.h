@@ -12,6 +12,18 @@
 
 namespace strata::loader {
 
+// How the program reached the loader: through Strata's public libraries
+// (found on LD_LIBRARY_PATH, or handed over by the audit module), or through
+// the system's libEGL with the loader as a glvnd vendor (glvnd_vendor.h).
+// The first to arrive claims the process; the other steps aside.
+enum class Route { kUnclaimed, kPublicLibraries, kGlvndVendor };
+
+// Called by each public library as it loads: builds the loader then, before
+// any call of the program's.
+STRATA_EXPORT void ClaimProcessForPublicLibraries();
+// Called by __egl_Main; false when the public libraries have the process.
+bool ClaimProcessForGlvnd();
+
 // Which table a thread uses, decided by its current context.
 enum class ContextApi { kNone, kGles1, kGles2 };
 
@@ -19,7 +31,12 @@ class Loader {
  public:
   static Loader& Get();
 
-  bool driver_loaded() const { return driver_[Index(DriverLibrary::kEgl)].loaded(); }
+  Route route() const { return route_; }
+  // Through glvnd the driver also had to accept glvnd's interface.
+  bool driver_loaded() const {
+    return driver_[Index(DriverLibrary::kEgl)].loaded() &&
+           (route_ != Route::kGlvndVendor || driver_get_proc_address_ != nullptr);
+  }
   const SharedLibrary& driver(DriverLibrary library) const { return driver_[Index(library)]; }
   const DriverLocation& location(DriverLibrary library) const { return location_[Index(library)]; }
   const std::string& own_directory() const { return own_directory_; }
@@ -50,7 +67,9 @@ class Loader {
   void BuildTables();
   void BuildLayerChain();
 
+  Route route_;
   std::string own_directory_;
+  void* (*driver_get_proc_address_)(const char*) = nullptr;
   DriverLocation location_[3];
   SharedLibrary driver_[3];
   DispatchTable driver_functions_{};  // raw driver function per slot, or nullptr

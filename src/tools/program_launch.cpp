@@ -14,6 +14,7 @@
 
 #include "common/shared_library.h"
 #include "loader/driver_locator.h"
+#include "loader/glvnd_vendor_list.h"
 #include "tools/install_paths.h"
 
 namespace strata::tools {
@@ -85,8 +86,8 @@ int CheckLaunch(const char* command, const LaunchRequest& request, std::string* 
     return 2;
   }
   std::string lib_dir = StrataLibraryDirectory();
-  for (const char* soname :
-       {"libEGL.so.1", "libGLESv2.so.2", "libGLESv1_CM.so.1", "libstrata_loader.so", "libstrata_audit.so"}) {
+  for (const char* soname : {"libEGL.so.1", "libGLESv2.so.2", "libGLESv1_CM.so.1", "libstrata_loader.so",
+                             "libstrata_audit.so", loader::kLoaderVendorFileName}) {
     std::string path = lib_dir + "/" + soname;
     if (access(path.c_str(), R_OK) != 0) {
       std::fprintf(stderr, "strata %s: error: Strata's library %s is missing (installation broken?)\n", command,
@@ -137,6 +138,20 @@ std::string WhyNoCallReachedStrata(const std::string& program, const std::string
   return why;
 }
 
+namespace {
+
+// glvnd's vendor list as it stands, with the loader's vendor file in front.
+std::string LoaderFirstGlvndVendorList(const std::string& lib_dir) {
+  const std::string ours = lib_dir + "/" + loader::kLoaderVendorFileName;
+  std::string list = ours;
+  for (const std::string& file : loader::GlvndVendorFiles()) {
+    if (file != ours) list += ":" + file;
+  }
+  return list;
+}
+
+}  // namespace
+
 int ExecWithStrata(const char* command, const LaunchRequest& request, const std::string& resolved_program) {
   std::string lib_dir = StrataLibraryDirectory();
   const char* old = std::getenv("LD_LIBRARY_PATH");
@@ -146,6 +161,10 @@ int ExecWithStrata(const char* command, const LaunchRequest& request, const std:
   const char* old_audit = std::getenv("LD_AUDIT");
   std::string audit = lib_dir + "/libstrata_audit.so" + (old_audit && *old_audit ? std::string(":") + old_audit : "");
   setenv("LD_AUDIT", audit.c_str(), 1);
+  // Programs that reach EGL only through the system's libEGL (their library
+  // path reset by a launcher, a libEGL from their RPATH) get the loader as
+  // glvnd's first vendor; where Strata's libraries were loaded it steps aside.
+  setenv("__EGL_VENDOR_LIBRARY_FILENAMES", LoaderFirstGlvndVendorList(lib_dir).c_str(), 1);
   for (const auto& [name, value] : request.environment) setenv(name.c_str(), value.c_str(), 1);
 
   std::vector<char*> argv;

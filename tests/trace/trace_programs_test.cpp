@@ -166,7 +166,8 @@ TEST(TracedPrograms, LibrariesLoadedByAbsolutePathAreLayeredAndTraced) {
 
 // When no call reaches Strata, `strata trace` says why instead of "cannot
 // open": a program that loads no GL library, one statically linked, and one
-// that brings its own libEGL/libGLESv2 through DT_RPATH.
+// that brings its own libEGL/libGLESv2 through DT_RPATH and is started with
+// glvnd's vendor list reset (so neither route reaches it).
 // Catches: a silent "no trace written", or a reason that names the wrong cause.
 TEST(TracedPrograms, ProgramsStrataCannotReachAreExplained) {
   std::string trace = Temp("unreached.strace");
@@ -191,12 +192,61 @@ TEST(TracedPrograms, ProgramsStrataCannotReachAreExplained) {
     std::filesystem::copy_file(std::filesystem::canonical(std::string(STRATA_SYSTEM_LIB_DIR "/") + library),
                                dir + "/bundled/" + library);
   }
-  ProcessResult bundled = RunProcess({STRATA_CLI, "trace", "-o", trace, "--", dir + "/app"});
+  ProcessResult bundled =
+      RunProcess({STRATA_CLI, "trace", "-o", trace, "--", "env", "-u", "__EGL_VENDOR_LIBRARY_FILENAMES", dir + "/app"});
   EXPECT_EQ(bundled.exit_code, 0) << bundled.out << bundled.err;
   EXPECT_NE(bundled.out.find("frame 3"), std::string::npos) << "the app ran on its own libraries\n" << bundled.out;
   EXPECT_NE(bundled.err.find("loaded " + dir + "/bundled/libEGL.so.1 from outside Strata"), std::string::npos)
       << bundled.err;
   EXPECT_NE(access(trace.c_str(), F_OK), 0) << "no trace file";
+  std::filesystem::remove_all(dir);
+}
+
+// Programs that reach EGL only through the system's libEGL (glvnd) pass the
+// loader as glvnd's first vendor: one with glvnd's libEGL/libGLESv2 in its
+// DT_RPATH (searched before LD_LIBRARY_PATH), and ones started by a launcher
+// that resets the library path and the audit module (GLES 2 and GLES 1.1).
+// Catches: a glvnd route that bypasses the layers or the tracer, records a
+// call twice (the vendor and the public libraries both serving), or renders
+// something else.
+TEST(TracedPrograms, ProgramsReachingEglOnlyThroughGlvndAreLayeredAndTraced) {
+  std::string dir = Temp("glvnd-bundled");
+  std::filesystem::create_directories(dir + "/bundled");
+  std::filesystem::copy_file(STRATA_BUNDLED_DRIVER_APP, dir + "/app");
+  std::filesystem::permissions(dir + "/app", std::filesystem::perms::owner_all);
+  for (const char* library : {"libEGL.so.1", "libGLESv2.so.2"}) {
+    std::filesystem::copy_file(std::filesystem::canonical(std::string(STRATA_SYSTEM_LIB_DIR "/") + library),
+                               dir + "/bundled/" + library);
+  }
+  const std::vector<std::vector<std::string>> programs = {
+      {dir + "/app"},
+      {"env", "-u", "LD_LIBRARY_PATH", "-u", "LD_AUDIT", STRATA_BIN_DIR "/gles2_shaders", "--frames", "5"},
+      {"env", "-u", "LD_LIBRARY_PATH", "-u", "LD_AUDIT", STRATA_BIN_DIR "/gles1_cube", "--frames", "5"},
+  };
+  for (const auto& argv : programs) {
+    std::string command_line;
+    for (const std::string& arg : argv) command_line += arg + " ";
+    SCOPED_TRACE(command_line);
+    strata::test::TracedRun run = strata::test::RunTracedAndCounted(STRATA_CLI, argv, "glvnd-route");
+    ASSERT_EQ(run.process.exit_code, 0) << run.process.out << run.process.err;
+    EXPECT_EQ(run.process.err.find("strata: error"), std::string::npos) << run.process.err;
+    for (const char* name : {"eglInitialize", "eglMakeCurrent", "eglSwapBuffers", "glClear"}) {
+      EXPECT_GE(run.counted[name], 1) << name << " did not pass the layers";
+    }
+    EXPECT_EQ(run.traced, run.counted) << "per-function call counts differ between the trace and the call counter";
+    // glvnd answers some calls itself: eglGetProcAddress (from what the loader
+    // told it), eglQueryString of EGL_NO_DISPLAY (from what it gathered), and
+    // an eglBindAPI that keeps the bound API (it passes on only changes).
+    std::map<std::string, long> preloaded = run.PreloadedComparable(), traced = run.TracedComparable();
+    for (const char* name : {"eglGetProcAddress", "eglQueryString", "eglBindAPI"}) {
+      EXPECT_LE(traced[name], preloaded[name]) << name;
+      preloaded.erase(name);
+      traced.erase(name);
+    }
+    EXPECT_EQ(traced, preloaded) << "per-function counts differ between the trace and the preloaded shim";
+    EXPECT_EQ(run.undecodable_records, 0) << run.stats_json.substr(0, 400);
+    EXPECT_TRUE(run.complete) << run.stats_json.substr(0, 400);
+  }
   std::filesystem::remove_all(dir);
 }
 
