@@ -369,6 +369,34 @@ TEST(Remote, InstalledAsAGlvndVendor) {
   EXPECT_EQ(strata::test::DifferingBytes(images[0], fallback_image), 0u);
 }
 
+// `strata run --remote` of a program started by a launcher that resets the
+// library path: the program reaches EGL only through the system's libEGL,
+// which loads Strata's loader as its first vendor, and the loader takes the
+// remote driver below it, as through the library path.
+// Catches: a glvnd route that renders locally, or not at all, under --remote.
+TEST(Remote, ProgramReachingEglOnlyThroughGlvndRendersRemotely) {
+  Renderer renderer;
+  const std::string native_png = TempPath("glvnd-route-native.png");
+  const std::string remote_png = TempPath("glvnd-route-remote.png");
+  ProcessResult native = RunApp("gles2_shaders", native_png, {});
+  ASSERT_EQ(native.exit_code, 0) << native.err;
+  strata::test::ProcessOptions options;
+  options.timeout_seconds = 120;
+  ProcessResult remote = RunProcess({STRATA_CLI, "run", "--remote", renderer.address(), "--log", "info", "--", "env",
+                                     "-u", "LD_LIBRARY_PATH", "-u", "LD_AUDIT", std::string(STRATA_BIN_DIR) +
+                                     "/gles2_shaders", "--frames", "10", "--size", "160x120", "--output", remote_png},
+                                    options);
+  ASSERT_EQ(remote.exit_code, 0) << remote.out << remote.err << "\nrenderer:\n" << renderer.Log();
+  EXPECT_NE(remote.err.find("libstrata_remote.so (through glvnd)"), std::string::npos) << remote.err;
+  EXPECT_NE(renderer.Log().find("client joined: gles2_shaders"), std::string::npos) << renderer.Log();
+  Image images[2];
+  std::string error;
+  ASSERT_TRUE(strata::test::ReadPng(native_png, &images[0], &error)) << error;
+  ASSERT_TRUE(strata::test::ReadPng(remote_png, &images[1], &error)) << error;
+  ASSERT_EQ(images[0].width, images[1].width);
+  EXPECT_EQ(strata::test::DifferingBytes(images[0], images[1]), 0u);
+}
+
 // A window resized between frames: after one swap the surface has the
 // window's new size and renders to its far corner, as natively.
 TEST(Remote, ResizedWindowGetsASurfaceOfTheNewSize) {
