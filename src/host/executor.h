@@ -107,6 +107,9 @@ class Executor {
   std::vector<std::pair<uint64_t, uint64_t>> LiveNames(uint32_t thread, api::ObjectClass object);
   int64_t RecordedLocation(uint32_t thread, uint64_t program, int64_t host_location);
   uint64_t ClientArrayAddress(uint32_t thread, uint32_t attribute);
+  // The same for a GLES 1 array, by the function that points it
+  // (glVertexPointer, ...; glTexCoordPointer per texture unit).
+  uint64_t Gles1ClientArrayAddress(uint32_t thread, api::Slot pointer_function, uint32_t unit);
   uint64_t HostName(uint32_t thread, api::ObjectClass object, uint64_t recorded) {
     return ToHost(ThreadOf(thread), object, recorded, 0);
   }

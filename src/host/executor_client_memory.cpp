@@ -56,7 +56,21 @@ void VertexRange(const stream::DecodedCall& call, int64_t* lowest, int64_t* high
   if (!instanced) *highest = high + offset;
 }
 
+// The key of a client array in Context::client_arrays: a generic
+// attribute's index, or for GLES 1 the pointer function and texture unit.
+uint64_t Gles1ArrayKey(int pointer_function, uint64_t unit) {
+  return (1ull << 32) + static_cast<uint64_t>(pointer_function) * 64 +
+         (pointer_function == api::glTexCoordPointer ? unit : 0);
+}
+
 }  // namespace
+
+uint64_t Executor::Gles1ClientArrayAddress(uint32_t thread, api::Slot pointer_function, uint32_t unit) {
+  Context* context = Current(ThreadOf(thread));
+  if (context == nullptr) return 0;
+  auto it = context->client_arrays.find(Gles1ArrayKey(pointer_function, unit));
+  return it == context->client_arrays.end() ? 0 : it->second.pointer;
+}
 
 void Executor::TrackPointerCall(const stream::DecodedCall& call, Thread& thread, const std::vector<Word>& args) {
   // The parameter holding a client-side array, per function, found once.
@@ -74,9 +88,7 @@ void Executor::TrackPointerCall(const stream::DecodedCall& call, Thread& thread,
   if (pointer < 0 || context == nullptr) return;
   // Which array: the attribute index, or for GLES 1 the named array (and texture unit).
   int index_param = ParamIndex(call.slot, "index");
-  uint64_t key = index_param >= 0 ? call.args[index_param].u
-                                  : (1ull << 32) + static_cast<uint64_t>(call.slot) * 64 +
-                                        (call.slot == api::glTexCoordPointer ? context->client_texture : 0);
+  uint64_t key = index_param >= 0 ? call.args[index_param].u : Gles1ArrayKey(call.slot, context->client_texture);
   if (context->vertex_array != 0 || context->array_buffer != 0 || call.args[pointer].u == 0) {
     context->client_arrays.erase(key);
     return;

@@ -1,20 +1,11 @@
 // GLES 1.1's fixed-function state: what a GLES 1 context has instead of
 // programs and generic vertex attributes.
+#include "common/fixed_function_lists.h"
 #include "inspect/gl_state_reader.h"
 #include "strata/api/functions.h"
 
 namespace strata::inspect {
 namespace {
-
-constexpr GLenum kCapabilities[] = {
-    GL_ALPHA_TEST, GL_BLEND,         GL_COLOR_LOGIC_OP,       GL_COLOR_MATERIAL, GL_CULL_FACE,
-    GL_DEPTH_TEST, GL_DITHER,        GL_FOG,                  GL_LIGHTING,       GL_LINE_SMOOTH,
-    GL_MULTISAMPLE, GL_NORMALIZE,    GL_POINT_SMOOTH,         GL_POINT_SPRITE_OES, GL_POLYGON_OFFSET_FILL,
-    GL_RESCALE_NORMAL, GL_SAMPLE_ALPHA_TO_COVERAGE, GL_SAMPLE_ALPHA_TO_ONE, GL_SAMPLE_COVERAGE,
-    GL_SCISSOR_TEST, GL_STENCIL_TEST, GL_CLIP_PLANE0, GL_CLIP_PLANE1, GL_CLIP_PLANE2, GL_CLIP_PLANE3,
-    GL_CLIP_PLANE4, GL_CLIP_PLANE5,
-    // Client arrays.
-    GL_VERTEX_ARRAY, GL_NORMAL_ARRAY, GL_COLOR_ARRAY, GL_POINT_SIZE_ARRAY_OES};
 
 constexpr StateValue kValues[] = {
     STRATA_STATE_VALUE(GL_BLEND_SRC, 1, kBlendFactor),
@@ -64,21 +55,6 @@ constexpr StateValue kUnitValues[] = {
 };
 constexpr GLenum kUnitCapabilities[] = {GL_TEXTURE_2D, GL_TEXTURE_COORD_ARRAY};
 
-struct Parameter {
-  GLenum pname;
-  int count;
-};
-constexpr Parameter kLightParameters[] = {
-    {GL_AMBIENT, 4},  {GL_DIFFUSE, 4},       {GL_SPECULAR, 4},          {GL_POSITION, 4},
-    {GL_SPOT_DIRECTION, 3}, {GL_SPOT_EXPONENT, 1}, {GL_SPOT_CUTOFF, 1}, {GL_CONSTANT_ATTENUATION, 1},
-    {GL_LINEAR_ATTENUATION, 1}, {GL_QUADRATIC_ATTENUATION, 1}};
-constexpr Parameter kMaterialParameters[] = {
-    {GL_AMBIENT, 4}, {GL_DIFFUSE, 4}, {GL_SPECULAR, 4}, {GL_EMISSION, 4}, {GL_SHININESS, 1}};
-constexpr GLenum kEnvironmentEnums[] = {GL_TEXTURE_ENV_MODE, GL_COMBINE_RGB, GL_COMBINE_ALPHA, GL_SRC0_RGB,
-                                        GL_SRC1_RGB,        GL_SRC2_RGB,     GL_SRC0_ALPHA,    GL_SRC1_ALPHA,
-                                        GL_SRC2_ALPHA,      GL_OPERAND0_RGB, GL_OPERAND1_RGB,  GL_OPERAND2_RGB,
-                                        GL_OPERAND0_ALPHA,  GL_OPERAND1_ALPHA, GL_OPERAND2_ALPHA};
-
 void Floats(JsonWriter& json, const GLfloat* values, int count) {
   if (count > 1) json.BeginArray();
   for (int i = 0; i < count; ++i) json.Float(values[i]);
@@ -95,7 +71,8 @@ void WriteFixedFunctionState(const host::HostDriver& driver, const GlFunctions& 
   auto env_f = driver.Get<decltype(&glGetTexEnvfv)>(api::glGetTexEnvfv);
   auto client_active = driver.Get<decltype(&glClientActiveTexture)>(api::glClientActiveTexture);
   json.Key("capabilities").BeginObject();
-  WriteCapabilities(gl, kCapabilities, json);
+  WriteCapabilities(gl, kFixedFunctionCapabilities, json);
+  WriteCapabilities(gl, kClientArrays, json);
   json.EndObject();
   json.Key("values").BeginObject();
   WriteValues(gl, kSharedValues, json, names);
@@ -107,7 +84,7 @@ void WriteFixedFunctionState(const host::HostDriver& driver, const GlFunctions& 
   for (GLint i = 0; i < lights; ++i) {
     const GLenum name = GL_LIGHT0 + static_cast<GLenum>(i);
     json.BeginObject().Key("light").String(EnumText(name)).Key("enabled").Bool(gl.IsEnabled(name) != GL_FALSE);
-    for (const Parameter& parameter : kLightParameters) {
+    for (const FixedFunctionParameter& parameter : kLightParameters) {
       GLfloat values[4] = {};
       light(name, parameter.pname, values);
       json.Key(EnumText(parameter.pname));
@@ -120,7 +97,7 @@ void WriteFixedFunctionState(const host::HostDriver& driver, const GlFunctions& 
   json.Key("material").BeginObject();
   for (GLenum face : {GL_FRONT, GL_BACK}) {
     json.Key(EnumText(face)).BeginObject();
-    for (const Parameter& parameter : kMaterialParameters) {
+    for (const FixedFunctionParameter& parameter : kMaterialParameters) {
       GLfloat values[4] = {};
       material(face, parameter.pname, values);
       json.Key(EnumText(parameter.pname));
@@ -146,7 +123,7 @@ void WriteFixedFunctionState(const host::HostDriver& driver, const GlFunctions& 
     WriteCapabilities(gl, kUnitCapabilities, json);
     WriteValues(gl, kUnitValues, json, names);
     json.Key("environment").BeginObject();
-    for (GLenum pname : kEnvironmentEnums) {
+    for (GLenum pname : kTextureEnvironmentEnums) {
       GLint value = 0;
       gl.ClearErrors();
       env_i(GL_TEXTURE_ENV, pname, &value);

@@ -12,6 +12,7 @@
 #include "common/pixel_store.h"
 #include "common/uniform_types.h"
 #include "snapshot/attribute_array.h"
+#include "snapshot/gles1_snapshot.h"
 #include "snapshot/shader_sources.h"
 #include "stream/call_printer.h"
 
@@ -140,10 +141,6 @@ class Snapshot {
       : source_(source), calls_(result->calls), notes_(result->not_carried), version_(source.Version()) {}
 
   bool Take(std::string* error) {
-    if (version_ < 20) {
-      *error = "a GLES 1.1 context: snapshots cover GLES 2 and later";
-      return false;
-    }
     GetIntegerv = F<PFNGLGETINTEGERVPROC>(api::glGetIntegerv);
     GetError = F<PFNGLGETERRORPROC>(api::glGetError);
     host_version_ = HostVersion();
@@ -1166,6 +1163,7 @@ bool ImagesReadBack(GLenum internal_format) {
 }
 
 bool TakeSnapshot(const SnapshotSource& source, SnapshotResult* result, std::string* error) {
+  if (source.Version() < 20) return TakeGles1Snapshot(source, result, error);
   return Snapshot(source, result).Take(error);
 }
 

@@ -1,5 +1,5 @@
 #pragma once
-// A snapshot: the state of every live object a GLES 2/3 context sees
+// A snapshot: the state of every live object a GLES context sees
 // (buffers with their contents, textures with their images, renderbuffers,
 // samplers, shaders, programs with their uniforms, framebuffers, vertex
 // array objects, queries, syncs, transform feedbacks) and the context's own
@@ -28,8 +28,8 @@ struct SnapshotResult {
 // Reads the context current on the calling thread through `source`; the
 // driver state it changes to read (bindings, pixel pack state, a
 // framebuffer of its own) is put back before it returns. False with *error
-// when the context cannot be snapshot at all (a GLES 1.1 context, a mapped
-// buffer, a query or transform feedback in progress).
+// when the context cannot be snapshot at all (a query or transform feedback
+// in progress). A GLES 1.1 context's goes to gles1_snapshot.h.
 bool TakeSnapshot(const SnapshotSource& source, SnapshotResult* result, std::string* error);
 
 // Whether a snapshot reads a texture level of this internal format back from

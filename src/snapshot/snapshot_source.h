@@ -68,6 +68,15 @@ class SnapshotSource {
   // driver cannot give back (compressed, luminance, depth: see
   // context_snapshot.cpp); null when none were kept.
   virtual const TextureUploads* UploadsOf(uint64_t texture) const = 0;
+  // For a context whose buffers the driver cannot give back (GLES 1.1): the
+  // calls that filled a buffer (stream name), the last glBufferData first;
+  // null when none were kept.
+  virtual const std::vector<const stream::DecodedCall*>* BufferUploadsOf(uint64_t /*buffer*/) const {
+    return nullptr;
+  }
+  // The stream's address of a GLES 1.1 client array, by the function that
+  // pointed it (glVertexPointer, ...) and, for glTexCoordPointer, the unit.
+  virtual uint64_t Gles1ClientArrayAddress(api::Slot /*pointer_function*/, GLuint /*unit*/) const { return 0; }
   // The draw surface's pixels (RGBA8, bottom row first), when what the
   // calls after the snapshot draw on top of matters; false to leave the
   // surface out (what is there is not what the app had, or is cleared anyway).

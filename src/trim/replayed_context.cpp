@@ -81,6 +81,15 @@ void StreamFacts::BeforeCall(host::Executor& executor, const stream::DecodedCall
         }
       }
       return;
+    case api::glDeleteBuffers:
+      if (a.size() == 2) {
+        for (uint32_t name : Names(a[0], a[1])) kept_buffers_.erase(name);
+      }
+      return;
+    case api::glBufferData:
+    case api::glBufferSubData:
+      if (executor.CurrentVersion(static_cast<uint32_t>(call.thread)) == 1) BufferUpload(executor, call);
+      return;
     case api::glDeleteProgram:
       if (a.size() == 1) linked_.erase(a[0].u);
       return;
@@ -123,7 +132,8 @@ void StreamFacts::TextureUpload(host::Executor& executor, const stream::DecodedC
     if (upload.format_param < 0 || static_cast<size_t>(upload.format_param) >= call.args.size()) return;
     const stream::DecodedValue& value = call.args[upload.format_param];  // a GLint or a GLenum
     const GLenum format = static_cast<GLenum>(value.kind == api::ArgKind::kInt ? static_cast<uint64_t>(value.i) : value.u);
-    if (!upload.never_read_back && snapshot::ImagesReadBack(format)) return;
+    const bool gles1 = executor.CurrentVersion(static_cast<uint32_t>(call.thread)) == 1;  // reads nothing back
+    if (!upload.never_read_back && snapshot::ImagesReadBack(format) && !gles1) return;
     kept = kept_.emplace(texture, std::make_unique<KeptTexture>()).first;
   }
   KeptTexture& texture_uploads = *kept->second;
@@ -146,6 +156,27 @@ void StreamFacts::TextureUpload(host::Executor& executor, const stream::DecodedC
     }
   }
   texture_uploads.uploads.uploads.push_back(std::move(recorded));
+}
+
+void StreamFacts::BufferUpload(host::Executor& executor, const stream::DecodedCall& call) {
+  if (call.args.empty()) return;
+  const GLenum target = static_cast<GLenum>(call.args[0].u);
+  if (target != GL_ARRAY_BUFFER && target != GL_ELEMENT_ARRAY_BUFFER) return;
+  GLint host = 0;
+  executor.driver().Get<PFNGLGETINTEGERVPROC>(api::glGetIntegerv)(
+      target == GL_ARRAY_BUFFER ? GL_ARRAY_BUFFER_BINDING : GL_ELEMENT_ARRAY_BUFFER_BINDING, &host);
+  if (host == 0) return;
+  const uint64_t buffer = executor.StreamName(static_cast<uint32_t>(call.thread), ObjectClass::kBuffer,
+                                              static_cast<uint64_t>(host));
+  std::unique_ptr<KeptBuffer>& kept = kept_buffers_[buffer];
+  // New storage makes every earlier upload moot.
+  if (kept == nullptr || call.slot == api::glBufferData) kept = std::make_unique<KeptBuffer>();
+  kept->uploads.push_back(&kept->calls.Copy(call));
+}
+
+const std::vector<const stream::DecodedCall*>* StreamFacts::BufferUploadsOf(uint64_t buffer) const {
+  auto it = kept_buffers_.find(buffer);
+  return it == kept_buffers_.end() ? nullptr : &it->second->uploads;
 }
 
 GLenum StreamFacts::TextureTarget(uint64_t texture) const {

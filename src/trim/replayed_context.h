@@ -2,7 +2,8 @@
 // What a snapshot needs to know of a replayed trace beyond what the driver
 // can be asked: facts the stream showed on the way (a texture's target, the
 // shaders each program was linked from, the uploads of textures the driver
-// cannot give back, the contexts alive, what each thread made current),
+// cannot give back, and of a GLES 1.1 context's textures and buffers, the
+// contexts alive, what each thread made current),
 // gathered call by call while the replay runs up to the trim's start, and
 // the executor's names for the objects (ReplayedContext).
 
@@ -34,6 +35,7 @@ class StreamFacts {
   GLenum TextureTarget(uint64_t texture) const;
   const std::vector<snapshot::LinkedShader>* LinkedShaders(uint64_t program) const;
   const snapshot::TextureUploads* UploadsOf(uint64_t texture) const;
+  const std::vector<const stream::DecodedCall*>* BufferUploadsOf(uint64_t buffer) const;
 
  private:
   struct KeptTexture {
@@ -41,12 +43,19 @@ class StreamFacts {
     snapshot::TextureUploads uploads;
   };
   void TextureUpload(host::Executor& executor, const stream::DecodedCall& call);
+  // GLES 1.1 cannot give buffers back: the calls that filled them are kept.
+  void BufferUpload(host::Executor& executor, const stream::DecodedCall& call);
+  struct KeptBuffer {
+    snapshot::CallList calls;
+    std::vector<const stream::DecodedCall*> uploads;
+  };
 
   std::map<uint64_t, MakeCurrent> current_;
   std::set<uint64_t> live_contexts_;
   std::map<uint64_t, GLenum> texture_targets_;
   std::map<uint64_t, std::vector<snapshot::LinkedShader>> linked_;
   std::map<uint64_t, std::unique_ptr<KeptTexture>> kept_;
+  std::map<uint64_t, std::unique_ptr<KeptBuffer>> kept_buffers_;
 };
 
 // The context current on a replay thread, as a snapshot reads it.
@@ -73,6 +82,12 @@ class ReplayedContext final : public snapshot::SnapshotSource {
     return executor_.ClientArrayAddress(thread_, attribute);
   }
   const snapshot::TextureUploads* UploadsOf(uint64_t texture) const override { return facts_.UploadsOf(texture); }
+  const std::vector<const stream::DecodedCall*>* BufferUploadsOf(uint64_t buffer) const override {
+    return facts_.BufferUploadsOf(buffer);
+  }
+  uint64_t Gles1ClientArrayAddress(api::Slot pointer_function, GLuint unit) const override {
+    return executor_.Gles1ClientArrayAddress(thread_, pointer_function, unit);
+  }
   bool SurfacePixels(int* width, int* height, std::vector<uint8_t>* rgba) const override;
   // Whether the surface holds what the app drew (no draw into it was
   // skipped): then the snapshot carries it, where the surface keeps its
