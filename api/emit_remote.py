@@ -48,6 +48,9 @@ HAND_WRITTEN = {
 # client-array capture read (remote/client_state.cpp), and the buffer names
 # the client knows exist.
 HOOKS_AFTER = {
+    # Setters whose valid arguments take effect as given: the query cache learns them.
+    "glScissor", "glDepthFunc", "glCullFace", "glFrontFace", "glBlendEquation", "glBlendEquationSeparate",
+    "glBlendFuncSeparate", "glActiveTexture",
     "glGenBuffers", "glPixelStorei", "glBindBuffer", "glBindBufferBase", "glBindBufferRange", "glBindVertexArray",
     "glBindVertexArrayOES", "glDeleteBuffers", "glDeleteVertexArrays", "glDeleteVertexArraysOES",
     "glVertexAttribPointer", "glVertexAttribIPointer", "glEnableVertexAttribArray", "glDisableVertexAttribArray",
@@ -76,7 +79,46 @@ FORGETS_SENT_STATE = {
 
 # Queries the client may answer itself (remote/client_answers.cpp): Answer_<name>
 # before anything is encoded, Learn_<name> after the renderer answered.
-ANSWERED_ON_CLIENT = {"glGetError", "glGetIntegerv", "glGetString", "glGetStringi"}
+ANSWERED_ON_CLIENT = {"glGetError", "glGetIntegerv", "glGetString", "glGetStringi", "glIsEnabled"}
+
+# What a GL call changes of the state whose query answers the client keeps
+# (remote/query_cache.h): the groups it forgets before it goes out. A GL call
+# named neither here nor by KEEPS_QUERIED_STATE forgets every kept answer.
+QUERY_EFFECTS = {
+    "glUseProgram": "kQueryProgram",
+    "glBindBuffer": "kQueryBufferBindings",
+    "glBindVertexArray": "kQueryVertexArray", "glBindVertexArrayOES": "kQueryVertexArray",
+    "glActiveTexture": "kQueryTextureUnit",
+    "glBindTexture": "kQueryTextureBindings",
+    "glBindFramebuffer": "kQueryFramebuffers",
+    "glBindRenderbuffer": "kQueryRenderbuffer",
+    "glViewport": "kQueryViewport",
+    "glScissor": "kQueryScissor",
+    "glBlendFunc": "kQueryBlend", "glBlendFuncSeparate": "kQueryBlend", "glBlendEquation": "kQueryBlend",
+    "glBlendEquationSeparate": "kQueryBlend",
+    "glDepthFunc": "kQueryDepthFunc",
+    "glCullFace": "kQueryFaces", "glFrontFace": "kQueryFaces",
+    "glEnable": "kQueryCapabilities", "glDisable": "kQueryCapabilities",
+}
+# Calls that change none of that state: queries, draws, data, objects' own
+# contents and parameters, and the state the cache does not keep.
+KEEPS_QUERIED_STATE = re.compile(
+    r"gl(Get|Is|Draw|MultiDraw|Uniform|ProgramUniform|VertexAttrib|EnableVertexAttribArray|"
+    r"DisableVertexAttribArray|Clear|BufferData|BufferSubData|TexImage|TexSubImage|CompressedTex|TexStorage|"
+    r"TexParameter|GenerateMipmap|ReadPixels|Flush|Finish|Gen[A-Z]|Create|ShaderSource|CompileShader|AttachShader|"
+    r"DetachShader|LinkProgram|BindAttribLocation|CheckFramebufferStatus|FramebufferTexture|"
+    r"FramebufferRenderbuffer|RenderbufferStorage|ColorMask|DepthMask|DepthRangef|Stencil|LineWidth|"
+    r"PolygonOffset|SampleCoverage|Hint|CopyTex|PixelStorei|DeleteShader|ValidateProgram|Invalidate|"
+    r"ReleaseShaderCompiler|UniformBlockBinding|Begin|End|PushDebugGroup|PopDebugGroup|ObjectLabel|DebugMessage)")
+
+
+def query_effect(name: str) -> str | None:
+    """The QueryGroup mask a GL call forgets, or None when it changes none."""
+    if not name.startswith("gl"):
+        return None
+    if name in QUERY_EFFECTS:
+        return QUERY_EFFECTS[name]
+    return None if KEEPS_QUERIED_STATE.match(name) else "kQueryAll"
 
 # Run before the call is encoded: the client-side arrays a draw reads go out
 # as memory records first.
@@ -256,6 +298,9 @@ def emit_remote_functions(model: registry.Model, rules: dict, uncovered: set) ->
             else:
                 lines.append(f"  if (Answer_{f.name}(*strata_c, {args})) return;")
         lines += _saw_bound_names(f)
+        effect = query_effect(f.name)
+        if effect is not None and not deferrable:
+            lines.append(f"  strata_c->shadow().queries().Forget({effect});")
         if deferrable and _HELD_UNIFORM.fullmatch(f.name):
             # A uniform's 32-bit values, held by location (the same shape for all twelve).
             values = ", ".join(f"std::bit_cast<uint32_t>({p.name})" for p in f.params[1:])
@@ -266,6 +311,8 @@ def emit_remote_functions(model: registry.Model, rules: dict, uncovered: set) ->
         elif deferrable:
             after = f" After_{f.name}({args});" if f.name in HOOKS_AFTER else ""
             lines.append(f"  if (Defer_{f.name}(*strata_c, {args})) {{{after} return; }}")
+            if effect is not None:  # a held call teaches the cache its value instead
+                lines.append(f"  strata_c->shadow().queries().Forget({effect});")
             lines.append("  strata_c->SendDeferred();")
         if f.name.startswith("egl") and f.params and f.params[0].type == "EGLDisplay":
             # The client's own display, initialized (EGL_BAD_DISPLAY, EGL_NOT_INITIALIZED).

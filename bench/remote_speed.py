@@ -21,6 +21,8 @@ Workloads (several shapes, so that no single call mix decides):
   geterror   trace_workload --mode geterror: 1,000 glVertexAttrib1f + glGetError pairs a frame
   upload     trace_workload --mode upload: a 1024x1024 RGBA texture uploaded and drawn a frame (MB/s)
   create     trace_workload --mode create: 500 textures a frame made, bound, set up and deleted
+  saved      trace_workload --mode saved: 100 draws a frame, each with the app's state saved by
+             11 queries (bindings, viewport, blend, capabilities) and put back
   glmark2    glmark2-es2 (a subset of scenes) in an X11 window on an Xvfb this script starts
 
 Each round runs every workload in every configuration, in a random order; the
@@ -33,7 +35,8 @@ Every process (the renderers too) runs with MALLOC_TOP_PAD_=268435456, as
 docs/benchmarks.md asks. Needs: a build tree, virgl-server, glmark2-es2-x11,
 xvfb (scripts/setup.sh installs them).
 
-usage: remote_speed.py [--rounds N] [--frames N] [--workloads cheap,draws,roundtrip,geterror,upload,create,glmark2]
+usage: remote_speed.py [--rounds N] [--frames N]
+                       [--workloads cheap,draws,roundtrip,geterror,upload,create,saved,glmark2]
                        [--configs native,ring,plain,socket,tcp,virgl] [--build DIR]
 """
 
@@ -53,9 +56,9 @@ import time
 GLMARK2_SCENES = ["-b", "build:duration=2", "-b", "texture:duration=2", "-b", "shading:shading=phong:duration=2",
                   "-b", "effect2d:duration=2"]
 VIRGL_SOCKET = "/tmp/.virgl_test"  # the one path Mesa's vtest client connects to
-TRACE_CALLS_PER_FRAME = {"roundtrip": 1000, "geterror": 1000, "create": 500}
+TRACE_CALLS_PER_FRAME = {"roundtrip": 1000, "geterror": 1000, "create": 500, "saved": 100}
 UPLOAD_MB_PER_FRAME = 1024 * 1024 * 4 / 1e6
-WORKLOADS = ("cheap", "draws", "roundtrip", "geterror", "upload", "create", "glmark2")
+WORKLOADS = ("cheap", "draws", "roundtrip", "geterror", "upload", "create", "saved", "glmark2")
 CONFIGS = ("native", "ring", "plain", "socket", "tcp", "virgl")
 STRATA_CONFIGS = ("ring", "plain", "socket", "tcp")
 
@@ -232,7 +235,8 @@ def main():
                   f" {statistics.median(ratios[(workload, config)]):>18.2f}x"
                   f"   (rounds: {', '.join(f'{r:.2f}' for r in ratios[(workload, config)])})")
     for workload, what in (("roundtrip", "one-pixel glReadPixels"), ("geterror", "glGetError"),
-                           ("create", "texture made, bound, set up and deleted")):
+                           ("create", "texture made, bound, set up and deleted"),
+                           ("saved", "draw with the app's state saved and put back")):
         if workload in workloads:
             for config in configs:
                 print(f"one {what}, {config}: {statistics.median(latency[(workload, config)]):.2f} us (median)")

@@ -5,7 +5,9 @@
 // roundtrip: a thousand glReadPixels of one pixel per frame, each a call that
 // needs an answer (through a remote renderer: a round trip each); --mode
 // geterror: a thousand glVertexAttrib1f and glGetError pairs per frame; --mode upload: a 1024x1024 RGBA
-// texture uploaded (glTexSubImage2D) and drawn each frame; --mode create: 500
+// texture uploaded (glTexSubImage2D) and drawn each frame; --mode saved: 100
+// draws a frame by "middleware" that saves the app's state (8 glGetIntegerv and 3
+// glIsEnabled), sets its own and puts the app's back; --mode create: 500
 // textures a frame made, bound, set up and deleted (streaming apps' pattern).
 #include <GLES2/gl2.h>
 
@@ -53,15 +55,15 @@ int main(int argc, char** argv) {
     if (!std::strcmp(argv[i], "--mode") && i + 1 < argc) mode = argv[++i];
     else if (!std::strcmp(argv[i], "--frames") && i + 1 < argc) frames = std::atoi(argv[++i]);
     else if (!std::strcmp(argv[i], "--help")) {
-      std::puts("usage: trace_workload [--mode cheap|draws|roundtrip|geterror|upload|create] [--frames N]");
+      std::puts("usage: trace_workload [--mode cheap|draws|roundtrip|geterror|upload|create|saved] [--frames N]");
       return 0;
     } else {
       Fail("unknown argument (see --help)");
     }
   }
   if (mode != "cheap" && mode != "draws" && mode != "roundtrip" && mode != "geterror" && mode != "upload" &&
-      mode != "create")
-    Fail("--mode is cheap, draws, roundtrip, geterror, upload or create");
+      mode != "create" && mode != "saved")
+    Fail("--mode is cheap, draws, roundtrip, geterror, upload, create or saved");
   HeadlessEgl egl("trace_workload", 2, 256, 256);
   egl.MakeCurrentContext();
   EGLDisplay display = egl.display;
@@ -131,6 +133,40 @@ int main(int argc, char** argv) {
       }
       glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 0, nullptr);
       glDrawArrays(GL_TRIANGLES, 0, 3);
+    } else if (mode == "saved") {
+      // Middleware drawing into an app's frame: the app's state saved,
+      // the middleware's own set, a draw, the app's state put back.
+      for (int i = 0; i < 100; ++i) {
+        GLint saved_program = 0, saved_buffer = 0, saved_unit = 0, saved_texture = 0, viewport[4] = {};
+        GLint source = 0, destination = 0;
+        glGetIntegerv(GL_CURRENT_PROGRAM, &saved_program);
+        glGetIntegerv(GL_ARRAY_BUFFER_BINDING, &saved_buffer);
+        glGetIntegerv(GL_ACTIVE_TEXTURE, &saved_unit);
+        glGetIntegerv(GL_TEXTURE_BINDING_2D, &saved_texture);
+        glGetIntegerv(GL_VIEWPORT, viewport);
+        glGetIntegerv(GL_BLEND_SRC_RGB, &source);
+        glGetIntegerv(GL_BLEND_DST_RGB, &destination);
+        const GLboolean blend = glIsEnabled(GL_BLEND), scissor = glIsEnabled(GL_SCISSOR_TEST);
+        const GLboolean depth = glIsEnabled(GL_DEPTH_TEST);
+        glUseProgram(program);
+        glBindBuffer(GL_ARRAY_BUFFER, buffers[i & 3]);
+        glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 0, nullptr);
+        glEnable(GL_BLEND);
+        glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
+        glDisable(GL_SCISSOR_TEST);
+        glDisable(GL_DEPTH_TEST);
+        glUniform4f(color, (i & 255) / 255.0f, 0.5f, 0.25f, 0.5f);
+        glDrawArrays(GL_TRIANGLES, 0, 3);
+        glUseProgram(static_cast<GLuint>(saved_program));
+        glBindBuffer(GL_ARRAY_BUFFER, static_cast<GLuint>(saved_buffer));
+        glActiveTexture(static_cast<GLenum>(saved_unit));
+        glBindTexture(GL_TEXTURE_2D, static_cast<GLuint>(saved_texture));
+        glViewport(viewport[0], viewport[1], viewport[2], viewport[3]);
+        glBlendFunc(static_cast<GLenum>(source), static_cast<GLenum>(destination));
+        if (blend) glEnable(GL_BLEND); else glDisable(GL_BLEND);
+        if (scissor) glEnable(GL_SCISSOR_TEST); else glDisable(GL_SCISSOR_TEST);
+        if (depth) glEnable(GL_DEPTH_TEST); else glDisable(GL_DEPTH_TEST);
+      }
     } else if (mode == "upload") {
       for (size_t i = 0; i < texels.size(); i += 64) texels[i] = static_cast<uint32_t>(frame * 2654435761u + i);
       glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, kUploadSize, kUploadSize, GL_RGBA, GL_UNSIGNED_BYTE, texels.data());

@@ -1,8 +1,12 @@
 // Queries the client answers without a round trip (docs/remote.md, "Answers
 // on the client"): limits and strings, which do not change within a context,
-// asked of the renderer once per context; and glGetError when nothing has
+// asked of the renderer once per context; state the context's query cache
+// holds (query_cache.h: bindings, viewport, blend, capabilities ...); and glGetError when nothing has
 // gone to the renderer since a glGetError that said GL_NO_ERROR (a call held
 // back on the client is valid, or it is sent).
+#include <initializer_list>
+#include <utility>
+
 #include "remote/generated_support.h"
 
 namespace strata::remote {
@@ -80,15 +84,29 @@ void Learn_glGetError(Connection& c, GLenum result) {
 
 bool Answer_glGetIntegerv(Connection& c, GLenum pname, GLint* data) {
   ContextShadow& shadow = c.shadow();
-  if (!Answering(c) || data == nullptr || !IsContextConstant(pname, shadow.client_version())) return false;
-  if (!shadow.Known(pname, data)) return false;
+  if (!Answering(c) || data == nullptr) return false;
+  const bool known = IsContextConstant(pname, shadow.client_version()) ? shadow.Known(pname, data)
+                                                                       : shadow.queries().Integer(pname, data);
+  if (!known) return false;
   c.Answered();
   return true;
 }
 void Learn_glGetIntegerv(Connection& c, GLenum pname, GLint* data) {
-  if (Answering(c) && data != nullptr && IsContextConstant(pname, c.shadow().client_version())) {
+  if (!Answering(c) || data == nullptr) return;
+  if (IsContextConstant(pname, c.shadow().client_version())) {
     c.shadow().Keep(pname, *data);
+  } else {
+    c.shadow().queries().LearnInteger(pname, data);
   }
+}
+
+bool Answer_glIsEnabled(Connection& c, GLenum cap, GLboolean* answer) {
+  if (!Answering(c) || !c.shadow().queries().Enabled(cap, answer)) return false;
+  c.Answered();
+  return true;
+}
+void Learn_glIsEnabled(Connection& c, GLenum cap, GLboolean result) {
+  if (Answering(c)) c.shadow().queries().LearnEnabled(cap, result != GL_FALSE);
 }
 
 bool Answer_glGetString(Connection& c, GLenum name, const GLubyte** answer) {
@@ -107,6 +125,80 @@ bool Answer_glGetStringi(Connection& c, GLenum name, GLuint index, const GLubyte
 }
 void Learn_glGetStringi(Connection& c, GLenum name, GLuint index, const GLubyte* result) {
   if (Answering(c) && result != nullptr) c.shadow().KeepString(name, uint64_t{index} + 1, result);
+}
+
+// Setters the query cache learns from (after they went out, having made it
+// forget their group): a value the client sees is valid takes effect as given.
+namespace {
+
+QueryCache* Cache() {
+  Connection* c = ThreadConnectionHolding();
+  return c != nullptr && Answering(*c) ? &c->shadow().queries() : nullptr;
+}
+
+bool IsBlendEquation(GLenum mode, int version) {
+  switch (mode) {
+    case GL_FUNC_ADD: case GL_FUNC_SUBTRACT: case GL_FUNC_REVERSE_SUBTRACT:
+      return true;
+    case GL_MIN: case GL_MAX:
+      return version >= 3;
+    default:
+      return false;
+  }
+}
+
+void Learn(QueryCache* cache, std::initializer_list<std::pair<GLenum, GLint>> values) {
+  for (const auto& [pname, value] : values) cache->LearnInteger(pname, &value);
+}
+
+}  // namespace
+
+void After_glScissor(GLint x, GLint y, GLsizei width, GLsizei height) {
+  const GLint box[4] = {x, y, width, height};
+  if (QueryCache* cache = Cache(); cache != nullptr && width >= 0 && height >= 0) cache->LearnInteger(GL_SCISSOR_BOX, box);
+}
+void After_glDepthFunc(GLenum func) {
+  if (QueryCache* cache = Cache(); cache != nullptr && func >= GL_NEVER && func <= GL_ALWAYS) {
+    Learn(cache, {{GL_DEPTH_FUNC, static_cast<GLint>(func)}});
+  }
+}
+void After_glCullFace(GLenum mode) {
+  if (QueryCache* cache = Cache(); cache != nullptr && (mode == GL_FRONT || mode == GL_BACK || mode == GL_FRONT_AND_BACK)) {
+    Learn(cache, {{GL_CULL_FACE_MODE, static_cast<GLint>(mode)}});
+  }
+}
+void After_glFrontFace(GLenum mode) {
+  if (QueryCache* cache = Cache(); cache != nullptr && (mode == GL_CW || mode == GL_CCW)) {
+    Learn(cache, {{GL_FRONT_FACE, static_cast<GLint>(mode)}});
+  }
+}
+void After_glActiveTexture(GLenum texture) {
+  // Units every conformant driver has (GLES 2.0: 8 combined, 3.0: 32); past
+  // them the limit decides, which the client may not hold.
+  Connection* c = ThreadConnectionHolding();
+  QueryCache* cache = Cache();
+  if (cache == nullptr || texture < GL_TEXTURE0) return;
+  const GLuint units = c->shadow().client_version() >= 3 ? 32 : 8;
+  if (texture - GL_TEXTURE0 < units) Learn(cache, {{GL_ACTIVE_TEXTURE, static_cast<GLint>(texture)}});
+}
+void After_glBlendEquationSeparate(GLenum rgb, GLenum alpha) {
+  Connection* c = ThreadConnectionHolding();
+  QueryCache* cache = Cache();
+  if (cache == nullptr) return;
+  const int version = c->shadow().client_version();
+  if (IsBlendEquation(rgb, version) && IsBlendEquation(alpha, version)) {
+    Learn(cache, {{GL_BLEND_EQUATION_RGB, static_cast<GLint>(rgb)}, {GL_BLEND_EQUATION_ALPHA, static_cast<GLint>(alpha)}});
+  }
+}
+void After_glBlendEquation(GLenum mode) { After_glBlendEquationSeparate(mode, mode); }
+void After_glBlendFuncSeparate(GLenum src_rgb, GLenum dst_rgb, GLenum src_alpha, GLenum dst_alpha) {
+  QueryCache* cache = Cache();
+  if (cache == nullptr || !IsBlendFactor(src_rgb) || !IsBlendFactor(dst_rgb) || !IsBlendFactor(src_alpha) ||
+      !IsBlendFactor(dst_alpha)) {
+    return;
+  }
+  Learn(cache, {{GL_BLEND_SRC_RGB, static_cast<GLint>(src_rgb)}, {GL_BLEND_DST_RGB, static_cast<GLint>(dst_rgb)},
+                {GL_BLEND_SRC_ALPHA, static_cast<GLint>(src_alpha)}, {GL_BLEND_DST_ALPHA, static_cast<GLint>(dst_alpha)}});
 }
 
 }  // namespace strata::remote

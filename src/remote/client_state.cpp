@@ -34,7 +34,8 @@ bool ClientShadowWanted() {
   return wanted;
 }
 
-ContextShadow::ContextShadow(int client_version, ContextShadow* share) : client_version_(client_version) {
+ContextShadow::ContextShadow(int client_version, ContextShadow* share)
+    : client_version_(client_version), queries_(client_version) {
   if (!ClientShadowWanted()) return;
   names_ = std::make_unique<ClientNames>(share != nullptr ? share->names_.get() : nullptr);
 }

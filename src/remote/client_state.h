@@ -13,6 +13,7 @@
 
 #include "remote/client_names.h"
 #include "remote/deferred_state.h"
+#include "remote/query_cache.h"
 #include "stream/capture_sizes.h"
 #include "stream/client_arrays.h"
 
@@ -68,6 +69,9 @@ class ContextShadow final : public capture::CaptureState {
   SentState& sent() { return sent_; }
   void ForgetSent() { sent_ = SentState(); }
 
+  // Answers to state queries the client keeps (query_cache.h).
+  QueryCache& queries() { return queries_; }
+
   // Where the client makes names of its own for the context's objects; null
   // when it does not (STRATA_REMOTE_SHADOW=off, no context current).
   ClientNames* names() { return names_.get(); }
@@ -88,6 +92,7 @@ class ContextShadow final : public capture::CaptureState {
   capture::ClientArrays arrays_;
   std::unordered_set<GLuint> buffers_made_;
   SentState sent_;
+  QueryCache queries_;
   std::unique_ptr<ClientNames> names_;
   bool caps_known_ = false;
   capture::PixelStoreCaps caps_;

@@ -5,27 +5,16 @@
 #include "remote/client_state.h"
 #include "remote/connection.h"
 #include "remote/generated_support.h"
+#include "remote/query_cache.h"
 #include "remote/session.h"
 
 namespace strata::remote {
 namespace {
 
-// The capabilities glEnable/glDisable may hold: those of GLES 2.0 and 3.0
-// (with the version that has each), so that an invalid one is always sent
-// and raises its error.
-struct HeldCapability {
-  GLenum cap;
-  int since_version;
-};
-constexpr HeldCapability kHeldCapabilities[] = {
-    {GL_BLEND, 2},           {GL_CULL_FACE, 2},
-    {GL_DEPTH_TEST, 2},      {GL_DITHER, 2},
-    {GL_POLYGON_OFFSET_FILL, 2}, {GL_SAMPLE_ALPHA_TO_COVERAGE, 2},
-    {GL_SAMPLE_COVERAGE, 2}, {GL_SCISSOR_TEST, 2},
-    {GL_STENCIL_TEST, 2},    {GL_RASTERIZER_DISCARD, 3},
-    {GL_PRIMITIVE_RESTART_FIXED_INDEX, 3},
-};
-static_assert(std::size(kHeldCapabilities) <= 32);
+// Locations above this are sent as they come (they are rare and the index is flat).
+constexpr GLint kMaxHeldLocation = 1024;
+
+}  // namespace
 
 // Blend factors valid for both source and destination in GLES 2.0 and later
 // (GL_SRC_ALPHA_SATURATE is not held: GLES 2.0 allows it as source only).
@@ -40,18 +29,6 @@ bool IsBlendFactor(GLenum factor) {
       return false;
   }
 }
-
-int CapabilityBit(GLenum cap, int version) {
-  for (size_t i = 0; i < std::size(kHeldCapabilities); ++i) {
-    if (kHeldCapabilities[i].cap == cap) return version >= kHeldCapabilities[i].since_version ? static_cast<int>(i) : -1;
-  }
-  return -1;
-}
-
-// Locations above this are sent as they come (they are rare and the index is flat).
-constexpr GLint kMaxHeldLocation = 1024;
-
-}  // namespace
 
 DeferredState::DeferredState() : enabled_(ClientShadowWanted()) {}
 
@@ -69,12 +46,14 @@ int64_t DeferredState::TakeAbsorbed() {
 
 bool DeferredState::Capability(Connection& c, GLenum cap, bool on) {
   if (!Enabled(c)) return false;
-  const int bit_index = CapabilityBit(cap, c.shadow().client_version());
+  // Only capabilities valid in the context are held, so an invalid one is always sent and raises its error.
+  const int bit_index = CapabilityIndex(cap, c.shadow().client_version());
   if (bit_index < 0) return false;
   const uint32_t bit = 1u << bit_index;
   if ((caps_held_ & bit) == 0) ++held_;
   caps_held_ |= bit;
   caps_on_ = on ? caps_on_ | bit : caps_on_ & ~bit;
+  c.shadow().queries().LearnEnabledAt(bit_index, on);  // valid, so it takes effect
   ++absorbed_;
   return true;
 }
@@ -89,6 +68,14 @@ bool DeferredState::BlendFunc(Connection& c, GLenum source, GLenum destination) 
   blend_held_ = true;
   blend_source_ = source;
   blend_destination_ = destination;
+  const GLint factors[2] = {static_cast<GLint>(source), static_cast<GLint>(destination)};
+  QueryCache& queries = c.shadow().queries();
+  for (int index : {QueryCache::Index(GL_BLEND_SRC_RGB), QueryCache::Index(GL_BLEND_SRC_ALPHA)}) {
+    queries.LearnAt(index, &factors[0]);
+  }
+  for (int index : {QueryCache::Index(GL_BLEND_DST_RGB), QueryCache::Index(GL_BLEND_DST_ALPHA)}) {
+    queries.LearnAt(index, &factors[1]);
+  }
   ++absorbed_;
   return true;
 }
@@ -104,6 +91,9 @@ bool DeferredState::BindBuffer(Connection& c, GLenum target, GLuint buffer) {
   if (!array_buffer_held_) ++held_;
   array_buffer_held_ = true;
   array_buffer_ = buffer;
+  const GLint bound = static_cast<GLint>(buffer);
+  static constexpr int kArrayBuffer = QueryCache::Index(GL_ARRAY_BUFFER_BINDING);
+  c.shadow().queries().LearnAt(kArrayBuffer, &bound);
   ++absorbed_;
   return true;
 }
@@ -138,7 +128,7 @@ void DeferredState::Send(Connection& c) {
     const uint32_t bit = 1u << i;
     const bool on = (caps_on_ & bit) != 0;
     if ((sent.caps_known & bit) && ((sent.caps_on & bit) != 0) == on) continue;  // the renderer has it
-    (on ? Send_glEnable : Send_glDisable)(c, kHeldCapabilities[i].cap);
+    (on ? Send_glEnable : Send_glDisable)(c, CapabilityAt(i));
     --absorbed_;
     sent.caps_known |= bit;
     sent.caps_on = on ? sent.caps_on | bit : sent.caps_on & ~bit;

@@ -27,6 +27,9 @@ namespace strata::remote {
 class Connection;
 class ContextShadow;
 
+// Blend factors valid for both source and destination in GLES 2.0 and later.
+bool IsBlendFactor(GLenum factor);
+
 // What the renderer's context holds, as far as the client sent it; kept per
 // context (in ContextShadow), so that a value set again is dropped.
 struct SentState {

@@ -474,6 +474,35 @@ TEST(Remote, HeldBackCallsChangeNothingAnAppCanSee) {
   }
 }
 
+// State queries the client answers from its cache (remote/query_cache.h):
+// saved_state queries ~25 pieces of state twice a frame around drawing of its
+// own, after changing them in every way the cache must notice (each setter, a
+// unit and a vertex array switch, deleting bound objects, invalid calls that
+// change nothing). Its output, every answer and error, must be native's with
+// the cache and without (STRATA_REMOTE_SHADOW=off), and the cache must take
+// most of the round trips away.
+// Catches: a stale answer (a call that changes cached state without making the
+// client forget it), an answer learned from a call that failed, and a cache
+// that answers nothing.
+TEST(Remote, SavedAndRestoredStateQueriesMatchNative) {
+  const std::string app = std::string(STRATA_BIN_DIR) + "/saved_state";
+  ProcessResult native = RunProcess({app});
+  ASSERT_EQ(native.exit_code, 0) << native.err;
+  ASSERT_NE(native.out.find("frame 7: "), std::string::npos) << native.out;
+  Renderer renderer;
+  static const std::regex round_trips(R"(, (\d+) round trips)");
+  long trips[2] = {};
+  for (const bool cached : {true, false}) {
+    ProcessResult remote = RunRemoteWithStats(renderer, app, "STRATA_REMOTE_SHADOW", cached ? "on" : "off");
+    ASSERT_EQ(remote.exit_code, 0) << remote.err << renderer.Log();
+    EXPECT_EQ(remote.out, native.out) << (cached ? "answered from the cache" : "every query asked");
+    std::smatch m;
+    ASSERT_TRUE(std::regex_search(remote.err, m, round_trips)) << remote.err;
+    trips[cached ? 0 : 1] = std::stol(m[1]);
+  }
+  EXPECT_LT(trips[0] * 3, trips[1]) << "round trips with the cache: " << trips[0] << ", without: " << trips[1];
+}
+
 // Objects the client names itself (remote/client_names.h) and queries it
 // answers itself (remote/client_answers.cpp): client_names' queries of
 // bindings, attachments and attached shaders give back the app's names, and
