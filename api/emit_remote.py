@@ -50,7 +50,7 @@ HAND_WRITTEN = {
 HOOKS_AFTER = {
     # Setters whose valid arguments take effect as given: the query cache learns them.
     "glScissor", "glDepthFunc", "glCullFace", "glFrontFace", "glBlendEquation", "glBlendEquationSeparate",
-    "glBlendFuncSeparate", "glActiveTexture",
+    "glBlendFuncSeparate", "glActiveTexture", "glViewport", "glUseProgram", "glBindTexture",
     "glGenBuffers", "glPixelStorei", "glBindBuffer", "glBindBufferBase", "glBindBufferRange", "glBindVertexArray",
     "glBindVertexArrayOES", "glDeleteBuffers", "glDeleteVertexArrays", "glDeleteVertexArraysOES",
     "glVertexAttribPointer", "glVertexAttribIPointer", "glEnableVertexAttribArray", "glDisableVertexAttribArray",
@@ -99,6 +99,9 @@ QUERY_EFFECTS = {
     "glDepthFunc": "kQueryDepthFunc",
     "glCullFace": "kQueryFaces", "glFrontFace": "kQueryFaces",
     "glEnable": "kQueryCapabilities", "glDisable": "kQueryCapabilities",
+    # A program relinked may fail to link: glUseProgram of it is no longer sure to take effect.
+    "glLinkProgram": "kQueryProvenObjects", "glProgramBinary": "kQueryProvenObjects",
+    "glProgramBinaryOES": "kQueryProvenObjects",
 }
 # Calls that change none of that state: queries, draws, data, objects' own
 # contents and parameters, and the state the cache does not keep.

@@ -96,7 +96,7 @@ void Learn_glGetIntegerv(Connection& c, GLenum pname, GLint* data) {
   if (IsContextConstant(pname, c.shadow().client_version())) {
     c.shadow().Keep(pname, *data);
   } else {
-    c.shadow().queries().LearnInteger(pname, data);
+    c.shadow().queries().LearnAnswer(pname, data);
   }
 }
 
@@ -171,6 +171,15 @@ void After_glFrontFace(GLenum mode) {
   if (QueryCache* cache = Cache(); cache != nullptr && (mode == GL_CW || mode == GL_CCW)) {
     Learn(cache, {{GL_FRONT_FACE, static_cast<GLint>(mode)}});
   }
+}
+void After_glViewport(GLint x, GLint y, GLsizei width, GLsizei height) {
+  if (QueryCache* cache = Cache()) cache->LearnViewport(x, y, width, height);
+}
+void After_glUseProgram(GLuint program) {
+  if (QueryCache* cache = Cache()) cache->LearnProgram(program);
+}
+void After_glBindTexture(GLenum target, GLuint texture) {
+  if (QueryCache* cache = Cache()) cache->LearnTexture(target, texture);
 }
 void After_glActiveTexture(GLenum texture) {
   // Units every conformant driver has (GLES 2.0: 8 combined, 3.0: 32); past

@@ -34,6 +34,7 @@ enum QueryGroup : uint32_t {
   kQueryDepthFunc = 1u << 10,
   kQueryFaces = 1u << 11,           // cull face mode, front face
   kQueryCapabilities = 1u << 12,    // glEnable/glDisable
+  kQueryProvenObjects = 1u << 13,   // relinking or deleting: what answers proved valid
   kQueryAll = ~0u,
 };
 
@@ -112,9 +113,20 @@ class QueryCache {
     caps_on_ = on ? caps_on_ | bit : caps_on_ & ~bit;
   }
 
+  // The renderer answered a query: kept, and what it proves remembered (a
+  // viewport size the driver accepts, a program that is linked, a texture
+  // of a target), so that a later setter of those values is known to take
+  // effect (SetterTakesEffect).
+  void LearnAnswer(GLenum pname, const GLint* data);
+  // Whether glViewport, glUseProgram or glBindTexture with these arguments
+  // takes effect for sure; then it is learned as well.
+  bool LearnViewport(GLint x, GLint y, GLsizei width, GLsizei height);
+  bool LearnProgram(GLuint program);
+  bool LearnTexture(GLenum target, GLuint texture);
+
   // A call that changes a group of cached state goes out.
   void Forget(uint32_t groups) {
-    if ((known_ | caps_known_) != 0) [[unlikely]] ForgetKnown(groups);
+    if ((known_ | caps_known_) != 0 || (groups & kQueryProvenObjects)) [[unlikely]] ForgetKnown(groups);
   }
 
  private:
@@ -124,6 +136,14 @@ class QueryCache {
   uint32_t known_ = 0;  // bit per entry of the cached pnames
   uint32_t caps_known_ = 0, caps_on_ = 0;  // bit per capability
   GLint values_[32][kMaxValues] = {};
+  GLint widest_viewport_ = -1, tallest_viewport_ = -1;  // the largest the driver reported
+  GLuint proven_programs_[4] = {};                       // reported current: linked (0: none)
+  struct ProvenTexture {
+    GLenum binding;
+    GLuint texture;
+  };
+  ProvenTexture proven_textures_[8] = {};                // reported bound to a target
+  int next_program_ = 0, next_texture_ = 0;
 };
 
 }  // namespace strata::remote
