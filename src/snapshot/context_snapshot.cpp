@@ -14,6 +14,7 @@
 #include "snapshot/attribute_array.h"
 #include "snapshot/gles1_snapshot.h"
 #include "snapshot/shader_sources.h"
+#include "snapshot/snapshot_writer.h"
 #include "stream/call_printer.h"
 
 namespace strata::snapshot {
@@ -135,14 +136,12 @@ UniformSetter SetterOf(GLenum type) {
   }
 }
 
-class Snapshot {
+class Snapshot : SnapshotWriter {
  public:
   Snapshot(const SnapshotSource& source, SnapshotResult* result)
-      : source_(source), calls_(result->calls), notes_(result->not_carried), version_(source.Version()) {}
+      : SnapshotWriter(source, result), version_(source.Version()) {}
 
   bool Take(std::string* error) {
-    GetIntegerv = F<PFNGLGETINTEGERVPROC>(api::glGetIntegerv);
-    GetError = F<PFNGLGETERRORPROC>(api::glGetError);
     host_version_ = HostVersion();
     if (!CheckNothingInProgress(error)) return false;
     BeginReads();
@@ -168,22 +167,6 @@ class Snapshot {
   }
 
  private:
-  template <typename Pfn>
-  Pfn F(api::Slot slot) const {
-    return reinterpret_cast<Pfn>(source_.Function(slot));
-  }
-  GLint Integer(GLenum pname) const {
-    GLint value = 0;
-    GetIntegerv(pname, &value);
-    return value;
-  }
-  void ClearErrors() const {
-    for (int i = 0; i < 16 && GetError() != GL_NO_ERROR; ++i) {
-    }
-  }
-  uint64_t Stream(ObjectClass object, GLint driver) const {
-    return driver == 0 ? 0 : source_.StreamName(object, static_cast<uint64_t>(static_cast<GLuint>(driver)));
-  }
   int HostVersion() const {
     auto get_string = F<PFNGLGETSTRINGPROC>(api::glGetString);
     const char* text = reinterpret_cast<const char*>(get_string(GL_VERSION));
@@ -191,7 +174,6 @@ class Snapshot {
     if (text != nullptr) std::sscanf(text, "OpenGL ES %d.%d", &major, &minor);
     return major * 10 + minor;
   }
-  void Note(const std::string& line) { notes_.push_back(line); }
 
   // A query or transform feedback running, or a buffer mapped, cannot be
   // recreated by calls without running the draws that fed it.
@@ -262,12 +244,6 @@ class Snapshot {
       F<PFNGLBINDVERTEXARRAYPROC>(api::glBindVertexArray)(static_cast<GLuint>(saved_vertex_array_));
     }
     F<PFNGLACTIVETEXTUREPROC>(api::glActiveTexture)(static_cast<GLenum>(saved_active_texture_));
-  }
-
-  // A glGen* of one name, as the stream names it.
-  void Generate(api::Slot slot, uint64_t name) {
-    const GLuint value = static_cast<GLuint>(name);
-    calls_.Add(slot).Arg(1).Out(&value, sizeof value);
   }
 
   void Buffers() {
@@ -1141,13 +1117,8 @@ class Snapshot {
     calls_.Add(api::glUseProgram).Arg(static_cast<int64_t>(Stream(ObjectClass::kProgram, Integer(GL_CURRENT_PROGRAM))));
   }
 
-  const SnapshotSource& source_;
-  CallList& calls_;
-  std::vector<std::string>& notes_;
   const int version_;
   int host_version_ = 20;
-  PFNGLGETINTEGERVPROC GetIntegerv = nullptr;
-  PFNGLGETERRORPROC GetError = nullptr;
   GLint saved_active_texture_ = 0, saved_pack_alignment_ = 4, saved_array_buffer_ = 0, saved_renderbuffer_ = 0;
   GLint saved_read_framebuffer_ = 0, saved_draw_framebuffer_ = 0, saved_pack_[3] = {}, saved_pack_buffer_ = 0;
   GLint saved_copy_read_ = 0, saved_vertex_array_ = 0;

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "common/fixed_function_lists.h"
+#include "snapshot/snapshot_writer.h"
 
 namespace strata::snapshot {
 namespace {
@@ -46,15 +47,12 @@ constexpr GLenum kTextureParameters[] = {GL_TEXTURE_MIN_FILTER, GL_TEXTURE_MAG_F
 constexpr GLenum kHints[] = {GL_PERSPECTIVE_CORRECTION_HINT, GL_POINT_SMOOTH_HINT, GL_LINE_SMOOTH_HINT, GL_FOG_HINT,
                              GL_GENERATE_MIPMAP_HINT};
 
-class Gles1Snapshot {
+class Gles1Snapshot : SnapshotWriter {
  public:
-  Gles1Snapshot(const SnapshotSource& source, SnapshotResult* result)
-      : source_(source), calls_(result->calls), notes_(result->not_carried) {}
+  Gles1Snapshot(const SnapshotSource& source, SnapshotResult* result) : SnapshotWriter(source, result) {}
 
   bool Take(std::string* error) {
-    GetIntegerv = F<PFNGLGETINTEGERVPROC>(api::glGetIntegerv);
     GetFloatv = F<PFNGLGETFLOATVPROC>(api::glGetFloatv);
-    GetError = F<PFNGLGETERRORPROC>(api::glGetError);
     MatrixMode = F<decltype(&glMatrixMode)>(api::glMatrixMode);
     ActiveTexture = F<PFNGLACTIVETEXTUREPROC>(api::glActiveTexture);
     ClientActiveTexture = F<decltype(&glClientActiveTexture)>(api::glClientActiveTexture);
@@ -98,31 +96,10 @@ class Gles1Snapshot {
   }
 
  private:
-  template <typename Pfn>
-  Pfn F(api::Slot slot) const {
-    return reinterpret_cast<Pfn>(source_.Function(slot));
-  }
-  GLint Integer(GLenum pname) const {
-    GLint value = 0;
-    GetIntegerv(pname, &value);
-    return value;
-  }
   std::vector<GLfloat> Floats(GLenum pname, int count) const {
     std::vector<GLfloat> values(static_cast<size_t>(count));
     GetFloatv(pname, values.data());
     return values;
-  }
-  void ClearErrors() const {
-    for (int i = 0; i < 16 && GetError() != GL_NO_ERROR; ++i) {
-    }
-  }
-  uint64_t Stream(ObjectClass object, GLint driver) const {
-    return driver == 0 ? 0 : source_.StreamName(object, static_cast<uint64_t>(static_cast<GLuint>(driver)));
-  }
-  void Note(const std::string& line) { notes_.push_back(line); }
-  void Generate(api::Slot slot, uint64_t name) {
-    const GLuint value = static_cast<GLuint>(name);
-    calls_.Add(slot).Arg(1).Out(&value, sizeof value);
   }
 
   void Buffers() {
@@ -399,12 +376,7 @@ class Gles1Snapshot {
     }
   }
 
-  const SnapshotSource& source_;
-  CallList& calls_;
-  std::vector<std::string>& notes_;
-  PFNGLGETINTEGERVPROC GetIntegerv = nullptr;
   PFNGLGETFLOATVPROC GetFloatv = nullptr;
-  PFNGLGETERRORPROC GetError = nullptr;
   decltype(&glMatrixMode) MatrixMode = nullptr;
   PFNGLACTIVETEXTUREPROC ActiveTexture = nullptr;
   decltype(&glClientActiveTexture) ClientActiveTexture = nullptr;

@@ -58,6 +58,21 @@ void ExpectTraceMatchesCounter(const std::vector<std::string>& argv, const std::
 
 class TracedSampleApp : public ::testing::TestWithParam<std::string> {};
 
+// A directory `name` holding DIR/app, whose DT_RPATH is DIR/bundled, and there
+// the system's own libEGL and libGLESv2 (glvnd's): a program that brings its
+// libraries along. Returns DIR.
+std::string BundledDriverApp(const std::string& name) {
+  const std::string dir = Temp(name);
+  std::filesystem::create_directories(dir + "/bundled");
+  std::filesystem::copy_file(STRATA_BUNDLED_DRIVER_APP, dir + "/app");
+  std::filesystem::permissions(dir + "/app", std::filesystem::perms::owner_all);
+  for (const char* library : {"libEGL.so.1", "libGLESv2.so.2"}) {
+    std::filesystem::copy_file(std::filesystem::canonical(std::string(STRATA_SYSTEM_LIB_DIR "/") + library),
+                               dir + "/bundled/" + library);
+  }
+  return dir;
+}
+
 TEST_P(TracedSampleApp, TraceHoldsEveryCallTheCounterSaw) {
   ExpectTraceMatchesCounter({std::string(STRATA_BIN_DIR) + "/" + GetParam(), "--frames", "20"}, GetParam());
 }
@@ -183,15 +198,7 @@ TEST(TracedPrograms, ProgramsStrataCannotReachAreExplained) {
             std::string::npos)
       << static_program.err;
 
-  // The app and, beside it, the system's libraries it is linked to.
-  std::string dir = Temp("bundled");
-  std::filesystem::create_directories(dir + "/bundled");
-  std::filesystem::copy_file(STRATA_BUNDLED_DRIVER_APP, dir + "/app");
-  std::filesystem::permissions(dir + "/app", std::filesystem::perms::owner_all);
-  for (const char* library : {"libEGL.so.1", "libGLESv2.so.2"}) {
-    std::filesystem::copy_file(std::filesystem::canonical(std::string(STRATA_SYSTEM_LIB_DIR "/") + library),
-                               dir + "/bundled/" + library);
-  }
+  const std::string dir = BundledDriverApp("bundled");
   ProcessResult bundled =
       RunProcess({STRATA_CLI, "trace", "-o", trace, "--", "env", "-u", "__EGL_VENDOR_LIBRARY_FILENAMES", dir + "/app"});
   EXPECT_EQ(bundled.exit_code, 0) << bundled.out << bundled.err;
@@ -210,14 +217,7 @@ TEST(TracedPrograms, ProgramsStrataCannotReachAreExplained) {
 // call twice (the vendor and the public libraries both serving), or renders
 // something else.
 TEST(TracedPrograms, ProgramsReachingEglOnlyThroughGlvndAreLayeredAndTraced) {
-  std::string dir = Temp("glvnd-bundled");
-  std::filesystem::create_directories(dir + "/bundled");
-  std::filesystem::copy_file(STRATA_BUNDLED_DRIVER_APP, dir + "/app");
-  std::filesystem::permissions(dir + "/app", std::filesystem::perms::owner_all);
-  for (const char* library : {"libEGL.so.1", "libGLESv2.so.2"}) {
-    std::filesystem::copy_file(std::filesystem::canonical(std::string(STRATA_SYSTEM_LIB_DIR "/") + library),
-                               dir + "/bundled/" + library);
-  }
+  const std::string dir = BundledDriverApp("glvnd-bundled");
   const std::vector<std::vector<std::string>> programs = {
       {dir + "/app"},
       {"env", "-u", "LD_LIBRARY_PATH", "-u", "LD_AUDIT", STRATA_BIN_DIR "/gles2_shaders", "--frames", "5"},
