@@ -211,6 +211,12 @@ def _saw_bound_names(f: registry.Function) -> list[str]:
             for p in f.params if emit_replay.param_class(f, p) in emit_replay.GL_CLASSES.values()]
 
 
+def _keeps_unwritten_output(f: registry.Function, rule: ann.Rule | None) -> bool:
+    """A glGet* output of a few values (the state queries): the app's bytes go
+    with the request, so that what the driver does not write comes back as it was."""
+    return f.name.startswith("glGet") and _out_rule(rule) and not rule.buffer_target
+
+
 def _record(f: registry.Function, flags: list[str], rules: dict, reply_part: list[str] | None = None) -> list[str]:
     """Encodes the call's record; `reply_part`: its result and output blobs, as a trace records them."""
     lines = ["  const uint64_t strata_sequence = strata_c->NextSequence();", "  {",
@@ -221,7 +227,12 @@ def _record(f: registry.Function, flags: list[str], rules: dict, reply_part: lis
         if not _pointer(p):
             continue
         rule = rules.get((f.name, p.name))
-        if not _in_rule(rule):
+        if _keeps_unwritten_output(f, rule):
+            # What the app's variable holds goes along: a query the renderer's
+            # driver refuses (an invalid pname) leaves it as it was, as natively.
+            lines.append(f"    if (strata_room_{p.name} != 0 && strata_room_{p.name} <= kSentOutputBytes) "
+                         f"PutBlob(strata_w, {p.name}, strata_room_{p.name}); else strata_w.Absent();")
+        elif not _in_rule(rule):
             lines.append("    strata_w.Absent();")
         elif rule.is_strings:
             count, lengths = [a.strip() for a in rule.size[len("strings("):-1].split(",")]

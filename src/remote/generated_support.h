@@ -39,6 +39,11 @@ inline void PutBlob(stream::CallEncoder& w, const void* data, size_t size) {
   w.Blob(data, size);
 }
 
+// A glGet* output up to this size goes out with the app's bytes in it
+// (api/emit_remote.py, _keeps_unwritten_output): the renderer starts from
+// them, so an output its driver does not write comes back unchanged.
+inline constexpr size_t kSentOutputBytes = 64;
+
 // An array of strings (glShaderSource): varint count, then per string a
 // varint length and its bytes (docs/trace-format.md).
 void PutStrings(stream::CallEncoder& w, const GLchar* const* strings, GLsizei count, const GLint* lengths);

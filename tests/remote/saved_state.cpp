@@ -5,9 +5,11 @@
 // frames it changes that state in every way the remote client's query cache
 // (remote/query_cache.h) must notice: each setter, a texture unit switch, a
 // vertex array switch (which changes the element buffer binding), deleting
-// bound objects (which binds 0), and invalid calls that change nothing. It
-// prints every answer and a checksum of each frame: natively and through a
-// renderer, with the client's cache and without, the output must be the same.
+// bound objects (which binds 0), and invalid calls that change nothing; and
+// at the end it asks for pnames the driver refuses, whose variables must stay
+// as they were. It prints every answer and a checksum of each frame: natively
+// and through a renderer, with the client's cache and without, the output
+// must be the same.
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -139,6 +141,16 @@ int main() {
     std::printf("frame %d drawn %08x\n", frame, FrameChecksum(kSize));
     Save("restored");
   }
+  // Queries the driver refuses leave the app's variables as they were.
+  GLint integer = 0x1234567;
+  GLfloat real = 4.5f;
+  GLboolean boolean = 7;
+  GLint parameter = 0x7654321;
+  glGetIntegerv(0x9999, &integer);
+  glGetFloatv(0x9999, &real);
+  glGetBooleanv(0x9999, &boolean);
+  glGetTexParameteriv(GL_TEXTURE_2D, 0x9999, &parameter);
+  std::printf("refused queries: %x %g %d %x, error 0x%04x\n", integer, real, boolean, parameter, glGetError());
   eglMakeCurrent(egl.display, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
   eglTerminate(egl.display);
   return 0;
