@@ -3,9 +3,12 @@
 // in the stream (GLES 2 lets glBind* create names; a trace started mid-run)
 // stands for itself.
 
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <unordered_map>
+#include <utility>
+#include <vector>
 
 #include "strata/api/replay.h"
 
@@ -15,49 +18,91 @@ class NameMap {
  public:
   uint64_t ToHost(uint64_t recorded) const {
     if (recorded == 0) return 0;
-    auto it = names_.find(recorded);
-    return it == names_.end() ? recorded : it->second;
+    if (recorded < kDenseNames) {
+      const uint64_t host = recorded < to_host_.size() ? to_host_[recorded] : kNone;
+      return host == kNone ? recorded : host;
+    }
+    auto it = sparse_to_host_.find(recorded);
+    return it == sparse_to_host_.end() ? recorded : it->second;
   }
   // The recorded name of a host one, or 0 (eglGetCurrentContext and the
   // like: a handle the stream never named means nothing to it).
   uint64_t ToRecorded(uint64_t host) const {
-    auto it = recorded_.find(host);
-    return it == recorded_.end() ? 0 : it->second;
+    if (host < kDenseNames) return host < to_recorded_.size() ? to_recorded_[host] : 0;
+    auto it = sparse_to_recorded_.find(host);
+    return it == sparse_to_recorded_.end() ? 0 : it->second;
   }
   // A GL name as the stream knows it, for a query's answer: a host name
   // nobody mapped stands for itself, as in ToHost.
   uint64_t ToStream(uint64_t host) const {
     if (host == 0) return 0;
-    auto it = recorded_.find(host);
-    return it == recorded_.end() ? host : it->second;
+    const uint64_t recorded = ToRecorded(host);
+    return recorded == 0 ? host : recorded;
   }
-  bool Knows(uint64_t recorded) const { return names_.count(recorded) != 0; }
+  bool Knows(uint64_t recorded) const {
+    if (recorded < kDenseNames) return recorded < to_host_.size() && to_host_[recorded] != kNone;
+    return sparse_to_host_.count(recorded) != 0;
+  }
   void Add(uint64_t recorded, uint64_t host) {
     if (recorded == 0) return;
     Remove(recorded);
-    names_[recorded] = host;
-    if (host != 0) recorded_[host] = recorded;
+    if (recorded < kDenseNames) {
+      Grow(to_host_, recorded, kNone)[recorded] = host;
+    } else {
+      sparse_to_host_[recorded] = host;
+    }
+    if (host == 0) return;
+    if (host < kDenseNames) {
+      Grow(to_recorded_, host, 0)[host] = recorded;
+    } else {
+      sparse_to_recorded_[host] = recorded;
+    }
   }
   void Remove(uint64_t recorded) {
-    auto it = names_.find(recorded);
-    if (it == names_.end()) return;
-    auto back = recorded_.find(it->second);
-    if (back != recorded_.end() && back->second == recorded) recorded_.erase(back);
-    names_.erase(it);
+    uint64_t host = kNone;
+    if (recorded < kDenseNames) {
+      if (recorded >= to_host_.size() || to_host_[recorded] == kNone) return;
+      host = std::exchange(to_host_[recorded], kNone);
+    } else {
+      auto it = sparse_to_host_.find(recorded);
+      if (it == sparse_to_host_.end()) return;
+      host = it->second;
+      sparse_to_host_.erase(it);
+    }
+    if (host < kDenseNames) {
+      if (host < to_recorded_.size() && to_recorded_[host] == recorded) to_recorded_[host] = 0;
+    } else if (auto back = sparse_to_recorded_.find(host); back != sparse_to_recorded_.end() && back->second == recorded) {
+      sparse_to_recorded_.erase(back);
+    }
   }
   // Calls f(recorded, host) for every name, in no particular order.
   template <typename F>
   void ForEach(F f) const {
-    for (const auto& [recorded, host] : names_) f(recorded, host);
+    for (uint64_t recorded = 1; recorded < to_host_.size(); ++recorded) {
+      if (to_host_[recorded] != kNone) f(recorded, to_host_[recorded]);
+    }
+    for (const auto& [recorded, host] : sparse_to_host_) f(recorded, host);
   }
   void Clear() {
-    names_.clear();
-    recorded_.clear();
+    to_host_.clear();
+    to_recorded_.clear();
+    sparse_to_host_.clear();
+    sparse_to_recorded_.clear();
   }
 
  private:
-  std::unordered_map<uint64_t, uint64_t> names_;     // recorded -> host
-  std::unordered_map<uint64_t, uint64_t> recorded_;  // host -> recorded
+  // GL names are small integers handed out in order: below this they index
+  // flat arrays (a lookup is a load; making and deleting objects allocates
+  // nothing); EGL handles and GL syncs, which are addresses, go to the maps.
+  static constexpr uint64_t kDenseNames = 1u << 16;
+  static constexpr uint64_t kNone = ~uint64_t{0};
+  static std::vector<uint64_t>& Grow(std::vector<uint64_t>& names, uint64_t index, uint64_t fill) {
+    if (index >= names.size()) names.resize(std::min<uint64_t>(kDenseNames, std::max<uint64_t>(index + 1, names.size() * 2)), fill);
+    return names;
+  }
+  std::vector<uint64_t> to_host_;      // recorded -> host (kNone: not mapped)
+  std::vector<uint64_t> to_recorded_;  // host -> recorded (0: none)
+  std::unordered_map<uint64_t, uint64_t> sparse_to_host_, sparse_to_recorded_;
 };
 
 // GLES objects that contexts of one share group see alike.
