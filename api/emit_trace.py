@@ -62,7 +62,9 @@ STATE_NOTES = {"glBindFramebuffer": "NoteFramebufferBound", "glBindFramebufferOE
 # not (src/layers/trace/upload_shadows.h), so that an attach can carry them.
 # Only these calls pay for it, tracing or not.
 SHADOWED = {"glCompressedTexImage2D", "glCompressedTexImage3D", "glCompressedTexSubImage2D",
-            "glCompressedTexSubImage3D", "glDeleteTextures"}
+            "glCompressedTexSubImage3D", "glDeleteTextures",
+            # GLES 1.1 reads back neither images nor buffers: in its contexts, every upload.
+            "glTexImage2D", "glTexSubImage2D", "glBufferData", "glBufferSubData", "glDeleteBuffers"}
 
 # The app's glGetError goes through this filter (src/layers/trace/app_errors.h):
 # the tracer may have taken an error at the end of a frame and gives it back.

@@ -22,6 +22,27 @@ inline constexpr GLenum kFixedFunctionCapabilities[] = {
 // glEnableClientState's arrays (GL_TEXTURE_COORD_ARRAY goes per unit).
 inline constexpr GLenum kClientArrays[] = {GL_VERTEX_ARRAY, GL_NORMAL_ARRAY, GL_COLOR_ARRAY, GL_POINT_SIZE_ARRAY_OES};
 
+// How a client array is laid out and where it points, by glGet* (size 0:
+// its function takes no size; normals have 3 components, point sizes 1).
+struct ClientArrayQueries {
+  GLenum array, size, type, stride, buffer, pointer;
+  GLint fixed_size;
+};
+inline constexpr ClientArrayQueries kClientArrayQueries[] = {
+    {GL_VERTEX_ARRAY, GL_VERTEX_ARRAY_SIZE, GL_VERTEX_ARRAY_TYPE, GL_VERTEX_ARRAY_STRIDE,
+     GL_VERTEX_ARRAY_BUFFER_BINDING, GL_VERTEX_ARRAY_POINTER, 0},
+    {GL_NORMAL_ARRAY, 0, GL_NORMAL_ARRAY_TYPE, GL_NORMAL_ARRAY_STRIDE, GL_NORMAL_ARRAY_BUFFER_BINDING,
+     GL_NORMAL_ARRAY_POINTER, 3},
+    {GL_COLOR_ARRAY, GL_COLOR_ARRAY_SIZE, GL_COLOR_ARRAY_TYPE, GL_COLOR_ARRAY_STRIDE, GL_COLOR_ARRAY_BUFFER_BINDING,
+     GL_COLOR_ARRAY_POINTER, 0},
+    {GL_POINT_SIZE_ARRAY_OES, 0, GL_POINT_SIZE_ARRAY_TYPE_OES, GL_POINT_SIZE_ARRAY_STRIDE_OES,
+     GL_POINT_SIZE_ARRAY_BUFFER_BINDING_OES, GL_POINT_SIZE_ARRAY_POINTER_OES, 1},
+};
+// The texture coordinates of the client's active unit.
+inline constexpr ClientArrayQueries kTexCoordArrayQueries = {
+    GL_TEXTURE_COORD_ARRAY,        GL_TEXTURE_COORD_ARRAY_SIZE,           GL_TEXTURE_COORD_ARRAY_TYPE,
+    GL_TEXTURE_COORD_ARRAY_STRIDE, GL_TEXTURE_COORD_ARRAY_BUFFER_BINDING, GL_TEXTURE_COORD_ARRAY_POINTER, 0};
+
 struct FixedFunctionParameter {
   GLenum pname;
   int count;

@@ -22,10 +22,6 @@ namespace {
 
 using api::ObjectClass;
 
-// Objects the snapshot makes for itself (shaders to relink programs from,
-// the surface's texture and framebuffer) get stream names no app uses; they
-// are deleted again before the snapshot ends.
-constexpr uint64_t kScratchNames = 0xfff00000u;
 
 // How a texture level of an internal format is read back (glReadPixels as
 // RGBA of unsigned bytes or of floats) and given to glTexImage again.

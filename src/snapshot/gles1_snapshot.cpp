@@ -21,26 +21,16 @@ namespace {
 using api::ObjectClass;
 using Matrix = std::array<GLfloat, 16>;
 
-// A client array: glEnableClientState's name, the function that points it,
-// and the queries of how it is laid out (size 0: the function takes none).
-struct ClientArrayQueries {
-  GLenum array;
-  api::Slot pointer_function;
-  GLenum size, type, stride, buffer, pointer;
-};
-constexpr ClientArrayQueries kArrayQueries[] = {
-    {GL_VERTEX_ARRAY, api::glVertexPointer, GL_VERTEX_ARRAY_SIZE, GL_VERTEX_ARRAY_TYPE, GL_VERTEX_ARRAY_STRIDE,
-     GL_VERTEX_ARRAY_BUFFER_BINDING, GL_VERTEX_ARRAY_POINTER},
-    {GL_NORMAL_ARRAY, api::glNormalPointer, 0, GL_NORMAL_ARRAY_TYPE, GL_NORMAL_ARRAY_STRIDE,
-     GL_NORMAL_ARRAY_BUFFER_BINDING, GL_NORMAL_ARRAY_POINTER},
-    {GL_COLOR_ARRAY, api::glColorPointer, GL_COLOR_ARRAY_SIZE, GL_COLOR_ARRAY_TYPE, GL_COLOR_ARRAY_STRIDE,
-     GL_COLOR_ARRAY_BUFFER_BINDING, GL_COLOR_ARRAY_POINTER},
-    {GL_POINT_SIZE_ARRAY_OES, api::glPointSizePointerOES, 0, GL_POINT_SIZE_ARRAY_TYPE_OES,
-     GL_POINT_SIZE_ARRAY_STRIDE_OES, GL_POINT_SIZE_ARRAY_BUFFER_BINDING_OES, GL_POINT_SIZE_ARRAY_POINTER_OES},
-};
-constexpr ClientArrayQueries kTexCoordQueries = {
-    GL_TEXTURE_COORD_ARRAY, api::glTexCoordPointer, GL_TEXTURE_COORD_ARRAY_SIZE, GL_TEXTURE_COORD_ARRAY_TYPE,
-    GL_TEXTURE_COORD_ARRAY_STRIDE, GL_TEXTURE_COORD_ARRAY_BUFFER_BINDING, GL_TEXTURE_COORD_ARRAY_POINTER};
+// The function that points a client array.
+api::Slot PointerFunctionOf(GLenum array) {
+  switch (array) {
+    case GL_VERTEX_ARRAY: return api::glVertexPointer;
+    case GL_NORMAL_ARRAY: return api::glNormalPointer;
+    case GL_COLOR_ARRAY: return api::glColorPointer;
+    case GL_POINT_SIZE_ARRAY_OES: return api::glPointSizePointerOES;
+    default: return api::glTexCoordPointer;
+  }
+}
 
 constexpr GLenum kTextureParameters[] = {GL_TEXTURE_MIN_FILTER, GL_TEXTURE_MAG_FILTER, GL_TEXTURE_WRAP_S,
                                          GL_TEXTURE_WRAP_T, GL_GENERATE_MIPMAP};
@@ -66,6 +56,7 @@ class Gles1Snapshot : SnapshotWriter {
     ActiveTexture(GL_TEXTURE0);
     calls_.Add(api::glActiveTexture).Arg(GL_TEXTURE0);
     calls_.Add(api::glPixelStorei).Arg(GL_UNPACK_ALIGNMENT).Arg(1);
+    Surface();  // first, on the fresh context's defaults
     Buffers();
     Textures();
     NotCarried();
@@ -169,13 +160,48 @@ class Gles1Snapshot : SnapshotWriter {
     ClearErrors();
   }
 
-  // What GLES 1.1 offers through extensions that the snapshot leaves out.
-  void NotCarried() {
+  // The surface's pixels, where they matter (SnapshotSource::SurfacePixels),
+  // drawn back as a textured quad on the fresh context's defaults (identity
+  // matrices, no lighting, GL_MODULATE with white): a texture and a buffer
+  // of the snapshot's own, deleted again.
+  void Surface() {
     int width = 0, height = 0;
     std::vector<uint8_t> pixels;
-    if (source_.SurfacePixels(&width, &height, &pixels)) {
-      Note("the surface's contents are not carried for a GLES 1.1 context");
+    if (!source_.SurfacePixels(&width, &height, &pixels)) return;
+    const uint64_t texture = kScratchNames - 1, buffer = kScratchNames - 2;
+    Generate(api::glGenTextures, texture);
+    calls_.Add(api::glBindTexture).Arg(GL_TEXTURE_2D).Arg(static_cast<int64_t>(texture));
+    for (GLenum pname : {GL_TEXTURE_MIN_FILTER, GL_TEXTURE_MAG_FILTER}) {
+      calls_.Add(api::glTexParameteri).Arg(GL_TEXTURE_2D).Arg(pname).Arg(GL_NEAREST);
     }
+    calls_.Add(api::glTexImage2D).Arg(GL_TEXTURE_2D).Arg(0).Arg(GL_RGBA).Arg(width).Arg(height).Arg(0).Arg(GL_RGBA)
+        .Arg(GL_UNSIGNED_BYTE).In(pixels.data(), pixels.size());
+    calls_.Add(api::glEnable).Arg(GL_TEXTURE_2D);
+    const GLfloat quad[] = {-1, -1, 0, 0, 1, -1, 1, 0, -1, 1, 0, 1, 1, 1, 1, 1};  // x, y, s, t
+    Generate(api::glGenBuffers, buffer);
+    calls_.Add(api::glBindBuffer).Arg(GL_ARRAY_BUFFER).Arg(static_cast<int64_t>(buffer));
+    calls_.Add(api::glBufferData).Arg(GL_ARRAY_BUFFER).Arg(sizeof quad).In(quad, sizeof quad).Arg(GL_STATIC_DRAW);
+    calls_.Add(api::glVertexPointer).Arg(2).Arg(GL_FLOAT).Arg(16).Arg(0);
+    calls_.Add(api::glTexCoordPointer).Arg(2).Arg(GL_FLOAT).Arg(16).Arg(8);
+    calls_.Add(api::glEnableClientState).Arg(GL_VERTEX_ARRAY);
+    calls_.Add(api::glEnableClientState).Arg(GL_TEXTURE_COORD_ARRAY);
+    calls_.Add(api::glViewport).Arg(0).Arg(0).Arg(width).Arg(height);
+    calls_.Add(api::glDrawArrays).Arg(GL_TRIANGLE_STRIP).Arg(0).Arg(4);
+    // Back to a fresh context's: arrays off and unpointed, nothing bound or enabled.
+    calls_.Add(api::glDisableClientState).Arg(GL_VERTEX_ARRAY);
+    calls_.Add(api::glDisableClientState).Arg(GL_TEXTURE_COORD_ARRAY);
+    calls_.Add(api::glBindBuffer).Arg(GL_ARRAY_BUFFER).Arg(0);
+    calls_.Add(api::glVertexPointer).Arg(4).Arg(GL_FLOAT).Arg(0).Arg(0);
+    calls_.Add(api::glTexCoordPointer).Arg(4).Arg(GL_FLOAT).Arg(0).Arg(0);
+    calls_.Add(api::glDisable).Arg(GL_TEXTURE_2D);
+    calls_.Add(api::glBindTexture).Arg(GL_TEXTURE_2D).Arg(0);
+    const GLuint scratch_buffer = static_cast<GLuint>(buffer), scratch_texture = static_cast<GLuint>(texture);
+    calls_.Add(api::glDeleteBuffers).Arg(1).In(&scratch_buffer, sizeof scratch_buffer);
+    calls_.Add(api::glDeleteTextures).Arg(1).In(&scratch_texture, sizeof scratch_texture);
+  }
+
+  // What GLES 1.1 offers through extensions that the snapshot leaves out.
+  void NotCarried() {
     for (ObjectClass object : {ObjectClass::kFramebuffer, ObjectClass::kRenderbuffer}) {
       if (!source_.LiveObjects(object).empty()) {
         Note(std::string(object == ObjectClass::kFramebuffer ? "framebuffer" : "renderbuffer") +
@@ -309,7 +335,7 @@ class Gles1Snapshot : SnapshotWriter {
       auto coords = Floats(GL_CURRENT_TEXTURE_COORDS, 4);
       calls_.Add(api::glMultiTexCoord4f).Arg(texture_unit).Float(coords[0]).Float(coords[1]).Float(coords[2])
           .Float(coords[3]);
-      Array(kTexCoordQueries, static_cast<GLuint>(unit));
+      Array(kTexCoordArrayQueries, static_cast<GLuint>(unit));
       MatrixStack(GL_TEXTURE, GL_TEXTURE_MATRIX, GL_TEXTURE_STACK_DEPTH);
     }
     ActiveTexture(GL_TEXTURE0);
@@ -353,10 +379,11 @@ class Gles1Snapshot : SnapshotWriter {
     void* pointer = nullptr;
     get_pointer(q.pointer, &pointer);
     uint64_t address = reinterpret_cast<uint64_t>(pointer);
-    if (buffer == 0) address = source_.Gles1ClientArrayAddress(q.pointer_function, unit);
+    const api::Slot pointer_function = PointerFunctionOf(q.array);
+    if (buffer == 0) address = source_.Gles1ClientArrayAddress(pointer_function, unit, address);
     if (buffer != 0 || address != 0) {
       calls_.Add(api::glBindBuffer).Arg(GL_ARRAY_BUFFER).Arg(static_cast<int64_t>(Stream(ObjectClass::kBuffer, buffer)));
-      CallList::Builder call = calls_.Add(q.pointer_function);
+      CallList::Builder call = calls_.Add(pointer_function);
       if (q.size != 0) call.Arg(Integer(q.size));
       call.Arg(Integer(q.type)).Arg(Integer(q.stride)).Arg(static_cast<int64_t>(address));
     }
@@ -364,7 +391,7 @@ class Gles1Snapshot : SnapshotWriter {
   }
 
   void ClientArrays() {
-    for (const ClientArrayQueries& q : kArrayQueries) Array(q, 0);
+    for (const ClientArrayQueries& q : kClientArrayQueries) Array(q, 0);
   }
 
   void Capabilities() {

@@ -75,8 +75,12 @@ class SnapshotSource {
     return nullptr;
   }
   // The stream's address of a GLES 1.1 client array, by the function that
-  // pointed it (glVertexPointer, ...) and, for glTexCoordPointer, the unit.
-  virtual uint64_t Gles1ClientArrayAddress(api::Slot /*pointer_function*/, GLuint /*unit*/) const { return 0; }
+  // pointed it (glVertexPointer, ...) and, for glTexCoordPointer, the unit;
+  // `driver_pointer` is what the driver holds (a live program's own address).
+  virtual uint64_t Gles1ClientArrayAddress(api::Slot /*pointer_function*/, GLuint /*unit*/,
+                                           uint64_t driver_pointer) const {
+    return driver_pointer;
+  }
   // The draw surface's pixels (RGBA8, bottom row first), when what the
   // calls after the snapshot draw on top of matters; false to leave the
   // surface out (what is there is not what the app had, or is cleared anyway).

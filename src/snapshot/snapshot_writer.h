@@ -47,6 +47,11 @@ class SnapshotWriter {
     calls_.Add(slot).Arg(1).Out(&value, sizeof value);
   }
 
+  // Objects the snapshot makes for itself (shaders to relink programs from,
+  // the surface's texture and framebuffer) get stream names no app uses;
+  // they are deleted again before the snapshot ends.
+  static constexpr uint64_t kScratchNames = 0xfff00000u;
+
   const SnapshotSource& source_;
   CallList& calls_;
   std::vector<std::string>& notes_;

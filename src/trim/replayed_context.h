@@ -85,7 +85,7 @@ class ReplayedContext final : public snapshot::SnapshotSource {
   const std::vector<const stream::DecodedCall*>* BufferUploadsOf(uint64_t buffer) const override {
     return facts_.BufferUploadsOf(buffer);
   }
-  uint64_t Gles1ClientArrayAddress(api::Slot pointer_function, GLuint unit) const override {
+  uint64_t Gles1ClientArrayAddress(api::Slot pointer_function, GLuint unit, uint64_t) const override {
     return executor_.Gles1ClientArrayAddress(thread_, pointer_function, unit);
   }
   bool SurfacePixels(int* width, int* height, std::vector<uint8_t>* rgba) const override;

@@ -99,6 +99,9 @@ int main(int argc, char** argv) {
     glTranslatef(0, 0, -2.5f);
     glRotatef(20.0f + 15.0f * static_cast<float>(frame), 0.3f, 1, 0);
     glDrawElements(GL_TRIANGLES, static_cast<GLsizei>(indices.size()), GL_UNSIGNED_SHORT, nullptr);
+    // A pbuffer's swap flushes nothing: without this, frames pile up unrendered
+    // in llvmpipe for as long as the app runs (an attach test runs it for seconds).
+    glFinish();
     if (!eglSwapBuffers(display, surface)) return std::puts("gles1_state_app: swap failed"), 1;
   }
   GLint depth = 0;

@@ -570,6 +570,39 @@ TEST(AttachDetach, Gles3ProgramAttachedMidRunReplaysAlone) {
   unlink(trace.c_str());
 }
 
+// GLES 1.1 reads back neither texture images nor buffer contents: an attach
+// to a GLES 1.1 program carries them from the copies the tracer keeps of its
+// uploads while it is off, and its fixed-function state, matrix stacks,
+// client arrays and the frame being drawn from the driver. gles1_cube
+// (client arrays, a texture, lighting set once) and gles1_state_app (buffer
+// objects, a two-deep stack, fog) replay to every captured frame; without
+// the copies (STRATA_TRACE_SHADOWS=0) gles1_state_app's buffers are empty
+// and its frames differ.
+TEST(AttachDetach, Gles1ProgramsAttachedMidRunReplayAlone) {
+  for (const std::vector<std::string>& program :
+       {std::vector<std::string>{STRATA_BIN_DIR "/gles1_cube", "--frames", "100000"},
+        std::vector<std::string>{STRATA_GLES1_STATE_APP, "--frames", "100000000"}}) {
+    SCOPED_TRACE(program[0]);
+    const std::string trace = Temp("attach-gles1.strace");
+    TraceByAttach(program, {}, trace);
+    ProcessResult dump = RunProcess({STRATA_CLI, "dump", trace});
+    EXPECT_NE(dump.out.find("glLoadMatrixf"), std::string::npos) << "the snapshot has the matrix stacks";
+    ProcessResult replayed = RunProcess({STRATA_CLI, "replay", "--verify", "--strict", trace});
+    EXPECT_EQ(replayed.exit_code, 0) << replayed.out << replayed.err;
+    std::smatch matched;
+    ASSERT_TRUE(std::regex_search(replayed.out, matched, std::regex(R"(verify: all (\d+) framebuffers match)")))
+        << replayed.out;
+    EXPECT_GT(std::stol(matched[1]), 0);
+    unlink(trace.c_str());
+  }
+  const std::string without = Temp("attach-gles1-without.strace");
+  TraceByAttach({STRATA_GLES1_STATE_APP, "--frames", "100000000"}, {"STRATA_TRACE_SHADOWS=0"}, without);
+  ProcessResult differs = RunProcess({STRATA_CLI, "replay", "--verify", without});
+  EXPECT_EQ(differs.exit_code, 1) << differs.out;
+  EXPECT_NE(differs.out.find("framebuffers differ"), std::string::npos) << differs.out;
+  unlink(without.c_str());
+}
+
 // Compressed images cannot be read back from GLES: an attach carries them
 // from the copies the tracer keeps of compressed uploads while it is off
 // (one glCompressedTexImage2D, one glCompressedTexSubImage2D into

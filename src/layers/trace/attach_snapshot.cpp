@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "common/fixed_function_lists.h"
 #include "common/gl_bindings.h"
 #include "common/gl_state_lists.h"
 #include "common/log.h"
@@ -81,7 +82,8 @@ class LiveContext final : public snapshot::SnapshotSource {
     auto bind = Next<PFNGLBINDTEXTUREPROC>(api::glBindTexture);
     auto get_error = Next<PFNGLGETERRORPROC>(api::glGetError);
     for (const VersionedEnum& target : kTextureTargets) {
-      if (target.min_version > version_) continue;
+      // GLES 1.1 has 2D textures only (the others are its extensions').
+      if (version_ < 20 ? target.value != GL_TEXTURE_2D : target.min_version > version_) continue;
       while (get_error() != GL_NO_ERROR) {
       }
       const GLint previous = QueryInteger(TextureBindingOf(target.value));
@@ -112,9 +114,23 @@ class LiveContext final : public snapshot::SnapshotSource {
     return compressed ? kept : nullptr;
   }
 
+  // GLES 1.1's buffers, from the copies kept of their uploads.
+  const std::vector<const stream::DecodedCall*>* BufferUploadsOf(uint64_t buffer) const override {
+    return version_ < 20 ? ShadowedBufferUploads(buffer) : nullptr;
+  }
+
   // The frame being drawn: the swap that switches tracing on shows it.
   bool SurfacePixels(int* width, int* height, std::vector<uint8_t>* rgba) const override {
-    return CurrentSurfaceSize(width, height) && ReadFramebufferPixels(0, 0, 0, *width, *height, rgba);
+    if (!CurrentSurfaceSize(width, height)) return false;
+    if (version_ >= 20) return ReadFramebufferPixels(0, 0, 0, *width, *height, rgba);
+    // GLES 1.1 has no framebuffer binding to save and put back: its surface is what it reads.
+    const GLint alignment = QueryInteger(GL_PACK_ALIGNMENT);
+    auto pixel_store = Next<PFNGLPIXELSTOREIPROC>(api::glPixelStorei);
+    pixel_store(GL_PACK_ALIGNMENT, 1);
+    rgba->resize(static_cast<size_t>(*width) * static_cast<size_t>(*height) * 4);
+    Next<PFNGLREADPIXELSPROC>(api::glReadPixels)(0, 0, *width, *height, GL_RGBA, GL_UNSIGNED_BYTE, rgba->data());
+    pixel_store(GL_PACK_ALIGNMENT, alignment);
+    return Next<PFNGLGETERRORPROC>(api::glGetError)() == GL_NO_ERROR;
   }
 
  private:
@@ -163,9 +179,35 @@ void WriteMadeUpCall(const stream::DecodedCall& call) {
   w.Commit();
 }
 
+// GLES 1.1's: each named array and each unit's texture coordinates.
+void LearnGles1ClientArrays(ContextState& state) {
+  auto is_enabled = Next<PFNGLISENABLEDPROC>(api::glIsEnabled);
+  auto get_pointer = Next<void (*)(GLenum, void**)>(api::glGetPointerv);
+  auto client_active = Next<void (*)(GLenum)>(api::glClientActiveTexture);
+  auto learn = [&](const ClientArrayQueries& q) {
+    void* pointer = nullptr;
+    get_pointer(q.pointer, &pointer);
+    const GLint size = q.size != 0 ? QueryInteger(q.size) : q.fixed_size;
+    state.arrays.SetGles1Pointer(q.array, size, static_cast<GLenum>(QueryInteger(q.type)), QueryInteger(q.stride),
+                                 pointer, QueryInteger(q.buffer) == 0);
+    state.arrays.Enable(state.arrays.Gles1Slot(q.array), is_enabled(q.array) != GL_FALSE);
+  };
+  for (const ClientArrayQueries& q : kClientArrayQueries) learn(q);
+  const GLint saved_unit = QueryInteger(GL_CLIENT_ACTIVE_TEXTURE);
+  const GLint units = std::min(QueryInteger(GL_MAX_TEXTURE_UNITS), 8);
+  for (GLint unit = 0; unit < units; ++unit) {
+    client_active(GL_TEXTURE0 + static_cast<GLenum>(unit));
+    state.arrays.SetClientActiveTexture(GL_TEXTURE0 + static_cast<GLenum>(unit));
+    learn(kTexCoordArrayQueries);
+  }
+  client_active(static_cast<GLenum>(saved_unit));
+  state.arrays.SetClientActiveTexture(static_cast<GLenum>(saved_unit));
+}
+
 // The client-side vertex arrays of vertex array object 0 the app set while
 // the tracer was off: the tracer must know them to record what draws read.
 void LearnClientArrays(ContextState& state, int version) {
+  if (version < 20) return LearnGles1ClientArrays(state);
   GLint vertex_array = 0;
   auto bind_vertex_array = Next<PFNGLBINDVERTEXARRAYPROC>(api::glBindVertexArray);
   if (version >= 30) {
@@ -192,11 +234,6 @@ void SynthesizeContextSnapshot() {
   // Only a context made before this trace began holds what the trace lacks.
   if (state == nullptr || state->synthesized != session || state->snapshot_session == session) return;
   state->snapshot_session = session;
-  if (state->client_version < 2) {
-    Log(LogLevel::kWarning, "trace: the GLES 1.1 context current when tracing began is not snapshot; "
-                            "objects it made before are missing from the trace");
-    return;
-  }
   TracerGlCalls tracer_calls;  // the app's pending error waits for its next glGetError
   const int version = snapshot::SnapshotVersion(state->client_version);
   LiveContext live(version);
@@ -214,7 +251,7 @@ void SynthesizeContextSnapshot() {
   for (const std::string& line : result.not_carried) Log(LogLevel::kInfo, "trace: snapshot: not carried: %s", line.c_str());
   Log(LogLevel::kInfo,
       "trace: snapshot of the context current when tracing began: %zu made-up calls, %llu bytes (the process keeps "
-      "%llu bytes of compressed images for snapshots)",
+      "%llu bytes of uploads GLES cannot give back for snapshots)",
       result.calls.size(), static_cast<unsigned long long>(result.calls.data_bytes()),
       static_cast<unsigned long long>(ShadowedBytes()));
 }

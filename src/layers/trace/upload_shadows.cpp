@@ -13,6 +13,7 @@
 #include <tuple>
 
 #include "common/gl_bindings.h"
+#include "stream/capture_sizes.h"
 #include "layers/trace/app_errors.h"
 #include "layers/trace/next_functions.h"
 #include "layers/trace/trace_wrappers.h"
@@ -24,7 +25,8 @@ namespace {
 struct Upload {
   GLenum target;  // the face, for a cube map
   GLint level;
-  bool defines;  // glCompressedTexImage*: the image's format and size
+  bool defines;  // glCompressedTexImage*, or glTexImage2D: the image's format and size
+  std::vector<std::pair<GLenum, GLint>> unpack;  // what its bytes were laid out by (uncompressed ones)
   snapshot::CallList call;  // one call
 };
 struct ShadowedTexture {
@@ -33,10 +35,17 @@ struct ShadowedTexture {
   snapshot::TextureUploads view;  // for the snapshot, made when asked
 };
 
+// A GLES 1.1 buffer's contents, as the calls that gave them (GLES 1.1 cannot map a buffer for reading).
+struct ShadowedBuffer {
+  snapshot::CallList calls;
+  std::vector<const stream::DecodedCall*> uploads;
+};
+
 struct Shadows {
   std::mutex mu;
   // Per context (the namespace of its textures), per texture name.
   std::map<EGLContext, std::map<GLuint, ShadowedTexture>> textures;
+  std::map<EGLContext, std::map<GLuint, ShadowedBuffer>> buffers;
   uint64_t bytes = 0;
   // Set once anything is kept: until then glDeleteTextures takes no lock.
   std::atomic<bool> kept_any{false};
@@ -69,7 +78,7 @@ bool Destination(GLenum target, GLuint* texture, bool* from_buffer) {
 
 // Keeps one upload; a whole image replaces what was kept for that image.
 void Keep(GLenum target, GLint level, bool defines, GLsizei width, GLsizei height, GLsizei depth, bool covers_from_origin,
-          const std::function<void(snapshot::CallList&)>& make) {
+          const std::function<void(snapshot::CallList&)>& make, std::vector<std::pair<GLenum, GLint>> unpack = {}) {
   Shadows& shadows = Get();
   if (!shadows.enabled) return;
   EGLContext context = Next<PFNEGLGETCURRENTCONTEXTPROC>(api::eglGetCurrentContext)();
@@ -107,6 +116,7 @@ void Keep(GLenum target, GLint level, bool defines, GLsizei width, GLsizei heigh
   upload->target = target;
   upload->level = level;
   upload->defines = defines;
+  upload->unpack = std::move(unpack);
   make(upload->call);
   shadows.kept_any.store(true, std::memory_order_relaxed);
   shadows.bytes += upload->call.data_bytes();
@@ -153,6 +163,121 @@ void Shadow_glCompressedTexSubImage3D(GLenum target, GLint level, GLint xoffset,
        });
 }
 
+// GLES 1.1 reads back neither texture images nor buffer contents: in its
+// contexts every upload is kept (docs/inspect.md, "Mid-run captures").
+// Asked of EGL (remembered per thread and context): the tracer's own note of
+// the current context is kept only while it traces.
+bool Gles1Context() {
+  thread_local EGLContext known = EGL_NO_CONTEXT;
+  thread_local bool gles1 = false;
+  EGLContext context = Next<PFNEGLGETCURRENTCONTEXTPROC>(api::eglGetCurrentContext)();
+  if (context != known) {
+    EGLint version = 0;
+    Next<PFNEGLQUERYCONTEXTPROC>(api::eglQueryContext)(Next<PFNEGLGETCURRENTDISPLAYPROC>(api::eglGetCurrentDisplay)(),
+                                                       context, EGL_CONTEXT_CLIENT_VERSION, &version);
+    known = context;
+    gles1 = version == 1;
+  }
+  return gles1;
+}
+
+void Shadow_glTexImage2D(GLenum target, GLint level, GLint internalformat, GLsizei width, GLsizei height, GLint border,
+                         GLenum format, GLenum type, const void* pixels) {
+  if (!Gles1Context() || width < 0 || height < 0) return;
+  const size_t bytes = pixels != nullptr ? capture::CaptureSizes(TraceCaptureState()).unpack_image_2d_bytes(
+                                               width, height, format, type)
+                                         : 0;
+  const GLint alignment = QueryInteger(GL_UNPACK_ALIGNMENT);
+  Keep(target, level, true, width, height, 1, true, [&](snapshot::CallList& calls) {
+    auto call = calls.Add(api::glTexImage2D);
+    call.Arg(target).Arg(level).Arg(internalformat).Arg(width).Arg(height).Arg(border).Arg(format).Arg(type);
+    if (pixels != nullptr) call.In(pixels, bytes); else call.Arg(0);
+  }, {{GL_UNPACK_ALIGNMENT, alignment}});
+}
+
+void Shadow_glTexSubImage2D(GLenum target, GLint level, GLint xoffset, GLint yoffset, GLsizei width, GLsizei height,
+                            GLenum format, GLenum type, const void* pixels) {
+  if (!Gles1Context() || pixels == nullptr || width < 0 || height < 0) return;
+  const size_t bytes = capture::CaptureSizes(TraceCaptureState()).unpack_image_2d_bytes(width, height, format, type);
+  const GLint alignment = QueryInteger(GL_UNPACK_ALIGNMENT);
+  Keep(target, level, false, width, height, 1, xoffset == 0 && yoffset == 0, [&](snapshot::CallList& calls) {
+    calls.Add(api::glTexSubImage2D).Arg(target).Arg(level).Arg(xoffset).Arg(yoffset).Arg(width).Arg(height)
+        .Arg(format).Arg(type).In(pixels, bytes);
+  }, {{GL_UNPACK_ALIGNMENT, alignment}});
+}
+
+namespace {
+
+// Keeps a GLES 1.1 buffer upload of the buffer bound to `target`; new storage replaces what was kept.
+void KeepBufferUpload(GLenum target, bool storage, const std::function<void(snapshot::CallList&)>& make) {
+  Shadows& shadows = Get();
+  if (!shadows.enabled || !Gles1Context()) return;
+  if (target != GL_ARRAY_BUFFER && target != GL_ELEMENT_ARRAY_BUFFER) return;
+  EGLContext context = Next<PFNEGLGETCURRENTCONTEXTPROC>(api::eglGetCurrentContext)();
+  GLuint name = 0;
+  {
+    TracerGlCalls tracer_calls;
+    name = static_cast<GLuint>(
+        QueryInteger(target == GL_ARRAY_BUFFER ? GL_ARRAY_BUFFER_BINDING : GL_ELEMENT_ARRAY_BUFFER_BINDING));
+  }
+  if (context == EGL_NO_CONTEXT || name == 0) return;
+  std::lock_guard<std::mutex> lock(shadows.mu);
+  ShadowedBuffer& buffer = shadows.buffers[context][name];
+  if (storage) {
+    shadows.bytes -= buffer.calls.data_bytes();
+    buffer = ShadowedBuffer();
+  }
+  const uint64_t before = buffer.calls.data_bytes();
+  make(buffer.calls);
+  buffer.uploads.push_back(&buffer.calls.calls().back());
+  shadows.bytes += buffer.calls.data_bytes() - before;
+  shadows.kept_any.store(true, std::memory_order_relaxed);
+}
+
+}  // namespace
+
+void Shadow_glBufferData(GLenum target, GLsizeiptr size, const void* data, GLenum usage) {
+  if (!Gles1Context() || size < 0) return;
+  KeepBufferUpload(target, true, [&](snapshot::CallList& calls) {
+    auto call = calls.Add(api::glBufferData);
+    call.Arg(target).Arg(size);
+    if (data != nullptr) call.In(data, static_cast<size_t>(size)); else call.Arg(0);
+    call.Arg(usage);
+  });
+}
+
+void Shadow_glBufferSubData(GLenum target, GLintptr offset, GLsizeiptr size, const void* data) {
+  if (!Gles1Context() || data == nullptr || size < 0) return;
+  KeepBufferUpload(target, false, [&](snapshot::CallList& calls) {
+    calls.Add(api::glBufferSubData).Arg(target).Arg(offset).Arg(size).In(data, static_cast<size_t>(size));
+  });
+}
+
+void Shadow_glDeleteBuffers(GLsizei n, const GLuint* buffers) {
+  Shadows& shadows = Get();
+  if (!shadows.kept_any.load(std::memory_order_relaxed) || n <= 0 || buffers == nullptr || !Gles1Context()) return;
+  std::lock_guard<std::mutex> lock(shadows.mu);
+  EGLContext context = Next<PFNEGLGETCURRENTCONTEXTPROC>(api::eglGetCurrentContext)();
+  auto of_context = shadows.buffers.find(context);
+  if (of_context == shadows.buffers.end()) return;
+  for (GLsizei i = 0; i < n; ++i) {
+    auto buffer = of_context->second.find(buffers[i]);
+    if (buffer == of_context->second.end()) continue;
+    shadows.bytes -= buffer->second.calls.data_bytes();
+    of_context->second.erase(buffer);
+  }
+}
+
+const std::vector<const stream::DecodedCall*>* ShadowedBufferUploads(uint64_t buffer) {
+  Shadows& shadows = Get();
+  EGLContext context = Next<PFNEGLGETCURRENTCONTEXTPROC>(api::eglGetCurrentContext)();
+  std::lock_guard<std::mutex> lock(shadows.mu);
+  auto of_context = shadows.buffers.find(context);
+  if (of_context == shadows.buffers.end()) return nullptr;
+  auto it = of_context->second.find(static_cast<GLuint>(buffer));
+  return it == of_context->second.end() ? nullptr : &it->second.uploads;
+}
+
 void Shadow_glDeleteTextures(GLsizei n, const GLuint* textures) {
   Shadows& shadows = Get();
   // Nothing kept, nothing to drop: no lock, and no EGL call, which at a
@@ -181,7 +306,7 @@ const snapshot::TextureUploads* ShadowedUploads(uint64_t texture) {
   ShadowedTexture& shadowed = it->second;
   shadowed.view.uploads.clear();
   for (const auto& upload : shadowed.uploads) {
-    shadowed.view.uploads.push_back({{}, &upload->call.calls().front()});
+    shadowed.view.uploads.push_back({upload->unpack, &upload->call.calls().front()});
   }
   return &shadowed.view;
 }

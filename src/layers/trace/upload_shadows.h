@@ -1,6 +1,8 @@
 #pragma once
 // Copies of what a snapshot cannot read back from the driver: the
-// compressed images of every live texture (GLES has no way to read them).
+// compressed images of every live texture (GLES has no way to read them),
+// and in GLES 1.1 contexts every texture image and buffer upload (GLES 1.1
+// reads back neither).
 // Kept whether the process traces or not, so that an attach to a running
 // program (attach_snapshot.h) carries them; the cost is memory, as much as
 // the compressed images the program uploaded for textures it still has
@@ -9,6 +11,7 @@
 // before the call on every path.
 
 #include <cstdint>
+#include <vector>
 
 #include "snapshot/snapshot_source.h"
 
@@ -17,7 +20,9 @@ namespace strata::trace {
 // The kept uploads of a texture of the current context (null: none), for
 // the snapshot; valid until the next upload or deletion on any thread.
 const snapshot::TextureUploads* ShadowedUploads(uint64_t texture);
-// Bytes of image data kept, all contexts together.
+// The kept uploads of a GLES 1.1 buffer of the current context (null: none).
+const std::vector<const stream::DecodedCall*>* ShadowedBufferUploads(uint64_t buffer);
+// Bytes of image and buffer data kept, all contexts together.
 uint64_t ShadowedBytes();
 
 }  // namespace strata::trace
