@@ -170,11 +170,16 @@ void Shadow_glCompressedTexSubImage3D(GLenum target, GLint level, GLint xoffset,
 bool Gles1Context() {
   thread_local EGLContext known = EGL_NO_CONTEXT;
   thread_local bool gles1 = false;
-  EGLContext context = Next<PFNEGLGETCURRENTCONTEXTPROC>(api::eglGetCurrentContext)();
+  auto current_context = Next<PFNEGLGETCURRENTCONTEXTPROC>(api::eglGetCurrentContext);
+  auto query_context = Next<PFNEGLQUERYCONTEXTPROC>(api::eglQueryContext);
+  auto current_display = Next<PFNEGLGETCURRENTDISPLAYPROC>(api::eglGetCurrentDisplay);
+  if (!Get().enabled || current_context == nullptr || query_context == nullptr || current_display == nullptr) {
+    return false;  // copies switched off, or no EGL below (the tracer's own tests)
+  }
+  EGLContext context = current_context();
   if (context != known) {
     EGLint version = 0;
-    Next<PFNEGLQUERYCONTEXTPROC>(api::eglQueryContext)(Next<PFNEGLGETCURRENTDISPLAYPROC>(api::eglGetCurrentDisplay)(),
-                                                       context, EGL_CONTEXT_CLIENT_VERSION, &version);
+    if (context != EGL_NO_CONTEXT) query_context(current_display(), context, EGL_CONTEXT_CLIENT_VERSION, &version);
     known = context;
     gles1 = version == 1;
   }
