@@ -552,6 +552,16 @@ void TraceByAttach(const std::vector<std::string>& program, const std::vector<st
   waitpid(app, nullptr, 0);
 }
 
+// The trace replays alone (--strict: every call runs) to every frame it captured, and it captured some.
+void ExpectEveryCapturedFrameReplays(const std::string& trace) {
+  ProcessResult replayed = RunProcess({STRATA_CLI, "replay", "--verify", "--strict", trace});
+  EXPECT_EQ(replayed.exit_code, 0) << replayed.out << replayed.err;
+  std::smatch matched;
+  ASSERT_TRUE(std::regex_search(replayed.out, matched, std::regex(R"(verify: all (\d+) framebuffers match)")))
+      << replayed.out;
+  EXPECT_GT(std::stol(matched[1]), 0);
+}
+
 // An attach to a GLES 3 program after it made its vertex array objects,
 // instanced attributes and uniform values: the snapshot recreates them and
 // the trace replays to every captured frame.
@@ -561,12 +571,7 @@ TEST(AttachDetach, Gles3ProgramAttachedMidRunReplaysAlone) {
   ProcessResult dump = RunProcess({STRATA_CLI, "dump", trace});
   EXPECT_NE(dump.out.find("glGenVertexArrays"), std::string::npos) << "the snapshot has the vertex array objects";
   EXPECT_NE(dump.out.find("glVertexAttribDivisor"), std::string::npos) << "and their instanced attributes";
-  ProcessResult replayed = RunProcess({STRATA_CLI, "replay", "--verify", "--strict", trace});
-  EXPECT_EQ(replayed.exit_code, 0) << replayed.out << replayed.err;
-  std::smatch matched;
-  ASSERT_TRUE(std::regex_search(replayed.out, matched, std::regex(R"(verify: all (\d+) framebuffers match)")))
-      << replayed.out;
-  EXPECT_GT(std::stol(matched[1]), 0);
+  ExpectEveryCapturedFrameReplays(trace);
   unlink(trace.c_str());
 }
 
@@ -587,12 +592,7 @@ TEST(AttachDetach, Gles1ProgramsAttachedMidRunReplayAlone) {
     TraceByAttach(program, {}, trace);
     ProcessResult dump = RunProcess({STRATA_CLI, "dump", trace});
     EXPECT_NE(dump.out.find("glLoadMatrixf"), std::string::npos) << "the snapshot has the matrix stacks";
-    ProcessResult replayed = RunProcess({STRATA_CLI, "replay", "--verify", "--strict", trace});
-    EXPECT_EQ(replayed.exit_code, 0) << replayed.out << replayed.err;
-    std::smatch matched;
-    ASSERT_TRUE(std::regex_search(replayed.out, matched, std::regex(R"(verify: all (\d+) framebuffers match)")))
-        << replayed.out;
-    EXPECT_GT(std::stol(matched[1]), 0);
+    ExpectEveryCapturedFrameReplays(trace);
     unlink(trace.c_str());
   }
   const std::string without = Temp("attach-gles1-without.strace");
