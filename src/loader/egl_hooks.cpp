@@ -26,9 +26,8 @@ __eglMustCastToProperFunctionPointerType Loader_eglGetProcAddress(const char* pr
     return reinterpret_cast<__eglMustCastToProperFunctionPointerType>(
         Loader::Get().layers().ResolveUnknown(procname, reinterpret_cast<void*>(found)));
   }
-  // Known: hand out our own entry point, so the call goes through the thread's table.
-  if (found == nullptr && !Loader::Get().Serves(slot)) return nullptr;
-  return reinterpret_cast<__eglMustCastToProperFunctionPointerType>(kEntryPoints[slot]);
+  return reinterpret_cast<__eglMustCastToProperFunctionPointerType>(
+      Loader::Get().EntryPointFor(slot, reinterpret_cast<void*>(found)));
 }
 
 EGLBoolean Loader_eglMakeCurrent(EGLDisplay dpy, EGLSurface draw, EGLSurface read, EGLContext ctx) {

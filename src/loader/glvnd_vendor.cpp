@@ -85,9 +85,8 @@ void* GetProcAddress(const char* name) {
   void* found = g_next.imports.getProcAddress(name);
   int slot = api::FindFunction(name);
   if (slot < 0) return found;
-  if (found == nullptr && !Loader::Get().Serves(slot)) return nullptr;
-  if (slot == api::eglQueryString) return reinterpret_cast<void*>(QueryString);
-  return kEntryPoints[slot];
+  void* entry = Loader::Get().EntryPointFor(slot, found);
+  return entry != nullptr && slot == api::eglQueryString ? reinterpret_cast<void*>(QueryString) : entry;
 }
 
 // Extension functions that take a display: the next vendor's dispatch stubs

@@ -52,6 +52,13 @@ class Loader {
 
   // True when a call to `slot` reaches something: the driver or a layer.
   bool Serves(int slot) const { return DriverFunction(slot) != nullptr || intercepted_[slot]; }
+  // What eglGetProcAddress (or glvnd) is handed for a known function the
+  // driver answered with `found`: the loader's own entry point, so the call
+  // follows the thread's table whatever context is current; null when
+  // nothing serves it.
+  void* EntryPointFor(int slot, void* found) const {
+    return found == nullptr && !Serves(slot) ? nullptr : kEntryPoints[slot];
+  }
 
   LayerChain& layers() { return layers_; }
   const std::string& application_directory() const { return application_directory_; }

@@ -184,17 +184,15 @@ void After_glBindTexture(GLenum target, GLuint texture) {
 void After_glActiveTexture(GLenum texture) {
   // Units every conformant driver has (GLES 2.0: 8 combined, 3.0: 32); past
   // them the limit decides, which the client may not hold.
-  Connection* c = ThreadConnectionHolding();
   QueryCache* cache = Cache();
   if (cache == nullptr || texture < GL_TEXTURE0) return;
-  const GLuint units = c->shadow().client_version() >= 3 ? 32 : 8;
+  const GLuint units = cache->client_version() >= 3 ? 32 : 8;
   if (texture - GL_TEXTURE0 < units) Learn(cache, {{GL_ACTIVE_TEXTURE, static_cast<GLint>(texture)}});
 }
 void After_glBlendEquationSeparate(GLenum rgb, GLenum alpha) {
-  Connection* c = ThreadConnectionHolding();
   QueryCache* cache = Cache();
   if (cache == nullptr) return;
-  const int version = c->shadow().client_version();
+  const int version = cache->client_version();
   if (IsBlendEquation(rgb, version) && IsBlendEquation(alpha, version)) {
     Learn(cache, {{GL_BLEND_EQUATION_RGB, static_cast<GLint>(rgb)}, {GL_BLEND_EQUATION_ALPHA, static_cast<GLint>(alpha)}});
   }

@@ -86,6 +86,7 @@ class QueryCache {
   // `client_version`: the GLES major version the context was made for
   // (GLES 1 contexts cache nothing).
   explicit QueryCache(int client_version = 0) : version_(client_version) {}
+  int client_version() const { return version_; }
 
   // glGetIntegerv: true with `data` filled when the answer is known.
   bool Integer(GLenum pname, GLint* data) const;

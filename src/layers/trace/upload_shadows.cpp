@@ -215,9 +215,8 @@ namespace {
 
 // Keeps a GLES 1.1 buffer upload of the buffer bound to `target`; new storage replaces what was kept.
 void KeepBufferUpload(GLenum target, bool storage, const std::function<void(snapshot::CallList&)>& make) {
+  if ((target != GL_ARRAY_BUFFER && target != GL_ELEMENT_ARRAY_BUFFER) || !Gles1Context()) return;
   Shadows& shadows = Get();
-  if (!shadows.enabled || !Gles1Context()) return;
-  if (target != GL_ARRAY_BUFFER && target != GL_ELEMENT_ARRAY_BUFFER) return;
   EGLContext context = Next<PFNEGLGETCURRENTCONTEXTPROC>(api::eglGetCurrentContext)();
   GLuint name = 0;
   {
@@ -242,7 +241,7 @@ void KeepBufferUpload(GLenum target, bool storage, const std::function<void(snap
 }  // namespace
 
 void Shadow_glBufferData(GLenum target, GLsizeiptr size, const void* data, GLenum usage) {
-  if (!Gles1Context() || size < 0) return;
+  if (size < 0) return;
   KeepBufferUpload(target, true, [&](snapshot::CallList& calls) {
     auto call = calls.Add(api::glBufferData);
     call.Arg(target).Arg(size);
@@ -252,25 +251,39 @@ void Shadow_glBufferData(GLenum target, GLsizeiptr size, const void* data, GLenu
 }
 
 void Shadow_glBufferSubData(GLenum target, GLintptr offset, GLsizeiptr size, const void* data) {
-  if (!Gles1Context() || data == nullptr || size < 0) return;
+  if (data == nullptr || size < 0) return;
   KeepBufferUpload(target, false, [&](snapshot::CallList& calls) {
     calls.Add(api::glBufferSubData).Arg(target).Arg(offset).Arg(size).In(data, static_cast<size_t>(size));
   });
 }
 
-void Shadow_glDeleteBuffers(GLsizei n, const GLuint* buffers) {
+namespace {
+
+// Drops what is kept for objects the current context deletes (`kept`: its
+// textures' or buffers' copies by context; `bytes_of`: what one of them holds).
+// Nothing kept, nothing to drop: no lock, and no EGL call, which at a
+// program's end (after eglReleaseThread) would make EGL set up the thread again.
+template <typename Kept, typename BytesOf>
+void DropDeleted(std::map<EGLContext, std::map<GLuint, Kept>> Shadows::*kept, GLsizei n, const GLuint* names,
+                 BytesOf bytes_of) {
   Shadows& shadows = Get();
-  if (!shadows.kept_any.load(std::memory_order_relaxed) || n <= 0 || buffers == nullptr || !Gles1Context()) return;
+  if (!shadows.kept_any.load(std::memory_order_relaxed) || n <= 0 || names == nullptr) return;
   std::lock_guard<std::mutex> lock(shadows.mu);
   EGLContext context = Next<PFNEGLGETCURRENTCONTEXTPROC>(api::eglGetCurrentContext)();
-  auto of_context = shadows.buffers.find(context);
-  if (of_context == shadows.buffers.end()) return;
+  auto of_context = (shadows.*kept).find(context);
+  if (of_context == (shadows.*kept).end()) return;
   for (GLsizei i = 0; i < n; ++i) {
-    auto buffer = of_context->second.find(buffers[i]);
-    if (buffer == of_context->second.end()) continue;
-    shadows.bytes -= buffer->second.calls.data_bytes();
-    of_context->second.erase(buffer);
+    auto object = of_context->second.find(names[i]);
+    if (object == of_context->second.end()) continue;
+    shadows.bytes -= bytes_of(object->second);
+    of_context->second.erase(object);
   }
+}
+
+}  // namespace
+
+void Shadow_glDeleteBuffers(GLsizei n, const GLuint* buffers) {
+  DropDeleted(&Shadows::buffers, n, buffers, [](const ShadowedBuffer& b) { return b.calls.data_bytes(); });
 }
 
 const std::vector<const stream::DecodedCall*>* ShadowedBufferUploads(uint64_t buffer) {
@@ -284,20 +297,11 @@ const std::vector<const stream::DecodedCall*>* ShadowedBufferUploads(uint64_t bu
 }
 
 void Shadow_glDeleteTextures(GLsizei n, const GLuint* textures) {
-  Shadows& shadows = Get();
-  // Nothing kept, nothing to drop: no lock, and no EGL call, which at a
-  // program's end (after eglReleaseThread) would make EGL set up the thread again.
-  if (!shadows.kept_any.load(std::memory_order_relaxed) || n <= 0 || textures == nullptr) return;
-  std::lock_guard<std::mutex> lock(shadows.mu);
-  EGLContext context = Next<PFNEGLGETCURRENTCONTEXTPROC>(api::eglGetCurrentContext)();
-  auto of_context = shadows.textures.find(context);
-  if (of_context == shadows.textures.end()) return;
-  for (GLsizei i = 0; i < n; ++i) {
-    auto texture = of_context->second.find(textures[i]);
-    if (texture == of_context->second.end()) continue;
-    for (const auto& upload : texture->second.uploads) shadows.bytes -= upload->call.data_bytes();
-    of_context->second.erase(texture);
-  }
+  DropDeleted(&Shadows::textures, n, textures, [](const ShadowedTexture& t) {
+    uint64_t bytes = 0;
+    for (const auto& upload : t.uploads) bytes += upload->call.data_bytes();
+    return bytes;
+  });
 }
 
 const snapshot::TextureUploads* ShadowedUploads(uint64_t texture) {
