@@ -165,8 +165,10 @@ TEST(X11Programs, Glmark2ValidatesTheSameThroughARemoteRenderer) {
 // the app runs). Fails with a window left black.
 TEST(X11Programs, SampleAppWindowShowsTheRenderersFrames) {
   strata::test::Renderer renderer(STRATA_CLI, testing::TempDir());
+  // Frames enough to still be running at the grab, two seconds in (600 took
+  // 1.9 s once the client answered state queries itself).
   const std::vector<std::string> app = {STRATA_BIN_DIR "/gles2_shaders", "--window", "--size", "320x240",
-                                        "--frames", "600"};
+                                        "--frames", "2000"};
   // The window sits at the screen's top-left corner on Xvfb (no window manager).
   const AppAndScreen run = RunWhileGrabbing(app, renderer, 0, 0, 320, 240);
   ASSERT_EQ(run.app.exit_code, 0) << run.app.out << run.app.err << renderer.Log();
@@ -178,8 +180,10 @@ TEST(X11Programs, SampleAppWindowShowsTheRenderersFrames) {
 // window of its own (at the screen's right edge, 1280 wide here), scaled to fit.
 TEST(X11Programs, ServeDisplayShowsClientFramesInItsOwnWindow) {
   strata::test::Renderer renderer(STRATA_CLI, testing::TempDir(), {"--display"});
+  // Frames enough to still be running at the grab, two seconds in (600 took
+  // 1.9 s once the client answered state queries itself).
   const std::vector<std::string> app = {STRATA_BIN_DIR "/gles2_shaders", "--window", "--size", "320x240",
-                                        "--frames", "600"};
+                                        "--frames", "2000"};
   const AppAndScreen run = RunWhileGrabbing(app, renderer, 960, 0, 1280, 240);
   ASSERT_EQ(run.app.exit_code, 0) << run.app.out << run.app.err << renderer.Log();
   EXPECT_NE(renderer.Log().find("showing gles2_shaders"), std::string::npos) << renderer.Log();

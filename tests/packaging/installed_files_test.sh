@@ -109,7 +109,8 @@ if [[ "$command_docs" == ON ]]; then
     zcat "$man_page" | grep -q "^\.SH SYNOPSIS" || fail "$page.1.gz has no SYNOPSIS"
   done
   for command in $commands; do
-    complete_words strata "${command:0:3}" | grep -qx "$command" || fail "the completion does not complete 'strata ${command:0:3}' to $command"
+    # grep reads all the words: with -q it may stop first, and pipefail would see the writer's SIGPIPE.
+    complete_words strata "${command:0:3}" | grep -x "$command" >/dev/null || fail "the completion does not complete 'strata ${command:0:3}' to $command"
     # Every option of the command's own --help is completed after 'strata COMMAND -'.
     options=$("$prefix/bin/strata" "$command" --help | grep -oE '^  (-[a-z], )?--[a-z][a-z0-9-]*' | grep -oE -- '--[a-z][a-z0-9-]*' || true)
     offered=$(if [[ "$command" == layers ]]; then complete_words strata layers enable -; else complete_words strata "$command" -; fi)
