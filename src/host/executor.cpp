@@ -224,26 +224,38 @@ struct SlotTraits {
   int program_param = -1;     // the parameter naming a program (uniform locations are per program)
   bool uses_locations = false;
   bool data_pointers = false;  // has a parameter whose bytes travel (only those are checked and sized)
+  bool names_objects = false;  // makes or deletes object names the executor maps
+  bool client_array = false;   // points a client-side array
+  bool changes_vertex_arrays = false;
 };
 
-const SlotTraits& TraitsOf(int slot) {
-  static const std::vector<SlotTraits> traits = [] {
-    std::vector<SlotTraits> all(api::kFunctionCount);
-    for (int s = 0; s < api::kFunctionCount; ++s) {
-      std::string_view name = api::kFunctions[s].name;
-      all[s].draw = (name.starts_with("glDraw") && !name.starts_with("glDrawBuffers")) || name.starts_with("glMultiDraw");
-      const api::ReplayFunction& replay = api::kReplay[s];
-      all[s].uses_locations = replay.result == ObjectClass::kUniformLocation;
-      for (int i = 0; i < api::kFunctions[s].param_count; ++i) {
-        if (replay.params[i].object == ObjectClass::kProgram && all[s].program_param < 0) all[s].program_param = i;
-        all[s].uses_locations |= replay.params[i].object == ObjectClass::kUniformLocation;
-        all[s].data_pointers |= stream::IsDataPointer(api::kFunctions[s].params[i].kind);
-      }
+std::vector<SlotTraits> WorkOutTraits() {
+  std::vector<SlotTraits> all(api::kFunctionCount);
+  for (int s = 0; s < api::kFunctionCount; ++s) {
+    std::string_view name = api::kFunctions[s].name;
+    SlotTraits& traits = all[s];
+    traits.draw = (name.starts_with("glDraw") && !name.starts_with("glDrawBuffers")) || name.starts_with("glMultiDraw");
+    const api::ReplayFunction& replay = api::kReplay[s];
+    traits.uses_locations = replay.result == ObjectClass::kUniformLocation;
+    traits.names_objects = replay.result != ObjectClass::kNone;
+    for (int i = 0; i < api::kFunctions[s].param_count; ++i) {
+      const api::ReplayParam& param = replay.params[i];
+      if (param.object == ObjectClass::kProgram && traits.program_param < 0) traits.program_param = i;
+      traits.uses_locations |= param.object == ObjectClass::kUniformLocation;
+      traits.data_pointers |= stream::IsDataPointer(api::kFunctions[s].params[i].kind);
+      traits.names_objects |= param.object != ObjectClass::kNone &&
+                              (param.role == NameRole::kCreate || param.role == NameRole::kDelete);
+      traits.client_array |= param.client_array;
     }
-    return all;
-  }();
-  return traits[slot];
+    traits.changes_vertex_arrays = ChangesVertexArrays(s);
+  }
+  return all;
 }
+
+// Filled before main (the registry's tables are constants): no guard on the per-call path.
+const std::vector<SlotTraits> kTraits = WorkOutTraits();
+
+const SlotTraits& TraitsOf(int slot) { return kTraits[slot]; }
 
 // The recorded program a call names, for uniform locations (glProgramUniform*).
 uint64_t ProgramOf(const stream::DecodedCall& call) {
@@ -261,7 +273,7 @@ bool Executor::BuildArguments(const stream::DecodedCall& call, Thread& thread, s
   const api::FunctionCodec& codec = api::kCodec[call.slot];
   const api::ReplayFunction& replay = api::kReplay[call.slot];
   const uint64_t program = ProgramOf(call);
-  args->assign(info.param_count, Word{});
+  args->resize(info.param_count);  // every word is set below
   std::vector<std::pair<int, GLint*>> string_lengths;
   for (int i = 0; i < info.param_count; ++i) {
     const stream::DecodedValue& v = call.args[i];
@@ -360,15 +372,24 @@ bool Executor::RunGeneric(const stream::DecodedCall& call, Thread& thread, Word*
   std::vector<Word>& args = generic_args_;
   if (!BuildArguments(call, thread, &args, &generic_capacity_)) return false;
   if (storage_ && !WithinStorageBudget(call, thread, args)) return false;
-  const api::ReplayFunction& replay = api::kReplay[call.slot];
-  const api::FunctionInfo& info = api::kFunctions[call.slot];
-  TrackPointerCall(call, thread, args);
+  const SlotTraits& traits = TraitsOf(call.slot);
+  if (traits.client_array) TrackPointerCall(call, thread, args);
   kInvokers[call.slot](driver_.Function(call.slot), args.data(), result);
 
+  if (traits.names_objects) MapNamesMade(call, thread, args, *result);
+  TrackMapping(call, thread, *result);
+  if (reply && traits.data_pointers) ReplyOutputs(call, thread, args, generic_capacity_, reply);
+  return true;
+}
+
+void Executor::MapNamesMade(const stream::DecodedCall& call, const Thread& thread, const std::vector<Word>& args,
+                            const Word& result) {
+  const api::ReplayFunction& replay = api::kReplay[call.slot];
+  const api::FunctionInfo& info = api::kFunctions[call.slot];
   const uint64_t program = ProgramOf(call);
   if (replay.result != ObjectClass::kNone && call.has_reply) {
     uint64_t recorded = call.result.kind == ArgKind::kInt ? static_cast<uint64_t>(call.result.i) : call.result.u;
-    uint64_t host = info.return_kind == ArgKind::kInt ? static_cast<uint64_t>(result->i) : result->u;
+    uint64_t host = info.return_kind == ArgKind::kInt ? static_cast<uint64_t>(result.i) : result.u;
     if (recorded != 0 || replay.result == ObjectClass::kUniformLocation) {
       AddName(thread, replay.result, recorded, host, program);
     }
@@ -393,9 +414,6 @@ bool Executor::RunGeneric(const stream::DecodedCall& call, Thread& thread, Word*
       }
     }
   }
-  TrackMapping(call, thread, *result);
-  if (reply && TraitsOf(call.slot).data_pointers) ReplyOutputs(call, thread, args, generic_capacity_, reply);
-  return true;
 }
 
 bool Executor::Execute(const stream::DecodedCall& call, CallReply* reply) {
@@ -448,7 +466,10 @@ bool Executor::Execute(const stream::DecodedCall& call, CallReply* reply) {
     } else {
       ok = RunGeneric(call, thread, &result, reply);
     }
-    if (ok) TrackBindings(call, thread);
+    if (ok) {
+      TrackBindings(call, thread);
+      if (TraitsOf(call.slot).changes_vertex_arrays && thread.current) thread.current->arrays_in_buffers.clear();
+    }
     if (draw) thread.memory.clear();
   }
   if (ok && reply) ReplyResult(call, thread, result, reply);

@@ -41,6 +41,9 @@ enum class ReadOrder { kRgba, kBgraWhereNative };
 
 // Calls that read vertex arrays (glDraw*, glMultiDraw*; not glDrawBuffers).
 bool IsDraw(int slot);
+// Calls that may change which vertex arrays are enabled, or where one reads
+// from (its buffer or pointer), in a vertex array object.
+bool ChangesVertexArrays(int slot);
 
 // What a call gave back on the host, in the stream's terms: names and handles as the stream knows them.
 struct CallReply {
@@ -159,6 +162,12 @@ class Executor {
     uint64_t array_buffer = 0, vertex_array = 0, program = 0;
     uint32_t client_texture = 0;
     int max_vertex_attribs = -1;  // asked of the host once
+    // Vertex array objects (host names) whose enabled arrays all read from
+    // buffers, as a draw found them: the next draws skip asking about every
+    // attribute. Forgotten by any call that may change an array's enable,
+    // buffer or pointer (ChangesVertexArrays), and by client arrays applied.
+    std::vector<uint32_t> arrays_in_buffers;
+    int has_vertex_array_objects = -1;  // GLES 3, or GLES 2 with OES_vertex_array_object: asked once
     int reads_bgra = -1;          // GL_EXT_read_format_bgra, asked of the host once
     std::map<uint64_t, ClientArray> client_arrays;  // by attribute (GLES 1: by array)
     std::map<uint32_t, MappedRange> mapped;         // by buffer target
@@ -199,6 +208,9 @@ class Executor {
   // Generic path: arguments from the record, names translated, the call made,
   // created names mapped.
   bool RunGeneric(const stream::DecodedCall& call, Thread& thread, Word* result, CallReply* reply);
+  // Maps the names a call made (its result, its output names) and forgets the ones it deleted.
+  void MapNamesMade(const stream::DecodedCall& call, const Thread& thread, const std::vector<Word>& args,
+                    const Word& result);
   // The host arguments of a call; its blobs checked and its output buffers
   // sized (executor_checks.cpp). `capacity` gets the bytes each output
   // buffer holds (0: none).
@@ -210,6 +222,8 @@ class Executor {
                                 std::vector<size_t>* capacity);
   bool HostBufferBound(const Thread& thread, uint32_t binding);
   bool ClientArraysCovered(const stream::DecodedCall& call, Thread& thread);
+  bool EnabledArraysCovered(const stream::DecodedCall& call, const Thread& thread, Context& context,
+                            bool* all_in_buffers);
   // A copy of an input blob whose end stops any scan a capture rule makes (strings, attribute lists).
   uint8_t* ScanSafeCopy(std::span<const uint8_t> bytes);
 

@@ -155,9 +155,55 @@ bool Executor::CheckBlobsAndSizeOutputs(const stream::DecodedCall& call, Thread&
   return true;
 }
 
+bool ChangesVertexArrays(int slot) {
+  switch (slot) {
+    case api::glEnableVertexAttribArray:
+    case api::glDisableVertexAttribArray:
+    case api::glVertexAttribPointer:
+    case api::glVertexAttribIPointer:
+    case api::glVertexAttribFormat:
+    case api::glVertexAttribIFormat:
+    case api::glVertexAttribBinding:
+    case api::glBindVertexBuffer:
+    case api::glDeleteBuffers:  // unbinds the buffers from the current vertex array object's arrays
+    case api::glDeleteVertexArrays:
+    case api::glDeleteVertexArraysOES:
+      return true;
+    default:
+      return false;
+  }
+}
+
 bool Executor::ClientArraysCovered(const stream::DecodedCall& call, Thread& thread) {
   Context* context = thread.current;
   if (context == nullptr) return true;
+  if (context->version < 2) return EnabledArraysCovered(call, thread, *context, nullptr);
+  // Asking about every attribute costs more than most draws' own validation:
+  // a vertex array object found reading only from buffers stays so until a
+  // call that may change that (Execute forgets them) or client arrays applied.
+  if (!thread.applied_arrays.empty()) context->arrays_in_buffers.clear();
+  auto get_integer = driver_.Get<PFNGLGETINTEGERVPROC>(api::glGetIntegerv);
+  if (context->has_vertex_array_objects < 0) {
+    const auto* extensions = driver_.Get<PFNGLGETSTRINGPROC>(api::glGetString)(GL_EXTENSIONS);
+    context->has_vertex_array_objects =
+        context->version >= 3 ||
+        (extensions && std::strstr(reinterpret_cast<const char*>(extensions), "GL_OES_vertex_array_object"));
+  }
+  GLint vertex_array = 0;  // without vertex array objects, the default one is always bound
+  if (context->has_vertex_array_objects) get_integer(GL_VERTEX_ARRAY_BINDING, &vertex_array);
+  const auto known = std::find(context->arrays_in_buffers.begin(), context->arrays_in_buffers.end(),
+                               static_cast<uint32_t>(vertex_array));
+  if (known != context->arrays_in_buffers.end()) return true;
+  bool all_in_buffers = false;
+  if (!EnabledArraysCovered(call, thread, *context, &all_in_buffers)) return false;
+  if (all_in_buffers && thread.applied_arrays.empty() && context->arrays_in_buffers.size() < 64) {
+    context->arrays_in_buffers.push_back(static_cast<uint32_t>(vertex_array));
+  }
+  return true;
+}
+
+bool Executor::EnabledArraysCovered(const stream::DecodedCall& call, const Thread& thread, Context& context,
+                                    bool* all_in_buffers) {
   const auto& applied = thread.applied_arrays;
   auto given_by_executor = [&](const void* pointer) {
     return std::find(applied.begin(), applied.end(), reinterpret_cast<uint64_t>(pointer)) != applied.end();
@@ -166,24 +212,27 @@ bool Executor::ClientArraysCovered(const stream::DecodedCall& call, Thread& thre
     Problem(call, "an enabled client-side vertex array has no memory record for what the draw reads");
     return false;
   };
-  if (context->version >= 2) {
+  if (context.version >= 2) {
     auto get_attrib = driver_.Get<PFNGLGETVERTEXATTRIBIVPROC>(api::glGetVertexAttribiv);
     auto get_pointer = driver_.Get<PFNGLGETVERTEXATTRIBPOINTERVPROC>(api::glGetVertexAttribPointerv);
-    if (context->max_vertex_attribs < 0) {
+    if (context.max_vertex_attribs < 0) {
       GLint count = 0;
       driver_.Get<PFNGLGETINTEGERVPROC>(api::glGetIntegerv)(GL_MAX_VERTEX_ATTRIBS, &count);
-      context->max_vertex_attribs = std::clamp(count, 0, 64);
+      context.max_vertex_attribs = std::clamp(count, 0, 64);
     }
-    for (int i = 0; i < context->max_vertex_attribs; ++i) {
+    bool in_buffers = true;
+    for (int i = 0; i < context.max_vertex_attribs; ++i) {
       GLint enabled = 0, buffer = 0;
       get_attrib(static_cast<GLuint>(i), GL_VERTEX_ATTRIB_ARRAY_ENABLED, &enabled);
       if (!enabled) continue;
       get_attrib(static_cast<GLuint>(i), GL_VERTEX_ATTRIB_ARRAY_BUFFER_BINDING, &buffer);
       if (buffer != 0) continue;
+      in_buffers = false;
       void* pointer = nullptr;
       get_pointer(static_cast<GLuint>(i), GL_VERTEX_ATTRIB_ARRAY_POINTER, &pointer);
       if (!given_by_executor(pointer)) return refuse();
     }
+    if (all_in_buffers) *all_in_buffers = in_buffers;
     return true;
   }
   // GLES 1: the fixed arrays, texture coordinates per texture unit.
@@ -212,7 +261,7 @@ bool Executor::ClientArraysCovered(const stream::DecodedCall& call, Thread& thre
     client_active_texture(GL_TEXTURE0 + unit);
     safe = array_safe(GL_TEXTURE_COORD_ARRAY, GL_TEXTURE_COORD_ARRAY_BUFFER_BINDING, GL_TEXTURE_COORD_ARRAY_POINTER);
   }
-  client_active_texture(GL_TEXTURE0 + context->client_texture);
+  client_active_texture(GL_TEXTURE0 + context.client_texture);
   return safe || refuse();
 }
 

@@ -24,6 +24,21 @@ class ByteReader {
   }
   uint32_t U32() { return Fixed<uint32_t>(); }
   uint64_t Varint() {
+    // Most values of a call record fit one byte; a varint with its longest
+    // form still ahead decodes without a bounds check per byte.
+    if (ok_ && remaining() >= 10) {
+      const uint8_t* p = bytes_.data() + at_;
+      uint64_t v = 0;
+      for (int i = 0; i < 10; ++i) {
+        v |= static_cast<uint64_t>(p[i] & 0x7f) << (7 * i);
+        if (!(p[i] & 0x80)) {
+          at_ += i + 1;
+          return v;
+        }
+      }
+      ok_ = false;  // more than 10 bytes: not a varint
+      return 0;
+    }
     uint64_t v = 0;
     for (int shift = 0; shift < 64; shift += 7) {
       if (!Need(1)) return 0;

@@ -24,11 +24,6 @@ void FunctionTable::Load(std::string_view names) {
   }
 }
 
-const std::string& FunctionTable::NameOf(uint64_t id) const {
-  static const std::string unknown = "?";
-  return id < names_.size() ? names_[id] : unknown;
-}
-
 std::string FunctionTable::OwnNames() {
   std::string names;
   for (const api::FunctionInfo& info : api::kFunctions) (names += info.name) += '\n';
@@ -39,7 +34,7 @@ namespace {
 
 bool IsDataPointer(ArgKind kind) { return kind == ArgKind::kPointer || kind == ArgKind::kString; }
 
-void ReadScalar(ByteReader& r, ArgKind kind, DecodedValue* v) {
+[[gnu::always_inline]] inline void ReadScalar(ByteReader& r, ArgKind kind, DecodedValue* v) {
   v->kind = kind;
   switch (kind) {
     case ArgKind::kInt: v->i = r.Zigzag(); break;

@@ -24,7 +24,7 @@ class FunctionTable {
   void Load(std::string_view names);
   // This build's slot for a stream id, or -1 when the name is unknown here.
   int SlotOf(uint64_t id) const { return id < slots_.size() ? slots_[id] : -1; }
-  const std::string& NameOf(uint64_t id) const;
+  std::string_view NameOf(uint64_t id) const { return id < names_.size() ? std::string_view(names_[id]) : "?"; }
   size_t size() const { return names_.size(); }
   // The table of this build: id = slot.
   static std::string OwnNames();

@@ -253,6 +253,46 @@ TEST(Replay, RefusesABlobShorterThanItsArguments) {
   EXPECT_EQ(Number(r.out, R"(replayed \d+ calls, (\d+) frames)"), 2) << r.out;
 }
 
+// A vertex array object the replay found reading only from buffers, then
+// pointed at app memory the trace never holds (a rewritten call, as a
+// damaged or hostile stream would): every later draw with it is refused,
+// not handed to a driver that would read the traced process's address.
+// Catches: a replay that remembers checked vertex array objects without
+// forgetting them when an array's pointer changes.
+TEST(Replay, RefusesDrawsFromAnArrayRepointedAfterItWasChecked) {
+  namespace api = strata::api;
+  std::string trace = Scratch("repointed.strace"), changed = Scratch("repointed-changed.strace");
+  ASSERT_EQ(Trace(trace, {App("gles3_instanced"), "--frames", "4"}, "").exit_code, 0);
+  bool after_first_draw = false, changed_one = false;
+  RewriteCalls(trace, changed, [&](strata::stream::DecodedCall& call) {
+    if (call.name == "glDrawElementsInstanced") after_first_draw = true;
+    // The glBindVertexArray(0) after frame 0's draw: the object is still bound.
+    if (!after_first_draw || changed_one || call.name != "glBindVertexArray" || call.args[0].u != 0) return false;
+    strata::stream::DecodedValue index, size, type, normalized, stride, pointer;
+    index.kind = api::ArgKind::kUInt;
+    size.kind = stride.kind = api::ArgKind::kInt;
+    size.i = 3;
+    stride.i = 24;
+    type.kind = api::ArgKind::kEnum;
+    type.u = 0x1406;  // GL_FLOAT
+    normalized.kind = api::ArgKind::kBoolean;
+    pointer.kind = api::ArgKind::kPointer;
+    pointer.u = 0x10;  // no array buffer is bound: an address in the traced process
+    call.slot = api::glVertexAttribPointer;
+    call.function_id = api::glVertexAttribPointer;
+    call.args = {index, size, type, normalized, stride, pointer};
+    return changed_one = true;
+  });
+  ASSERT_TRUE(changed_one);
+  ProcessResult r = RunProcess({STRATA_CLI, "replay", "--no-check", changed});
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.err.find("glDrawElementsInstanced: 3 calls not run (an enabled client-side vertex array has no "
+                       "memory record"),
+            std::string::npos)
+      << r.out << r.err;
+  EXPECT_EQ(Number(r.out, R"(replayed \d+ calls, (\d+) frames)"), 4) << r.out;
+}
+
 // A call that fails on the host where the app's did not: the self-check names
 // it (the app's glGetError and the tracer's at the frame's end said no error),
 // --strict makes it exit 1, and the replay still runs to the end.
