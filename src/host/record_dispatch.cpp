@@ -53,7 +53,7 @@ bool RecordDispatch::Dispatch(const stream::Record& record, std::string* error) 
 }
 
 void RecordDispatch::RunCall(const stream::Record& record) {
-  RunOn(record.thread_id, [&] {
+  auto run = [&] {
     const CallAction action = before_call ? before_call(call_) : CallAction::kRun;
     if (action == CallAction::kStop) {
       stopped_ = true;
@@ -67,7 +67,13 @@ void RecordDispatch::RunCall(const stream::Record& record) {
     const bool ran = replied ? executor_.Execute(call_, &reply_) : executor_.Execute(call_);
     if (replied && on_reply) on_reply(call_, reply_);
     if (ran && after_call) after_call(call_, replied ? &reply_ : nullptr);
-  });
+  };
+  // Most calls run on the dispatching thread: no std::function to build for them.
+  if (threads_ == HostThreads::kCaller || runner_.RunsOnCaller(record.thread_id)) {
+    run();
+  } else {
+    runner_.Run(record.thread_id, run);
+  }
   if (stopped_) return;
   ++calls_;
   first_start_ns_ = std::min(first_start_ns_, call_.start_ns);

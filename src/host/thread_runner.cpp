@@ -29,11 +29,7 @@ void ThreadRunner::Loop(Worker* worker) {
 }
 
 void ThreadRunner::Run(uint64_t recorded_thread, const std::function<void()>& work) {
-  if (!have_main_) {
-    have_main_ = true;
-    main_thread_ = recorded_thread;
-  }
-  if (recorded_thread == main_thread_) {
+  if (RunsOnCaller(recorded_thread)) {
     work();
     return;
   }

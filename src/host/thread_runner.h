@@ -23,6 +23,15 @@ class ThreadRunner {
 
   // Runs `work` on the host thread of `recorded_thread` and waits for it.
   void Run(uint64_t recorded_thread, const std::function<void()>& work);
+  // Whether `recorded_thread`'s work runs on the caller's own thread (the
+  // first recorded thread does); the caller may then run it directly.
+  bool RunsOnCaller(uint64_t recorded_thread) {
+    if (!have_main_) {
+      have_main_ = true;
+      main_thread_ = recorded_thread;
+    }
+    return recorded_thread == main_thread_;
+  }
 
  private:
   struct Worker {

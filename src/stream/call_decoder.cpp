@@ -46,19 +46,6 @@ bool IsDataPointer(ArgKind kind) { return kind == ArgKind::kPointer || kind == A
 
 }  // namespace
 
-bool CallDecoder::Blob(ByteReader& r, int slot, std::span<const uint8_t>* bytes, std::string* bulk_error) {
-  if (bulk_ == nullptr) return r.Blob(bytes);
-  const uint64_t tag = r.Varint();
-  if (tag == 0 || !r.ok()) return false;
-  const uint64_t size = tag - 1;
-  if (size < bulk_threshold_) {
-    *bytes = r.Bytes(size);
-    return r.ok();
-  }
-  if (bulk_error->empty() && !bulk_->Take(slot, static_cast<size_t>(size), bytes, bulk_error)) *bytes = {};
-  return true;
-}
-
 bool CallDecoder::Decode(std::span<const uint8_t> payload, uint32_t thread, uint64_t chunk, DecodedCall* call,
                          std::string* error) {
   const FunctionTable& table = table_;
@@ -69,7 +56,23 @@ bool CallDecoder::Decode(std::span<const uint8_t> payload, uint32_t thread, uint
   }
   ThreadState& state = *last_state_;
   bool first = state.chunk != chunk;
+  // The reader stays in registers only while its address goes nowhere: the
+  // blob reading below is inlined, the rare paths get copies.
   ByteReader r(payload);
+  std::string bulk_error;
+  // A blob, in its record or out of line; false when absent. A missing or
+  // wrongly sized bulk segment sets bulk_error.
+  auto blob = [&](std::span<const uint8_t>* bytes) -> bool {
+    const uint64_t tag = r.Varint();
+    if (tag == 0 || !r.ok()) return false;
+    const uint64_t size = tag - 1;
+    if (bulk_ == nullptr || size < bulk_threshold_) {
+      *bytes = r.Bytes(size);
+      return r.ok();
+    }
+    if (bulk_error.empty() && !bulk_->Take(call->slot, static_cast<size_t>(size), bytes, &bulk_error)) *bytes = {};
+    return true;
+  };
   // Field by field, so the argument vector keeps its capacity from call to call.
   call->result = DecodedValue{};
   call->flags = 0;
@@ -85,7 +88,7 @@ bool CallDecoder::Decode(std::span<const uint8_t> payload, uint32_t thread, uint
     return false;
   }
   if (call->flags & kCallUnknownFunction) {
-    if (!DecodeUnknownFunction(r, first, call, error)) return false;
+    if (!DecodeUnknownFunction(ByteReader(r), first, call, error)) return false;
     state = {chunk, call->sequence, call->start_ns};  // later calls count from it, accepted or not
     if (!accept_unknown_) {
       *error = "call to " + std::string(call->name) + ", a function the tracer did not know (recorded without arguments)";
@@ -101,12 +104,11 @@ bool CallDecoder::Decode(std::span<const uint8_t> payload, uint32_t thread, uint
   }
   const api::FunctionInfo& info = api::kFunctions[call->slot];
   call->args.resize(info.param_count);
-  std::string bulk_error;
   for (int i = 0; i < info.param_count; ++i) {
     DecodedValue& v = call->args[i];
     v = DecodedValue{};
     ReadScalar(r, info.params[i].kind, &v);
-    if (IsDataPointer(v.kind)) v.has_in = Blob(r, call->slot, &v.in, &bulk_error);
+    if (IsDataPointer(v.kind)) v.has_in = blob(&v.in);
   }
   uint64_t start = r.Varint();
   call->start_ns = first ? start : state.start_ns + start;
@@ -115,12 +117,12 @@ bool CallDecoder::Decode(std::span<const uint8_t> payload, uint32_t thread, uint
   if (call->has_reply) {
     if (info.return_kind == ArgKind::kString) {
       call->result.kind = ArgKind::kString;
-      call->result.has_out = Blob(r, call->slot, &call->result.out, &bulk_error);
+      call->result.has_out = blob(&call->result.out);
     } else if (info.return_kind != ArgKind::kVoid) {
       ReadScalar(r, info.return_kind, &call->result);
     }
     for (DecodedValue& v : call->args) {
-      if (IsDataPointer(v.kind)) v.has_out = Blob(r, call->slot, &v.out, &bulk_error);
+      if (IsDataPointer(v.kind)) v.has_out = blob(&v.out);
     }
   }
   if (!bulk_error.empty()) {
@@ -136,7 +138,7 @@ bool CallDecoder::Decode(std::span<const uint8_t> payload, uint32_t thread, uint
   return true;
 }
 
-bool CallDecoder::DecodeUnknownFunction(ByteReader& r, bool first, DecodedCall* call, std::string* error) {
+bool CallDecoder::DecodeUnknownFunction(ByteReader r, bool first, DecodedCall* call, std::string* error) {
   const ThreadState& state = *last_state_;
   std::span<const uint8_t> name;
   const bool named = r.Blob(&name);

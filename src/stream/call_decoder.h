@@ -77,10 +77,8 @@ class CallDecoder {
   }
 
  private:
-  // A blob, in its record or out of line; false when absent. A missing or
-  // wrongly sized bulk segment sets *bulk_error.
-  bool Blob(ByteReader& r, int slot, std::span<const uint8_t>* bytes, std::string* bulk_error);
-  bool DecodeUnknownFunction(ByteReader& r, bool first, DecodedCall* call, std::string* error);
+  // `r`: a copy of the record's reader after the header.
+  bool DecodeUnknownFunction(ByteReader r, bool first, DecodedCall* call, std::string* error);
   bool accept_unknown_ = false;
 
   struct ThreadState {
