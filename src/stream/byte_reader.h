@@ -30,6 +30,10 @@ class ByteReader {
     const uint8_t* const begin = bytes_.data();
     const uint8_t* p = begin + at_;
     const uint8_t* const end = begin + bytes_.size();
+    if (p != end && *p < 0x80) {
+      ++at_;
+      return *p;
+    }
     uint64_t v = 0;
     for (int shift = 0; shift < 64 && p != end; shift += 7) {
       const uint8_t b = *p++;
