@@ -98,6 +98,17 @@ class Executor {
   int CurrentVersion(uint32_t thread);
   uint64_t StreamName(uint32_t thread, api::ObjectClass object, uint64_t host);
   uint64_t CurrentContext(uint32_t thread) { return ThreadOf(thread).context; }  // the recorded handle
+  // The share group of the thread's current context, or of a recorded
+  // context, as a number no other group of this executor has (0: none).
+  uint64_t CurrentShareGroup(uint32_t thread);
+  uint64_t ShareGroupOf(uint64_t recorded_context) const;
+  // Runs `work` with recorded context `recorded_context` current on the
+  // calling host thread, the host thread of `thread`, without surfaces
+  // (it must be current on no other thread), then makes current again what
+  // was; false with *error when the host refuses. To read a context that no
+  // thread has current.
+  bool WithContextCurrent(uint32_t thread, uint64_t recorded_context, const std::function<void()>& work,
+                          std::string* error);
   // Whether the thread's draws now go into its surface (no framebuffer
   // object bound); false with no context, and for GLES 1.1, which has no
   // binding to ask about without leaving the app an error.
@@ -277,6 +288,7 @@ class Executor {
   std::unordered_map<uint64_t, std::vector<std::pair<int32_t, int32_t>>> config_formats_;
   std::unordered_map<uint64_t, EGLConfig> matched_configs_;
   NameMap egl_names_[static_cast<int>(api::ObjectClass::kCount)];
+  uint64_t share_groups_ = 0;  // made so far (ShareGroup::serial)
   Scratch scratch_;
   std::vector<Word> generic_args_;  // reused: one call runs at a time
   std::vector<size_t> generic_capacity_;

@@ -6,6 +6,7 @@
 #include <GLES3/gl32.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <cstring>
 
 #include "host/executor.h"
@@ -313,7 +314,12 @@ bool Executor::ExecuteEgl(const stream::DecodedCall& call, Thread& thread, bool*
       context->host = host;
       context->host_config = config;
       context->version = version;
-      context->shared = share ? share->shared : std::make_shared<ShareGroup>();
+      if (share) {
+        context->shared = share->shared;
+      } else {
+        context->shared = std::make_shared<ShareGroup>();
+        context->shared->serial = ++share_groups_;
+      }
       result->p = host;
       if (call.has_reply && call.result.u != 0) {
         egl_names_[static_cast<int>(ObjectClass::kEglContext)].Add(call.result.u, reinterpret_cast<uint64_t>(host));
@@ -390,6 +396,46 @@ bool Executor::ExecuteEgl(const stream::DecodedCall& call, Thread& thread, bool*
       *handled = false;
       return true;
   }
+}
+
+uint64_t Executor::CurrentShareGroup(uint32_t thread) {
+  const Context* context = Current(ThreadOf(thread));
+  return context ? context->shared->serial : 0;
+}
+
+uint64_t Executor::ShareGroupOf(uint64_t recorded_context) const {
+  auto it = contexts_.find(recorded_context);
+  return it == contexts_.end() || it->second->host == EGL_NO_CONTEXT ? 0 : it->second->shared->serial;
+}
+
+bool Executor::WithContextCurrent(uint32_t thread_id, uint64_t recorded_context, const std::function<void()>& work,
+                                  std::string* error) {
+  auto it = contexts_.find(recorded_context);
+  if (it == contexts_.end() || it->second->host == EGL_NO_CONTEXT) {
+    *error = "context " + std::to_string(recorded_context) + " does not exist on the host";
+    return false;
+  }
+  auto make_current = driver_.Get<PFNEGLMAKECURRENTPROC>(api::eglMakeCurrent);
+  auto current_surface = driver_.Get<PFNEGLGETCURRENTSURFACEPROC>(api::eglGetCurrentSurface);
+  const EGLContext old_context = driver_.Get<PFNEGLGETCURRENTCONTEXTPROC>(api::eglGetCurrentContext)();
+  const EGLSurface old_draw = current_surface(EGL_DRAW), old_read = current_surface(EGL_READ);
+  if (!make_current(HostDisplay(), EGL_NO_SURFACE, EGL_NO_SURFACE, it->second->host)) {
+    char code[16];
+    std::snprintf(code, sizeof code, "0x%04X", driver_.Get<PFNEGLGETERRORPROC>(api::eglGetError)());
+    *error = "the host cannot make context " + std::to_string(recorded_context) +
+             " current without a surface (EGL error " + code + ")";
+    return false;
+  }
+  Thread& thread = ThreadOf(thread_id);
+  const uint64_t old_recorded = thread.context;
+  Context* const old_current = thread.current;
+  thread.context = recorded_context;
+  thread.current = it->second.get();
+  work();
+  thread.context = old_recorded;
+  thread.current = old_current;
+  make_current(HostDisplay(), old_draw, old_read, old_context);
+  return true;
 }
 
 }  // namespace strata::host

@@ -144,6 +144,7 @@ inline size_t NameBytes(api::ObjectClass object) {
 }
 
 struct ShareGroup {
+  uint64_t serial = 0;  // unique in an executor's life: a key that is never reused
   NameMap names[static_cast<int>(api::ObjectClass::kCount)];
   // Per recorded program; location 0 is a real location, so not a NameMap.
   std::map<uint64_t, std::unordered_map<int64_t, int64_t>> uniform_locations;

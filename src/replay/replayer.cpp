@@ -62,11 +62,13 @@ class LoopReplay {
     if (inspecting || (options.first_frame > 0 && options.fast_forward_draws)) {
       dispatch_.before_call = [this, inspecting](const stream::DecodedCall& call) {
         if (inspecting) {
-          if (options_.before_call) options_.before_call(dispatch_.executor(), call);
           if (call.sequence >= options_.stop_before_call) {
             if (options_.at_stop) options_.at_stop(dispatch_.executor(), call);
+            stop_call_ = call;
             return Action::kStop;
           }
+          // Only for calls that run: the call stopped before never does.
+          if (options_.before_call) options_.before_call(dispatch_.executor(), call);
         }
         if (frame_ < options_.first_frame && options_.fast_forward_draws && DrawsIntoTheSurface(call)) {
           return Action::kSkip;
@@ -90,7 +92,14 @@ class LoopReplay {
     Clock::time_point last_progress = Clock::now();
     while (source.Next(&record)) {
       if (!dispatch_.Dispatch(record, error)) return false;
-      if (dispatch_.stopped()) break;
+      if (dispatch_.stopped()) {
+        if (options_.after_stop) {
+          options_.after_stop(dispatch_.executor(), stop_call_, [this](uint64_t thread, const std::function<void()>& work) {
+            dispatch_.RunOn(thread, work);
+          });
+        }
+        break;
+      }
       if (record.type == stream::RecordType::kFrame) {
         ++frame_;
         if (frame_ == options_.first_frame) StartRange();
@@ -219,6 +228,7 @@ class LoopReplay {
 
   const ReplayOptions& options_;
   host::RecordDispatch dispatch_;
+  stream::DecodedCall stop_call_;  // the call the replay stopped before (stop_before_call)
   ReplayResult* result_;
   const bool first_loop_;
   const bool checking_;  // the self-check runs (first loop only)

@@ -41,6 +41,11 @@ struct ReplayOptions {
   // thread, with its context current, to read what the calls before left.
   uint64_t stop_before_call = UINT64_MAX;
   std::function<void(host::Executor& executor, const stream::DecodedCall& call)> at_stop;
+  // Then, on the thread that dispatches the calls, with `run_on` to run work
+  // on the host thread of any recorded thread: to read contexts current on
+  // other threads than the stopping call's.
+  using RunOn = std::function<void(uint64_t thread, const std::function<void()>& work)>;
+  std::function<void(host::Executor& executor, const stream::DecodedCall& call, const RunOn& run_on)> after_stop;
   // Called before every call runs, on its host thread (first loop only): to
   // read the state calls meet without stopping (`strata view --state-frames`).
   std::function<void(host::Executor& executor, const stream::DecodedCall& call)> before_call;

@@ -17,6 +17,14 @@ namespace strata::snapshot {
 
 class CallList {
  public:
+  CallList() = default;
+  // The calls' spans point into bytes_: a copy would point into the
+  // original's. Moving keeps the bytes where they are.
+  CallList(const CallList&) = delete;
+  CallList& operator=(const CallList&) = delete;
+  CallList(CallList&&) = default;
+  CallList& operator=(CallList&&) = default;
+
   class Builder {
    public:
     // The next parameter, by the registry's kind for it: an integer, enum,

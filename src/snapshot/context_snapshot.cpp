@@ -134,8 +134,8 @@ UniformSetter SetterOf(GLenum type) {
 
 class Snapshot : SnapshotWriter {
  public:
-  Snapshot(const SnapshotSource& source, SnapshotResult* result)
-      : SnapshotWriter(source, result), version_(source.Version()) {}
+  Snapshot(const SnapshotSource& source, SnapshotResult* result, SnapshotScope scope)
+      : SnapshotWriter(source, result), version_(source.Version()), scope_(scope) {}
 
   bool Take(std::string* error) {
     host_version_ = HostVersion();
@@ -144,17 +144,20 @@ class Snapshot : SnapshotWriter {
     // Emitted with the defaults a fresh context has for unpacking, on unit 0.
     calls_.Add(api::glActiveTexture).Arg(GL_TEXTURE0);
     calls_.Add(api::glPixelStorei).Arg(GL_UNPACK_ALIGNMENT).Arg(1);
-    Buffers();
-    Textures();
-    Renderbuffers();
-    Samplers();
-    Shaders();
-    Programs();
+    const bool objects = scope_ == SnapshotScope::kObjectsAndContext;
+    if (objects) {
+      Buffers();
+      Textures();
+      Renderbuffers();
+      Samplers();
+      Shaders();
+      Programs();
+    }
     Surface();  // before any framebuffer object or vertex array is made and bound
     Framebuffers();
     VertexArrays();
     Queries();
-    Syncs();
+    if (objects) Syncs();
     TransformFeedbacks();
     EndReads();
     ContextState();
@@ -1114,6 +1117,7 @@ class Snapshot : SnapshotWriter {
   }
 
   const int version_;
+  const SnapshotScope scope_;
   int host_version_ = 20;
   GLint saved_active_texture_ = 0, saved_pack_alignment_ = 4, saved_array_buffer_ = 0, saved_renderbuffer_ = 0;
   GLint saved_read_framebuffer_ = 0, saved_draw_framebuffer_ = 0, saved_pack_[3] = {}, saved_pack_buffer_ = 0;
@@ -1129,9 +1133,9 @@ bool ImagesReadBack(GLenum internal_format) {
   return LayoutOf(internal_format, &layout);
 }
 
-bool TakeSnapshot(const SnapshotSource& source, SnapshotResult* result, std::string* error) {
-  if (source.Version() < 20) return TakeGles1Snapshot(source, result, error);
-  return Snapshot(source, result).Take(error);
+bool TakeSnapshot(const SnapshotSource& source, SnapshotResult* result, std::string* error, SnapshotScope scope) {
+  if (source.Version() < 20) return TakeGles1Snapshot(source, result, error, scope);
+  return Snapshot(source, result, scope).Take(error);
 }
 
 }  // namespace strata::snapshot

@@ -25,12 +25,20 @@ struct SnapshotResult {
   std::vector<std::string> not_carried;
 };
 
+// What a snapshot writes. A share group's objects (buffers, textures,
+// renderbuffers, samplers, shaders, programs, syncs) are written once, with
+// its first context; the other contexts of the group get only their own
+// state (framebuffers, vertex arrays, queries, transform feedbacks,
+// bindings and the rest), after it.
+enum class SnapshotScope { kObjectsAndContext, kContextOnly };
+
 // Reads the context current on the calling thread through `source`; the
 // driver state it changes to read (bindings, pixel pack state, a
 // framebuffer of its own) is put back before it returns. False with *error
 // when the context cannot be snapshot at all (a query or transform feedback
 // in progress). A GLES 1.1 context's goes to gles1_snapshot.h.
-bool TakeSnapshot(const SnapshotSource& source, SnapshotResult* result, std::string* error);
+bool TakeSnapshot(const SnapshotSource& source, SnapshotResult* result, std::string* error,
+                  SnapshotScope scope = SnapshotScope::kObjectsAndContext);
 
 // Whether a snapshot reads a texture level of this internal format back from
 // the driver; for the others the source must keep the uploads (UploadsOf).

@@ -39,7 +39,8 @@ constexpr GLenum kHints[] = {GL_PERSPECTIVE_CORRECTION_HINT, GL_POINT_SMOOTH_HIN
 
 class Gles1Snapshot : SnapshotWriter {
  public:
-  Gles1Snapshot(const SnapshotSource& source, SnapshotResult* result) : SnapshotWriter(source, result) {}
+  Gles1Snapshot(const SnapshotSource& source, SnapshotResult* result, SnapshotScope scope)
+      : SnapshotWriter(source, result), scope_(scope) {}
 
   bool Take(std::string* error) {
     GetFloatv = F<PFNGLGETFLOATVPROC>(api::glGetFloatv);
@@ -57,9 +58,11 @@ class Gles1Snapshot : SnapshotWriter {
     calls_.Add(api::glActiveTexture).Arg(GL_TEXTURE0);
     calls_.Add(api::glPixelStorei).Arg(GL_UNPACK_ALIGNMENT).Arg(1);
     Surface();  // first, on the fresh context's defaults
-    Buffers();
-    Textures();
-    NotCarried();
+    if (scope_ == SnapshotScope::kObjectsAndContext) {
+      Buffers();
+      Textures();
+      NotCarried();
+    }
     // Positions of lights and clip planes are kept in eye coordinates: set
     // under the fresh context's identity modelview they stay what they are;
     // the matrices come after them.
@@ -403,6 +406,7 @@ class Gles1Snapshot : SnapshotWriter {
     }
   }
 
+  const SnapshotScope scope_;
   PFNGLGETFLOATVPROC GetFloatv = nullptr;
   decltype(&glMatrixMode) MatrixMode = nullptr;
   PFNGLACTIVETEXTUREPROC ActiveTexture = nullptr;
@@ -411,8 +415,9 @@ class Gles1Snapshot : SnapshotWriter {
 
 }  // namespace
 
-bool TakeGles1Snapshot(const SnapshotSource& source, SnapshotResult* result, std::string* error) {
-  return Gles1Snapshot(source, result).Take(error);
+bool TakeGles1Snapshot(const SnapshotSource& source, SnapshotResult* result, std::string* error,
+                       SnapshotScope scope) {
+  return Gles1Snapshot(source, result, scope).Take(error);
 }
 
 }  // namespace strata::snapshot

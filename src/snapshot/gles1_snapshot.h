@@ -9,6 +9,7 @@
 
 namespace strata::snapshot {
 
-bool TakeGles1Snapshot(const SnapshotSource& source, SnapshotResult* result, std::string* error);
+bool TakeGles1Snapshot(const SnapshotSource& source, SnapshotResult* result, std::string* error,
+                       SnapshotScope scope);
 
 }  // namespace strata::snapshot

@@ -33,6 +33,8 @@ class OrderedRecordReader final : public RecordSource {
   // begins. Empty for a file that was not finished cleanly.
   const std::vector<FrameIndexEntry>& frame_index() const { return file_->frames(); }
   const FunctionTable& functions() const { return functions_; }
+  // How many threads have chunks in the file.
+  size_t thread_count() const { return threads_.size(); }
 
   // The next record in call order; false at the end (see error()).
   bool Next(Record* record) override;

@@ -100,15 +100,17 @@ int TrimCommandMain(int argc, char** argv) {
   const std::string frame_calls =
       result.frame_calls == 0 ? ""
                               : std::to_string(result.frame_calls) + " made-up calls of its first frame before it, ";
+  const std::string snapshot_of =
+      result.contexts > 1 ? "the snapshots of " + std::to_string(result.contexts) + " contexts" : "the snapshot";
   std::printf("%s: calls %llu-%llu of %s: %llu frames, %llu calls (%llu EGL calls that made its objects, "
-              "%llu made-up calls of the snapshot, %s%llu of the range), %.1f MiB\n",
+              "%llu made-up calls of %s, %s%llu of the range), %.1f MiB\n",
               options.output.c_str(), static_cast<unsigned long long>(result.first_call),
               static_cast<unsigned long long>(result.last_call), options.input.c_str(),
               static_cast<unsigned long long>(result.frames),
               static_cast<unsigned long long>(result.egl_calls + result.snapshot_calls + result.frame_calls +
                                               result.range_calls),
               static_cast<unsigned long long>(result.egl_calls), static_cast<unsigned long long>(result.snapshot_calls),
-              frame_calls.c_str(), static_cast<unsigned long long>(result.range_calls), result.output_bytes / 1048576.0);
+              snapshot_of.c_str(), frame_calls.c_str(), static_cast<unsigned long long>(result.range_calls), result.output_bytes / 1048576.0);
   if (!result.not_carried.empty()) {
     std::printf("not carried by the snapshot (%zu):\n", result.not_carried.size());
     for (const std::string& line : result.not_carried) std::printf("  %s\n", line.c_str());

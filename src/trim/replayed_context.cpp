@@ -57,6 +57,7 @@ const UploadCall* UploadCallOf(int slot) {
 
 void StreamFacts::BeforeCall(host::Executor& executor, const stream::DecodedCall& call) {
   const auto& a = call.args;
+  const uint64_t group = executor.CurrentShareGroup(static_cast<uint32_t>(call.thread));
   switch (call.slot) {
     case api::eglMakeCurrent:
       if (a.size() == 4) current_[call.thread] = {a[0].u, a[1].u, a[2].u, a[3].u};
@@ -71,19 +72,19 @@ void StreamFacts::BeforeCall(host::Executor& executor, const stream::DecodedCall
       if (a.size() == 2) live_contexts_.erase(a[1].u);
       return;
     case api::glBindTexture:
-      if (a.size() == 2 && a[1].u != 0) texture_targets_.emplace(a[1].u, static_cast<GLenum>(a[0].u));
+      if (a.size() == 2 && a[1].u != 0) texture_targets_.emplace(ObjectKey(group, a[1].u), static_cast<GLenum>(a[0].u));
       return;
     case api::glDeleteTextures:
       if (a.size() == 2) {
         for (uint32_t name : Names(a[0], a[1])) {
-          texture_targets_.erase(name);
-          kept_.erase(name);
+          texture_targets_.erase(ObjectKey(group, name));
+          kept_.erase(ObjectKey(group, name));
         }
       }
       return;
     case api::glDeleteBuffers:
       if (a.size() == 2) {
-        for (uint32_t name : Names(a[0], a[1])) kept_buffers_.erase(name);
+        for (uint32_t name : Names(a[0], a[1])) kept_buffers_.erase(ObjectKey(group, name));
       }
       return;
     case api::glBufferData:
@@ -91,11 +92,11 @@ void StreamFacts::BeforeCall(host::Executor& executor, const stream::DecodedCall
       if (executor.CurrentVersion(static_cast<uint32_t>(call.thread)) == 1) BufferUpload(executor, call);
       return;
     case api::glDeleteProgram:
-      if (a.size() == 1) linked_.erase(a[0].u);
+      if (a.size() == 1) linked_.erase(ObjectKey(group, a[0].u));
       return;
     case api::glProgramBinary:
     case api::glProgramBinaryOES:
-      if (!a.empty()) linked_.erase(a[0].u);
+      if (!a.empty()) linked_.erase(ObjectKey(group, a[0].u));
       return;
     case api::glLinkProgram: {
       if (a.size() != 1) return;
@@ -103,7 +104,7 @@ void StreamFacts::BeforeCall(host::Executor& executor, const stream::DecodedCall
       const host::HostDriver& gl = executor.driver();
       const GLuint program = static_cast<GLuint>(executor.HostName(static_cast<uint32_t>(call.thread),
                                                                   ObjectClass::kProgram, a[0].u));
-      linked_[a[0].u] = snapshot::ReadAttachedShaders(
+      linked_[ObjectKey(group, a[0].u)] = snapshot::ReadAttachedShaders(
           {gl.Get<PFNGLGETSHADERIVPROC>(api::glGetShaderiv), gl.Get<PFNGLGETSHADERSOURCEPROC>(api::glGetShaderSource),
            gl.Get<PFNGLGETATTACHEDSHADERSPROC>(api::glGetAttachedShaders)},
           program);
@@ -125,8 +126,9 @@ void StreamFacts::TextureUpload(host::Executor& executor, const stream::DecodedC
   GLint host = 0;
   get(binding, &host);
   if (host == 0) return;
-  const uint64_t texture = executor.StreamName(static_cast<uint32_t>(call.thread), ObjectClass::kTexture,
-                                               static_cast<uint64_t>(host));
+  const ObjectKey texture(executor.CurrentShareGroup(static_cast<uint32_t>(call.thread)),
+                          executor.StreamName(static_cast<uint32_t>(call.thread), ObjectClass::kTexture,
+                                              static_cast<uint64_t>(host)));
   auto kept = kept_.find(texture);
   if (kept == kept_.end()) {
     if (upload.format_param < 0 || static_cast<size_t>(upload.format_param) >= call.args.size()) return;
@@ -166,44 +168,47 @@ void StreamFacts::BufferUpload(host::Executor& executor, const stream::DecodedCa
   executor.driver().Get<PFNGLGETINTEGERVPROC>(api::glGetIntegerv)(
       target == GL_ARRAY_BUFFER ? GL_ARRAY_BUFFER_BINDING : GL_ELEMENT_ARRAY_BUFFER_BINDING, &host);
   if (host == 0) return;
-  const uint64_t buffer = executor.StreamName(static_cast<uint32_t>(call.thread), ObjectClass::kBuffer,
-                                              static_cast<uint64_t>(host));
+  const ObjectKey buffer(executor.CurrentShareGroup(static_cast<uint32_t>(call.thread)),
+                         executor.StreamName(static_cast<uint32_t>(call.thread), ObjectClass::kBuffer,
+                                             static_cast<uint64_t>(host)));
   std::unique_ptr<KeptBuffer>& kept = kept_buffers_[buffer];
   // New storage makes every earlier upload moot.
   if (kept == nullptr || call.slot == api::glBufferData) kept = std::make_unique<KeptBuffer>();
   kept->uploads.push_back(&kept->calls.Copy(call));
 }
 
-const std::vector<const stream::DecodedCall*>* StreamFacts::BufferUploadsOf(uint64_t buffer) const {
-  auto it = kept_buffers_.find(buffer);
+const std::vector<const stream::DecodedCall*>* StreamFacts::BufferUploadsOf(uint64_t group, uint64_t buffer) const {
+  auto it = kept_buffers_.find(ObjectKey(group, buffer));
   return it == kept_buffers_.end() ? nullptr : &it->second->uploads;
 }
 
-GLenum StreamFacts::TextureTarget(uint64_t texture) const {
-  auto it = texture_targets_.find(texture);
+GLenum StreamFacts::TextureTarget(uint64_t group, uint64_t texture) const {
+  auto it = texture_targets_.find(ObjectKey(group, texture));
   return it == texture_targets_.end() ? 0 : it->second;
 }
 
-const std::vector<snapshot::LinkedShader>* StreamFacts::LinkedShaders(uint64_t program) const {
-  auto it = linked_.find(program);
+const std::vector<snapshot::LinkedShader>* StreamFacts::LinkedShaders(uint64_t group, uint64_t program) const {
+  auto it = linked_.find(ObjectKey(group, program));
   return it == linked_.end() ? nullptr : &it->second;
 }
 
-const snapshot::TextureUploads* StreamFacts::UploadsOf(uint64_t texture) const {
-  auto it = kept_.find(texture);
+const snapshot::TextureUploads* StreamFacts::UploadsOf(uint64_t group, uint64_t texture) const {
+  auto it = kept_.find(ObjectKey(group, texture));
   return it == kept_.end() ? nullptr : &it->second->uploads;
 }
 
 bool ReplayedContext::SurfacePixels(int* width, int* height, std::vector<uint8_t>* rgba) const {
   if (!carry_surface_) return false;
-  // Only a surface whose contents survive the swap (EGL_BUFFER_PRESERVED) has any at a frame's start.
+  // At a frame's start only a surface whose contents survive the swap
+  // (EGL_BUFFER_PRESERVED) has any.
   const host::HostDriver& egl = executor_.driver();
   EGLDisplay display = egl.Get<PFNEGLGETCURRENTDISPLAYPROC>(api::eglGetCurrentDisplay)();
   EGLSurface surface = egl.Get<PFNEGLGETCURRENTSURFACEPROC>(api::eglGetCurrentSurface)(EGL_DRAW);
   EGLint behavior = EGL_BUFFER_DESTROYED;
-  if (surface == EGL_NO_SURFACE ||
-      !egl.Get<PFNEGLQUERYSURFACEPROC>(api::eglQuerySurface)(display, surface, EGL_SWAP_BEHAVIOR, &behavior) ||
-      behavior != EGL_BUFFER_PRESERVED) {
+  if (surface == EGL_NO_SURFACE) return false;
+  if (!mid_frame_ &&
+      (!egl.Get<PFNEGLQUERYSURFACEPROC>(api::eglQuerySurface)(display, surface, EGL_SWAP_BEHAVIOR, &behavior) ||
+       behavior != EGL_BUFFER_PRESERVED)) {
     return false;
   }
   host::RgbaImage image;

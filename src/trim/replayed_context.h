@@ -32,10 +32,12 @@ class StreamFacts {
   // Contexts created and not destroyed.
   const std::set<uint64_t>& live_contexts() const { return live_contexts_; }
 
-  GLenum TextureTarget(uint64_t texture) const;
-  const std::vector<snapshot::LinkedShader>* LinkedShaders(uint64_t program) const;
-  const snapshot::TextureUploads* UploadsOf(uint64_t texture) const;
-  const std::vector<const stream::DecodedCall*>* BufferUploadsOf(uint64_t buffer) const;
+  // Of an object of share group `group` (Executor::CurrentShareGroup):
+  // contexts of other groups may use the same names.
+  GLenum TextureTarget(uint64_t group, uint64_t texture) const;
+  const std::vector<snapshot::LinkedShader>* LinkedShaders(uint64_t group, uint64_t program) const;
+  const snapshot::TextureUploads* UploadsOf(uint64_t group, uint64_t texture) const;
+  const std::vector<const stream::DecodedCall*>* BufferUploadsOf(uint64_t group, uint64_t buffer) const;
 
  private:
   struct KeptTexture {
@@ -50,19 +52,20 @@ class StreamFacts {
     std::vector<const stream::DecodedCall*> uploads;
   };
 
+  using ObjectKey = std::pair<uint64_t, uint64_t>;  // share group, recorded name
   std::map<uint64_t, MakeCurrent> current_;
   std::set<uint64_t> live_contexts_;
-  std::map<uint64_t, GLenum> texture_targets_;
-  std::map<uint64_t, std::vector<snapshot::LinkedShader>> linked_;
-  std::map<uint64_t, std::unique_ptr<KeptTexture>> kept_;
-  std::map<uint64_t, std::unique_ptr<KeptBuffer>> kept_buffers_;
+  std::map<ObjectKey, GLenum> texture_targets_;
+  std::map<ObjectKey, std::vector<snapshot::LinkedShader>> linked_;
+  std::map<ObjectKey, std::unique_ptr<KeptTexture>> kept_;
+  std::map<ObjectKey, std::unique_ptr<KeptBuffer>> kept_buffers_;
 };
 
 // The context current on a replay thread, as a snapshot reads it.
 class ReplayedContext final : public snapshot::SnapshotSource {
  public:
   ReplayedContext(host::Executor& executor, uint32_t thread, const StreamFacts& facts)
-      : executor_(executor), thread_(thread), facts_(facts) {}
+      : executor_(executor), thread_(thread), group_(executor.CurrentShareGroup(thread)), facts_(facts) {}
   void* Function(api::Slot slot) const override { return executor_.driver().Function(slot); }
   int Version() const override;
   std::vector<std::pair<uint64_t, uint64_t>> LiveObjects(api::ObjectClass object) const override {
@@ -74,31 +77,39 @@ class ReplayedContext final : public snapshot::SnapshotSource {
   int64_t StreamLocation(uint64_t program, int64_t driver_location) const override {
     return executor_.RecordedLocation(thread_, program, driver_location);
   }
-  GLenum TextureTarget(uint64_t texture) const override { return facts_.TextureTarget(texture); }
+  GLenum TextureTarget(uint64_t texture) const override { return facts_.TextureTarget(group_, texture); }
   const std::vector<snapshot::LinkedShader>* LinkedShaders(uint64_t program) const override {
-    return facts_.LinkedShaders(program);
+    return facts_.LinkedShaders(group_, program);
   }
   uint64_t ClientArrayAddress(GLuint attribute) const override {
     return executor_.ClientArrayAddress(thread_, attribute);
   }
-  const snapshot::TextureUploads* UploadsOf(uint64_t texture) const override { return facts_.UploadsOf(texture); }
+  const snapshot::TextureUploads* UploadsOf(uint64_t texture) const override {
+    return facts_.UploadsOf(group_, texture);
+  }
   const std::vector<const stream::DecodedCall*>* BufferUploadsOf(uint64_t buffer) const override {
-    return facts_.BufferUploadsOf(buffer);
+    return facts_.BufferUploadsOf(group_, buffer);
   }
   uint64_t Gles1ClientArrayAddress(api::Slot pointer_function, GLuint unit, uint64_t) const override {
     return executor_.Gles1ClientArrayAddress(thread_, pointer_function, unit);
   }
   bool SurfacePixels(int* width, int* height, std::vector<uint8_t>* rgba) const override;
   // Whether the surface holds what the app drew (no draw into it was
-  // skipped): then the snapshot carries it, where the surface keeps its
-  // contents across swaps (EGL_BUFFER_PRESERVED).
-  void CarrySurface(bool carry) { carry_surface_ = carry; }
+  // skipped): then the snapshot carries it where it matters. At a frame's
+  // start, that is where the surface keeps its contents across swaps
+  // (EGL_BUFFER_PRESERVED); for a thread caught mid-frame (another thread's
+  // frame starts the range) it always is.
+  void CarrySurface(bool carry, bool mid_frame = false) {
+    carry_surface_ = carry;
+    mid_frame_ = mid_frame;
+  }
 
  private:
   host::Executor& executor_;
   const uint32_t thread_;
+  const uint64_t group_;
   const StreamFacts& facts_;
-  bool carry_surface_ = false;
+  bool carry_surface_ = false, mid_frame_ = false;
 };
 
 }  // namespace strata::trim

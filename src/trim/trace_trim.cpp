@@ -8,6 +8,7 @@
 #include <cstring>
 #include <cstdio>
 #include <map>
+#include <set>
 
 #include "replay/replayer.h"
 #include "snapshot/context_snapshot.h"
@@ -54,6 +55,10 @@ struct Range {
   // stencil) is state the range's draws build on, and GLES cannot read a
   // surface's depth and stencil back.
   uint64_t snapshot_at = 0;
+  // Threads that made calls up to the range's end: with more than one, the
+  // other threads are mid-frame where the range's first frame starts, and
+  // what they drew so far must be replayed and carried.
+  size_t threads = 0;
 };
 // A range of whole frames inside a finished trace, from its frame index
 // alone (no reading of what comes before); false to find it by reading.
@@ -65,7 +70,7 @@ bool RangeFromIndex(const TrimOptions& options, const stream::OrderedRecordReade
     return false;
   }
   const uint64_t first = index[options.first - 1].sequence, next = index[options.last].sequence;
-  if (next <= first) return false;
+  if (next <= first || reader.thread_count() > 1) return false;  // several threads: counted by reading
   range->first = range->snapshot_at = first;
   range->last = next - 1;
   range->first_frame = options.first;
@@ -83,6 +88,7 @@ bool FindRange(const TrimOptions& options, Range* range, std::string* error) {
   uint64_t frame = 0, calls = 0, last_call = 0;
   uint64_t frame_first_call = 0;
   bool any = false, frame_begins = true;
+  std::set<uint32_t> threads;
   while (reader->Next(&record)) {
     if (record.type == stream::RecordType::kFrame) {
       ++frame;
@@ -98,6 +104,8 @@ bool FindRange(const TrimOptions& options, Range* range, std::string* error) {
     }
     ++calls;
     any = true;
+    threads.insert(record.thread_id);
+    range->threads = threads.size();
     last_call = call.sequence;
     if (frame_begins) frame_first_call = call.sequence;
     frame_begins = false;
@@ -124,13 +132,105 @@ bool FindRange(const TrimOptions& options, Range* range, std::string* error) {
   return true;
 }
 
-// Pass 2: the replay up to the range, and the snapshot there.
+// Pass 2: the replay up to the range, and the snapshots there.
+// One context's snapshot, and the stream thread the new trace recreates it on.
+struct ContextBlock {
+  uint64_t thread = 0, context_id = 0;
+  StreamFacts::MakeCurrent current;  // made current before the snapshot's calls
+  snapshot::SnapshotResult snapshot;
+};
 struct Start {
   bool nothing_before = false;  // no context made yet: the range needs no snapshot
-  snapshot::SnapshotResult snapshot;
-  uint64_t thread = 0, context_id = 0;
-  StreamFacts::MakeCurrent current;
+  // Every live context's, in the order the new trace runs them: a share
+  // group's objects with its first context, each thread's own current
+  // context last on that thread, the range's thread's last of all.
+  std::vector<ContextBlock> blocks;
 };
+
+// Snapshots every live context once the replay stopped at the range's
+// start: contexts current on a thread are read on that thread's host
+// thread; the others (current nowhere) on the range's thread, made current
+// there without a surface for the reading.
+bool SnapshotContexts(host::Executor& executor, const stream::DecodedCall& call,
+                      const replay::ReplayOptions::RunOn& run_on, const StreamFacts& facts, bool carry_surfaces,
+                      bool several_threads, Start* start, std::string* error) {
+  const uint32_t range_thread = static_cast<uint32_t>(call.thread);
+  const uint64_t range_context = executor.CurrentContext(range_thread);
+  if (range_context == 0 && facts.live_contexts().empty()) {
+    start->nothing_before = true;
+    return true;
+  }
+  if (range_context == 0) {
+    *error = "the range's first call (" + std::to_string(call.sequence) + ", thread " + std::to_string(call.thread) +
+             ") runs with no context current; trim starts where the range's thread has its context current";
+    return false;
+  }
+  std::map<uint64_t, uint64_t> owner;  // live context -> the thread that has it current
+  for (const auto& [thread, made] : facts.current()) {
+    if (made.context != 0 && facts.live_contexts().count(made.context) &&
+        executor.CurrentContext(static_cast<uint32_t>(thread)) == made.context) {
+      owner[made.context] = thread;
+    }
+  }
+  if (owner.find(range_context) == owner.end()) {
+    *error = "no eglMakeCurrent of the range's thread before the range";
+    return false;
+  }
+  std::vector<uint64_t> order;
+  for (uint64_t context : facts.live_contexts()) {
+    if (owner.find(context) == owner.end()) order.push_back(context);
+  }
+  for (const auto& [context, thread] : owner) {
+    if (context != range_context) order.push_back(context);
+  }
+  order.push_back(range_context);
+  const StreamFacts::MakeCurrent range_current = facts.current().at(range_thread);
+  std::set<uint64_t> groups_written;
+  for (const uint64_t context : order) {
+    const uint64_t group = executor.ShareGroupOf(context);
+    if (group == 0) {
+      *error = "context " + std::to_string(context) + " was not made on the host";
+      return false;
+    }
+    const bool objects = groups_written.insert(group).second;
+    const auto owned = owner.find(context);
+    ContextBlock block;
+    block.context_id = context;
+    block.thread = owned != owner.end() ? owned->second : range_thread;
+    block.current = owned != owner.end() ? facts.current().at(block.thread)
+                                         : StreamFacts::MakeCurrent{range_current.display, 0, 0, context};
+    bool ok = false;
+    std::string snapshot_error;
+    auto take = [&] {
+      ReplayedContext source(executor, static_cast<uint32_t>(block.thread), facts);
+      // A frame begins here: the surface's pixels matter only where the app
+      // asked for them to be preserved across swaps (and then no draw was skipped).
+      // With several threads the others are mid-frame, and the range's own
+      // may have ended its drawing (its image then is what it left).
+      source.CarrySurface(carry_surfaces && owned != owner.end(), several_threads);
+      ok = snapshot::TakeSnapshot(source, &block.snapshot, &snapshot_error,
+                                  objects ? snapshot::SnapshotScope::kObjectsAndContext
+                                          : snapshot::SnapshotScope::kContextOnly);
+    };
+    if (owned != owner.end()) {
+      run_on(block.thread, take);
+    } else {
+      run_on(range_thread, [&] {
+        if (!executor.WithContextCurrent(range_thread, context, take, &snapshot_error)) ok = false;
+      });
+    }
+    if (!ok) {
+      *error = order.size() > 1 ? "context " + std::to_string(context) + ": " + snapshot_error : snapshot_error;
+      return false;
+    }
+    if (order.size() > 1) {
+      for (std::string& line : block.snapshot.not_carried) line = "context " + std::to_string(context) + ": " + line;
+    }
+    start->blocks.push_back(std::move(block));
+  }
+  return true;
+}
+
 bool ReplayToStart(const TrimOptions& options, const Range& range, Start* start, TrimResult* result,
                    std::string* error) {
   StreamFacts facts;
@@ -142,43 +242,17 @@ bool ReplayToStart(const TrimOptions& options, const Range& range, Start* start,
   replay.strata_lib_dir = options.strata_lib_dir;
   replay.progress = options.progress;
   replay.first_frame = range.first_frame;  // fast-forward: draws into the surface before it cannot matter
+  // ... unless other threads are mid-frame there: their surfaces hold what they drew so far.
+  replay.fast_forward_draws = range.threads <= 1;
   replay.stop_before_call = range.snapshot_at;
   replay.before_call = [&facts](host::Executor& executor, const stream::DecodedCall& call) {
     facts.BeforeCall(executor, call);
   };
-  replay.at_stop = [&](host::Executor& executor, const stream::DecodedCall& call) {
-    const uint32_t thread = static_cast<uint32_t>(call.thread);
-    const uint64_t context = executor.CurrentContext(thread);
-    if (facts.live_contexts().size() > 1) {
-      stop_error = std::to_string(facts.live_contexts().size()) +
-                   " contexts are alive where the range starts; trim snapshots one context";
-      return;
-    }
-    if (context == 0 && facts.live_contexts().empty()) {
-      start->nothing_before = true;
-      snapshot_taken = true;
-      return;
-    }
-    if (context == 0) {
-      stop_error = "the range's first call (" + std::to_string(call.sequence) + ", thread " +
-                   std::to_string(call.thread) + ") runs with no context current; trim snapshots the context " +
-                   "current where the range starts";
-      return;
-    }
-    ReplayedContext source(executor, thread, facts);
-    // A frame begins here: the surface's pixels matter only where the app
-    // asked for them to be preserved across swaps (and then no draw was skipped).
-    source.CarrySurface(!replayed.fast_forward_note.empty());
-    if (!snapshot::TakeSnapshot(source, &start->snapshot, &stop_error)) return;
-    auto current = facts.current().find(call.thread);
-    if (current == facts.current().end()) {
-      stop_error = "no eglMakeCurrent of the range's thread before the range";
-      return;
-    }
-    start->current = current->second;
-    start->thread = call.thread;
-    start->context_id = call.context;
-    snapshot_taken = true;
+  replay.after_stop = [&](host::Executor& executor, const stream::DecodedCall& call,
+                          const replay::ReplayOptions::RunOn& run_on) {
+    const bool draws_skipped = replay.first_frame > 0 && replay.fast_forward_draws && replayed.fast_forward_note.empty();
+    snapshot_taken =
+        SnapshotContexts(executor, call, run_on, facts, !draws_skipped, range.threads > 1, start, &stop_error);
   };
   std::string replay_error;
   const bool ran = replay::Replay(options.input, replay, &replayed, &replay_error);
@@ -316,25 +390,28 @@ bool WriteTrimmed(const TrimOptions& options, const Range& range, const Start& s
         if (!started && start.nothing_before) started = true;
         if (!started) {
           started = true;
-          // The snapshot, on the thread and in the context of the range's first call.
-          const uint32_t snapshot_thread = static_cast<uint32_t>(start.thread);
-          snapshot::CallList make_current;
-          make_current.Add(api::eglMakeCurrent)
-              .Arg(static_cast<int64_t>(start.current.display))
-              .Arg(static_cast<int64_t>(start.current.draw))
-              .Arg(static_cast<int64_t>(start.current.read))
-              .Arg(static_cast<int64_t>(start.current.context))
-              .Returns(1);
-          auto stamp = [&](stream::DecodedCall made) {
-            made.thread = start.thread;
-            made.context = start.context_id;
-            made.start_ns = call.start_ns;
-            made.duration_ns = 0;
-            out.Call(std::move(made), snapshot_thread);
-          };
-          stamp(make_current.calls().front());
-          for (const stream::DecodedCall& made : start.snapshot.calls.calls()) stamp(made);
-          result->snapshot_calls = start.snapshot.calls.size() + 1;
+          // The snapshots, each on its context's thread and after its eglMakeCurrent.
+          for (const ContextBlock& block : start.blocks) {
+            snapshot::CallList make_current;
+            make_current.Add(api::eglMakeCurrent)
+                .Arg(static_cast<int64_t>(block.current.display))
+                .Arg(static_cast<int64_t>(block.current.draw))
+                .Arg(static_cast<int64_t>(block.current.read))
+                .Arg(static_cast<int64_t>(block.current.context))
+                .Returns(1);
+            if (start.blocks.size() > 1) make_current.Add(api::glFinish);  // another context's objects are complete
+            auto stamp = [&](stream::DecodedCall made) {
+              made.thread = block.thread;
+              made.context = block.context_id;
+              made.start_ns = call.start_ns;
+              made.duration_ns = 0;
+              out.Call(std::move(made), static_cast<uint32_t>(block.thread));
+            };
+            stamp(make_current.calls().front());
+            for (const stream::DecodedCall& made : block.snapshot.calls.calls()) stamp(made);
+            if (start.blocks.size() > 1) stamp(make_current.calls().back());
+            result->snapshot_calls += block.snapshot.calls.size() + (start.blocks.size() > 1 ? 2 : 1);
+          }
         }
         if (call.slot < 0) {
           ++unknown;
@@ -416,7 +493,11 @@ bool Trim(const TrimOptions& options, TrimResult* result, std::string* error) {
   result->last_call = range.last;
   Start start;
   if (!ReplayToStart(options, range, &start, result, error)) return false;
-  result->not_carried = start.snapshot.not_carried;
+  for (const ContextBlock& block : start.blocks) {
+    result->not_carried.insert(result->not_carried.end(), block.snapshot.not_carried.begin(),
+                               block.snapshot.not_carried.end());
+  }
+  result->contexts = start.blocks.size();
   // Written beside the output and renamed into place: never a half-written trace under its name.
   const std::string partial = options.output + ".partial";
   if (!WriteTrimmed(options, range, start, partial, result, error)) {

@@ -22,6 +22,7 @@ struct TrimOptions {
 struct TrimResult {
   uint64_t first_call = 0, last_call = 0;  // the range, as the input numbers its calls
   uint64_t egl_calls = 0, snapshot_calls = 0, range_calls = 0, frames = 0;
+  uint64_t contexts = 0;  // snapshots taken: one per live context
   uint64_t frame_calls = 0;  // of the range's first frame before it, made up (a range that starts mid-frame)
   uint64_t output_bytes = 0;
   std::vector<std::string> not_carried;  // what the snapshot could not carry

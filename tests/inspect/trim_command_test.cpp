@@ -136,6 +136,39 @@ TEST(TrimCommand, Gles1FramesFromTheMiddleReplayAlone) {
   }
 }
 
+// Several contexts alive where the range starts: each gets a snapshot, a
+// share group's objects go with its first context. shared_context_app's
+// loader context (current nowhere between frames) made the texture, buffer
+// and program; its drawing context set up its vertex array, program and
+// blending once. threaded_app renders on three threads at once, two of them
+// in one share group: their contexts are read on their own threads.
+// Catches: a trim that snapshots only the range's context (the drawing
+// context's objects do not exist), one that writes a group's objects twice
+// or its context state into the wrong context, a snapshot of another
+// thread's context read on the range's thread.
+TEST(TrimCommand, TracesWithSeveralContextsTrimAndReplayAlone) {
+  const std::string shared = Trace("shared", {STRATA_SHARED_CONTEXT_APP, "--frames", "10"});
+  ExpectTrimVerifies(shared, "4-6", 3);
+  const std::string trimmed_shared = Temp("shared-contexts.strace");
+  ProcessResult trim = Strata({"trim", shared, "--frames", "4-6", "-o", trimmed_shared});
+  EXPECT_NE(trim.out.find("made-up calls of the snapshots of 2 contexts"), std::string::npos) << trim.out;
+  // The texture is made once, in the loader's context.
+  ProcessResult dump = Strata({"dump", "--no-header", trimmed_shared});
+  size_t made = 0;
+  for (size_t at = 0; (at = dump.out.find("glTexImage2D(", at)) != std::string::npos; ++at) ++made;
+  EXPECT_EQ(made, 1u) << dump.out;
+
+  const std::string threads = Trace("threads", {STRATA_THREADED_APP, "20"});
+  const std::string trimmed = Temp("threads-out.strace");
+  trim = Strata({"trim", threads, "--frames", "20-30", "-o", trimmed});
+  ASSERT_EQ(trim.exit_code, 0) << trim.out << trim.err;
+  EXPECT_NE(trim.out.find("made-up calls of the snapshots of 3 contexts"), std::string::npos) << trim.out;
+  ProcessResult replay = Strata({"replay", "--verify", trimmed});
+  EXPECT_EQ(replay.exit_code, 0) << replay.out << replay.err;
+  EXPECT_GE(Number(replay.out, R"(verify: all (\d+) framebuffers match)"), 6) << replay.out << replay.err;
+  EXPECT_EQ(replay.out.find("could not run"), std::string::npos) << replay.out;
+}
+
 TEST(TrimCommand, ARangeOfCallsStartingMidFrameReplays) {
   const std::string trace = Trace("calls", {App("gles2_shaders"), "--frames", "6", "--size", "64x48"});
   std::vector<std::string> frame3 = DumpLines(trace, "3");
