@@ -66,6 +66,11 @@ SHADOWED = {"glCompressedTexImage2D", "glCompressedTexImage3D", "glCompressedTex
             # GLES 1.1 reads back neither images nor buffers: in its contexts, every upload.
             "glTexImage2D", "glTexSubImage2D", "glBufferData", "glBufferSubData", "glDeleteBuffers"}
 
+# Calls whose result the tracer notes whether it traces or not: which
+# context a new one shares objects with, so that an attach recreates share
+# groups (src/layers/trace/trace_hooks.cpp). Traced, After_ hooks see it too.
+SHADOWED_RESULTS = {"eglCreateContext"}
+
 # The app's glGetError goes through this filter (src/layers/trace/app_errors.h):
 # the tracer may have taken an error at the end of a frame and gives it back.
 RESULT_FILTERS = {"glGetError": "GiveBackError"}
@@ -219,6 +224,14 @@ def _filtered(f: registry.Function, call: str) -> str:
     return f"{RESULT_FILTERS[f.name]}({call})" if f.name in RESULT_FILTERS else call
 
 
+def _untraced(f: registry.Function, callee: str, args: str) -> str:
+    """The statement that runs a call without recording it."""
+    if f.name in SHADOWED_RESULTS:
+        return (f"{{ auto strata_result = {callee}({args}); ShadowResult_{f.name}(strata_result, {args}); "
+                f"return strata_result; }}")
+    return f"return {_filtered(f, callee + '(' + args + ')')};"
+
+
 def emit_trace_wrappers(model: registry.Model, rules: dict, uncovered: set) -> str:
     out = [HEADER, '#include "layers/trace/trace_wrappers.h"\n\n', "namespace strata::trace {\nnamespace {\n\n"]
     for i, f in enumerate(model.functions):
@@ -242,7 +255,7 @@ def emit_trace_wrappers(model: registry.Model, rules: dict, uncovered: set) -> s
                 lines.append("  DecisionPoint();")
             if f.name in SHADOWED:
                 lines.append(f"  Shadow_{f.name}({args});")
-            lines += [f"  if (TracingOff()) return {_filtered(f, next_function + '(' + args + ')')};"]
+            lines += [f"  if (TracingOff()) {_untraced(f, next_function, args)}"]
             if state_call(f):
                 flags = "0" if f.name not in uncovered else "stream::kCallUncovered"
                 lines += ["  {",
@@ -259,7 +272,7 @@ def emit_trace_wrappers(model: registry.Model, rules: dict, uncovered: set) -> s
             lines += ["}\n",
                       f"{f.return_type} Record_{f.name}({f.param_list()}) {{",
                       f"  auto strata_next = {next_function};"]
-        lines.append(f"  if (!Tracing()) return {_filtered(f, 'strata_next(' + args + ')')};")
+        lines.append(f"  if (!Tracing()) {_untraced(f, 'strata_next', args)}")
         if f.name in HOOKS_BEFORE:
             lines.append(f"  Before_{f.name}({args});")
         if f.name in STATE_NOTES:
@@ -335,6 +348,9 @@ def emit_trace_hook_declarations(model: registry.Model) -> str:
         lines.append(f"void Before_{name}({f.param_list()});")
     for name in sorted(SHADOWED):
         lines.append(f"void Shadow_{name}({by_name[name].param_list()});")
+    for name in sorted(SHADOWED_RESULTS):
+        f = by_name[name]
+        lines.append(f"void ShadowResult_{name}({f.return_type} result, {f.param_list()});")
     for name in sorted(HOOKS_AFTER):
         f = by_name[name]
         result = f"{f.return_type} result, " if f.return_type != "void" else ""

@@ -603,6 +603,39 @@ TEST(AttachDetach, Gles1ProgramsAttachedMidRunReplayAlone) {
   unlink(without.c_str());
 }
 
+// Two contexts of one share group, both made before the attach: the trace
+// makes them again as one share group (the tracer notes which context a
+// new one shares with even while it is off), the group's objects once, in
+// the first to join. The loader context changes a texel of the shared
+// texture every frame and the other draws it: in separate groups the
+// replayed frames would keep the first texels.
+// Catches: made-up contexts that share nothing, a group's objects written
+// twice (the second copy replaces the first under the same names).
+TEST(AttachDetach, ContextsSharingObjectsAttachedMidRunReplayAlone) {
+  const std::string trace = Temp("attach-shared.strace");
+  TraceByAttach({STRATA_SHARED_CONTEXT_APP, "--frames", "100000000"}, {}, trace);
+  ProcessResult dump = RunProcess({STRATA_CLI, "dump", "--no-header", trace});
+  EXPECT_NE(dump.out.find("eglCreateContext(dpy="), std::string::npos) << dump.out.substr(0, 2000);
+  size_t made_up_contexts = 0, shared = 0, textures = 0;
+  std::istringstream lines(dump.out);
+  for (std::string line; std::getline(lines, line);) {
+    if (line.find("eglCreateContext(") != std::string::npos) {
+      ++made_up_contexts;
+      if (line.find("share_context=NULL") == std::string::npos) ++shared;
+    }
+    // The app's 2x2 texture (the surfaces' pixels are drawn back through textures of their size).
+    if (line.find("glTexImage2D(target=GL_TEXTURE_2D, level=0, internalformat=GL_RGBA, width=2, height=2") !=
+        std::string::npos) {
+      ++textures;
+    }
+  }
+  EXPECT_EQ(made_up_contexts, 2u);
+  EXPECT_EQ(shared, 1u) << "the second context shares the first's objects";
+  EXPECT_EQ(textures, 1u) << "the shared texture is made once";
+  ExpectEveryCapturedFrameReplays(trace);
+  unlink(trace.c_str());
+}
+
 // Compressed images cannot be read back from GLES: an attach carries them
 // from the copies the tracer keeps of compressed uploads while it is off
 // (one glCompressedTexImage2D, one glCompressedTexSubImage2D into

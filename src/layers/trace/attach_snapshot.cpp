@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <map>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -239,7 +240,17 @@ void SynthesizeContextSnapshot() {
   LiveContext live(version);
   snapshot::SnapshotResult result;
   std::string error;
-  if (!snapshot::TakeSnapshot(live, &result, &error)) {
+  // A share group's objects go with the first of its contexts to join the trace.
+  static std::mutex mutex;
+  static std::map<uint64_t, uint32_t> groups_written;  // share group root -> session
+  snapshot::SnapshotScope scope = snapshot::SnapshotScope::kObjectsAndContext;
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    uint32_t& written = groups_written[ShareGroupRoot(state->handle)];
+    if (written == session) scope = snapshot::SnapshotScope::kContextOnly;
+    written = session;
+  }
+  if (!snapshot::TakeSnapshot(live, &result, &error, scope)) {
     Log(LogLevel::kWarning,
         "trace: no snapshot of the context current when tracing began (%s); objects it made before are missing "
         "from the trace",

@@ -23,6 +23,7 @@ ContextState& StateOf(uint64_t context) {
   if (!state) {
     state = std::make_unique<ContextState>();
     state->id = g_contexts.size();
+    state->handle = context;
   }
   return *state;
 }
@@ -47,7 +48,18 @@ void ForgetContext(uint64_t context) {
     uint64_t id = it->second->id;
     *it->second = ContextState{};
     it->second->id = id;
+    it->second->handle = context;
   }
+}
+
+uint64_t ShareGroupRoot(uint64_t context) {
+  // Bounded: a chain of contexts each made to share with the one before.
+  for (int step = 0; step < 1024; ++step) {
+    const uint64_t shares_with = StateOf(context).shares_with;
+    if (shares_with == 0 || !StateOf(shares_with).made) break;
+    context = shares_with;
+  }
+  return context;
 }
 
 }  // namespace strata::trace

@@ -25,6 +25,11 @@ struct MappedRange {
 
 struct ContextState {
   uint64_t id = 0;  // small number the trace uses for the context (1, 2, ...)
+  uint64_t handle = 0;  // the EGLContext
+  // Seen made (traced or not), and the context it was made to share objects
+  // with (0: none): an attach recreates share groups from these.
+  bool made = false;
+  uint64_t shares_with = 0;
   uint32_t session = 0;  // the trace session in which its creation was recorded
   uint32_t described = 0;  // the trace session in which its driver strings were recorded
   uint32_t synthesized = 0;       // the trace session whose trace has a made-up creation of it (it existed before)
@@ -44,5 +49,8 @@ uint64_t MakeContextCurrent(uint64_t context, int version);
 void ForgetContext(uint64_t context);
 // The state of `context` (created on first use); never freed.
 ContextState& StateOf(uint64_t context);
+// The first context of `context`'s share group that is still alive, as far
+// as the contexts' making was seen (itself when it shares with none).
+uint64_t ShareGroupRoot(uint64_t context);
 
 }  // namespace strata::trace

@@ -261,6 +261,10 @@ void SynthesizeCreateContext(EGLDisplay dpy, EGLContext ctx) {
   if (state.session == TraceSession::Get().session_number()) return;
   state.session = TraceSession::Get().session_number();
   state.synthesized = state.session;
+  // The context it shares objects with is made first, so that the replay's share groups are the app's.
+  uint64_t share = state.shares_with;
+  if (share != 0 && !StateOf(share).made) share = 0;  // destroyed since
+  if (share != 0) SynthesizeCreateContext(dpy, reinterpret_cast<EGLContext>(share));
   EGLint config_id = 0, version = 2;
   Next<PFNEGLQUERYCONTEXTPROC>(api::eglQueryContext)(dpy, ctx, EGL_CONFIG_ID, &config_id);
   Next<PFNEGLQUERYCONTEXTPROC>(api::eglQueryContext)(dpy, ctx, EGL_CONTEXT_CLIENT_VERSION, &version);
@@ -274,7 +278,7 @@ void SynthesizeCreateContext(EGLDisplay dpy, EGLContext ctx) {
   CallWriter w(api::eglCreateContext, true, true, stream::kCallSynthesized);
   w.Pointer(reinterpret_cast<uintptr_t>(dpy));
   w.Pointer(reinterpret_cast<uintptr_t>(config));
-  w.Pointer(0);
+  w.Pointer(share);
   w.Pointer(reinterpret_cast<uintptr_t>(attribs));
   w.InBlob(attribs, [] { return sizeof attribs; });
   w.StartCall();
@@ -416,8 +420,19 @@ void Before_eglMakeCurrent(EGLDisplay dpy, EGLSurface, EGLSurface, EGLContext ct
   if (ctx != EGL_NO_CONTEXT) SynthesizeCreateContext(dpy, ctx);
   else CaptureFinalFrameIfDue();
 }
-void After_eglCreateContext(EGLContext result, EGLDisplay, EGLConfig, EGLContext, const EGLint*) {
-  if (result != EGL_NO_CONTEXT) StateOf(reinterpret_cast<uintptr_t>(result)).session = TraceSession::Get().session_number();
+void NoteContextMade(EGLContext result, EGLContext share_context) {
+  ContextState& state = StateOf(reinterpret_cast<uintptr_t>(result));
+  state.made = true;
+  state.shares_with = reinterpret_cast<uintptr_t>(share_context);
+}
+void After_eglCreateContext(EGLContext result, EGLDisplay, EGLConfig, EGLContext share_context, const EGLint*) {
+  if (result == EGL_NO_CONTEXT) return;
+  NoteContextMade(result, share_context);
+  StateOf(reinterpret_cast<uintptr_t>(result)).session = TraceSession::Get().session_number();
+}
+void ShadowResult_eglCreateContext(EGLContext result, EGLDisplay, EGLConfig, EGLContext share_context,
+                                   const EGLint*) {
+  if (result != EGL_NO_CONTEXT) NoteContextMade(result, share_context);
 }
 // The driver's strings for a context, once per trace.
 void DescribeContext() {
