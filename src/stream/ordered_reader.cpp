@@ -82,6 +82,21 @@ bool OrderedRecordReader::TakeRecord(uint32_t thread, ThreadCursor& cursor, Reco
 
 bool OrderedRecordReader::Next(Record* record) {
   if (failed_) return false;
+  // One thread: its records in file order, nothing to merge (no call's
+  // sequence to read ahead of the decoder).
+  if (threads_.size() == 1) {
+    auto& [thread, cursor] = *threads_.begin();
+    for (;;) {
+      if (cursor.loaded && cursor.at < cursor.records.size()) return TakeRecord(thread, cursor, record);
+      cursor.loaded = false;
+      cursor.records.clear();
+      if (cursor.pending.empty()) {
+        if (!scan_error_.empty()) Fail(scan_error_, scan_truncated_);
+        return false;
+      }
+      if (!Load(thread, cursor)) return false;
+    }
+  }
   for (;;) {
     uint32_t best_thread = 0;
     ThreadCursor* best = nullptr;
