@@ -10,6 +10,7 @@
 #include <span>
 #include <string>
 
+#include "common/gl_queries.h"
 #include "common/json_writer.h"
 #include "host/host_driver.h"
 #include "strata/api/replay.h"
@@ -28,16 +29,9 @@ struct GlFunctions {
   // Missing from a GLES 1 driver; null there.
   PFNGLGETINTEGERI_VPROC GetIntegeri_v;
 
-  GLint Integer(GLenum pname) const {
-    GLint value = 0;
-    GetIntegerv(pname, &value);
-    return value;
-  }
+  GLint Integer(GLenum pname) const { return IntegerOf(GetIntegerv, pname); }
   // Drains the error flags: what a query raised must not read as the next one's.
-  void ClearErrors() const {
-    for (int i = 0; i < 16 && GetError() != GL_NO_ERROR; ++i) {
-    }
-  }
+  void ClearErrors() const { DrainGlErrors(GetError); }
 };
 
 // kBlendFactor: an enum whose GL_ZERO and GL_ONE (0 and 1) are names too.

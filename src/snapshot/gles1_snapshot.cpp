@@ -61,8 +61,8 @@ class Gles1Snapshot : SnapshotWriter {
     if (scope_ == SnapshotScope::kObjectsAndContext) {
       Buffers();
       Textures();
-      NotCarried();
     }
+    NotCarried();
     // Positions of lights and clip planes are kept in eye coordinates: set
     // under the fresh context's identity modelview they stay what they are;
     // the matrices come after them.

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "common/gl_queries.h"
 #include "snapshot/context_snapshot.h"
 
 namespace strata::snapshot {
@@ -26,16 +27,9 @@ class SnapshotWriter {
   Pfn F(api::Slot slot) const {
     return reinterpret_cast<Pfn>(source_.Function(slot));
   }
-  GLint Integer(GLenum pname) const {
-    GLint value = 0;
-    GetIntegerv(pname, &value);
-    return value;
-  }
+  GLint Integer(GLenum pname) const { return IntegerOf(GetIntegerv, pname); }
   // Errors the reading raised, so that the app's (or the next read's) are its own.
-  void ClearErrors() const {
-    for (int i = 0; i < 16 && GetError() != GL_NO_ERROR; ++i) {
-    }
-  }
+  void ClearErrors() const { DrainGlErrors(GetError); }
   // A driver object name as the stream names it.
   uint64_t Stream(api::ObjectClass object, GLint driver) const {
     return driver == 0 ? 0 : source_.StreamName(object, static_cast<uint64_t>(static_cast<GLuint>(driver)));

@@ -57,7 +57,8 @@ const UploadCall* UploadCallOf(int slot) {
 
 void StreamFacts::BeforeCall(host::Executor& executor, const stream::DecodedCall& call) {
   const auto& a = call.args;
-  const uint64_t group = executor.CurrentShareGroup(static_cast<uint32_t>(call.thread));
+  // Asked only by the calls below that name objects.
+  auto group = [&] { return executor.CurrentShareGroup(static_cast<uint32_t>(call.thread)); };
   switch (call.slot) {
     case api::eglMakeCurrent:
       if (a.size() == 4) current_[call.thread] = {a[0].u, a[1].u, a[2].u, a[3].u};
@@ -72,19 +73,21 @@ void StreamFacts::BeforeCall(host::Executor& executor, const stream::DecodedCall
       if (a.size() == 2) live_contexts_.erase(a[1].u);
       return;
     case api::glBindTexture:
-      if (a.size() == 2 && a[1].u != 0) texture_targets_.emplace(ObjectKey(group, a[1].u), static_cast<GLenum>(a[0].u));
+      if (a.size() == 2 && a[1].u != 0) texture_targets_.emplace(ObjectKey(group(), a[1].u), static_cast<GLenum>(a[0].u));
       return;
     case api::glDeleteTextures:
       if (a.size() == 2) {
+        const uint64_t of = group();
         for (uint32_t name : Names(a[0], a[1])) {
-          texture_targets_.erase(ObjectKey(group, name));
-          kept_.erase(ObjectKey(group, name));
+          texture_targets_.erase(ObjectKey(of, name));
+          kept_.erase(ObjectKey(of, name));
         }
       }
       return;
     case api::glDeleteBuffers:
       if (a.size() == 2) {
-        for (uint32_t name : Names(a[0], a[1])) kept_buffers_.erase(ObjectKey(group, name));
+        const uint64_t of = group();
+        for (uint32_t name : Names(a[0], a[1])) kept_buffers_.erase(ObjectKey(of, name));
       }
       return;
     case api::glBufferData:
@@ -92,11 +95,11 @@ void StreamFacts::BeforeCall(host::Executor& executor, const stream::DecodedCall
       if (executor.CurrentVersion(static_cast<uint32_t>(call.thread)) == 1) BufferUpload(executor, call);
       return;
     case api::glDeleteProgram:
-      if (a.size() == 1) linked_.erase(ObjectKey(group, a[0].u));
+      if (a.size() == 1) linked_.erase(ObjectKey(group(), a[0].u));
       return;
     case api::glProgramBinary:
     case api::glProgramBinaryOES:
-      if (!a.empty()) linked_.erase(ObjectKey(group, a[0].u));
+      if (!a.empty()) linked_.erase(ObjectKey(group(), a[0].u));
       return;
     case api::glLinkProgram: {
       if (a.size() != 1) return;
@@ -104,7 +107,7 @@ void StreamFacts::BeforeCall(host::Executor& executor, const stream::DecodedCall
       const host::HostDriver& gl = executor.driver();
       const GLuint program = static_cast<GLuint>(executor.HostName(static_cast<uint32_t>(call.thread),
                                                                   ObjectClass::kProgram, a[0].u));
-      linked_[ObjectKey(group, a[0].u)] = snapshot::ReadAttachedShaders(
+      linked_[ObjectKey(group(), a[0].u)] = snapshot::ReadAttachedShaders(
           {gl.Get<PFNGLGETSHADERIVPROC>(api::glGetShaderiv), gl.Get<PFNGLGETSHADERSOURCEPROC>(api::glGetShaderSource),
            gl.Get<PFNGLGETATTACHEDSHADERSPROC>(api::glGetAttachedShaders)},
           program);

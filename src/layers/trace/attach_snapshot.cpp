@@ -85,8 +85,7 @@ class LiveContext final : public snapshot::SnapshotSource {
     for (const VersionedEnum& target : kTextureTargets) {
       // GLES 1.1 has 2D textures only (the others are its extensions').
       if (version_ < 20 ? target.value != GL_TEXTURE_2D : target.min_version > version_) continue;
-      while (get_error() != GL_NO_ERROR) {
-      }
+      DrainGlErrors(get_error);
       const GLint previous = QueryInteger(TextureBindingOf(target.value));
       if (get_error() != GL_NO_ERROR) continue;  // a target this driver does not have
       bind(target.value, static_cast<GLuint>(texture));

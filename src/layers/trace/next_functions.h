@@ -4,6 +4,7 @@
 
 #include <GLES3/gl32.h>
 
+#include "common/gl_queries.h"
 #include "stream/capture_sizes.h"
 #include "strata/api/functions.h"
 
@@ -24,10 +25,6 @@ Fn Next(api::Slot slot) {
 capture::CaptureState& TraceCaptureState();
 
 // glGetIntegerv below the tracer: the tracer's own questions are never traced.
-inline GLint QueryInteger(GLenum pname) {
-  GLint value = 0;
-  Next<PFNGLGETINTEGERVPROC>(api::glGetIntegerv)(pname, &value);
-  return value;
-}
+inline GLint QueryInteger(GLenum pname) { return IntegerOf(Next<PFNGLGETINTEGERVPROC>(api::glGetIntegerv), pname); }
 
 }  // namespace strata::trace
