@@ -6,6 +6,8 @@
 
 #include <algorithm>
 #include <cstring>
+#include <initializer_list>
+#include <string_view>
 #include <utility>
 
 #include "stream/call_encoder.h"
@@ -227,7 +229,17 @@ struct SlotTraits {
   bool names_objects = false;  // makes or deletes object names the executor maps
   bool client_array = false;   // points a client-side array
   bool changes_vertex_arrays = false;
+  // Calls the storage budget counts (WithinStorageBudget), and calls that
+  // map, unmap or bind what the executor follows (TrackMapping,
+  // TrackBindings): by name, a superset of those functions' cases, so that
+  // the other calls skip them.
+  bool counts_storage = false;
+  bool tracks_state = false;
 };
+
+bool StartsWithAny(std::string_view name, std::initializer_list<std::string_view> prefixes) {
+  return std::any_of(prefixes.begin(), prefixes.end(), [name](std::string_view p) { return name.starts_with(p); });
+}
 
 std::vector<SlotTraits> WorkOutTraits() {
   std::vector<SlotTraits> all(api::kFunctionCount);
@@ -248,6 +260,13 @@ std::vector<SlotTraits> WorkOutTraits() {
       traits.client_array |= param.client_array;
     }
     traits.changes_vertex_arrays = ChangesVertexArrays(s);
+    traits.counts_storage =
+        StartsWithAny(name, {"glDeleteBuffers", "glDeleteTextures", "glDeleteRenderbuffers", "glBufferData",
+                             "glBufferStorage", "glTexImage", "glCompressedTexImage", "glTexStorage",
+                             "glRenderbufferStorage"});
+    traits.tracks_state =
+        StartsWithAny(name, {"glMapBuffer", "glUnmapBuffer", "glBindBuffer", "glBindVertexArray", "glDeleteBuffers",
+                             "glDeleteVertexArrays", "glUseProgram", "glClientActiveTexture"});
   }
   return all;
 }
@@ -371,13 +390,13 @@ bool Executor::BuildArguments(const stream::DecodedCall& call, Thread& thread, s
 bool Executor::RunGeneric(const stream::DecodedCall& call, Thread& thread, Word* result, CallReply* reply) {
   std::vector<Word>& args = generic_args_;
   if (!BuildArguments(call, thread, &args, &generic_capacity_)) return false;
-  if (storage_ && !WithinStorageBudget(call, thread, args)) return false;
   const SlotTraits& traits = TraitsOf(call.slot);
+  if (storage_ && traits.counts_storage && !WithinStorageBudget(call, thread, args)) return false;
   if (traits.client_array) TrackPointerCall(call, thread, args);
   kInvokers[call.slot](driver_.Function(call.slot), args.data(), result);
 
   if (traits.names_objects) MapNamesMade(call, thread, args, *result);
-  TrackMapping(call, thread, *result);
+  if (traits.tracks_state) TrackMapping(call, thread, *result);
   if (reply && traits.data_pointers) ReplyOutputs(call, thread, args, generic_capacity_, reply);
   return true;
 }
@@ -467,8 +486,9 @@ bool Executor::Execute(const stream::DecodedCall& call, CallReply* reply) {
       ok = RunGeneric(call, thread, &result, reply);
     }
     if (ok) {
-      TrackBindings(call, thread);
-      if (TraitsOf(call.slot).changes_vertex_arrays && thread.current) thread.current->arrays_in_buffers.clear();
+      const SlotTraits& traits = TraitsOf(call.slot);
+      if (traits.tracks_state) TrackBindings(call, thread);
+      if (traits.changes_vertex_arrays && thread.current) thread.current->arrays_in_buffers.clear();
     }
     if (draw) thread.memory.clear();
   }

@@ -10,6 +10,8 @@ namespace {
 constexpr size_t kBatchBytes = 1 << 20;
 constexpr size_t kBatchRecords = 4096;
 constexpr size_t kBatchesAhead = 4;
+// How far ahead of the record handed out the next ones are fetched into the cache.
+constexpr size_t kPrefetchRecords = 8;
 
 }  // namespace
 
@@ -65,6 +67,17 @@ void ReadAhead::Read() {
 bool ReadAhead::Next(Record* record) {
   while (true) {
     if (current_ && at_ < current_->entries.size()) {
+      // The batch was written on the reading thread's core: ask for the
+      // entries and payload a few records ahead now, so that the caller does
+      // not wait for each cache line as it gets there (most of this
+      // function's time, and of the decoder's first reads, without it).
+      // Entries twice as far ahead as payloads: an entry's line is in the
+      // cache by the time its payload's address is read from it.
+      const std::vector<Entry>& entries = current_->entries;
+      if (at_ + 2 * kPrefetchRecords < entries.size()) __builtin_prefetch(&entries[at_ + 2 * kPrefetchRecords]);
+      if (at_ + kPrefetchRecords < entries.size()) {
+        __builtin_prefetch(current_->bytes.data() + entries[at_ + kPrefetchRecords].offset);
+      }
       const Entry& e = current_->entries[at_++];
       record->type = e.type;
       record->thread_id = e.thread_id;
