@@ -2,6 +2,8 @@
 // with more than 8 bytes left behind them (the two ways it reads), give back
 // what ByteWriter wrote; a varint cut short or longer than 10 bytes fails the
 // reader and reads as 0.
+// Catches: a varint read in one load that takes the wrong length, keeps a
+// continuation bit or a byte of what follows, or reads past the bytes it has.
 #include "stream/byte_reader.h"
 
 #include <gtest/gtest.h>
