@@ -154,6 +154,9 @@ void Executor::WriteMemory(uint32_t thread_id, uint64_t address, std::span<const
   thread.memory.push_back(Region{address, std::vector<uint8_t>(bytes.begin(), bytes.end())});
 }
 
+// TrackMapping and TrackBindings run only for calls whose name
+// SlotTraits::tracks_state (executor.cpp) lists: a function added to either
+// must match one of its prefixes.
 void Executor::TrackMapping(const stream::DecodedCall& call, Thread& thread, const Word& result) {
   Context* context = Current(thread);
   if (context == nullptr) return;

@@ -55,6 +55,8 @@ uint64_t StorageBytes(GLenum target, uint64_t levels, GLenum format, uint64_t wi
 
 }  // namespace
 
+// Runs only for calls whose name SlotTraits::counts_storage (executor.cpp)
+// lists: a function added below must match one of its prefixes.
 bool Executor::WithinStorageBudget(const stream::DecodedCall& call, Thread& thread, const std::vector<Word>& args) {
   Context* context = thread.current;
   if (context == nullptr) return true;

@@ -78,7 +78,7 @@ bool ReadAhead::Next(Record* record) {
       if (at_ + kPrefetchRecords < entries.size()) {
         __builtin_prefetch(current_->bytes.data() + entries[at_ + kPrefetchRecords].offset);
       }
-      const Entry& e = current_->entries[at_++];
+      const Entry& e = entries[at_++];
       record->type = e.type;
       record->thread_id = e.thread_id;
       record->chunk = e.chunk;
