@@ -4,8 +4,10 @@
 // stands for itself.
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -14,12 +16,90 @@
 
 namespace strata::host {
 
+// Values for keys below 2^28 in pages of 1024, made when a key arrives and
+// freed when their last key goes: a lookup is two loads and making or
+// deleting an object allocates nothing, however high the names climb. Remote
+// clients hand out names that only grow (remote/client_names.h), so a program
+// that makes and deletes objects every frame walks through millions of them.
+// The bounds keep what a hostile stream can make us hold small: the page
+// directory at most 2 MiB, a page 8 KiB.
+class PagedNames {
+ public:
+  static constexpr uint64_t kKeys = uint64_t{1} << 28;
+
+  explicit PagedNames(uint64_t absent) : absent_(absent) {}
+  // `key` < kKeys.
+  uint64_t Get(uint64_t key) const {
+    const uint64_t page = key >> kPageBits;
+    return page < pages_.size() && pages_[page] ? pages_[page]->values[key & kPageMask] : absent_;
+  }
+  void Set(uint64_t key, uint64_t value) {
+    const uint64_t index = key >> kPageBits;
+    if (index >= pages_.size()) pages_.resize(index + 1);
+    if (!pages_[index]) {
+      if (spare_) {
+        pages_[index] = std::move(spare_);
+      } else {
+        pages_[index] = std::make_unique<Page>();
+        pages_[index]->values.fill(absent_);
+      }
+      ++held_;
+    }
+    uint64_t& slot = pages_[index]->values[key & kPageMask];
+    if (slot == absent_) ++pages_[index]->live;
+    slot = value;
+  }
+  void Erase(uint64_t key) {
+    const uint64_t index = key >> kPageBits;
+    if (index >= pages_.size() || !pages_[index]) return;
+    uint64_t& slot = pages_[index]->values[key & kPageMask];
+    if (slot == absent_) return;
+    slot = absent_;
+    if (--pages_[index]->live == 0) {
+      // Kept for the next page: an object made and deleted at once would
+      // otherwise make and clear a page each time.
+      spare_ = std::move(pages_[index]);
+      --held_;
+    }
+  }
+  // Calls f(key, value) for every key present, in increasing order.
+  template <typename F>
+  void ForEach(F f) const {
+    for (uint64_t index = 0; index < pages_.size(); ++index) {
+      if (!pages_[index]) continue;
+      for (uint64_t at = 0; at <= kPageMask; ++at) {
+        const uint64_t value = pages_[index]->values[at];
+        if (value != absent_) f((index << kPageBits) | at, value);
+      }
+    }
+  }
+  void Clear() {
+    pages_.clear();
+    spare_.reset();
+    held_ = 0;
+  }
+  // Pages held now (for tests: deleted names give their memory back).
+  size_t pages() const { return held_; }
+
+ private:
+  static constexpr int kPageBits = 10;
+  static constexpr uint64_t kPageMask = (uint64_t{1} << kPageBits) - 1;
+  struct Page {
+    std::array<uint64_t, uint64_t{1} << kPageBits> values;
+    uint32_t live = 0;
+  };
+  uint64_t absent_;
+  std::vector<std::unique_ptr<Page>> pages_;
+  std::unique_ptr<Page> spare_;  // empty: every value absent
+  size_t held_ = 0;
+};
+
 class NameMap {
  public:
   uint64_t ToHost(uint64_t recorded) const {
     if (recorded == 0) return 0;
-    if (recorded < kDenseNames) {
-      const uint64_t host = recorded < to_host_.size() ? to_host_[recorded] : kNone;
+    if (recorded < PagedNames::kKeys) {
+      const uint64_t host = to_host_.Get(recorded);
       return host == kNone ? recorded : host;
     }
     auto it = sparse_to_host_.find(recorded);
@@ -28,7 +108,7 @@ class NameMap {
   // The recorded name of a host one, or 0 (eglGetCurrentContext and the
   // like: a handle the stream never named means nothing to it).
   uint64_t ToRecorded(uint64_t host) const {
-    if (host < kDenseNames) return host < to_recorded_.size() ? to_recorded_[host] : 0;
+    if (host < PagedNames::kKeys) return to_recorded_.Get(host);
     auto it = sparse_to_recorded_.find(host);
     return it == sparse_to_recorded_.end() ? 0 : it->second;
   }
@@ -40,37 +120,38 @@ class NameMap {
     return recorded == 0 ? host : recorded;
   }
   bool Knows(uint64_t recorded) const {
-    if (recorded < kDenseNames) return recorded < to_host_.size() && to_host_[recorded] != kNone;
+    if (recorded < PagedNames::kKeys) return to_host_.Get(recorded) != kNone;
     return sparse_to_host_.count(recorded) != 0;
   }
   void Add(uint64_t recorded, uint64_t host) {
     if (recorded == 0) return;
     Remove(recorded);
-    if (recorded < kDenseNames) {
-      Grow(to_host_, recorded, kNone)[recorded] = host;
+    if (recorded < PagedNames::kKeys) {
+      to_host_.Set(recorded, host);
     } else {
       sparse_to_host_[recorded] = host;
     }
     if (host == 0) return;
-    if (host < kDenseNames) {
-      Grow(to_recorded_, host, 0)[host] = recorded;
+    if (host < PagedNames::kKeys) {
+      to_recorded_.Set(host, recorded);
     } else {
       sparse_to_recorded_[host] = recorded;
     }
   }
   void Remove(uint64_t recorded) {
     uint64_t host = kNone;
-    if (recorded < kDenseNames) {
-      if (recorded >= to_host_.size() || to_host_[recorded] == kNone) return;
-      host = std::exchange(to_host_[recorded], kNone);
+    if (recorded < PagedNames::kKeys) {
+      host = to_host_.Get(recorded);
+      if (host == kNone) return;
+      to_host_.Erase(recorded);
     } else {
       auto it = sparse_to_host_.find(recorded);
       if (it == sparse_to_host_.end()) return;
       host = it->second;
       sparse_to_host_.erase(it);
     }
-    if (host < kDenseNames) {
-      if (host < to_recorded_.size() && to_recorded_[host] == recorded) to_recorded_[host] = 0;
+    if (host < PagedNames::kKeys) {
+      if (to_recorded_.Get(host) == recorded) to_recorded_.Erase(host);
     } else if (auto back = sparse_to_recorded_.find(host); back != sparse_to_recorded_.end() && back->second == recorded) {
       sparse_to_recorded_.erase(back);
     }
@@ -78,30 +159,24 @@ class NameMap {
   // Calls f(recorded, host) for every name, in no particular order.
   template <typename F>
   void ForEach(F f) const {
-    for (uint64_t recorded = 1; recorded < to_host_.size(); ++recorded) {
-      if (to_host_[recorded] != kNone) f(recorded, to_host_[recorded]);
-    }
+    to_host_.ForEach(f);
     for (const auto& [recorded, host] : sparse_to_host_) f(recorded, host);
   }
   void Clear() {
-    to_host_.clear();
-    to_recorded_.clear();
+    to_host_.Clear();
+    to_recorded_.Clear();
     sparse_to_host_.clear();
     sparse_to_recorded_.clear();
   }
+  // Pages the GL names hold now (tests).
+  size_t pages() const { return to_host_.pages() + to_recorded_.pages(); }
 
  private:
-  // GL names are small integers handed out in order: below this they index
-  // flat arrays (a lookup is a load; making and deleting objects allocates
-  // nothing); EGL handles and GL syncs, which are addresses, go to the maps.
-  static constexpr uint64_t kDenseNames = 1u << 16;
+  // GL names go to pages; EGL handles and GL syncs, which are addresses (and
+  // names past 2^28), to the maps.
   static constexpr uint64_t kNone = ~uint64_t{0};
-  static std::vector<uint64_t>& Grow(std::vector<uint64_t>& names, uint64_t index, uint64_t fill) {
-    if (index >= names.size()) names.resize(std::min<uint64_t>(kDenseNames, std::max<uint64_t>(index + 1, names.size() * 2)), fill);
-    return names;
-  }
-  std::vector<uint64_t> to_host_;      // recorded -> host (kNone: not mapped)
-  std::vector<uint64_t> to_recorded_;  // host -> recorded (0: none)
+  PagedNames to_host_{kNone};     // recorded -> host (kNone: not mapped)
+  PagedNames to_recorded_{0};     // host -> recorded (0: none)
   std::unordered_map<uint64_t, uint64_t> sparse_to_host_, sparse_to_recorded_;
 };
 
