@@ -293,6 +293,7 @@ class Executor {
   std::vector<Word> generic_args_;  // reused: one call runs at a time
   std::vector<size_t> generic_capacity_;
   std::vector<size_t> sizes_;
+  std::vector<int> output_params_;  // CheckBlobsAndSizeOutputs's, reused so that a call allocates nothing
   capture::DriverCaptureState capture_state_;  // the host's state, for the capture rules
   EGLint display_major_ = 0, display_minor_ = 0;
   uint64_t stream_display_ = 0;  // the display handle the stream uses, for replies

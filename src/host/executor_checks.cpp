@@ -138,7 +138,8 @@ bool Executor::CheckBlobsAndSizeOutputs(const stream::DecodedCall& call, Thread&
   if (!has_output) return true;
 
   // Outputs: room for all the call may write.
-  std::vector<int> outputs;
+  std::vector<int>& outputs = output_params_;
+  outputs.clear();
   for (int i = 0; i < info.param_count; ++i) {
     if (IsOutput(codec.captures[i]) && call.args[i].u != 0 && args[i].p == nullptr) {
       outputs.push_back(i);
