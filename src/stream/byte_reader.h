@@ -34,6 +34,11 @@ class ByteReader {
       ++at_;
       return *p;
     }
+    // Two bytes: GL enums (0x0DE1, 0x8892) and function ids, the next most common.
+    if (end - p >= 2 && p[1] < 0x80) {
+      at_ += 2;
+      return static_cast<uint64_t>(p[0] & 0x7f) | static_cast<uint64_t>(p[1]) << 7;
+    }
     // Up to 8 bytes at once where 8 remain: pointers and handles take 6 or
     // 7, and a byte-at-a-time loop of varying length mispredicts its exit.
     if (end - p >= 8) {
