@@ -38,10 +38,23 @@ void ClientArrays::SetPointer(int slot, GLint size, GLenum type, GLsizei stride,
   a.type = type;
   a.stride = stride;
   a.pointer = pointer;
+  Recount(slot);
 }
 
 void ClientArrays::Enable(int slot, bool enabled) {
-  if (slot >= 0 && slot < kSlots) arrays_[slot].enabled = enabled;
+  if (slot < 0 || slot >= kSlots) return;
+  arrays_[slot].enabled = enabled;
+  Recount(slot);
+}
+
+void ClientArrays::Recount(int slot) {
+  const ClientArray& a = arrays_[slot];
+  const uint32_t bit = uint32_t{1} << slot;
+  if (a.enabled && a.client && a.pointer != nullptr) {
+    in_client_memory_ |= bit;
+  } else {
+    in_client_memory_ &= ~bit;
+  }
 }
 
 void ClientArrays::SetDivisor(int slot, GLuint divisor) {
@@ -52,11 +65,6 @@ void ClientArrays::SetClientActiveTexture(GLenum texture) {
   if (texture >= GL_TEXTURE0 && texture < GL_TEXTURE0 + kSlots - kTexCoordSlot0) {
     client_active_texture_ = texture - GL_TEXTURE0;
   }
-}
-
-bool ClientArrays::AnyInClientMemory() const {
-  return std::any_of(std::begin(arrays_), std::end(arrays_),
-                     [](const ClientArray& a) { return a.enabled && a.client && a.pointer != nullptr; });
 }
 
 std::vector<std::pair<const uint8_t*, size_t>> ClientArrays::Ranges(int64_t first, int64_t end,

@@ -27,7 +27,7 @@ class ClientArrays {
  public:
   // Generic attributes by index; GLES 1's named arrays at fixed slots of
   // the same table (they never meet in one context).
-  static constexpr int kSlots = 32;
+  static constexpr int kSlots = 32;  // at most 32: one bit each in in_client_memory_
   // GLES 1's arrays, spelled out to keep this header on GLES 3's.
   static constexpr GLenum kVertexArray = 0x8074, kNormalArray = 0x8075, kColorArray = 0x8076,
                           kTexCoordArray = 0x8078, kPointSizeArrayOes = 0x8B9C;
@@ -45,15 +45,18 @@ class ClientArrays {
   // glClientActiveTexture (GLES 1).
   void SetClientActiveTexture(GLenum texture);
 
-  // Whether an enabled array reads app memory.
-  bool AnyInClientMemory() const;
+  // Whether an enabled array reads app memory: asked before every draw, so
+  // kept as a mask rather than found by walking the 32 slots' cache lines.
+  bool AnyInClientMemory() const { return in_client_memory_ != 0; }
   // The spans of app memory a draw over vertices [first, end) and
   // `instances` instances reads, overlapping ones merged so that each byte
   // goes out once.
   std::vector<std::pair<const uint8_t*, size_t>> Ranges(int64_t first, int64_t end, int64_t instances) const;
 
  private:
+  void Recount(int slot);
   ClientArray arrays_[kSlots];
+  uint32_t in_client_memory_ = 0;  // bit per slot: enabled, in app memory, not null
   GLuint client_active_texture_ = 0;
 };
 
