@@ -16,27 +16,34 @@
 
 namespace strata::host {
 
-// Values for keys below 2^28 in pages of 1024, made when a key arrives and
-// freed when their last key goes: a lookup is two loads and making or
-// deleting an object allocates nothing, however high the names climb. Remote
-// clients hand out names that only grow (remote/client_names.h), so a program
-// that makes and deletes objects every frame walks through millions of them.
-// The bounds keep what a hostile stream can make us hold small: the page
-// directory at most 2 MiB, a page 8 KiB.
+// Values for keys below 2^28 in pages of 1,024, made when a key arrives and
+// kept while they hold one: a lookup is two loads, and making or deleting an
+// object allocates nothing, however high the names climb. Remote clients
+// hand out names that only grow (remote/client_names.h), so a program that
+// makes and deletes objects every frame walks through millions of them.
+// What a hostile stream can make us hold stays small: the page directory is
+// at most 2 MiB, and past 16 pages a new one is made only while the pages
+// average 64 names (Set refuses, and the caller keeps the key elsewhere).
 class PagedNames {
  public:
   static constexpr uint64_t kKeys = uint64_t{1} << 28;
 
   explicit PagedNames(uint64_t absent) : absent_(absent) {}
-  // `key` < kKeys.
+  // `key` < kKeys. The value, or `absent`.
   uint64_t Get(uint64_t key) const {
     const uint64_t page = key >> kPageBits;
     return page < pages_.size() && pages_[page] ? pages_[page]->values[key & kPageMask] : absent_;
   }
-  void Set(uint64_t key, uint64_t value) {
+  // False, with nothing stored, when the key's page would be one too many.
+  bool Set(uint64_t key, uint64_t value) {
+    if (value == absent_) {
+      Erase(key);
+      return true;
+    }
     const uint64_t index = key >> kPageBits;
-    if (index >= pages_.size()) pages_.resize(index + 1);
-    if (!pages_[index]) {
+    if (index >= pages_.size() || !pages_[index]) {
+      if (held_ >= kFreePages && live_ < held_ * kLivePerPage) return false;
+      if (index >= pages_.size()) pages_.resize(index + 1);
       if (spare_) {
         pages_[index] = std::move(spare_);
       } else {
@@ -46,21 +53,30 @@ class PagedNames {
       ++held_;
     }
     uint64_t& slot = pages_[index]->values[key & kPageMask];
-    if (slot == absent_) ++pages_[index]->live;
+    if (slot == absent_) {
+      ++pages_[index]->live;
+      ++live_;
+    }
     slot = value;
+    return true;
   }
-  void Erase(uint64_t key) {
+  void Erase(uint64_t key) { Take(key); }
+  // Erases the key and returns what it held (`absent`: nothing).
+  uint64_t Take(uint64_t key) {
     const uint64_t index = key >> kPageBits;
-    if (index >= pages_.size() || !pages_[index]) return;
+    if (index >= pages_.size() || !pages_[index]) return absent_;
     uint64_t& slot = pages_[index]->values[key & kPageMask];
-    if (slot == absent_) return;
+    const uint64_t value = slot;
+    if (value == absent_) return absent_;
     slot = absent_;
+    --live_;
     if (--pages_[index]->live == 0) {
       // Kept for the next page: an object made and deleted at once would
       // otherwise make and clear a page each time.
       spare_ = std::move(pages_[index]);
       --held_;
     }
+    return value;
   }
   // Calls f(key, value) for every key present, in increasing order.
   template <typename F>
@@ -76,7 +92,7 @@ class PagedNames {
   void Clear() {
     pages_.clear();
     spare_.reset();
-    held_ = 0;
+    held_ = live_ = 0;
   }
   // Pages held now (for tests: deleted names give their memory back).
   size_t pages() const { return held_; }
@@ -84,6 +100,7 @@ class PagedNames {
  private:
   static constexpr int kPageBits = 10;
   static constexpr uint64_t kPageMask = (uint64_t{1} << kPageBits) - 1;
+  static constexpr size_t kFreePages = 16, kLivePerPage = 64;
   struct Page {
     std::array<uint64_t, uint64_t{1} << kPageBits> values;
     uint32_t live = 0;
@@ -91,26 +108,24 @@ class PagedNames {
   uint64_t absent_;
   std::vector<std::unique_ptr<Page>> pages_;
   std::unique_ptr<Page> spare_;  // empty: every value absent
-  size_t held_ = 0;
+  size_t held_ = 0, live_ = 0;
 };
 
 class NameMap {
  public:
   uint64_t ToHost(uint64_t recorded) const {
     if (recorded == 0) return 0;
-    if (recorded < PagedNames::kKeys) {
-      const uint64_t host = to_host_.Get(recorded);
-      return host == kNone ? recorded : host;
-    }
-    auto it = sparse_to_host_.find(recorded);
-    return it == sparse_to_host_.end() ? recorded : it->second;
+    const uint64_t host = HostOf(recorded);
+    return host == kNone ? recorded : host;
   }
   // The recorded name of a host one, or 0 (eglGetCurrentContext and the
   // like: a handle the stream never named means nothing to it).
   uint64_t ToRecorded(uint64_t host) const {
-    if (host < PagedNames::kKeys) return to_recorded_.Get(host);
-    auto it = sparse_to_recorded_.find(host);
-    return it == sparse_to_recorded_.end() ? 0 : it->second;
+    if (host < PagedNames::kKeys) {
+      const uint64_t recorded = to_recorded_.Get(host);
+      if (recorded != 0 || sparse_to_recorded_.empty()) return recorded;
+    }
+    return Find(sparse_to_recorded_, host, 0);
   }
   // A GL name as the stream knows it, for a query's answer: a host name
   // nobody mapped stands for itself, as in ToHost.
@@ -119,41 +134,26 @@ class NameMap {
     const uint64_t recorded = ToRecorded(host);
     return recorded == 0 ? host : recorded;
   }
-  bool Knows(uint64_t recorded) const {
-    if (recorded < PagedNames::kKeys) return to_host_.Get(recorded) != kNone;
-    return sparse_to_host_.count(recorded) != 0;
-  }
+  bool Knows(uint64_t recorded) const { return HostOf(recorded) != kNone; }
   void Add(uint64_t recorded, uint64_t host) {
     if (recorded == 0) return;
     Remove(recorded);
-    if (recorded < PagedNames::kKeys) {
-      to_host_.Set(recorded, host);
-    } else {
-      sparse_to_host_[recorded] = host;
-    }
+    if (recorded >= PagedNames::kKeys || !to_host_.Set(recorded, host)) sparse_to_host_[recorded] = host;
     if (host == 0) return;
-    if (host < PagedNames::kKeys) {
-      to_recorded_.Set(host, recorded);
-    } else {
-      sparse_to_recorded_[host] = recorded;
-    }
+    if (host >= PagedNames::kKeys || !to_recorded_.Set(host, recorded)) sparse_to_recorded_[host] = recorded;
   }
   void Remove(uint64_t recorded) {
-    uint64_t host = kNone;
-    if (recorded < PagedNames::kKeys) {
-      host = to_host_.Get(recorded);
+    uint64_t host = recorded < PagedNames::kKeys ? to_host_.Take(recorded) : kNone;
+    if (host == kNone) {
+      if (sparse_to_host_.empty()) return;
+      host = Take(sparse_to_host_, recorded, kNone, kNone);
       if (host == kNone) return;
-      to_host_.Erase(recorded);
-    } else {
-      auto it = sparse_to_host_.find(recorded);
-      if (it == sparse_to_host_.end()) return;
-      host = it->second;
-      sparse_to_host_.erase(it);
     }
-    if (host < PagedNames::kKeys) {
-      if (to_recorded_.Get(host) == recorded) to_recorded_.Erase(host);
-    } else if (auto back = sparse_to_recorded_.find(host); back != sparse_to_recorded_.end() && back->second == recorded) {
-      sparse_to_recorded_.erase(back);
+    // Unless another recorded name took the host one since.
+    if (host < PagedNames::kKeys && to_recorded_.Get(host) == recorded) {
+      to_recorded_.Erase(host);
+    } else if (!sparse_to_recorded_.empty()) {
+      Take(sparse_to_recorded_, host, 0, recorded);
     }
   }
   // Calls f(recorded, host) for every name, in no particular order.
@@ -168,15 +168,39 @@ class NameMap {
     sparse_to_host_.clear();
     sparse_to_recorded_.clear();
   }
-  // Pages the GL names hold now (tests).
+  // Pages the GL names hold now, and names kept in the maps (tests).
   size_t pages() const { return to_host_.pages() + to_recorded_.pages(); }
+  size_t sparse() const { return sparse_to_host_.size() + sparse_to_recorded_.size(); }
 
  private:
-  // GL names go to pages; EGL handles and GL syncs, which are addresses (and
-  // names past 2^28), to the maps.
+  // GL names go to pages; EGL handles and GL syncs, which are addresses,
+  // names past 2^28 and names too scattered for pages, to the maps.
   static constexpr uint64_t kNone = ~uint64_t{0};
-  PagedNames to_host_{kNone};     // recorded -> host (kNone: not mapped)
-  PagedNames to_recorded_{0};     // host -> recorded (0: none)
+  uint64_t HostOf(uint64_t recorded) const {
+    if (recorded < PagedNames::kKeys) {
+      const uint64_t host = to_host_.Get(recorded);
+      if (host != kNone || sparse_to_host_.empty()) return host;
+    }
+    return Find(sparse_to_host_, recorded, kNone);
+  }
+  // Out of line: inlined, the hash lookup's registers cost every caller a
+  // larger prologue although the maps are rarely asked.
+  [[gnu::noinline]] static uint64_t Find(const std::unordered_map<uint64_t, uint64_t>& map, uint64_t key,
+                                         uint64_t absent) {
+    auto it = map.find(key);
+    return it == map.end() ? absent : it->second;
+  }
+  // Erases the key if it holds `only` (kNone: whatever it holds); returns what it held.
+  [[gnu::noinline]] static uint64_t Take(std::unordered_map<uint64_t, uint64_t>& map, uint64_t key, uint64_t absent,
+                                         uint64_t only) {
+    auto it = map.find(key);
+    if (it == map.end() || (only != kNone && it->second != only)) return absent;
+    const uint64_t value = it->second;
+    map.erase(it);
+    return value;
+  }
+  PagedNames to_host_{kNone};  // recorded -> host (kNone: not mapped)
+  PagedNames to_recorded_{0};  // host -> recorded (0: none)
   std::unordered_map<uint64_t, uint64_t> sparse_to_host_, sparse_to_recorded_;
 };
 

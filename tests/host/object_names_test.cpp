@@ -1,7 +1,8 @@
 // Catches: a recorded name mapped to the wrong host name (or kept after its
 // delete) once names pass a page or the paged range; pages kept after their
 // last name goes, so a renderer whose client makes and deletes objects
-// every frame would grow without end.
+// every frame would grow without end; a stream that scatters its names
+// making the renderer hold a page for each.
 #include "host/object_names.h"
 
 #include <gtest/gtest.h>
@@ -71,6 +72,26 @@ TEST(NameMap, NamesThatOnlyGrowHoldFewPages) {
   for (uint64_t name = 1; name <= 2'000'000 - 8; name += 99991) EXPECT_FALSE(names.Knows(name)) << name;
   names.Clear();
   EXPECT_EQ(names.pages(), 0u);
+}
+
+TEST(NameMap, ScatteredNamesDoNotMakeAPageEach) {
+  // A hostile stream naming one object per page: after 16 pages the names go
+  // to the maps (at most 16 pages of them), and all still map both ways.
+  NameMap names;
+  constexpr uint64_t kCount = 100'000;
+  for (uint64_t i = 1; i <= kCount; ++i) names.Add(i * 1024 + 1, i);
+  const size_t host_pages = kCount / 1024 + 1;  // the host's names are dense
+  EXPECT_LE(names.pages(), 16 + host_pages);
+  EXPECT_GE(names.sparse(), kCount - 16);
+  for (uint64_t i = 1; i <= kCount; i += 997) {
+    EXPECT_EQ(names.ToHost(i * 1024 + 1), i) << i;
+    EXPECT_EQ(names.ToRecorded(i), i * 1024 + 1) << i;
+  }
+  EXPECT_FALSE(names.Knows(2 * 1024 + 2));
+  for (uint64_t i = 1; i <= kCount; ++i) names.Remove(i * 1024 + 1);
+  EXPECT_EQ(names.pages(), 0u);
+  EXPECT_EQ(names.sparse(), 0u);
+  for (uint64_t i = 1; i <= kCount; i += 997) EXPECT_EQ(names.ToRecorded(i), 0u) << i;
 }
 
 TEST(NameMap, RemovingAnUnknownNameChangesNothing) {
