@@ -313,7 +313,8 @@ bool Executor::BuildArguments(const stream::DecodedCall& call, Thread& thread, s
       case ArgKind::kString:
         break;
       default:
-        w.u = ToHost(thread, rp.object, v.u, program);
+        // Most scalars name no object: no call for them.
+        w.u = rp.object == ObjectClass::kNone ? v.u : ToHost(thread, rp.object, v.u, program);
         continue;
     }
     // A pointer: what it points at comes from the record.
