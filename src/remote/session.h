@@ -72,7 +72,10 @@ class Session {
   bool tried_ = false;
   std::atomic<uint64_t> sequence_{0};
   std::atomic<uint32_t> next_thread_{1};
-  std::atomic<uint64_t> next_handle_{0x5000};
+  // Small, so that the context handle every call record carries is a
+  // two-byte varint (the renderer's decoder reads those without its
+  // eight-byte squeeze); never 0, which is EGL's "no object".
+  std::atomic<uint64_t> next_handle_{0x100};
   TrafficCounts traffic_;
 };
 
