@@ -73,9 +73,10 @@ class Session {
   std::atomic<uint64_t> sequence_{0};
   std::atomic<uint32_t> next_thread_{1};
   // Small, so that the context handle every call record carries is a
-  // two-byte varint (the renderer's decoder reads those without its
-  // eight-byte squeeze); never 0, which is EGL's "no object".
-  std::atomic<uint64_t> next_handle_{0x100};
+  // one-byte varint for a program's first contexts and surfaces (the
+  // renderer's decoder reads it in a few instructions; 0x5000 took three
+  // bytes and its slowest path); never 0, which is EGL's "no object".
+  std::atomic<uint64_t> next_handle_{1};
   TrafficCounts traffic_;
 };
 
