@@ -119,8 +119,7 @@ Executor::Thread& Executor::ThreadOf(uint32_t id) {
   return *last_thread_;
 }
 
-uint64_t Executor::ToHost(const Thread& thread, ObjectClass object, uint64_t recorded, uint64_t program_hint) {
-  if (object == ObjectClass::kNone) return recorded;
+uint64_t Executor::MappedToHost(const Thread& thread, ObjectClass object, uint64_t recorded, uint64_t program_hint) {
   if (object == ObjectClass::kEglDisplay) return reinterpret_cast<uint64_t>(HostDisplay());
   if (object == ObjectClass::kEglSurface) return reinterpret_cast<uint64_t>(HostSurface(recorded));
   if (object == ObjectClass::kEglConfig) return recorded ? reinterpret_cast<uint64_t>(HostConfig(recorded, 2)) : 0;
@@ -301,9 +300,7 @@ bool Executor::BuildArguments(const stream::DecodedCall& call, Thread& thread, s
     Word& w = (*args)[i];
     switch (v.kind) {
       case ArgKind::kInt:
-        w.i = rp.object == ObjectClass::kNone
-                  ? v.i
-                  : static_cast<int64_t>(ToHost(thread, rp.object, static_cast<uint64_t>(v.i), program));
+        w.i = static_cast<int64_t>(ToHost(thread, rp.object, static_cast<uint64_t>(v.i), program));
         continue;
       case ArgKind::kFloat:
       case ArgKind::kDouble:
@@ -313,8 +310,7 @@ bool Executor::BuildArguments(const stream::DecodedCall& call, Thread& thread, s
       case ArgKind::kString:
         break;
       default:
-        // Most scalars name no object: no call for them.
-        w.u = rp.object == ObjectClass::kNone ? v.u : ToHost(thread, rp.object, v.u, program);
+        w.u = ToHost(thread, rp.object, v.u, program);
         continue;
     }
     // A pointer: what it points at comes from the record.

@@ -210,7 +210,11 @@ class Executor {
 
   Context* Current(const Thread& thread);
   Thread& ThreadOf(uint32_t id);
-  uint64_t ToHost(const Thread& thread, api::ObjectClass object, uint64_t recorded, uint64_t program_hint);
+  // Inline for the common case: most scalar arguments name no object.
+  uint64_t ToHost(const Thread& thread, api::ObjectClass object, uint64_t recorded, uint64_t program_hint) {
+    return object == api::ObjectClass::kNone ? recorded : MappedToHost(thread, object, recorded, program_hint);
+  }
+  uint64_t MappedToHost(const Thread& thread, api::ObjectClass object, uint64_t recorded, uint64_t program_hint);
   void AddName(const Thread& thread, api::ObjectClass object, uint64_t recorded, uint64_t host,
                uint64_t program_hint);
   void RemoveName(const Thread& thread, api::ObjectClass object, uint64_t recorded);

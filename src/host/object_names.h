@@ -37,12 +37,9 @@ class PagedNames {
     const uint64_t page = key >> kPageBits;
     return page < pages_.size() && pages_[page] ? pages_[page]->values[key & kPageMask] : absent_;
   }
-  // False, with nothing stored, when the key's page would be one too many.
+  // `value` is never `absent`. False, with nothing stored, when the key's
+  // page would be one too many.
   bool Set(uint64_t key, uint64_t value) {
-    if (value == absent_) {
-      Erase(key);
-      return true;
-    }
     const uint64_t index = key >> kPageBits;
     if (index >= pages_.size() || !pages_[index]) {
       if (held_ >= kFreePages && live_ < held_ * kLivePerPage) return false;
@@ -63,7 +60,6 @@ class PagedNames {
     slot = value;
     return true;
   }
-  void Erase(uint64_t key) { Take(key); }
   // Erases the key and returns what it held (`absent`: nothing).
   uint64_t Take(uint64_t key) {
     const uint64_t index = key >> kPageBits;
@@ -154,7 +150,7 @@ class NameMap {
     }
     // Unless another recorded name took the host one since.
     if (host < PagedNames::kKeys && to_recorded_.Get(host) == recorded) {
-      to_recorded_.Erase(host);
+      to_recorded_.Take(host);
     } else if (!sparse_to_recorded_.empty()) {
       Take(sparse_to_recorded_, host, 0, recorded);
     }
