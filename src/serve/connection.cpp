@@ -4,6 +4,7 @@
 #include <GLES3/gl3.h>
 
 #include <algorithm>
+#include <chrono>
 
 #include "serve/log.h"
 #include "stream/byte_reader.h"
@@ -48,14 +49,24 @@ void Connection::Refuse(const std::string& why, const std::string& program, cons
 }
 
 bool Connection::Handshake() {
-  uint8_t header[wire::kHelloHeaderBytes];
-  const auto got = stream_->ReadFullyWithin(header, sizeof header, kHandshakeTimeoutMs);
-  if (got != transport::ByteStream::ReadResult::kOk) {
+  // The whole handshake, header and body, within the limit: a peer that
+  // sends part of one and goes quiet must not hold this thread.
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(kHandshakeTimeoutMs);
+  // `header`: a peer closing before the first byte is a probe (a port scan,
+  // a client that gave up), dropped without a word.
+  auto read_within_limit = [&](void* data, size_t n, bool header) {
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+    const auto got = stream_->ReadFullyWithin(data, n, static_cast<int>(std::max<int64_t>(left.count(), 0)));
     if (got == transport::ByteStream::ReadResult::kTimeout) {
-      Log("dropped " + peer_.description + ": no handshake within " + std::to_string(kHandshakeTimeoutMs / 1000) + " s");
+      Log("dropped " + peer_.description + ": no handshake within " + std::to_string(kHandshakeTimeoutMs / 1000) +
+          " s" + (stream_->error().empty() ? "" : " (" + stream_->error() + ")"));
+    } else if (got != transport::ByteStream::ReadResult::kOk && !(header && got == transport::ByteStream::ReadResult::kClosed)) {
+      Log("dropped " + peer_.description + ": " + stream_->error());
     }
-    return false;  // a closed probe (a port scan, a client that gave up): nothing to say
-  }
+    return got == transport::ByteStream::ReadResult::kOk;
+  };
+  uint8_t header[wire::kHelloHeaderBytes];
+  if (!read_within_limit(header, sizeof header, true)) return false;
   uint32_t version = 0, body_size = 0;
   std::string problem;
   if (!wire::DecodeHelloHeader(header, wire::kClientMagic, &version, &body_size, &problem)) {
@@ -64,10 +75,7 @@ bool Connection::Handshake() {
   }
   std::vector<uint8_t> body(body_size);
   wire::Hello hello;
-  if (!stream_->ReadFully(body.data(), body.size())) {
-    Log("dropped " + peer_.description + ": " + stream_->error());
-    return false;
-  }
+  if (!read_within_limit(body.data(), body.size(), false)) return false;
   const bool decoded = wire::DecodeHelloBody(body, &hello, &problem);
   const std::string* program_value = hello.Find("program");
   const std::string program = program_value ? program_value->substr(0, 200) : "unnamed client";

@@ -39,9 +39,10 @@ class ByteStream {
 
   // Blocks until n bytes have arrived; false (and error()) on end of stream or failure.
   virtual bool ReadFully(void* data, size_t n) = 0;
-  // Like ReadFully, but gives up after timeout_ms (< 0: never) if not a single
-  // byte came: kTimeout, with nothing consumed and no error. Once a message has
-  // begun, its remainder is waited for.
+  // Like ReadFully, but gives up when the n bytes have not all come within
+  // timeout_ms (< 0: never): kTimeout. When not a byte came, nothing is
+  // consumed and error() stays empty; when part came, error() says how much,
+  // and the part is lost (the stream is then only good for closing).
   virtual ReadResult ReadFullyWithin(void* data, size_t n, int timeout_ms) = 0;
   // Reading without a copy: the next n bytes where they lie, valid until
   // ReleaseViews(), which gives their room back to the writer. Null when

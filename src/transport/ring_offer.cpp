@@ -4,6 +4,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstring>
@@ -86,8 +87,14 @@ class AcceptedUnixStream final : public ByteStream {
   bool ReadFully(void* data, size_t n) override { return ReadFullyWithin(data, n, -1) == ReadResult::kOk; }
   ReadResult ReadFullyWithin(void* data, size_t n, int timeout_ms) override {
     if (!inner_) {
+      const auto start = std::chrono::steady_clock::now();
       const ReadResult decided = Decide(timeout_ms);
       if (decided != ReadResult::kOk) return decided;
+      if (timeout_ms >= 0) {  // the limit covers the deciding too
+        const auto spent =
+            std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start).count();
+        timeout_ms = static_cast<int>(std::max<int64_t>(timeout_ms - spent, 0));
+      }
     }
     return inner_->ReadFullyWithin(data, n, timeout_ms);
   }

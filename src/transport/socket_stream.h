@@ -45,6 +45,8 @@ class SocketStream final : public ByteStream {
   ssize_t ReceiveSome(void* data, size_t n);
   // The reason when the peer is gone: an orderly close or our own Shutdown().
   std::string ClosedText() const;
+  // The reason when a read with a limit ran out in the middle of a message.
+  std::string PartialText(size_t done, size_t n, int timeout_ms) const;
 
   const int fd_;
   const std::string peer_;

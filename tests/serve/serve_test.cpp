@@ -493,6 +493,32 @@ TEST(Serve, AMalformedMessageClosesOnlyThatClient) {
   EXPECT_NE(huge.ReadErrorEvent().find("at most"), std::string::npos);
 }
 
+// Catches: a connection thread held forever by a peer that sends part of a
+// handshake and then nothing (the limit once covered only its first byte).
+TEST(Serve, AHalfSentHandshakeIsDroppedAfterTheLimit) {
+  Renderer renderer;
+  ASSERT_TRUE(renderer.ready()) << renderer.log();
+  std::string error;
+  auto quiet = strata::transport::Connect(renderer.address(), &error);
+  ASSERT_TRUE(quiet) << error;
+  wire::Hello hello;
+  hello.values["role"] = "process";
+  const std::vector<uint8_t> bytes = wire::EncodeHello(wire::kClientMagic, hello);
+  ASSERT_GT(bytes.size(), 6u);
+  ASSERT_TRUE(quiet->Write(bytes.data(), 6) && quiet->Flush());
+  // Others are served meanwhile.
+  Client good;
+  ASSERT_TRUE(good.Connect(renderer.address(), &error)) << error;
+  std::vector<uint8_t> pixels;
+  ASSERT_TRUE(good.Render(kRed, &pixels, &error)) << error << "\n" << renderer.log();
+  ExpectRed(pixels);
+  EXPECT_TRUE(renderer.WaitForLog("no handshake within 10 s", 20)) << renderer.log();
+  EXPECT_NE(renderer.log().find("sent 6 of a message's"), std::string::npos) << renderer.log();
+  // The renderer closed its end: the quiet peer reads the end of the stream.
+  uint8_t answer[1];
+  EXPECT_EQ(quiet->ReadFullyWithin(answer, 1, 5000), strata::transport::ByteStream::ReadResult::kClosed);
+}
+
 // Catches: a renderer that hangs or dies when a client vanishes mid-call.
 TEST(Serve, AClientKilledMidStreamLeavesTheRendererServing) {
   Renderer renderer;
