@@ -103,6 +103,10 @@ class LoopReplay {
       if (record.type == stream::RecordType::kFrame) {
         ++frame_;
         if (frame_ == options_.first_frame) StartRange();
+        if (frame_ == 1) {
+          steady_start_ = Clock::now();
+          steady_traced_start_ns_ = dispatch_.last_end_ns();
+        }
         if (frame_ > options_.last_frame) break;
         if (show_progress && Clock::now() - last_progress > std::chrono::seconds(1)) {
           last_progress = Clock::now();
@@ -140,6 +144,11 @@ class LoopReplay {
       result_->traced_seconds = range_started_ ? double(dispatch_.last_end_ns() - range_traced_start_ns_) / 1e9 : 0;
     } else if (dispatch_.calls() != 0) {
       result_->traced_seconds = double(dispatch_.last_end_ns() - dispatch_.first_start_ns()) / 1e9;
+      if (frame_ >= 2 && !dispatch_.stopped()) {
+        result_->steady_frames = frame_ - 1;
+        result_->traced_steady_seconds = double(dispatch_.last_end_ns() - steady_traced_start_ns_) / 1e9;
+        result_->steady_seconds.push_back(std::chrono::duration<double>(range_end_ - steady_start_).count());
+      }
     }
     if (!source.error().empty()) {
       if (source.truncated()) {
@@ -238,6 +247,8 @@ class LoopReplay {
   bool range_started_ = false;
   Clock::time_point range_start_{}, range_end_{};
   uint64_t range_traced_start_ns_ = 0;
+  Clock::time_point steady_start_{};  // the first frame's end
+  uint64_t steady_traced_start_ns_ = 0;
 };
 
 // Why the draws into the surface before `first_frame` matter, or empty when

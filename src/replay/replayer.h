@@ -64,6 +64,14 @@ struct ReplayResult {
   uint64_t calls = 0, frames = 0, skipped_calls = 0;
   std::vector<double> loop_seconds;      // wall time of each loop
   double traced_seconds = 0;             // first call's start to last call's end, as recorded
+  // The frames after the first, where a program times its frame rate: the
+  // first frame also holds the setup (the display, contexts, shader
+  // compiles) and its end is where the steady frames start. Each loop's wall
+  // time of them, and the recorded run's time of the same span; only when
+  // the replay runs whole (no frame range) and has at least two frames.
+  std::vector<double> steady_seconds;
+  double traced_steady_seconds = 0;
+  uint64_t steady_frames = 0;
   uint64_t framebuffers_checked = 0, framebuffers_differing = 0;
   std::vector<FramebufferMismatch> mismatches;  // the first few
   std::vector<std::string> snapshots;     // files written

@@ -45,7 +45,9 @@ options:
                        did when traced (see below)
   --no-check           do not compare what calls give back (a little faster)
   --benchmark          print the replay's time and frame rate next to the
-                       original run's
+                       original run's: the whole run, and the frames after
+                       the first (the steady rate a program reports: the
+                       first frame holds the setup, shader compiles included)
   --loop N             replay N times (default 1); with --benchmark each
                        loop is timed and the median is reported
   --memory SIZE        GL storage (buffers, textures, renderbuffers) the
@@ -203,6 +205,14 @@ int ReplayCommandMain(int argc, char** argv) {
     if (result.traced_seconds > 0) {
       std::printf("original run: %.3f s, %.1f fps; replay speed %.2fx the original\n", result.traced_seconds,
                   double(result.frames) / result.traced_seconds, result.traced_seconds / seconds);
+    }
+    const double steady = Median(result.steady_seconds);
+    if (result.steady_frames > 0 && steady > 0 && result.traced_steady_seconds > 0) {
+      const double frames = double(result.steady_frames);
+      std::printf("frames after the first (no setup): replay %.3f s, %.1f fps; original %.3f s, %.1f fps; replay speed "
+                  "%.2fx the original\n",
+                  steady, frames / steady, result.traced_steady_seconds, frames / result.traced_steady_seconds,
+                  result.traced_steady_seconds / steady);
     }
   }
   bool differs = false;

@@ -47,6 +47,12 @@ long Number(const std::string& text, const std::string& pattern) {
   return std::stol(m[1]);
 }
 
+double Decimal(const std::string& text, const std::string& pattern) {
+  std::smatch m;
+  if (!std::regex_search(text, m, std::regex(pattern))) return -1;
+  return std::stod(m[1]);
+}
+
 class SampleAppReplay : public ::testing::TestWithParam<const char*> {};
 
 // Framebuffers after every draw and at every swap: the replay draws each one alike.
@@ -417,6 +423,16 @@ TEST(Replay, BenchmarkAndLoops) {
   EXPECT_NE(r.out.find("(median of 3 loops)"), std::string::npos) << r.out;
   EXPECT_GT(Number(r.out, R"(replay: [0-9.]+ s, (\d+)\.\d fps)"), 0) << r.out;
   EXPECT_NE(r.out.find("original run:"), std::string::npos) << r.out;
+  // The steady rate: 9 frames after the first, against the recording's same span.
+  EXPECT_GT(Number(r.out, R"(frames after the first \(no setup\): replay [0-9.]+ s, (\d+)\.\d fps; original)"), 0)
+      << r.out;
+  const double replay_seconds = Decimal(r.out, R"(frames after the first \(no setup\): replay ([0-9.]+) s)");
+  const double original_seconds = Decimal(r.out, R"(; original ([0-9.]+) s)");
+  const double fps = Decimal(r.out, R"(frames after the first \(no setup\): replay [0-9.]+ s, ([0-9.]+) fps)");
+  EXPECT_NEAR(fps * replay_seconds / 9.0, 1.0, 0.1) << r.out;  // printed rounded
+  EXPECT_GT(original_seconds, 0) << r.out;
+  // The first frame (setup, compiles) is left out of the span.
+  EXPECT_LT(original_seconds, Decimal(r.out, R"(original run: ([0-9.]+) s)")) << r.out;
 }
 
 // Catches: a frame range that draws what it skipped, verifies or snapshots
