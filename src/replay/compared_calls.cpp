@@ -101,13 +101,58 @@ bool IsAppSetObjectParameter(int slot, uint64_t pname) {
   }
 }
 
-// The comparisons that do not depend on a pname, by slot, built once.
-std::vector<Comparison> BuildTable() {
-  std::vector<Comparison> table(api::kFunctionCount);
+// Calls whose comparison depends on what they ask (a pname, a target): how.
+enum class ByParameter : uint8_t {
+  kNone,
+  kState,            // glGet*v: app-set state and default values (output 1)
+  kIndexedBinding,   // glGet*i_v: indexed bindings (output 2)
+  kObjectParameter,  // glGet<Object>Parameter*v: what the app set (output 2)
+  kQueryObject,      // glGetQueryObject*: the result (output 2)
+};
+
+ByParameter ByParameterOf(int slot) {
+  switch (slot) {
+    case api::glGetBooleanv:
+    case api::glGetIntegerv:
+    case api::glGetInteger64v:
+    case api::glGetFloatv:
+      return ByParameter::kState;
+    case api::glGetIntegeri_v:
+    case api::glGetInteger64i_v:
+    case api::glGetBooleani_v:
+      return ByParameter::kIndexedBinding;
+    case api::glGetShaderiv:
+    case api::glGetProgramiv:
+    case api::glGetBufferParameteriv:
+    case api::glGetBufferParameteri64v:
+    case api::glGetTexParameteriv:
+    case api::glGetTexParameterfv:
+    case api::glGetRenderbufferParameteriv:
+    case api::glGetVertexAttribiv:
+      return ByParameter::kObjectParameter;
+    case api::glGetQueryObjectuiv:
+    case api::glGetQueryObjectuivEXT:
+    case api::glGetQueryObjectivEXT:
+    case api::glGetQueryObjecti64vEXT:
+    case api::glGetQueryObjectui64vEXT:
+      return ByParameter::kQueryObject;
+    default:
+      return ByParameter::kNone;
+  }
+}
+
+// Per slot: the comparison that needs no argument, or how the arguments decide it.
+struct SlotComparison {
+  Comparison fixed;
+  ByParameter by_parameter = ByParameter::kNone;
+};
+
+std::vector<SlotComparison> BuildTable() {
+  std::vector<SlotComparison> table(api::kFunctionCount);
   for (int slot = 0; slot < api::kFunctionCount; ++slot) {
     const api::FunctionInfo& info = api::kFunctions[slot];
     const char* name = info.name;
-    Agreement& agreement = table[slot].agreement;
+    Agreement& agreement = table[slot].fixed.agreement;
     if (info.is_egl) {
       // Success agrees: a display, config, context or surface made, made
       // current or destroyed on both sides. Not the strings or config lists.
@@ -115,8 +160,9 @@ std::vector<Comparison> BuildTable() {
     } else if (std::strncmp(name, "glIs", 4) == 0) {
       agreement = Agreement::kSameResult;
     }
+    table[slot].by_parameter = ByParameterOf(slot);
   }
-  auto set = [&](api::Slot slot, Agreement agreement) { table[slot].agreement = agreement; };
+  auto set = [&](api::Slot slot, Agreement agreement) { table[slot].fixed.agreement = agreement; };
   set(api::eglGetProcAddress, Agreement::kNone);  // entry points are the host's own
   set(api::eglGetError, Agreement::kSameResult);
   set(api::eglClientWaitSync, Agreement::kWaitOutcome);
@@ -134,6 +180,27 @@ std::vector<Comparison> BuildTable() {
   return table;
 }
 
+// Filled before main (the registry's tables are constants): every replayed
+// call asks, twice, so the common answer is one load.
+const std::vector<SlotComparison> kComparisons = BuildTable();
+
+Comparison DecidedByParameters(const stream::DecodedCall& call, ByParameter by) {
+  switch (by) {
+    case ByParameter::kState:
+      return IsAppSetState(call.args[0].u) ? Comparison{Agreement::kSameOutput, 1} : Comparison{};
+    case ByParameter::kIndexedBinding:
+      return host::ObjectBoundAt(call.args[0].u) != api::ObjectClass::kNone ? Comparison{Agreement::kSameOutput, 2}
+                                                                           : Comparison{};
+    case ByParameter::kObjectParameter:
+      return IsAppSetObjectParameter(call.slot, call.args[1].u) ? Comparison{Agreement::kSameOutput, 2} : Comparison{};
+    case ByParameter::kQueryObject:
+      return call.args[1].u == GL_QUERY_RESULT ? Comparison{Agreement::kQueryResult, 2} : Comparison{};
+    case ByParameter::kNone:
+      break;
+  }
+  return {};
+}
+
 }  // namespace
 
 bool QueryResultIsExact(uint32_t target) {
@@ -142,42 +209,10 @@ bool QueryResultIsExact(uint32_t target) {
 }
 
 Comparison ComparisonOf(const stream::DecodedCall& call) {
-  static const std::vector<Comparison> table = BuildTable();
   if (call.slot < 0) return {};
-  Comparison comparison = table[call.slot];
-  if (comparison.agreement != Agreement::kNone) return comparison;
-  switch (call.slot) {
-    case api::glGetBooleanv:
-    case api::glGetIntegerv:
-    case api::glGetInteger64v:
-    case api::glGetFloatv:
-      if (IsAppSetState(call.args[0].u)) return {Agreement::kSameOutput, 1};
-      return {};
-    case api::glGetIntegeri_v:
-    case api::glGetInteger64i_v:
-    case api::glGetBooleani_v:
-      if (host::ObjectBoundAt(call.args[0].u) != api::ObjectClass::kNone) return {Agreement::kSameOutput, 2};
-      return {};
-    case api::glGetShaderiv:
-    case api::glGetProgramiv:
-    case api::glGetBufferParameteriv:
-    case api::glGetBufferParameteri64v:
-    case api::glGetTexParameteriv:
-    case api::glGetTexParameterfv:
-    case api::glGetRenderbufferParameteriv:
-    case api::glGetVertexAttribiv:
-      if (IsAppSetObjectParameter(call.slot, call.args[1].u)) return {Agreement::kSameOutput, 2};
-      return {};
-    case api::glGetQueryObjectuiv:
-    case api::glGetQueryObjectuivEXT:
-    case api::glGetQueryObjectivEXT:
-    case api::glGetQueryObjecti64vEXT:
-    case api::glGetQueryObjectui64vEXT:
-      if (call.args[1].u == GL_QUERY_RESULT) return {Agreement::kQueryResult, 2};
-      return {};
-    default:
-      return {};
-  }
+  const SlotComparison& entry = kComparisons[call.slot];
+  if (entry.fixed.agreement != Agreement::kNone || entry.by_parameter == ByParameter::kNone) return entry.fixed;
+  return DecidedByParameters(call, entry.by_parameter);
 }
 
 }  // namespace strata::replay
