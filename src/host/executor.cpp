@@ -291,7 +291,9 @@ bool Executor::BuildArguments(const stream::DecodedCall& call, Thread& thread, s
   const api::FunctionCodec& codec = api::kCodec[call.slot];
   const api::ReplayFunction& replay = api::kReplay[call.slot];
   const uint64_t program = ProgramOf(call);
-  args->resize(info.param_count);  // every word is set below
+  // Every word up to param_count is set below; the vector only grows, so
+  // that a call with more parameters than the last costs no zero-filling.
+  if (args->size() < info.param_count) args->resize(info.param_count);
   std::vector<std::pair<int, GLint*>> string_lengths;
   for (int i = 0; i < info.param_count; ++i) {
     const stream::DecodedValue& v = call.args[i];
