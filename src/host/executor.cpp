@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstring>
 #include <initializer_list>
+#include <iterator>
 #include <string_view>
 #include <utility>
 
@@ -294,12 +295,16 @@ bool Executor::BuildArguments(const stream::DecodedCall& call, Thread& thread, s
   // Every word up to param_count is set below; the vector only grows, so
   // that a call with more parameters than the last costs no zero-filling.
   if (args->size() < info.param_count) args->resize(info.param_count);
-  std::vector<std::pair<int, GLint*>> string_lengths;
+  Word* const words = args->data();
+  const stream::DecodedValue* const values = call.args.data();
+  // String lists' lengths, set once every other word is (a lengths
+  // parameter may come after its strings); GLES has one list a call at most.
+  std::pair<int, GLint*> string_lengths[2];
+  int string_length_count = 0;
   for (int i = 0; i < info.param_count; ++i) {
-    const stream::DecodedValue& v = call.args[i];
+    const stream::DecodedValue& v = values[i];
     const api::ReplayParam& rp = replay.params[i];
-    const Capture capture = codec.captures ? codec.captures[i] : Capture::kNone;
-    Word& w = (*args)[i];
+    Word& w = words[i];
     switch (v.kind) {
       case ArgKind::kInt:
         w.i = static_cast<int64_t>(ToHost(thread, rp.object, static_cast<uint64_t>(v.i), program));
@@ -316,6 +321,7 @@ bool Executor::BuildArguments(const stream::DecodedCall& call, Thread& thread, s
         continue;
     }
     // A pointer: what it points at comes from the record.
+    const Capture capture = codec.captures ? codec.captures[i] : Capture::kNone;
     const size_t name_bytes = NameBytes(rp.object);
     switch (capture) {
       case Capture::kIn:
@@ -363,7 +369,13 @@ bool Executor::BuildArguments(const stream::DecodedCall& call, Thread& thread, s
         }
         w.p = pointers;
         // The copies are NUL-terminated and their lengths are ours, whatever the record said.
-        if (rp.string_lengths >= 0) string_lengths.emplace_back(rp.string_lengths, lengths);
+        if (rp.string_lengths >= 0) {
+          if (string_length_count == static_cast<int>(std::size(string_lengths))) {
+            Problem(call, "it passes more string lists than the executor handles");
+            return false;
+          }
+          string_lengths[string_length_count++] = {rp.string_lengths, lengths};
+        }
         break;
       }
       case Capture::kNone:
@@ -380,7 +392,7 @@ bool Executor::BuildArguments(const stream::DecodedCall& call, Thread& thread, s
         break;
     }
   }
-  for (auto [param, lengths] : string_lengths) (*args)[param].p = lengths;
+  for (int s = 0; s < string_length_count; ++s) words[string_lengths[s].first].p = string_lengths[s].second;
   // Most calls pass scalars only: nothing to check, no output to size.
   if (!TraitsOf(call.slot).data_pointers) return true;
   return CheckBlobsAndSizeOutputs(call, thread, *args, capacity);

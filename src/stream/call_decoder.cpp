@@ -103,10 +103,10 @@ bool CallDecoder::Decode(std::span<const uint8_t> payload, uint32_t thread, uint
     return false;
   }
   const api::FunctionInfo& info = api::kFunctions[call->slot];
-  // Cleared in one pass (resizing up would value-initialize the new values first).
-  call->args.assign(info.param_count, DecodedValue{});
+  call->args.resize(info.param_count);
   for (int i = 0; i < info.param_count; ++i) {
     DecodedValue& v = call->args[i];
+    v = DecodedValue{};
     ReadScalar(r, info.params[i].kind, &v);
     if (IsDataPointer(v.kind)) v.has_in = blob(&v.in);
   }
