@@ -50,7 +50,7 @@ bool OrderedRecordReader::Load(uint32_t thread, ThreadCursor& cursor) {
 }
 
 bool OrderedRecordReader::PeekSequence(const ThreadCursor& cursor, uint64_t* sequence, bool* malformed) const {
-  ByteReader r(std::span<const uint8_t>(cursor.records).subspan(cursor.at));
+  ByteReader r(cursor.records.bytes().subspan(cursor.at));
   uint8_t type = r.U8();
   uint64_t length = r.Varint();
   *malformed = !r.ok() || length > r.remaining();
@@ -63,7 +63,7 @@ bool OrderedRecordReader::PeekSequence(const ThreadCursor& cursor, uint64_t* seq
 }
 
 bool OrderedRecordReader::TakeRecord(uint32_t thread, ThreadCursor& cursor, Record* record) {
-  ByteReader r(std::span<const uint8_t>(cursor.records).subspan(cursor.at));
+  ByteReader r(cursor.records.bytes().subspan(cursor.at));
   uint8_t type = r.U8();
   uint64_t length = r.Varint();
   if (!r.ok() || length > r.remaining()) {
@@ -73,7 +73,7 @@ bool OrderedRecordReader::TakeRecord(uint32_t thread, ThreadCursor& cursor, Reco
     return false;
   }
   record->type = static_cast<RecordType>(type);
-  record->payload = std::span<const uint8_t>(cursor.records.data() + cursor.at + r.offset(), length);
+  record->payload = std::span<const uint8_t>(cursor.records.storage.data() + cursor.at + r.offset(), length);
   record->thread_id = thread;
   record->chunk = cursor.chunk_serial;
   cursor.at += r.offset() + length;
@@ -87,9 +87,9 @@ bool OrderedRecordReader::Next(Record* record) {
   if (threads_.size() == 1) {
     auto& [thread, cursor] = *threads_.begin();
     for (;;) {
-      if (cursor.loaded && cursor.at < cursor.records.size()) return TakeRecord(thread, cursor, record);
+      if (cursor.loaded && cursor.at < cursor.records.size) return TakeRecord(thread, cursor, record);
       cursor.loaded = false;
-      cursor.records.clear();
+      cursor.records.Clear();
       if (cursor.pending.empty()) {
         if (!scan_error_.empty()) Fail(scan_error_, scan_truncated_);
         return false;
@@ -102,9 +102,9 @@ bool OrderedRecordReader::Next(Record* record) {
     ThreadCursor* best = nullptr;
     uint64_t best_key = std::numeric_limits<uint64_t>::max();
     for (auto& [thread, cursor] : threads_) {
-      if (cursor.loaded && cursor.at >= cursor.records.size()) {
+      if (cursor.loaded && cursor.at >= cursor.records.size) {
         cursor.loaded = false;
-        cursor.records.clear();
+        cursor.records.Clear();
       }
       uint64_t key;
       if (cursor.loaded) {

@@ -45,7 +45,7 @@ class OrderedRecordReader final : public RecordSource {
  private:
   struct ThreadCursor {
     std::deque<ChunkLocation> pending;  // chunks not read yet, in file order
-    std::vector<uint8_t> records;       // the chunk being read
+    ByteBuffer records;                 // the chunk being read: bytes()
     size_t at = 0;
     bool loaded = false;
     uint64_t chunk_serial = 0;          // identifies the loaded chunk for CallDecoder

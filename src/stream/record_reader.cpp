@@ -46,20 +46,20 @@ bool NextRecordIn(std::span<const uint8_t> bytes, size_t* at, Record* record, st
 }
 
 bool RecordReader::Next(Record* record) {
-  while (at_ >= chunk_.size()) {
+  while (at_ >= chunk_.size) {
     chunk_offset_ = file_->offset();
     std::string error;
     if (!file_->NextChunk(&chunk_, &info_, &error)) {
       error_ = error;
       truncated_ = error.find("truncated") != std::string::npos;
-      chunk_.clear();
+      chunk_.Clear();
       return false;
     }
     at_ = 0;
     ++chunks_;
   }
   std::string error;
-  if (!NextRecordIn(chunk_, &at_, record, &error)) {
+  if (!NextRecordIn(chunk_.bytes(), &at_, record, &error)) {
     error_ = error + " in the chunk at byte " + std::to_string(chunk_offset_);
     return false;
   }

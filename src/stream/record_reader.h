@@ -51,7 +51,7 @@ class RecordReader {
   explicit RecordReader(std::unique_ptr<TraceFileReader> file) : file_(std::move(file)) {}
   std::unique_ptr<TraceFileReader> file_;
   FunctionTable functions_;
-  std::vector<uint8_t> chunk_;
+  ByteBuffer chunk_;  // the chunk being read: bytes()
   ChunkInfo info_{};
   size_t at_ = 0;
   uint64_t chunk_offset_ = 0;

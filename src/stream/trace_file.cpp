@@ -158,11 +158,40 @@ struct ChunkRead {
   std::string detail;     // Why it is truncated or corrupt.
 };
 
+class VectorSink final : public ChunkSink {
+ public:
+  explicit VectorSink(std::vector<uint8_t>* out) : out_(out) {}
+  uint8_t* Room(size_t n) override {
+    out_->resize(n);
+    return out_->data();
+  }
+  void Clear() override { out_->clear(); }
+
+ private:
+  std::vector<uint8_t>* out_;
+};
+
+// Grows only: a chunk read into it zero-fills nothing (ByteBuffer's storage
+// keeps its size; the bytes in use are [0, size)).
+class BufferSink final : public ChunkSink {
+ public:
+  explicit BufferSink(ByteBuffer* out) : out_(out) {}
+  uint8_t* Room(size_t n) override {
+    if (out_->storage.size() < n) out_->storage.resize(n);
+    out_->size = n;
+    return out_->storage.data();
+  }
+  void Clear() override { out_->Clear(); }
+
+ private:
+  ByteBuffer* out_;
+};
+
 // Reads and checks the chunk at `at`, decompressing into *out. Every length
 // from the file is checked against kMaxChunkBytes and the file size before it
 // is used to allocate or read. With `out` null only the header is read and
 // checked (the CRC and contents are checked when the chunk is really read).
-ChunkRead ReadChunkAt(int fd, uint64_t at, std::vector<uint8_t>* stored_buf, std::vector<uint8_t>* out) {
+ChunkRead ReadChunkAt(int fd, uint64_t at, std::vector<uint8_t>* stored_buf, ChunkSink* out) {
   ChunkRead r;
   const uint64_t size = FileSize(fd);  // Re-read: the file may still be growing.
   if (at == size) return r.status = ChunkStatus::kEnd, r;
@@ -211,12 +240,20 @@ ChunkRead ReadChunkAt(int fd, uint64_t at, std::vector<uint8_t>* stored_buf, std
     r.next = end;
     return r;
   }
-  stored_buf->resize(stored_size);
-  n = ReadAt(fd, at + kChunkHeaderSize, stored_buf->data(), stored_size);
+  // Stored bytes go straight to the sink when they are the raw ones; the
+  // stored buffer only grows, so that no chunk zero-fills it.
+  uint8_t* stored = nullptr;
+  if (codec == kCodecNone) {
+    stored = out->Room(stored_size);
+  } else {
+    if (stored_buf->size() < stored_size) stored_buf->resize(stored_size);
+    stored = stored_buf->data();
+  }
+  n = ReadAt(fd, at + kChunkHeaderSize, stored, stored_size);
   if (n < 0) return r.status = ChunkStatus::kCorrupt, r.detail = Format("read error: %s", strerror(errno)), r;
   if (n < static_cast<ssize_t>(stored_size))
     return r.status = ChunkStatus::kTruncated, r.detail = "the file shrank while it was read", r;
-  const uint32_t actual = ChunkCrc(h, stored_buf->data(), stored_size);
+  const uint32_t actual = ChunkCrc(h, stored, stored_size);
   if (actual != crc && !g_checksums_ignored) {
     r.status = ChunkStatus::kCorrupt;
     r.detail = Format("CRC mismatch (stored 0x%08" PRIx32 ", computed 0x%08" PRIx32 ")", crc, actual);
@@ -224,10 +261,10 @@ ChunkRead ReadChunkAt(int fd, uint64_t at, std::vector<uint8_t>* stored_buf, std
   }
 
   if (codec == kCodecNone) {
-    out->swap(*stored_buf);
+    // Read in place above.
   } else if (codec == kCodecLz4) {
-    out->resize(raw_size);
-    int got = LZ4_decompress_safe(reinterpret_cast<const char*>(stored_buf->data()), reinterpret_cast<char*>(out->data()),
+    uint8_t* raw = out->Room(raw_size);
+    int got = LZ4_decompress_safe(reinterpret_cast<const char*>(stored), reinterpret_cast<char*>(raw),
                                   static_cast<int>(stored_size), static_cast<int>(raw_size));
     if (got != static_cast<int>(raw_size)) {
       r.status = ChunkStatus::kCorrupt;
@@ -237,7 +274,7 @@ ChunkRead ReadChunkAt(int fd, uint64_t at, std::vector<uint8_t>* stored_buf, std
     }
   } else {
     // The frame states its content size: check it before allocating.
-    unsigned long long content = ZSTD_getFrameContentSize(stored_buf->data(), stored_size);
+    unsigned long long content = ZSTD_getFrameContentSize(stored, stored_size);
     if (content != raw_size) {
       r.status = ChunkStatus::kCorrupt;
       r.detail = content == ZSTD_CONTENTSIZE_ERROR || content == ZSTD_CONTENTSIZE_UNKNOWN
@@ -245,8 +282,8 @@ ChunkRead ReadChunkAt(int fd, uint64_t at, std::vector<uint8_t>* stored_buf, std
                      : Format("zstd frame holds %llu bytes, not %" PRIu32, content, raw_size);
       return r;
     }
-    out->resize(raw_size);
-    size_t got = ZSTD_decompress(out->data(), raw_size, stored_buf->data(), stored_size);
+    uint8_t* raw = out->Room(raw_size);
+    size_t got = ZSTD_decompress(raw, raw_size, stored, stored_size);
     if (ZSTD_isError(got) || got != raw_size) {
       r.status = ChunkStatus::kCorrupt;
       r.detail = ZSTD_isError(got) ? Format("zstd decompression failed: %s", ZSTD_getErrorName(got))
@@ -535,7 +572,8 @@ void TraceFileReader::LoadIndex() {
   const uint64_t index_offset = GetU64(trailer + 4);
   if (index_offset < data_start_ || index_offset > size - kTrailerSize - kChunkHeaderSize) return;
   std::vector<uint8_t> entries;
-  ChunkRead r = ReadChunkAt(fd_, index_offset, &stored_, &entries);
+  VectorSink entries_sink(&entries);
+  ChunkRead r = ReadChunkAt(fd_, index_offset, &stored_, &entries_sink);
   if (r.status != ChunkStatus::kOk || !r.is_index || r.next != size - kTrailerSize ||
       entries.size() != uint64_t{r.info.record_count} * kIndexEntrySize)
     return;
@@ -555,6 +593,16 @@ std::string TraceFileReader::ChunkError(uint64_t at, const std::string& what) co
 }
 
 bool TraceFileReader::NextChunk(std::vector<uint8_t>* records, ChunkInfo* info, std::string* error) {
+  VectorSink sink(records);
+  return NextChunkInto(&sink, info, error);
+}
+
+bool TraceFileReader::NextChunk(ByteBuffer* records, ChunkInfo* info, std::string* error) {
+  BufferSink sink(records);
+  return NextChunkInto(&sink, info, error);
+}
+
+bool TraceFileReader::NextChunkInto(ChunkSink* records, ChunkInfo* info, std::string* error) {
   error->clear();
   if (!failure_.empty()) return *error = failure_, false;
   if (complete() && offset_ == index_offset_) return false;
@@ -576,7 +624,7 @@ bool TraceFileReader::NextChunk(std::vector<uint8_t>* records, ChunkInfo* info, 
     ++chunks_read_;
     return true;
   }
-  records->clear();
+  records->Clear();
   *error = failure_;
   return false;
 }

@@ -13,7 +13,20 @@
 #include <string_view>
 #include <vector>
 
+#include "stream/byte_writer.h"
+
 namespace strata::stream {
+
+// Where a chunk's raw bytes go (trace_file.cpp): room for exactly n bytes,
+// every one of which is written before the chunk is handed out.
+class ChunkSink {
+ public:
+  virtual uint8_t* Room(size_t n) = 0;
+  virtual void Clear() = 0;
+
+ protected:
+  ~ChunkSink() = default;
+};
 
 inline constexpr uint32_t kTraceFormatVersion = 1;
 
@@ -126,6 +139,10 @@ class TraceFileReader {
   // the end of a file that stops on a chunk boundary); with *error set at a
   // truncated or corrupt chunk. A failure is sticky.
   bool NextChunk(std::vector<uint8_t>* records, ChunkInfo* info, std::string* error);
+  // The same into a buffer that only grows (its bytes in use are
+  // records->bytes()): no chunk zero-fills memory the decompressor then
+  // overwrites. For readers that go through a whole trace.
+  bool NextChunk(ByteBuffer* records, ChunkInfo* info, std::string* error);
 
   // True when the trailer and a valid index were found (the writer finished).
   bool complete() const { return index_offset_ != 0; }
@@ -148,6 +165,7 @@ class TraceFileReader {
   bool ReadHeader(std::string* error);
   void LoadIndex();
   std::string ChunkError(uint64_t at, const std::string& what) const;
+  bool NextChunkInto(ChunkSink* records, ChunkInfo* info, std::string* error);
 
   const std::string path_;
   const int fd_;

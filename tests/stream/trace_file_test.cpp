@@ -183,6 +183,38 @@ TEST_P(TraceFileCompressionTest, RoundTripsChunksHeaderAndFrameIndex) {
     EXPECT_LT(file_size, raw * 3 / 4) << "compression should shrink the repetitive half";
 }
 
+// Catches: a reused buffer that hands out bytes of an earlier, larger chunk,
+// or a size left over from one, when chunks shrink, grow, are empty or stored raw.
+TEST_P(TraceFileCompressionTest, AGrowingBufferReadsEveryChunkAsTheVectorDoes) {
+  const std::string path = Path("buffer.strata");
+  std::vector<Chunk> chunks = SampleChunks(3, 30000);
+  chunks.push_back({MakeRecords(40, 100), {3, 300, 5, 3}});    // Much smaller than the one before.
+  chunks.push_back({{}, {4, 400, 0, 4}});                      // Empty.
+  chunks.push_back({Bytes(90000, 0x5c), {5, 500, 9, 5}});      // Larger than any before.
+  std::mt19937 rng(2);
+  Bytes noise(2000);
+  for (auto& b : noise) b = static_cast<uint8_t>(rng());
+  chunks.push_back({noise, {6, 600, 1, 6}});                   // Stored raw.
+  WriteTrace(path, GetParam(), chunks, true);
+
+  std::string error;
+  auto reader = TraceFileReader::Open(path, &error);
+  ASSERT_TRUE(reader) << error;
+  ByteBuffer buffer;
+  ChunkInfo info;
+  size_t read = 0;
+  while (reader->NextChunk(&buffer, &info, &error)) {
+    ASSERT_LT(read, chunks.size());
+    const Bytes bytes(buffer.bytes().begin(), buffer.bytes().end());
+    EXPECT_EQ(bytes, chunks[read].records) << "chunk " << read;
+    EXPECT_EQ(info.first_sequence, chunks[read].info.first_sequence);
+    ++read;
+  }
+  EXPECT_EQ(error, "");
+  EXPECT_EQ(read, chunks.size());
+  EXPECT_GE(buffer.storage.size(), 90000u);  // kept for the next trace's chunks
+}
+
 // Catches: a reader that crashes on, or loses whole chunks before, a cut-short file.
 TEST_P(TraceFileCompressionTest, TruncationAtEveryByteReadsUpToTheLastWholeChunk) {
   const std::string full_path = Path("full.strata");
