@@ -4,6 +4,7 @@
 #include <GLES3/gl3.h>
 
 #include <algorithm>
+#include <chrono>
 
 #include "serve/log.h"
 #include "stream/byte_reader.h"
@@ -11,7 +12,6 @@
 #include "stream/record_format.h"
 #include "stream/record_reader.h"
 #include "stream/wire.h"
-#include "transport/deadline.h"
 #include "transport/token.h"
 
 namespace strata::serve {
@@ -51,11 +51,12 @@ void Connection::Refuse(const std::string& why, const std::string& program, cons
 bool Connection::Handshake() {
   // The whole handshake, header and body, within the limit: a peer that
   // sends part of one and goes quiet must not hold this thread.
-  const transport::Deadline deadline(kHandshakeTimeoutMs);
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(kHandshakeTimeoutMs);
   // `header`: a peer closing before the first byte is a probe (a port scan,
   // a client that gave up), dropped without a word.
   auto read_within_limit = [&](void* data, size_t n, bool header) {
-    const auto got = stream_->ReadFullyWithin(data, n, deadline.LeftMs());
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+    const auto got = stream_->ReadFullyWithin(data, n, static_cast<int>(std::max<int64_t>(left.count(), 0)));
     if (got == transport::ByteStream::ReadResult::kTimeout) {
       Log("dropped " + peer_.description + ": no handshake within " + std::to_string(kHandshakeTimeoutMs / 1000) +
           " s" + (stream_->error().empty() ? "" : " (" + stream_->error() + ")"));
