@@ -2,8 +2,6 @@
 
 #include <unistd.h>
 
-#include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <memory>
 #include <vector>
@@ -18,6 +16,7 @@
 #include "stream/call_decoder.h"
 #include "stream/wire.h"
 #include "transport/connect.h"
+#include "transport/deadline.h"
 #include "transport/token.h"
 
 namespace strata::remote {
@@ -97,11 +96,7 @@ std::unique_ptr<transport::ByteStream> Session::Handshake(const std::string& rol
   // The renderer's whole answer within the limit, its body too: a renderer
   // that stalls mid-answer must not hang the app forever.
   constexpr int kAnswerTimeoutMs = 30000;
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(kAnswerTimeoutMs);
-  auto left_ms = [&deadline] {
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
-    return static_cast<int>(std::max<int64_t>(left.count(), 0));
-  };
+  const transport::Deadline deadline(kAnswerTimeoutMs);
   uint8_t header[stream::wire::kHelloHeaderBytes];
   if (stream->ReadFullyWithin(header, sizeof header, kAnswerTimeoutMs) != transport::ByteStream::ReadResult::kOk) {
     *error = stream->error().empty() ? "the renderer at " + address_ + " did not answer the handshake"
@@ -116,7 +111,7 @@ std::unique_ptr<transport::ByteStream> Session::Handshake(const std::string& rol
   }
   std::vector<uint8_t> body(body_size);
   stream::wire::Hello answer;
-  const auto got = stream->ReadFullyWithin(body.data(), body.size(), left_ms());
+  const auto got = stream->ReadFullyWithin(body.data(), body.size(), deadline.LeftMs());
   if (got != transport::ByteStream::ReadResult::kOk || !stream::wire::DecodeHelloBody(body, &answer, &problem)) {
     if (got == transport::ByteStream::ReadResult::kTimeout && stream->error().empty()) {
       problem = "the renderer did not finish its handshake answer within " + std::to_string(kAnswerTimeoutMs / 1000) + " s";

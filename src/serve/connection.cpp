@@ -4,7 +4,6 @@
 #include <GLES3/gl3.h>
 
 #include <algorithm>
-#include <chrono>
 
 #include "serve/log.h"
 #include "stream/byte_reader.h"
@@ -12,6 +11,7 @@
 #include "stream/record_format.h"
 #include "stream/record_reader.h"
 #include "stream/wire.h"
+#include "transport/deadline.h"
 #include "transport/token.h"
 
 namespace strata::serve {
@@ -51,12 +51,11 @@ void Connection::Refuse(const std::string& why, const std::string& program, cons
 bool Connection::Handshake() {
   // The whole handshake, header and body, within the limit: a peer that
   // sends part of one and goes quiet must not hold this thread.
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(kHandshakeTimeoutMs);
+  const transport::Deadline deadline(kHandshakeTimeoutMs);
   // `header`: a peer closing before the first byte is a probe (a port scan,
   // a client that gave up), dropped without a word.
   auto read_within_limit = [&](void* data, size_t n, bool header) {
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
-    const auto got = stream_->ReadFullyWithin(data, n, static_cast<int>(std::max<int64_t>(left.count(), 0)));
+    const auto got = stream_->ReadFullyWithin(data, n, deadline.LeftMs());
     if (got == transport::ByteStream::ReadResult::kTimeout) {
       Log("dropped " + peer_.description + ": no handshake within " + std::to_string(kHandshakeTimeoutMs / 1000) +
           " s" + (stream_->error().empty() ? "" : " (" + stream_->error() + ")"));

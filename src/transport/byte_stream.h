@@ -14,6 +14,12 @@
 
 namespace strata::transport {
 
+// Why a read with a limit gave up in the middle of a message.
+inline std::string PartialMessageText(const std::string& peer, size_t came, size_t n, int timeout_ms) {
+  return peer + " sent " + std::to_string(came) + " of a message's " + std::to_string(n) +
+         " bytes and then nothing for " + std::to_string(timeout_ms) + " ms";
+}
+
 class ByteStream {
  public:
   enum class ReadResult { kOk, kTimeout, kClosed, kError };

@@ -4,13 +4,13 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstring>
 #include <mutex>
 #include <vector>
 
+#include "transport/deadline.h"
 #include "transport/shm_ring.h"
 #include "transport/socket_stream.h"
 #include "transport/sockets.h"
@@ -86,17 +86,12 @@ class AcceptedUnixStream final : public ByteStream {
   bool Flush() override { return Decided().Flush(); }
   bool ReadFully(void* data, size_t n) override { return ReadFullyWithin(data, n, -1) == ReadResult::kOk; }
   ReadResult ReadFullyWithin(void* data, size_t n, int timeout_ms) override {
+    const Deadline deadline(timeout_ms);  // the deciding counts against it too
     if (!inner_) {
-      const auto start = std::chrono::steady_clock::now();
       const ReadResult decided = Decide(timeout_ms);
       if (decided != ReadResult::kOk) return decided;
-      if (timeout_ms >= 0) {  // the limit covers the deciding too
-        const auto spent =
-            std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start).count();
-        timeout_ms = static_cast<int>(std::max<int64_t>(timeout_ms - spent, 0));
-      }
     }
-    return inner_->ReadFullyWithin(data, n, timeout_ms);
+    return inner_->ReadFullyWithin(data, n, deadline.LeftMs());
   }
   size_t PlacementPadding(size_t prefix, size_t n) const override {
     return inner_ ? inner_->PlacementPadding(prefix, n) : 0;

@@ -15,6 +15,8 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "transport/deadline.h"
+
 namespace strata::transport {
 namespace {
 
@@ -349,25 +351,16 @@ bool RingStream::ReadFully(void* data, size_t n) { return ReadFullyWithin(data, 
 ByteStream::ReadResult RingStream::ReadFullyWithin(void* data, size_t n, int timeout_ms) {
   auto* out = static_cast<uint8_t*>(data);
   size_t done = 0;
-  // The limit covers all n bytes, not only the first.
-  const auto deadline = Clock::now() + std::chrono::milliseconds(std::max(timeout_ms, 0));
+  const Deadline deadline(timeout_ms);  // all n bytes, not only the first
   while (done < n) {
     if (failed_) return ReadResult::kError;
     const int64_t available = Available();
     if (available < 0) return ReadResult::kError;
     if (available == 0) {
-      int wait_ms = -1;
-      if (timeout_ms >= 0) {
-        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
-        wait_ms = static_cast<int>(std::max<int64_t>(left, 0));
-      }
       const ReadResult got = Wait([&] { return Load(in_.head) != read_pos_; }, in_.reader_sleeping,
-                                  in_.data_ready_fd, wait_ms, read_spin_ns_);
+                                  in_.data_ready_fd, deadline.LeftMs(), read_spin_ns_);
       if (got == ReadResult::kOk) continue;
-      if (got == ReadResult::kTimeout && done > 0) {
-        error_ = peer_ + " sent " + std::to_string(done) + " of a message's " + std::to_string(n) +
-                 " bytes and then nothing for " + std::to_string(timeout_ms) + " ms";
-      }
+      if (got == ReadResult::kTimeout && done > 0) error_ = PartialMessageText(peer_, done, n, timeout_ms);
       if (got == ReadResult::kClosed && done > 0) {
         error_ += " in the middle of a message (" + std::to_string(done) + " of " + std::to_string(n) + " bytes came)";
       }

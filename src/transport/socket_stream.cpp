@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "transport/deadline.h"
 #include "transport/sockets.h"
 
 namespace strata::transport {
@@ -87,54 +88,10 @@ bool SocketStream::SendAll(const uint8_t* data, size_t n) {
   return true;
 }
 
-bool SocketStream::ReadFully(void* data, size_t n) { return ReadFullyWithin(data, n, -1) == ReadResult::kOk; }
+bool SocketStream::ReadFully(void* data, size_t n) { return Receive(static_cast<uint8_t*>(data), n, -1) == ReadResult::kOk; }
 
 ByteStream::ReadResult SocketStream::ReadFullyWithin(void* data, size_t n, int timeout_ms) {
-  if (timeout_ms < 0) return Receive(static_cast<uint8_t*>(data), n);
-  // The limit covers all n bytes: a peer that sends part of a message and
-  // then nothing must not hold its reader past it.
-  auto* out = static_cast<uint8_t*>(data);
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
-  size_t done = 0;
-  while (done < n) {
-    if (!HasBufferedInput()) {
-      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
-      const int ready = WaitFor(fd_, POLLIN, static_cast<int>(std::max<int64_t>(left.count(), 0)));
-      if (ready == 0) {
-        if (done > 0) error_ = PartialText(done, n, timeout_ms);
-        return ReadResult::kTimeout;
-      }
-      if (ready < 0) {
-        error_ = "cannot wait for " + peer_ + ": " + std::strerror(errno);
-        return ReadResult::kError;
-      }
-      if (!input_) input_ = std::make_unique_for_overwrite<uint8_t[]>(kInputBufferSize);
-      const ssize_t got = recv(fd_, input_.get(), kInputBufferSize, MSG_DONTWAIT);
-      if (got < 0 && (errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK)) continue;
-      if (got == 0 || (got < 0 && errno == ECONNRESET)) {
-        error_ = ClosedText();
-        if (done > 0)
-          error_ += " in the middle of a message (" + std::to_string(done) + " of " + std::to_string(n) + " bytes came)";
-        return ReadResult::kClosed;
-      }
-      if (got < 0) {
-        error_ = "cannot read from " + peer_ + ": " + std::strerror(errno);
-        return ReadResult::kError;
-      }
-      input_begin_ = 0;
-      input_end_ = static_cast<size_t>(got);
-    }
-    const size_t piece = std::min(n - done, input_end_ - input_begin_);
-    std::memcpy(out + done, input_.get() + input_begin_, piece);
-    input_begin_ += piece;
-    done += piece;
-  }
-  return ReadResult::kOk;
-}
-
-std::string SocketStream::PartialText(size_t done, size_t n, int timeout_ms) const {
-  return peer_ + " sent " + std::to_string(done) + " of a message's " + std::to_string(n) + " bytes and then nothing for " +
-         std::to_string(timeout_ms) + " ms";
+  return Receive(static_cast<uint8_t*>(data), n, timeout_ms);
 }
 
 ssize_t SocketStream::ReceiveSome(void* data, size_t n) {
@@ -151,12 +108,26 @@ ssize_t SocketStream::ReceiveSome(void* data, size_t n) {
   return recv(fd_, data, n, 0);
 }
 
-ByteStream::ReadResult SocketStream::Receive(uint8_t* data, size_t n) {
+ByteStream::ReadResult SocketStream::Receive(uint8_t* data, size_t n, int timeout_ms) {
+  // The limit covers all n bytes: a peer that sends part of a message and
+  // then nothing must not hold its reader past it.
+  const Deadline deadline(timeout_ms);
   size_t done = std::min(n, input_end_ - input_begin_);
   if (done > 0) std::memcpy(data, input_.get() + input_begin_, done);
   input_begin_ += done;
   while (done < n) {
     // Here the input buffer is empty.
+    if (deadline.limited()) {
+      const int ready = WaitFor(fd_, POLLIN, deadline.LeftMs());
+      if (ready == 0) {
+        if (done > 0) error_ = PartialMessageText(peer_, done, n, timeout_ms);
+        return ReadResult::kTimeout;
+      }
+      if (ready < 0) {
+        error_ = "cannot wait for " + peer_ + ": " + std::strerror(errno);
+        return ReadResult::kError;
+      }
+    }
     size_t left = n - done;
     bool in_place = left >= kInputBufferSize;
     if (!in_place && !input_) input_ = std::make_unique_for_overwrite<uint8_t[]>(kInputBufferSize);

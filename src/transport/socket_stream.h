@@ -39,14 +39,13 @@ class SocketStream final : public ByteStream {
 
  private:
   bool SendAll(const uint8_t* data, size_t n);
-  // Fills `data` from the input buffer and the socket; kOk, kClosed or kError.
-  ReadResult Receive(uint8_t* data, size_t n);
+  // Fills `data` from the input buffer and the socket within timeout_ms (< 0:
+  // no limit); kOk, kTimeout, kClosed or kError.
+  ReadResult Receive(uint8_t* data, size_t n, int timeout_ms);
   // recv(), looking without sleeping for spin_ns_ first.
   ssize_t ReceiveSome(void* data, size_t n);
   // The reason when the peer is gone: an orderly close or our own Shutdown().
   std::string ClosedText() const;
-  // The reason when a read with a limit ran out in the middle of a message.
-  std::string PartialText(size_t done, size_t n, int timeout_ms) const;
 
   const int fd_;
   const std::string peer_;

@@ -13,17 +13,10 @@
 #include <chrono>
 #include <cstring>
 
+#include "transport/deadline.h"
+
 namespace strata::transport {
 namespace {
-
-using Clock = std::chrono::steady_clock;
-
-// Milliseconds left before `deadline`; -1 (forever) when there is no limit.
-int RemainingMs(Clock::time_point deadline, int timeout_ms) {
-  if (timeout_ms < 0) return -1;
-  auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
-  return static_cast<int>(std::max<decltype(left)>(left, 0));
-}
 
 std::string DurationText(int ms) {
   return ms % 1000 == 0 ? std::to_string(ms / 1000) + " s" : std::to_string(ms) + " ms";
@@ -43,7 +36,7 @@ void SetNoDelayIfTcp(int fd) {
 int ConnectWithin(const Address& address, int timeout_ms, int* error_number) {
   int fd = socket(address.family(), SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
   if (fd < 0) return *error_number = errno, -1;
-  auto deadline = Clock::now() + std::chrono::milliseconds(std::max(timeout_ms, 0));
+  const Deadline deadline(timeout_ms);
   auto fail = [&](int number) {
     close(fd);
     *error_number = number;
@@ -54,7 +47,7 @@ int ConnectWithin(const Address& address, int timeout_ms, int* error_number) {
     int number = errno;
     if (number == EINPROGRESS || (number == EINTR && !address.is_unix())) {
       // TCP: the handshake goes on without us; wait for its outcome.
-      int ready = WaitFor(fd, POLLOUT, RemainingMs(deadline, timeout_ms));
+      int ready = WaitFor(fd, POLLOUT, deadline.LeftMs());
       if (ready == 0) return fail(ETIMEDOUT);
       if (ready < 0) return fail(errno);
       int outcome = 0;
@@ -66,7 +59,7 @@ int ConnectWithin(const Address& address, int timeout_ms, int* error_number) {
     if (number == EINTR) continue;
     if (number == EAGAIN && address.is_unix()) {
       // The server's backlog is full: it is busy, not gone. Try again until the deadline.
-      int left = RemainingMs(deadline, timeout_ms);
+      int left = deadline.LeftMs();
       if (left == 0) return fail(ETIMEDOUT);
       int pause_ms = left < 0 ? 10 : std::min(left, 10);
       usleep(static_cast<useconds_t>(pause_ms) * 1000);
@@ -116,10 +109,10 @@ bool ClearStaleSocket(const Address& address, std::string* error) {
 }  // namespace
 
 int WaitFor(int fd, short events, int timeout_ms) {
-  auto deadline = Clock::now() + std::chrono::milliseconds(std::max(timeout_ms, 0));
+  const Deadline deadline(timeout_ms);
   for (;;) {
     pollfd request{fd, events, 0};
-    int ready = poll(&request, 1, RemainingMs(deadline, timeout_ms));
+    int ready = poll(&request, 1, deadline.LeftMs());
     if (ready >= 0 || errno != EINTR) return ready;
   }
 }
@@ -163,9 +156,9 @@ int ConnectSocket(const Address& address, int timeout_ms, std::string* reason) {
 
 int AcceptWithin(int listen_fd, int timeout_ms, std::string* error) {
   error->clear();
-  auto deadline = Clock::now() + std::chrono::milliseconds(std::max(timeout_ms, 0));
+  const Deadline deadline(timeout_ms);
   for (;;) {
-    int ready = WaitFor(listen_fd, POLLIN, RemainingMs(deadline, timeout_ms));
+    int ready = WaitFor(listen_fd, POLLIN, deadline.LeftMs());
     if (ready == 0) return -1;
     if (ready < 0) return *error = std::strerror(errno), -1;
     int fd = accept4(listen_fd, nullptr, nullptr, SOCK_CLOEXEC);
