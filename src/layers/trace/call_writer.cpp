@@ -1,6 +1,7 @@
 #include "layers/trace/call_writer.h"
 
 #include <cstdlib>
+#include <optional>
 
 #include "common/gl_bindings.h"
 #include "common/log.h"
@@ -134,7 +135,9 @@ namespace {
 // an encoded entry.
 class RecordScope {
  public:
-  explicit RecordScope(stream::RecordType type) : stream_(CurrentStream()), w_(&stream_.record_scratch) {
+  // `frame` tags the entry; by default the frame being traced when it is pushed.
+  explicit RecordScope(stream::RecordType type, std::optional<uint32_t> frame = std::nullopt)
+      : stream_(CurrentStream()), w_(&stream_.record_scratch), frame_(frame) {
     stream_.record_scratch.Clear();
     at_ = w_.BeginRecord(static_cast<uint8_t>(type));
   }
@@ -153,7 +156,7 @@ class RecordScope {
     bool external = size > raw::kMaxInlineBlob;
     size_t need = 3 * raw::kWord + (external ? raw::kWord : raw::Padded(size));
     uint8_t* entry = EntryRoom(stream_, need);
-    const uint32_t frame = session.frame();
+    const uint32_t frame = frame_ ? *frame_ : session.frame();
     uint64_t words[3] = {raw::kEntryEncoded | static_cast<uint64_t>(frame) << 32, session.PeekSequence(),
                          size | (external ? raw::kExternal : 0)};
     std::memcpy(entry, words, sizeof words);
@@ -173,6 +176,7 @@ class RecordScope {
 
   ThreadStream& stream_;
   stream::ByteWriter w_;
+  std::optional<uint32_t> frame_;
   size_t at_;
 };
 
@@ -186,11 +190,11 @@ void EmitMemory(const void* address, size_t size) {
 
 void EmitFrameEnd() {
   if (!Tracing()) return;
-  {
-    RecordScope record(stream::RecordType::kFrame);
-    record.w().Varint(TraceSession::Get().frame());
-  }
-  TraceSession::Get().EndFrame();
+  // The frame's number is taken and advanced in one step: read first and
+  // advanced after, two threads swapping at once both ended the same frame.
+  const uint32_t ended = TraceSession::Get().EndFrame();
+  RecordScope record(stream::RecordType::kFrame, ended);
+  record.w().Varint(ended);
 }
 
 void EmitFramebuffer(uint32_t framebuffer, int32_t x, int32_t y, uint32_t width, uint32_t height,

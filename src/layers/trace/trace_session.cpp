@@ -349,9 +349,10 @@ void TraceSession::WriterLoop() {
   }
 }
 
-void TraceSession::EndFrame() {
-  uint32_t next = frame_.fetch_add(1, std::memory_order_relaxed) + 1;
-  if (sink_) sink_->AddFrame(next, sequence_.load(std::memory_order_relaxed));
+uint32_t TraceSession::EndFrame() {
+  uint32_t ended = frame_.fetch_add(1, std::memory_order_relaxed);
+  if (sink_) sink_->AddFrame(ended + 1, sequence_.load(std::memory_order_relaxed));
+  return ended;
 }
 
 void TraceSession::Fail(const std::string& error) {

@@ -123,8 +123,9 @@ class TraceSession {
   }
   static uint64_t MonotonicNs();
   uint32_t frame() const { return frame_.load(std::memory_order_relaxed); }
-  // Called after eglSwapBuffers: the next call starts frame + 1.
-  void EndFrame();
+  // Called after eglSwapBuffers: the next call starts frame + 1. Returns the
+  // number of the frame that ended (each swap gets its own, whatever thread).
+  uint32_t EndFrame();
 
   ThreadStream& RegisterThread();
   // The producer's slow path: makes `need` contiguous bytes writable after
