@@ -102,11 +102,8 @@ class LoopReplay {
       }
       if (record.type == stream::RecordType::kFrame) {
         ++frame_;
-        if (frame_ == options_.first_frame) StartRange();
-        if (frame_ == 1) {
-          steady_start_ = Clock::now();
-          steady_traced_start_ns_ = dispatch_.last_end_ns();
-        }
+        if (frame_ == options_.first_frame) Mark(&range_);
+        if (frame_ == 1) Mark(&steady_);
         if (frame_ > options_.last_frame) break;
         if (show_progress && Clock::now() - last_progress > std::chrono::seconds(1)) {
           last_progress = Clock::now();
@@ -141,13 +138,13 @@ class LoopReplay {
       // The original run's time for the frames replayed: from the end of the frame before the range.
       const uint64_t range_end = options_.last_frame == UINT64_MAX ? frame_ : std::min(frame_, options_.last_frame + 1);
       result_->frames = range_end > options_.first_frame ? range_end - options_.first_frame : 0;
-      result_->traced_seconds = range_started_ ? double(dispatch_.last_end_ns() - range_traced_start_ns_) / 1e9 : 0;
+      result_->traced_seconds = range_.started ? double(dispatch_.last_end_ns() - range_.traced_ns) / 1e9 : 0;
     } else if (dispatch_.calls() != 0) {
       result_->traced_seconds = double(dispatch_.last_end_ns() - dispatch_.first_start_ns()) / 1e9;
       if (frame_ >= 2 && !dispatch_.stopped()) {
         result_->steady_frames = frame_ - 1;
-        result_->traced_steady_seconds = double(dispatch_.last_end_ns() - steady_traced_start_ns_) / 1e9;
-        result_->steady_seconds.push_back(std::chrono::duration<double>(range_end_ - steady_start_).count());
+        result_->traced_steady_seconds = double(dispatch_.last_end_ns() - steady_.traced_ns) / 1e9;
+        result_->steady_seconds.push_back(std::chrono::duration<double>(range_end_ - steady_.at).count());
       }
     }
     if (!source.error().empty()) {
@@ -163,7 +160,7 @@ class LoopReplay {
 
   // With a frame range: the seconds from its first call to its last frame's end.
   double RangeSeconds() const {
-    return std::chrono::duration<double>(range_end_ - (range_started_ ? range_start_ : range_end_)).count();
+    return std::chrono::duration<double>(range_end_ - (range_.started ? range_.at : range_end_)).count();
   }
 
  private:
@@ -174,10 +171,16 @@ class LoopReplay {
            dispatch_.executor().DrawsIntoSurface(static_cast<uint32_t>(call.thread));
   }
 
-  void StartRange() {
-    range_started_ = true;
-    range_start_ = Clock::now();
-    range_traced_start_ns_ = dispatch_.last_end_ns();
+  // Where a timed span starts, in this run and in the recorded one.
+  struct SpanStart {
+    bool started = false;
+    Clock::time_point at{};
+    uint64_t traced_ns = 0;
+  };
+  void Mark(SpanStart* span) {
+    span->started = true;
+    span->at = Clock::now();
+    span->traced_ns = dispatch_.last_end_ns();
   }
 
   void BeforeSwap(uint32_t thread) {
@@ -244,11 +247,9 @@ class LoopReplay {
   SelfCheck check_;
   uint64_t frame_ = 0;
   std::string snapshot_error_;
-  bool range_started_ = false;
-  Clock::time_point range_start_{}, range_end_{};
-  uint64_t range_traced_start_ns_ = 0;
-  Clock::time_point steady_start_{};  // the first frame's end
-  uint64_t steady_traced_start_ns_ = 0;
+  SpanStart range_;   // the first frame of --frames
+  SpanStart steady_;  // the first frame's end: the frames after it hold no setup
+  Clock::time_point range_end_{};
 };
 
 // Why the draws into the surface before `first_frame` matter, or empty when
