@@ -145,7 +145,8 @@ ByteStream::ReadResult SocketStream::Receive(uint8_t* data, size_t n, int timeou
       }
       continue;
     }
-    if (got < 0 && errno == EINTR) continue;
+    // Readiness can be spurious (poll's word on a socket is a hint); with a limit, wait again.
+    if (got < 0 && (errno == EINTR || (deadline.limited() && (errno == EAGAIN || errno == EWOULDBLOCK)))) continue;
     if (got == 0 || errno == ECONNRESET) {
       error_ = ClosedText();
       if (done > 0)
