@@ -28,12 +28,41 @@ void OrderedRecordReader::Fail(const std::string& message, bool truncated) {
   failed_ = true;
 }
 
+std::shared_ptr<ByteBuffer> OrderedRecordReader::TakeChunkBuffer() {
+  constexpr size_t kSpareBuffers = 8;
+  std::unique_ptr<ByteBuffer> buffer;
+  {
+    std::lock_guard<std::mutex> lock(buffers_->mu);
+    if (!buffers_->spare.empty()) {
+      buffer = std::move(buffers_->spare.back());
+      buffers_->spare.pop_back();
+    }
+  }
+  if (!buffer) buffer = std::make_unique<ByteBuffer>();
+  buffer->Clear();
+  // Released on whichever thread lets go last (a reader ahead's consumer):
+  // the pool outlives this reader for that.
+  return std::shared_ptr<ByteBuffer>(buffer.release(), [pool = buffers_](ByteBuffer* released) {
+    std::unique_ptr<ByteBuffer> owned(released);
+    std::lock_guard<std::mutex> lock(pool->mu);
+    if (pool->spare.size() < kSpareBuffers) pool->spare.push_back(std::move(owned));
+  });
+}
+
+std::shared_ptr<const void> OrderedRecordReader::PayloadOwner(uint64_t chunk) const {
+  for (const auto& [thread, cursor] : threads_) {
+    if (cursor.records && cursor.chunk_serial == chunk) return cursor.records;
+  }
+  return nullptr;
+}
+
 bool OrderedRecordReader::Load(uint32_t thread, ThreadCursor& cursor) {
   ChunkLocation chunk = cursor.pending.front();
   cursor.pending.pop_front();
   std::string error;
   ChunkInfo info;
-  if (!file_->SeekToChunkAt(chunk.offset, &error) || !file_->NextChunk(&cursor.records, &info, &error)) {
+  cursor.records = TakeChunkBuffer();
+  if (!file_->SeekToChunkAt(chunk.offset, &error) || !file_->NextChunk(cursor.records.get(), &info, &error)) {
     if (error.empty()) error = "chunk at byte " + std::to_string(chunk.offset) + " could not be read";
     Fail(error, error.find("truncated") != std::string::npos);
     return false;
@@ -50,7 +79,7 @@ bool OrderedRecordReader::Load(uint32_t thread, ThreadCursor& cursor) {
 }
 
 bool OrderedRecordReader::PeekSequence(const ThreadCursor& cursor, uint64_t* sequence, bool* malformed) const {
-  ByteReader r(cursor.records.bytes().subspan(cursor.at));
+  ByteReader r(cursor.records->bytes().subspan(cursor.at));
   uint8_t type = r.U8();
   uint64_t length = r.Varint();
   *malformed = !r.ok() || length > r.remaining();
@@ -63,7 +92,7 @@ bool OrderedRecordReader::PeekSequence(const ThreadCursor& cursor, uint64_t* seq
 }
 
 bool OrderedRecordReader::TakeRecord(uint32_t thread, ThreadCursor& cursor, Record* record) {
-  ByteReader r(cursor.records.bytes().subspan(cursor.at));
+  ByteReader r(cursor.records->bytes().subspan(cursor.at));
   uint8_t type = r.U8();
   uint64_t length = r.Varint();
   if (!r.ok() || length > r.remaining()) {
@@ -73,7 +102,7 @@ bool OrderedRecordReader::TakeRecord(uint32_t thread, ThreadCursor& cursor, Reco
     return false;
   }
   record->type = static_cast<RecordType>(type);
-  record->payload = std::span<const uint8_t>(cursor.records.storage.data() + cursor.at + r.offset(), length);
+  record->payload = std::span<const uint8_t>(cursor.records->storage.data() + cursor.at + r.offset(), length);
   record->thread_id = thread;
   record->chunk = cursor.chunk_serial;
   cursor.at += r.offset() + length;
@@ -87,9 +116,9 @@ bool OrderedRecordReader::Next(Record* record) {
   if (threads_.size() == 1) {
     auto& [thread, cursor] = *threads_.begin();
     for (;;) {
-      if (cursor.loaded && cursor.at < cursor.records.size) return TakeRecord(thread, cursor, record);
+      if (cursor.loaded && cursor.at < cursor.records->size) return TakeRecord(thread, cursor, record);
       cursor.loaded = false;
-      cursor.records.Clear();
+      cursor.records.reset();
       if (cursor.pending.empty()) {
         if (!scan_error_.empty()) Fail(scan_error_, scan_truncated_);
         return false;
@@ -102,9 +131,9 @@ bool OrderedRecordReader::Next(Record* record) {
     ThreadCursor* best = nullptr;
     uint64_t best_key = std::numeric_limits<uint64_t>::max();
     for (auto& [thread, cursor] : threads_) {
-      if (cursor.loaded && cursor.at >= cursor.records.size) {
+      if (cursor.loaded && cursor.at >= cursor.records->size) {
         cursor.loaded = false;
-        cursor.records.Clear();
+        cursor.records.reset();
       }
       uint64_t key;
       if (cursor.loaded) {

@@ -11,6 +11,7 @@
 #include <deque>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <span>
 #include <string>
 #include <vector>
@@ -41,11 +42,19 @@ class OrderedRecordReader final : public RecordSource {
   // Empty after a clean end; otherwise what stopped the reading, with the byte offset.
   const std::string& error() const override { return error_; }
   bool truncated() const override { return truncated_; }
+  // The chunk buffer the record came from: each chunk is read into a buffer
+  // of its own, which goes back to a pool once nobody holds it.
+  std::shared_ptr<const void> PayloadOwner(uint64_t chunk) const override;
 
  private:
+  // Decompressed chunks' buffers not in use, for the next chunks (they only grow).
+  struct ChunkBuffers {
+    std::mutex mu;
+    std::vector<std::unique_ptr<ByteBuffer>> spare;
+  };
   struct ThreadCursor {
     std::deque<ChunkLocation> pending;  // chunks not read yet, in file order
-    ByteBuffer records;                 // the chunk being read: bytes()
+    std::shared_ptr<ByteBuffer> records;  // the chunk being read: bytes(); null when none is
     size_t at = 0;
     bool loaded = false;
     uint64_t chunk_serial = 0;          // identifies the loaded chunk for CallDecoder
@@ -54,6 +63,7 @@ class OrderedRecordReader final : public RecordSource {
   };
 
   explicit OrderedRecordReader(std::unique_ptr<TraceFileReader> file) : file_(std::move(file)) {}
+  std::shared_ptr<ByteBuffer> TakeChunkBuffer();
   bool Load(uint32_t thread, ThreadCursor& cursor);
   // The sequence of the call at the cursor, or false when the record there is not a call.
   bool PeekSequence(const ThreadCursor& cursor, uint64_t* sequence, bool* malformed) const;
@@ -61,6 +71,7 @@ class OrderedRecordReader final : public RecordSource {
   void Fail(const std::string& message, bool truncated);
 
   std::unique_ptr<TraceFileReader> file_;
+  std::shared_ptr<ChunkBuffers> buffers_ = std::make_shared<ChunkBuffers>();
   FunctionTable functions_;
   std::map<uint32_t, ThreadCursor> threads_;
   uint64_t serials_ = 0;

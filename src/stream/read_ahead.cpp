@@ -1,5 +1,7 @@
 #include "stream/read_ahead.h"
 
+#include <algorithm>
+#include <cstdint>
 #include <cstring>
 
 namespace strata::stream {
@@ -42,16 +44,38 @@ void ReadAhead::Read() {
     }
     if (!batch) batch = std::make_unique<Batch>();
     batch->bytes.clear();
+    batch->owners.clear();
     batch->entries.clear();
     batch->last = false;
-    while (batch->bytes.size() < kBatchBytes && batch->entries.size() < kBatchRecords) {
+    size_t payload_bytes = 0;
+    uint64_t owned_chunk = UINT64_MAX;  // the chunk `owner` keeps
+    std::shared_ptr<const void> owner;
+    while (payload_bytes < kBatchBytes && batch->entries.size() < kBatchRecords) {
       if (!source_.Next(&record)) {
         more = false;
         break;
       }
-      const size_t offset = batch->bytes.size();
-      batch->bytes.insert(batch->bytes.end(), record.payload.begin(), record.payload.end());
-      batch->entries.push_back({record.type, record.thread_id, record.chunk, offset, record.payload.size()});
+      if (record.chunk != owned_chunk) {
+        owned_chunk = record.chunk;
+        owner = source_.PayloadOwner(record.chunk);
+        // Threads' chunks interleave: each is held once per batch.
+        if (owner && std::find(batch->owners.begin(), batch->owners.end(), owner) == batch->owners.end()) {
+          batch->owners.push_back(owner);
+        }
+      }
+      payload_bytes += record.payload.size();
+      if (owner) {
+        batch->entries.push_back(
+            {record.type, false, record.thread_id, record.chunk, record.payload.data(), 0, record.payload.size()});
+      } else {
+        const size_t offset = batch->bytes.size();
+        batch->bytes.insert(batch->bytes.end(), record.payload.begin(), record.payload.end());
+        batch->entries.push_back({record.type, true, record.thread_id, record.chunk, nullptr, offset, record.payload.size()});
+      }
+    }
+    // The copies' addresses are known once the bytes stop growing.
+    for (Entry& e : batch->entries) {
+      if (e.copied) e.data = batch->bytes.data() + e.offset;
     }
     std::lock_guard<std::mutex> lock(mu_);
     if (!more) {
@@ -75,17 +99,17 @@ bool ReadAhead::Next(Record* record) {
       // cache by the time its payload's address is read from it.
       const std::vector<Entry>& entries = current_->entries;
       if (at_ + 2 * kPrefetchRecords < entries.size()) __builtin_prefetch(&entries[at_ + 2 * kPrefetchRecords]);
-      if (at_ + kPrefetchRecords < entries.size()) {
-        __builtin_prefetch(current_->bytes.data() + entries[at_ + kPrefetchRecords].offset);
-      }
+      if (at_ + kPrefetchRecords < entries.size()) __builtin_prefetch(entries[at_ + kPrefetchRecords].data);
       const Entry& e = entries[at_++];
       record->type = e.type;
       record->thread_id = e.thread_id;
       record->chunk = e.chunk;
-      record->payload = std::span<const uint8_t>(current_->bytes.data() + e.offset, e.size);
+      record->payload = std::span<const uint8_t>(e.data, e.size);
       return true;
     }
     if (ended_) return false;
+    // The source's chunk buffers go back to it as soon as their records are used.
+    if (current_) current_->owners.clear();
     std::unique_lock<std::mutex> lock(mu_);
     if (current_) {
       if (current_->last) {

@@ -1,9 +1,10 @@
 #pragma once
 // A record source read on a thread of its own: while the caller runs one
 // batch of records, the next ones are read, decompressed and put in call
-// order (a trace file's OrderedRecordReader) on the other core. The records
-// it hands out are the source's, copied into batches; a payload stays valid
-// until the next Next(), as any RecordSource promises.
+// order (a trace file's OrderedRecordReader) on the other core. A batch
+// holds on to the source's chunk buffers where the source lets it
+// (PayloadOwner) and copies the payloads only where it does not; a payload
+// stays valid until the next Next(), as any RecordSource promises.
 
 #include <condition_variable>
 #include <cstdint>
@@ -34,12 +35,15 @@ class ReadAhead final : public RecordSource {
  private:
   struct Entry {
     RecordType type;
+    bool copied;  // into the batch's bytes, at `offset`; else the source's, at `data`
     uint32_t thread_id;
     uint64_t chunk;
+    const uint8_t* data;
     size_t offset, size;
   };
   struct Batch {
-    std::vector<uint8_t> bytes;
+    std::vector<uint8_t> bytes;  // payloads copied (their source keeps none)
+    std::vector<std::shared_ptr<const void>> owners;  // what keeps the other payloads valid
     std::vector<Entry> entries;
     bool last = false;  // the source ended after this batch
   };

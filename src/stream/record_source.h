@@ -2,6 +2,8 @@
 // Where records come from, one at a time in the order they are to run: a
 // trace file (OrderedRecordReader) or, for the renderer, a connection.
 
+#include <cstdint>
+#include <memory>
 #include <string>
 
 #include "stream/record_reader.h"
@@ -17,6 +19,10 @@ class RecordSource {
   virtual const std::string& error() const = 0;
   // The records stopped because the stream was cut short (not damaged).
   virtual bool truncated() const = 0;
+  // For the record Next() just gave: something that, while held, keeps the
+  // payloads of its chunk valid past the next Next() (so a reader ahead can
+  // hand them on without copying them). Null: they are not kept (the default).
+  virtual std::shared_ptr<const void> PayloadOwner(uint64_t /*chunk*/) const { return nullptr; }
 };
 
 }  // namespace strata::stream

@@ -1,10 +1,13 @@
 // ReadAhead hands out exactly the records of its source, in order, with
-// their bytes, across many batches; the source's error and truncation come
-// out once its records are used up; a reader stopped early does not hang.
+// their bytes, across many batches, whether it holds the source's chunk
+// buffers or copies the payloads; it lets go of the buffers once their
+// records are used; the source's error and truncation come out once its
+// records are used up; a reader stopped early does not hang.
 #include "stream/read_ahead.h"
 
 #include <gtest/gtest.h>
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -61,6 +64,87 @@ TEST(ReadAhead, HandsOutEveryRecordInOrder) {
   EXPECT_EQ(n, 20000u);
   EXPECT_TRUE(records.error().empty());
   EXPECT_FALSE(records.Next(&record)) << "stays at the end";
+}
+
+// Chunks of 100 records, each chunk in a buffer of its own that the source
+// drops when it moves on, as OrderedRecordReader does; every third chunk is
+// offered without an owner, its payloads in one scratch buffer overwritten
+// by each Next(), so ReadAhead must copy those.
+class ChunkedSource final : public strata::stream::RecordSource {
+ public:
+  explicit ChunkedSource(size_t count) : count_(count) {}
+  bool Next(Record* record) override {
+    if (next_ == count_) return false;
+    const uint64_t chunk = next_ / 100;
+    const size_t size = 1 + next_ % 700;
+    const uint8_t fill = static_cast<uint8_t>(next_ * 7);
+    if (Owned(chunk)) {
+      if (!buffer_ || chunk != buffer_chunk_) {
+        buffer_ = std::make_shared<std::vector<uint8_t>>();
+        buffer_->reserve(100 * 700);  // addresses stay put as the chunk fills
+        buffer_chunk_ = chunk;
+        handed_out_.push_back(buffer_);
+      }
+      const size_t at = buffer_->size();
+      buffer_->insert(buffer_->end(), size, fill);
+      record->payload = std::span<const uint8_t>(buffer_->data() + at, size);
+    } else {
+      buffer_.reset();
+      scratch_.assign(size, fill);
+      record->payload = scratch_;
+    }
+    record->type = RecordType::kCall;
+    record->thread_id = 1;
+    record->chunk = chunk;
+    ++next_;
+    return true;
+  }
+  const std::string& error() const override { return error_; }
+  bool truncated() const override { return false; }
+  std::shared_ptr<const void> PayloadOwner(uint64_t chunk) const override {
+    return Owned(chunk) && buffer_chunk_ == chunk ? buffer_ : nullptr;
+  }
+  // Chunk buffers someone still holds (the source holds at most its current one).
+  size_t Alive() const {
+    size_t n = 0;
+    for (const auto& weak : handed_out_) n += !weak.expired();
+    return n;
+  }
+  size_t Owners() const { return handed_out_.size(); }
+
+ private:
+  static bool Owned(uint64_t chunk) { return chunk % 3 != 2; }
+  size_t count_, next_ = 0;
+  std::shared_ptr<std::vector<uint8_t>> buffer_;
+  uint64_t buffer_chunk_ = UINT64_MAX;
+  std::vector<std::weak_ptr<std::vector<uint8_t>>> handed_out_;
+  std::vector<uint8_t> scratch_;
+  std::string error_;
+};
+
+TEST(ReadAhead, HoldsTheSourcesChunksOrCopiesAndLetsGoOfThem) {
+  ChunkedSource source(200000);  // 2,000 chunks, 1,334 of them owned
+  size_t most_alive = 0;
+  {
+    ReadAhead records(source);
+    Record record;
+    size_t n = 0;
+    while (records.Next(&record)) {
+      ASSERT_EQ(record.payload.size(), 1 + n % 700) << n;
+      ASSERT_EQ(record.payload.front(), static_cast<uint8_t>(n * 7)) << n;
+      ASSERT_EQ(record.payload.back(), static_cast<uint8_t>(n * 7)) << n;
+      ASSERT_EQ(record.chunk, n / 100);
+      if (n % 1000 == 0) most_alive = std::max(most_alive, source.Alive());
+      ++n;
+    }
+    EXPECT_EQ(n, 200000u);
+  }
+  EXPECT_EQ(source.Owners(), 1334u);
+  // Only the batches read ahead and the one handed out hold chunks (at most
+  // 6 batches of 4,096 records: 246 chunks, 164 of them owned), never the whole file.
+  EXPECT_LE(most_alive, 170u);
+  EXPECT_GT(most_alive, 1u) << "the batches hold the source's chunks instead of copying their records";
+  EXPECT_LE(source.Alive(), 1u) << "every chunk but the source's own last one is let go";
 }
 
 TEST(ReadAhead, TheSourcesErrorComesAfterItsRecords) {
