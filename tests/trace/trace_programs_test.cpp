@@ -38,6 +38,21 @@ std::string Temp(const std::string& name) {
   return dir + "/" + name + "-" + std::to_string(getpid());
 }
 
+// Waits (up to 30 s) until process `pid` listens on its trace control
+// socket: on a loaded machine a program under `strata run` may take longer
+// than the tests' pause to start, and an attach before it listens fails.
+void WaitUntilAttachable(pid_t pid) {
+  const std::string name = "@strata-trace-" + std::to_string(pid);
+  for (int tries = 0; tries < 600; ++tries) {
+    std::ifstream sockets("/proc/net/unix");
+    for (std::string line; std::getline(sockets, line);) {
+      if (line.size() >= name.size() && line.compare(line.size() - name.size(), name.size(), name) == 0) return;
+    }
+    usleep(50000);
+  }
+  ADD_FAILURE() << "process " << pid << " never listened on " << name;
+}
+
 // Runs `argv` traced, with the call counter above the tracer and the test's
 // counting shim preloaded; checks that the trace holds exactly the calls both
 // saw, all decodable and covered.
@@ -447,6 +462,7 @@ TEST(AttachDetach, TraceableProcessIsSwitchedOnAndOffTwice) {
     _exit(127);
   }
   close(out[1]);
+  WaitUntilAttachable(app);
   usleep(1500000);  // started and rendering (its first EGL call long made)
   std::string pid = std::to_string(app);
   std::string first = Temp("attach1.strace"), second = Temp("attach2.strace");
@@ -542,7 +558,8 @@ void TraceByAttach(const std::vector<std::string>& program, const std::vector<st
     execv(STRATA_CLI, argv.data());
     _exit(127);
   }
-  usleep(1500000);
+  WaitUntilAttachable(app);
+  usleep(1500000);  // and rendering
   const std::string pid = std::to_string(app);
   ProcessResult on = RunProcess({STRATA_CLI, "trace", "--attach", pid, "--capture", "swap", "-o", trace});
   EXPECT_EQ(on.exit_code, 0) << on.err;
