@@ -45,26 +45,23 @@ void ReadAhead::Read() {
     if (!batch) batch = std::make_unique<Batch>();
     batch->bytes.clear();
     batch->owners.clear();
+    batch->owned_chunks.clear();
     batch->entries.clear();
     batch->last = false;
     size_t payload_bytes = 0;
-    uint64_t owned_chunk = UINT64_MAX;  // the chunk `owner` keeps
-    std::shared_ptr<const void> owner;
+    uint64_t chunk = UINT64_MAX;  // the chunk of the record before
+    bool owned = false;           // and whether the batch holds it
     while (payload_bytes < kBatchBytes && batch->entries.size() < kBatchRecords) {
       if (!source_.Next(&record)) {
         more = false;
         break;
       }
-      if (record.chunk != owned_chunk) {
-        owned_chunk = record.chunk;
-        owner = source_.PayloadOwner(record.chunk);
-        // Threads' chunks interleave: each is held once per batch.
-        if (owner && std::find(batch->owners.begin(), batch->owners.end(), owner) == batch->owners.end()) {
-          batch->owners.push_back(owner);
-        }
+      if (record.chunk != chunk) {
+        chunk = record.chunk;
+        owned = Hold(*batch, chunk);
       }
       payload_bytes += record.payload.size();
-      if (owner) {
+      if (owned) {
         batch->entries.push_back(
             {record.type, false, record.thread_id, record.chunk, record.payload.data(), 0, record.payload.size()});
       } else {
@@ -88,6 +85,19 @@ void ReadAhead::Read() {
   }
 }
 
+// Out of line: it runs once per chunk, and inlined it kept the per-record
+// loop around it from inlining its own appends.
+[[gnu::noinline]] bool ReadAhead::Hold(Batch& batch, uint64_t chunk) {
+  // Threads' chunks interleave: the source is asked once per chunk and batch.
+  auto known = std::find(batch.owned_chunks.begin(), batch.owned_chunks.end(), chunk);
+  if (known == batch.owned_chunks.end()) {
+    batch.owned_chunks.push_back(chunk);
+    batch.owners.push_back(source_.PayloadOwner(chunk));
+    known = batch.owned_chunks.end() - 1;
+  }
+  return batch.owners[static_cast<size_t>(known - batch.owned_chunks.begin())] != nullptr;
+}
+
 bool ReadAhead::Next(Record* record) {
   while (true) {
     if (current_ && at_ < current_->entries.size()) {
@@ -109,7 +119,10 @@ bool ReadAhead::Next(Record* record) {
     }
     if (ended_) return false;
     // The source's chunk buffers go back to it as soon as their records are used.
-    if (current_) current_->owners.clear();
+    if (current_) {
+      current_->owners.clear();
+      current_->owned_chunks.clear();
+    }
     std::unique_lock<std::mutex> lock(mu_);
     if (current_) {
       if (current_->last) {

@@ -43,11 +43,14 @@ class ReadAhead final : public RecordSource {
   };
   struct Batch {
     std::vector<uint8_t> bytes;  // payloads copied (their source keeps none)
-    std::vector<std::shared_ptr<const void>> owners;  // what keeps the other payloads valid
+    std::vector<std::shared_ptr<const void>> owners;  // what keeps the other payloads valid (or null)
+    std::vector<uint64_t> owned_chunks;               // the chunk of each of `owners`
     std::vector<Entry> entries;
     bool last = false;  // the source ended after this batch
   };
   void Read();
+  // Whether `batch` holds `chunk`'s buffer (asking the source the first time): its records need no copy.
+  bool Hold(Batch& batch, uint64_t chunk);
 
   RecordSource& source_;
   std::mutex mu_;

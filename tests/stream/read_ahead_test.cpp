@@ -147,6 +147,62 @@ TEST(ReadAhead, HoldsTheSourcesChunksOrCopiesAndLetsGoOfThem) {
   EXPECT_LE(source.Alive(), 1u) << "every chunk but the source's own last one is let go";
 }
 
+// Two threads' chunks in turns, a record from each, as OrderedRecordReader
+// merges threads: each chunk buffer is held while any batch needs it.
+class InterleavedSource final : public strata::stream::RecordSource {
+ public:
+  explicit InterleavedSource(size_t count) : count_(count) {}
+  bool Next(Record* record) override {
+    if (next_ == count_) return false;
+    const size_t thread = next_ % 2;
+    const uint64_t chunk = (next_ / 2 / 100) * 2 + thread;
+    Stream& s = streams_[thread];
+    if (!s.buffer || s.chunk != chunk) {
+      s.buffer = std::make_shared<std::vector<uint8_t>>();
+      s.buffer->reserve(100 * 64);
+      s.chunk = chunk;
+    }
+    const size_t at = s.buffer->size();
+    s.buffer->insert(s.buffer->end(), 1 + next_ % 64, static_cast<uint8_t>(next_ * 13));
+    record->payload = std::span<const uint8_t>(s.buffer->data() + at, 1 + next_ % 64);
+    record->type = RecordType::kCall;
+    record->thread_id = static_cast<uint32_t>(thread);
+    record->chunk = chunk;
+    ++next_;
+    return true;
+  }
+  const std::string& error() const override { return error_; }
+  bool truncated() const override { return false; }
+  std::shared_ptr<const void> PayloadOwner(uint64_t chunk) const override {
+    const Stream& s = streams_[chunk % 2];
+    return s.chunk == chunk ? s.buffer : nullptr;
+  }
+
+ private:
+  struct Stream {
+    std::shared_ptr<std::vector<uint8_t>> buffer;
+    uint64_t chunk = UINT64_MAX;
+  };
+  size_t count_, next_ = 0;
+  Stream streams_[2];
+  std::string error_;
+};
+
+TEST(ReadAhead, InterleavedThreadsChunksAreHeldWhileTheirRecordsAreRead) {
+  InterleavedSource source(100000);
+  ReadAhead records(source);
+  Record record;
+  size_t n = 0;
+  while (records.Next(&record)) {
+    ASSERT_EQ(record.payload.size(), 1 + n % 64) << n;
+    ASSERT_EQ(record.payload.front(), static_cast<uint8_t>(n * 13)) << n;
+    ASSERT_EQ(record.payload.back(), static_cast<uint8_t>(n * 13)) << n;
+    ASSERT_EQ(record.thread_id, n % 2);
+    ++n;
+  }
+  EXPECT_EQ(n, 100000u);
+}
+
 TEST(ReadAhead, TheSourcesErrorComesAfterItsRecords) {
   CountingSource source(10, "chunk 3 at offset 4096: cut short", true);
   ReadAhead records(source);
