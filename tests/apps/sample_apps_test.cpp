@@ -6,6 +6,7 @@
 
 #include "support/png_image.h"
 #include "support/process.h"
+#include "support/scratch.h"
 
 namespace {
 
@@ -14,9 +15,7 @@ using strata::test::ProcessResult;
 using strata::test::RunProcess;
 
 std::string OutputPath(const std::string& app, const std::string& mode) {
-  std::string dir = testing::TempDir();
-  if (!dir.empty() && dir.back() == '/') dir.pop_back();
-  return dir + "/" + app + "-" + mode + ".png";
+  return strata::test::ScratchPath(app + "-" + mode + ".png");
 }
 
 class SampleApp : public ::testing::TestWithParam<std::string> {};

@@ -13,6 +13,7 @@
 #include "support/process.h"
 #include "support/renderer.h"
 #include "support/trace_check.h"
+#include "support/scratch.h"
 
 namespace {
 
@@ -69,7 +70,7 @@ TEST(X11Programs, Glmark2ValidatesTheSameUnderTheCallCounter) {
   const std::vector<std::string> argv = {"glmark2-es2", "--validate", "-b", "build:use-vbo=true", "-b", "texture",
                                          "-b", "shading:shading=phong", "-b", "bump", "-b", "pulsar"};
   ProcessResult native = RunProgram(argv, false);
-  std::string counts = testing::TempDir() + "/glmark2-counts.txt";
+  std::string counts = strata::test::ScratchPath("glmark2-counts.txt");
   std::vector<std::string> counted_argv = {STRATA_CLI, "run", "--layers", "libstrata_call_counter.so", "--"};
   counted_argv.insert(counted_argv.end(), argv.begin(), argv.end());
   strata::test::ProcessOptions options;
@@ -150,7 +151,7 @@ AppAndScreen RunWhileGrabbing(const std::vector<std::string>& app, const strata:
 // glmark2 in an X11 window through a renderer (strata serve): each scene's
 // frame, read back through the wire, validates as it does natively.
 TEST(X11Programs, Glmark2ValidatesTheSameThroughARemoteRenderer) {
-  strata::test::Renderer renderer(STRATA_CLI, testing::TempDir());
+  strata::test::Renderer renderer(STRATA_CLI);
   ProcessResult native = RunProgram(kGlmark2Validation, false);
   ProcessResult remote = RunProgram(kGlmark2Validation, true, renderer.address());
   ASSERT_EQ(native.exit_code, 0) << native.out << native.err;
@@ -164,7 +165,7 @@ TEST(X11Programs, Glmark2ValidatesTheSameThroughARemoteRenderer) {
 // back are put into the client's own window (grabbed from the X server while
 // the app runs). Fails with a window left black.
 TEST(X11Programs, SampleAppWindowShowsTheRenderersFrames) {
-  strata::test::Renderer renderer(STRATA_CLI, testing::TempDir());
+  strata::test::Renderer renderer(STRATA_CLI);
   // Frames enough to still be running at the grab, two seconds in (600 took
   // 1.9 s once the client answered state queries itself).
   const std::vector<std::string> app = {STRATA_BIN_DIR "/gles2_shaders", "--window", "--size", "320x240",
@@ -179,7 +180,7 @@ TEST(X11Programs, SampleAppWindowShowsTheRenderersFrames) {
 // strata serve --display: the renderer shows each client window's frames in a
 // window of its own (at the screen's right edge, 1280 wide here), scaled to fit.
 TEST(X11Programs, ServeDisplayShowsClientFramesInItsOwnWindow) {
-  strata::test::Renderer renderer(STRATA_CLI, testing::TempDir(), {"--display"});
+  strata::test::Renderer renderer(STRATA_CLI, {"--display"});
   // Frames enough to still be running at the grab, two seconds in (600 took
   // 1.9 s once the client answered state queries itself).
   const std::vector<std::string> app = {STRATA_BIN_DIR "/gles2_shaders", "--window", "--size", "320x240",

@@ -15,19 +15,16 @@
 
 #include "support/png_image.h"
 #include "support/process.h"
+#include "support/scratch.h"
 
 namespace {
+
+using strata::test::ScratchPath;
 
 using strata::test::ProcessResult;
 using strata::test::RunProcess;
 
 constexpr int kFrames = 3;
-
-std::string Temp(const std::string& name) {
-  std::string dir = testing::TempDir();
-  if (!dir.empty() && dir.back() == '/') dir.pop_back();
-  return dir + "/diff-" + name + "-" + std::to_string(getpid());
-}
 
 ProcessResult Strata(std::vector<std::string> args) {
   args.insert(args.begin(), STRATA_CLI);
@@ -55,7 +52,7 @@ std::vector<std::string> CallLines(const std::string& out, char mark) {
 class DiffCommand : public testing::Test {
  protected:
   static std::string Trace(const std::string& name, const std::string& red, int frames, bool capture) {
-    const std::string path = Temp(name + ".strata");
+    const std::string path = ScratchPath(name + ".strata");
     std::vector<std::string> args = {STRATA_CLI, "trace", "-o", path};
     if (capture) args.insert(args.end(), {"--capture", "swap"});
     args.insert(args.end(), {"--", STRATA_TINTED_APP, red, std::to_string(frames)});
@@ -145,7 +142,7 @@ TEST_F(DiffCommand, CallSelectionComparesOnlyThoseCalls) {
 
 // Catches: images compared by the wrong frame, panels swapped or unmarked, --threshold ignored.
 TEST_F(DiffCommand, ImagesDifferWhereTheTintDoesAndAreMarked) {
-  const std::string out_dir = Temp("images");
+  const std::string out_dir = ScratchPath("images");
   std::filesystem::remove_all(out_dir);
   ProcessResult same = Strata({"diff", "--images", "-o", out_dir, base_, again_});
   EXPECT_EQ(same.exit_code, 0) << same.out << same.err;
@@ -187,19 +184,19 @@ TEST_F(DiffCommand, ImagesDifferWhereTheTintDoesAndAreMarked) {
 
 // Catches: a crash or exit 0/1 on a bad trace or arguments; a cut-short trace refused.
 TEST_F(DiffCommand, BadInputIsOneClearErrorWithStatus2) {
-  const std::string missing = Temp("missing.strata");
+  const std::string missing = ScratchPath("missing.strata");
   ProcessResult run = Strata({"diff", base_, missing});
   EXPECT_EQ(run.exit_code, 2);
   EXPECT_NE(run.err.find(missing), std::string::npos) << run.err;
 
-  const std::string foreign = Temp("foreign.strata");
+  const std::string foreign = ScratchPath("foreign.strata");
   std::ofstream(foreign) << "not a trace at all\n";
   run = Strata({"diff", foreign, base_});
   EXPECT_EQ(run.exit_code, 2);
   EXPECT_NE(run.err.find("error"), std::string::npos) << run.err;
 
   // A trace cut short compares up to its end, with a warning.
-  const std::string cut = Temp("cut.strata");
+  const std::string cut = ScratchPath("cut.strata");
   {
     std::ifstream in(base_, std::ios::binary);
     std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());

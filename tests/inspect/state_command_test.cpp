@@ -17,17 +17,14 @@
 
 #include "support/png_image.h"
 #include "support/process.h"
+#include "support/scratch.h"
 
 namespace {
 
+using strata::test::ScratchPath;
+
 using strata::test::ProcessResult;
 using strata::test::RunProcess;
-
-std::string Temp(const std::string& name) {
-  std::string dir = testing::TempDir();
-  if (!dir.empty() && dir.back() == '/') dir.pop_back();
-  return dir + "/state-" + name + "-" + std::to_string(getpid());
-}
 
 ProcessResult Strata(std::vector<std::string> args) {
   args.insert(args.begin(), STRATA_CLI);
@@ -35,7 +32,7 @@ ProcessResult Strata(std::vector<std::string> args) {
 }
 
 std::string Trace(const std::string& name, const std::vector<std::string>& program) {
-  const std::string path = Temp(name + ".strata");
+  const std::string path = ScratchPath(name + ".strata");
   std::vector<std::string> args = {STRATA_CLI, "trace", "-o", path, "--"};
   args.insert(args.end(), program.begin(), program.end());
   ProcessResult run = RunProcess(args);
@@ -86,7 +83,7 @@ uint64_t Fnv1a64(const std::vector<uint8_t>& bytes) {
 TEST(StateCommand, TheTintedDrawSeesWhatTheAppSet) {
   const std::string trace = Trace("tinted", {STRATA_TINTED_APP, "0.25", "2"});
   const uint64_t draw = FirstCall(trace, "glDrawArrays");
-  const std::string out_dir = Temp("tinted-out");
+  const std::string out_dir = ScratchPath("tinted-out");
   std::filesystem::remove_all(out_dir);
   ProcessResult run = Strata({"state", trace, std::to_string(draw), "-o", out_dir});
   ASSERT_EQ(run.exit_code, 0) << run.err;
@@ -121,7 +118,7 @@ TEST(StateCommand, TheTintedDrawSeesWhatTheAppSet) {
   EXPECT_EQ(image.width, 64);
   EXPECT_EQ(strata::test::CountColours(image), 1) << "the draw must not have run";
   // The state of the second frame's draw sees the same, after one more clear.
-  const std::string page = Temp("tinted.html");
+  const std::string page = ScratchPath("tinted.html");
   ProcessResult html = Strata({"state", "--html", page, trace, std::to_string(draw)});
   ASSERT_EQ(html.exit_code, 0) << html.err;
   std::ifstream page_in(page);
@@ -141,7 +138,7 @@ TEST(StateCommand, ATexturesImageIsWhatTheAppUploaded) {
   FirstCall(trace, R"(glTexImage2D\(target=GL_TEXTURE_2D, level=0, internalformat=GL_RGBA, width=256)", &upload);
   ProcessResult json_dump = Strata({"dump", "--json", "--calls", std::to_string(std::stoull(upload)), trace});
   const std::string uploaded_hash = After(json_dump.out, "\"pixels\"", "fnv1a64");
-  const std::string out_dir = Temp("shaders-out");
+  const std::string out_dir = ScratchPath("shaders-out");
   std::filesystem::remove_all(out_dir);
   ProcessResult run = Strata({"state", "-o", out_dir, trace, std::to_string(draw)});
   ASSERT_EQ(run.exit_code, 0) << run.err;
@@ -174,7 +171,7 @@ TEST(StateCommand, AFramebufferObjectsAttachmentIsWritten) {
   const std::string trace = Trace("fbo", {std::string(STRATA_BIN_DIR) + "/gles2_shaders", "--frames", "2"});
   // The second frame's first draw goes into the plasma FBO, which holds the first frame's plasma.
   const uint64_t draw = FirstCall(trace, "glDrawArrays", nullptr, "1");
-  const std::string out_dir = Temp("fbo-out");
+  const std::string out_dir = ScratchPath("fbo-out");
   std::filesystem::remove_all(out_dir);
   ProcessResult run = Strata({"state", "-o", out_dir, trace, std::to_string(draw)});
   ASSERT_EQ(run.exit_code, 0) << run.err;
@@ -227,7 +224,7 @@ TEST(StateCommand, BadCallsAreOneClearError) {
     EXPECT_EQ(wrong.exit_code, 2) << args.back();
     EXPECT_NE(wrong.err.find("strata state: error:"), std::string::npos) << wrong.err;
   }
-  ProcessResult missing = Strata({"state", Temp("missing.strata"), "3"});
+  ProcessResult missing = Strata({"state", ScratchPath("missing.strata"), "3"});
   EXPECT_EQ(missing.exit_code, 1);
   EXPECT_NE(missing.err.find("missing.strata"), std::string::npos) << missing.err;
   std::filesystem::remove(trace);

@@ -15,17 +15,14 @@
 
 #include "support/png_image.h"
 #include "support/process.h"
+#include "support/scratch.h"
 
 namespace {
 
+using strata::test::ScratchPath;
+
 using strata::test::ProcessResult;
 using strata::test::RunProcess;
-
-std::string Temp(const std::string& name) {
-  std::string dir = testing::TempDir();
-  if (!dir.empty() && dir.back() == '/') dir.pop_back();
-  return dir + "/trim-" + name + "-" + std::to_string(getpid());
-}
 
 ProcessResult Strata(std::vector<std::string> args) {
   args.insert(args.begin(), STRATA_CLI);
@@ -36,7 +33,7 @@ std::string App(const char* name) { return std::string(STRATA_BIN_DIR) + "/" + n
 
 // A trace with every frame's image (--capture swap), for replay --verify.
 std::string Trace(const std::string& name, const std::vector<std::string>& program) {
-  const std::string path = Temp(name + ".strace");
+  const std::string path = ScratchPath(name + ".strace");
   std::vector<std::string> args = {STRATA_CLI, "trace", "-o", path, "--capture", "swap", "--"};
   args.insert(args.end(), program.begin(), program.end());
   ProcessResult run = RunProcess(args);
@@ -70,7 +67,7 @@ std::string CallText(const std::string& line) {
 // Trims `frames` of `trace` and replays the result with --verify: every
 // captured image of the range must come out the same.
 void ExpectTrimVerifies(const std::string& trace, const std::string& frames, long frame_count) {
-  const std::string trimmed = Temp("out-" + frames + ".strace");
+  const std::string trimmed = ScratchPath("out-" + frames + ".strace");
   ProcessResult trim = Strata({"trim", trace, "--frames", frames, "-o", trimmed});
   ASSERT_EQ(trim.exit_code, 0) << trim.out << trim.err;
   EXPECT_EQ(Number(trim.out, R"(: (\d+) frames)"), frame_count) << trim.out;
@@ -126,7 +123,7 @@ TEST(TrimCommand, Gles1FramesFromTheMiddleReplayAlone) {
   ExpectTrimVerifies(cube, "5-7", 3);
   const std::string state = Trace("gles1-state", {STRATA_GLES1_STATE_APP, "--frames", "8"});
   ExpectTrimVerifies(state, "4-6", 3);
-  const std::string trimmed = Temp("gles1-state-made-up.strace");
+  const std::string trimmed = ScratchPath("gles1-state-made-up.strace");
   ProcessResult trim = Strata({"trim", state, "--frames", "4-6", "-o", trimmed});
   ASSERT_EQ(trim.exit_code, 0) << trim.err;
   ProcessResult dump = Strata({"dump", "--no-header", trimmed});
@@ -149,7 +146,7 @@ TEST(TrimCommand, Gles1FramesFromTheMiddleReplayAlone) {
 TEST(TrimCommand, TracesWithSeveralContextsTrimAndReplayAlone) {
   const std::string shared = Trace("shared", {STRATA_SHARED_CONTEXT_APP, "--frames", "10"});
   ExpectTrimVerifies(shared, "4-6", 3);
-  const std::string trimmed_shared = Temp("shared-contexts.strace");
+  const std::string trimmed_shared = ScratchPath("shared-contexts.strace");
   ProcessResult trim = Strata({"trim", shared, "--frames", "4-6", "-o", trimmed_shared});
   EXPECT_NE(trim.out.find("made-up calls of the snapshots of 2 contexts"), std::string::npos) << trim.out;
   // The texture is made once, in the loader's context.
@@ -159,7 +156,7 @@ TEST(TrimCommand, TracesWithSeveralContextsTrimAndReplayAlone) {
   EXPECT_EQ(made, 1u) << dump.out;
 
   const std::string threads = Trace("threads", {STRATA_THREADED_APP, "20"});
-  const std::string trimmed = Temp("threads-out.strace");
+  const std::string trimmed = ScratchPath("threads-out.strace");
   trim = Strata({"trim", threads, "--frames", "20-30", "-o", trimmed});
   ASSERT_EQ(trim.exit_code, 0) << trim.out << trim.err;
   EXPECT_NE(trim.out.find("made-up calls of the snapshots of 3 contexts"), std::string::npos) << trim.out;
@@ -180,7 +177,7 @@ TEST(TrimCommand, ARangeOfCallsStartingMidFrameReplays) {
   }
   ASSERT_LT(at + 1, frame3.size()) << "no draw into the surface in frame 3";
   const uint64_t first = std::stoull(frame3[at + 1]);
-  const std::string trimmed = Temp("calls-out.strace");
+  const std::string trimmed = ScratchPath("calls-out.strace");
   ProcessResult trim = Strata({"trim", trace, "--calls", std::to_string(first) + "-", "-o", trimmed});
   ASSERT_EQ(trim.exit_code, 0) << trim.out << trim.err;
   ProcessResult replay = Strata({"replay", "--verify", trimmed});
@@ -195,7 +192,7 @@ TEST(TrimCommand, ARangeOfCallsStartingMidFrameReplays) {
 // the one from the full trace at the same call).
 TEST(TrimCommand, TextureImagesAreTheUploadedOnes) {
   const std::string trace = Trace("texture", {App("gles2_shaders"), "--frames", "6", "--size", "64x48"});
-  const std::string trimmed = Temp("texture-out.strace");
+  const std::string trimmed = ScratchPath("texture-out.strace");
   ASSERT_EQ(Strata({"trim", trace, "--frames", "4-5", "-o", trimmed}).exit_code, 0);
   // The first draw that samples the mipmapped texture (1), in both traces.
   const std::vector<std::string> original = DumpLines(trace, "4"), out = DumpLines(trimmed, "0");
@@ -211,7 +208,7 @@ TEST(TrimCommand, TextureImagesAreTheUploadedOnes) {
   while (range_start < out.size() && out[range_start].find("[made up") != std::string::npos) ++range_start;
   ASSERT_LT(range_start + draw, out.size());
   ASSERT_EQ(CallText(out[range_start + draw]), CallText(original[draw]));
-  const std::string full_dir = Temp("texture-full"), trimmed_dir = Temp("texture-trimmed");
+  const std::string full_dir = ScratchPath("texture-full"), trimmed_dir = ScratchPath("texture-trimmed");
   ProcessResult full = Strata({"state", trace, std::to_string(std::stoull(original[draw])), "-o", full_dir});
   ProcessResult cut = Strata({"state", trimmed, std::to_string(std::stoull(out[range_start + draw])), "-o", trimmed_dir});
   ASSERT_EQ(full.exit_code, 0) << full.err;
@@ -233,14 +230,14 @@ TEST(TrimCommand, TextureImagesAreTheUploadedOnes) {
 
 TEST(TrimCommand, BadInputIsOneErrorAndNoOutput) {
   const std::string trace = Trace("bad", {App("gles2_shaders"), "--frames", "3", "--size", "64x48"});
-  const std::string out = Temp("bad-out.strace");
+  const std::string out = ScratchPath("bad-out.strace");
   ProcessResult past = Strata({"trim", trace, "--frames", "7-9", "-o", out});
   EXPECT_EQ(past.exit_code, 1);
   EXPECT_NE(past.err.find("past its end (3 frames)"), std::string::npos) << past.err;
   EXPECT_FALSE(std::filesystem::exists(out));
   EXPECT_FALSE(std::filesystem::exists(out + ".partial"));
 
-  ProcessResult missing = Strata({"trim", Temp("nothing.strace"), "--frames", "1", "-o", out});
+  ProcessResult missing = Strata({"trim", ScratchPath("nothing.strace"), "--frames", "1", "-o", out});
   EXPECT_EQ(missing.exit_code, 1);
   EXPECT_NE(missing.err.find("nothing.strace"), std::string::npos) << missing.err;
 
@@ -250,14 +247,14 @@ TEST(TrimCommand, BadInputIsOneErrorAndNoOutput) {
   EXPECT_EQ(list.exit_code, 2);
   EXPECT_NE(list.err.find("one span"), std::string::npos) << list.err;
   EXPECT_EQ(Strata({"trim", trace, "--frames", "1", "-o", trace}).exit_code, 2);
-  ProcessResult nowhere = Strata({"trim", trace, "--frames", "1", "-o", Temp("no-such-dir") + "/out.strace"});
+  ProcessResult nowhere = Strata({"trim", trace, "--frames", "1", "-o", ScratchPath("no-such-dir") + "/out.strace"});
   EXPECT_EQ(nowhere.exit_code, 1);
   EXPECT_NE(nowhere.err.find("cannot write there"), std::string::npos) << nowhere.err;
   EXPECT_FALSE(std::filesystem::exists(out));
 
   // A trace cut short: the frames before the damage trim; those after it are past its end.
   const std::string whole = Trace("cut", {App("gles2_shaders"), "--frames", "60", "--size", "64x48"});
-  const std::string cut = Temp("cut-short.strace");
+  const std::string cut = ScratchPath("cut-short.strace");
   std::filesystem::copy_file(whole, cut);
   std::filesystem::resize_file(cut, std::filesystem::file_size(whole) * 2 / 3);
   ProcessResult early = Strata({"trim", cut, "--frames", "5-6", "-o", out});

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "support/process.h"
+#include "support/scratch.h"
 
 namespace {
 
@@ -41,9 +42,7 @@ int CountNonEmptyLines(const std::string& text) {
 }
 
 std::string WriteFile(const std::string& name, const std::string& contents) {
-  std::string dir = testing::TempDir();
-  if (!dir.empty() && dir.back() == '/') dir.pop_back();
-  std::string path = dir + "/" + name;
+  std::string path = strata::test::ScratchPath(name);
   std::ofstream(path) << contents;
   return path;
 }
@@ -104,7 +103,7 @@ TEST(StrataRun, MissingDriverIsOneErrorLine) {
 
 TEST(StrataRun, BrokenOrUnreadableDriverIsOneErrorLine) {
   std::string junk = WriteFile("libEGL-broken.so.1", "this is not an ELF file\n");
-  for (const std::string& path : {junk, testing::TempDir()}) {
+  for (const std::string& path : {junk, strata::test::ScratchDir()}) {
     auto r = RunProcess({STRATA_CLI, "run", "--driver-egl", path, "--", "true"});
     EXPECT_EQ(r.exit_code, 1) << path;
     EXPECT_EQ(CountNonEmptyLines(r.err), 1) << r.err;

@@ -13,6 +13,7 @@
 #include "support/process.h"
 #include "support/renderer.h"
 #include "support/trace_check.h"
+#include "support/scratch.h"
 
 namespace {
 
@@ -130,7 +131,7 @@ std::pair<long, long> CountedCalls(const std::string& path) {
 
 TEST_P(Piglit, SameResultNativelyThroughStrataAndUnderTheCallCounter) {
   const PiglitCase& c = GetParam();
-  std::string counts = testing::TempDir() + "/piglit-counts-" + c.name + ".txt";
+  std::string counts = strata::test::ScratchPath("piglit-counts-" + c.name + ".txt");
   ProcessResult native = RunPiglit(c, Mode::kNative);
   ProcessResult strata = RunPiglit(c, Mode::kStrata);
   ProcessResult counted = RunPiglit(c, Mode::kCallCounter, counts);
@@ -155,7 +156,7 @@ TEST_P(Piglit, SameResultNativelyThroughStrataAndUnderTheCallCounter) {
 TEST_P(Piglit, SameResultThroughARemoteRenderer) {
   const PiglitCase& c = GetParam();
   ProcessResult native = RunPiglit(c, Mode::kNative);
-  strata::test::Renderer renderer(STRATA_CLI, testing::TempDir());
+  strata::test::Renderer renderer(STRATA_CLI);
   ProcessResult remote = RunPiglit(c, Mode::kRemote, renderer.address());
   renderer.Stop();
   const std::string log = renderer.Log();
@@ -201,7 +202,7 @@ TEST_P(Piglit, TracedGivesTheSameResultAndRecordsEveryCall) {
 // pixels differ), a final frame not captured, a self-check that compares nothing.
 TEST_P(Piglit, ReplayDrawsWhatWasTraced) {
   const PiglitCase& c = GetParam();
-  std::string trace = testing::TempDir() + "/piglit-replay-" + UniqueName() + ".strace";
+  std::string trace = strata::test::ScratchPath("piglit-replay-" + UniqueName() + ".strace");
   std::vector<std::string> argv = {STRATA_CLI, "trace", "-o", trace, "--capture", "swap,draw", "--",
                                    std::string(STRATA_PIGLIT_ROOT) + "/" + c.argv[0]};
   argv.insert(argv.end(), c.argv.begin() + 1, c.argv.end());

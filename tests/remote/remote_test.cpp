@@ -22,10 +22,13 @@
 #include "support/png_image.h"
 #include "support/process.h"
 #include "support/renderer.h"
+#include "support/scratch.h"
 #include "transport/connect.h"
 #include "transport/listener.h"
 
 namespace {
+
+using strata::test::ScratchPath;
 
 using strata::test::Image;
 using strata::test::ProcessResult;
@@ -36,18 +39,10 @@ std::string UniqueAddress(const std::string& what) {
   return "unix:@strata-remote-test-" + std::to_string(getpid()) + "-" + what + "-" + std::to_string(counter++);
 }
 
-std::string TempDir() {
-  std::string dir = testing::TempDir();
-  if (!dir.empty() && dir.back() == '/') dir.pop_back();
-  return dir;
-}
-
-std::string TempPath(const std::string& name) { return TempDir() + "/" + name; }
-
 // `strata serve` for one test, on a private address.
 class Renderer : public strata::test::Renderer {
  public:
-  explicit Renderer(std::vector<std::string> extra = {}) : strata::test::Renderer(STRATA_CLI, TempDir(), extra) {}
+  explicit Renderer(std::vector<std::string> extra = {}) : strata::test::Renderer(STRATA_CLI, extra) {}
 };
 
 ProcessResult RunApp(const std::string& app, const std::string& png, const std::vector<std::string>& strata_options,
@@ -80,13 +75,13 @@ TEST_P(RemoteSampleApp, FramesEqualNative) {
   const auto& [app, transport] = GetParam();
   const bool tcp = transport == "tcp";
   // Named per transport: the cases of one app run side by side under ctest -j.
-  const std::string token_file = TempPath(app + "-" + transport + "-token");
+  const std::string token_file = ScratchPath(app + "-" + transport + "-token");
   Renderer renderer(tcp ? std::vector<std::string>{"--listen", "tcp:127.0.0.1:0", "--token-file", token_file}
                         : std::vector<std::string>{});
   const std::string address = tcp ? renderer.ListeningAddress("tcp:127.0.0.1:") : renderer.address();
   ASSERT_FALSE(address.empty()) << renderer.Log();
-  const std::string native_png = TempPath(app + "-" + transport + "-native.png");
-  const std::string remote_png = TempPath(app + "-" + transport + "-remote.png");
+  const std::string native_png = ScratchPath(app + "-" + transport + "-native.png");
+  const std::string remote_png = ScratchPath(app + "-" + transport + "-remote.png");
   ProcessResult native = RunApp(app, native_png, {});
   ASSERT_EQ(native.exit_code, 0) << native.err;
   std::map<std::string, std::string> env = {{"STRATA_REMOTE_STATS", "1"}};
@@ -137,7 +132,7 @@ TEST(Remote, Es2InfoSeesTheRenderersDriver) {
 TEST(Remote, MissingRendererIsOneClearError) {
   const std::string address = UniqueAddress("nobody");
   auto start = std::chrono::steady_clock::now();
-  ProcessResult r = RunApp("gles2_shaders", TempPath("missing.png"), {"--remote", address});
+  ProcessResult r = RunApp("gles2_shaders", ScratchPath("missing.png"), {"--remote", address});
   EXPECT_NE(r.exit_code, 0);
   EXPECT_FALSE(r.timed_out);
   EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(30));
@@ -146,7 +141,7 @@ TEST(Remote, MissingRendererIsOneClearError) {
 
 // STRATA_REMOTE_FALLBACK=native: the same program renders on the local driver, with one warning.
 TEST(Remote, FallbackRendersNatively) {
-  const std::string png = TempPath("fallback.png");
+  const std::string png = ScratchPath("fallback.png");
   ProcessResult r =
       RunApp("gles2_shaders", png, {"--remote", UniqueAddress("nobody"), "--remote-fallback", "native"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
@@ -180,7 +175,7 @@ TEST(Remote, VersionMismatchNamesBothVersions) {
     stream->Write(bytes.data(), bytes.size());
     stream->Flush();
   });
-  ProcessResult r = RunApp("gles2_shaders", TempPath("v99.png"), {"--remote", address});
+  ProcessResult r = RunApp("gles2_shaders", ScratchPath("v99.png"), {"--remote", address});
   fake.join();
   EXPECT_NE(r.exit_code, 0);
   EXPECT_NE(r.err.find("protocol version 99"), std::string::npos) << r.err;
@@ -195,7 +190,7 @@ TEST(Remote, VanishedRendererEndsTheAppWithOneLine) {
     std::this_thread::sleep_for(std::chrono::milliseconds(1500));
     renderer.Kill();
   });
-  ProcessResult r = RunApp("gles2_shaders", TempPath("vanished.png"), {"--remote", renderer.address()},
+  ProcessResult r = RunApp("gles2_shaders", ScratchPath("vanished.png"), {"--remote", renderer.address()},
                            {"--frames", "100000", "--size", "64x64"});
   killer.join();
   EXPECT_FALSE(r.timed_out);
@@ -210,7 +205,7 @@ TEST(Remote, VanishedRendererEndsTheAppWithOneLine) {
 // says the killed one left and keeps serving.
 TEST(Remote, EightClientsOneKilledTheOthersFinish) {
   Renderer renderer;
-  const std::string native_png = TempPath("eight-native.png");
+  const std::string native_png = ScratchPath("eight-native.png");
   ProcessResult native = RunApp("gles2_shaders", native_png, {}, {"--frames", "40", "--size", "96x72"});
   ASSERT_EQ(native.exit_code, 0) << native.err;
   auto spawn = [&](const std::vector<std::string>& app_args, const std::string& png) {
@@ -229,10 +224,10 @@ TEST(Remote, EightClientsOneKilledTheOthersFinish) {
     }
     return pid;
   };
-  const pid_t doomed = spawn({"--frames", "1000000", "--size", "96x72"}, TempPath("eight-killed.png"));
+  const pid_t doomed = spawn({"--frames", "1000000", "--size", "96x72"}, ScratchPath("eight-killed.png"));
   std::vector<std::pair<pid_t, std::string>> clients;
   for (int i = 0; i < 7; ++i) {
-    const std::string png = TempPath("eight-" + std::to_string(i) + ".png");
+    const std::string png = ScratchPath("eight-" + std::to_string(i) + ".png");
     clients.emplace_back(spawn({"--frames", "40", "--size", "96x72"}, png), png);
   }
   std::this_thread::sleep_for(std::chrono::milliseconds(1500));
@@ -251,7 +246,7 @@ TEST(Remote, EightClientsOneKilledTheOthersFinish) {
     EXPECT_EQ(strata::test::DifferingBytes(image, expected), 0u) << png << " differs from the native frame";
   }
   // Still serving after all that.
-  ProcessResult after = RunApp("gles2_shaders", TempPath("eight-after.png"), {"--remote", renderer.address()});
+  ProcessResult after = RunApp("gles2_shaders", ScratchPath("eight-after.png"), {"--remote", renderer.address()});
   EXPECT_EQ(after.exit_code, 0) << after.err << renderer.Log();
   renderer.Stop();
   const std::string log = renderer.Log();
@@ -265,12 +260,12 @@ TEST(Remote, EightClientsOneKilledTheOthersFinish) {
 // the frame read back at every swap, and `strata replay --verify` draws the
 // same frames from the file.
 TEST(Remote, RecordedSessionReplaysWithVerify) {
-  const std::string dir = TempPath("recorded-" + std::to_string(getpid()));
+  const std::string dir = ScratchPath("recorded");
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
   {
     Renderer renderer({"--record", dir});
-    ProcessResult app = RunApp("gles3_instanced", TempPath("recorded.png"), {"--remote", renderer.address()});
+    ProcessResult app = RunApp("gles3_instanced", ScratchPath("recorded.png"), {"--remote", renderer.address()});
     ASSERT_EQ(app.exit_code, 0) << app.err << renderer.Log();
   }
   std::vector<std::string> traces;
@@ -308,7 +303,7 @@ TEST(Remote, ThreadsWithSharedContexts) {
 // Mesa when it is not, and on Mesa with one warning when the renderer is
 // missing and STRATA_REMOTE_FALLBACK=native.
 TEST(Remote, InstalledAsAGlvndVendor) {
-  const std::string prefix = TempPath("glvnd-install");
+  const std::string prefix = ScratchPath("glvnd-install");
   std::filesystem::remove_all(prefix);
   ProcessResult install = RunProcess({STRATA_CMAKE, "--install", STRATA_BUILD_DIR, "--prefix", prefix});
   ASSERT_EQ(install.exit_code, 0) << install.out << install.err;
@@ -324,12 +319,12 @@ TEST(Remote, InstalledAsAGlvndVendor) {
     options.unset_env = {"LD_LIBRARY_PATH", "LD_PRELOAD"};
     return RunProcess({app, "--frames", "10", "--size", "160x120", "--output", png}, options);
   };
-  const std::string native_png = TempPath("glvnd-native.png");
+  const std::string native_png = ScratchPath("glvnd-native.png");
   ProcessResult native = run({}, native_png);
   ASSERT_EQ(native.exit_code, 0) << native.err;
 
   Renderer renderer;
-  const std::string remote_png = TempPath("glvnd-remote.png");
+  const std::string remote_png = ScratchPath("glvnd-remote.png");
   ProcessResult remote =
       run({{"__EGL_VENDOR_LIBRARY_FILENAMES", vendor_json}, {"STRATA_REMOTE", renderer.address()}}, remote_png);
   ASSERT_EQ(remote.exit_code, 0) << remote.err << renderer.Log();
@@ -345,7 +340,7 @@ TEST(Remote, InstalledAsAGlvndVendor) {
   // Both vendors installed, no STRATA_REMOTE: ours declines, Mesa renders.
   const std::string both = vendor_json + ":" + mesa_json;
   const size_t joins_before = renderer.Log().find("client joined", renderer.Log().find("client joined") + 1);
-  ProcessResult declined = run({{"__EGL_VENDOR_LIBRARY_FILENAMES", both}}, TempPath("glvnd-declined.png"));
+  ProcessResult declined = run({{"__EGL_VENDOR_LIBRARY_FILENAMES", both}}, ScratchPath("glvnd-declined.png"));
   ASSERT_EQ(declined.exit_code, 0) << declined.err;
   EXPECT_EQ(declined.err.find("strata"), std::string::npos) << declined.err;
   EXPECT_EQ(renderer.Log().find("client joined", renderer.Log().find("client joined") + 1), joins_before);
@@ -354,11 +349,11 @@ TEST(Remote, InstalledAsAGlvndVendor) {
   // one line; with it, Mesa renders after one warning.
   const std::string nobody = UniqueAddress("nobody");
   ProcessResult missing =
-      run({{"__EGL_VENDOR_LIBRARY_FILENAMES", both}, {"STRATA_REMOTE", nobody}}, TempPath("glvnd-missing.png"));
+      run({{"__EGL_VENDOR_LIBRARY_FILENAMES", both}, {"STRATA_REMOTE", nobody}}, ScratchPath("glvnd-missing.png"));
   EXPECT_NE(missing.exit_code, 0);
   EXPECT_NE(missing.err.find("strata remote: error: cannot connect to renderer at " + nobody), std::string::npos)
       << missing.err;
-  const std::string fallback_png = TempPath("glvnd-fallback.png");
+  const std::string fallback_png = ScratchPath("glvnd-fallback.png");
   ProcessResult fallback = run({{"__EGL_VENDOR_LIBRARY_FILENAMES", both}, {"STRATA_REMOTE", nobody},
                                 {"STRATA_REMOTE_FALLBACK", "native"}},
                                fallback_png);
@@ -376,8 +371,8 @@ TEST(Remote, InstalledAsAGlvndVendor) {
 // Catches: a glvnd route that renders locally, or not at all, under --remote.
 TEST(Remote, ProgramReachingEglOnlyThroughGlvndRendersRemotely) {
   Renderer renderer;
-  const std::string native_png = TempPath("glvnd-route-native.png");
-  const std::string remote_png = TempPath("glvnd-route-remote.png");
+  const std::string native_png = ScratchPath("glvnd-route-native.png");
+  const std::string remote_png = ScratchPath("glvnd-route-remote.png");
   ProcessResult native = RunApp("gles2_shaders", native_png, {});
   ASSERT_EQ(native.exit_code, 0) << native.err;
   strata::test::ProcessOptions options;
@@ -430,7 +425,7 @@ TEST(Remote, StatsSayWhatWentOverTheWire) {
   options.set_env = {{"STRATA_REMOTE_STATS", "1"}};
   ProcessResult r = RunProcess({STRATA_CLI, "run", "--remote", renderer.address(), "--",
                                 std::string(STRATA_BIN_DIR) + "/gles2_shaders", "--frames", "10", "--size", "64x64",
-                                "--output", TempPath("stats.png")},
+                                "--output", ScratchPath("stats.png")},
                                options);
   ASSERT_EQ(r.exit_code, 0) << r.err << renderer.Log();
   static const std::regex line(

@@ -24,13 +24,14 @@
 #include "stream/trace_file.h"
 #include "support/png_image.h"
 #include "support/process.h"
+#include "support/scratch.h"
 
 namespace {
 
 using strata::test::ProcessResult;
 using strata::test::RunProcess;
 
-std::string Scratch(const std::string& name) { return testing::TempDir() + "/replay-" + name; }
+using strata::test::ScratchPath;
 std::string App(const std::string& name) { return std::string(STRATA_BIN_DIR) + "/" + name; }
 
 ProcessResult Trace(const std::string& trace, const std::vector<std::string>& program, const std::string& capture) {
@@ -57,7 +58,7 @@ class SampleAppReplay : public ::testing::TestWithParam<const char*> {};
 
 // Framebuffers after every draw and at every swap: the replay draws each one alike.
 TEST_P(SampleAppReplay, VerifiesEveryCapturedFramebuffer) {
-  std::string app = GetParam(), trace = Scratch(app + "-verify.strace");
+  std::string app = GetParam(), trace = ScratchPath(app + "-verify.strace");
   ProcessResult traced = Trace(trace, {App(app), "--frames", "4"}, "swap,draw");
   ASSERT_EQ(traced.exit_code, 0) << traced.err;
   ProcessResult r = RunProcess({STRATA_CLI, "replay", "--verify", trace});
@@ -69,8 +70,8 @@ TEST_P(SampleAppReplay, VerifiesEveryCapturedFramebuffer) {
 
 // The replay's last frame, saved as PNG, equals the one the app saved itself.
 TEST_P(SampleAppReplay, SnapshotEqualsTheProgramsOwnFrame) {
-  std::string app = GetParam(), trace = Scratch(app + "-snap.strace");
-  std::string own = Scratch(app + "-own.png"), dir = Scratch(app + "-snaps");
+  std::string app = GetParam(), trace = ScratchPath(app + "-snap.strace");
+  std::string own = ScratchPath(app + "-own.png"), dir = ScratchPath(app + "-snaps");
   ProcessResult traced = Trace(trace, {App(app), "--frames", "3", "--output", own}, "");
   ASSERT_EQ(traced.exit_code, 0) << traced.err;
   ProcessResult r = RunProcess({STRATA_CLI, "replay", "--snapshot", "2", "-o", dir, trace});
@@ -91,7 +92,7 @@ INSTANTIATE_TEST_SUITE_P(Headless, SampleAppReplay, ::testing::Values("gles1_cub
 // Four threads, two contexts sharing a texture: each recorded thread on a
 // thread of its own, in recorded order.
 TEST(Replay, ThreadsAndSharedContexts) {
-  std::string trace = Scratch("threads.strace");
+  std::string trace = ScratchPath("threads.strace");
   ProcessResult traced = Trace(trace, {App("threaded_app"), "20"}, "swap");
   ASSERT_EQ(traced.exit_code, 0) << traced.err;
   ProcessResult r = RunProcess({STRATA_CLI, "replay", "--verify", trace});
@@ -103,7 +104,7 @@ TEST(Replay, ThreadsAndSharedContexts) {
 // Changes one byte of the first captured image in a copy of the trace: the
 // replay must report that frame and that pixel.
 TEST(Replay, VerifyReportsTheFirstDifferingPixel) {
-  std::string trace = Scratch("pixel.strace"), changed = Scratch("pixel-changed.strace");
+  std::string trace = ScratchPath("pixel.strace"), changed = ScratchPath("pixel-changed.strace");
   ASSERT_EQ(Trace(trace, {App("gles2_shaders"), "--frames", "2", "--size", "64x48"}, "swap").exit_code, 0);
   std::string error;
   auto in = strata::stream::TraceFileReader::Open(trace, &error);
@@ -243,7 +244,7 @@ int RewriteCalls(const std::string& trace, const std::string& changed,
 // short of what its arguments say the driver reads. The replay refuses that
 // call, says why, and replays the rest.
 TEST(Replay, RefusesABlobShorterThanItsArguments) {
-  std::string trace = Scratch("short.strace"), changed = Scratch("short-changed.strace");
+  std::string trace = ScratchPath("short.strace"), changed = ScratchPath("short-changed.strace");
   ASSERT_EQ(Trace(trace, {App("gles2_shaders"), "--frames", "2"}, "").exit_code, 0);
   bool changed_one = false;
   RewriteCalls(trace, changed, [&](strata::stream::DecodedCall& call) {
@@ -267,7 +268,7 @@ TEST(Replay, RefusesABlobShorterThanItsArguments) {
 // forgetting them when an array's pointer changes.
 TEST(Replay, RefusesDrawsFromAnArrayRepointedAfterItWasChecked) {
   namespace api = strata::api;
-  std::string trace = Scratch("repointed.strace"), changed = Scratch("repointed-changed.strace");
+  std::string trace = ScratchPath("repointed.strace"), changed = ScratchPath("repointed-changed.strace");
   ASSERT_EQ(Trace(trace, {App("gles3_instanced"), "--frames", "4"}, "").exit_code, 0);
   bool after_first_draw = false, changed_one = false;
   RewriteCalls(trace, changed, [&](strata::stream::DecodedCall& call) {
@@ -305,7 +306,7 @@ TEST(Replay, RefusesDrawsFromAnArrayRepointedAfterItWasChecked) {
 // Catches: replay that ignores GL errors, a self-check that compares nothing,
 // --strict that does not change the exit status.
 TEST(Replay, SelfCheckNamesACallThatFailsOnlyOnReplay) {
-  std::string trace = Scratch("check.strace"), changed = Scratch("check-changed.strace");
+  std::string trace = ScratchPath("check.strace"), changed = ScratchPath("check-changed.strace");
   ASSERT_EQ(Trace(trace, {App("gles2_shaders"), "--frames", "2"}, "").exit_code, 0);
   ProcessResult clean = RunProcess({STRATA_CLI, "replay", "--strict", trace});
   EXPECT_EQ(clean.exit_code, 0) << clean.out << clean.err;
@@ -336,7 +337,7 @@ TEST(Replay, SelfCheckNamesACallThatFailsOnlyOnReplay) {
 // the trace is reported with both values.
 // Catches: a self-check that compares outputs with themselves or not at all.
 TEST(Replay, SelfCheckComparesRecordedAnswers) {
-  std::string trace = Scratch("answers.strace"), changed = Scratch("answers-changed.strace");
+  std::string trace = ScratchPath("answers.strace"), changed = ScratchPath("answers-changed.strace");
   ASSERT_EQ(Trace(trace, {App("gles2_shaders"), "--frames", "1"}, "").exit_code, 0);
   uint64_t status = 0;
   RewriteCalls(trace, changed, [&](strata::stream::DecodedCall& call) {
@@ -361,7 +362,7 @@ TEST(Replay, SelfCheckComparesRecordedAnswers) {
 // Catches: no final frame, a final frame of the wrong framebuffer or empty
 // pixels, --capture none that still captures.
 TEST(Replay, FinalFrameIsTheAppsLastFrame) {
-  std::string trace = Scratch("final.strace"), own = Scratch("final-own.png");
+  std::string trace = ScratchPath("final.strace"), own = ScratchPath("final-own.png");
   ASSERT_EQ(Trace(trace, {App("gles2_shaders"), "--frames", "3", "--output", own}, "").exit_code, 0);
   strata::test::Image expected;
   std::string error;
@@ -392,7 +393,7 @@ TEST(Replay, FinalFrameIsTheAppsLastFrame) {
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
   EXPECT_NE(r.out.find("verify: all 1 framebuffers match the trace"), std::string::npos) << r.out;
 
-  std::string none = Scratch("final-none.strace");
+  std::string none = ScratchPath("final-none.strace");
   ASSERT_EQ(Trace(none, {App("gles2_shaders"), "--frames", "3"}, "none").exit_code, 0);
   r = RunProcess({STRATA_CLI, "replay", "--verify", none});
   EXPECT_EQ(r.exit_code, 1);
@@ -405,7 +406,7 @@ TEST(Replay, FinalFrameIsTheAppsLastFrame) {
 // Catches: a tracer that swallows the app's error, a replay that flags errors the app met too.
 TEST(Replay, AnErrorLeftAtASwapReachesTheAppAndTheReplay) {
   ASSERT_EQ(RunProcess({App("gles2_shaders"), "--frames", "2", "--error-at-swap"}).exit_code, 0);
-  std::string trace = Scratch("error-at-swap.strace");
+  std::string trace = ScratchPath("error-at-swap.strace");
   ProcessResult traced = Trace(trace, {App("gles2_shaders"), "--frames", "2", "--error-at-swap"}, "");
   ASSERT_EQ(traced.exit_code, 0) << traced.err;
   ProcessResult dump = RunProcess({STRATA_CLI, "dump", trace});
@@ -416,7 +417,7 @@ TEST(Replay, AnErrorLeftAtASwapReachesTheAppAndTheReplay) {
 }
 
 TEST(Replay, BenchmarkAndLoops) {
-  std::string trace = Scratch("bench.strace");
+  std::string trace = ScratchPath("bench.strace");
   ASSERT_EQ(Trace(trace, {App("gles2_shaders"), "--frames", "10"}, "").exit_code, 0);
   ProcessResult r = RunProcess({STRATA_CLI, "replay", "--benchmark", "--loop", "3", trace});
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
@@ -438,7 +439,7 @@ TEST(Replay, BenchmarkAndLoops) {
 // Catches: a frame range that draws what it skipped, verifies or snapshots
 // frames outside it, or skips draws something before it reads back.
 TEST(Replay, FramesFastForwardToTheRange) {
-  const std::string trace = Scratch("range.strace"), full = Scratch("range-full"), part = Scratch("range-part");
+  const std::string trace = ScratchPath("range.strace"), full = ScratchPath("range-full"), part = ScratchPath("range-part");
   ASSERT_EQ(Trace(trace, {App("gles2_shaders"), "--frames", "6"}, "swap").exit_code, 0);
   ProcessResult r = RunProcess({STRATA_CLI, "replay", "--frames", "3-4", "--verify", "--snapshot", "3", "-o", part, trace});
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
@@ -456,7 +457,7 @@ TEST(Replay, FramesFastForwardToTheRange) {
   EXPECT_FALSE(std::filesystem::exists(part + "/frame-000002.png"));
 
   // Something before the range reads pixels back: nothing is skipped, and the replay says why.
-  const std::string reading = Scratch("range-read.strace");
+  const std::string reading = ScratchPath("range-read.strace");
   ASSERT_EQ(Trace(reading, {STRATA_TINTED_APP, "0.5", "4", "1"}, "").exit_code, 0);
   ProcessResult kept = RunProcess({STRATA_CLI, "replay", "--frames", "2-", reading});
   ASSERT_EQ(kept.exit_code, 0) << kept.err;
@@ -473,13 +474,13 @@ TEST(Replay, FramesFastForwardToTheRange) {
 
 // A trace cut short replays up to the cut; damage and foreign files are errors with the byte offset.
 TEST(Replay, BadTraces) {
-  std::string trace = Scratch("bad.strace");
+  std::string trace = ScratchPath("bad.strace");
   ASSERT_EQ(Trace(trace, {App("gles2_shaders"), "--frames", "30"}, "swap").exit_code, 0);
   std::ifstream in(trace, std::ios::binary);
   std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   ASSERT_GT(bytes.size(), 4096u);
 
-  std::string cut = Scratch("cut.strace");
+  std::string cut = ScratchPath("cut.strace");
   std::ofstream(cut, std::ios::binary) << bytes.substr(0, bytes.size() * 2 / 3);
   ProcessResult r = RunProcess({STRATA_CLI, "replay", cut});
   EXPECT_EQ(r.exit_code, 0) << r.err;
@@ -487,7 +488,7 @@ TEST(Replay, BadTraces) {
   EXPECT_NE(r.err.find("at byte"), std::string::npos) << r.err;
   EXPECT_GT(Number(r.out, R"(replayed (\d+) calls)"), 0) << r.out;
 
-  std::string damaged = Scratch("damaged.strace");
+  std::string damaged = ScratchPath("damaged.strace");
   std::string flipped = bytes;
   flipped[bytes.size() / 2] ^= 0x5a;
   std::ofstream(damaged, std::ios::binary) << flipped;
@@ -496,13 +497,13 @@ TEST(Replay, BadTraces) {
   EXPECT_NE(r.err.find("corrupt"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("at byte"), std::string::npos) << r.err;
 
-  std::string foreign = Scratch("foreign.strace");
+  std::string foreign = ScratchPath("foreign.strace");
   std::ofstream(foreign) << "this is not a trace\n";
   r = RunProcess({STRATA_CLI, "replay", foreign});
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.err.find("byte"), std::string::npos) << r.err;
 
-  r = RunProcess({STRATA_CLI, "replay", Scratch("missing.strace")});
+  r = RunProcess({STRATA_CLI, "replay", ScratchPath("missing.strace")});
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.err.find("missing.strace"), std::string::npos) << r.err;
 }
@@ -519,7 +520,7 @@ TEST(Replay, Usage) {
   EXPECT_NE(help.out.find("--strict"), std::string::npos);
   EXPECT_EQ(RunProcess({STRATA_CLI, "replay", "--strict", "--no-check", "x.strace"}).exit_code, 2);
   // No images to verify against is an error, not a silent pass.
-  std::string trace = Scratch("noimages.strace");
+  std::string trace = ScratchPath("noimages.strace");
   ASSERT_EQ(Trace(trace, {App("gles2_shaders"), "--frames", "1"}, "none").exit_code, 0);
   ProcessResult r = RunProcess({STRATA_CLI, "replay", "--verify", trace});
   EXPECT_EQ(r.exit_code, 1);
@@ -533,7 +534,7 @@ namespace {
 // A trace without framebuffer images still gets frame thumbnails in the HTML
 // report: strata view replays it and reads the frames back.
 TEST(Replay, ViewThumbnailsFromReplay) {
-  std::string trace = Scratch("view.strace"), page = Scratch("view.html");
+  std::string trace = ScratchPath("view.strace"), page = ScratchPath("view.html");
   ASSERT_EQ(Trace(trace, {App("gles3_instanced"), "--frames", "4"}, "").exit_code, 0);
   ProcessResult r = RunProcess({STRATA_CLI, "view", trace, "-o", page});
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;

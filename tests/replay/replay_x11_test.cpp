@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "support/process.h"
+#include "support/scratch.h"
 
 namespace {
 
@@ -27,7 +28,7 @@ long Number(const std::string& text, const std::string& pattern) {
 
 // Every scene of the subset, every frame: its image at eglSwapBuffers.
 TEST(ReplayX11, Glmark2SubsetReplaysToTheSameFrames) {
-  std::string trace = testing::TempDir() + "/replay-glmark2.strace";
+  std::string trace = strata::test::ScratchPath("replay-glmark2.strace");
   std::vector<std::string> argv = {STRATA_CLI, "trace", "-o", trace, "--capture", "swap", "--", "glmark2-es2",
                                    "-s", "160x120"};
   for (const char* scene : {"build:use-vbo=true", "texture", "shading:shading=phong", "bump", "pulsar", "desktop",
@@ -57,7 +58,7 @@ TEST(ReplayX11, Glmark2SubsetReplaysToTheSameFrames) {
 // desktop scene's framebuffers among them), and the trimmed trace replays
 // to the captured images.
 TEST(ReplayX11, TrimOfGlmark2MiddleFramesVerifies) {
-  std::string trace = testing::TempDir() + "/trim-glmark2.strace";
+  std::string trace = strata::test::ScratchPath("trim-glmark2.strace");
   std::vector<std::string> argv = {STRATA_CLI, "trace", "-o", trace, "--capture", "swap", "--", "glmark2-es2",
                                    "-s", "160x120"};
   for (const char* scene : {"texture", "desktop", "effect2d"}) {
@@ -68,7 +69,7 @@ TEST(ReplayX11, TrimOfGlmark2MiddleFramesVerifies) {
   const long frames = Number(traced.err, R"((\d+) frames)");
   ASSERT_GT(frames, 30) << traced.err;
   for (long first : {frames / 2, frames * 3 / 4}) {
-    const std::string trimmed = testing::TempDir() + "/trim-glmark2-" + std::to_string(first) + ".strace";
+    const std::string trimmed = strata::test::ScratchPath("trim-glmark2-" + std::to_string(first) + ".strace");
     const std::string range = std::to_string(first) + "-" + std::to_string(first + 5);
     ProcessResult trim = RunProcess({STRATA_CLI, "trim", trace, "--frames", range, "-o", trimmed});
     ASSERT_EQ(trim.exit_code, 0) << trim.out << trim.err;
@@ -82,7 +83,7 @@ TEST(ReplayX11, TrimOfGlmark2MiddleFramesVerifies) {
 // textures it rendered into before the attach, drawn from client-side
 // arrays): the trace replays alone, every captured frame the same.
 TEST(ReplayX11, AttachToGlmark2MidSceneReplays) {
-  const std::string trace = testing::TempDir() + "/attach-glmark2.strace";
+  const std::string trace = strata::test::ScratchPath("attach-glmark2.strace");
   pid_t app = fork();
   if (app == 0) {
     const int null = open("/dev/null", O_WRONLY);
@@ -107,7 +108,7 @@ TEST(ReplayX11, AttachToGlmark2MidSceneReplays) {
 }
 
 TEST(ReplayX11, ReplaysIntoWindows) {
-  std::string trace = testing::TempDir() + "/replay-window.strace";
+  std::string trace = strata::test::ScratchPath("replay-window.strace");
   ProcessResult traced = RunProcess({STRATA_CLI, "trace", "-o", trace, "--capture", "swap", "--",
                                      std::string(STRATA_BIN_DIR) + "/gles3_instanced", "--frames", "3", "--window"});
   ASSERT_EQ(traced.exit_code, 0) << traced.err;

@@ -23,6 +23,7 @@
 #include "stream/record_format.h"
 #include "stream/wire.h"
 #include "support/process.h"
+#include "support/scratch.h"
 #include "transport/connect.h"
 #include "transport/token.h"
 
@@ -48,7 +49,7 @@ class Renderer {
   explicit Renderer(std::vector<std::string> extra = {}) {
     static int counter = 0;
     address_ = "unix:@strata-test-" + std::to_string(getpid()) + "-" + std::to_string(++counter);
-    dir_ = testing::TempDir() + "strata-serve-test-" + std::to_string(getpid()) + "-" + std::to_string(counter);
+    dir_ = strata::test::ScratchPath("renderer-" + std::to_string(counter));
     std::system(("rm -rf '" + dir_ + "' && mkdir -p '" + dir_ + "'").c_str());
     log_ = dir_ + "/serve.log";
     std::vector<std::string> args = {STRATA_CLI, "serve", "--listen", address_, "--token-file", dir_ + "/token"};

@@ -12,13 +12,14 @@
 #include "stream/call_printer.h"
 #include "stream/record_reader.h"
 #include "support/process.h"
+#include "support/scratch.h"
 
 namespace {
 
 using namespace strata;
 
 TEST(CallDecoderFuzz, MutatedRecordsNeverCrash) {
-  std::string trace = testing::TempDir() + "/fuzz-source-" + std::to_string(getpid()) + ".strace";
+  std::string trace = strata::test::ScratchPath("fuzz-source.strace");
   test::ProcessResult r = test::RunProcess({STRATA_CLI, "trace", "-o", trace, "--", STRATA_BIN_DIR "/gles3_instanced",
                                             "--frames", "3"});
   ASSERT_EQ(r.exit_code, 0) << r.err;

@@ -8,15 +8,16 @@
 #include <cstdio>
 #include <thread>
 
+#include "support/scratch.h"
 #include "transport/connect.h"
 
 namespace strata::test {
 
-Renderer::Renderer(const std::string& strata_cli, const std::string& log_dir, std::vector<std::string> extra) {
+Renderer::Renderer(const std::string& strata_cli, std::vector<std::string> extra) {
   static int counter = 0;
   const std::string name = std::to_string(getpid()) + "-" + std::to_string(counter++);
   address_ = "unix:@strata-test-renderer-" + name;
-  log_ = log_dir + "/renderer-" + name + ".log";
+  log_ = ScratchPath("renderer-" + name + ".log");
   std::vector<std::string> argv = {strata_cli, "serve", "--listen", address_};
   argv.insert(argv.end(), extra.begin(), extra.end());
   pid_ = fork();

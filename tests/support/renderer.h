@@ -1,6 +1,6 @@
 #pragma once
 // A real renderer (`strata serve`) for one test, on a private address; its
-// log is kept for failure messages. Stopped with SIGTERM when destroyed.
+// log, in the test's scratch directory, is kept for failure messages. Stopped with SIGTERM when destroyed.
 
 #include <sys/types.h>
 
@@ -12,7 +12,7 @@ namespace strata::test {
 class Renderer {
  public:
   // Starts `strata_cli serve --listen ADDRESS EXTRA...` and waits until it accepts.
-  Renderer(const std::string& strata_cli, const std::string& log_dir, std::vector<std::string> extra = {});
+  explicit Renderer(const std::string& strata_cli, std::vector<std::string> extra = {});
   ~Renderer() { Stop(); }
   Renderer(const Renderer&) = delete;
   Renderer& operator=(const Renderer&) = delete;

@@ -1,5 +1,7 @@
 #include "support/trace_check.h"
 
+#include "support/scratch.h"
+
 #include <unistd.h>
 
 #include <fstream>
@@ -42,8 +44,7 @@ long JsonNumber(const std::string& json, const std::string& key) {
 
 TracedRun RunTracedAndCounted(const std::string& strata_cli, const std::vector<std::string>& argv,
                               const std::string& scratch_name, ProcessOptions options) {
-  std::string dir = "/tmp";
-  std::string trace = dir + "/strata-test-" + scratch_name + "-" + std::to_string(getpid()) + ".strace";
+  std::string trace = ScratchPath(scratch_name + ".strace");
   std::string counts = trace + ".counts";
   std::string shim_counts = trace + ".shim-counts";
   std::vector<std::string> run = {strata_cli, "run", "--"};

@@ -18,6 +18,7 @@
 #include "layers/trace/trace_wrappers.h"
 #include "stream/call_printer.h"
 #include "stream/record_reader.h"
+#include "support/scratch.h"
 
 namespace {
 
@@ -81,7 +82,7 @@ TEST(CodecRoundTrip, EveryFunctionEncodesDecodesAndPrints) {
   trace::g_next_functions[slot] = reinterpret_cast<void*>(&Stub_##name);
 #include "strata/api/function_list.inc"
 #undef STRATA_FUNCTION
-  std::string path = testing::TempDir() + "/round-trip-" + std::to_string(getpid()) + ".strace";
+  std::string path = strata::test::ScratchPath("round-trip.strace");
   std::string error;
   ASSERT_TRUE(trace::TraceSession::Get().Start("file:" + path, "lz4", &error)) << error;
 

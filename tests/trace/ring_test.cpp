@@ -20,6 +20,7 @@
 #include "layers/trace/trace_wrappers.h"
 #include "stream/call_decoder.h"
 #include "stream/record_reader.h"
+#include "support/scratch.h"
 
 namespace {
 
@@ -67,7 +68,7 @@ TEST(TraceRing, EntriesOfEverySizeFromThreeThreadsDecodeInOrder) {
   trace::g_next_functions[api::glBufferSubData] = reinterpret_cast<void*>(&StubBufferSubData);
   trace::g_next_functions[api::glUniform4f] = reinterpret_cast<void*>(&StubUniform4f);
   trace::g_next_functions[api::glUniform2i] = reinterpret_cast<void*>(&StubUniform2i);
-  std::string path = testing::TempDir() + "/ring-" + std::to_string(getpid()) + ".strace";
+  std::string path = strata::test::ScratchPath("ring.strace");
   std::string error;
   ASSERT_TRUE(trace::TraceSession::Get().Start("file:" + path, "lz4", &error)) << error;
   std::thread a(MakeSmallCalls), b(MakeCalls, 1), c(MakeCalls, 2);
@@ -136,7 +137,7 @@ TEST(TraceRing, EntriesOfEverySizeFromThreeThreadsDecodeInOrder) {
 TEST(TraceRing, ForkedChildNeitherHangsNorWritesTheParentsTrace) {
   trace::g_next_functions[api::glUniform2i] = reinterpret_cast<void*>(&StubUniform2i);
   auto uniform = reinterpret_cast<PFNGLUNIFORM2IPROC>(trace::kTraceWrappers[api::glUniform2i]);
-  std::string path = testing::TempDir() + "/ring-fork-" + std::to_string(getpid()) + ".strace";
+  std::string path = strata::test::ScratchPath("ring-fork.strace");
   std::string error;
   ASSERT_TRUE(trace::TraceSession::Get().Start("file:" + path, "lz4", &error)) << error;
   uniform(0, 1, 1);

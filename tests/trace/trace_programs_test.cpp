@@ -24,19 +24,16 @@
 #include "support/png_image.h"
 #include "support/process.h"
 #include "support/trace_check.h"
+#include "support/scratch.h"
 #include "transport/sockets.h"
 
 namespace {
 
+using strata::test::ScratchPath;
+
 using strata::test::ProcessOptions;
 using strata::test::ProcessResult;
 using strata::test::RunProcess;
-
-std::string Temp(const std::string& name) {
-  std::string dir = testing::TempDir();
-  if (!dir.empty() && dir.back() == '/') dir.pop_back();
-  return dir + "/" + name + "-" + std::to_string(getpid());
-}
 
 // Waits (up to 30 s) until process `pid` listens on its trace control
 // socket: on a loaded machine a program under `strata run` may take longer
@@ -77,7 +74,7 @@ class TracedSampleApp : public ::testing::TestWithParam<std::string> {};
 // the system's own libEGL and libGLESv2 (glvnd's): a program that brings its
 // libraries along. Returns DIR.
 std::string BundledDriverApp(const std::string& name) {
-  const std::string dir = Temp(name);
+  const std::string dir = ScratchPath(name);
   std::filesystem::create_directories(dir + "/bundled");
   std::filesystem::copy_file(STRATA_BUNDLED_DRIVER_APP, dir + "/app");
   std::filesystem::permissions(dir + "/app", std::filesystem::perms::owner_all);
@@ -97,7 +94,7 @@ INSTANTIATE_TEST_SUITE_P(Apps, TracedSampleApp, ::testing::Values("gles1_cube", 
 
 TEST(TracedPrograms, ThreeThreadsAndSharedContexts) {
   ExpectTraceMatchesCounter({STRATA_THREADED_APP, "40"}, "threaded");
-  std::string trace = Temp("threaded2.strace");
+  std::string trace = ScratchPath("threaded2.strace");
   ProcessResult r = RunProcess({STRATA_CLI, "trace", "-o", trace, "--", STRATA_THREADED_APP, "40"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   ProcessResult dump = RunProcess({STRATA_CLI, "dump", "--json", trace});
@@ -200,7 +197,7 @@ TEST(TracedPrograms, LibrariesLoadedByAbsolutePathAreLayeredAndTraced) {
 // glvnd's vendor list reset (so neither route reaches it).
 // Catches: a silent "no trace written", or a reason that names the wrong cause.
 TEST(TracedPrograms, ProgramsStrataCannotReachAreExplained) {
-  std::string trace = Temp("unreached.strace");
+  std::string trace = ScratchPath("unreached.strace");
   ProcessResult no_gl = RunProcess({STRATA_CLI, "trace", "-o", trace, "--", "/bin/true"});
   EXPECT_EQ(no_gl.exit_code, 0);
   EXPECT_TRUE(std::regex_search(no_gl.err, std::regex("no trace written: no EGL/GLES call reached Strata: process "
@@ -266,7 +263,7 @@ TEST(TracedPrograms, ProgramsReachingEglOnlyThroughGlvndAreLayeredAndTraced) {
 }
 
 TEST(TracedPrograms, PointerDataIsWhatTheAppPassedAndRead) {
-  std::string trace = Temp("pointer-data.strace");
+  std::string trace = ScratchPath("pointer-data.strace");
   ProcessResult r = RunProcess({STRATA_CLI, "trace", "-o", trace, "--", STRATA_POINTER_DATA_APP});
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   std::map<std::string, std::string> app;  // "function.argument" (or ".pname") -> hex
@@ -337,7 +334,7 @@ TEST(TracedPrograms, PointerDataIsWhatTheAppPassedAndRead) {
 }
 
 TEST(TracedPrograms, KilledProcessLeavesAReadableTrace) {
-  std::string trace = Temp("killed.strace");
+  std::string trace = ScratchPath("killed.strace");
   ProcessOptions options;
   options.set_env = {{"STRATA_LAYERS", "libstrata_trace.so"}, {"STRATA_TRACE", "file:" + trace}};
   options.timeout_seconds = 3;  // then SIGKILL
@@ -381,7 +378,7 @@ TEST(TracedPrograms, UnwritableOrFullTraceDestinationLeavesTheAppRunning) {
 // A live trace: the process serves the stream, `strata trace --connect` stores it.
 TEST(LiveTrace, HostStoresTheStreamAsATraceFile) {
   std::string address = "unix:@strata-test-live-" + std::to_string(getpid());
-  std::string trace = Temp("live.strace");
+  std::string trace = ScratchPath("live.strace");
   pid_t host = fork();
   if (host == 0) {
     execl(STRATA_CLI, STRATA_CLI, "trace", "--connect", address.c_str(), "-o", trace.c_str(), "--wait", "20",
@@ -465,7 +462,7 @@ TEST(AttachDetach, TraceableProcessIsSwitchedOnAndOffTwice) {
   WaitUntilAttachable(app);
   usleep(1500000);  // started and rendering (its first EGL call long made)
   std::string pid = std::to_string(app);
-  std::string first = Temp("attach1.strace"), second = Temp("attach2.strace");
+  std::string first = ScratchPath("attach1.strace"), second = ScratchPath("attach2.strace");
   ProcessResult on = RunProcess({STRATA_CLI, "trace", "--attach", pid, "--capture", "swap", "-o", first});
   EXPECT_EQ(on.exit_code, 0) << on.err;
   EXPECT_EQ(RunProcess({STRATA_CLI, "trace", "--attach", pid, "-o", second}).exit_code, 1) << "already tracing";
@@ -583,7 +580,7 @@ void ExpectEveryCapturedFrameReplays(const std::string& trace) {
 // instanced attributes and uniform values: the snapshot recreates them and
 // the trace replays to every captured frame.
 TEST(AttachDetach, Gles3ProgramAttachedMidRunReplaysAlone) {
-  const std::string trace = Temp("attach-gles3.strace");
+  const std::string trace = ScratchPath("attach-gles3.strace");
   TraceByAttach({STRATA_BIN_DIR "/gles3_instanced", "--frames", "100000"}, {}, trace);
   ProcessResult dump = RunProcess({STRATA_CLI, "dump", trace});
   EXPECT_NE(dump.out.find("glGenVertexArrays"), std::string::npos) << "the snapshot has the vertex array objects";
@@ -605,14 +602,14 @@ TEST(AttachDetach, Gles1ProgramsAttachedMidRunReplayAlone) {
        {std::vector<std::string>{STRATA_BIN_DIR "/gles1_cube", "--frames", "100000"},
         std::vector<std::string>{STRATA_GLES1_STATE_APP, "--frames", "100000000"}}) {
     SCOPED_TRACE(program[0]);
-    const std::string trace = Temp("attach-gles1.strace");
+    const std::string trace = ScratchPath("attach-gles1.strace");
     TraceByAttach(program, {}, trace);
     ProcessResult dump = RunProcess({STRATA_CLI, "dump", trace});
     EXPECT_NE(dump.out.find("glLoadMatrixf"), std::string::npos) << "the snapshot has the matrix stacks";
     ExpectEveryCapturedFrameReplays(trace);
     unlink(trace.c_str());
   }
-  const std::string without = Temp("attach-gles1-without.strace");
+  const std::string without = ScratchPath("attach-gles1-without.strace");
   TraceByAttach({STRATA_GLES1_STATE_APP, "--frames", "100000000"}, {"STRATA_TRACE_SHADOWS=0"}, without);
   ProcessResult differs = RunProcess({STRATA_CLI, "replay", "--verify", without});
   EXPECT_EQ(differs.exit_code, 1) << differs.out;
@@ -629,7 +626,7 @@ TEST(AttachDetach, Gles1ProgramsAttachedMidRunReplayAlone) {
 // Catches: made-up contexts that share nothing, a group's objects written
 // twice (the second copy replaces the first under the same names).
 TEST(AttachDetach, ContextsSharingObjectsAttachedMidRunReplayAlone) {
-  const std::string trace = Temp("attach-shared.strace");
+  const std::string trace = ScratchPath("attach-shared.strace");
   TraceByAttach({STRATA_SHARED_CONTEXT_APP, "--frames", "100000000"}, {}, trace);
   ProcessResult dump = RunProcess({STRATA_CLI, "dump", "--no-header", trace});
   EXPECT_NE(dump.out.find("eglCreateContext(dpy="), std::string::npos) << dump.out.substr(0, 2000);
@@ -660,7 +657,7 @@ TEST(AttachDetach, ContextsSharingObjectsAttachedMidRunReplayAlone) {
 // (STRATA_TRACE_SHADOWS=0) the frames after the first differ: the test
 // sees the difference the copies make.
 TEST(AttachDetach, CompressedTexturesComeFromTheTracersCopies) {
-  const std::string trace = Temp("attach-compressed.strace");
+  const std::string trace = ScratchPath("attach-compressed.strace");
   TraceByAttach({STRATA_COMPRESSED_TEXTURE_APP, "100000000"}, {}, trace);
   ProcessResult dump = RunProcess({STRATA_CLI, "dump", trace});
   EXPECT_NE(dump.out.find("glCompressedTexImage2D"), std::string::npos);
@@ -670,7 +667,7 @@ TEST(AttachDetach, CompressedTexturesComeFromTheTracersCopies) {
   EXPECT_EQ(replayed.exit_code, 0) << replayed.out << replayed.err;
   EXPECT_NE(replayed.out.find("framebuffers match"), std::string::npos) << replayed.out;
 
-  const std::string without = Temp("attach-compressed-without.strace");
+  const std::string without = ScratchPath("attach-compressed-without.strace");
   TraceByAttach({STRATA_COMPRESSED_TEXTURE_APP, "100000000"}, {"STRATA_TRACE_SHADOWS=0"}, without);
   ProcessResult differs = RunProcess({STRATA_CLI, "replay", "--verify", without});
   EXPECT_EQ(differs.exit_code, 1) << differs.out;
@@ -680,7 +677,7 @@ TEST(AttachDetach, CompressedTexturesComeFromTheTracersCopies) {
 }
 
 TEST(AttachDetach, UntraceableProcessGivesAClearError) {
-  ProcessResult r = RunProcess({STRATA_CLI, "trace", "--attach", "1", "-o", Temp("never.strace")});
+  ProcessResult r = RunProcess({STRATA_CLI, "trace", "--attach", "1", "-o", ScratchPath("never.strace")});
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.err.find("process 1 is not traceable"), std::string::npos) << r.err;
   EXPECT_EQ(RunProcess({STRATA_CLI, "trace", "--attach", "abc"}).exit_code, 2);
@@ -695,7 +692,7 @@ TEST(AttachDetach, UntraceableProcessGivesAClearError) {
 // reaching the app), a capture that takes the app's pending error, bindings
 // left changed, a multisampled texture not captured.
 TEST(CapturedMultisampling, ResolvedWithoutTheAppNoticing) {
-  const std::string trace = Temp("multisample.strace");
+  const std::string trace = ScratchPath("multisample.strace");
   ProcessResult traced = RunProcess({STRATA_CLI, "trace", "--capture", "draw", "-o", trace, "--", STRATA_MULTISAMPLE_APP});
   ASSERT_EQ(traced.exit_code, 0) << traced.out << traced.err;
   std::map<uint64_t, std::string> drawn;  // framebuffer -> RRGGBBAA, as the app printed
@@ -740,8 +737,8 @@ bool IsDrawCall(std::string_view name) {
 
 TEST_P(CapturedSampleApp, LastSwapImageIsTheAppsLastFrame) {
   std::string app = std::string(STRATA_BIN_DIR) + "/" + GetParam();
-  std::string trace = Temp(GetParam() + "-capture.strace"), traced_png = Temp(GetParam() + "-traced.png"),
-              native_png = Temp(GetParam() + "-native.png");
+  std::string trace = ScratchPath(GetParam() + "-capture.strace"), traced_png = ScratchPath(GetParam() + "-traced.png"),
+              native_png = ScratchPath(GetParam() + "-native.png");
   ProcessResult traced = RunProcess({STRATA_CLI, "trace", "--capture", "swap,draw", "-o", trace, "--", app,
                                      "--frames", "6", "--size", "160x120", "--output", traced_png});
   ASSERT_EQ(traced.exit_code, 0) << traced.err;
@@ -804,7 +801,7 @@ INSTANTIATE_TEST_SUITE_P(Apps, CapturedSampleApp, ::testing::Values("gles1_cube"
 // Catches: a damage swap that is recorded as an ordinary call (frames merge,
 // no capture), or a capture taken after the wrong swap.
 TEST(TraceCommand, DamageRegionSwapsEndFramesAndCapture) {
-  std::string trace = Temp("swap-kinds.strace");
+  std::string trace = ScratchPath("swap-kinds.strace");
   ProcessResult r = RunProcess({STRATA_CLI, "trace", "--capture", "swap", "-o", trace, "--", STRATA_SWAP_KINDS_APP});
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   EXPECT_NE(r.err.find("4 frames"), std::string::npos) << r.err;
@@ -850,7 +847,7 @@ TEST(TraceCommand, DamageRegionSwapsEndFramesAndCapture) {
 }
 
 TEST(TraceCommand, WritesDumpsAndSummarizes) {
-  std::string trace = Temp("cmd.strace");
+  std::string trace = ScratchPath("cmd.strace");
   ProcessResult r = RunProcess({STRATA_CLI, "trace", "-o", trace, "--compression", "zstd", "--",
                                 STRATA_BIN_DIR "/gles3_instanced", "--frames", "6"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
@@ -882,7 +879,7 @@ TEST(TraceCommand, StateSettingCallsAreUntimedUnlessAllAreAskedFor) {
   const std::regex fields(R"re("thread":(\d+).*"function":"(\w+)".*?("untimed":true,)?"start_ns":(\d+),"duration_ns":(\d+)\})re");
   for (std::string timing : {"work", "all"}) {
     SCOPED_TRACE("--timing " + timing);
-    std::string trace = Temp("timing-" + timing + ".strace");
+    std::string trace = ScratchPath("timing-" + timing + ".strace");
     ProcessResult r = RunProcess({STRATA_CLI, "trace", "--timing", timing, "-o", trace, "--",
                                   STRATA_BIN_DIR "/gles2_shaders", "--frames", "4"});
     ASSERT_EQ(r.exit_code, 0) << r.err;
@@ -940,7 +937,7 @@ TEST(TraceCommand, StateSettingCallsAreUntimedUnlessAllAreAskedFor) {
 
 // STRATA_TRACE_PROCESS: of a program and its children, only the named one is traced.
 TEST(TraceCommand, ProcessFilterTracesOnlyTheNamedProgram) {
-  std::string trace = Temp("filtered.strace");
+  std::string trace = ScratchPath("filtered.strace");
   std::string script = std::string(STRATA_BIN_DIR) + "/gles1_cube --frames 3 && " + STRATA_BIN_DIR +
                        "/gles2_shaders --frames 3";
   ProcessResult r = RunProcess({STRATA_CLI, "trace", "--process", "gles2_shaders", "-o", trace, "--", "sh", "-c",
@@ -998,7 +995,7 @@ std::string DumpOf(const std::string& trace) {
 // Catches: the decision taken once at load (children never trace, or trace
 // into the parent's file), a child overwriting the parent's trace.
 TEST(TraceCommand, ForkedChildrenDecideForThemselves) {
-  const std::string trace = Temp("forked") + ".strace";
+  const std::string trace = ScratchPath("forked") + ".strace";
   ProcessResult r = RunProcess({STRATA_CLI, "trace", "-o", trace, "--", STRATA_FORKING_APP});
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   std::map<std::string, std::string> children = ForkedChildren(r.out);
@@ -1025,7 +1022,7 @@ TEST(TraceCommand, ForkedChildrenDecideForThemselves) {
 
   // Only the child named by --process traces: the launcher, which does not
   // match, initialized EGL before the fork and so took the decision first.
-  const std::string only = Temp("forked-only") + ".strace";
+  const std::string only = ScratchPath("forked-only") + ".strace";
   r = RunProcess({STRATA_CLI, "trace", "--process", "forked-app", "-o", only, "--", STRATA_FORKING_APP});
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   children = ForkedChildren(r.out);
@@ -1044,7 +1041,7 @@ TEST(TraceCommand, ForkedChildrenDecideForThemselves) {
 // Catches: unknown functions dropped from the trace without a word, a stub
 // that loses an argument, a replay that stops at such a call or hides it.
 TEST(TraceCommand, UnknownFunctionsAreRecordedByName) {
-  const std::string trace = Temp("vendor-function.strace");
+  const std::string trace = ScratchPath("vendor-function.strace");
   ProcessResult r = RunProcess({STRATA_CLI, "trace", "-o", trace, "--layer-path", STRATA_TEST_LAYER_DIR, "--layers",
                                 "libvendor_function_layer.so", "--", STRATA_VENDOR_FUNCTION_APP});
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
@@ -1107,8 +1104,8 @@ TEST(TraceTools, EveryToolCountsTheSameFrames) {
   };
   for (const Case& c : {Case{{"--frames", "4"}, "4 frames"}, Case{{"--frames", "3", "--fbo"}, "0 frames"}}) {
     SCOPED_TRACE(c.frames);
-    const std::string trace = Temp("frame-count.strace"), json = Temp("frame-count") + ".json",
-                      html = Temp("frame-count") + ".html";
+    const std::string trace = ScratchPath("frame-count.strace"), json = ScratchPath("frame-count") + ".json",
+                      html = ScratchPath("frame-count") + ".html";
     std::vector<std::string> argv = {STRATA_CLI, "trace", "-o", trace, "--", STRATA_BIN_DIR "/gles2_shaders"};
     argv.insert(argv.end(), c.app_args.begin(), c.app_args.end());
     ProcessResult traced = RunProcess(argv);
@@ -1132,7 +1129,7 @@ TEST(TraceTools, EveryToolCountsTheSameFrames) {
 }
 
 TEST(TraceTools, OptionsFollowOneConvention) {
-  const std::string trace = Temp("conventions.strace");
+  const std::string trace = ScratchPath("conventions.strace");
   ASSERT_EQ(RunProcess({STRATA_CLI, "trace", "-o", trace, "--", STRATA_SWAP_KINDS_APP}).exit_code, 0);
   ProcessResult spaced = RunProcess({STRATA_CLI, "dump", "--no-header", "--frames", "1", trace});
   ProcessResult joined = RunProcess({STRATA_CLI, "dump", "--no-header", "--frames=1", trace});
@@ -1146,7 +1143,7 @@ TEST(TraceTools, OptionsFollowOneConvention) {
   EXPECT_NE(listed.out.find("eglSwapBuffers("), std::string::npos) << listed.out;
   EXPECT_NE(listed.out.find("eglSwapBuffersWithDamageEXT(dpy"), std::string::npos) << listed.out;
   EXPECT_EQ(listed.out.find("eglSwapBuffersWithDamageKHR(dpy"), std::string::npos) << listed.out;
-  const std::string json = Temp("conventions") + ".json";
+  const std::string json = ScratchPath("conventions") + ".json";
   ProcessResult exported = RunProcess({STRATA_CLI, "export", "--frames=0,2", "-o", json, trace});
   EXPECT_EQ(exported.exit_code, 0) << exported.err;
   EXPECT_NE(exported.err.find("2 frames"), std::string::npos) << exported.err;

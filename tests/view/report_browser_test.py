@@ -64,7 +64,9 @@ def dump_frame(trace_path, frame):
     return calls
 
 
-def start_browser():
+def start_browser(scratch):
+    """A headless Chromium whose temporary files (its shared memory, with
+    --disable-dev-shm-usage) go to `scratch`, removed with the test's files."""
     options = webdriver.ChromeOptions()
     options.binary_location = CHROMIUM
     # Root needs --no-sandbox; device scale 1 makes screenshots pixel for pixel.
@@ -72,7 +74,8 @@ def start_browser():
                      "--window-size=1400,1000", "--force-device-scale-factor=1", "--hide-scrollbars"):
         options.add_argument(argument)
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    return webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+    service = Service(CHROMEDRIVER, env=dict(os.environ, TMPDIR=scratch))
+    return webdriver.Chrome(service=service, options=options)
 
 
 class ReportPage(unittest.TestCase):
@@ -82,7 +85,7 @@ class ReportPage(unittest.TestCase):
     def setUpClass(cls):
         cls.work = tempfile.mkdtemp(prefix="strata-view-test-")
         cls.make_report()
-        cls.browser = start_browser()
+        cls.browser = start_browser(cls.work)
 
     @classmethod
     def tearDownClass(cls):

@@ -17,19 +17,16 @@
 
 #include "support/png_image.h"
 #include "support/process.h"
+#include "support/scratch.h"
 #include "view/captured_images.h"
 #include "view/report_model.h"
 
 namespace {
 
+using strata::test::ScratchPath;
+
 using strata::test::ProcessResult;
 using strata::test::RunProcess;
-
-std::string Temp(const std::string& name) {
-  std::string dir = testing::TempDir();
-  if (!dir.empty() && dir.back() == '/') dir.pop_back();
-  return dir + "/" + name + "-" + std::to_string(getpid());
-}
 
 std::string ReadAll(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -73,7 +70,7 @@ std::map<uint64_t, strata::test::Image> ReportImages(const std::string& page) {
   std::map<uint64_t, strata::test::Image> images;
   static const std::regex image(R"re(\{"frame":(\d+),[^{}]*"src":"data:image/png;base64,([A-Za-z0-9+/=]+)")re");
   for (auto it = std::sregex_iterator(page.begin(), page.end(), image); it != std::sregex_iterator(); ++it) {
-    const std::string png = Temp("view-image.png");
+    const std::string png = ScratchPath("view-image.png");
     WriteAll(png, DecodeBase64((*it)[2]));
     strata::test::Image decoded;
     std::string error;
@@ -94,11 +91,11 @@ class ViewCommand : public ::testing::Test {
  protected:
   // One trace of each program for the whole suite: tracing is the slow part.
   static void SetUpTestSuite() {
-    probe_trace_ = Temp("view-probe.strace");
+    probe_trace_ = ScratchPath("view-probe.strace");
     ProcessResult probe = RunProcess({STRATA_CLI, "trace", "-o", probe_trace_, "--capture", "swap", "--",
                                       STRATA_PROBE_APP, "--frames", "3"});
     ASSERT_EQ(probe.exit_code, 0) << probe.out << probe.err;
-    app_trace_ = Temp("view-gles2.strace");
+    app_trace_ = ScratchPath("view-gles2.strace");
     ProcessResult app = RunProcess({STRATA_CLI, "trace", "-o", app_trace_, "--capture", "swap", "--",
                                     std::string(STRATA_BIN_DIR) + "/gles2_shaders", "--frames", "6"});
     ASSERT_EQ(app.exit_code, 0) << app.out << app.err;
@@ -235,7 +232,7 @@ TEST_F(ViewCommand, CapturedImagesAreOnePerFrameTopRowFirst) {
 }
 
 TEST_F(ViewCommand, WritesAReportWithImagesAndSaysWhatItWrote) {
-  const std::string out = Temp("view-app.html");
+  const std::string out = ScratchPath("view-app.html");
   ProcessResult run = View({app_trace_, "-o", out});
   ASSERT_EQ(run.exit_code, 0) << run.err;
   EXPECT_NE(run.out.find("wrote " + out), std::string::npos) << run.out;
@@ -256,7 +253,7 @@ TEST_F(ViewCommand, WritesAReportWithImagesAndSaysWhatItWrote) {
 // Catches: states made for the wrong frame's draws (or for calls that are not
 // draws), the panel's data missing from the page, state images not inlined.
 TEST_F(ViewCommand, StateFramesKeepTheStateBeforeEachDrawOfThoseFrames) {
-  const std::string out = Temp("view-states.html");
+  const std::string out = ScratchPath("view-states.html");
   ProcessResult run = View({app_trace_, "--state-frames", "2", "-o", out});
   ASSERT_EQ(run.exit_code, 0) << run.err;
   const std::string page = ReadAll(out);
@@ -288,7 +285,7 @@ TEST_F(ViewCommand, StateFramesKeepTheStateBeforeEachDrawOfThoseFrames) {
 }
 
 TEST_F(ViewCommand, ThumbnailOptions) {
-  const std::string out = Temp("view-thumbs.html");
+  const std::string out = ScratchPath("view-thumbs.html");
   ProcessResult none = View({app_trace_, "-o", out, "--thumbnails", "none"});
   ASSERT_EQ(none.exit_code, 0) << none.err;
   EXPECT_EQ(Count(ReadAll(out), "data:image/png;base64,"), 0u);
@@ -309,12 +306,12 @@ TEST_F(ViewCommand, ThumbnailOptions) {
 // Catches: replayed thumbnails blank, zero-filled, of the wrong frame, or
 // flipped; a replay that draws something else than the app did.
 TEST(ViewThumbnails, ReplayedThumbnailsAreTheAppsFrames) {
-  const std::string trace = Temp("view-replayed.strace"), app_png = Temp("view-replayed-app.png");
+  const std::string trace = ScratchPath("view-replayed.strace"), app_png = ScratchPath("view-replayed-app.png");
   ProcessResult traced = RunProcess({STRATA_CLI, "trace", "-o", trace, "--capture", "swap", "--",
                                      std::string(STRATA_BIN_DIR) + "/gles2_shaders", "--frames", "4", "--size", "96x64",
                                      "--output", app_png});
   ASSERT_EQ(traced.exit_code, 0) << traced.out << traced.err;
-  const std::string out = Temp("view-replayed.html");
+  const std::string out = ScratchPath("view-replayed.html");
   ProcessResult run = View({trace, "-o", out, "--thumbnails", "replayed", "--max-thumbnails", "0",
                             "--thumbnail-size", "4096"});
   ASSERT_EQ(run.exit_code, 0) << run.err;
@@ -341,7 +338,7 @@ TEST(ViewThumbnails, ReplayedThumbnailsAreTheAppsFrames) {
 }
 
 TEST_F(ViewCommand, DefaultOutputIsTheTraceNameWithHtml) {
-  const std::string copy = Temp("view-default") + ".strace";
+  const std::string copy = ScratchPath("view-default") + ".strace";
   std::filesystem::copy_file(probe_trace_, copy, std::filesystem::copy_options::overwrite_existing);
   ProcessResult run = View({copy});
   ASSERT_EQ(run.exit_code, 0) << run.err;
@@ -387,15 +384,15 @@ TEST_F(ViewCommand, UsageErrors) {
 }
 
 TEST_F(ViewCommand, MissingForeignAndDamagedFilesAreErrorsWithTheByteOffset) {
-  const std::string out = Temp("view-bad.html");
+  const std::string out = ScratchPath("view-bad.html");
   unlink(out.c_str());
 
-  ProcessResult missing = View({Temp("no-such.strace"), "-o", out});
+  ProcessResult missing = View({ScratchPath("no-such.strace"), "-o", out});
   EXPECT_EQ(missing.exit_code, 1);
   EXPECT_NE(missing.err.find("strata view: error: "), std::string::npos) << missing.err;
   EXPECT_NE(missing.err.find("no-such.strace"), std::string::npos) << missing.err;
 
-  const std::string foreign = Temp("view-foreign.strace");
+  const std::string foreign = ScratchPath("view-foreign.strace");
   WriteAll(foreign, "<html>this is not a trace, just some text long enough</html>\n");
   ProcessResult not_trace = View({foreign, "-o", out});
   EXPECT_EQ(not_trace.exit_code, 1);
@@ -403,7 +400,7 @@ TEST_F(ViewCommand, MissingForeignAndDamagedFilesAreErrorsWithTheByteOffset) {
 
   // One byte changed inside the stored data of a chunk in the middle.
   std::string bytes = ReadAll(app_trace_);
-  const std::string damaged = Temp("view-damaged.strace");
+  const std::string damaged = ScratchPath("view-damaged.strace");
   bytes[bytes.size() / 2] ^= 0x5a;
   WriteAll(damaged, bytes);
   ProcessResult corrupt = View({damaged, "-o", out});
@@ -417,9 +414,9 @@ TEST_F(ViewCommand, MissingForeignAndDamagedFilesAreErrorsWithTheByteOffset) {
 
 TEST_F(ViewCommand, ACutShortTraceGivesAReportWithAWarning) {
   std::string bytes = ReadAll(app_trace_);
-  const std::string cut = Temp("view-cut.strace");
+  const std::string cut = ScratchPath("view-cut.strace");
   WriteAll(cut, bytes.substr(0, bytes.size() * 2 / 3));
-  const std::string out = Temp("view-cut.html");
+  const std::string out = ScratchPath("view-cut.html");
   ProcessResult run = View({cut, "-o", out});
   ASSERT_EQ(run.exit_code, 0) << run.err;
   std::smatch warning;
@@ -434,12 +431,12 @@ TEST_F(ViewCommand, ACutShortTraceGivesAReportWithAWarning) {
 }
 
 TEST_F(ViewCommand, UnwritableOutputIsAClearError) {
-  ProcessResult no_dir = View({probe_trace_, "-o", Temp("no-such-dir") + "/report.html"});
+  ProcessResult no_dir = View({probe_trace_, "-o", ScratchPath("no-such-dir") + "/report.html"});
   EXPECT_EQ(no_dir.exit_code, 1);
   EXPECT_NE(no_dir.err.find("cannot write"), std::string::npos) << no_dir.err;
   EXPECT_NE(no_dir.err.find("No such file or directory"), std::string::npos) << no_dir.err;
 
-  const std::string dir = Temp("view-out-dir");
+  const std::string dir = ScratchPath("view-out-dir");
   std::filesystem::create_directories(dir);
   ProcessResult is_dir = View({probe_trace_, "-o", dir});
   EXPECT_EQ(is_dir.exit_code, 1);

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "support/png_image.h"
+#include "support/scratch.h"
 #include "view/base64.h"
 #include "view/image_scaling.h"
 #include "view/png_encoder.h"
@@ -15,17 +16,13 @@
 
 namespace {
 
-using strata::view::FrameImage;
+using strata::test::ScratchPath;
 
-std::string Temp(const std::string& name) {
-  std::string dir = testing::TempDir();
-  if (!dir.empty() && dir.back() == '/') dir.pop_back();
-  return dir + "/" + name + "-" + std::to_string(getpid());
-}
+using strata::view::FrameImage;
 
 // Decodes `png` with libpng through the test support.
 strata::test::Image Decode(const std::vector<uint8_t>& png) {
-  const std::string path = Temp("view-unit.png");
+  const std::string path = ScratchPath("view-unit.png");
   std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char*>(png.data()), png.size());
   strata::test::Image image;
   std::string error;
