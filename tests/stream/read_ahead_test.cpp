@@ -66,11 +66,30 @@ TEST(ReadAhead, HandsOutEveryRecordInOrder) {
   EXPECT_FALSE(records.Next(&record)) << "stays at the end";
 }
 
+// A source whose records are made in memory and never fail: what the two
+// chunk-holding sources below share.
+class MadeUpSource : public strata::stream::RecordSource {
+ public:
+  const std::string& error() const override { return error_; }
+  bool truncated() const override { return false; }
+
+ protected:
+  static void Emit(Record* record, std::span<const uint8_t> payload, uint32_t thread, uint64_t chunk) {
+    record->payload = payload;
+    record->type = RecordType::kCall;
+    record->thread_id = thread;
+    record->chunk = chunk;
+  }
+
+ private:
+  std::string error_;
+};
+
 // Chunks of 100 records, each chunk in a buffer of its own that the source
 // drops when it moves on, as OrderedRecordReader does; every third chunk is
 // offered without an owner, its payloads in one scratch buffer overwritten
 // by each Next(), so ReadAhead must copy those.
-class ChunkedSource final : public strata::stream::RecordSource {
+class ChunkedSource final : public MadeUpSource {
  public:
   explicit ChunkedSource(size_t count) : count_(count) {}
   bool Next(Record* record) override {
@@ -87,20 +106,15 @@ class ChunkedSource final : public strata::stream::RecordSource {
       }
       const size_t at = buffer_->size();
       buffer_->insert(buffer_->end(), size, fill);
-      record->payload = std::span<const uint8_t>(buffer_->data() + at, size);
+      Emit(record, std::span<const uint8_t>(buffer_->data() + at, size), 1, chunk);
     } else {
       buffer_.reset();
       scratch_.assign(size, fill);
-      record->payload = scratch_;
+      Emit(record, scratch_, 1, chunk);
     }
-    record->type = RecordType::kCall;
-    record->thread_id = 1;
-    record->chunk = chunk;
     ++next_;
     return true;
   }
-  const std::string& error() const override { return error_; }
-  bool truncated() const override { return false; }
   std::shared_ptr<const void> PayloadOwner(uint64_t chunk) const override {
     return Owned(chunk) && buffer_chunk_ == chunk ? buffer_ : nullptr;
   }
@@ -119,7 +133,6 @@ class ChunkedSource final : public strata::stream::RecordSource {
   uint64_t buffer_chunk_ = UINT64_MAX;
   std::vector<std::weak_ptr<std::vector<uint8_t>>> handed_out_;
   std::vector<uint8_t> scratch_;
-  std::string error_;
 };
 
 TEST(ReadAhead, HoldsTheSourcesChunksOrCopiesAndLetsGoOfThem) {
@@ -149,7 +162,7 @@ TEST(ReadAhead, HoldsTheSourcesChunksOrCopiesAndLetsGoOfThem) {
 
 // Two threads' chunks in turns, a record from each, as OrderedRecordReader
 // merges threads: each chunk buffer is held while any batch needs it.
-class InterleavedSource final : public strata::stream::RecordSource {
+class InterleavedSource final : public MadeUpSource {
  public:
   explicit InterleavedSource(size_t count) : count_(count) {}
   bool Next(Record* record) override {
@@ -164,15 +177,10 @@ class InterleavedSource final : public strata::stream::RecordSource {
     }
     const size_t at = s.buffer->size();
     s.buffer->insert(s.buffer->end(), 1 + next_ % 64, static_cast<uint8_t>(next_ * 13));
-    record->payload = std::span<const uint8_t>(s.buffer->data() + at, 1 + next_ % 64);
-    record->type = RecordType::kCall;
-    record->thread_id = static_cast<uint32_t>(thread);
-    record->chunk = chunk;
+    Emit(record, std::span<const uint8_t>(s.buffer->data() + at, 1 + next_ % 64), static_cast<uint32_t>(thread), chunk);
     ++next_;
     return true;
   }
-  const std::string& error() const override { return error_; }
-  bool truncated() const override { return false; }
   std::shared_ptr<const void> PayloadOwner(uint64_t chunk) const override {
     const Stream& s = streams_[chunk % 2];
     return s.chunk == chunk ? s.buffer : nullptr;
@@ -185,7 +193,6 @@ class InterleavedSource final : public strata::stream::RecordSource {
   };
   size_t count_, next_ = 0;
   Stream streams_[2];
-  std::string error_;
 };
 
 TEST(ReadAhead, InterleavedThreadsChunksAreHeldWhileTheirRecordsAreRead) {
