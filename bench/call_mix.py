@@ -21,7 +21,7 @@ With --compare DIR (another build tree) its `strata run` and `strata trace`
 join the same rounds, for before/after comparisons of a change.
 
 usage: call_mix.py [--rounds N] [--frames N] [--modes cheap,draws,...]
-                   [--configs native,run,attachable,trace,apitrace] [--build DIR] [--compare DIR ...]
+                   [--configs native,run,attachable,trace,trace-uncompressed,apitrace] [--build DIR] [--compare DIR ...]
 """
 
 import argparse
@@ -61,6 +61,9 @@ def configurations(build, compare, wanted, program, tmp):
         # The trace layer loaded switched off, as every `strata run` has it unless --no-attach.
         "attachable": [strata, "run", "--"] + program,
         "trace": [strata, "trace", "-o", os.path.join(tmp, "t.strace"), "--"] + program,
+        # Without LZ4 on the writer thread: what compressing costs the program.
+        "trace-uncompressed": [strata, "trace", "--compression", "none", "-o", os.path.join(tmp, "u.strace"), "--"]
+        + program,
         "apitrace": ["apitrace", "trace", "--api", "egl", "-o", os.path.join(tmp, "t.trace")] + program,
     }
     configs = {name: all_configs[name] for name in wanted}
@@ -90,7 +93,7 @@ def main():
         if mode not in MODES:
             parser.error(f"unknown mode '{mode}' (modes: {', '.join(MODES)})")
     for name in wanted:
-        if name not in ("native", "run", "attachable", "trace", "apitrace"):
+        if name not in ("native", "run", "attachable", "trace", "trace-uncompressed", "apitrace"):
             parser.error(f"unknown configuration '{name}' (native, run, attachable, trace, apitrace)")
     env = dict(os.environ, MALLOC_TOP_PAD_="268435456")
     with tempfile.TemporaryDirectory(prefix="strata-call-mix-") as tmp:
