@@ -12,8 +12,8 @@
 
 #include "support/process.h"
 #include "support/renderer.h"
-#include "support/trace_check.h"
 #include "support/scratch.h"
+#include "support/trace_check.h"
 
 namespace {
 

@@ -19,10 +19,9 @@
 
 namespace {
 
-using strata::test::ScratchPath;
-
 using strata::test::ProcessResult;
 using strata::test::RunProcess;
+using strata::test::ScratchPath;
 
 constexpr int kFrames = 3;
 

@@ -21,10 +21,9 @@
 
 namespace {
 
-using strata::test::ScratchPath;
-
 using strata::test::ProcessResult;
 using strata::test::RunProcess;
+using strata::test::ScratchPath;
 
 ProcessResult Strata(std::vector<std::string> args) {
   args.insert(args.begin(), STRATA_CLI);

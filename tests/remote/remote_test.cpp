@@ -28,11 +28,10 @@
 
 namespace {
 
-using strata::test::ScratchPath;
-
 using strata::test::Image;
 using strata::test::ProcessResult;
 using strata::test::RunProcess;
+using strata::test::ScratchPath;
 
 std::string UniqueAddress(const std::string& what) {
   static int counter = 0;

@@ -17,23 +17,22 @@
 #include <sstream>
 #include <string>
 
-#include "stream/framebuffer_record.h"
 #include "stream/call_decoder.h"
+#include "stream/framebuffer_record.h"
 #include "stream/ordered_reader.h"
 #include "stream/record_reader.h"
 #include "support/png_image.h"
 #include "support/process.h"
-#include "support/trace_check.h"
 #include "support/scratch.h"
+#include "support/trace_check.h"
 #include "transport/sockets.h"
 
 namespace {
 
-using strata::test::ScratchPath;
-
 using strata::test::ProcessOptions;
 using strata::test::ProcessResult;
 using strata::test::RunProcess;
+using strata::test::ScratchPath;
 
 // Waits (up to 30 s) until process `pid` listens on its trace control
 // socket: on a loaded machine a program under `strata run` may take longer

@@ -23,10 +23,9 @@
 
 namespace {
 
-using strata::test::ScratchPath;
-
 using strata::test::ProcessResult;
 using strata::test::RunProcess;
+using strata::test::ScratchPath;
 
 std::string ReadAll(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
