@@ -52,6 +52,9 @@ def program_for(build, mode, frames):
     return [os.path.join(build, "bin", "call_mix"), "--mode", mode, "--frames", str(frames)]
 
 
+CONFIGURATIONS = ("native", "run", "attachable", "trace", "trace-uncompressed", "apitrace")
+
+
 def configurations(build, compare, wanted, program, tmp):
     strata = os.path.join(build, "bin", "strata")
     all_configs = {
@@ -66,6 +69,7 @@ def configurations(build, compare, wanted, program, tmp):
         + program,
         "apitrace": ["apitrace", "trace", "--api", "egl", "-o", os.path.join(tmp, "t.trace")] + program,
     }
+    assert tuple(all_configs) == CONFIGURATIONS
     configs = {name: all_configs[name] for name in wanted}
     for number, directory in enumerate(compare, 1):
         other = os.path.join(directory, "bin", "strata")
@@ -93,8 +97,8 @@ def main():
         if mode not in MODES:
             parser.error(f"unknown mode '{mode}' (modes: {', '.join(MODES)})")
     for name in wanted:
-        if name not in ("native", "run", "attachable", "trace", "trace-uncompressed", "apitrace"):
-            parser.error(f"unknown configuration '{name}' (native, run, attachable, trace, apitrace)")
+        if name not in CONFIGURATIONS:
+            parser.error(f"unknown configuration '{name}' (configurations: {', '.join(CONFIGURATIONS)})")
     env = dict(os.environ, MALLOC_TOP_PAD_="268435456")
     with tempfile.TemporaryDirectory(prefix="strata-call-mix-") as tmp:
         for mode in modes:

@@ -260,7 +260,6 @@ TEST(Remote, EightClientsOneKilledTheOthersFinish) {
 // same frames from the file.
 TEST(Remote, RecordedSessionReplaysWithVerify) {
   const std::string dir = ScratchPath("recorded");
-  std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
   {
     Renderer renderer({"--record", dir});
@@ -303,7 +302,6 @@ TEST(Remote, ThreadsWithSharedContexts) {
 // missing and STRATA_REMOTE_FALLBACK=native.
 TEST(Remote, InstalledAsAGlvndVendor) {
   const std::string prefix = ScratchPath("glvnd-install");
-  std::filesystem::remove_all(prefix);
   ProcessResult install = RunProcess({STRATA_CMAKE, "--install", STRATA_BUILD_DIR, "--prefix", prefix});
   ASSERT_EQ(install.exit_code, 0) << install.out << install.err;
   const std::string vendor_json = prefix + "/share/glvnd/egl_vendor.d/10_strata_remote.json";

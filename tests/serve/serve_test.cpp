@@ -9,8 +9,8 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <optional>
 #include <sstream>
@@ -50,7 +50,7 @@ class Renderer {
     static int counter = 0;
     address_ = "unix:@strata-test-" + std::to_string(getpid()) + "-" + std::to_string(++counter);
     dir_ = strata::test::ScratchPath("renderer-" + std::to_string(counter));
-    std::system(("rm -rf '" + dir_ + "' && mkdir -p '" + dir_ + "'").c_str());
+    std::filesystem::create_directories(dir_);
     log_ = dir_ + "/serve.log";
     std::vector<std::string> args = {STRATA_CLI, "serve", "--listen", address_, "--token-file", dir_ + "/token"};
     args.insert(args.end(), extra.begin(), extra.end());
@@ -70,10 +70,7 @@ class Renderer {
     }
     ready_ = WaitForLog("listening on", 20);
   }
-  ~Renderer() {
-    Stop();
-    std::system(("rm -rf '" + dir_ + "'").c_str());
-  }
+  ~Renderer() { Stop(); }  // its directory, log included, goes with the test's (kept if a test failed)
   // SIGTERM, and its exit status (-1 if it had to be killed).
   int Stop() {
     if (pid_ <= 0) return status_;

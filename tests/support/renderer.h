@@ -1,6 +1,7 @@
 #pragma once
 // A real renderer (`strata serve`) for one test, on a private address; its
-// log, in the test's scratch directory, is kept for failure messages. Stopped with SIGTERM when destroyed.
+// log, in the test's scratch directory, is kept for failure messages.
+// Stopped with SIGTERM when destroyed.
 
 #include <sys/types.h>
 

@@ -11,49 +11,48 @@
 namespace strata::test {
 namespace {
 
-std::string& Directory() {
-  static std::string directory;
-  return directory;
+struct Scratch {
+  std::string directory;  // empty until first use
+  pid_t owner = 0;        // the process that made it
+};
+
+Scratch& TheScratch() {
+  static Scratch scratch;
+  return scratch;
 }
 
-pid_t& Owner() {
-  static pid_t owner = 0;
-  return owner;
-}
-
-// Registered with atexit after gtest's singleton exists, so it runs before
-// that singleton is gone. A forked child that exits normally must not take
-// its parent's files with it: only the process that made the directory
-// removes it.
+// A forked child that exits normally must not take its parent's files with
+// it: only the process that made the directory removes it.
 void RemoveAtExit() {
-  if (getpid() != Owner() || Directory().empty()) return;
-  const testing::UnitTest* tests = testing::UnitTest::GetInstance();
-  if (std::getenv("STRATA_KEEP_TEST_FILES") != nullptr || (tests != nullptr && tests->Failed())) {
-    std::fprintf(stderr, "test files kept in %s\n", Directory().c_str());
+  const Scratch& scratch = TheScratch();
+  if (getpid() != scratch.owner) return;
+  if (std::getenv("STRATA_KEEP_TEST_FILES") != nullptr || testing::UnitTest::GetInstance()->Failed()) {
+    std::fprintf(stderr, "test files kept in %s\n", scratch.directory.c_str());
     return;
   }
   std::error_code ignored;
-  std::filesystem::remove_all(Directory(), ignored);
+  std::filesystem::remove_all(scratch.directory, ignored);
 }
 
 }  // namespace
 
 const std::string& ScratchDir() {
-  std::string& directory = Directory();
-  if (!directory.empty()) return directory;
-  std::string base = testing::TempDir();
-  if (base.empty()) base = "/tmp/";
+  Scratch& scratch = TheScratch();
+  if (!scratch.directory.empty()) return scratch.directory;
+  std::string base = testing::TempDir();  // TEST_TMPDIR, TMPDIR or /tmp/
   if (base.back() != '/') base += '/';
   std::string pattern = base + "strata-test-XXXXXX";
   if (mkdtemp(pattern.data()) == nullptr) {
     std::perror(("cannot make a scratch directory in " + base).c_str());
     std::abort();
   }
-  directory = pattern;
-  Owner() = getpid();
+  scratch.directory = pattern;
+  scratch.owner = getpid();
+  // gtest's singleton made before the handler is registered outlives it
+  // (atexit runs in reverse order), so the handler may ask whether a test failed.
   testing::UnitTest::GetInstance();
   std::atexit(RemoveAtExit);
-  return directory;
+  return scratch.directory;
 }
 
 std::string ScratchPath(const std::string& name) { return ScratchDir() + "/" + name; }

@@ -1,11 +1,11 @@
 #include "support/trace_check.h"
 
-#include "support/scratch.h"
-
 #include <unistd.h>
 
 #include <fstream>
 #include <regex>
+
+#include "support/scratch.h"
 
 namespace strata::test {
 namespace {
