@@ -64,6 +64,8 @@ DEFERRABLE = {
     "glEnable", "glDisable", "glBlendFunc", "glBindBuffer",
     "glUniform1f", "glUniform2f", "glUniform3f", "glUniform4f", "glUniform1i", "glUniform2i", "glUniform3i",
     "glUniform4i", "glUniform1ui", "glUniform2ui", "glUniform3ui", "glUniform4ui",
+    # Textures made, bound, set up and deleted before anything reads them (remote/deferred_textures.h).
+    "glGenTextures", "glBindTexture", "glTexParameteri", "glTexParameterf", "glDeleteTextures",
 }
 
 _HELD_UNIFORM = re.compile(r"glUniform[1-4](f|i|ui)")
@@ -250,8 +252,9 @@ def _record(f: registry.Function, flags: list[str], rules: dict, reply_part: lis
 
 
 def _client_named_path(f: registry.Function, named: tuple[str, registry.Param | None], flags: list[str],
-                       rules: dict) -> list[str]:
-    """The call with names the client made: no reply to wait for."""
+                       rules: dict) -> tuple[list[str], str | None]:
+    """The call with names the client made: no reply to wait for. With it, for
+    a held call, Send_<name>: the record of names already made."""
     cls, param = named
     count = f.params[0].name if param is not None else ""
     flags = [flag for flag in flags if flag != "stream::wire::kCallWantsReply"] + ["stream::kCallHasReply"]
@@ -271,14 +274,20 @@ def _client_named_path(f: registry.Function, named: tuple[str, registry.Param | 
                  "    GLuint strata_name = 0;",
                  f"    if ({'!(' + condition + ') || ' if condition else ''}{make}) {{"]
         body = _record(f, flags, rules, ["    strata_w.Unsigned(strata_name);"] + outputs)
+        if f.name in DEFERRABLE:
+            raise ValueError(f"{f.name}: a held call that returns its name")
         return lines + ["    " + line for line in body] + [
             "      strata_c->Sent();"] + ["  " + line for line in after] + [
-            f"      return static_cast<{f.return_type}>(strata_name);", "    }", "  }"]
+            f"      return static_cast<{f.return_type}>(strata_name);", "    }", "  }"], None
     lines = [f"  if (ClientNames* strata_names = strata_c->shadow().names(); strata_names != nullptr && "
              f"{count} >= 0 && {param.name} != nullptr && "
              f"strata_names->For(api::ObjectClass::{cls})->Make({count}, {param.name})) {{"]
     body = _record(f, flags, rules, outputs)
-    return lines + ["  " + line for line in body] + ["    strata_c->Sent();"] + after + ["    return;", "  }"]
+    if f.name not in DEFERRABLE:
+        return lines + ["  " + line for line in body] + ["    strata_c->Sent();"] + after + ["    return;", "  }"], None
+    send = "\n".join([f"void Send_{f.name}(Connection& strata_held_c, {f.param_list()}) {{",
+                      "  Connection* strata_c = &strata_held_c;"] + body + ["  strata_c->Sent();", "}\n"]) + "\n"
+    return lines + [f"    Send_{f.name}(*strata_c, {f.arg_list()});"] + after + ["    return;", "  }"], send
 
 
 def emit_remote_functions(model: registry.Model, rules: dict, uncovered: set) -> str:
@@ -333,6 +342,7 @@ def emit_remote_functions(model: registry.Model, rules: dict, uncovered: set) ->
             lines.insert(2, f"  if (!DisplayReady({f.params[0].name})) {_failed(f)}")
         if f.name in DRAWS_WITH_CLIENT_ARRAYS:
             lines.append(f"  Before_{f.name}({args});")
+        send_from = len(lines)  # a held call's Send_<name> starts here: its sizes, then its record
         sized = [rules.get((f.name, p.name)) for p in pointers]
         if any(r is not None and r.captures and not r.is_strings and not r.deferred for r in sized):
             lines.append("  [[maybe_unused]] capture::CaptureSizes strata_sizes(strata_c->state());")
@@ -358,18 +368,20 @@ def emit_remote_functions(model: registry.Model, rules: dict, uncovered: set) ->
                 lines.append(f"  const size_t strata_room_{p.name} = {p.name} != nullptr ? {room} : 0;")
         named = client_named(f, rules)
         if named is not None:
-            lines += _client_named_path(f, named, flags, rules)
+            named_lines, named_send = _client_named_path(f, named, flags, rules)
+            lines += named_lines
+            if named_send is not None:
+                held_sends.append(named_send)
         lines += _record(f, flags, rules)
         if f.name in FORGETS_SENT_STATE:
             lines.append("  strata_c->shadow().ForgetSent();")
         if not reply:
             lines.append("  strata_c->Sent();")
             if deferrable:
-                at = next(k for k, line in enumerate(lines) if line.startswith("  const uint64_t strata_sequence"))
                 held_sends.append("\n".join(
                     [f"void Send_{f.name}(Connection& strata_held_c, {f.param_list()}) {{",
-                     "  Connection* strata_c = &strata_held_c;"] + lines[at:] + ["}\n"]) + "\n")
-                lines = lines[:at] + [f"  Send_{f.name}(*strata_c, {args});"]
+                     "  Connection* strata_c = &strata_held_c;"] + lines[send_from:] + ["}\n"]) + "\n")
+                lines = lines[:send_from] + [f"  Send_{f.name}(*strata_c, {args});"]
             if f.name in HOOKS_AFTER:
                 lines.append(f"  After_{f.name}({args});")
             lines.append("}\n")

@@ -187,7 +187,10 @@ void After_glActiveTexture(GLenum texture) {
   QueryCache* cache = Cache();
   if (cache == nullptr || texture < GL_TEXTURE0) return;
   const GLuint units = cache->client_version() >= 3 ? 32 : 8;
-  if (texture - GL_TEXTURE0 < units) Learn(cache, {{GL_ACTIVE_TEXTURE, static_cast<GLint>(texture)}});
+  const bool known = texture - GL_TEXTURE0 < units;
+  if (known) Learn(cache, {{GL_ACTIVE_TEXTURE, static_cast<GLint>(texture)}});
+  // The unit whose texture bindings the held ones are (deferred_textures.h).
+  ThreadConnectionHolding()->shadow().textures().active_unit = known ? static_cast<int>(texture - GL_TEXTURE0) : -1;
 }
 void After_glBlendEquationSeparate(GLenum rgb, GLenum alpha) {
   QueryCache* cache = Cache();

@@ -47,6 +47,8 @@ class ClientNames {
 
   // The namespace of an object class (programs and shaders share one, as in GL).
   NameSpace* For(api::ObjectClass object);
+  // Whether another context's names share this one's group now.
+  bool SharedWithAnother() const { return shared_.use_count() > 1; }
 
  private:
   using Spaces = std::array<NameSpace, static_cast<size_t>(api::ObjectClass::kCount)>;

@@ -69,6 +69,9 @@ class ContextShadow final : public capture::CaptureState {
   SentState& sent() { return sent_; }
   void ForgetSent() { sent_ = SentState(); }
 
+  // Its textures, as far as the client follows them (deferred_textures.h).
+  TextureKnowledge& textures() { return textures_; }
+
   // Answers to state queries the client keeps (query_cache.h).
   QueryCache& queries() { return queries_; }
 
@@ -92,6 +95,7 @@ class ContextShadow final : public capture::CaptureState {
   capture::ClientArrays arrays_;
   std::unordered_set<GLuint> buffers_made_;
   SentState sent_;
+  TextureKnowledge textures_;
   QueryCache queries_;
   std::unique_ptr<ClientNames> names_;
   bool caps_known_ = false;

@@ -121,6 +121,7 @@ bool DeferredState::Uniform(Connection& c, api::Slot slot, GLint location, int c
 void DeferredState::Send(Connection& c) {
   if (held_ == 0) return;
   held_ = 0;
+  absorbed_ -= textures_.Send(c);
   // Each goes out through the function the app's own call would have used (Send_<name>, generated).
   SentState& sent = c.shadow().sent();
   for (uint32_t caps = caps_held_; caps != 0; caps &= caps - 1) {

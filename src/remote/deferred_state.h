@@ -6,7 +6,8 @@
 // the renderer already has is not sent again. Every other call first sends
 // what is held (Connection::SendDeferred), so the renderer sees the state
 // exactly as the app left it whenever anything can observe it. The held calls
-// set independent pieces of state, so the order they go out in does not matter.
+// set independent pieces of state, so the order they go out in does not matter
+// (textures made and bound go out before the bindings that end up held).
 //
 // Nothing observable changes: only calls whose arguments the client can
 // check are held (valid capabilities and factors, buffer names it saw made),
@@ -20,6 +21,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "remote/deferred_textures.h"
 #include "strata/api/functions.h"
 
 namespace strata::remote {
@@ -52,6 +54,16 @@ class DeferredState {
   bool BindBuffer(Connection& c, GLenum target, GLuint buffer);
   // glUniform{1,2,3,4}{f,i,ui}: `values` are the call's 32-bit arguments.
   bool Uniform(Connection& c, api::Slot slot, GLint location, int count, const uint32_t* values);
+  // Texture objects and bindings (deferred_textures.h): `take` is one of
+  // textures()'s calls, asked only where the context holds state.
+  template <class Take>
+  bool Took(Connection& c, Take take) {
+    if (!Enabled(c) || !take()) return false;
+    ++held_;
+    ++absorbed_;
+    return true;
+  }
+  DeferredTextures& textures() { return textures_; }
 
   // Encodes what is held into the connection's batch, one call record each.
   void Send(Connection& c);
@@ -77,6 +89,7 @@ class DeferredState {
   GLuint array_buffer_ = 0;
   std::vector<HeldUniform> uniforms_;
   std::vector<int32_t> uniform_index_;  // by location: index into uniforms_, or -1
+  DeferredTextures textures_;
 };
 
 }  // namespace strata::remote

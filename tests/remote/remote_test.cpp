@@ -466,6 +466,36 @@ TEST(Remote, HeldBackCallsChangeNothingAnAppCanSee) {
   }
 }
 
+// Textures made, bound, set up and deleted before anything reads them, and
+// texture bindings, held back (remote/deferred_textures.h): held_textures'
+// errors, glIsTexture, bindings on two units, a queried parameter and frames
+// drawn with textures set up while held are the same natively, held back and
+// sent as they come. Breaks when a held texture never reaches the renderer
+// though something sees it (a frame without its filter or wrap, glIsTexture
+// false after a bind), when a held binding is lost or stale after a deletion,
+// or when an invalid call is held and its error lost; through the absorbed
+// count, when the make-and-drop loop goes over the wire.
+TEST(Remote, HeldBackTexturesChangeNothingAnAppCanSee) {
+  const std::string app = std::string(STRATA_BIN_DIR) + "/held_textures";
+  ProcessResult native = RunProcess({app});
+  ASSERT_EQ(native.exit_code, 0) << native.err;
+  ASSERT_NE(native.out.find("wrong target: error 0x0502"), std::string::npos) << native.out;
+  ASSERT_NE(native.out.find("invalid filter: error 0x0500"), std::string::npos) << native.out;
+  Renderer renderer;
+  static const std::regex absorbed(R"(, (\d+) calls absorbed on the client)");
+  for (const bool held : {true, false}) {
+    ProcessResult remote = RunRemoteWithStats(renderer, app, "STRATA_REMOTE_SHADOW", held ? "on" : "off");
+    ASSERT_EQ(remote.exit_code, 0) << remote.err << renderer.Log();
+    EXPECT_EQ(remote.out, native.out) << (held ? "held back" : "sent as they come");
+    std::smatch m;
+    ASSERT_TRUE(std::regex_search(remote.err, m, absorbed)) << remote.err;
+    if (held)
+      EXPECT_GT(std::stol(m[1]), 2400) << "the 500 textures made and dropped (2,500 calls) should stay on the client";
+    else
+      EXPECT_EQ(std::stol(m[1]), 0);
+  }
+}
+
 // State queries the client answers from its cache (remote/query_cache.h):
 // saved_state queries ~25 pieces of state twice a frame around drawing of its
 // own, after changing them in every way the cache must notice (each setter, a
