@@ -33,10 +33,14 @@ bool IsHeldParameter(GLenum pname, GLint value, int version) {
   }
 }
 
+// The query cache's entries for the targets' bindings (LearnAt leaves out those the version lacks).
+constexpr int kBindingEntries[TextureKnowledge::kTargets] = {
+    QueryCache::Index(GL_TEXTURE_BINDING_2D), QueryCache::Index(GL_TEXTURE_BINDING_CUBE_MAP),
+    QueryCache::Index(GL_TEXTURE_BINDING_3D), QueryCache::Index(GL_TEXTURE_BINDING_2D_ARRAY)};
+
 void LearnBinding(Connection& c, int target, GLuint texture) {
   const GLint value = static_cast<GLint>(texture);
-  QueryCache& queries = c.shadow().queries();
-  queries.LearnInteger(TextureBindingOf(kTargetEnums[target], queries.client_version()), &value);
+  c.shadow().queries().LearnAt(kBindingEntries[target], &value);
 }
 
 }  // namespace

@@ -47,6 +47,8 @@ bool QueryCache::Enabled(GLenum cap, GLboolean* on) const {
   return true;
 }
 
+namespace {
+
 GLenum TextureBindingOf(GLenum target, int version) {
   switch (target) {
     case GL_TEXTURE_2D: return GL_TEXTURE_BINDING_2D;
@@ -56,6 +58,8 @@ GLenum TextureBindingOf(GLenum target, int version) {
     default: return 0;
   }
 }
+
+}  // namespace
 
 void QueryCache::LearnAnswer(GLenum pname, const GLint* data) {
   const int index = CachedIndex(pname, version_);

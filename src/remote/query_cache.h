@@ -79,8 +79,6 @@ static_assert(std::size(kCachedPnames) <= 32);
 // (3.1's and 3.2's too: a context's minor version is the driver's choice).
 // The query cache and the held calls (deferred_state.h) share the index.
 int CapabilityIndex(GLenum cap, int client_version);
-// The binding pname of a texture target the version has (GL_TEXTURE_BINDING_2D ...), or 0.
-GLenum TextureBindingOf(GLenum target, int client_version);
 GLenum CapabilityAt(int index);
 
 class QueryCache {
