@@ -28,6 +28,8 @@ uint64_t MonotonicNs() {
 
 // The largest message the renderer may send (a 16k x 16k RGBA frame and change).
 constexpr uint32_t kMaxIncoming = 1100u << 20;
+// A message at least this large (a window's frame) is read where it lies in the ring.
+constexpr uint32_t kViewedMessageBytes = 64u << 10;
 
 thread_local int32_t t_egl_error = EGL_SUCCESS;
 
@@ -79,7 +81,8 @@ Connection::~Connection() {
   if (frame_thread_.joinable()) frame_thread_.join();
 }
 
-bool Connection::ReadMessage(std::vector<uint8_t>& incoming) {
+bool Connection::ReadMessage(std::vector<uint8_t>& incoming, bool may_view, std::span<const uint8_t>* message,
+                             bool* viewed) {
   uint8_t header[stream::wire::kMessageHeaderBytes];
   if (!stream_->ReadFully(header, sizeof header)) {
     Fail(stream_->error());
@@ -92,11 +95,20 @@ bool Connection::ReadMessage(std::vector<uint8_t>& incoming) {
     return false;
   }
   session_.traffic().bytes_received += sizeof header + size;
+  *viewed = false;
+  if (may_view && size >= kViewedMessageBytes && size <= stream_->ViewLimit()) {
+    if (const uint8_t* in_place = stream_->View(size)) {
+      *message = {in_place, size};
+      *viewed = true;
+      return true;
+    }
+  }
   incoming.resize(size);
   if (!stream_->ReadFully(incoming.data(), size)) {
     Fail(stream_->error());
     return false;
   }
+  *message = incoming;
   return true;
 }
 
@@ -203,12 +215,17 @@ const stream::wire::Reply* Connection::Roundtrip(uint64_t sequence, int slot) {
 bool Connection::Await(uint64_t sequence, int slot, std::vector<uint8_t>& incoming, stream::wire::Reply* reply,
                        WindowPresenter* presenter) {
   for (;;) {
-    if (!ReadMessage(incoming)) return false;
+    std::span<const uint8_t> message;
+    bool viewed = false;
+    if (!ReadMessage(incoming, presenter != nullptr, &message, &viewed)) return false;
     std::string why;
     const auto show = [presenter](std::span<const uint8_t> frame) {
       if (presenter != nullptr) presenter->Present(frame);
     };
-    switch (ScanRendererMessage(incoming, sequence, slot, reply, show, &why)) {
+    // Read once, in place: a renderer that rewrites the ring meanwhile spoils only its own pixels.
+    const ReplyScan scan = ScanRendererMessage(message, sequence, slot, reply, show, &why);
+    if (viewed) stream_->ReleaseViews();
+    switch (scan) {
       case ReplyScan::kReplied: return true;
       case ReplyScan::kNotYet: break;
       case ReplyScan::kClosed:

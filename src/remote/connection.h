@@ -109,11 +109,15 @@ class Connection final : public stream::BulkSink {
 
  private:
   void Fail(const std::string& why);
-  // Reads the next message into `incoming`; false once the renderer is gone (the session is then lost).
-  bool ReadMessage(std::vector<uint8_t>& incoming);
+  // Reads the next message into `incoming`, or with `may_view` a large one
+  // where it lies in the ring (a window's frame: one copy fewer; the caller
+  // releases the view when done with it); false once the renderer is gone
+  // (the session is then lost).
+  bool ReadMessage(std::vector<uint8_t>& incoming, bool may_view, std::span<const uint8_t>* message, bool* viewed);
   void ShowFrames();  // the frame thread
   // Reads messages until the reply to call `sequence` of function `slot`,
-  // into *reply, showing the framebuffer records before it in `presenter`.
+  // into *reply, showing the framebuffer records before it in `presenter`
+  // (the frame thread; its reply's output bytes are not kept: they may lie in the ring).
   // False once the renderer is gone or sent a malformed message (the
   // session is then lost).
   bool Await(uint64_t sequence, int slot, std::vector<uint8_t>& incoming, stream::wire::Reply* reply,

@@ -296,6 +296,7 @@ bool Connection::HandleMessage(std::span<const uint8_t> message, std::string* pr
       return recording || (call.flags & wire::kCallWantsReply) || api::kFunctions[call.slot].is_egl;
     };
     out_.Clear();
+    frame_at_ = kNoFrame;
     chunk_.Clear();
     run_.Restart();
     chunk_records_ = 0;
@@ -332,9 +333,18 @@ bool Connection::HandleMessage(std::span<const uint8_t> message, std::string* pr
   if (out_.size == 0) return true;
   // Sent outside the session's lock: a client slow to read holds up none of its other threads.
   uint8_t header[wire::kMessageHeaderBytes];
-  wire::PutMessageHeader(header, static_cast<uint32_t>(out_.size));
-  stream_->Write(header, sizeof header);
-  stream_->Write(out_.storage.data(), out_.size);
+  if (frame_at_ == kNoFrame) {
+    wire::PutMessageHeader(header, static_cast<uint32_t>(out_.size));
+    stream_->Write(header, sizeof header);
+    stream_->Write(out_.storage.data(), out_.size);
+  } else {
+    // The window frame's pixels from the readback buffer, in their record's place.
+    wire::PutMessageHeader(header, static_cast<uint32_t>(out_.size + frame_.pixels.size()));
+    stream_->Write(header, sizeof header);
+    stream_->Write(out_.storage.data(), frame_at_);
+    stream_->Write(frame_.pixels.data(), frame_.pixels.size());
+    stream_->Write(out_.storage.data() + frame_at_, out_.size - frame_at_);
+  }
   if (!stream_->Flush()) {
     *problem = "cannot answer: " + stream_->error();
     return false;
@@ -343,13 +353,6 @@ bool Connection::HandleMessage(std::span<const uint8_t> message, std::string* pr
 }
 
 namespace {
-
-void PutFramebuffer(stream::ByteBuffer& out, const stream::FramebufferImage& frame) {
-  stream::ByteWriter w(&out);
-  const size_t at = w.BeginRecord(static_cast<uint8_t>(RecordType::kFramebuffer));
-  stream::EncodeFramebuffer(w, frame);
-  w.EndRecord(at);
-}
 
 }  // namespace
 
@@ -374,9 +377,10 @@ void Connection::OnReply(const stream::DecodedCall& call, const host::CallReply&
   // --record's chunk (before the swap, as the tracer's --capture swap) for all.
   const bool window = swap && session.window_frames() && session.window_surfaces().count(call.args[1].u) != 0;
   std::string error;
-  const host::RgbaImage* image =
-      swap && (window || session.recorder() != nullptr) ? session.TakeCapture(&error) : nullptr;
-  const bool captured = image != nullptr;
+  // The message's first window frame stays where it was read back until it is sent.
+  const bool sent_apart = window && frame_at_ == kNoFrame;
+  host::RgbaImage* image = sent_apart ? &frame_ : &more_frames_;
+  const bool captured = swap && (window || session.recorder() != nullptr) && session.TakeCapture(image, &error);
   if (swap && (window || session.recorder() != nullptr) && !captured) {
     Log(session.client().Describe() + ": cannot read the frame back: " + error);
   }
@@ -391,7 +395,12 @@ void Connection::OnReply(const stream::DecodedCall& call, const host::CallReply&
     frame.pixels = image->pixels;
   }
   if (captured && window) {
-    PutFramebuffer(out_, frame);
+    if (sent_apart) {
+      stream::WriteFramebufferRecordHead(out_, frame);  // never a final frame: nothing follows the pixels
+      frame_at_ = out_.size;
+    } else {
+      stream::WriteFramebufferRecord(out_, frame);
+    }
     if (context_.display != nullptr) {
       context_.display->Show(session.id(), call.args[1].u, session.client().Describe(), frame);
     }
@@ -422,7 +431,7 @@ void Connection::OnReply(const stream::DecodedCall& call, const host::CallReply&
     }
     if (chunk_records_ == 0) chunk_first_sequence_ = call.sequence;
     if (captured) {
-      PutFramebuffer(chunk_, frame);
+      stream::WriteFramebufferRecord(chunk_, frame);
       ++chunk_records_;
     }
     stream::EncodeCall(stored_, run_, chunk_);

@@ -81,6 +81,12 @@ class Connection {
   // the ring as slack); the transport's room is not given back until released.
   size_t bulk_held_ = 0;
   stream::ByteBuffer out_;  // this message's answer: framebuffers and replies
+  // The first window frame of this message: its pixels go from here to the
+  // transport after out_'s first `frame_at_` bytes (a frame is not copied into out_).
+  host::RgbaImage frame_;
+  size_t frame_at_ = kNoFrame;
+  static constexpr size_t kNoFrame = SIZE_MAX;
+  host::RgbaImage more_frames_;  // any other frame of the message, copied into out_
   // --record: this message's records as one chunk of the connection's thread.
   stream::ByteBuffer chunk_;
   stream::CallRun run_;

@@ -56,13 +56,14 @@ Session::~Session() {
   Log("client left: " + client_.Describe() + ": " + (how.empty() ? "normal end" : how));
 }
 
-const host::RgbaImage* Session::TakeCapture(std::string* error) {
+bool Session::TakeCapture(host::RgbaImage* into, std::string* error) {
   if (!captured_) {
     *error = capture_error_.empty() ? "the swap read back nothing" : capture_error_;
-    return nullptr;
+    return false;
   }
   captured_ = false;
-  return &capture_;
+  std::swap(*into, capture_);
+  return true;
 }
 
 uint32_t Session::NewThread() {

@@ -64,8 +64,9 @@ class Session {
   // Recorded handles of the window surfaces the client made (their swaps send frames back).
   std::set<uint64_t>& window_surfaces() { return window_surfaces_; }
   // The frame the last swap read back (before_swap: a window's, or any with
-  // --record), taken once; valid until the next swap (its storage is reused).
-  const host::RgbaImage* TakeCapture(std::string* error);
+  // --record), taken once: swapped into `into`, whose storage the next
+  // capture reuses (the caller keeps the frame as long as it needs).
+  bool TakeCapture(host::RgbaImage* into, std::string* error);
 
   // Connections register so that closing the session wakes them all.
   void Attach(transport::ByteStream* stream);

@@ -1,6 +1,7 @@
 #include "stream/framebuffer_record.h"
 
 #include "stream/byte_reader.h"
+#include "stream/record_format.h"
 
 namespace strata::stream {
 namespace {
@@ -8,9 +9,8 @@ namespace {
 // The optional varint after the pixels: why the image was taken.
 constexpr uint64_t kFinalFrame = 1;
 
-}  // namespace
-
-void EncodeFramebuffer(ByteWriter& w, const FramebufferImage& image) {
+// The payload up to the pixel bytes: the fields and the pixel blob's size.
+void EncodeFramebufferHead(ByteWriter& w, const FramebufferImage& image) {
   w.Varint(image.frame);
   w.Varint(image.sequence);
   w.Varint(image.context);
@@ -20,7 +20,33 @@ void EncodeFramebuffer(ByteWriter& w, const FramebufferImage& image) {
   w.Varint(image.width);
   w.Varint(image.height);
   w.Varint(image.format);
-  w.Blob(image.pixels.data(), image.pixels.size());
+  w.Varint(static_cast<uint64_t>(image.pixels.size()) + 1);
+}
+
+}  // namespace
+
+size_t WriteFramebufferRecordHead(ByteBuffer& out, const FramebufferImage& image) {
+  ByteBuffer head;
+  ByteWriter head_writer(&head);
+  EncodeFramebufferHead(head_writer, image);
+  const size_t trailer = image.final_frame ? 1 : 0;
+  ByteWriter w(&out);
+  w.U8(static_cast<uint8_t>(RecordType::kFramebuffer));
+  w.Varint(head.size + image.pixels.size() + trailer);
+  w.Raw(head.storage.data(), head.size);
+  return trailer;
+}
+
+void WriteFramebufferRecord(ByteBuffer& out, const FramebufferImage& image) {
+  const size_t trailer = WriteFramebufferRecordHead(out, image);
+  ByteWriter w(&out);
+  w.Raw(image.pixels.data(), image.pixels.size());
+  if (trailer != 0) w.Varint(kFinalFrame);
+}
+
+void EncodeFramebuffer(ByteWriter& w, const FramebufferImage& image) {
+  EncodeFramebufferHead(w, image);
+  w.Raw(image.pixels.data(), image.pixels.size());
   if (image.final_frame) w.Varint(kFinalFrame);  // absent for the others: their records stay as they were
 }
 

@@ -26,7 +26,17 @@ struct FramebufferImage {
 // that without converting (what X servers and most drivers store).
 constexpr uint64_t kFramebufferRgba8 = 0, kFramebufferBgra8 = 1;
 
+// The payload (inside a record the caller begins and ends).
 void EncodeFramebuffer(ByteWriter& w, const FramebufferImage& image);
+// A whole record (type, length, payload) with its length known before the
+// pixels go in: a frame's megabytes are copied once, not moved again to
+// widen the length as a record begun with one byte for it would be.
+void WriteFramebufferRecord(ByteBuffer& out, const FramebufferImage& image);
+// The same up to the pixel bytes, for a writer that sends the pixels from
+// where they lie right after what this wrote (the renderer's window frames);
+// returns the bytes to follow them (1 for a final frame's marker: write that
+// record whole instead).
+size_t WriteFramebufferRecordHead(ByteBuffer& out, const FramebufferImage& image);
 // False for a malformed record or pixels that do not match the size.
 bool DecodeFramebuffer(std::span<const uint8_t> payload, FramebufferImage* image);
 
