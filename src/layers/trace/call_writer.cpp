@@ -141,11 +141,17 @@ class RecordScope {
     stream_.record_scratch.Clear();
     at_ = w_.BeginRecord(static_cast<uint8_t>(type));
   }
+  // The caller writes the whole record, its type and length too, into buffer().
+  struct WholeRecord {};
+  explicit RecordScope(WholeRecord) : stream_(CurrentStream()), w_(&stream_.record_scratch), whole_(true) {
+    stream_.record_scratch.Clear();
+  }
   ~RecordScope() {
-    w_.EndRecord(at_);
+    if (!whole_) w_.EndRecord(at_);
     Push();
   }
   stream::ByteWriter& w() { return w_; }
+  stream::ByteBuffer& buffer() { return stream_.record_scratch; }
   uint64_t context() const { return stream_.context; }
 
  private:
@@ -177,7 +183,8 @@ class RecordScope {
   ThreadStream& stream_;
   stream::ByteWriter w_;
   std::optional<uint32_t> frame_;
-  size_t at_;
+  size_t at_ = 0;
+  bool whole_ = false;
 };
 
 }  // namespace
@@ -201,7 +208,8 @@ void EmitFramebuffer(uint32_t framebuffer, int32_t x, int32_t y, uint32_t width,
                      const std::vector<uint8_t>& pixels, bool final_frame) {
   if (!Tracing()) return;
   TraceSession& session = TraceSession::Get();
-  RecordScope record(stream::RecordType::kFramebuffer);
+  // Whole: its length is known before the pixels go in, so they are not moved again.
+  RecordScope record(RecordScope::WholeRecord{});
   stream::FramebufferImage image;
   image.frame = session.frame();
   image.sequence = session.PeekSequence();
@@ -213,7 +221,7 @@ void EmitFramebuffer(uint32_t framebuffer, int32_t x, int32_t y, uint32_t width,
   image.height = height;
   image.pixels = pixels;
   image.final_frame = final_frame;
-  stream::EncodeFramebuffer(record.w(), image);
+  stream::WriteFramebufferRecord(record.buffer(), image);
 }
 
 void EmitContextInfo(const std::vector<std::pair<std::string, std::string>>& info) {
