@@ -440,6 +440,27 @@ TEST(Remote, StatsSayWhatWentOverTheWire) {
   EXPECT_NEAR(std::stod(m[7]), calls / 10.0, 0.1);
 }
 
+// Runs `app` through a renderer with the client holding calls back and with
+// every call sent as it comes (STRATA_REMOTE_SHADOW=off): the output must be
+// native's both ways, and more than `held_more_than` calls must stay on the
+// client when holding (`why`), none when not.
+void ExpectHoldingChangesNothing(const std::string& app, const std::string& native_out, long held_more_than,
+                                 const char* why) {
+  Renderer renderer;
+  static const std::regex absorbed(R"(, (\d+) calls absorbed on the client)");
+  for (const bool held : {true, false}) {
+    ProcessResult remote = RunRemoteWithStats(renderer, app, "STRATA_REMOTE_SHADOW", held ? "on" : "off");
+    ASSERT_EQ(remote.exit_code, 0) << remote.err << renderer.Log();
+    EXPECT_EQ(remote.out, native_out) << (held ? "held back" : "sent as they come");
+    std::smatch m;
+    ASSERT_TRUE(std::regex_search(remote.err, m, absorbed)) << remote.err;
+    if (held)
+      EXPECT_GT(std::stol(m[1]), held_more_than) << why;
+    else
+      EXPECT_EQ(std::stol(m[1]), 0);
+  }
+}
+
 // The state calls the client holds back or drops (remote/deferred_state.h)
 // change nothing an app can see: held_state's errors, queries and frame
 // checksums are the same natively, through a renderer with calls held back,
@@ -451,19 +472,7 @@ TEST(Remote, HeldBackCallsChangeNothingAnAppCanSee) {
   ProcessResult native = RunProcess({app});
   ASSERT_EQ(native.exit_code, 0) << native.err;
   ASSERT_NE(native.out.find("invalid capability: error 0x0500"), std::string::npos) << native.out;
-  Renderer renderer;
-  static const std::regex absorbed(R"(, (\d+) calls absorbed on the client)");
-  for (const bool held : {true, false}) {
-    ProcessResult remote = RunRemoteWithStats(renderer, app, "STRATA_REMOTE_SHADOW", held ? "on" : "off");
-    ASSERT_EQ(remote.exit_code, 0) << remote.err << renderer.Log();
-    EXPECT_EQ(remote.out, native.out) << (held ? "held back" : "sent as they come");
-    std::smatch m;
-    ASSERT_TRUE(std::regex_search(remote.err, m, absorbed)) << remote.err;
-    if (held)
-      EXPECT_GT(std::stol(m[1]), 300) << "the toggling loop's 404 calls should mostly stay on the client";
-    else
-      EXPECT_EQ(std::stol(m[1]), 0);
-  }
+  ExpectHoldingChangesNothing(app, native.out, 300, "the toggling loop's 404 calls should mostly stay on the client");
 }
 
 // Textures made, bound, set up and deleted before anything reads them, and
@@ -481,19 +490,8 @@ TEST(Remote, HeldBackTexturesChangeNothingAnAppCanSee) {
   ASSERT_EQ(native.exit_code, 0) << native.err;
   ASSERT_NE(native.out.find("wrong target: error 0x0502"), std::string::npos) << native.out;
   ASSERT_NE(native.out.find("invalid filter: error 0x0500"), std::string::npos) << native.out;
-  Renderer renderer;
-  static const std::regex absorbed(R"(, (\d+) calls absorbed on the client)");
-  for (const bool held : {true, false}) {
-    ProcessResult remote = RunRemoteWithStats(renderer, app, "STRATA_REMOTE_SHADOW", held ? "on" : "off");
-    ASSERT_EQ(remote.exit_code, 0) << remote.err << renderer.Log();
-    EXPECT_EQ(remote.out, native.out) << (held ? "held back" : "sent as they come");
-    std::smatch m;
-    ASSERT_TRUE(std::regex_search(remote.err, m, absorbed)) << remote.err;
-    if (held)
-      EXPECT_GT(std::stol(m[1]), 2400) << "the 500 textures made and dropped (2,500 calls) should stay on the client";
-    else
-      EXPECT_EQ(std::stol(m[1]), 0);
-  }
+  ExpectHoldingChangesNothing(app, native.out, 2400,
+                              "the 500 textures made and dropped (2,500 calls) should stay on the client");
 }
 
 // State queries the client answers from its cache (remote/query_cache.h):
