@@ -96,9 +96,8 @@ bool DeferredTextures::Gen(Connection& c, GLsizei n, GLuint* textures) {
 
 bool DeferredTextures::Bind(Connection& c, GLenum target, GLuint texture) {
   const int t = TextureTargetIndex(target, c.shadow().client_version());
-  if (t < 0) return false;  // an error, or a target not followed: no followed binding changes
   TextureKnowledge& known = c.shadow().textures();
-  if (Usable(c)) {
+  if (t >= 0 && Usable(c)) {
     bool valid = texture == 0;
     if (Pending* p = valid ? nullptr : FindPending(texture); p != nullptr && (p->target < 0 || p->target == t)) {
       p->target = t;
@@ -116,13 +115,19 @@ bool DeferredTextures::Bind(Connection& c, GLenum target, GLuint texture) {
   }
   // Sent as it comes, after what is held: what the renderer then binds.
   c.SendDeferred();
-  if (known.active_unit < 0) {
-    known.ForgetSent();  // some unit's binding changed
+  if (t < 0) {
+    // A target not followed (an external image, a multisample array ...):
+    // no followed binding changes, but a texture never bound may take this
+    // target, so the client no longer knows its target.
+    if (texture != 0) known.targets.erase(texture);
     return false;
   }
   const auto it = texture == 0 ? known.targets.end() : known.targets.find(texture);
-  if (texture == 0 || (it != known.targets.end() && (it->second == 0 || it->second == target))) {
-    if (it != known.targets.end()) it->second = target;  // a texture's first binding sets its target
+  const bool takes_effect = texture == 0 || (it != known.targets.end() && (it->second == 0 || it->second == target));
+  if (takes_effect && it != known.targets.end()) it->second = target;  // a texture's first binding sets its target
+  if (known.active_unit < 0) {
+    known.ForgetSent();  // some unit's binding changed
+  } else if (takes_effect) {
     known.SetSent(t, texture);
   } else {
     known.sent_known[known.active_unit] &= ~(1u << t);  // may fail on the renderer

@@ -11,6 +11,7 @@
 #include <EGL/egl.h>
 #include <EGL/eglext.h>
 #include <GLES3/gl3.h>
+#include <GLES2/gl2ext.h>
 
 #include <cstdint>
 #include <cstdio>
@@ -159,6 +160,20 @@ int main() {
   glBindTexture(GL_TEXTURE_CUBE_MAP, d);
   Say("wrong target", d);
   glBindTexture(GL_TEXTURE_CUBE_MAP, 0);
+
+  // Made, sent, then first bound to a target the client does not follow:
+  // binding it to 2D afterwards fails each time, and 2D keeps its texture.
+  GLuint k = 0;
+  glGenTextures(1, &k);
+  Say("made, then sent", k);
+  glBindTexture(GL_TEXTURE_EXTERNAL_OES, k);
+  glBindTexture(GL_TEXTURE_EXTERNAL_OES, 0);
+  glBindTexture(GL_TEXTURE_2D, b);
+  glBindTexture(GL_TEXTURE_2D, k);  // GL_INVALID_OPERATION
+  Say("external, then 2D", k);
+  glBindTexture(GL_TEXTURE_2D, k);  // again
+  Say("external, then 2D again", k);
+  glDeleteTextures(1, &k);
 
   // Invalid parameters on a texture the client holds: their errors show.
   GLuint e = 0;
