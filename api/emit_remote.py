@@ -285,9 +285,14 @@ def _client_named_path(f: registry.Function, named: tuple[str, registry.Param | 
     body = _record(f, flags, rules, outputs)
     if f.name not in DEFERRABLE:
         return lines + ["  " + line for line in body] + ["    strata_c->Sent();"] + after + ["    return;", "  }"], None
-    send = "\n".join([f"void Send_{f.name}(Connection& strata_held_c, {f.param_list()}) {{",
-                      "  Connection* strata_c = &strata_held_c;"] + body + ["  strata_c->Sent();", "}\n"]) + "\n"
+    send = _send_function(f, body + ["  strata_c->Sent();"])
     return lines + [f"    Send_{f.name}(*strata_c, {f.arg_list()});"] + after + ["    return;", "  }"], send
+
+
+def _send_function(f: registry.Function, body: list[str]) -> str:
+    """Send_<name>: a held call's encoding on a given connection, as the app's own call has it."""
+    return "\n".join([f"void Send_{f.name}(Connection& strata_held_c, {f.param_list()}) {{",
+                      "  Connection* strata_c = &strata_held_c;"] + body + ["}\n"]) + "\n"
 
 
 def emit_remote_functions(model: registry.Model, rules: dict, uncovered: set) -> str:
@@ -378,9 +383,7 @@ def emit_remote_functions(model: registry.Model, rules: dict, uncovered: set) ->
         if not reply:
             lines.append("  strata_c->Sent();")
             if deferrable:
-                held_sends.append("\n".join(
-                    [f"void Send_{f.name}(Connection& strata_held_c, {f.param_list()}) {{",
-                     "  Connection* strata_c = &strata_held_c;"] + lines[send_from:] + ["}\n"]) + "\n")
+                held_sends.append(_send_function(f, lines[send_from:]))
                 lines = lines[:send_from] + [f"  Send_{f.name}(*strata_c, {args});"]
             if f.name in HOOKS_AFTER:
                 lines.append(f"  After_{f.name}({args});")

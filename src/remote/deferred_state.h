@@ -54,10 +54,10 @@ class DeferredState {
   bool BindBuffer(Connection& c, GLenum target, GLuint buffer);
   // glUniform{1,2,3,4}{f,i,ui}: `values` are the call's 32-bit arguments.
   bool Uniform(Connection& c, api::Slot slot, GLint location, int count, const uint32_t* values);
-  // Texture objects and bindings (deferred_textures.h): `take` is one of
-  // textures()'s calls, asked only where the context holds state.
+  // Texture objects and bindings (deferred_textures.h): held when the
+  // context holds state and `take`, one of textures()'s calls, takes the call.
   template <class Take>
-  bool Took(Connection& c, Take take) {
+  bool Hold(Connection& c, Take take) {
     if (!Enabled(c) || !take()) return false;
     ++held_;
     ++absorbed_;

@@ -222,13 +222,13 @@ int DeferredTextures::Send(Connection& c) {
 
 // The generated functions' entry points (remote_hand_written.inc).
 bool Defer_glGenTextures(Connection& c, GLsizei n, GLuint* textures) {
-  return c.deferred().Took(c, [&] { return c.deferred().textures().Gen(c, n, textures); });
+  return c.deferred().Hold(c, [&] { return c.deferred().textures().Gen(c, n, textures); });
 }
 bool Defer_glBindTexture(Connection& c, GLenum target, GLuint texture) {
-  return c.deferred().Took(c, [&] { return c.deferred().textures().Bind(c, target, texture); });
+  return c.deferred().Hold(c, [&] { return c.deferred().textures().Bind(c, target, texture); });
 }
 bool Defer_glTexParameteri(Connection& c, GLenum target, GLenum pname, GLint param) {
-  return c.deferred().Took(c, [&] {
+  return c.deferred().Hold(c, [&] {
     return c.deferred().textures().Parameter(c, api::glTexParameteri, target, pname, std::bit_cast<uint32_t>(param),
                                              param);
   });
@@ -236,13 +236,13 @@ bool Defer_glTexParameteri(Connection& c, GLenum target, GLenum pname, GLint par
 bool Defer_glTexParameterf(Connection& c, GLenum target, GLenum pname, GLfloat param) {
   // A value that names an enum exactly (GL_LINEAR as 9729.0f), else it goes out.
   const GLint as_enum = param >= 0 && param < 65536 && param == std::floor(param) ? static_cast<GLint>(param) : -1;
-  return c.deferred().Took(c, [&] {
+  return c.deferred().Hold(c, [&] {
     return c.deferred().textures().Parameter(c, api::glTexParameterf, target, pname, std::bit_cast<uint32_t>(param),
                                              as_enum);
   });
 }
 bool Defer_glDeleteTextures(Connection& c, GLsizei n, const GLuint* textures) {
-  return c.deferred().Took(c, [&] { return c.deferred().textures().Delete(c, n, textures); });
+  return c.deferred().Hold(c, [&] { return c.deferred().textures().Delete(c, n, textures); });
 }
 
 }  // namespace strata::remote
