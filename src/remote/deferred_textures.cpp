@@ -65,7 +65,7 @@ void TextureKnowledge::Deleted(GLuint texture) {
   }
 }
 
-bool DeferredTextures::Usable(Connection& c) const {
+bool DeferredTextures::Usable(Connection& c) {
   ContextShadow& shadow = c.shadow();
   const ClientNames* names = shadow.names();
   if (names == nullptr) return false;
@@ -189,7 +189,7 @@ int DeferredTextures::Send(Connection& c) {
     Send_glGenTextures(c, count, run);
     ++sent;
   }
-  // Each one bound, bound as the app bound it and set up.
+  // Each one bound as the app bound it, and set up.
   for (const Pending& p : pending_) {
     known.targets[p.name] = p.target >= 0 ? kTargetEnums[p.target] : 0;
     if (p.target < 0) continue;

@@ -91,11 +91,10 @@ class DeferredTextures {
     int parameter_count;
     HeldParameter parameters[kMaxParameters];
   };
-  // Whether this context may hold textures now (shares nothing, a known unit).
-  bool Usable(Connection& c) const;
+  // Whether this context may hold textures now (shares nothing, a known
+  // unit); forgets what another context could change once it shares.
+  bool Usable(Connection& c);
   Pending* FindPending(GLuint name);
-  // The binding the app last gave `target` on the active unit, held or sent; false if unknown.
-  bool Bound(const TextureKnowledge& known, int target, GLuint* texture) const;
 
   std::vector<Pending> pending_;  // in the order made
   GLuint bound_[TextureKnowledge::kTargets] = {};  // held bindings of the active unit
