@@ -1,5 +1,6 @@
 #include "remote/deferred_textures.h"
 
+#include <array>
 #include <bit>
 #include <cmath>
 
@@ -11,8 +12,9 @@
 namespace strata::remote {
 namespace {
 
-constexpr GLenum kTargetEnums[TextureKnowledge::kTargets] = {GL_TEXTURE_2D, GL_TEXTURE_CUBE_MAP, GL_TEXTURE_3D,
-                                                             GL_TEXTURE_2D_ARRAY};
+static_assert(std::size(kTextureTargets) == TextureKnowledge::kTargets);
+
+GLenum TargetAt(int target) { return kTextureTargets[target].target; }
 
 // Sampling parameters and values every GLES 2/3 driver takes for the
 // followed targets, so that setting them cannot fail.
@@ -33,10 +35,12 @@ bool IsHeldParameter(GLenum pname, GLint value, int version) {
   }
 }
 
-// The query cache's entries for the targets' bindings (LearnAt leaves out those the version lacks).
-constexpr int kBindingEntries[TextureKnowledge::kTargets] = {
-    QueryCache::Index(GL_TEXTURE_BINDING_2D), QueryCache::Index(GL_TEXTURE_BINDING_CUBE_MAP),
-    QueryCache::Index(GL_TEXTURE_BINDING_3D), QueryCache::Index(GL_TEXTURE_BINDING_2D_ARRAY)};
+// The query cache's entries for the targets' bindings, found when compiling.
+constexpr auto kBindingEntries = [] {
+  std::array<int, TextureKnowledge::kTargets> entries{};
+  for (int i = 0; i < TextureKnowledge::kTargets; ++i) entries[i] = QueryCache::Index(kTextureTargets[i].binding);
+  return entries;
+}();
 
 void LearnBinding(Connection& c, int target, GLuint texture) {
   const GLint value = static_cast<GLint>(texture);
@@ -44,16 +48,6 @@ void LearnBinding(Connection& c, int target, GLuint texture) {
 }
 
 }  // namespace
-
-int TextureTargetIndex(GLenum target, int client_version) {
-  switch (target) {
-    case GL_TEXTURE_2D: return 0;
-    case GL_TEXTURE_CUBE_MAP: return 1;
-    case GL_TEXTURE_3D: return client_version >= 3 ? 2 : -1;
-    case GL_TEXTURE_2D_ARRAY: return client_version >= 3 ? 3 : -1;
-    default: return -1;
-  }
-}
 
 void TextureKnowledge::Deleted(GLuint texture) {
   if (texture == 0) return;
@@ -191,9 +185,9 @@ int DeferredTextures::Send(Connection& c) {
   }
   // Each one bound as the app bound it, and set up.
   for (const Pending& p : pending_) {
-    known.targets[p.name] = p.target >= 0 ? kTargetEnums[p.target] : 0;
+    known.targets[p.name] = p.target >= 0 ? TargetAt(p.target) : 0;
     if (p.target < 0) continue;
-    const GLenum target = kTargetEnums[p.target];
+    const GLenum target = TargetAt(p.target);
     Send_glBindTexture(c, target, p.name);
     known.SetSent(p.target, p.name);
     ++sent;
@@ -212,7 +206,7 @@ int DeferredTextures::Send(Connection& c) {
   for (uint32_t held = bound_held_; held != 0; held &= held - 1) {
     const int t = std::countr_zero(held);
     if (known.SentIs(t, bound_[t])) continue;  // the renderer has it
-    Send_glBindTexture(c, kTargetEnums[t], bound_[t]);
+    Send_glBindTexture(c, TargetAt(t), bound_[t]);
     known.SetSent(t, bound_[t]);
     ++sent;
   }

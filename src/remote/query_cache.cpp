@@ -47,19 +47,14 @@ bool QueryCache::Enabled(GLenum cap, GLboolean* on) const {
   return true;
 }
 
-namespace {
-
-GLenum TextureBindingOf(GLenum target, int version) {
-  switch (target) {
-    case GL_TEXTURE_2D: return GL_TEXTURE_BINDING_2D;
-    case GL_TEXTURE_CUBE_MAP: return GL_TEXTURE_BINDING_CUBE_MAP;
-    case GL_TEXTURE_3D: return version >= 3 ? GL_TEXTURE_BINDING_3D : 0;
-    case GL_TEXTURE_2D_ARRAY: return version >= 3 ? GL_TEXTURE_BINDING_2D_ARRAY : 0;
-    default: return 0;
+int TextureTargetIndex(GLenum target, int client_version) {
+  for (size_t i = 0; i < std::size(kTextureTargets); ++i) {
+    if (kTextureTargets[i].target == target) {
+      return client_version >= kTextureTargets[i].since_version ? static_cast<int>(i) : -1;
+    }
   }
+  return -1;
 }
-
-}  // namespace
 
 void QueryCache::LearnAnswer(GLenum pname, const GLint* data) {
   const int index = CachedIndex(pname, version_);
@@ -108,8 +103,9 @@ bool QueryCache::LearnProgram(GLuint program) {
 
 // 0, or a texture the driver reported bound to this target, with no deletion since.
 bool QueryCache::LearnTexture(GLenum target, GLuint texture) {
-  const GLenum binding = TextureBindingOf(target, version_);
-  if (binding == 0) return false;
+  const int target_index = TextureTargetIndex(target, version_);
+  if (target_index < 0) return false;
+  const GLenum binding = kTextureTargets[target_index].binding;
   if (texture != 0 && std::none_of(std::begin(proven_textures_), std::end(proven_textures_),
                                    [&](const ProvenTexture& p) { return p.binding == binding && p.texture == texture; })) {
     return false;

@@ -74,6 +74,23 @@ inline constexpr CachedPname kCachedPnames[] = {
 };
 static_assert(std::size(kCachedPnames) <= 32);
 
+// The texture targets whose bindings the client follows, with their
+// binding pname and the GLES version that has them; the query cache and
+// the held textures (deferred_textures.h) index them alike.
+struct TextureTarget {
+  GLenum target;
+  GLenum binding;
+  int since_version;
+};
+inline constexpr TextureTarget kTextureTargets[] = {
+    {GL_TEXTURE_2D, GL_TEXTURE_BINDING_2D, 2},
+    {GL_TEXTURE_CUBE_MAP, GL_TEXTURE_BINDING_CUBE_MAP, 2},
+    {GL_TEXTURE_3D, GL_TEXTURE_BINDING_3D, 3},
+    {GL_TEXTURE_2D_ARRAY, GL_TEXTURE_BINDING_2D_ARRAY, 3},
+};
+// The index in kTextureTargets of a target the context's version has, or -1.
+int TextureTargetIndex(GLenum target, int client_version);
+
 // The GLES 2.0 and 3.0 capabilities (of common/gl_state_lists.h) a context
 // made for GLES `client_version` has, by index (at most 32); -1 for another
 // (3.1's and 3.2's too: a context's minor version is the driver's choice).
