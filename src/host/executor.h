@@ -81,8 +81,8 @@ class Executor {
   void SetConfigFormat(uint64_t recorded_config, std::vector<std::pair<int32_t, int32_t>> attributes);
 
   // Called on the thread's host thread right before eglSwapBuffers runs, with
-  // the recorded thread and surface; the surface's contents can still be read then.
-  std::function<void(uint32_t thread, uint64_t surface)> before_swap;
+  // the recorded call and surface; the surface's contents can still be read then.
+  std::function<void(const stream::DecodedCall& swap, uint64_t surface)> before_swap;
 
   // Reads a rectangle of recorded framebuffer `framebuffer` (0: the surface)
   // of the thread's current context, as the tracer captured it.
@@ -90,6 +90,12 @@ class Executor {
                        std::string* error, ReadOrder order = ReadOrder::kRgba);
   // Reads the whole draw surface of the thread's current context.
   bool ReadSurface(uint32_t thread, RgbaImage* image, std::string* error, ReadOrder order = ReadOrder::kRgba);
+  // Where a read-back image goes, asked once its size and order are known:
+  // room for width * height * 4 bytes, or null to read nothing (the read
+  // then fails with *error empty).
+  using PixelPlace = std::function<uint8_t*(int width, int height, bool bgra)>;
+  // ReadSurface into memory the caller places (a renderer's transport).
+  bool ReadSurfaceInto(uint32_t thread, const PixelPlace& place, std::string* error, ReadOrder order);
 
   // For reading a context's state back (`strata state`): the GLES version
   // the thread's current context was made for (0: none is current), and a
@@ -146,6 +152,9 @@ class Executor {
   uint64_t skipped_calls() const { return skipped_; }
 
  private:
+  bool ReadFramebufferInto(uint32_t thread, uint64_t framebuffer, int x, int y, int width, int height,
+                           const PixelPlace& place, std::string* error, ReadOrder order);
+
   struct ClientArray {
     int slot;
     std::vector<Word> args;

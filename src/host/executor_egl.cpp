@@ -364,7 +364,7 @@ bool Executor::ExecuteEgl(const stream::DecodedCall& call, Thread& thread, bool*
     case api::eglSwapBuffers:
     case api::eglSwapBuffersWithDamageKHR:
     case api::eglSwapBuffersWithDamageEXT: {
-      if (before_swap) before_swap(static_cast<uint32_t>(call.thread), Recorded(1));
+      if (before_swap) before_swap(call, Recorded(1));
       result->u = driver_.Get<PFNEGLSWAPBUFFERSPROC>(api::eglSwapBuffers)(HostDisplay(), HostSurface(Recorded(1)));
       return true;
     }

@@ -12,9 +12,28 @@
 #include "stream/multisample_resolve.h"
 
 namespace strata::host {
+namespace {
+
+Executor::PixelPlace IntoImage(RgbaImage* image) {
+  return [image](int width, int height, bool bgra) {
+    image->width = width;
+    image->height = height;
+    image->bgra = bgra;
+    // No clearing: glReadPixels writes every byte (a reused image keeps its storage).
+    image->pixels.resize(static_cast<size_t>(width) * height * 4);
+    return image->pixels.data();
+  };
+}
+
+}  // namespace
 
 bool Executor::ReadFramebuffer(uint32_t thread_id, uint64_t framebuffer, int x, int y, int width, int height,
                                RgbaImage* image, std::string* error, ReadOrder order) {
+  return ReadFramebufferInto(thread_id, framebuffer, x, y, width, height, IntoImage(image), error, order);
+}
+
+bool Executor::ReadFramebufferInto(uint32_t thread_id, uint64_t framebuffer, int x, int y, int width, int height,
+                                   const PixelPlace& place, std::string* error, ReadOrder order) {
   Thread& thread = ThreadOf(thread_id);
   Context* context = Current(thread);
   if (context == nullptr) {
@@ -31,6 +50,15 @@ bool Executor::ReadFramebuffer(uint32_t thread_id, uint64_t framebuffer, int x, 
     get_integer(name, &value);
     return value;
   };
+  if (order == ReadOrder::kBgraWhereNative && context->reads_bgra < 0) {
+    auto extensions = driver_.Get<PFNGLGETSTRINGPROC>(api::glGetString)(GL_EXTENSIONS);
+    context->reads_bgra =
+        capture::HasExtension(reinterpret_cast<const char*>(extensions), "GL_EXT_read_format_bgra") ? 1 : 0;
+  }
+  const bool bgra = order == ReadOrder::kBgraWhereNative && context->reads_bgra == 1;
+  // Placed before any state changes: a caller with no room leaves the context untouched.
+  uint8_t* pixels = place(width, height, bgra);
+  if (pixels == nullptr) return false;
   auto pixel_store = driver_.Get<PFNGLPIXELSTOREIPROC>(api::glPixelStorei);
   auto bind_buffer = driver_.Get<PFNGLBINDBUFFERPROC>(api::glBindBuffer);
   auto bind_framebuffer = driver_.Get<PFNGLBINDFRAMEBUFFERPROC>(api::glBindFramebuffer);
@@ -54,18 +82,8 @@ bool Executor::ReadFramebuffer(uint32_t thread_id, uint64_t framebuffer, int x, 
     if (old_framebuffer != host_framebuffer) bind_framebuffer(GL_FRAMEBUFFER, static_cast<GLuint>(host_framebuffer));
   }
   if (alignment != 4) pixel_store(GL_PACK_ALIGNMENT, 4);
-  image->width = width;
-  image->height = height;
-  if (order == ReadOrder::kBgraWhereNative && context->reads_bgra < 0) {
-    auto extensions = driver_.Get<PFNGLGETSTRINGPROC>(api::glGetString)(GL_EXTENSIONS);
-    context->reads_bgra =
-        capture::HasExtension(reinterpret_cast<const char*>(extensions), "GL_EXT_read_format_bgra") ? 1 : 0;
-  }
-  image->bgra = order == ReadOrder::kBgraWhereNative && context->reads_bgra == 1;
-  // No clearing: glReadPixels writes every byte (a reused image keeps its storage).
-  image->pixels.resize(static_cast<size_t>(width) * height * 4);
   const bool read = capture::ReadPixelsResolved(driver_.functions(), gles3, host_framebuffer, x, y, width, height,
-                                                image->bgra ? GL_BGRA_EXT : GL_RGBA, image->pixels.data());
+                                                bgra ? GL_BGRA_EXT : GL_RGBA, pixels);
   if (alignment != 4) pixel_store(GL_PACK_ALIGNMENT, alignment);
   if (gles2 && old_framebuffer != host_framebuffer) bind_framebuffer(GL_FRAMEBUFFER, static_cast<GLuint>(old_framebuffer));
   if (gles3) {
@@ -85,6 +103,10 @@ bool Executor::ReadFramebuffer(uint32_t thread_id, uint64_t framebuffer, int x, 
 }
 
 bool Executor::ReadSurface(uint32_t thread_id, RgbaImage* image, std::string* error, ReadOrder order) {
+  return ReadSurfaceInto(thread_id, IntoImage(image), error, order);
+}
+
+bool Executor::ReadSurfaceInto(uint32_t thread_id, const PixelPlace& place, std::string* error, ReadOrder order) {
   auto get_current_surface = driver_.Get<PFNEGLGETCURRENTSURFACEPROC>(api::eglGetCurrentSurface);
   EGLSurface surface = get_current_surface(EGL_DRAW);
   if (surface == EGL_NO_SURFACE) {
@@ -95,7 +117,7 @@ bool Executor::ReadSurface(uint32_t thread_id, RgbaImage* image, std::string* er
   auto query_surface = driver_.Get<PFNEGLQUERYSURFACEPROC>(api::eglQuerySurface);
   query_surface(HostDisplay(), surface, EGL_WIDTH, &width);
   query_surface(HostDisplay(), surface, EGL_HEIGHT, &height);
-  return ReadFramebuffer(thread_id, 0, 0, 0, width, height, image, error, order);
+  return ReadFramebufferInto(thread_id, 0, 0, 0, width, height, place, error, order);
 }
 
 }  // namespace strata::host

@@ -161,11 +161,6 @@ bool WindowPresenter::LookAtSize() {
   return true;
 }
 
-void WindowPresenter::Present(std::span<const uint8_t> record) {
-  stream::FramebufferImage frame;
-  if (stream::DecodeFramebuffer(record, &frame)) Present(frame);
-}
-
 void WindowPresenter::Convert(const stream::FramebufferImage& frame, XImage* image, int w, int h) {
   const int fw = static_cast<int>(frame.width), fh = static_cast<int>(frame.height);
   const bool bgra = frame.format == stream::kFramebufferBgra8;

@@ -38,8 +38,6 @@ class WindowPresenter {
   bool Resized();
   // A frame into the window. Any thread.
   void Present(const stream::FramebufferImage& frame);
-  // A framebuffer record's payload; malformed ones are dropped.
-  void Present(std::span<const uint8_t> record);
   // Holds the frame rate to the display's at swap interval N > 0 (60 Hz / N).
   void Pace(int interval);
 

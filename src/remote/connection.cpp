@@ -219,7 +219,7 @@ bool Connection::Await(uint64_t sequence, int slot, std::vector<uint8_t>& incomi
     bool viewed = false;
     if (!ReadMessage(incoming, presenter != nullptr, &message, &viewed)) return false;
     std::string why;
-    const auto show = [presenter](std::span<const uint8_t> frame) {
+    const auto show = [presenter](const stream::FramebufferImage& frame) {
       if (presenter != nullptr) presenter->Present(frame);
     };
     // Read once, in place: a renderer that rewrites the ring meanwhile spoils only its own pixels.

@@ -1,6 +1,7 @@
 #include "remote/reply_scan.h"
 
 #include "stream/byte_reader.h"
+#include "stream/framebuffer_record.h"
 #include "stream/record_format.h"
 #include "stream/record_reader.h"
 
@@ -8,7 +9,7 @@ namespace strata::remote {
 
 ReplyScan ScanRendererMessage(std::span<const uint8_t> message, uint64_t sequence, int slot,
                               stream::wire::Reply* reply,
-                              const std::function<void(std::span<const uint8_t>)>& on_frame, std::string* why) {
+                              const std::function<void(const stream::FramebufferImage&)>& on_frame, std::string* why) {
   if (slot < 0 || slot >= api::kFunctionCount) {
     *why = "a reply awaited for unknown function slot " + std::to_string(slot);
     return ReplyScan::kMalformed;
@@ -18,7 +19,13 @@ ReplyScan ScanRendererMessage(std::span<const uint8_t> message, uint64_t sequenc
   size_t at = 0;
   while (stream::NextRecordIn(message, &at, &record, &error)) {
     if (record.type == stream::RecordType::kFramebuffer) {
-      if (on_frame) on_frame(record.payload);
+      stream::FramebufferImage frame;
+      if (!stream::DecodeFramebuffer(record.payload, &frame)) {
+        *why = "a framebuffer record of " + std::to_string(record.payload.size()) +
+               " bytes whose fields and pixels do not agree";
+        return ReplyScan::kMalformed;
+      }
+      if (on_frame) on_frame(frame);
     } else if (record.type == stream::RecordType::kReply) {
       if (!stream::wire::DecodeReply(record.payload, slot, reply, &error)) break;
       if (reply->sequence != sequence) {

@@ -11,6 +11,7 @@
 #include <span>
 #include <string>
 
+#include "stream/framebuffer_record.h"
 #include "stream/wire.h"
 
 namespace strata::remote {
@@ -23,9 +24,10 @@ enum class ReplyScan {
 };
 
 // Scans `message` for the reply to call `sequence` of function `slot`,
-// handing each framebuffer record before it to `on_frame` (may be empty).
+// handing each framebuffer record before it, decoded, to `on_frame` (may be
+// empty); a framebuffer record that does not decode makes the message malformed.
 ReplyScan ScanRendererMessage(std::span<const uint8_t> message, uint64_t sequence, int slot,
                               stream::wire::Reply* reply,
-                              const std::function<void(std::span<const uint8_t>)>& on_frame, std::string* why);
+                              const std::function<void(const stream::FramebufferImage&)>& on_frame, std::string* why);
 
 }  // namespace strata::remote

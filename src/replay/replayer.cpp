@@ -56,7 +56,9 @@ class LoopReplay {
              const stream::FunctionTable& functions, ReplayResult* result, bool first_loop)
       : options_(options), dispatch_(driver, surfaces, functions), result_(result), first_loop_(first_loop),
         checking_(options.check && first_loop), check_(driver) {
-    dispatch_.executor().before_swap = [this](uint32_t thread, uint64_t) { BeforeSwap(thread); };
+    dispatch_.executor().before_swap = [this](const stream::DecodedCall& swap, uint64_t) {
+      BeforeSwap(static_cast<uint32_t>(swap.thread));
+    };
     using Action = host::RecordDispatch::CallAction;
     const bool inspecting = (options.stop_before_call != UINT64_MAX || options.before_call) && first_loop;
     if (inspecting || (options.first_frame > 0 && options.fast_forward_draws)) {

@@ -4,6 +4,7 @@
 #include <GLES3/gl3.h>
 
 #include <algorithm>
+#include <cstring>
 
 #include "serve/log.h"
 #include "stream/byte_reader.h"
@@ -289,6 +290,10 @@ bool Connection::HandleMessage(std::span<const uint8_t> message, std::string* pr
     host::RecordDispatch& dispatch = session_->dispatch();
     dispatch.on_reply = [this](const stream::DecodedCall& call, const host::CallReply& reply) { OnReply(call, reply); };
     dispatch.SetBulk(bulk_allowed_ ? &bulk_ : nullptr, wire::kBulkBlobBytes);
+    // Frames the server also shows itself (--display) are read into its own buffer.
+    if (context_.display == nullptr) {
+      session_->send_window_frame = [this](const stream::DecodedCall& swap) { return SendWindowFrameInPlace(swap); };
+    }
     // EGL calls always: their error is taken after each (eglGetError answers
     // from it), and OnReply follows window surfaces and swaps.
     const bool recording = session_->recorder() != nullptr;
@@ -323,6 +328,7 @@ bool Connection::HandleMessage(std::span<const uint8_t> message, std::string* pr
     ok = ok && problem->empty();
     dispatch.on_reply = nullptr;
     dispatch.wants_reply = nullptr;
+    session_->send_window_frame = nullptr;
     dispatch.SetBulk(nullptr, 0);
     // What ran is stored even when the message broke off: the file shows what the client did.
     if (Recorder* recorder = session_->recorder()) {
@@ -352,9 +358,48 @@ bool Connection::HandleMessage(std::span<const uint8_t> message, std::string* pr
   return true;
 }
 
-namespace {
-
-}  // namespace
+bool Connection::SendWindowFrameInPlace(const stream::DecodedCall& swap) {
+  // Laid out in the transport's memory: this message's answers so far (they
+  // go first) as a message of their own, then the frame's message, whose
+  // pixels the driver writes where they are sent from.
+  size_t answers_bytes = 0, total = 0;
+  uint8_t* room = nullptr;
+  const auto place = [&](int width, int height, bool bgra) -> uint8_t* {
+    stream::FramebufferImage frame;
+    frame.sequence = swap.sequence;
+    frame.context = swap.context;
+    frame.width = static_cast<uint64_t>(width);
+    frame.height = static_cast<uint64_t>(height);
+    frame.format = bgra ? stream::kFramebufferBgra8 : stream::kFramebufferRgba8;
+    frame_head_.Clear();
+    stream::WriteFramebufferRecordHead(frame_head_, frame);
+    const size_t pixels = static_cast<size_t>(width) * static_cast<size_t>(height) * 4;
+    answers_bytes = out_.size == 0 ? 0 : wire::kMessageHeaderBytes + out_.size;
+    total = answers_bytes + wire::kMessageHeaderBytes + frame_head_.size + pixels;
+    room = stream_->ReserveIfRoom(total);
+    if (room == nullptr) return nullptr;
+    uint8_t* at = room;
+    if (answers_bytes != 0) {
+      wire::PutMessageHeader(at, static_cast<uint32_t>(out_.size));
+      std::memcpy(at + wire::kMessageHeaderBytes, out_.storage.data(), out_.size);
+      at += answers_bytes;
+    }
+    wire::PutMessageHeader(at, static_cast<uint32_t>(frame_head_.size + pixels));
+    at += wire::kMessageHeaderBytes;
+    std::memcpy(at, frame_head_.storage.data(), frame_head_.size);
+    return at + frame_head_.size;
+  };
+  std::string error;
+  const bool read = session_->executor().ReadSurfaceInto(static_cast<uint32_t>(swap.thread), place, &error,
+                                                         host::ReadOrder::kBgraWhereNative);
+  if (room == nullptr) return false;  // no room without waiting: read into the capture, sent after the lock
+  stream_->Commit(read ? total : answers_bytes);
+  stream_->Flush();
+  out_.Clear();
+  if (!read) Log(session_->client().Describe() + ": cannot read the frame back: " + error);
+  frame_sent_in_place_ = true;
+  return true;
+}
 
 void Connection::OnReply(const stream::DecodedCall& call, const host::CallReply& reply) {
   Session& session = *session_;
@@ -380,8 +425,12 @@ void Connection::OnReply(const stream::DecodedCall& call, const host::CallReply&
   // The message's first window frame stays where it was read back until it is sent.
   const bool sent_apart = window && frame_at_ == kNoFrame;
   host::RgbaImage* image = sent_apart ? &frame_ : &more_frames_;
-  const bool captured = swap && (window || session.recorder() != nullptr) && session.TakeCapture(image, &error);
-  if (swap && (window || session.recorder() != nullptr) && !captured) {
+  // Sent already, from where the driver read it (SendWindowFrameInPlace).
+  const bool sent_in_place = window && frame_sent_in_place_;
+  frame_sent_in_place_ = false;
+  const bool wanted = swap && (window || session.recorder() != nullptr) && !sent_in_place;
+  const bool captured = wanted && session.TakeCapture(image, &error);
+  if (wanted && !captured) {
     Log(session.client().Describe() + ": cannot read the frame back: " + error);
   }
   stream::FramebufferImage frame;

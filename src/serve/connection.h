@@ -57,6 +57,10 @@ class Connection {
   // message's answer, and the call with its reply into --record's chunk.
   void OnReply(const stream::DecodedCall& call, const host::CallReply& reply);
   void StoreRecord(std::span<const uint8_t> record);
+  // Session::send_window_frame: the frame read back straight into the
+  // transport where it has room now (a ring), with this message's answers
+  // so far sent before it. False where it has not.
+  bool SendWindowFrameInPlace(const stream::DecodedCall& swap);
   // A bulk segment (stream/bulk_blobs.h) for the next message: viewed in
   // place or copied. False once the stream failed.
   bool ReadBulkSegment(uint32_t size);
@@ -87,6 +91,8 @@ class Connection {
   size_t frame_at_ = kNoFrame;
   static constexpr size_t kNoFrame = SIZE_MAX;
   host::RgbaImage more_frames_;  // any other frame of the message, copied into out_
+  stream::ByteBuffer frame_head_;     // a frame's record up to its pixels, sent in place
+  bool frame_sent_in_place_ = false;  // by the swap that runs now: OnReply has nothing to send
   // --record: this message's records as one chunk of the connection's thread.
   stream::ByteBuffer chunk_;
   stream::CallRun run_;

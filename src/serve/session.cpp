@@ -29,9 +29,11 @@ Session::Session(std::string id, std::string key, ClientInfo client, const std::
   executor().SetStorageLimit(memory_limit);
   // A frame is read back before its swap: a window's for the client to
   // show, every one for --record (so that the file replays with --verify).
-  executor().before_swap = [this](uint32_t thread, uint64_t surface) {
+  executor().before_swap = [this](const stream::DecodedCall& swap, uint64_t surface) {
     const bool window = window_frames_ && window_surfaces_.count(surface) != 0;
     if (!window && recorder_ == nullptr) return;
+    if (window && recorder_ == nullptr && send_window_frame && send_window_frame(swap)) return;
+    const auto thread = static_cast<uint32_t>(swap.thread);
     capture_error_.clear();
     // A frame only shown on the client's screen is read in the host's own order.
     captured_ = executor().ReadSurface(thread, &capture_, &capture_error_,

@@ -6,6 +6,7 @@
 // the executor is not thread-safe.
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -67,6 +68,11 @@ class Session {
   // --record), taken once: swapped into `into`, whose storage the next
   // capture reuses (the caller keeps the frame as long as it needs).
   bool TakeCapture(host::RgbaImage* into, std::string* error);
+  // Set by the connection whose message runs (under mutex()) where it can
+  // send a window's frame itself, read back straight into its transport:
+  // true when it took the frame (sent it, or said why it could not), false
+  // to have it read into the capture as above. Not asked with --record.
+  std::function<bool(const stream::DecodedCall& swap)> send_window_frame;
 
   // Connections register so that closing the session wakes them all.
   void Attach(transport::ByteStream* stream);

@@ -20,7 +20,7 @@ void EncodeFramebufferHead(ByteWriter& w, const FramebufferImage& image) {
   w.Varint(image.width);
   w.Varint(image.height);
   w.Varint(image.format);
-  w.Varint(static_cast<uint64_t>(image.pixels.size()) + 1);
+  w.Varint(PixelBytes(image) + 1);
 }
 
 }  // namespace
@@ -32,7 +32,7 @@ size_t WriteFramebufferRecordHead(ByteBuffer& out, const FramebufferImage& image
   const size_t trailer = image.final_frame ? 1 : 0;
   ByteWriter w(&out);
   w.U8(static_cast<uint8_t>(RecordType::kFramebuffer));
-  w.Varint(head.size + image.pixels.size() + trailer);
+  w.Varint(head.size + PixelBytes(image) + trailer);
   w.Raw(head.storage.data(), head.size);
   return trailer;
 }
@@ -45,7 +45,7 @@ void WriteFramebufferRecord(ByteBuffer& out, const FramebufferImage& image) {
 }
 
 void EncodeFramebuffer(ByteWriter& w, const FramebufferImage& image) {
-  EncodeFramebufferHead(w, image);
+  EncodeFramebufferHead(w, image);  // the pixels' size from the image's: they must agree
   w.Raw(image.pixels.data(), image.pixels.size());
   if (image.final_frame) w.Varint(kFinalFrame);  // absent for the others: their records stay as they were
 }

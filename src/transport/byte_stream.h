@@ -31,6 +31,14 @@ class ByteStream {
   virtual uint8_t* Reserve(size_t n) = 0;
   // The first n bytes of the reserved room are written.
   virtual void Commit(size_t n) = 0;
+  // Like Reserve, but only where n bytes fit in the stream's own memory now,
+  // without waiting for the peer: a writer that holds a lock others wait on
+  // fills them in place (a renderer reads a frame back straight into them).
+  // Null where they do not fit or the stream has no such memory (a socket).
+  virtual uint8_t* ReserveIfRoom(size_t n) {
+    (void)n;
+    return nullptr;
+  }
   // Reserve + copy + Commit; false once the stream has failed. A stream may
   // do it with fewer copies.
   virtual bool Write(const void* data, size_t n) {

@@ -82,6 +82,7 @@ class AcceptedUnixStream final : public ByteStream {
 
   uint8_t* Reserve(size_t n) override { return Decided().Reserve(n); }
   void Commit(size_t n) override { Decided().Commit(n); }
+  uint8_t* ReserveIfRoom(size_t n) override { return inner_ ? inner_->ReserveIfRoom(n) : nullptr; }
   bool Write(const void* data, size_t n) override { return Decided().Write(data, n); }
   bool Flush() override { return Decided().Flush(); }
   bool ReadFully(void* data, size_t n) override { return ReadFullyWithin(data, n, -1) == ReadResult::kOk; }

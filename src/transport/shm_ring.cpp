@@ -287,6 +287,15 @@ uint8_t* RingStream::Reserve(size_t n) {
   return staging_.data();
 }
 
+uint8_t* RingStream::ReserveIfRoom(size_t n) {
+  if (broken() || n > size_) return nullptr;
+  const int64_t room = Room();
+  if (room < 0 || static_cast<size_t>(room) < n) return nullptr;
+  reserved_ = n;
+  staged_ = false;
+  return out_.data + (write_pos_ & (size_ - 1));
+}
+
 void RingStream::Commit(size_t n) {
   if (n > reserved_) {
     std::fprintf(stderr, "strata: committing %zu bytes to %s with only %zu reserved\n", n, peer_.c_str(), reserved_);

@@ -57,6 +57,8 @@ class RingStream final : public ByteStream {
 
   uint8_t* Reserve(size_t n) override;
   void Commit(size_t n) override;
+  // In the ring itself (its double mapping: any run up to its size is one span).
+  uint8_t* ReserveIfRoom(size_t n) override;
   // Straight into the ring in pieces as the reader makes room: no staging copy.
   bool Write(const void* data, size_t n) override;
   bool Flush() override;

@@ -403,6 +403,44 @@ TEST(Remote, ResizedWindowGetsASurfaceOfTheNewSize) {
   EXPECT_NE(remote.out.find("resized: ok"), std::string::npos) << remote.out;
 }
 
+// A window's frames as the X server shows them: four quadrants of four
+// colours, right way up and in the right channels, natively and through a
+// renderer over each way a frame travels: read back straight into the ring
+// (a 320x240 window), copied over a socket, and over the ring when the frame
+// is larger than the ring itself (sent in pieces as the client reads).
+TEST(Remote, WindowShowsTheRenderersFramesRightWayUp) {
+  const std::string app = std::string(STRATA_BIN_DIR) + "/quadrant_window";
+  const std::vector<std::string> xvfb = {"xvfb-run", "-a", "-s", "-screen 0 2200x2200x24"};
+  auto with = [&](std::vector<std::string> argv) {
+    argv.insert(argv.begin(), xvfb.begin(), xvfb.end());
+    return argv;
+  };
+  ProcessResult native = RunProcess(with({app}));
+  ASSERT_EQ(native.exit_code, 0) << native.out << native.err;
+  ASSERT_NE(native.out.find("window shows the quadrants"), std::string::npos) << native.out;
+  Renderer renderer;
+  struct Way {
+    const char* name;
+    std::map<std::string, std::string> env;
+    std::string size;
+  };
+  const Way ways[] = {
+      {"ring, read back in place", {}, "320x240"},
+      {"socket", {{"STRATA_REMOTE_RING", "off"}}, "320x240"},
+      {"ring, a frame larger than the ring", {}, "2100x2100"},
+  };
+  for (const Way& way : ways) {
+    SCOPED_TRACE(way.name);
+    ProcessResult remote = RunProcess(
+        with({STRATA_CLI, "run", "--remote", renderer.address(), "--", app, "--size", way.size}),
+        strata::test::WithEnv(way.env));
+    EXPECT_EQ(remote.exit_code, 0) << remote.out << remote.err << renderer.Log();
+    EXPECT_NE(remote.out.find("window shows the quadrants"), std::string::npos) << remote.out;
+    EXPECT_EQ(remote.err.find("strata remote: error"), std::string::npos) << remote.err;
+  }
+  EXPECT_EQ(renderer.Log().find("cannot read the frame back"), std::string::npos) << renderer.Log();
+}
+
 // `app` through `renderer` with the stats line on and `name`=`value` set.
 ProcessResult RunRemoteWithStats(const Renderer& renderer, const std::string& app, const std::string& name,
                                  const std::string& value) {

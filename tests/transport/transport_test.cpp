@@ -642,10 +642,54 @@ TEST(Ring, PaddingPlacesLargeWritesAndIsSkipped) {
   server->ReleaseViews();
 }
 
+// Room reserved without waiting (a renderer reads a frame back into it while
+// holding its client's lock): given where the bytes fit now, refused where
+// the reader has not made room, and what is committed arrives in order after
+// what was written before. Breaks if a refusal waits or a grant overlaps
+// bytes the reader has not taken.
+TEST(Ring, RoomReservedInPlaceOnlyWhereItFitsNow) {
+  Ends ends;
+  ASSERT_NO_FATAL_FAILURE(OpenAndConnect(AbstractAddress("inplace"), &ends, RingUse::kRequired));
+  auto& [listener, client, server, peer] = ends;
+  // The server's end writes (the renderer's direction), through the stream
+  // the listener handed out.
+  const size_t big = kDefaultRingBytes / 2 + 4096;
+  ASSERT_TRUE(server->Write("head", 4));
+  uint8_t* room = server->ReserveIfRoom(big);
+  ASSERT_NE(room, nullptr) << "an empty ring has room";
+  for (size_t i = 0; i < big; ++i) room[i] = static_cast<uint8_t>(i * 11 + 5);
+  server->Commit(big);
+  ASSERT_TRUE(server->Flush());
+  // Nothing read yet: another such run cannot fit, and asking does not wait.
+  const auto asked = Clock::now();
+  EXPECT_EQ(server->ReserveIfRoom(big), nullptr);
+  EXPECT_LT(MillisecondsSince(asked), 100);
+  EXPECT_EQ(server->ReserveIfRoom(kDefaultRingBytes + 1), nullptr) << "larger than the ring";
+  char head[4];
+  ASSERT_TRUE(client->ReadFully(head, sizeof head));
+  EXPECT_EQ(std::string(head, 4), "head");
+  std::vector<uint8_t> got(big);
+  ASSERT_TRUE(client->ReadFully(got.data(), got.size())) << client->error();
+  for (size_t i = 0; i < big; ++i) {
+    ASSERT_EQ(got[i], static_cast<uint8_t>(i * 11 + 5)) << "byte " << i;
+  }
+  // Read: the room is there again, across the ring's end in one span.
+  room = server->ReserveIfRoom(big);
+  ASSERT_NE(room, nullptr);
+  std::memset(room, 0x5a, big);
+  server->Commit(big);
+  ASSERT_TRUE(server->Write("tail", 4) && server->Flush());
+  ASSERT_TRUE(client->ReadFully(got.data(), got.size()));
+  EXPECT_EQ(std::count(got.begin(), got.end(), 0x5a), static_cast<long>(big));
+  ASSERT_TRUE(client->ReadFully(head, sizeof head));
+  EXPECT_EQ(std::string(head, 4), "tail");
+}
+
 TEST(Ring, SocketsHaveNoViews) {
   Ends ends;
   ASSERT_NO_FATAL_FAILURE(OpenAndConnect(AbstractAddress("noviews"), &ends, RingUse::kNever));
   EXPECT_EQ(ends.server->ViewLimit(), 0u);
+  EXPECT_EQ(ends.server->ReserveIfRoom(4), nullptr) << "a socket has no memory to write in place";
   ASSERT_TRUE(ends.client->Write("abcd", 4) && ends.client->Flush());
   EXPECT_EQ(ends.server->View(4), nullptr);
   char got[4];
