@@ -37,6 +37,8 @@ size_t WriteFramebufferRecordHead(ByteBuffer& out, const FramebufferImage& image
   return trailer;
 }
 
+void PutFinalFrameMarker(uint8_t* after_pixels) { *after_pixels = static_cast<uint8_t>(kFinalFrame); }  // a one-byte varint
+
 void WriteFramebufferRecord(ByteBuffer& out, const FramebufferImage& image) {
   const size_t trailer = WriteFramebufferRecordHead(out, image);
   ByteWriter w(&out);

@@ -35,9 +35,10 @@ void WriteFramebufferRecord(ByteBuffer& out, const FramebufferImage& image);
 // The same up to the pixel bytes, for a writer that sends the pixels from
 // where they lie right after what this wrote (the renderer's window frames;
 // `image.pixels` need not be set: the record has room for PixelBytes);
-// returns the bytes to follow them (1 for a final frame's marker: write that
-// record whole instead).
+// returns the bytes to follow them: 1 for a final frame, whose marker
+// PutFinalFrameMarker writes after the pixels.
 size_t WriteFramebufferRecordHead(ByteBuffer& out, const FramebufferImage& image);
+void PutFinalFrameMarker(uint8_t* after_pixels);
 // What a record of `image` holds of pixels: width * height * 4 bytes.
 inline uint64_t PixelBytes(const FramebufferImage& image) { return image.width * image.height * 4; }
 // False for a malformed record or pixels that do not match the size.

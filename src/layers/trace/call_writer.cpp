@@ -30,6 +30,32 @@ uint8_t* EntryRoom(ThreadStream& stream, size_t need) {
   if (static_cast<size_t>(stream.limit - entry) < need) entry = TraceSession::Get().MakeRoom(stream, entry, entry, need);
   return entry;
 }
+
+// Hands a whole record, encoded, to the encoder: in the entry when small,
+// else by pointer to `heap_copy` (malloc'd; the encoder frees it) or to a
+// malloc'd copy of `bytes`. Tagged with `frame`.
+void PushEncoded(ThreadStream& stream, const uint8_t* bytes, size_t size, uint8_t* heap_copy, uint32_t frame) {
+  TraceSession& session = TraceSession::Get();
+  const bool external = heap_copy != nullptr || size > raw::kMaxInlineBlob;
+  if (external && heap_copy == nullptr) {
+    heap_copy = static_cast<uint8_t*>(std::malloc(size));
+    if (heap_copy == nullptr) return;  // nothing published
+    std::memcpy(heap_copy, bytes, size);
+  }
+  const size_t need = 3 * raw::kWord + (external ? raw::kWord : raw::Padded(size));
+  uint8_t* entry = EntryRoom(stream, need);
+  const uint64_t words[3] = {raw::kEntryEncoded | static_cast<uint64_t>(frame) << 32, session.PeekSequence(),
+                             size | (external ? raw::kExternal : 0)};
+  std::memcpy(entry, words, sizeof words);
+  if (external) {
+    const uint64_t pointer = reinterpret_cast<uintptr_t>(heap_copy);
+    std::memcpy(entry + 3 * raw::kWord, &pointer, raw::kWord);
+  } else {
+    std::memcpy(entry + 3 * raw::kWord, bytes, size);
+  }
+  stream.last_frame = frame;  // later state call entries take this frame
+  session.Publish(stream, entry + need);
+}
 }  // namespace
 
 bool JoinTracing() {
@@ -156,27 +182,9 @@ class RecordScope {
 
  private:
   void Push() {
-    TraceSession& session = TraceSession::Get();
     stream::ByteBuffer& record = stream_.record_scratch;
-    size_t size = record.size;
-    bool external = size > raw::kMaxInlineBlob;
-    size_t need = 3 * raw::kWord + (external ? raw::kWord : raw::Padded(size));
-    uint8_t* entry = EntryRoom(stream_, need);
-    const uint32_t frame = frame_ ? *frame_ : session.frame();
-    uint64_t words[3] = {raw::kEntryEncoded | static_cast<uint64_t>(frame) << 32, session.PeekSequence(),
-                         size | (external ? raw::kExternal : 0)};
-    std::memcpy(entry, words, sizeof words);
-    if (external) {
-      void* copy = std::malloc(size);
-      if (copy == nullptr) return;  // nothing published
-      std::memcpy(copy, record.storage.data(), size);
-      uint64_t pointer = reinterpret_cast<uintptr_t>(copy);
-      std::memcpy(entry + 3 * raw::kWord, &pointer, raw::kWord);
-    } else {
-      std::memcpy(entry + 3 * raw::kWord, record.storage.data(), size);
-    }
-    stream_.last_frame = frame;  // later state call entries take this frame
-    session.Publish(stream_, entry + need);
+    PushEncoded(stream_, record.storage.data(), record.size, nullptr,
+                frame_ ? *frame_ : TraceSession::Get().frame());
     if (record.storage.size() > 1024 * 1024) record.storage = {};  // keep no big buffer per thread
   }
 
@@ -204,24 +212,36 @@ void EmitFrameEnd() {
   record.w().Varint(ended);
 }
 
-void EmitFramebuffer(uint32_t framebuffer, int32_t x, int32_t y, uint32_t width, uint32_t height,
-                     const std::vector<uint8_t>& pixels, bool final_frame) {
+void EmitFramebuffer(uint32_t framebuffer, int32_t x, int32_t y, uint32_t width, uint32_t height, bool final_frame,
+                     const std::function<bool(uint8_t* pixels)>& read) {
   if (!Tracing()) return;
   TraceSession& session = TraceSession::Get();
-  // Whole: its length is known before the pixels go in, so they are not moved again.
-  RecordScope record(RecordScope::WholeRecord{});
+  ThreadStream& stream = CurrentStream();
   stream::FramebufferImage image;
   image.frame = session.frame();
   image.sequence = session.PeekSequence();
-  image.context = record.context();
+  image.context = stream.context;
   image.framebuffer = framebuffer;
   image.x = x;
   image.y = y;
   image.width = width;
   image.height = height;
-  image.pixels = pixels;
   image.final_frame = final_frame;
-  stream::WriteFramebufferRecord(record.buffer(), image);
+  // The record laid out in the memory the encoder takes: its head, the
+  // pixels read straight after it, the final frame's marker.
+  stream::ByteBuffer& head = stream.record_scratch;
+  head.Clear();
+  const size_t trailer = stream::WriteFramebufferRecordHead(head, image);
+  const size_t pixels = stream::PixelBytes(image), size = head.size + pixels + trailer;
+  auto* record = static_cast<uint8_t*>(std::malloc(size));
+  if (record == nullptr) return;
+  std::memcpy(record, head.storage.data(), head.size);
+  if (!read(record + head.size)) {
+    std::free(record);
+    return;
+  }
+  if (trailer != 0) stream::PutFinalFrameMarker(record + head.size + pixels);
+  PushEncoded(stream, nullptr, size, record, static_cast<uint32_t>(image.frame));
 }
 
 void EmitContextInfo(const std::vector<std::pair<std::string, std::string>>& info) {

@@ -48,7 +48,15 @@ bool ReadableAsRgba8(bool gles3) {
 // GL error (TracerGlCalls).
 bool ReadFramebufferPixels(GLint read_framebuffer, GLint x, GLint y, GLsizei width, GLsizei height,
                            std::vector<uint8_t>* rgba) {
-  if (width <= 0 || height <= 0 || width > 16384 || height > 16384) return false;
+  if (!PlausibleCaptureSize(width, height)) return false;
+  // No clearing: a read that succeeds writes every byte.
+  rgba->resize(static_cast<size_t>(width) * height * 4);
+  return ReadFramebufferPixelsInto(read_framebuffer, x, y, width, height, rgba->data());
+}
+
+bool ReadFramebufferPixelsInto(GLint read_framebuffer, GLint x, GLint y, GLsizei width, GLsizei height,
+                               uint8_t* rgba) {
+  if (!PlausibleCaptureSize(width, height)) return false;
   TracerGlCalls own_calls;
   int version = CurrentContextVersion();
   bool gles3 = version >= 3, gles2 = version == 2;  // GLES 1: only the surface, only alignment
@@ -75,9 +83,8 @@ bool ReadFramebufferPixels(GLint read_framebuffer, GLint x, GLint y, GLsizei wid
   bool readable = version == 1 || ReadableAsRgba8(gles3);
   if (alignment != 4) pixel_store(GL_PACK_ALIGNMENT, 4);
   if (readable) {
-    rgba->resize(static_cast<size_t>(width) * height * 4);
     readable = capture::ReadPixelsResolved(g_next_functions, gles3, read_framebuffer, x, y, width, height, GL_RGBA,
-                                           rgba->data());
+                                           rgba);
   }
   if (alignment != 4) pixel_store(GL_PACK_ALIGNMENT, alignment);
   if (gles2 && old_framebuffer != read_framebuffer) bind_framebuffer(GL_FRAMEBUFFER, static_cast<GLuint>(old_framebuffer));
@@ -94,10 +101,12 @@ bool ReadFramebufferPixels(GLint read_framebuffer, GLint x, GLint y, GLsizei wid
 namespace {
 
 void ReadAndRecord(GLint read_framebuffer, GLint x, GLint y, GLsizei width, GLsizei height, bool final_frame) {
-  std::vector<uint8_t> pixels;
-  if (!ReadFramebufferPixels(read_framebuffer, x, y, width, height, &pixels)) return;
+  if (!PlausibleCaptureSize(width, height)) return;
+  // Read straight into the record: a frame is copied once on the app's thread, by the driver.
   EmitFramebuffer(static_cast<uint32_t>(read_framebuffer), x, y, static_cast<uint32_t>(width),
-                  static_cast<uint32_t>(height), pixels, final_frame);
+                  static_cast<uint32_t>(height), final_frame, [&](uint8_t* pixels) {
+                    return ReadFramebufferPixelsInto(read_framebuffer, x, y, width, height, pixels);
+                  });
 }
 
 }  // namespace
