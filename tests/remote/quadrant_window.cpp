@@ -19,6 +19,8 @@
 #include <string>
 #include <thread>
 
+#include "window_program.h"
+
 namespace {
 
 [[noreturn]] void Fail(const std::string& what) {
@@ -81,23 +83,8 @@ int main(int argc, char** argv) {
     }
     Fail("usage: quadrant_window [--size WxH]");
   }
-  Display* x = XOpenDisplay(nullptr);
-  if (x == nullptr) Fail("cannot open the X display");
-  Window window = XCreateSimpleWindow(x, DefaultRootWindow(x), 0, 0, static_cast<unsigned>(width),
-                                      static_cast<unsigned>(height), 0, 0, 0);
-  XMapWindow(x, window);
-  XSync(x, False);
-  EGLDisplay display = eglGetDisplay(reinterpret_cast<EGLNativeDisplayType>(x));
-  if (!eglInitialize(display, nullptr, nullptr)) Fail("eglInitialize");
-  const EGLint config_attribs[] = {EGL_RENDERABLE_TYPE, EGL_OPENGL_ES2_BIT, EGL_SURFACE_TYPE, EGL_WINDOW_BIT,
-                                   EGL_RED_SIZE, 8, EGL_GREEN_SIZE, 8, EGL_BLUE_SIZE, 8, EGL_NONE};
-  EGLConfig config;
-  EGLint count = 0;
-  if (!eglChooseConfig(display, config_attribs, &config, 1, &count) || count < 1) Fail("eglChooseConfig");
-  const EGLint context_attribs[] = {EGL_CONTEXT_CLIENT_VERSION, 2, EGL_NONE};
-  EGLContext context = eglCreateContext(display, config, EGL_NO_CONTEXT, context_attribs);
-  EGLSurface surface = eglCreateWindowSurface(display, config, window, nullptr);
-  if (surface == EGL_NO_SURFACE || !eglMakeCurrent(display, surface, surface, context)) Fail("a window surface");
+  WindowContext c = MakeWindowCurrent(width, height);
+  if (c.failed != nullptr) Fail(c.failed);
   // Frames keep coming while the window is looked at: a renderer's frames
   // are shown a frame or two after their swap.
   std::string seen = "nothing looked at";
@@ -105,22 +92,17 @@ int main(int argc, char** argv) {
   const auto start = std::chrono::steady_clock::now();
   while (std::chrono::steady_clock::now() - start < std::chrono::seconds(10)) {
     Draw(width, height);
-    if (!eglSwapBuffers(display, surface)) Fail("eglSwapBuffers");
+    if (!eglSwapBuffers(c.display, c.surface)) Fail("eglSwapBuffers");
     ++frames;
     if (frames < 3) continue;
-    XSync(x, False);
-    seen = Mismatches(x, window, width, height);
+    XSync(c.x, False);
+    seen = Mismatches(c.x, c.window, width, height);
     if (seen.empty()) break;
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
   if (!seen.empty()) Fail("after " + std::to_string(frames) + " frames the window shows: " + seen);
   for (const Quadrant& q : kQuadrants) std::printf("%s: %u,%u,%u\n", q.name, q.r, q.g, q.b);
   std::printf("window shows the quadrants after %d frames: ok\n", frames);
-  eglMakeCurrent(display, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
-  eglDestroySurface(display, surface);
-  eglDestroyContext(display, context);
-  eglTerminate(display);
-  XDestroyWindow(x, window);
-  XCloseDisplay(x);
+  CloseWindowContext(c);
   return 0;
 }

@@ -9,6 +9,8 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "window_program.h"
+
 namespace {
 
 [[noreturn]] void Fail(const char* what) {
@@ -38,22 +40,12 @@ void Check(EGLDisplay display, EGLSurface surface, int width, int height, float 
 }  // namespace
 
 int main() {
-  Display* x = XOpenDisplay(nullptr);
-  if (x == nullptr) Fail("cannot open the X display");
-  Window window = XCreateSimpleWindow(x, DefaultRootWindow(x), 0, 0, 160, 120, 0, 0, 0);
-  XMapWindow(x, window);
-  XSync(x, False);
-  EGLDisplay display = eglGetDisplay(reinterpret_cast<EGLNativeDisplayType>(x));
-  if (!eglInitialize(display, nullptr, nullptr)) Fail("eglInitialize");
-  const EGLint config_attribs[] = {EGL_RENDERABLE_TYPE, EGL_OPENGL_ES2_BIT, EGL_SURFACE_TYPE, EGL_WINDOW_BIT,
-                                   EGL_RED_SIZE, 8, EGL_GREEN_SIZE, 8, EGL_BLUE_SIZE, 8, EGL_NONE};
-  EGLConfig config;
-  EGLint count = 0;
-  if (!eglChooseConfig(display, config_attribs, &config, 1, &count) || count < 1) Fail("eglChooseConfig");
-  const EGLint context_attribs[] = {EGL_CONTEXT_CLIENT_VERSION, 2, EGL_NONE};
-  EGLContext context = eglCreateContext(display, config, EGL_NO_CONTEXT, context_attribs);
-  EGLSurface surface = eglCreateWindowSurface(display, config, window, nullptr);
-  if (surface == EGL_NO_SURFACE || !eglMakeCurrent(display, surface, surface, context)) Fail("a window surface");
+  WindowContext c = MakeWindowCurrent(160, 120);
+  if (c.failed != nullptr) Fail(c.failed);
+  Display* x = c.x;
+  Window window = c.window;
+  EGLDisplay display = c.display;
+  EGLSurface surface = c.surface;
   Check(display, surface, 160, 120, 1.0f, 0.0f, 0.0f);
   eglSwapBuffers(display, surface);
   XResizeWindow(x, window, 240, 180);
@@ -63,11 +55,6 @@ int main() {
   Check(display, surface, 240, 180, 0.0f, 1.0f, 0.0f);
   eglSwapBuffers(display, surface);
   std::printf("resized: ok\n");
-  eglMakeCurrent(display, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
-  eglDestroySurface(display, surface);
-  eglDestroyContext(display, context);
-  eglTerminate(display);
-  XDestroyWindow(x, window);
-  XCloseDisplay(x);
+  CloseWindowContext(c);
   return 0;
 }
