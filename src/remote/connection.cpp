@@ -137,8 +137,13 @@ void Connection::ShowFrames() {
     const WindowSwap swap = swaps_.front();
     lock.unlock();
     // Its frame comes before its reply. Replies come in order and the app
-    // waits for no other while a swap is in flight.
+    // waits for no other while a swap is in flight, so the stream is this
+    // thread's until Await returns. A frame comes a frame's time after the
+    // last, not within a reply's microseconds: this thread sleeps at once
+    // instead of spinning on a core the renderer's rasterizer needs.
+    stream_->SetReadSpin(0);
     const bool ok = Await(swap.sequence, swap.slot, frame_incoming_, &frame_reply_, swap.presenter.get());
+    stream_->SetReadSpin(kReplySpinMicroseconds);
     lock.lock();
     // A renderer that is gone shows no more frames: nobody waits for them.
     if (ok) swaps_.pop_front(); else swaps_.clear();
