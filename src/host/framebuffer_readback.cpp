@@ -9,6 +9,7 @@
 
 #include "host/executor.h"
 #include "stream/capture_sizes.h"
+#include "stream/framebuffer_record.h"
 #include "stream/multisample_resolve.h"
 
 namespace strata::host {
@@ -40,7 +41,7 @@ bool Executor::ReadFramebufferInto(uint32_t thread_id, uint64_t framebuffer, int
     *error = "no context is current on the thread";
     return false;
   }
-  if (width <= 0 || height <= 0 || width > 16384 || height > 16384) {
+  if (!stream::PlausibleFramebufferSize(width, height)) {
     *error = "implausible size " + std::to_string(width) + "x" + std::to_string(height);
     return false;
   }

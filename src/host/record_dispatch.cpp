@@ -6,6 +6,7 @@
 
 #include "stream/byte_reader.h"
 #include "stream/event_records.h"
+#include "stream/framebuffer_record.h"
 
 namespace strata::host {
 
@@ -97,7 +98,7 @@ bool RecordDispatch::TraceEvent(const stream::Record& record, std::string* error
     uint64_t surface = r.Varint(), width = r.Varint(), height = r.Varint();
     ok = r.ok();
     // A size no surface can have is left out: the executor keeps its default.
-    if (ok && width > 0 && height > 0 && width <= 16384 && height <= 16384) {
+    if (ok && stream::PlausibleFramebufferSize(width, height)) {
       executor_.SetSurfaceSize(surface, static_cast<int>(width), static_cast<int>(height));
     }
   }

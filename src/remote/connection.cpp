@@ -69,7 +69,12 @@ Connection::~Connection() {
   // What the thread held goes out with it: another thread may make its context current next.
   if (!session_.lost()) {
     SendDeferred();
-    Flush();
+    if (Flush()) {
+      uint8_t goodbye[stream::wire::kMessageHeaderBytes];
+      stream::wire::PutMessageHeader(goodbye, stream::wire::kGoodbye);
+      stream_->Write(goodbye, sizeof goodbye);
+      stream_->Flush();
+    }
   }
   // The frames already sent are shown before the thread goes.
   WaitForFrames(0);

@@ -28,6 +28,17 @@ constexpr int kNextMessageSpinMicroseconds = 200;
 // How far ahead of the record being run its message is fetched into the cache.
 constexpr size_t kPrefetchBytes = 256;
 
+// The framebuffer record's fields for a frame read back before `swap`.
+stream::FramebufferImage FrameOfSwap(const stream::DecodedCall& swap, int width, int height, bool bgra) {
+  stream::FramebufferImage frame;
+  frame.sequence = swap.sequence;
+  frame.context = swap.context;
+  frame.width = static_cast<uint64_t>(width);
+  frame.height = static_cast<uint64_t>(height);
+  frame.format = bgra ? stream::kFramebufferBgra8 : stream::kFramebufferRgba8;
+  return frame;
+}
+
 }  // namespace
 
 Connection::Connection(ServeContext& context, std::unique_ptr<transport::ByteStream> stream, transport::Peer peer)
@@ -162,11 +173,15 @@ void Connection::Run() {
     // when it is querying state: wait for it awake (byte_stream.h).
     stream_->SetReadSpin(kNextMessageSpinMicroseconds);
     std::string how_it_ended;
+    bool said_goodbye = false;
     for (;;) {
       uint8_t header[wire::kMessageHeaderBytes];
       const auto got = stream_->ReadFullyWithin(header, sizeof header, -1);
       if (got == transport::ByteStream::ReadResult::kClosed) {
-        how_it_ended = "normal end (disconnected)";
+        // Only a client thread that ends on purpose says goodbye first.
+        how_it_ended = said_goodbye ? "normal end"
+                                    : "disconnected without a goodbye (killed, crashed, or its process exited "
+                                      "while this thread still ran)";
         break;
       }
       if (got != transport::ByteStream::ReadResult::kOk) {
@@ -178,7 +193,12 @@ void Connection::Run() {
       const bool padding = bulk && (word & wire::kPaddingBit) != 0;
       const uint32_t size = bulk ? word & (wire::kPaddingBit - 1) : word;
       std::string problem;
-      if (bulk && !bulk_allowed_) {
+      if (said_goodbye) {
+        problem = "a message after the client's goodbye";
+      } else if (word == wire::kGoodbye) {
+        said_goodbye = true;
+        continue;
+      } else if (bulk && !bulk_allowed_) {
         problem = "a bulk segment, but bulk-v1 was not agreed in the handshake";
       } else if (size > kMaxMessageBytes) {
         problem = std::string(bulk ? "a bulk segment" : "a message") + " of " + std::to_string(size) +
@@ -365,14 +385,8 @@ bool Connection::SendWindowFrameInPlace(const stream::DecodedCall& swap) {
   size_t answers_bytes = 0, total = 0;
   uint8_t* room = nullptr;
   const auto place = [&](int width, int height, bool bgra) -> uint8_t* {
-    stream::FramebufferImage frame;
-    frame.sequence = swap.sequence;
-    frame.context = swap.context;
-    frame.width = static_cast<uint64_t>(width);
-    frame.height = static_cast<uint64_t>(height);
-    frame.format = bgra ? stream::kFramebufferBgra8 : stream::kFramebufferRgba8;
     frame_head_.Clear();
-    stream::WriteFramebufferRecordHead(frame_head_, frame);
+    stream::WriteFramebufferRecordHead(frame_head_, FrameOfSwap(swap, width, height, bgra));
     const size_t pixels = static_cast<size_t>(width) * static_cast<size_t>(height) * 4;
     answers_bytes = out_.size == 0 ? 0 : wire::kMessageHeaderBytes + out_.size;
     total = answers_bytes + wire::kMessageHeaderBytes + frame_head_.size + pixels;
@@ -435,12 +449,8 @@ void Connection::OnReply(const stream::DecodedCall& call, const host::CallReply&
   }
   stream::FramebufferImage frame;
   if (captured) {
+    frame = FrameOfSwap(call, image->width, image->height, image->bgra);
     frame.frame = session.recorder() ? session.recorder()->frame() : 0;
-    frame.sequence = call.sequence;
-    frame.context = call.context;
-    frame.width = static_cast<uint64_t>(image->width);
-    frame.height = static_cast<uint64_t>(image->height);
-    frame.format = image->bgra ? stream::kFramebufferBgra8 : stream::kFramebufferRgba8;
     frame.pixels = image->pixels;
   }
   if (captured && window) {

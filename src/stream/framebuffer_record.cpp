@@ -68,7 +68,7 @@ bool DecodeFramebuffer(std::span<const uint8_t> payload, FramebufferImage* image
   if (!r.done()) image->final_frame = r.Varint() == kFinalFrame;
   if (!r.ok() || !r.done()) return false;
   if (image->format != kFramebufferRgba8 && image->format != kFramebufferBgra8) return false;
-  return image->width <= 16384 && image->height <= 16384 && image->pixels.size() == image->width * image->height * 4;
+  return image->width <= kMaxFramebufferSide && image->height <= kMaxFramebufferSide && image->pixels.size() == image->width * image->height * 4;
 }
 
 }  // namespace strata::stream

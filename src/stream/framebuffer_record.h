@@ -25,6 +25,15 @@ struct FramebufferImage {
 // RGBA8; a renderer sends a window's frames as BGRA8 where the host reads
 // that without converting (what X servers and most drivers store).
 constexpr uint64_t kFramebufferRgba8 = 0, kFramebufferBgra8 = 1;
+// The largest side of a framebuffer record, a capture, a readback or a
+// surface size a trace sets (GL_MAX_VIEWPORT_DIMS of large desktop GPUs):
+// what readers accept, so that what a tracer or renderer writes is read back.
+constexpr uint64_t kMaxFramebufferSide = 16384;
+template <typename Side>
+constexpr bool PlausibleFramebufferSize(Side width, Side height) {
+  return width > 0 && height > 0 && static_cast<uint64_t>(width) <= kMaxFramebufferSide &&
+         static_cast<uint64_t>(height) <= kMaxFramebufferSide;
+}
 
 // The payload (inside a record the caller begins and ends).
 void EncodeFramebuffer(ByteWriter& w, const FramebufferImage& image);

@@ -80,6 +80,10 @@ bool DecodeHelloBody(std::span<const uint8_t> body, Hello* hello, std::string* e
 std::string CommonFeatures(const std::string& ours, const std::string& theirs);
 bool HasFeature(const std::string& list, const std::string& feature);
 
+// An empty message: the client thread ends its connection on purpose (the
+// renderer can then tell a clean end from a killed client).
+inline constexpr uint32_t kGoodbye = 0;
+
 // The message header for `size` bytes of records (or, with kBulkSegmentBit,
 // of a bulk segment).
 void PutMessageHeader(uint8_t* header, uint32_t size);

@@ -201,7 +201,8 @@ TEST(Remote, VanishedRendererEndsTheAppWithOneLine) {
 
 // Eight client processes on one renderer, one of them killed in the middle of
 // its frames: the other seven finish with the native frame, and the renderer
-// says the killed one left and keeps serving.
+// says the killed one left without a goodbye, the others with a normal end,
+// and keeps serving.
 TEST(Remote, EightClientsOneKilledTheOthersFinish) {
   Renderer renderer;
   const std::string native_png = ScratchPath("eight-native.png");
@@ -252,7 +253,14 @@ TEST(Remote, EightClientsOneKilledTheOthersFinish) {
   size_t joined = 0;
   for (size_t at = 0; (at = log.find("client joined: ", at)) != std::string::npos; ++at) ++joined;
   EXPECT_EQ(joined, 9u) << log;
-  EXPECT_NE(log.find("client left: gles2_shaders (pid " + std::to_string(doomed)), std::string::npos) << log;
+  // The killed client is told apart from the eight that exited.
+  const size_t left = log.find("client left: gles2_shaders (pid " + std::to_string(doomed));
+  ASSERT_NE(left, std::string::npos) << log;
+  const std::string doomed_line = log.substr(left, log.find('\n', left) - left);
+  EXPECT_NE(doomed_line.find("disconnected without a goodbye"), std::string::npos) << doomed_line;
+  size_t clean = 0;
+  for (size_t at = 0; (at = log.find("): normal end\n", at)) != std::string::npos; ++at) ++clean;
+  EXPECT_EQ(clean, 8u) << log;
 }
 
 // A remote session is a trace: `--record` writes each client's stream with

@@ -13,6 +13,7 @@
 #include "layers/trace/context_state.h"
 #include "layers/trace/next_functions.h"
 #include "layers/trace/trace_session.h"
+#include "stream/framebuffer_record.h"
 #include "stream/multisample_resolve.h"
 #include "stream/record_format.h"
 
@@ -48,7 +49,7 @@ bool ReadableAsRgba8(bool gles3) {
 // GL error (TracerGlCalls).
 bool ReadFramebufferPixels(GLint read_framebuffer, GLint x, GLint y, GLsizei width, GLsizei height,
                            std::vector<uint8_t>* rgba) {
-  if (!PlausibleCaptureSize(width, height)) return false;
+  if (!stream::PlausibleFramebufferSize(width, height)) return false;
   // No clearing: a read that succeeds writes every byte.
   rgba->resize(static_cast<size_t>(width) * height * 4);
   return ReadFramebufferPixelsInto(read_framebuffer, x, y, width, height, rgba->data());
@@ -56,7 +57,6 @@ bool ReadFramebufferPixels(GLint read_framebuffer, GLint x, GLint y, GLsizei wid
 
 bool ReadFramebufferPixelsInto(GLint read_framebuffer, GLint x, GLint y, GLsizei width, GLsizei height,
                                uint8_t* rgba) {
-  if (!PlausibleCaptureSize(width, height)) return false;
   TracerGlCalls own_calls;
   int version = CurrentContextVersion();
   bool gles3 = version >= 3, gles2 = version == 2;  // GLES 1: only the surface, only alignment
@@ -101,7 +101,7 @@ bool ReadFramebufferPixelsInto(GLint read_framebuffer, GLint x, GLint y, GLsizei
 namespace {
 
 void ReadAndRecord(GLint read_framebuffer, GLint x, GLint y, GLsizei width, GLsizei height, bool final_frame) {
-  if (!PlausibleCaptureSize(width, height)) return;
+  if (!stream::PlausibleFramebufferSize(width, height)) return;
   // Read straight into the record: a frame is copied once on the app's thread, by the driver.
   EmitFramebuffer(static_cast<uint32_t>(read_framebuffer), x, y, static_cast<uint32_t>(width),
                   static_cast<uint32_t>(height), final_frame, [&](uint8_t* pixels) {

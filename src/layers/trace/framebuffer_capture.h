@@ -31,13 +31,10 @@ void CaptureDrawFramebuffer(bool final_frame = false);
 // app's GL error left as they were; false when it cannot be read as RGBA8.
 bool ReadFramebufferPixels(GLint read_framebuffer, GLint x, GLint y, GLsizei width, GLsizei height,
                            std::vector<uint8_t>* rgba);
-// The same into `rgba`, width * height * 4 bytes the caller has.
+// The same into `rgba`, width * height * 4 bytes the caller has, of a size
+// the caller checked with stream::PlausibleFramebufferSize.
 bool ReadFramebufferPixelsInto(GLint read_framebuffer, GLint x, GLint y, GLsizei width, GLsizei height,
                                uint8_t* rgba);
-// A rectangle the readers take: 1 to 16384 pixels each way.
-inline bool PlausibleCaptureSize(GLsizei width, GLsizei height) {
-  return width > 0 && height > 0 && width <= 16384 && height <= 16384;
-}
 // The size of the current draw surface; false without one.
 bool CurrentSurfaceSize(int* width, int* height);
 
