@@ -114,6 +114,7 @@ int main(int argc, char** argv) {
       Write(out + "/client_replies/" + name + "." + std::to_string(reply_seeds++), seed);
     }
     if (message.size > 0) PutMessage(client, message.bytes());
+    PutMessage(client, {});  // the goodbye of a client thread that ends on purpose
     const std::vector<uint8_t> records(run.bytes().begin(), run.bytes().end());
     Write(out + "/call_decoder/" + name, records);
     Write(out + "/executor/" + name, records);

@@ -248,6 +248,15 @@ TEST(Remote, EightClientsOneKilledTheOthersFinish) {
   // Still serving after all that.
   ProcessResult after = RunApp("gles2_shaders", ScratchPath("eight-after.png"), {"--remote", renderer.address()});
   EXPECT_EQ(after.exit_code, 0) << after.err << renderer.Log();
+  // Each client's leaving is logged once the renderer has read its end: wait for all nine.
+  const auto count = [](const std::string& text, const std::string& what) {
+    size_t n = 0;
+    for (size_t at = 0; (at = text.find(what, at)) != std::string::npos; ++at) ++n;
+    return n;
+  };
+  for (int waited_ms = 0; waited_ms < 10000 && count(renderer.Log(), "client left: ") < 9; waited_ms += 20) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
   renderer.Stop();
   const std::string log = renderer.Log();
   size_t joined = 0;
@@ -258,9 +267,7 @@ TEST(Remote, EightClientsOneKilledTheOthersFinish) {
   ASSERT_NE(left, std::string::npos) << log;
   const std::string doomed_line = log.substr(left, log.find('\n', left) - left);
   EXPECT_NE(doomed_line.find("disconnected without a goodbye"), std::string::npos) << doomed_line;
-  size_t clean = 0;
-  for (size_t at = 0; (at = log.find("): normal end\n", at)) != std::string::npos; ++at) ++clean;
-  EXPECT_EQ(clean, 8u) << log;
+  EXPECT_EQ(count(log, "): normal end\n"), 8u) << log;
 }
 
 // A remote session is a trace: `--record` writes each client's stream with
