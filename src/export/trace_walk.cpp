@@ -17,6 +17,7 @@ void WalkTrace(stream::RecordReader& reader, const Selection& selection, TraceVi
   // order), so `--frames` selects the same calls in both commands.
   uint64_t frame = 0;
   stream::Record record;
+  std::vector<uint8_t> rgba_scratch;  // a BGRA8 image as RGBA8
   stream::DecodedCall call;
   stream::CallDecoder decoder(reader.functions());
   std::string error;
@@ -33,7 +34,7 @@ void WalkTrace(stream::RecordReader& reader, const Selection& selection, TraceVi
       }
       case stream::RecordType::kFramebuffer: {
         stream::FramebufferImage image;
-        if (!stream::DecodeFramebuffer(record.payload, &image) || image.format != stream::kFramebufferRgba8) {
+        if (!stream::DecodeFramebufferAsRgba(record.payload, &image, &rgba_scratch)) {
           ++summary->images_left_out;
           break;
         }

@@ -43,7 +43,7 @@ struct ExportSummary {
   std::string first_decode_error;
   // Functions the output format has no name for, with how many calls each.
   std::map<std::string, uint64_t> unnamed_functions;
-  uint64_t images_left_out = 0;  // images whose call was not exported, or in a format not handled
+  uint64_t images_left_out = 0;  // images whose call was not exported, or malformed
 };
 
 // The exporter's side of the walk. `selected` says whether the user asked

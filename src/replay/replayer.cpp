@@ -213,7 +213,7 @@ class LoopReplay {
 
   void Verify(const stream::Record& record) {
     stream::FramebufferImage recorded;
-    if (!stream::DecodeFramebuffer(record.payload, &recorded) || recorded.format != 0) return;
+    if (!stream::DecodeFramebufferAsRgba(record.payload, &recorded, &rgba_scratch_)) return;
     host::RgbaImage replayed;
     std::string error;
     bool read = false;
@@ -249,6 +249,7 @@ class LoopReplay {
   SelfCheck check_;
   uint64_t frame_ = 0;
   std::string snapshot_error_;
+  std::vector<uint8_t> rgba_scratch_;  // a recorded BGRA8 frame as RGBA8
   SpanStart range_;   // the first frame of --frames
   SpanStart steady_;  // the first frame's end: the frames after it hold no setup
   Clock::time_point range_end_{};

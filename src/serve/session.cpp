@@ -35,9 +35,8 @@ Session::Session(std::string id, std::string key, ClientInfo client, const std::
     if (window && recorder_ == nullptr && send_window_frame && send_window_frame(swap)) return;
     const auto thread = static_cast<uint32_t>(swap.thread);
     capture_error_.clear();
-    // A frame only shown on the client's screen is read in the host's own order.
-    captured_ = executor().ReadSurface(thread, &capture_, &capture_error_,
-                                       recorder_ ? host::ReadOrder::kRgba : host::ReadOrder::kBgraWhereNative);
+    // In the host's own order: the client and --record's readers take either.
+    captured_ = executor().ReadSurface(thread, &capture_, &capture_error_, host::ReadOrder::kBgraWhereNative);
   };
 }
 

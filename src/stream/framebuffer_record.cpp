@@ -71,4 +71,21 @@ bool DecodeFramebuffer(std::span<const uint8_t> payload, FramebufferImage* image
   return image->width <= kMaxFramebufferSide && image->height <= kMaxFramebufferSide && image->pixels.size() == image->width * image->height * 4;
 }
 
+bool DecodeFramebufferAsRgba(std::span<const uint8_t> payload, FramebufferImage* image, std::vector<uint8_t>* scratch) {
+  if (!DecodeFramebuffer(payload, image)) return false;
+  if (image->format == kFramebufferRgba8) return true;
+  scratch->resize(image->pixels.size());
+  const uint8_t* from = image->pixels.data();
+  uint8_t* to = scratch->data();
+  for (size_t i = 0; i < scratch->size(); i += 4) {
+    to[i + 0] = from[i + 2];
+    to[i + 1] = from[i + 1];
+    to[i + 2] = from[i + 0];
+    to[i + 3] = from[i + 3];
+  }
+  image->pixels = *scratch;
+  image->format = kFramebufferRgba8;
+  return true;
+}
+
 }  // namespace strata::stream

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <span>
+#include <vector>
 
 #include "stream/byte_writer.h"
 
@@ -21,9 +22,9 @@ struct FramebufferImage {
   bool final_frame = false;           // what the app drew last, not an image of a swap or draw
 };
 
-// Pixel formats of a framebuffer record, both bottom row first. Traces hold
-// RGBA8; a renderer sends a window's frames as BGRA8 where the host reads
-// that without converting (what X servers and most drivers store).
+// Pixel formats of a framebuffer record, both bottom row first: BGRA8 where
+// the driver reads the framebuffer that way without converting (what X
+// servers and most drivers store for a window), else RGBA8.
 constexpr uint64_t kFramebufferRgba8 = 0, kFramebufferBgra8 = 1;
 // The largest side of a framebuffer record, a capture, a readback or a
 // surface size a trace sets (GL_MAX_VIEWPORT_DIMS of large desktop GPUs):
@@ -52,5 +53,8 @@ void PutFinalFrameMarker(uint8_t* after_pixels);
 inline uint64_t PixelBytes(const FramebufferImage& image) { return image.width * image.height * 4; }
 // False for a malformed record or pixels that do not match the size.
 bool DecodeFramebuffer(std::span<const uint8_t> payload, FramebufferImage* image);
+// The same, its pixels then RGBA8 whatever the record holds: BGRA8 ones are
+// swizzled into `scratch`, which `image->pixels` then points into.
+bool DecodeFramebufferAsRgba(std::span<const uint8_t> payload, FramebufferImage* image, std::vector<uint8_t>* scratch);
 
 }  // namespace strata::stream

@@ -31,6 +31,7 @@ bool ForEachCapturedImage(const std::string& trace_path, const std::function<boo
     }
   };
   stream::Record record;
+  std::vector<uint8_t> rgba_scratch;  // a BGRA8 image as RGBA8
   while (reader->Next(&record)) {
     if (record.type == stream::RecordType::kFrame && !first_tracer_frame) {
       stream::ByteReader r(record.payload);
@@ -40,7 +41,7 @@ bool ForEachCapturedImage(const std::string& trace_path, const std::function<boo
     }
     if (record.type != stream::RecordType::kFramebuffer) continue;
     stream::FramebufferImage captured;
-    if (!stream::DecodeFramebuffer(record.payload, &captured) || captured.format != stream::kFramebufferRgba8 ||
+    if (!stream::DecodeFramebufferAsRgba(record.payload, &captured, &rgba_scratch) ||
         captured.width == 0 || captured.height == 0) {
       ++*skipped;
       continue;

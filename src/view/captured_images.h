@@ -21,7 +21,7 @@ struct CapturedImageOptions {
 
 struct CapturedImageResult {
   std::vector<FrameImage> images;  // at most one per frame, in frame order, top row first
-  uint64_t skipped = 0;            // records in a pixel format the report cannot show, or malformed
+  uint64_t skipped = 0;            // malformed records, or empty images
 };
 
 // Per frame, the last image of the surface (framebuffer 0) taken in it,

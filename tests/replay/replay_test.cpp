@@ -375,7 +375,8 @@ TEST(Replay, FinalFrameIsTheAppsLastFrame) {
     if (record.type != strata::stream::RecordType::kFramebuffer) continue;
     ++images;
     strata::stream::FramebufferImage image;
-    ASSERT_TRUE(strata::stream::DecodeFramebuffer(record.payload, &image));
+    std::vector<uint8_t> rgba;  // a BGRA8 capture as RGBA8
+    ASSERT_TRUE(strata::stream::DecodeFramebufferAsRgba(record.payload, &image, &rgba));
     EXPECT_TRUE(image.final_frame);
     EXPECT_EQ(image.framebuffer, 0u);
     ASSERT_EQ(image.width, static_cast<uint64_t>(expected.width));

@@ -2,10 +2,12 @@
 // frame 0 with eglSwapBuffers, frame 1 with eglSwapBuffersWithDamageKHR,
 // frames 2 and 3 with eglSwapBuffersWithDamageEXT. Each frame is cleared to
 // its own colour, printed as "frame N RRGGBBAA", so the test can tell which
-// captured image belongs to which swap.
+// captured image belongs to which swap. It prints "read order bgra" where the
+// driver reads its surface as BGRA8 without converting, else "read order rgba".
 #include <EGL/egl.h>
 #include <EGL/eglext.h>
 #include <GLES2/gl2.h>
+#include <GLES2/gl2ext.h>
 
 #include <cstdio>
 
@@ -22,6 +24,10 @@ int main() {
   const EGLint surface_attribs[] = {EGL_WIDTH, 32, EGL_HEIGHT, 32, EGL_NONE};
   EGLSurface surface = eglCreatePbufferSurface(display, config, surface_attribs);
   if (!eglMakeCurrent(display, surface, surface, context)) return std::puts("swap_kinds_app: no context"), 1;
+  GLint read_format = 0, read_type = 0;
+  glGetIntegerv(GL_IMPLEMENTATION_COLOR_READ_FORMAT, &read_format);
+  glGetIntegerv(GL_IMPLEMENTATION_COLOR_READ_TYPE, &read_type);
+  std::printf("read order %s\n", read_format == GL_BGRA_EXT && read_type == GL_UNSIGNED_BYTE ? "bgra" : "rgba");
 
   auto with_damage_khr = reinterpret_cast<PFNEGLSWAPBUFFERSWITHDAMAGEKHRPROC>(
       eglGetProcAddress("eglSwapBuffersWithDamageKHR"));

@@ -13,7 +13,6 @@
 #include <fstream>
 #include <map>
 #include <regex>
-#include <set>
 #include <sstream>
 #include <string>
 
@@ -708,7 +707,8 @@ TEST(CapturedMultisampling, ResolvedWithoutTheAppNoticing) {
   while (reader->Next(&record)) {
     if (record.type != strata::stream::RecordType::kFramebuffer) continue;
     strata::stream::FramebufferImage image;
-    ASSERT_TRUE(strata::stream::DecodeFramebuffer(record.payload, &image));
+    std::vector<uint8_t> rgba;  // a BGRA8 capture as RGBA8
+    ASSERT_TRUE(strata::stream::DecodeFramebufferAsRgba(record.payload, &image, &rgba));
     if (image.framebuffer == 0 || image.final_frame) continue;
     ASSERT_EQ(image.pixels.size(), image.width * image.height * 4);
     char first[9];
@@ -764,8 +764,8 @@ TEST_P(CapturedSampleApp, LastSwapImageIsTheAppsLastFrame) {
     }
     if (record.type != strata::stream::RecordType::kFramebuffer) continue;
     strata::stream::FramebufferImage image;
-    ASSERT_TRUE(strata::stream::DecodeFramebuffer(record.payload, &image));
-    EXPECT_EQ(image.format, 0u) << "RGBA8";
+    std::vector<uint8_t> rgba;  // a BGRA8 capture as RGBA8
+    ASSERT_TRUE(strata::stream::DecodeFramebufferAsRgba(record.payload, &image, &rgba));
     uint64_t framebuffer = image.framebuffer, width = image.width, height = image.height;
     std::span<const uint8_t> pixels = image.pixels;
     ASSERT_EQ(pixels.size(), width * height * 4);
@@ -805,11 +805,17 @@ TEST(TraceCommand, DamageRegionSwapsEndFramesAndCapture) {
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   EXPECT_NE(r.err.find("4 frames"), std::string::npos) << r.err;
   std::vector<std::string> colours;  // "RRGGBBAA" per frame, from the app
+  std::string read_order;             // the driver's own order for the surface, from the app
   std::stringstream out(r.out);
   for (std::string line; std::getline(out, line);) {
     if (line.rfind("frame ", 0) == 0) colours.push_back(line.substr(line.rfind(' ') + 1));
+    if (line.rfind("read order ", 0) == 0) read_order = line.substr(11);
   }
   ASSERT_EQ(colours.size(), 4u) << r.out;
+  ASSERT_FALSE(read_order.empty()) << r.out;
+  // Captured in the driver's own order: a copy, where the other order is a conversion per pixel.
+  const uint64_t native_format =
+      read_order == "bgra" ? strata::stream::kFramebufferBgra8 : strata::stream::kFramebufferRgba8;
 
   std::string error;
   auto reader = strata::stream::RecordReader::Open(trace, &error);
@@ -830,7 +836,10 @@ TEST(TraceCommand, DamageRegionSwapsEndFramesAndCapture) {
     }
     if (record.type != strata::stream::RecordType::kFramebuffer) continue;
     strata::stream::FramebufferImage image;
+    std::vector<uint8_t> rgba;  // a BGRA8 capture as RGBA8
     ASSERT_TRUE(strata::stream::DecodeFramebuffer(record.payload, &image));
+    EXPECT_EQ(image.format, native_format);
+    ASSERT_TRUE(strata::stream::DecodeFramebufferAsRgba(record.payload, &image, &rgba));
     if (image.framebuffer != 0 || image.final_frame) continue;
     ASSERT_EQ(image.pixels.size(), image.width * image.height * 4);
     char hex[9];

@@ -213,7 +213,7 @@ void EmitFrameEnd() {
 }
 
 void EmitFramebuffer(uint32_t framebuffer, int32_t x, int32_t y, uint32_t width, uint32_t height, bool final_frame,
-                     const std::function<bool(uint8_t* pixels)>& read) {
+                     const std::function<bool(const PixelPlace& place)>& read) {
   if (!Tracing()) return;
   TraceSession& session = TraceSession::Get();
   ThreadStream& stream = CurrentStream();
@@ -230,13 +230,20 @@ void EmitFramebuffer(uint32_t framebuffer, int32_t x, int32_t y, uint32_t width,
   // The record laid out in the memory the encoder takes: its head, the
   // pixels read straight after it, the final frame's marker.
   stream::ByteBuffer& head = stream.record_scratch;
-  head.Clear();
-  const size_t trailer = stream::WriteFramebufferRecordHead(head, image);
-  const size_t pixels = stream::PixelBytes(image), size = head.size + pixels + trailer;
-  auto* record = static_cast<uint8_t*>(std::malloc(size));
-  if (record == nullptr) return;
-  std::memcpy(record, head.storage.data(), head.size);
-  if (!read(record + head.size)) {
+  const size_t pixels = stream::PixelBytes(image);
+  size_t trailer = 0, size = 0;
+  uint8_t* record = nullptr;
+  const auto place = [&](bool bgra) -> uint8_t* {
+    image.format = bgra ? stream::kFramebufferBgra8 : stream::kFramebufferRgba8;
+    head.Clear();
+    trailer = stream::WriteFramebufferRecordHead(head, image);
+    size = head.size + pixels + trailer;
+    record = static_cast<uint8_t*>(std::malloc(size));
+    if (record == nullptr) return nullptr;
+    std::memcpy(record, head.storage.data(), head.size);
+    return record + head.size;
+  };
+  if (!read(place) || record == nullptr) {
     std::free(record);
     return;
   }

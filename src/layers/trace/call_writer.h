@@ -86,12 +86,16 @@ void EmitSurfaceInfo(uintptr_t surface, int32_t width, int32_t height);
 void EmitConfigInfo(uintptr_t config, const std::vector<std::pair<int32_t, int32_t>>& attributes);
 // What glGetError gave the tracer at the end of a frame (0: no error).
 void EmitGlError(uint32_t error);
+// Where a framebuffer read puts its width * height * 4 bytes, asked once
+// their order is known (bgra: BGRA8, else RGBA8) and before anything is read;
+// null: nothing is read.
+using PixelPlace = std::function<uint8_t*(bool bgra)>;
 // A framebuffer image: which framebuffer (0: the surface), the rectangle;
-// `read` writes its RGBA8 pixels (width * height * 4 bytes) straight into
-// the record, which goes to the encoder without another copy; when it
+// `read` asks `place` for room in the record and writes the pixels straight
+// there, and the record goes to the encoder without another copy; when it
 // returns false nothing is recorded.
 void EmitFramebuffer(uint32_t framebuffer, int32_t x, int32_t y, uint32_t width, uint32_t height, bool final_frame,
-                     const std::function<bool(uint8_t* pixels)>& read);
+                     const std::function<bool(const PixelPlace& place)>& read);
 
 // The per-call path is a few dozen instructions: keep it in the recorder.
 #define STRATA_INLINE inline __attribute__((always_inline))

@@ -2,6 +2,8 @@
 
 #include <EGL/egl.h>
 #include <GLES3/gl32.h>
+// After gl32.h, which it extends.
+#include <GLES2/gl2ext.h>
 
 #include <string>
 #include <vector>
@@ -50,13 +52,15 @@ bool ReadableAsRgba8(bool gles3) {
 bool ReadFramebufferPixels(GLint read_framebuffer, GLint x, GLint y, GLsizei width, GLsizei height,
                            std::vector<uint8_t>* rgba) {
   if (!stream::PlausibleFramebufferSize(width, height)) return false;
-  // No clearing: a read that succeeds writes every byte.
-  rgba->resize(static_cast<size_t>(width) * height * 4);
-  return ReadFramebufferPixelsInto(read_framebuffer, x, y, width, height, rgba->data());
+  return ReadFramebufferPixelsInto(read_framebuffer, x, y, width, height, false, [&](bool) {
+    // No clearing: a read that succeeds writes every byte.
+    rgba->resize(static_cast<size_t>(width) * height * 4);
+    return rgba->data();
+  });
 }
 
 bool ReadFramebufferPixelsInto(GLint read_framebuffer, GLint x, GLint y, GLsizei width, GLsizei height,
-                               uint8_t* rgba) {
+                               bool may_bgra, const PixelPlace& place) {
   TracerGlCalls own_calls;
   int version = CurrentContextVersion();
   bool gles3 = version >= 3, gles2 = version == 2;  // GLES 1: only the surface, only alignment
@@ -81,10 +85,17 @@ bool ReadFramebufferPixelsInto(GLint read_framebuffer, GLint x, GLint y, GLsizei
   GLint old_framebuffer = gles2 ? QueryInteger(GL_FRAMEBUFFER_BINDING) : 0;
   if (gles2 && old_framebuffer != read_framebuffer) bind_framebuffer(GL_FRAMEBUFFER, static_cast<GLuint>(read_framebuffer));
   bool readable = version == 1 || ReadableAsRgba8(gles3);
+  // The surface as the driver keeps it (EXT_read_format_bgra's order for
+  // BGRA8 surfaces): a copy where RGBA8 would be a conversion per pixel.
+  const bool bgra = readable && may_bgra && version >= 2 && read_framebuffer == 0 &&
+                    QueryInteger(GL_IMPLEMENTATION_COLOR_READ_FORMAT) == GL_BGRA_EXT &&
+                    QueryInteger(GL_IMPLEMENTATION_COLOR_READ_TYPE) == GL_UNSIGNED_BYTE;
+  uint8_t* pixels = readable ? place(bgra) : nullptr;
+  readable = pixels != nullptr;
   if (alignment != 4) pixel_store(GL_PACK_ALIGNMENT, 4);
   if (readable) {
-    readable = capture::ReadPixelsResolved(g_next_functions, gles3, read_framebuffer, x, y, width, height, GL_RGBA,
-                                           rgba);
+    readable = capture::ReadPixelsResolved(g_next_functions, gles3, read_framebuffer, x, y, width, height,
+                                           bgra ? GL_BGRA_EXT : GL_RGBA, pixels);
   }
   if (alignment != 4) pixel_store(GL_PACK_ALIGNMENT, alignment);
   if (gles2 && old_framebuffer != read_framebuffer) bind_framebuffer(GL_FRAMEBUFFER, static_cast<GLuint>(old_framebuffer));
@@ -104,8 +115,8 @@ void ReadAndRecord(GLint read_framebuffer, GLint x, GLint y, GLsizei width, GLsi
   if (!stream::PlausibleFramebufferSize(width, height)) return;
   // Read straight into the record: a frame is copied once on the app's thread, by the driver.
   EmitFramebuffer(static_cast<uint32_t>(read_framebuffer), x, y, static_cast<uint32_t>(width),
-                  static_cast<uint32_t>(height), final_frame, [&](uint8_t* pixels) {
-                    return ReadFramebufferPixelsInto(read_framebuffer, x, y, width, height, pixels);
+                  static_cast<uint32_t>(height), final_frame, [&](const PixelPlace& place) {
+                    return ReadFramebufferPixelsInto(read_framebuffer, x, y, width, height, true, place);
                   });
 }
 

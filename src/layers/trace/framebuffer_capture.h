@@ -1,8 +1,9 @@
 #pragma once
 // Framebuffer images in the trace (STRATA_TRACE_CAPTURE=swap, draw or
 // swap,draw): the back buffer before each eglSwapBuffers and/or the bound
-// framebuffer's viewport after each draw, as framebuffer records (RGBA8,
-// bottom row first, as glReadPixels gives them; compressed with the chunk).
+// framebuffer's viewport after each draw, as framebuffer records (RGBA8, or
+// BGRA8 where the driver stores the surface so, bottom row first, as
+// glReadPixels gives them; compressed with the chunk).
 // Unless STRATA_TRACE_CAPTURE=none, also the final frame: what the app drew
 // last, once (final_frame.cpp says when). Replay compares them with what it renders.
 
@@ -10,6 +11,8 @@
 
 #include <cstdint>
 #include <vector>
+
+#include "layers/trace/call_writer.h"
 
 namespace strata::trace {
 
@@ -31,10 +34,12 @@ void CaptureDrawFramebuffer(bool final_frame = false);
 // app's GL error left as they were; false when it cannot be read as RGBA8.
 bool ReadFramebufferPixels(GLint read_framebuffer, GLint x, GLint y, GLsizei width, GLsizei height,
                            std::vector<uint8_t>* rgba);
-// The same into `rgba`, width * height * 4 bytes the caller has, of a size
-// the caller checked with stream::PlausibleFramebufferSize.
+// The same into the room `place` gives, of a size the caller checked with
+// stream::PlausibleFramebufferSize; with `may_bgra`, as BGRA8 where the
+// driver reads the framebuffer that way without converting (a window surface
+// of most X11 visuals), else as RGBA8.
 bool ReadFramebufferPixelsInto(GLint read_framebuffer, GLint x, GLint y, GLsizei width, GLsizei height,
-                               uint8_t* rgba);
+                               bool may_bgra, const PixelPlace& place);
 // The size of the current draw surface; false without one.
 bool CurrentSurfaceSize(int* width, int* height);
 
