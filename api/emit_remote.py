@@ -81,7 +81,8 @@ FORGETS_SENT_STATE = {
 
 # Queries the client may answer itself (remote/client_answers.cpp): Answer_<name>
 # before anything is encoded, Learn_<name> after the renderer answered.
-ANSWERED_ON_CLIENT = {"glGetError", "glGetIntegerv", "glGetString", "glGetStringi", "glIsEnabled"}
+ANSWERED_ON_CLIENT = {"glGetBooleanv", "glGetError", "glGetFloatv", "glGetIntegerv", "glGetString", "glGetStringi",
+                      "glIsEnabled"}
 
 # What a GL call changes of the state whose query answers the client keeps
 # (remote/query_cache.h): the groups it forgets before it goes out. A GL call

@@ -70,6 +70,40 @@ bool IsContextConstant(GLenum pname, int version) {
 // Answers are the current context's: none without one, or with the shadow off.
 bool Answering(const Connection& c) { return c.context_id() != 0 && ClientShadowWanted(); }
 
+// What the client knows of `pname` as integers, for any glGet*v: a limit,
+// cached state, or a capability (0 or 1). The count of values (up to 4), 0
+// when it does not know them.
+int KnownIntegers(Connection& c, GLenum pname, GLint* values) {
+  ContextShadow& shadow = c.shadow();
+  if (IsContextConstant(pname, shadow.client_version())) return shadow.Known(pname, values) ? 1 : 0;
+  if (GLboolean on = GL_FALSE; shadow.queries().Enabled(pname, &on)) {
+    values[0] = on;
+    return 1;
+  }
+  return shadow.queries().Integer(pname, values);
+}
+
+// A query of integer state answered as another type, converted as GLES
+// converts it (3.0, 6.1.2): nonzero is GL_TRUE; an integer is its float.
+template <typename Value, typename Convert>
+bool AnswerConverted(Connection& c, GLenum pname, Value* data, Convert convert) {
+  if (!Answering(c) || data == nullptr) return false;
+  GLint values[4];
+  const int count = KnownIntegers(c, pname, values);
+  if (count == 0) return false;
+  for (int i = 0; i < count; ++i) data[i] = convert(values[i]);
+  c.Answered();
+  return true;
+}
+
+// A capability's state, from any glGet*v's answer of it.
+template <typename Value>
+void LearnCapability(Connection& c, GLenum pname, const Value* data) {
+  if (Answering(c) && data != nullptr && CapabilityIndex(pname, c.shadow().client_version()) >= 0) {
+    c.shadow().queries().LearnEnabled(pname, *data != 0);
+  }
+}
+
 }  // namespace
 
 bool Answer_glGetError(Connection& c, GLenum* answer) {
@@ -83,13 +117,7 @@ void Learn_glGetError(Connection& c, GLenum result) {
 }
 
 bool Answer_glGetIntegerv(Connection& c, GLenum pname, GLint* data) {
-  ContextShadow& shadow = c.shadow();
-  if (!Answering(c) || data == nullptr) return false;
-  const bool known = IsContextConstant(pname, shadow.client_version()) ? shadow.Known(pname, data)
-                                                                       : shadow.queries().Integer(pname, data);
-  if (!known) return false;
-  c.Answered();
-  return true;
+  return AnswerConverted(c, pname, data, [](GLint value) { return value; });
 }
 void Learn_glGetIntegerv(Connection& c, GLenum pname, GLint* data) {
   if (!Answering(c) || data == nullptr) return;
@@ -97,8 +125,21 @@ void Learn_glGetIntegerv(Connection& c, GLenum pname, GLint* data) {
     c.shadow().Keep(pname, *data);
   } else {
     c.shadow().queries().LearnAnswer(pname, data);
+    LearnCapability(c, pname, data);
   }
 }
+
+// Learned from only where the answer is exact: capabilities (booleans and
+// floats lose the integers of other state, which glGetIntegerv learns).
+bool Answer_glGetBooleanv(Connection& c, GLenum pname, GLboolean* data) {
+  return AnswerConverted(c, pname, data, [](GLint value) -> GLboolean { return value != 0 ? GL_TRUE : GL_FALSE; });
+}
+void Learn_glGetBooleanv(Connection& c, GLenum pname, GLboolean* data) { LearnCapability(c, pname, data); }
+
+bool Answer_glGetFloatv(Connection& c, GLenum pname, GLfloat* data) {
+  return AnswerConverted(c, pname, data, [](GLint value) { return static_cast<GLfloat>(value); });
+}
+void Learn_glGetFloatv(Connection& c, GLenum pname, GLfloat* data) { LearnCapability(c, pname, data); }
 
 bool Answer_glIsEnabled(Connection& c, GLenum cap, GLboolean* answer) {
   if (!Answering(c) || !c.shadow().queries().Enabled(cap, answer)) return false;

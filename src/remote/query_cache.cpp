@@ -29,11 +29,11 @@ int CapabilityIndex(GLenum cap, int client_version) {
 
 GLenum CapabilityAt(int index) { return kCapabilities[index].value; }
 
-bool QueryCache::Integer(GLenum pname, GLint* data) const {
+int QueryCache::Integer(GLenum pname, GLint* data) const {
   const int index = CachedIndex(pname, version_);
-  if (index < 0 || (known_ & (1u << index)) == 0) return false;
+  if (index < 0 || (known_ & (1u << index)) == 0) return 0;
   std::copy_n(values_[index], kCachedPnames[index].count, data);
-  return true;
+  return kCachedPnames[index].count;
 }
 
 void QueryCache::LearnInteger(GLenum pname, const GLint* data) {

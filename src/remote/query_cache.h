@@ -105,8 +105,9 @@ class QueryCache {
   explicit QueryCache(int client_version = 0) : version_(client_version) {}
   int client_version() const { return version_; }
 
-  // glGetIntegerv: true with `data` filled when the answer is known.
-  bool Integer(GLenum pname, GLint* data) const;
+  // glGetIntegerv: the count of values (up to 4) filled into `data` when the
+  // answer is known, else 0.
+  int Integer(GLenum pname, GLint* data) const;
   void LearnInteger(GLenum pname, const GLint* data);
   // The same where the pname is known when compiling: LearnAt(Index(GL_...), data).
   static constexpr int Index(GLenum pname) {

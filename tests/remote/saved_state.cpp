@@ -40,7 +40,9 @@ struct Saved {
   GLboolean enabled[std::size(kCapabilities)];
 };
 
-// Queries everything (twice: the second time must agree) and prints it.
+// Queries everything (twice: the second time must agree) and prints it;
+// then the same state through glGetFloatv and glGetBooleanv, and the
+// capabilities through glGetIntegerv, which convert it (GLES 3.0, 6.1.2).
 Saved Save(const char* when) {
   Saved saved{};
   for (int round = 0; round < 2; ++round) {
@@ -53,6 +55,34 @@ Saved Save(const char* when) {
   for (const auto& box : saved.boxes) std::printf(" [%d %d %d %d]", box[0], box[1], box[2], box[3]);
   for (GLboolean on : saved.enabled) std::printf(" %d", on);
   std::printf(" error 0x%04x\n", glGetError());
+  std::printf("%s, converted:", when);
+  for (GLenum pname : kIntegers) {
+    GLfloat real = -1;
+    GLboolean boolean = 7;
+    glGetFloatv(pname, &real);
+    glGetBooleanv(pname, &boolean);
+    std::printf(" %g/%d", real, boolean);
+  }
+  for (GLenum pname : kBoxes) {
+    GLfloat reals[4] = {-1, -1, -1, -1};
+    GLboolean booleans[4] = {7, 7, 7, 7};
+    glGetFloatv(pname, reals);
+    glGetBooleanv(pname, booleans);
+    std::printf(" [%g %g %g %g/%d%d%d%d]", reals[0], reals[1], reals[2], reals[3], booleans[0], booleans[1],
+                booleans[2], booleans[3]);
+  }
+  for (GLenum cap : kCapabilities) {
+    GLint integer = -1;
+    GLfloat real = -1;
+    GLboolean boolean = 7;
+    glGetIntegerv(cap, &integer);
+    glGetFloatv(cap, &real);
+    glGetBooleanv(cap, &boolean);
+    std::printf(" %d/%g/%d", integer, real, boolean);
+  }
+  GLfloat limit = -1;
+  glGetFloatv(GL_MAX_TEXTURE_SIZE, &limit);
+  std::printf(" limit %g error 0x%04x\n", limit, glGetError());
   return saved;
 }
 
