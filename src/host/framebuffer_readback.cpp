@@ -56,15 +56,23 @@ bool Executor::ReadFramebufferInto(uint32_t thread_id, uint64_t framebuffer, int
     context->reads_bgra =
         capture::HasExtension(reinterpret_cast<const char*>(extensions), "GL_EXT_read_format_bgra") ? 1 : 0;
   }
-  const bool bgra = order == ReadOrder::kBgraWhereNative && context->reads_bgra == 1;
+  const bool gles3 = context->version >= 3, gles2 = context->version == 2;
+  const GLint host_framebuffer = static_cast<GLint>(ToHost(thread, api::ObjectClass::kFramebuffer, framebuffer, 0));
+  bool bgra = order == ReadOrder::kBgraWhereNative && context->reads_bgra == 1;
+  // The surface, bound for reading now (as at most swaps): in the order the
+  // driver keeps it, a copy; the other order would convert every pixel here,
+  // on the renderer's busiest thread, where the client's copy can swizzle.
+  if (bgra && host_framebuffer == 0 && (gles2 || gles3) &&
+      query(gles3 ? GL_READ_FRAMEBUFFER_BINDING : GL_FRAMEBUFFER_BINDING) == 0) {
+    bgra = query(GL_IMPLEMENTATION_COLOR_READ_FORMAT) == GL_BGRA_EXT &&
+           query(GL_IMPLEMENTATION_COLOR_READ_TYPE) == GL_UNSIGNED_BYTE;
+  }
   // Placed before any state changes: a caller with no room leaves the context untouched.
   uint8_t* pixels = place(width, height, bgra);
   if (pixels == nullptr) return false;
   auto pixel_store = driver_.Get<PFNGLPIXELSTOREIPROC>(api::glPixelStorei);
   auto bind_buffer = driver_.Get<PFNGLBINDBUFFERPROC>(api::glBindBuffer);
   auto bind_framebuffer = driver_.Get<PFNGLBINDFRAMEBUFFERPROC>(api::glBindFramebuffer);
-  const bool gles3 = context->version >= 3, gles2 = context->version == 2;
-  const GLint host_framebuffer = static_cast<GLint>(ToHost(thread, api::ObjectClass::kFramebuffer, framebuffer, 0));
   GLint alignment = query(GL_PACK_ALIGNMENT);
   GLint row_length = 0, skip_rows = 0, skip_pixels = 0, pack_buffer = 0, old_read = 0, old_framebuffer = 0;
   if (gles3) {
