@@ -63,7 +63,9 @@ bool ForEachFrameImage(const std::string& path, bool captured, const ImageDiffOp
   if (captured) {
     uint64_t skipped = 0;
     if (!view::ForEachCapturedImage(path, options.wanted, visit, &skipped, error)) return false;
-    if (skipped) *warning = path + ": " + std::to_string(skipped) + " framebuffer records malformed or empty, not compared";
+    if (skipped) {
+      *warning = path + ": " + std::to_string(skipped) + " framebuffer records malformed or empty, not compared";
+    }
     return true;
   }
   auto wanted = [&](view::FrameImage&& image) {

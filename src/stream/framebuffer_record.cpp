@@ -68,7 +68,8 @@ bool DecodeFramebuffer(std::span<const uint8_t> payload, FramebufferImage* image
   if (!r.done()) image->final_frame = r.Varint() == kFinalFrame;
   if (!r.ok() || !r.done()) return false;
   if (image->format != kFramebufferRgba8 && image->format != kFramebufferBgra8) return false;
-  return image->width <= kMaxFramebufferSide && image->height <= kMaxFramebufferSide && image->pixels.size() == image->width * image->height * 4;
+  return image->width <= kMaxFramebufferSide && image->height <= kMaxFramebufferSide &&
+         image->pixels.size() == image->width * image->height * 4;
 }
 
 bool DecodeFramebufferAsRgba(std::span<const uint8_t> payload, FramebufferImage* image, std::vector<uint8_t>* scratch) {
