@@ -64,8 +64,7 @@ bool Executor::ReadFramebufferInto(uint32_t thread_id, uint64_t framebuffer, int
   // on the renderer's busiest thread, where the client's copy can swizzle.
   if (bgra && host_framebuffer == 0 && (gles2 || gles3) &&
       query(gles3 ? GL_READ_FRAMEBUFFER_BINDING : GL_FRAMEBUFFER_BINDING) == 0) {
-    bgra = query(GL_IMPLEMENTATION_COLOR_READ_FORMAT) == GL_BGRA_EXT &&
-           query(GL_IMPLEMENTATION_COLOR_READ_TYPE) == GL_UNSIGNED_BYTE;
+    bgra = capture::ReadsAsBgra(driver_.functions());
   }
   // Placed before any state changes: a caller with no room leaves the context untouched.
   uint8_t* pixels = place(width, height, bgra);

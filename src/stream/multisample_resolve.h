@@ -1,9 +1,12 @@
 #pragma once
 // Reading a multisampled framebuffer the way the tracer captures it and the
 // replayer reads it back (layers/trace/framebuffer_capture.cpp,
-// host/framebuffer_readback.cpp): one place for what GLES asks of a resolve.
+// host/framebuffer_readback.cpp): one place for what GLES asks of a resolve,
+// and for the order a surface is read in.
 
 #include <GLES3/gl32.h>
+// After gl32.h, which it extends.
+#include <GLES2/gl2ext.h>
 
 #include <cstdint>
 
@@ -117,6 +120,17 @@ class MultisampleResolve {
   GLint read_binding_ = 0, draw_binding_ = 0, renderbuffer_binding_ = 0, texture_binding_ = 0;
   GLuint framebuffer_ = 0, renderbuffer_ = 0;
 };
+
+// Whether the driver keeps the complete framebuffer bound for reading as
+// BGRA8 (GL_IMPLEMENTATION_COLOR_READ_FORMAT, EXT_read_format_bgra): read in
+// that order it is a copy, in RGBA8 a conversion of every pixel.
+inline bool ReadsAsBgra(void* const* functions) {
+  auto get_integer = reinterpret_cast<PFNGLGETINTEGERVPROC>(functions[api::glGetIntegerv]);
+  GLint format = 0, type = 0;
+  get_integer(GL_IMPLEMENTATION_COLOR_READ_FORMAT, &format);
+  get_integer(GL_IMPLEMENTATION_COLOR_READ_TYPE, &type);
+  return format == GL_BGRA_EXT && type == GL_UNSIGNED_BYTE;
+}
 
 // glReadPixels of `framebuffer` (bound for reading; 0: the surface), resolved
 // first where it is a multisampled object of a GLES 3 context. False, with

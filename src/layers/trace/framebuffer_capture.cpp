@@ -2,8 +2,6 @@
 
 #include <EGL/egl.h>
 #include <GLES3/gl32.h>
-// After gl32.h, which it extends.
-#include <GLES2/gl2ext.h>
 
 #include <string>
 #include <vector>
@@ -85,11 +83,9 @@ bool ReadFramebufferPixelsInto(GLint read_framebuffer, GLint x, GLint y, GLsizei
   GLint old_framebuffer = gles2 ? QueryInteger(GL_FRAMEBUFFER_BINDING) : 0;
   if (gles2 && old_framebuffer != read_framebuffer) bind_framebuffer(GL_FRAMEBUFFER, static_cast<GLuint>(read_framebuffer));
   bool readable = version == 1 || ReadableAsRgba8(gles3);
-  // The surface as the driver keeps it (EXT_read_format_bgra's order for
-  // BGRA8 surfaces): a copy where RGBA8 would be a conversion per pixel.
-  const bool bgra = readable && may_bgra && version >= 2 && read_framebuffer == 0 &&
-                    QueryInteger(GL_IMPLEMENTATION_COLOR_READ_FORMAT) == GL_BGRA_EXT &&
-                    QueryInteger(GL_IMPLEMENTATION_COLOR_READ_TYPE) == GL_UNSIGNED_BYTE;
+  // The surface as the driver keeps it: a copy, not a conversion per pixel.
+  const bool bgra =
+      readable && may_bgra && version >= 2 && read_framebuffer == 0 && capture::ReadsAsBgra(g_next_functions);
   uint8_t* pixels = readable ? place(bgra) : nullptr;
   readable = pixels != nullptr;
   if (alignment != 4) pixel_store(GL_PACK_ALIGNMENT, 4);
