@@ -11,8 +11,13 @@
 //   --mode contexts: four contexts sharing one surface, each made current
 //                    in turn for 50 small draws, eight times a frame.
 // It prints the calls made in the timed loop and calls per second; the calls
-// are counted here, in the program, not by the layer under test.
+// are counted here, in the program, not by the layer under test. A second
+// line splits the loop's time: the app thread on a CPU and waiting for one
+// (the kernel's schedstat), and the CPU time of all the process's threads,
+// which tells work added to the app thread from work competing with it.
 #include <GLES3/gl3.h>
+
+#include <sys/resource.h>
 
 #include <chrono>
 #include <cstdint>
@@ -29,6 +34,32 @@ namespace {
 [[noreturn]] void Fail(const char* what) {
   std::fprintf(stderr, "call_mix: error: %s\n", what);
   std::exit(1);
+}
+
+// The calling thread's time on a CPU and waiting on a run queue, in seconds
+// (zeros where the kernel keeps no schedstat).
+struct ThreadTimes {
+  double on_cpu = 0, waiting = 0;
+};
+ThreadTimes CallingThreadTimes() {
+  ThreadTimes times;
+  if (FILE* f = std::fopen("/proc/thread-self/schedstat", "r")) {
+    unsigned long long on_cpu = 0, waiting = 0;
+    if (std::fscanf(f, "%llu %llu", &on_cpu, &waiting) == 2) {
+      times.on_cpu = on_cpu / 1e9;
+      times.waiting = waiting / 1e9;
+    }
+    std::fclose(f);
+  }
+  return times;
+}
+
+// CPU seconds (user and system) of every thread of the process so far.
+double ProcessCpuSeconds() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  auto seconds = [](const timeval& t) { return t.tv_sec + t.tv_usec / 1e6; };
+  return seconds(usage.ru_utime) + seconds(usage.ru_stime);
 }
 
 constexpr int kSurfaceSize = 64;
@@ -198,6 +229,8 @@ int main(int argc, char** argv) {
   std::vector<uint32_t> frame_texels(kFrameTextureSize * kFrameTextureSize);
   std::vector<uint32_t> pixels(kSurfaceSize * kSurfaceSize);
   long calls = 0;
+  const ThreadTimes thread_start = CallingThreadTimes();
+  const double cpu_start = ProcessCpuSeconds();
   auto start = std::chrono::steady_clock::now();
   for (int frame = 0; frame < frames; ++frame) {
     if (mode == "cheap") {
@@ -220,6 +253,10 @@ int main(int argc, char** argv) {
   double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   std::printf("call_mix: %s, %d frames, %ld calls in %.4f s, %.3f M calls/s\n", mode.c_str(), frames, calls,
               seconds, calls / seconds / 1e6);
+  const ThreadTimes thread_end = CallingThreadTimes();
+  std::printf("call_mix: app thread %.4f s on a CPU, %.4f s waiting for one; all threads %.4f s of CPU\n",
+              thread_end.on_cpu - thread_start.on_cpu, thread_end.waiting - thread_start.waiting,
+              ProcessCpuSeconds() - cpu_start);
   egl.Close();
   return 0;
 }

@@ -13,16 +13,14 @@
 #include "layers/trace/next_functions.h"
 
 namespace strata::trace {
-namespace {
 
-// Kept by the hooks with thread-local stores, never a call: the draw
-// framebuffer as the app bound it, whether the surface was drawn since the
-// last swap and since the last final capture, and the framebuffer object
-// drawn since that capture (0: none).
 __thread GLuint t_draw_framebuffer __attribute__((tls_model("initial-exec"))) = 0;
 __thread bool t_surface_drawn_since_swap __attribute__((tls_model("initial-exec"))) = false;
 __thread bool t_surface_drawn_since_capture __attribute__((tls_model("initial-exec"))) = false;
 __thread GLuint t_framebuffer_drawn __attribute__((tls_model("initial-exec"))) = 0;
+
+namespace {
+
 
 // Whether the current surface still holds what was drawn before its last
 // swap: a pbuffer (a swap does nothing to it) or a surface that preserves its
@@ -46,14 +44,6 @@ void AtExit() {
 }
 
 }  // namespace
-
-void NoteDrawn() {
-  if (t_draw_framebuffer != 0) {
-    t_framebuffer_drawn = t_draw_framebuffer;
-  } else {
-    t_surface_drawn_since_swap = t_surface_drawn_since_capture = true;
-  }
-}
 
 void NoteFramebufferBound(GLenum target, GLuint framebuffer) {
   if (target == GL_FRAMEBUFFER || target == GL_DRAW_FRAMEBUFFER) t_draw_framebuffer = framebuffer;

@@ -20,7 +20,7 @@
 namespace strata::trace {
 namespace {
 
-bool g_at_swap = false, g_after_draws = false, g_final = true;
+bool g_at_swap = false, g_final = true;
 
 // Whether glReadPixels(RGBA, UNSIGNED_BYTE) of the bound read framebuffer
 // succeeds. It must never fail: the error would reach the app's glGetError.
@@ -123,13 +123,14 @@ bool ConfigureCapture(const char* setting) {
   const bool known = IsCaptureSetting(value);
   if (!known) STRATA_ERROR("capture '%s': use %s; only the final frame is captured", setting, kCaptureSettings);
   g_at_swap = known && value.find("swap") != std::string::npos;
-  g_after_draws = known && value.find("draw") != std::string::npos;
+  g_capture_after_draws = known && value.find("draw") != std::string::npos;
   g_final = !known || value != "none";
   return known;
 }
 
+bool g_capture_after_draws = false;
+
 bool CaptureAtSwap() { return g_at_swap; }
-bool CaptureAfterDraws() { return g_after_draws; }
 bool CaptureFinalFrame() { return g_final; }
 
 bool CurrentSurfaceSize(int* width, int* height) {

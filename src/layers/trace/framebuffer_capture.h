@@ -20,7 +20,9 @@ namespace strata::trace {
 // final); false with a message for a bad value, which captures the final frame.
 bool ConfigureCapture(const char* setting);
 bool CaptureAtSwap();
-bool CaptureAfterDraws();
+// Asked after every draw: read inline, no call.
+extern bool g_capture_after_draws;
+inline bool CaptureAfterDraws() { return g_capture_after_draws; }
 bool CaptureFinalFrame();
 
 // Captures the default framebuffer of the current surface (before a swap).

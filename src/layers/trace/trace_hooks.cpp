@@ -25,10 +25,15 @@ bool OnVertexArrayZero() { return CurrentContextVersion() < 3 || QueryInteger(GL
 
 // Records the client-side arrays a draw over vertices [first, end) and
 // `instances` instances will read.
-void CaptureClientArrays(GLint first, GLint end, GLsizei instances) {
+// The check runs on every draw, inline; the rest only where it is needed, out
+// of line, so that a draw's path stays a few cache lines of code.
+__attribute__((noinline)) void RecordClientArrays(ContextState& state, GLint first, GLint end, GLsizei instances) {
+  if (!OnVertexArrayZero()) return;
+  for (auto [begin, size] : state.arrays.Ranges(first, end, instances)) EmitMemory(begin, size);
+}
+inline void CaptureClientArrays(GLint first, GLint end, GLsizei instances) {
   ContextState* state = CurrentContextState();
-  if (state == nullptr || !state->arrays.AnyInClientMemory() || !OnVertexArrayZero()) return;
-  for (auto [begin, size] : state->arrays.Ranges(first, end, instances)) EmitMemory(begin, size);
+  if (state != nullptr && state->arrays.AnyInClientMemory()) [[unlikely]] RecordClientArrays(*state, first, end, instances);
 }
 
 // The index range [min, max + 1) of an indexed draw: read from app memory, or
@@ -93,10 +98,8 @@ void RememberMapping(void* pointer, GLenum target, GLsizeiptr length, GLbitfield
 
 // Before a draw: what the app wrote into persistent mappings since the last
 // draw (the whole range the first time), as memory records.
-void CapturePersistentMappings() {
-  ContextState* state = CurrentContextState();
-  if (state == nullptr || state->persistent_mappings == 0) return;
-  for (auto& [buffer, range] : state->mapped) {
+__attribute__((noinline)) void RecordPersistentMappings(ContextState& state) {
+  for (auto& [buffer, range] : state.mapped) {
     if (!(range.access & kMapPersistentBit)) continue;
     const size_t length = static_cast<size_t>(range.length);
     if (range.recorded.size() != length) {
@@ -118,6 +121,11 @@ void CapturePersistentMappings() {
     EmitMemory(range.pointer + first, end - first);
     std::memcpy(range.recorded.data() + first, range.pointer + first, end - first);
   }
+}
+// Inline on every draw, as CaptureClientArrays.
+inline void CapturePersistentMappings() {
+  ContextState* state = CurrentContextState();
+  if (state != nullptr && state->persistent_mappings != 0) [[unlikely]] RecordPersistentMappings(*state);
 }
 
 void CaptureMapped(GLenum target, GLintptr offset, GLsizeiptr length, bool flush) {
