@@ -538,6 +538,25 @@ TEST(AttachDetach, TraceableProcessIsSwitchedOnAndOffTwice) {
 
 // Runs `program` under `strata run` (with `environment` set), attaches for
 // 0.3 s once it has rendered for a while, capturing every swap, into `trace`.
+// Waits until the trace being written at `trace` holds `frames` framebuffer
+// records in its finished chunks (up to 30 s), so that a test detaches once
+// frames were captured, however busy the machine, rather than after a fixed
+// dwell that a loaded machine can spend before the first capture.
+void WaitForCapturedFrames(const std::string& trace, int frames) {
+  for (int tries = 0; tries < 600; ++tries) {
+    std::string error;
+    if (auto reader = strata::stream::RecordReader::Open(trace, &error)) {
+      int seen = 0;
+      strata::stream::Record record;
+      while (reader->Next(&record)) {
+        if (record.type == strata::stream::RecordType::kFramebuffer && ++seen >= frames) return;
+      }
+    }
+    usleep(50000);
+  }
+  ADD_FAILURE() << trace << " held no " << frames << " captured frames within 30 s";
+}
+
 void TraceByAttach(const std::vector<std::string>& program, const std::vector<std::string>& environment,
                    const std::string& trace) {
   pid_t app = fork();
@@ -559,6 +578,7 @@ void TraceByAttach(const std::vector<std::string>& program, const std::vector<st
   ProcessResult on = RunProcess({STRATA_CLI, "trace", "--attach", pid, "--capture", "swap", "-o", trace});
   EXPECT_EQ(on.exit_code, 0) << on.err;
   usleep(300000);
+  WaitForCapturedFrames(trace, 2);
   EXPECT_EQ(RunProcess({STRATA_CLI, "trace", "--detach", pid}).exit_code, 0);
   kill(app, SIGTERM);
   waitpid(app, nullptr, 0);
