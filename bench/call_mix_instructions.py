@@ -13,8 +13,17 @@ point: the table jump), the trace layer's wrapper (`Trace_X`) and recorder
 native one: the table holds the system library's own entry point (glvnd's
 stub, then Mesa's glapi stub).
 
+With --cache-sim, callgrind also simulates the caches (its L1 of 32 KiB for
+instructions and for data): per call, the app thread's L1 instruction misses
+and L1 data misses, and the instruction misses in Strata's own code on the
+app thread (its exports, wrappers, recorders and hooks). Where a driver runs
+more code between two calls of a function than the instruction cache holds,
+every line of Strata's code on a call's path is fetched again on every
+call: these counts are exact where wall-clock time on a shared machine is
+not (docs/benchmarks.md, "The tracer's code in the instruction cache").
+
 usage: call_mix_instructions.py [--mode cheap|draws|upload|contexts|gles1] [--frames F]
-                                [--build DIR]
+                                [--build DIR] [--cache-sim]
 """
 
 import argparse
@@ -53,37 +62,61 @@ def calls_made(output):
     return int(match.group(1))
 
 
-def profile(argv, tmp, name):
-    """Runs argv under callgrind, one file per thread; returns (calls, {thread: {function: Ir}})."""
+CACHE_EVENTS = ("I1mr", "D1mr", "D1mw")
+
+
+def profile(argv, tmp, name, events):
+    """Runs argv under callgrind, one file per thread; returns (calls, {thread: {(event, function): count}})."""
     for old in glob.glob(os.path.join(tmp, name + "*")):
         os.remove(old)
     out = os.path.join(tmp, name)
     env = dict(os.environ, MALLOC_TOP_PAD_="268435456")
+    cache = ["--cache-sim=yes"] if len(events) > 1 else []
     result = subprocess.run(["valgrind", "--tool=callgrind", "--separate-threads=yes", "--trace-children=yes",
-                             f"--callgrind-out-file={out}.%p"] + argv, capture_output=True, text=True, env=env)
+                             f"--callgrind-out-file={out}.%p"] + cache + argv,
+                            capture_output=True, text=True, env=env)
     if result.returncode != 0:
         sys.exit(f"call_mix_instructions.py: error: {' '.join(argv)} failed:\n{result.stderr[-2000:]}")
     threads = {}
+    count = r"([\d,]+|\.)(?: \([^)]*\))?\s+"
+    row = re.compile(r"\s*" + count * len(events) + r"(\S.*)")
     for path in sorted(glob.glob(out + ".*")):
-        text = subprocess.run(["callgrind_annotate", "--auto=no", "--threshold=100", path], capture_output=True,
-                              text=True).stdout
+        text = subprocess.run(["callgrind_annotate", "--auto=no", "--threshold=100", f"--show={','.join(events)}",
+                               path], capture_output=True, text=True).stdout
         target = re.search(r"Profiled target:\s*(\S+)", text)
         if not target or "call_mix" not in target.group(1):
             continue  # no calls (a thread's empty part), or the strata launcher before it execs the program
         functions = collections.Counter()
         for line in text.splitlines():
-            match = re.match(r"\s*([\d,]+) \(.*?\)\s+(.*)", line)
-            if match and "PROGRAM TOTALS" not in line:
-                functions[match.group(2)] += int(match.group(1).replace(",", ""))
+            match = row.match(line)
+            if not match or "PROGRAM TOTALS" in line or ":" not in match.group(len(events) + 1):
+                continue
+            for k, event in enumerate(events):
+                value = match.group(k + 1)
+                if value != ".":
+                    functions[(event, match.group(len(events) + 1))] += int(value.replace(",", ""))
         thread = re.search(r"-(\d+)$", path)
         threads[int(thread.group(1)) if thread else 1] = functions
     return calls_made(result.stdout), threads
 
 
+def event_total(functions, event):
+    return sum(v for (e, _), v in functions.items() if e == event)
+
+
+def in_strata(name):
+    """Strata's own code: a function of its namespace (with what it inlines
+    from system headers) or one of its generated exports."""
+    source, _, function = name.partition(":")
+    return "strata::" in function or re.search(r"/generated/src/exports_\w+\.cpp$", source) is not None
+
+
 def strata_part(functions, gl_function):
     """Instructions in Strata's own code on gl_function's path: export, wrapper, recorder."""
     parts = collections.Counter()
-    for name, ir in functions.items():
+    for (event, name), ir in functions.items():
+        if event != "Ir":
+            continue
         if re.search(rf"exports_gles[v12]*\.cpp:{gl_function} \[", name) or \
                 re.search(rf"exports_egl\.cpp:{gl_function} \[", name):
             parts["export"] += ir
@@ -99,7 +132,10 @@ def main():
     parser.add_argument("--mode", default="cheap", choices=sorted(LOOP_FUNCTIONS))
     parser.add_argument("--frames", type=int, default=10)
     parser.add_argument("--build", default=os.path.join(os.path.dirname(__file__), "..", "build"))
+    parser.add_argument("--cache-sim", action="store_true",
+                        help="also simulate the L1 caches: misses per call on the app thread")
     args = parser.parse_args()
+    events = ("Ir",) + (CACHE_EVENTS if args.cache_sim else ())
     strata = os.path.join(args.build, "bin", "strata")
     with tempfile.TemporaryDirectory(prefix="strata-call-mix-ir-") as tmp:
         configs = {
@@ -113,8 +149,8 @@ def main():
         results = {}
         for name, wrap in configs.items():
             print(f"{name}: profiling {args.frames} and {2 * args.frames} frames", file=sys.stderr, flush=True)
-            calls_low, low = profile(wrap(program(args.build, args.mode, args.frames)), tmp, "low")
-            calls_high, high = profile(wrap(program(args.build, args.mode, 2 * args.frames)), tmp, "high")
+            calls_low, low = profile(wrap(program(args.build, args.mode, args.frames)), tmp, "low", events)
+            calls_high, high = profile(wrap(program(args.build, args.mode, 2 * args.frames)), tmp, "high", events)
             calls = calls_high - calls_low
             per_thread = {}
             for thread, functions in high.items():
@@ -127,7 +163,7 @@ def main():
               f"{2 * args.frames} frames minus {args.frames})")
         native_app = None
         for name, (calls, per_thread) in results.items():
-            totals = {t: sum(f.values()) / calls for t, f in sorted(per_thread.items())}
+            totals = {t: event_total(f, "Ir") / calls for t, f in sorted(per_thread.items())}
             app = totals.get(1, 0.0)
             if native_app is None:
                 native_app = app
@@ -144,6 +180,19 @@ def main():
                 row.append(f"{name}: " + " / ".join(f"{parts[p] / count:.1f}"
                                                      for p in ("export", "wrapper", "recorder")))
             print(f"    {gl_function:18s} " + "   ".join(row))
+        if args.cache_sim:
+            print("  the app thread's L1 misses per call (callgrind's cache simulation): instructions "
+                  "(in Strata's own code) / data reads / data writes")
+            native_misses = None
+            for name, (calls, per_thread) in results.items():
+                app = per_thread.get(1, collections.Counter())
+                misses = [event_total(app, e) / calls for e in CACHE_EVENTS]
+                strata = sum(v for (e, f), v in app.items() if e == "I1mr" and in_strata(f)) / calls
+                if native_misses is None:
+                    native_misses = misses
+                print(f"    {name:24s} {misses[0]:6.1f} ({misses[0] - native_misses[0]:+.1f}; {strata:.1f} in Strata)"
+                      f" / {misses[1]:6.1f} ({misses[1] - native_misses[1]:+.1f})"
+                      f" / {misses[2]:6.1f} ({misses[2] - native_misses[2]:+.1f})")
 
 
 if __name__ == "__main__":
