@@ -536,8 +536,6 @@ TEST(AttachDetach, TraceableProcessIsSwitchedOnAndOffTwice) {
   }
 }
 
-// Runs `program` under `strata run` (with `environment` set), attaches for
-// 0.3 s once it has rendered for a while, capturing every swap, into `trace`.
 // Waits until the trace being written at `trace` holds `frames` framebuffer
 // records in its finished chunks (up to 30 s), so that a test detaches once
 // frames were captured, however busy the machine, rather than after a fixed
@@ -557,6 +555,9 @@ void WaitForCapturedFrames(const std::string& trace, int frames) {
   ADD_FAILURE() << trace << " held no " << frames << " captured frames within 30 s";
 }
 
+// Runs `program` under `strata run` (with `environment` set), attaches once
+// it has rendered for a while, capturing every swap, into `trace`, and
+// detaches once two frames are captured.
 void TraceByAttach(const std::vector<std::string>& program, const std::vector<std::string>& environment,
                    const std::string& trace) {
   pid_t app = fork();
@@ -577,7 +578,6 @@ void TraceByAttach(const std::vector<std::string>& program, const std::vector<st
   const std::string pid = std::to_string(app);
   ProcessResult on = RunProcess({STRATA_CLI, "trace", "--attach", pid, "--capture", "swap", "-o", trace});
   EXPECT_EQ(on.exit_code, 0) << on.err;
-  usleep(300000);
   WaitForCapturedFrames(trace, 2);
   EXPECT_EQ(RunProcess({STRATA_CLI, "trace", "--detach", pid}).exit_code, 0);
   kill(app, SIGTERM);

@@ -21,7 +21,6 @@ __thread GLuint t_framebuffer_drawn __attribute__((tls_model("initial-exec"))) =
 
 namespace {
 
-
 // Whether the current surface still holds what was drawn before its last
 // swap: a pbuffer (a swap does nothing to it) or a surface that preserves its
 // buffer. Querying EGL_LARGEST_PBUFFER leaves the value alone on anything

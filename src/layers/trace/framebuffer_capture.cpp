@@ -18,6 +18,9 @@
 #include "stream/record_format.h"
 
 namespace strata::trace {
+
+bool g_capture_after_draws = false;
+
 namespace {
 
 bool g_at_swap = false, g_final = true;
@@ -127,8 +130,6 @@ bool ConfigureCapture(const char* setting) {
   g_final = !known || value != "none";
   return known;
 }
-
-bool g_capture_after_draws = false;
 
 bool CaptureAtSwap() { return g_at_swap; }
 bool CaptureFinalFrame() { return g_final; }

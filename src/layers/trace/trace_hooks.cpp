@@ -24,9 +24,9 @@ namespace {
 bool OnVertexArrayZero() { return CurrentContextVersion() < 3 || QueryInteger(GL_VERTEX_ARRAY_BINDING) == 0; }
 
 // Records the client-side arrays a draw over vertices [first, end) and
-// `instances` instances will read.
-// The check runs on every draw, inline; the rest only where it is needed, out
-// of line, so that a draw's path stays a few cache lines of code.
+// `instances` instances will read. The check runs on every draw, inline; the
+// rest only where the context has such arrays, out of line, so that a draw's
+// path stays a few cache lines of code.
 __attribute__((noinline)) void RecordClientArrays(ContextState& state, GLint first, GLint end, GLsizei instances) {
   if (!OnVertexArrayZero()) return;
   for (auto [begin, size] : state.arrays.Ranges(first, end, instances)) EmitMemory(begin, size);
