@@ -54,6 +54,13 @@ excluded+='|^trace\.TracedPrograms\.LibrariesLoadedByAbsolutePathAreLayeredAndTr
 # ASan's own dlopen interceptor is the caller ld.so reports to the audit module,
 # which so cannot tell that a layer loaded by Strata asked (docs/architecture.md).
 excluded+='|^trace\.TracedPrograms\.LayersLoadingTheDriverByPathGetTheDriver$'
+# clang 14's ASan keeps its allocator's size-class locks across fork(): a
+# child hangs in its first malloc when the tracer's encoder or writer thread
+# was refilling the same size class as the launcher forked (caught by gdb, 1
+# run in 87 under load; a 20-line program that forks beside a starting thread
+# hangs 4 times in 3000 under ASan, never without). glibc's malloc takes its
+# locks around fork; the normal build runs this test.
+excluded+='|^trace\.TraceCommand\.ForkedChildrenDecideForThemselves$'
 excluded+='|^trace\.Apps/TracedSampleApp\.TraceHoldsEveryCallTheCounterSaw/|^trace\.TracedPrograms\.ThreeThreadsAndSharedContexts$'
 (cd "$build" && ctest --output-on-failure -j "${STRATA_JOBS:-2}" -E "$excluded")
 stamp "tests passed under the sanitizers"
