@@ -23,7 +23,7 @@ call: these counts are exact where wall-clock time on a shared machine is
 not (docs/benchmarks.md, "The tracer's code in the instruction cache").
 
 usage: call_mix_instructions.py [--mode cheap|draws|upload|contexts|gles1] [--frames F]
-                                [--build DIR] [--cache-sim]
+                                [--build DIR] [--cache-sim] [--configs native,no-attach,run,trace]
 """
 
 import argparse
@@ -70,7 +70,12 @@ def profile(argv, tmp, name, events):
     for old in glob.glob(os.path.join(tmp, name + "*")):
         os.remove(old)
     out = os.path.join(tmp, name)
-    env = dict(os.environ, MALLOC_TOP_PAD_="268435456")
+    # LP_NUM_THREADS=0: llvmpipe rasterizes on the app thread, so what runs
+    # there does not depend on how valgrind schedules its threads (with
+    # rasterizer threads the app thread's share varied by 5,000 instructions
+    # a call between runs of the same build); the other threads are then
+    # the tracer's alone.
+    env = dict(os.environ, MALLOC_TOP_PAD_="268435456", LP_NUM_THREADS="0")
     cache = ["--cache-sim=yes"] if len(events) > 1 else []
     result = subprocess.run(["valgrind", "--tool=callgrind", "--separate-threads=yes", "--trace-children=yes",
                              f"--callgrind-out-file={out}.%p"] + cache + argv,
@@ -127,6 +132,9 @@ def strata_part(functions, gl_function):
     return parts
 
 
+CONFIG_NAMES = ("native", "no-attach", "run", "trace")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--mode", default="cheap", choices=sorted(LOOP_FUNCTIONS))
@@ -134,17 +142,25 @@ def main():
     parser.add_argument("--build", default=os.path.join(os.path.dirname(__file__), "..", "build"))
     parser.add_argument("--cache-sim", action="store_true",
                         help="also simulate the L1 caches: misses per call on the app thread")
+    parser.add_argument("--configs", default=",".join(CONFIG_NAMES),
+                        help="which configurations, comma-separated (default: all): " + ", ".join(CONFIG_NAMES) +
+                             "; figures in brackets are against the first")
     args = parser.parse_args()
+    chosen = args.configs.split(",")
+    unknown = [c for c in chosen if c not in CONFIG_NAMES]
+    if unknown or not chosen:
+        parser.error(f"unknown configuration {', '.join(unknown)!r} (use {', '.join(CONFIG_NAMES)})")
     events = ("Ir",) + (CACHE_EVENTS if args.cache_sim else ())
     strata = os.path.join(args.build, "bin", "strata")
     with tempfile.TemporaryDirectory(prefix="strata-call-mix-ir-") as tmp:
-        configs = {
-            "native": lambda p: p,
-            "strata run --no-attach": lambda p: [strata, "run", "--no-attach", "--"] + p,
+        every = {
+            "native": ("native", lambda p: p),
+            "no-attach": ("strata run --no-attach", lambda p: [strata, "run", "--no-attach", "--"] + p),
             # The default: the trace layer loaded, switched off, so that `strata trace --attach` can reach it.
-            "strata run": lambda p: [strata, "run", "--"] + p,
-            "strata trace": lambda p: [strata, "trace", "-o", os.path.join(tmp, "t.strace"), "--"] + p,
+            "run": ("strata run", lambda p: [strata, "run", "--"] + p),
+            "trace": ("strata trace", lambda p: [strata, "trace", "-o", os.path.join(tmp, "t.strace"), "--"] + p),
         }
+        configs = dict(every[c] for c in chosen)
         subprocess.run(program(args.build, args.mode, 1), capture_output=True)  # warm the shader cache
         results = {}
         for name, wrap in configs.items():
@@ -174,7 +190,7 @@ def main():
         for gl_function, per_frame in LOOP_FUNCTIONS[args.mode].items():
             row = []
             count = per_frame * args.frames
-            for name in ("strata run", "strata trace"):
+            for name in [n for n in ("strata run", "strata trace") if n in results]:
                 functions = results[name][1].get(1, collections.Counter())
                 parts = strata_part(functions, gl_function)
                 row.append(f"{name}: " + " / ".join(f"{parts[p] / count:.1f}"
