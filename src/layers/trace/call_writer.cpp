@@ -17,6 +17,7 @@
 namespace strata::trace {
 __thread ThreadStream* t_stream __attribute__((tls_model("initial-exec"))) = nullptr;
 __thread int8_t t_tracing __attribute__((tls_model("initial-exec"))) = kTracingUndecided;
+__thread intptr_t t_state_stream __attribute__((tls_model("initial-exec"))) = kStateGeneral;
 
 namespace {
 int8_t TracingStateFor(bool on) {
@@ -66,6 +67,7 @@ bool JoinTracing() {
   }
   bool on = TraceSession::Get().desired();
   t_tracing = TracingStateFor(on);
+  RefreshStateStream();
   if (on) TraceSession::Get().tracing_threads.fetch_add(1);
   return on;
 }
@@ -76,6 +78,7 @@ void SwitchThread(bool at_swap) {
     JoinTracing();
   } else if (on != (t_tracing > 0)) {
     t_tracing = TracingStateFor(on);
+    RefreshStateStream();
     TraceSession::Get().tracing_threads.fetch_add(on ? 1 : -1);
   } else {
     return;

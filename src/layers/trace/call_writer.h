@@ -52,8 +52,31 @@ inline void SwitchPoint(bool at_swap) {
 
 // The calling thread's stream, created on first use.
 extern __thread ThreadStream* t_stream __attribute__((tls_model("initial-exec")));
+// What a state call wrapper does, in one load (StateCallWriter): the
+// thread's stream (its address) while it traces with state calls untimed;
+// kStateUntraced when it does not trace; kStateGeneral when its calls take
+// the general recorder (undecided, every call timed, or no stream yet).
+// Refreshed wherever t_tracing or t_stream changes. Signed, so that the
+// wrapper's test is `> 0` (an address is positive in user space): one byte
+// shorter than `> 1`, which took a one-parameter wrapper's path from two
+// cache lines to three.
+inline constexpr intptr_t kStateUntraced = 0;
+inline constexpr intptr_t kStateGeneral = -1;
+extern __thread intptr_t t_state_stream __attribute__((tls_model("initial-exec")));
+inline void RefreshStateStream() {
+  if (t_tracing == kTracingOff) {
+    t_state_stream = kStateUntraced;
+  } else if (t_tracing == kTracingOnStateUntimed && t_stream != nullptr) {
+    t_state_stream = reinterpret_cast<intptr_t>(t_stream);
+  } else {
+    t_state_stream = kStateGeneral;
+  }
+}
 inline ThreadStream& CurrentStream() {
-  if (t_stream == nullptr) [[unlikely]] t_stream = &TraceSession::Get().RegisterThread();
+  if (t_stream == nullptr) [[unlikely]] {
+    t_stream = &TraceSession::Get().RegisterThread();
+    RefreshStateStream();
+  }
   return *t_stream;
 }
 
@@ -111,7 +134,6 @@ class CallWriter {
       // call would wait for that store to reach the cache.
       : stream_(CurrentStream()), fixed_(fixed_bytes), entry_(__atomic_load_n(&stream_.write, __ATOMIC_RELAXED)),
         p_(entry_) {
-    TraceSession& session = TraceSession::Get();
     if (static_cast<size_t>(stream_.limit - entry_) < fixed_bytes) [[unlikely]] {
       entry_ = p_ = Room(stream_, {entry_, p_}, fixed_bytes).entry;
     }
@@ -119,10 +141,10 @@ class CallWriter {
     untimed_ = (extra_flags & stream::kCallUntimed) && t_tracing == kTracingOnStateUntimed;
     if (!untimed_) extra_flags &= ~stream::kCallUntimed;
     uint64_t flags = (has_reply ? stream::kCallHasReply : 0) | (covered ? 0 : stream::kCallUncovered) | extra_flags;
-    frame_ = session.frame();
+    frame_ = TraceSession::frame();
     Put(raw::kEntryCall | flags << 8 | static_cast<uint64_t>(slot) << 16 | static_cast<uint64_t>(frame_) << 32, 0);
     Put(stream_.context, 1);
-    sequence_ = session.NextSequence();
+    sequence_ = TraceSession::NextSequence();
     Put(sequence_, 2);
     p_ = entry_ + 3 * raw::kWord;
   }
@@ -193,19 +215,19 @@ class CallWriter {
     if (untimed_) return;
     time_at_ = p_;
     p_ += 2 * raw::kWord;
-    uint64_t start = TraceSession::Get().RawNow();
+    uint64_t start = TraceSession::RawNow();
     std::memcpy(time_at_, &start, raw::kWord);
   }
   STRATA_INLINE void EndCall() {
     if (untimed_) return;
-    uint64_t end = TraceSession::Get().RawNow();
+    uint64_t end = TraceSession::RawNow();
     std::memcpy(time_at_ + raw::kWord, &end, raw::kWord);
   }
   // Later state call entries count from this entry's sequence and take its frame.
   STRATA_INLINE void Commit() {
     stream_.last_sequence = sequence_;
     stream_.last_frame = frame_;
-    TraceSession::Get().Publish(stream_, p_);
+    TraceSession::Publish(stream_, p_);
   }
 
  private:
@@ -247,17 +269,20 @@ class CallWriter {
 class StateCallWriter {
  public:
   // Takes the call when it can take this path: the thread traces with state
-  // calls untimed, has its stream, room for `bytes` (the entry's padded size)
-  // and a sequence entry, does not owe the encoder a kick, and is in the frame
-  // of its last entry. Otherwise ready() is false and the general recorder
-  // takes the call.
-  explicit STRATA_INLINE StateCallWriter(size_t bytes) {
-    if (t_tracing != kTracingOnStateUntimed) return;
-    ThreadStream* stream = t_stream;
-    if (stream == nullptr) [[unlikely]] return;
+  // calls untimed and has its stream (`state`, t_state_stream), has room for `bytes`
+  // (the entry's padded size) and a sequence entry before the ring's end or a
+  // due kick of the encoder (state_limit), and is in the frame of its last
+  // entry. Otherwise ready() is false and the wrapper goes on to the general
+  // recorder. Every test is one load and compare: each byte of this path is
+  // fetched again on every call (docs/benchmarks.md, instruction cache).
+  explicit STRATA_INLINE StateCallWriter(intptr_t state, size_t bytes) {
+    if (state <= 0) [[unlikely]] return;
+    ThreadStream* stream = reinterpret_cast<ThreadStream*>(state);
     uint8_t* write = __atomic_load_n(&stream->write, __ATOMIC_RELAXED);  // alone: see CallWriter
-    if (static_cast<size_t>(stream->limit - write) < bytes + raw::kSequenceEntryBytes ||
-        stream->produced >= stream->kick_at || TraceSession::Get().frame() != stream->last_frame) [[unlikely]] {
+    // The room as an end compared with the limit: a load and an add shorter than a difference.
+    if (reinterpret_cast<uintptr_t>(write) + bytes + raw::kSequenceEntryBytes >
+            reinterpret_cast<uintptr_t>(stream->state_limit) ||
+        TraceSession::frame() != stream->last_frame) [[unlikely]] {
       return;
     }
     stream_ = stream;
@@ -267,10 +292,13 @@ class StateCallWriter {
   STRATA_INLINE bool ready() const { return stream_ != nullptr; }
   // The entry's first word; then Param() per parameter.
   STRATA_INLINE void Begin(int slot, uint8_t flags) {
-    const uint64_t sequence = TraceSession::Get().NextSequence();
+    const uint64_t sequence = TraceSession::NextSequence();
     uint64_t delta = sequence - stream_->last_sequence;
     stream_->last_sequence = sequence;
-    if (delta >> 32) [[unlikely]] {  // a sequence entry first, inline: a call here would cost every call a frame
+    // Does not fit 32 bits (tested as a compare with its low half: a byte
+    // shorter than a shift, and a two-parameter wrapper fits two lines):
+    // a sequence entry first, inline, as a call here would cost every call a frame.
+    if (static_cast<uint32_t>(delta) != delta) [[unlikely]] {
       Word(raw::kEntrySequence);
       Word(sequence);
       TraceSession::PublishWithoutKick(*stream_, p_, raw::kSequenceEntryBytes);

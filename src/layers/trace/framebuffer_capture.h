@@ -21,7 +21,7 @@ namespace strata::trace {
 bool ConfigureCapture(const char* setting);
 bool CaptureAtSwap();
 // Asked after every draw: read inline, no call.
-extern bool g_capture_after_draws;
+extern bool g_capture_after_draws __attribute__((visibility("hidden")));  // hidden: read directly on every draw
 inline bool CaptureAfterDraws() { return g_capture_after_draws; }
 bool CaptureFinalFrame();
 

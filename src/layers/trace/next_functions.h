@@ -11,8 +11,10 @@
 namespace strata::trace {
 
 // The next layer's (or the driver's) function per slot, as the loader offered
-// them to the trace layer.
-extern void* g_next_functions[api::kFunctionCount];
+// them to the trace layer. Hidden: every wrapper's tail call then jumps
+// through its slot directly, not through the address loaded from the GOT
+// first (-fvisibility=hidden does not reach an extern declaration).
+extern void* g_next_functions[api::kFunctionCount] __attribute__((visibility("hidden")));
 
 inline void* NextFunction(int slot) { return g_next_functions[slot]; }
 

@@ -100,6 +100,7 @@ void DecideTracing() {
     // The forking thread's state came over from the parent: it decides afresh.
     t_stream = nullptr;
     t_tracing = kTracingUndecided;
+    RefreshStateStream();
   }
   std::string error;
   // Every process that decides can be switched at run time (the parent's listener did not come over a fork).

@@ -23,19 +23,6 @@ namespace {
 
 bool OnVertexArrayZero() { return CurrentContextVersion() < 3 || QueryInteger(GL_VERTEX_ARRAY_BINDING) == 0; }
 
-// Records the client-side arrays a draw over vertices [first, end) and
-// `instances` instances will read. The check runs on every draw, inline; the
-// rest only where the context has such arrays, out of line, so that a draw's
-// path stays a few cache lines of code.
-__attribute__((noinline)) void RecordClientArrays(ContextState& state, GLint first, GLint end, GLsizei instances) {
-  if (!OnVertexArrayZero()) return;
-  for (auto [begin, size] : state.arrays.Ranges(first, end, instances)) EmitMemory(begin, size);
-}
-inline void CaptureClientArrays(GLint first, GLint end, GLsizei instances) {
-  ContextState* state = CurrentContextState();
-  if (state != nullptr && state->arrays.AnyInClientMemory()) [[unlikely]] RecordClientArrays(*state, first, end, instances);
-}
-
 // The index range [min, max + 1) of an indexed draw: read from app memory, or
 // from the bound element buffer (GLES 3 can map it for reading).
 bool IndexRange(GLsizei count, GLenum type, const void* indices, GLint base_vertex, GLint* first, GLint* end) {
@@ -59,13 +46,6 @@ bool IndexRange(GLsizei count, GLenum type, const void* indices, GLint base_vert
   *first = static_cast<GLint>(lo) + base_vertex;
   *end = static_cast<GLint>(hi) + base_vertex + 1;
   return true;
-}
-
-void CaptureIndexed(GLsizei count, GLenum type, const void* indices, GLsizei instances, GLint base_vertex) {
-  ContextState* state = CurrentContextState();
-  if (state == nullptr || !state->arrays.AnyInClientMemory()) return;
-  GLint first = 0, end = 0;
-  if (IndexRange(count, type, indices, base_vertex, &first, &end)) CaptureClientArrays(first, end, instances);
 }
 
 void SetAttrib(int slot, GLint size, GLenum type, GLsizei stride, const void* pointer) {
@@ -96,37 +76,6 @@ void RememberMapping(void* pointer, GLenum target, GLsizeiptr length, GLbitfield
   if (access & kMapPersistentBit) ++state->persistent_mappings;
 }
 
-// Before a draw: what the app wrote into persistent mappings since the last
-// draw (the whole range the first time), as memory records.
-__attribute__((noinline)) void RecordPersistentMappings(ContextState& state) {
-  for (auto& [buffer, range] : state.mapped) {
-    if (!(range.access & kMapPersistentBit)) continue;
-    const size_t length = static_cast<size_t>(range.length);
-    if (range.recorded.size() != length) {
-      EmitMemory(range.pointer, length);
-      range.recorded.assign(range.pointer, range.pointer + length);
-      continue;
-    }
-    // Whole blocks compared with memcmp first: mappings can be megabytes, and most draws change little.
-    constexpr size_t kBlock = 4096;
-    const uint8_t* now = range.pointer;
-    const uint8_t* then = range.recorded.data();
-    size_t first = 0;
-    while (first + kBlock <= length && std::memcmp(now + first, then + first, kBlock) == 0) first += kBlock;
-    while (first < length && now[first] == then[first]) ++first;
-    if (first == length) continue;
-    size_t end = length;
-    while (end - first >= kBlock && std::memcmp(now + end - kBlock, then + end - kBlock, kBlock) == 0) end -= kBlock;
-    while (now[end - 1] == then[end - 1]) --end;
-    EmitMemory(range.pointer + first, end - first);
-    std::memcpy(range.recorded.data() + first, range.pointer + first, end - first);
-  }
-}
-// Inline on every draw, as CaptureClientArrays.
-inline void CapturePersistentMappings() {
-  ContextState* state = CurrentContextState();
-  if (state != nullptr && state->persistent_mappings != 0) [[unlikely]] RecordPersistentMappings(*state);
-}
 
 void CaptureMapped(GLenum target, GLintptr offset, GLsizeiptr length, bool flush) {
   ContextState* state = CurrentContextState();
@@ -159,41 +108,45 @@ int Gles1ArraySlot(GLenum array) {
 
 }  // namespace
 
-// Draws: client-side arrays and persistent mappings first, so the replayer
-// has them before the draw.
-void Before_glDrawArrays(GLenum, GLint first, GLsizei count) {
-  CapturePersistentMappings();
-  CaptureClientArrays(first, first + count, 1);
+// The draws' hooks are inline in their recorders (draw_hooks.h); what they
+// call only when a context has client-side arrays or persistent mappings:
+
+// Records the client-side arrays a draw over vertices [first, end) and
+// `instances` instances will read.
+void RecordClientArrays(ContextState& state, GLint first, GLint end, GLsizei instances) {
+  if (!OnVertexArrayZero()) return;
+  for (auto [begin, size] : state.arrays.Ranges(first, end, instances)) EmitMemory(begin, size);
 }
-void Before_glDrawArraysInstanced(GLenum, GLint first, GLsizei count, GLsizei instancecount) {
-  CapturePersistentMappings();
-  CaptureClientArrays(first, first + count, instancecount);
+void RecordIndexedClientArrays(ContextState& state, GLsizei count, GLenum type, const void* indices,
+                               GLsizei instances, GLint base_vertex) {
+  GLint first = 0, end = 0;
+  if (IndexRange(count, type, indices, base_vertex, &first, &end)) RecordClientArrays(state, first, end, instances);
 }
-void Before_glDrawElements(GLenum, GLsizei count, GLenum type, const void* indices) {
-  CapturePersistentMappings();
-  CaptureIndexed(count, type, indices, 1, 0);
-}
-void Before_glDrawElementsInstanced(GLenum, GLsizei count, GLenum type, const void* indices, GLsizei instancecount) {
-  CapturePersistentMappings();
-  CaptureIndexed(count, type, indices, instancecount, 0);
-}
-void Before_glDrawRangeElements(GLenum, GLuint, GLuint, GLsizei count, GLenum type, const void* indices) {
-  CapturePersistentMappings();
-  CaptureIndexed(count, type, indices, 1, 0);
-}
-void Before_glDrawElementsBaseVertex(GLenum, GLsizei count, GLenum type, const void* indices, GLint basevertex) {
-  CapturePersistentMappings();
-  CaptureIndexed(count, type, indices, 1, basevertex);
-}
-void Before_glDrawElementsInstancedBaseVertex(GLenum, GLsizei count, GLenum type, const void* indices,
-                                              GLsizei instancecount, GLint basevertex) {
-  CapturePersistentMappings();
-  CaptureIndexed(count, type, indices, instancecount, basevertex);
-}
-void Before_glDrawRangeElementsBaseVertex(GLenum, GLuint, GLuint, GLsizei count, GLenum type, const void* indices,
-                                          GLint basevertex) {
-  CapturePersistentMappings();
-  CaptureIndexed(count, type, indices, 1, basevertex);
+// Before a draw: what the app wrote into persistent mappings since the last
+// draw (the whole range the first time), as memory records.
+void RecordPersistentMappings(ContextState& state) {
+  for (auto& [buffer, range] : state.mapped) {
+    if (!(range.access & kMapPersistentBit)) continue;
+    const size_t length = static_cast<size_t>(range.length);
+    if (range.recorded.size() != length) {
+      EmitMemory(range.pointer, length);
+      range.recorded.assign(range.pointer, range.pointer + length);
+      continue;
+    }
+    // Whole blocks compared with memcmp first: mappings can be megabytes, and most draws change little.
+    constexpr size_t kBlock = 4096;
+    const uint8_t* now = range.pointer;
+    const uint8_t* then = range.recorded.data();
+    size_t first = 0;
+    while (first + kBlock <= length && std::memcmp(now + first, then + first, kBlock) == 0) first += kBlock;
+    while (first < length && now[first] == then[first]) ++first;
+    if (first == length) continue;
+    size_t end = length;
+    while (end - first >= kBlock && std::memcmp(now + end - kBlock, then + end - kBlock, kBlock) == 0) end -= kBlock;
+    while (now[end - 1] == then[end - 1]) --end;
+    EmitMemory(range.pointer + first, end - first);
+    std::memcpy(range.recorded.data() + first, range.pointer + first, end - first);
+  }
 }
 
 // Mapped buffers: what the app wrote is captured when it is flushed or unmapped
@@ -382,22 +335,6 @@ void Before_eglSwapBuffersWithDamageEXT(EGLDisplay, EGLSurface, EGLint*, EGLint)
 void After_eglSwapBuffers(EGLBoolean, EGLDisplay, EGLSurface) { AfterSwap(); }
 void After_eglSwapBuffersWithDamageKHR(EGLBoolean, EGLDisplay, EGLSurface, EGLint*, EGLint) { AfterSwap(); }
 void After_eglSwapBuffersWithDamageEXT(EGLBoolean, EGLDisplay, EGLSurface, EGLint*, EGLint) { AfterSwap(); }
-#define STRATA_AFTER_DRAW(name, params) \
-  void After_##name params {            \
-    NoteDrawn();                        \
-    if (CaptureAfterDraws()) CaptureDrawFramebuffer(); \
-  }
-STRATA_AFTER_DRAW(glDrawArrays, (GLenum, GLint, GLsizei))
-STRATA_AFTER_DRAW(glDrawArraysInstanced, (GLenum, GLint, GLsizei, GLsizei))
-STRATA_AFTER_DRAW(glDrawElements, (GLenum, GLsizei, GLenum, const void*))
-STRATA_AFTER_DRAW(glDrawElementsInstanced, (GLenum, GLsizei, GLenum, const void*, GLsizei))
-STRATA_AFTER_DRAW(glDrawRangeElements, (GLenum, GLuint, GLuint, GLsizei, GLenum, const void*))
-STRATA_AFTER_DRAW(glDrawElementsBaseVertex, (GLenum, GLsizei, GLenum, const void*, GLint))
-STRATA_AFTER_DRAW(glDrawElementsInstancedBaseVertex, (GLenum, GLsizei, GLenum, const void*, GLsizei, GLint))
-STRATA_AFTER_DRAW(glDrawRangeElementsBaseVertex, (GLenum, GLuint, GLuint, GLsizei, GLenum, const void*, GLint))
-STRATA_AFTER_DRAW(glDrawArraysIndirect, (GLenum, const void*))
-STRATA_AFTER_DRAW(glDrawElementsIndirect, (GLenum, GLenum, const void*))
-#undef STRATA_AFTER_DRAW
 void After_glClear(GLbitfield) { NoteDrawn(); }
 void After_glClearBufferfv(GLenum, GLint, const GLfloat*) { NoteDrawn(); }
 void After_glClearBufferiv(GLenum, GLint, const GLint*) { NoteDrawn(); }

@@ -73,6 +73,7 @@ uint64_t TraceSession::MonotonicNs() {
 // is a few cycles. Its rate is measured against CLOCK_MONOTONIC over 2 ms.
 void TraceSession::CalibrateClock() {
   start_ns_ = MonotonicNs();
+  use_tsc_ = false;
   if (!HasInvariantTsc()) return;
   uint64_t tsc0 = __rdtsc(), ns0 = MonotonicNs(), ns1 = ns0;
   while (ns1 - ns0 < 2000000) ns1 = MonotonicNs();
@@ -166,6 +167,7 @@ ThreadStream& TraceSession::RegisterThread() {
   stream->ring = static_cast<uint8_t*>(ring);
   stream->write = stream->limit = stream->ring;  // the first entry asks MakeRoom
   stream->kick_at = kRingKickBytes;
+  stream->state_limit = stream->limit;
   stream->session = session_number();
   stream->last_end_ns = NowNs();  // before its first timed call, the thread's untimed calls start here
   std::lock_guard<std::mutex> lock(streams_mutex_);
@@ -189,6 +191,7 @@ uint8_t* TraceSession::MakeRoom(ThreadStream& stream, uint8_t* entry, uint8_t* c
     size_t free = kRingBytes - static_cast<size_t>(stream.produced - consumed);
     if (total <= tail && total <= free) {
       stream.limit = stream.ring + offset + std::min(tail, free);
+      SetStateLimit(stream);
       return entry;
     }
     if (total > tail && tail + total <= free) {
@@ -201,6 +204,7 @@ uint8_t* TraceSession::MakeRoom(ThreadStream& stream, uint8_t* entry, uint8_t* c
       stream.write = stream.ring;
       stream.committed.store(stream.produced, std::memory_order_release);
       stream.limit = stream.ring + (free - tail);
+      SetStateLimit(stream);
       return stream.ring;
     }
     if (forked_.load()) {  // no encoder in this process, and its locks may be held for good
@@ -221,6 +225,7 @@ uint8_t* TraceSession::MakeRoom(ThreadStream& stream, uint8_t* entry, uint8_t* c
 
 void TraceSession::Kick(ThreadStream& stream) {
   stream.kick_at = stream.produced + kRingKickBytes;
+  SetStateLimit(stream);
   {
     std::lock_guard<std::mutex> lock(kick_mutex_);
     kick_ = true;

@@ -38,13 +38,14 @@ inline constexpr size_t kRingKickBytes = kRingBytes / 8;
 // on every call must never be read by the encoder, or every call pays a
 // cross-core transfer to take it back (docs/benchmarks.md, fifth pass).
 struct ThreadStream {
-  // Set once when the stream is created, read by both sides.
-  alignas(64) uint8_t* ring = nullptr;  // kRingBytes, mapped once, never unmapped
-  uint32_t thread_id = 0;
-
-  // Producer side, touched on every call; the encoder never reads it.
+  // Producer side, touched on every call; the encoder never reads it. First,
+  // and `committed` next: every field the state call path touches is then
+  // within a one-byte displacement of the stream's address (its wrapper's
+  // size decides whether it takes two cache lines or three).
   alignas(64) uint8_t* write = nullptr;  // where the next entry goes: the ring at `produced`
   uint8_t* limit = nullptr;         // the producer may write up to here without looking at `consumed`
+  uint8_t* state_limit = nullptr;   // `limit`, or where `produced` reaches `kick_at` if sooner: one test
+                                    // for the state call path, which must not kick (StateCallWriter)
   uint64_t context = 0;             // id of the thread's current EGLContext (0: none)
   uint64_t produced = 0;            // the producer's copy of `committed`
   uint64_t kick_at = 0;             // wake the encoder when `produced` reaches this
@@ -53,6 +54,10 @@ struct ThreadStream {
 
   alignas(64) std::atomic<uint64_t> committed{0};  // bytes of whole entries written, ever
   alignas(64) std::atomic<uint64_t> consumed{0};   // bytes the encoder is done with, ever
+
+  // Set once when the stream is created, read by both sides.
+  alignas(64) uint8_t* ring = nullptr;  // kRingBytes, mapped once, never unmapped
+  uint32_t thread_id = 0;
 
   // Encoder side: the chunk being built from this thread's entries.
   alignas(64) stream::ByteBuffer chunk;
@@ -108,21 +113,21 @@ class TraceSession {
   // Counts sessions, so per-context "already in this trace" marks expire.
   uint32_t session_number() const { return session_number_.load(std::memory_order_relaxed); }
 
-  uint64_t NextSequence() { return sequence_.fetch_add(1, std::memory_order_relaxed); }
-  uint64_t PeekSequence() const { return sequence_.load(std::memory_order_relaxed); }
+  static uint64_t NextSequence() { return sequence_.fetch_add(1, std::memory_order_relaxed); }
+  static uint64_t PeekSequence() { return sequence_.load(std::memory_order_relaxed); }
   // Nanoseconds since the trace started, from the invariant TSC where the CPU has one.
   uint64_t NowNs() const { return ToNs(RawNow()); }
   // STRATA_TRACE_TIMING=all: read the clock for state-setting calls too.
   bool time_every_call() const { return time_every_call_; }
   void set_time_every_call(bool every) { time_every_call_ = every; }
   // The clock as recorded per call: TSC ticks, or CLOCK_MONOTONIC ns without a usable TSC.
-  inline __attribute__((always_inline)) uint64_t RawNow() const { return use_tsc_ ? __rdtsc() : MonotonicNs(); }
+  static inline __attribute__((always_inline)) uint64_t RawNow() { return use_tsc_ ? __rdtsc() : MonotonicNs(); }
   uint64_t ToNs(uint64_t raw) const {
     if (use_tsc_) return static_cast<uint64_t>(static_cast<double>(raw - tsc_start_) * ns_per_tick_);
     return raw - start_ns_;
   }
   static uint64_t MonotonicNs();
-  uint32_t frame() const { return frame_.load(std::memory_order_relaxed); }
+  static uint32_t frame() { return frame_.load(std::memory_order_relaxed); }
   // Called after eglSwapBuffers: the next call starts frame + 1. Returns the
   // number of the frame that ended (each swap gets its own, whatever thread).
   uint32_t EndFrame();
@@ -134,10 +139,17 @@ class TraceSession {
   // ring is full. Returns the entry's (possibly new) start, or nullptr when
   // `need` cannot fit even in an empty ring.
   uint8_t* MakeRoom(ThreadStream& stream, uint8_t* entry, uint8_t* cursor, size_t need);
+  // Sets `state_limit` after `limit` or `kick_at` changed (`write` is where
+  // `produced` is).
+  static void SetStateLimit(ThreadStream& stream) {
+    const uint64_t to_kick = stream.kick_at > stream.produced ? stream.kick_at - stream.produced : 0;
+    const auto write = reinterpret_cast<uintptr_t>(stream.write), limit = reinterpret_cast<uintptr_t>(stream.limit);
+    stream.state_limit = limit - write < to_kick ? stream.limit : stream.write + to_kick;
+  }
   // Publishes the entry that ends at `end` (the producer's commit).
-  inline __attribute__((always_inline)) void Publish(ThreadStream& stream, uint8_t* end) {
+  static inline __attribute__((always_inline)) void Publish(ThreadStream& stream, uint8_t* end) {
     PublishWithoutKick(stream, end, static_cast<size_t>(end - stream.write));
-    if (stream.produced >= stream.kick_at) [[unlikely]] Kick(stream);
+    if (stream.produced >= stream.kick_at) [[unlikely]] Get().Kick(stream);
   }
   // The same without waking the encoder, for a caller that must not make a
   // call (it checks `kick_at` before its next entry instead); `bytes` is the
@@ -202,10 +214,12 @@ class TraceSession {
   std::atomic<bool> failed_{false};
   std::mutex lifecycle_mutex_;  // Start, Stop and Finish
   // Every tracing thread increments the sequence: it has a cache line of its
-  // own, apart from what every call only reads.
-  alignas(64) std::atomic<uint64_t> sequence_{0};
-  alignas(64) std::atomic<uint32_t> frame_{0};
-  bool use_tsc_ = false;  // else CLOCK_MONOTONIC
+  // own, apart from what every call only reads. Both are the process's, not
+  // the session's (Start resets them), so the state call path reaches them
+  // without loading the session's address.
+  alignas(64) static inline std::atomic<uint64_t> sequence_{0};
+  alignas(64) static inline std::atomic<uint32_t> frame_{0};
+  static inline bool use_tsc_ = false;  // else CLOCK_MONOTONIC; the process's, as sequence_
   bool time_every_call_ = false;
   uint64_t start_ns_ = 0;
   uint64_t tsc_start_ = 0;

@@ -10,6 +10,7 @@
 
 #include "layers/trace/app_errors.h"
 #include "layers/trace/call_writer.h"
+#include "layers/trace/draw_hooks.h"
 #include "layers/trace/final_frame.h"
 #include "layers/trace/next_functions.h"
 #include "layers/trace/process_decision.h"
