@@ -295,10 +295,7 @@ class StateCallWriter {
     const uint64_t sequence = TraceSession::NextSequence();
     uint64_t delta = sequence - stream_->last_sequence;
     stream_->last_sequence = sequence;
-    // Does not fit 32 bits (tested as a compare with its low half: a byte
-    // shorter than a shift, and a two-parameter wrapper fits two lines):
-    // a sequence entry first, inline, as a call here would cost every call a frame.
-    if (static_cast<uint32_t>(delta) != delta) [[unlikely]] {
+    if (delta >> 32) [[unlikely]] {  // a sequence entry first, inline: a call here would cost every call a frame
       Word(raw::kEntrySequence);
       Word(sequence);
       TraceSession::PublishWithoutKick(*stream_, p_, raw::kSequenceEntryBytes);

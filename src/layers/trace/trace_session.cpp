@@ -126,8 +126,8 @@ bool TraceSession::Start(const std::string& destination, const std::string& comp
     sink_ = std::make_unique<FileSink>(std::move(writer));
   }
   CalibrateClock();
-  sequence_ = 0;
-  frame_ = 0;
+  sequence_.value = 0;
+  frame_.value = 0;
   session_number_.fetch_add(1);
   {
     // Entries a thread made after the last session finished belong to no trace.
@@ -355,8 +355,8 @@ void TraceSession::WriterLoop() {
 }
 
 uint32_t TraceSession::EndFrame() {
-  uint32_t ended = frame_.fetch_add(1, std::memory_order_relaxed);
-  if (sink_) sink_->AddFrame(ended + 1, sequence_.load(std::memory_order_relaxed));
+  uint32_t ended = frame_.value.fetch_add(1, std::memory_order_relaxed);
+  if (sink_) sink_->AddFrame(ended + 1, PeekSequence());
   return ended;
 }
 
@@ -409,7 +409,7 @@ void TraceSession::Finish() {
     STRATA_ERROR("tracing: %s", error.c_str());
   } else if (was_active) {
     STRATA_INFO("trace written to %s (%llu calls, %u frames)", sink_->Describe().c_str(),
-                static_cast<unsigned long long>(sequence_.load()), frame());
+                static_cast<unsigned long long>(PeekSequence()), frame());
   }
   sink_.reset();
   {

@@ -78,6 +78,12 @@ struct ThreadStream {
   alignas(64) stream::ByteBuffer record_scratch;
 };
 
+// A value alone on its cache line: padded to the line's end too.
+template <typename T>
+struct alignas(64) OwnLine {
+  T value{};
+};
+
 class TraceSession {
  public:
   // Relaxed: replaced only in a forked child, before it traces (RenewAfterFork).
@@ -113,8 +119,8 @@ class TraceSession {
   // Counts sessions, so per-context "already in this trace" marks expire.
   uint32_t session_number() const { return session_number_.load(std::memory_order_relaxed); }
 
-  static uint64_t NextSequence() { return sequence_.fetch_add(1, std::memory_order_relaxed); }
-  static uint64_t PeekSequence() { return sequence_.load(std::memory_order_relaxed); }
+  static uint64_t NextSequence() { return sequence_.value.fetch_add(1, std::memory_order_relaxed); }
+  static uint64_t PeekSequence() { return sequence_.value.load(std::memory_order_relaxed); }
   // Nanoseconds since the trace started, from the invariant TSC where the CPU has one.
   uint64_t NowNs() const { return ToNs(RawNow()); }
   // STRATA_TRACE_TIMING=all: read the clock for state-setting calls too.
@@ -127,7 +133,7 @@ class TraceSession {
     return raw - start_ns_;
   }
   static uint64_t MonotonicNs();
-  static uint32_t frame() { return frame_.load(std::memory_order_relaxed); }
+  static uint32_t frame() { return frame_.value.load(std::memory_order_relaxed); }
   // Called after eglSwapBuffers: the next call starts frame + 1. Returns the
   // number of the frame that ended (each swap gets its own, whatever thread).
   uint32_t EndFrame();
@@ -152,7 +158,8 @@ class TraceSession {
     if (stream.produced >= stream.kick_at) [[unlikely]] Get().Kick(stream);
   }
   // The same without waking the encoder, for a caller that must not make a
-  // call (it checks `kick_at` before its next entry instead); `bytes` is the
+  // call (its room ends where the kick is due, `state_limit`, so the call
+  // after it takes the general path, which kicks); `bytes` is the
   // entry's size, `end - stream.write`, which such a caller knows as a constant.
   static inline __attribute__((always_inline)) void PublishWithoutKick(ThreadStream& stream, uint8_t* end,
                                                                        size_t bytes) {
@@ -214,11 +221,12 @@ class TraceSession {
   std::atomic<bool> failed_{false};
   std::mutex lifecycle_mutex_;  // Start, Stop and Finish
   // Every tracing thread increments the sequence: it has a cache line of its
-  // own, apart from what every call only reads. Both are the process's, not
-  // the session's (Start resets them), so the state call path reaches them
+  // own, apart from what every call only reads (OwnLine: no other global is
+  // placed after it in the line). Both counters are the process's, not the
+  // session's (Start resets them), so the state call path reaches them
   // without loading the session's address.
-  alignas(64) static inline std::atomic<uint64_t> sequence_{0};
-  alignas(64) static inline std::atomic<uint32_t> frame_{0};
+  static inline OwnLine<std::atomic<uint64_t>> sequence_;
+  static inline OwnLine<std::atomic<uint32_t>> frame_;
   static inline bool use_tsc_ = false;  // else CLOCK_MONOTONIC; the process's, as sequence_
   bool time_every_call_ = false;
   uint64_t start_ns_ = 0;
