@@ -73,8 +73,12 @@ uint64_t TraceSession::MonotonicNs() {
 // is a few cycles. Its rate is measured against CLOCK_MONOTONIC over 2 ms.
 void TraceSession::CalibrateClock() {
   start_ns_ = MonotonicNs();
-  use_tsc_ = false;
-  if (!HasInvariantTsc()) return;
+  // use_tsc_ is the process's, read by threads still recording while a new
+  // session starts: set once, never switched off and on around the calibration.
+  if (!HasInvariantTsc()) {
+    use_tsc_ = false;
+    return;
+  }
   uint64_t tsc0 = __rdtsc(), ns0 = MonotonicNs(), ns1 = ns0;
   while (ns1 - ns0 < 2000000) ns1 = MonotonicNs();
   uint64_t tsc1 = __rdtsc();
