@@ -249,9 +249,10 @@ def emit_trace_wrappers(model: registry.Model, rules: dict, uncovered: set) -> s
             # no saved registers); the recorder is out of line. A state call
             # is recorded in the wrapper itself on its common path
             # (StateCallWriter in call_writer.h), ending in a tail call too.
-            # A state call's traced path is two or three cache lines
-            # (128-160 bytes): aligned to a line it takes no more than it
-            # must (at 16 bytes, 2.75 lines on average for 128).
+            # A state call's wrapper is aligned to a cache line, its traced
+            # path first and straight: 122-160 bytes, two or three lines
+            # (at 16-byte alignment, 2.75 on average for 122), each fetched
+            # again on every call (docs/benchmarks.md).
             aligned = "__attribute__((aligned(64))) " if state_call(f) else ""
             lines += [f"__attribute__((noinline)) {f.return_type} Record_{f.name}({f.param_list()});",
                       f"{aligned}{f.return_type} Trace_{f.name}({f.param_list()}) {{"]
@@ -260,8 +261,6 @@ def emit_trace_wrappers(model: registry.Model, rules: dict, uncovered: set) -> s
             if f.name in SHADOWED:
                 lines.append(f"  Shadow_{f.name}({args});")
             if state_call(f):
-                # The traced thread's path first: laid out straight, it is
-                # the fewest cache lines (each fetched again every call).
                 flags = "0" if f.name not in uncovered else "stream::kCallUncovered"
                 # One thread-local load picks the path: traced here, untraced, or the recorder.
                 lines += ["  const intptr_t strata_state = t_state_stream;",

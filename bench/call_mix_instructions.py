@@ -148,7 +148,7 @@ def main():
     args = parser.parse_args()
     chosen = args.configs.split(",")
     unknown = [c for c in chosen if c not in CONFIG_NAMES]
-    if unknown or not chosen:
+    if unknown:
         parser.error(f"unknown configuration {', '.join(unknown)!r} (use {', '.join(CONFIG_NAMES)})")
     events = ("Ir",) + (CACHE_EVENTS if args.cache_sim else ())
     strata = os.path.join(args.build, "bin", "strata")

@@ -66,8 +66,7 @@ bool JoinTracing() {
     DecideTracing();
   }
   bool on = TraceSession::Get().desired();
-  t_tracing = TracingStateFor(on);
-  RefreshStateStream();
+  SetThreadTracing(TracingStateFor(on));
   if (on) TraceSession::Get().tracing_threads.fetch_add(1);
   return on;
 }
@@ -77,8 +76,7 @@ void SwitchThread(bool at_swap) {
   if (t_tracing < 0) {
     JoinTracing();
   } else if (on != (t_tracing > 0)) {
-    t_tracing = TracingStateFor(on);
-    RefreshStateStream();
+    SetThreadTracing(TracingStateFor(on));
     TraceSession::Get().tracing_threads.fetch_add(on ? 1 : -1);
   } else {
     return;

@@ -56,7 +56,8 @@ extern __thread ThreadStream* t_stream __attribute__((tls_model("initial-exec"))
 // thread's stream (its address) while it traces with state calls untimed;
 // kStateUntraced when it does not trace; kStateGeneral when its calls take
 // the general recorder (undecided, every call timed, or no stream yet).
-// Refreshed wherever t_tracing or t_stream changes. Signed, so that the
+// Derived from t_tracing and t_stream: set only through SetThreadTracing
+// and SetThreadStream, which keep the three in step. Signed, so that the
 // wrapper's test is `> 0` (an address is positive in user space): one byte
 // shorter than `> 1`, which took a one-parameter wrapper's path from two
 // cache lines to three.
@@ -72,11 +73,16 @@ inline void RefreshStateStream() {
     t_state_stream = kStateGeneral;
   }
 }
+inline void SetThreadTracing(int8_t tracing) {
+  t_tracing = tracing;
+  RefreshStateStream();
+}
+inline void SetThreadStream(ThreadStream* stream) {
+  t_stream = stream;
+  RefreshStateStream();
+}
 inline ThreadStream& CurrentStream() {
-  if (t_stream == nullptr) [[unlikely]] {
-    t_stream = &TraceSession::Get().RegisterThread();
-    RefreshStateStream();
-  }
+  if (t_stream == nullptr) [[unlikely]] SetThreadStream(&TraceSession::Get().RegisterThread());
   return *t_stream;
 }
 

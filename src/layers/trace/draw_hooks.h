@@ -46,41 +46,41 @@ inline void AfterDraw() {
   if (CaptureAfterDraws()) [[unlikely]] CaptureDrawFramebuffer();
 }
 
-inline void Before_glDrawArrays(GLenum, GLint first, GLsizei count) {
+// Before an array draw over [first, first + count) and before an indexed draw.
+inline void BeforeArraysDraw(GLint first, GLsizei count, GLsizei instances) {
   CapturePersistentMappings();
-  CaptureClientArrays(first, first + count, 1);
+  CaptureClientArrays(first, first + count, instances);
 }
-inline void Before_glDrawArraysInstanced(GLenum, GLint first, GLsizei count, GLsizei instancecount) {
+inline void BeforeIndexedDraw(GLsizei count, GLenum type, const void* indices, GLsizei instances, GLint base_vertex) {
   CapturePersistentMappings();
-  CaptureClientArrays(first, first + count, instancecount);
+  CaptureIndexed(count, type, indices, instances, base_vertex);
+}
+
+inline void Before_glDrawArrays(GLenum, GLint first, GLsizei count) { BeforeArraysDraw(first, count, 1); }
+inline void Before_glDrawArraysInstanced(GLenum, GLint first, GLsizei count, GLsizei instancecount) {
+  BeforeArraysDraw(first, count, instancecount);
 }
 inline void Before_glDrawElements(GLenum, GLsizei count, GLenum type, const void* indices) {
-  CapturePersistentMappings();
-  CaptureIndexed(count, type, indices, 1, 0);
+  BeforeIndexedDraw(count, type, indices, 1, 0);
 }
 inline void Before_glDrawElementsInstanced(GLenum, GLsizei count, GLenum type, const void* indices,
                                            GLsizei instancecount) {
-  CapturePersistentMappings();
-  CaptureIndexed(count, type, indices, instancecount, 0);
+  BeforeIndexedDraw(count, type, indices, instancecount, 0);
 }
 inline void Before_glDrawRangeElements(GLenum, GLuint, GLuint, GLsizei count, GLenum type, const void* indices) {
-  CapturePersistentMappings();
-  CaptureIndexed(count, type, indices, 1, 0);
+  BeforeIndexedDraw(count, type, indices, 1, 0);
 }
 inline void Before_glDrawElementsBaseVertex(GLenum, GLsizei count, GLenum type, const void* indices,
                                             GLint basevertex) {
-  CapturePersistentMappings();
-  CaptureIndexed(count, type, indices, 1, basevertex);
+  BeforeIndexedDraw(count, type, indices, 1, basevertex);
 }
 inline void Before_glDrawElementsInstancedBaseVertex(GLenum, GLsizei count, GLenum type, const void* indices,
                                                      GLsizei instancecount, GLint basevertex) {
-  CapturePersistentMappings();
-  CaptureIndexed(count, type, indices, instancecount, basevertex);
+  BeforeIndexedDraw(count, type, indices, instancecount, basevertex);
 }
 inline void Before_glDrawRangeElementsBaseVertex(GLenum, GLuint, GLuint, GLsizei count, GLenum type,
                                                  const void* indices, GLint basevertex) {
-  CapturePersistentMappings();
-  CaptureIndexed(count, type, indices, 1, basevertex);
+  BeforeIndexedDraw(count, type, indices, 1, basevertex);
 }
 
 inline void After_glDrawArrays(GLenum, GLint, GLsizei) { AfterDraw(); }

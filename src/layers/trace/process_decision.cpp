@@ -98,9 +98,8 @@ void DecideTracing() {
   if (forked_child) {
     TraceSession::RenewAfterFork();
     // The forking thread's state came over from the parent: it decides afresh.
-    t_stream = nullptr;
-    t_tracing = kTracingUndecided;
-    RefreshStateStream();
+    SetThreadStream(nullptr);
+    SetThreadTracing(kTracingUndecided);
   }
   std::string error;
   // Every process that decides can be switched at run time (the parent's listener did not come over a fork).
