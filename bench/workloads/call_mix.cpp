@@ -40,6 +40,7 @@ namespace {
 // (zeros where the kernel keeps no schedstat).
 struct ThreadTimes {
   double on_cpu = 0, waiting = 0;
+  long migrations = 0, preempted = 0;  // moves between CPUs; involuntary switches
 };
 ThreadTimes CallingThreadTimes() {
   ThreadTimes times;
@@ -48,6 +49,16 @@ ThreadTimes CallingThreadTimes() {
     if (std::fscanf(f, "%llu %llu", &on_cpu, &waiting) == 2) {
       times.on_cpu = on_cpu / 1e9;
       times.waiting = waiting / 1e9;
+    }
+    std::fclose(f);
+  }
+  // A move to another CPU leaves the thread's caches behind (the L2 is per core).
+  if (FILE* f = std::fopen("/proc/thread-self/sched", "r")) {
+    char line[256];
+    while (std::fgets(line, sizeof line, f)) {
+      long value = 0;
+      if (std::sscanf(line, "se.nr_migrations : %ld", &value) == 1) times.migrations = value;
+      if (std::sscanf(line, "nr_involuntary_switches : %ld", &value) == 1) times.preempted = value;
     }
     std::fclose(f);
   }
@@ -254,9 +265,12 @@ int main(int argc, char** argv) {
   std::printf("call_mix: %s, %d frames, %ld calls in %.4f s, %.3f M calls/s\n", mode.c_str(), frames, calls,
               seconds, calls / seconds / 1e6);
   const ThreadTimes thread_end = CallingThreadTimes();
-  std::printf("call_mix: app thread %.4f s on a CPU, %.4f s waiting for one; all threads %.4f s of CPU\n",
-              thread_end.on_cpu - thread_start.on_cpu, thread_end.waiting - thread_start.waiting,
-              ProcessCpuSeconds() - cpu_start);
+  std::printf(
+      "call_mix: app thread %.4f s on a CPU, %.4f s waiting for one, %ld moves between CPUs, %ld preemptions; "
+      "all threads %.4f s of CPU\n",
+      thread_end.on_cpu - thread_start.on_cpu, thread_end.waiting - thread_start.waiting,
+      thread_end.migrations - thread_start.migrations, thread_end.preempted - thread_start.preempted,
+      ProcessCpuSeconds() - cpu_start);
   egl.Close();
   return 0;
 }
