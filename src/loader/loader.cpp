@@ -12,6 +12,7 @@
 #include "loader/driverless.h"
 #include "loader/glvnd_vendor.h"
 #include "loader/layer_settings.h"
+#include "loader/mesa_dispatch.h"
 
 namespace strata::loader {
 
@@ -120,10 +121,27 @@ void Loader::BuildTables() {
   auto get_proc = driver_get_proc_address_ != nullptr
                       ? driver_get_proc_address_
                       : reinterpret_cast<void* (*)(const char*)>(egl.Symbol("eglGetProcAddress"));
+  // Below glvnd with Mesa its only vendor, a GL function glvnd exports is
+  // taken from Mesa's glapi: the stub glvnd's own would jump to.
+  GlProcAddressFunction mesa_gl = nullptr;
+  if (driver_get_proc_address_ == nullptr && driver_loaded() && GetEnv("STRATA_REMOTE") == nullptr) {
+    std::string why;
+    mesa_gl = MesaGlDispatchBelowGlvnd(&why);
+    if (mesa_gl != nullptr) {
+      STRATA_DEBUG("GL calls: Mesa's glapi directly, without glvnd's stub");
+    } else {
+      STRATA_DEBUG("GL calls: through glvnd's stubs (%s)", why.c_str());
+    }
+  }
+  gl_dispatch_direct_ = mesa_gl != nullptr;
   auto resolve = [&](const char* name, const SharedLibrary& first, const SharedLibrary& second) -> void* {
     if (driver_get_proc_address_ != nullptr) return get_proc(name);  // a glvnd vendor exports only __egl_Main
-    if (void* fn = first.Symbol(name)) return fn;
-    if (void* fn = second.Symbol(name)) return fn;
+    void* fn = first.Symbol(name);
+    if (fn == nullptr) fn = second.Symbol(name);
+    if (fn != nullptr && mesa_gl != nullptr && &first != &egl) {
+      if (void* direct = mesa_gl(name)) return direct;
+    }
+    if (fn != nullptr) return fn;
     return get_proc ? get_proc(name) : nullptr;
   };
   const SharedLibrary& v1 = driver(DriverLibrary::kGlesV1);

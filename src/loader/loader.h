@@ -43,6 +43,8 @@ class Loader {
 
   const DispatchTable& table(ContextApi api) const;
   bool IsNoContextTable(const DispatchTable* table) const { return table == &this->table(ContextApi::kNone); }
+  // GL functions reach Mesa's glapi without glvnd's stub (mesa_dispatch.h).
+  bool gl_dispatch_direct() const { return gl_dispatch_direct_; }
   // Number of slots of a table that reach a driver function.
   int ResolvedCount(ContextApi api) const;
 
@@ -82,7 +84,8 @@ class Loader {
   DispatchTable driver_functions_{};  // raw driver function per slot, or nullptr
   std::string application_directory_;
   LayerChain layers_;
-  bool intercepted_[api::kFunctionCount] = {};  // some layer returned its own function
+  bool intercepted_[api::kFunctionCount] = {};
+  bool gl_dispatch_direct_ = false;  // some layer returned its own function
 };
 
 }  // namespace strata::loader

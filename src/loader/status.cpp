@@ -24,6 +24,7 @@ const StrataLoaderStatus* strata_loader_status(void) {
     s.function_count = strata::api::kFunctionCount;
     s.resolved_gles1 = loader.ResolvedCount(ContextApi::kGles1);
     s.resolved_gles2 = loader.ResolvedCount(ContextApi::kGles2);
+    s.gl_dispatch_direct = loader.gl_dispatch_direct() ? 1 : 0;
     return s;
   }();
   return &status;

@@ -18,6 +18,7 @@ struct StrataLoaderStatus {
   int function_count;            // functions the loader knows
   int resolved_gles1;            // slots the driver serves in the GLES 1 table
   int resolved_gles2;            // ... in the GLES 2+ table
+  int gl_dispatch_direct;        // GL calls reach Mesa's glapi without glvnd's stub
 };
 
 typedef const struct StrataLoaderStatus* (*PFN_strata_loader_status)(void);

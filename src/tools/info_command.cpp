@@ -202,6 +202,8 @@ void PrintText(const Report& r, const Counts& counts) {
       std::printf("  %-18s %s%s%s\n", d.soname, d.loaded ? d.path : "(not loaded)",
                   d.from_override ? "  [override]" : "", *d.error ? (std::string("  ") + d.error).c_str() : "");
     }
+    std::printf("  %-18s %s\n", "GL calls", r.status->gl_dispatch_direct ? "to Mesa's glapi directly (glvnd's stub skipped)"
+                                                                          : "through the driver's entry points");
   }
   if (!r.egl_error.empty()) {
     std::printf("\nEGL: unavailable: %s\n", r.egl_error.c_str());
@@ -259,6 +261,7 @@ void PrintJson(const Report& r, const Counts& counts) {
   if (r.status) {
     json.Key("served_by_driver").BeginObject().Key("GLES 1").Int(r.status->resolved_gles1);
     json.Key("GLES 2+").Int(r.status->resolved_gles2).EndObject();
+    json.Key("gl_dispatch_direct").Bool(r.status->gl_dispatch_direct != 0);
   }
   json.EndObject();
   std::printf("%s\n", json.str().c_str());

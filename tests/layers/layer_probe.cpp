@@ -42,7 +42,11 @@ int main(int argc, char** argv) {
   const EGLint surface_attribs[] = {EGL_WIDTH, 16, EGL_HEIGHT, 16, EGL_NONE};
   EGLSurface surface = eglCreatePbufferSurface(display, config, surface_attribs);
   if (!eglMakeCurrent(display, surface, surface, context)) return std::puts("probe: eglMakeCurrent failed"), 1;
+  glClearColor(1.0f, 0.0f, 1.0f, 1.0f);  // exact in any colour depth
   glClear(GL_COLOR_BUFFER_BIT);
+  unsigned char pixel[4] = {};
+  glReadPixels(0, 0, 1, 1, GL_RGBA, GL_UNSIGNED_BYTE, pixel);
+  std::printf("probe: cleared pixel %d %d %d %d\n", pixel[0], pixel[1], pixel[2], pixel[3]);
   if (!gles1) {
     auto object_label = reinterpret_cast<PFNGLOBJECTLABELKHRPROC>(eglGetProcAddress("glObjectLabelKHR"));
     GLuint texture = 0;

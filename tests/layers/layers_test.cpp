@@ -344,6 +344,38 @@ TEST_F(Layers, ErrorCheckReportsEachCallSiteOnceAndKeepsTheErrorForTheApp) {
   EXPECT_EQ(plain.err.find("error check"), std::string::npos);
 }
 
+// Catches: GL calls sent past glvnd where another vendor could own the
+// context, kept behind glvnd's stub where Mesa is its only vendor, or either
+// path drawing wrongly.
+TEST_F(Layers, GlCallsSkipGlvndOnlyWhereMesaIsItsOnlyVendor) {
+  const std::string mesa = "/usr/share/glvnd/egl_vendor.d/50_mesa.json";
+  ASSERT_TRUE(fs::exists(mesa)) << "Debian's libegl-mesa0 installs it";
+  const std::string cleared = "probe: cleared pixel 255 0 255 255";
+  ProcessResult direct = Probe({{"__EGL_VENDOR_LIBRARY_FILENAMES", mesa}}, {"--owner", "glClear"});
+  EXPECT_NE(direct.out.find("owner of glClear: /"), std::string::npos) << direct.out;
+  EXPECT_NE(direct.out.find("libglapi.so.0"), std::string::npos) << direct.out;
+  EXPECT_NE(direct.out.find(cleared), std::string::npos) << direct.out;
+  ProcessResult gles1 = Probe({{"__EGL_VENDOR_LIBRARY_FILENAMES", mesa}}, {"--gles1"});
+  EXPECT_NE(gles1.out.find(cleared), std::string::npos) << gles1.out;
+
+  ProcessResult asked = Probe({{"__EGL_VENDOR_LIBRARY_FILENAMES", mesa}, {"STRATA_GLVND_DISPATCH", "1"}},
+                              {"--owner", "glClear"});
+  EXPECT_NE(asked.out.find("owner of glClear: /"), std::string::npos) << asked.out;
+  EXPECT_NE(asked.out.find("libGLESv2.so.2"), std::string::npos) << asked.out;
+  EXPECT_EQ(asked.out.find("libglapi"), std::string::npos) << asked.out;
+  EXPECT_NE(asked.out.find(cleared), std::string::npos) << asked.out;
+
+  // A second vendor listed (its library absent: glvnd skips it, the context is Mesa's).
+  const std::string other = dir_ + "/10_other.json";
+  std::ofstream(other) << R"({"file_format_version": "1.0.0", "ICD": {"library_path": "libEGL_other.so.0"}})";
+  ProcessResult two = Probe({{"__EGL_VENDOR_LIBRARY_FILENAMES", other + ":" + mesa}}, {"--owner", "glClear"});
+  EXPECT_NE(two.out.find("libGLESv2.so.2"), std::string::npos) << two.out;
+  EXPECT_NE(two.out.find(cleared), std::string::npos) << two.out;
+
+  ProcessResult info = Strata({"info"});
+  EXPECT_NE(info.out.find("GL calls"), std::string::npos) << info.out;
+}
+
 TEST_F(Layers, DocumentExampleLayersInterceptEglChooseConfig) {
   for (const char* layer : {"libpassive_layer.so", "libactive_layer.so"}) {
     ProcessResult r = Probe({{"STRATA_LAYERS", layer}, {"STRATA_LAYER_PATH", STRATA_EXAMPLE_LAYER_DIR}},
