@@ -9,9 +9,9 @@ out. Reported per thread (the app thread; the tracer's encoder and writer
 threads) and, for every function of the frame loop, the instructions per call
 spent in Strata's own code on its path: the export (libGLESv2.so.2's entry
 point: the table jump), the trace layer's wrapper (`Trace_X`) and recorder
-(`Record_X`, the general path). Below Strata, a call takes the same path as a
-native one: the table holds the system library's own entry point (glvnd's
-stub, then Mesa's glapi stub).
+(`Record_X`, the general path). Below Strata, a call goes to Mesa's glapi
+stub, the second of a native call's two (glvnd's, then Mesa's), where Mesa is
+glvnd's only EGL vendor; with STRATA_GLVND_DISPATCH=1 set it takes both.
 
 With --cache-sim, callgrind also simulates the caches (its L1 of 32 KiB for
 instructions and for data): per call, the app thread's L1 instruction misses

@@ -124,7 +124,10 @@ void Loader::BuildTables() {
   // Below glvnd with Mesa its only vendor, a GL function glvnd exports is
   // taken from Mesa's glapi: the stub glvnd's own would jump to.
   GlProcAddressFunction mesa_gl = nullptr;
-  if (driver_get_proc_address_ == nullptr && driver_loaded() && GetEnv("STRATA_REMOTE") == nullptr) {
+  // Not when a driver library was named (STRATA_DRIVER_*, the remote driver): its contexts need not be Mesa's.
+  bool named_driver = GetEnv("STRATA_REMOTE") != nullptr;
+  for (DriverLibrary library : kAllDriverLibraries) named_driver = named_driver || location(library).from_override;
+  if (driver_get_proc_address_ == nullptr && driver_loaded() && !named_driver) {
     std::string why;
     mesa_gl = MesaGlDispatchBelowGlvnd(&why);
     if (mesa_gl != nullptr) {
@@ -132,6 +135,8 @@ void Loader::BuildTables() {
     } else {
       STRATA_DEBUG("GL calls: through glvnd's stubs (%s)", why.c_str());
     }
+  } else if (named_driver) {
+    STRATA_DEBUG("GL calls: through the named driver's entry points");
   }
   gl_dispatch_direct_ = mesa_gl != nullptr;
   auto resolve = [&](const char* name, const SharedLibrary& first, const SharedLibrary& second) -> void* {

@@ -15,7 +15,8 @@ namespace strata::loader {
 using GlProcAddressFunction = void* (*)(const char*);
 
 // Mesa's _glapi_get_proc_address when the GL calls of every context can skip
-// glvnd: the system's libEGL is glvnd's (libGLdispatch.so.0 loaded), glvnd's
+// glvnd (the loader asks only for the system's libraries, none named by
+// STRATA_DRIVER_* or the remote driver): the system's libEGL is glvnd's (libGLdispatch.so.0 loaded), glvnd's
 // list of EGL vendors, Strata's own vendor file aside, names Mesa's
 // libEGL_mesa.so.0 alone, and Mesa's shared glapi (libglapi.so.0, which
 // libEGL_mesa loads too: one table per thread) loads. Null otherwise, with

@@ -372,6 +372,12 @@ TEST_F(Layers, GlCallsSkipGlvndOnlyWhereMesaIsItsOnlyVendor) {
   EXPECT_NE(two.out.find("libGLESv2.so.2"), std::string::npos) << two.out;
   EXPECT_NE(two.out.find(cleared), std::string::npos) << two.out;
 
+  // A driver named by its path: its contexts need not be Mesa's.
+  ProcessResult named = Probe({{"__EGL_VENDOR_LIBRARY_FILENAMES", mesa}}, {"--owner", "glClear"},
+                              {"--driver-egl", "/usr/lib/" STRATA_MULTIARCH "/libEGL.so.1"});
+  EXPECT_NE(named.out.find("libGLESv2.so.2"), std::string::npos) << named.out;
+  EXPECT_NE(named.out.find(cleared), std::string::npos) << named.out;
+
   ProcessResult info = Strata({"info"});
   EXPECT_NE(info.out.find("GL calls"), std::string::npos) << info.out;
 }
