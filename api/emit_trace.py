@@ -263,7 +263,7 @@ def emit_trace_wrappers(model: registry.Model, rules: dict, uncovered: set) -> s
             if state_call(f):
                 flags = "0" if f.name not in uncovered else "stream::kCallUncovered"
                 # One thread-local load picks the path: traced here, untraced, or the recorder.
-                lines += ["  const intptr_t strata_state = t_state_stream;",
+                lines += ["  const intptr_t strata_state = t_locals.state_stream;",
                           f"  if (strata_state == kStateUntraced) [[unlikely]] {_untraced(f, next_function, args)}",
                           "  {",
                           f"    StateCallWriter strata_w(strata_state, raw::StateCallBytes({len(f.params)}));",

@@ -15,9 +15,8 @@
 #include "stream/record_format.h"
 
 namespace strata::trace {
-__thread ThreadStream* t_stream __attribute__((tls_model("initial-exec"))) = nullptr;
-__thread int8_t t_tracing __attribute__((tls_model("initial-exec"))) = kTracingUndecided;
-__thread intptr_t t_state_stream __attribute__((tls_model("initial-exec"))) = kStateGeneral;
+
+__thread ThreadLocals t_locals __attribute__((tls_model("initial-exec")));
 
 namespace {
 int8_t TracingStateFor(bool on) {
@@ -73,9 +72,9 @@ bool JoinTracing() {
 
 void SwitchThread(bool at_swap) {
   bool on = TraceSession::Get().desired();
-  if (t_tracing < 0) {
+  if (t_locals.tracing < 0) {
     JoinTracing();
-  } else if (on != (t_tracing > 0)) {
+  } else if (on != (t_locals.tracing > 0)) {
     SetThreadTracing(TracingStateFor(on));
     TraceSession::Get().tracing_threads.fetch_add(on ? 1 : -1);
   } else {

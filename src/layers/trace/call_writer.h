@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "layers/trace/raw_entry.h"
+#include "layers/trace/thread_locals.h"
 #include "layers/trace/trace_session.h"
 #include "stream/byte_writer.h"
 #include "stream/record_format.h"
@@ -32,12 +33,13 @@ enum TracingState : int8_t {
   kTracingOn = 1,               // every call timed (STRATA_TRACE_TIMING=all)
   kTracingOnStateUntimed = 3,   // state-setting calls untimed: they may take StateCallWriter's path
 };
-extern __thread int8_t t_tracing __attribute__((tls_model("initial-exec")));
+// t_locals.tracing (thread_locals.h), which starts undecided.
+static_assert(ThreadLocals{}.tracing == kTracingUndecided);
 bool JoinTracing();
 // Decided and off: the wrappers' whole test before they hand a call on.
-inline bool TracingOff() { return t_tracing == kTracingOff; }
+inline bool TracingOff() { return t_locals.tracing == kTracingOff; }
 inline bool Tracing() {
-  int8_t tracing = t_tracing;
+  int8_t tracing = t_locals.tracing;
   if (tracing < 0) [[unlikely]] return JoinTracing();
   return tracing != kTracingOff;
 }
@@ -47,43 +49,42 @@ void SynthesizeCurrentContext();
 // Called by the recorders of eglSwapBuffers and eglMakeCurrent before anything else.
 void SwitchThread(bool at_swap);
 inline void SwitchPoint(bool at_swap) {
-  if ((t_tracing > 0) != TraceSession::Get().desired()) [[unlikely]] SwitchThread(at_swap);
+  if ((t_locals.tracing > 0) != TraceSession::Get().desired()) [[unlikely]] SwitchThread(at_swap);
 }
 
-// The calling thread's stream, created on first use.
-extern __thread ThreadStream* t_stream __attribute__((tls_model("initial-exec")));
-// What a state call wrapper does, in one load (StateCallWriter): the
+// t_locals.stream: the calling thread's stream, created on first use.
+// t_locals.state_stream: what a state call wrapper does, in one load (StateCallWriter): the
 // thread's stream (its address) while it traces with state calls untimed;
 // kStateUntraced when it does not trace; kStateGeneral when its calls take
 // the general recorder (undecided, every call timed, or no stream yet).
-// Derived from t_tracing and t_stream: set only through SetThreadTracing
+// Derived from t_locals.tracing and t_locals.stream: set only through SetThreadTracing
 // and SetThreadStream, which keep the three in step. Signed, so that the
 // wrapper's test is `> 0` (an address is positive in user space): one byte
 // shorter than `> 1`, which took a one-parameter wrapper's path from two
 // cache lines to three.
 inline constexpr intptr_t kStateUntraced = 0;
 inline constexpr intptr_t kStateGeneral = -1;
-extern __thread intptr_t t_state_stream __attribute__((tls_model("initial-exec")));
+static_assert(ThreadLocals{}.state_stream == kStateGeneral);
 inline void RefreshStateStream() {
-  if (t_tracing == kTracingOff) {
-    t_state_stream = kStateUntraced;
-  } else if (t_tracing == kTracingOnStateUntimed && t_stream != nullptr) {
-    t_state_stream = reinterpret_cast<intptr_t>(t_stream);
+  if (t_locals.tracing == kTracingOff) {
+    t_locals.state_stream = kStateUntraced;
+  } else if (t_locals.tracing == kTracingOnStateUntimed && t_locals.stream != nullptr) {
+    t_locals.state_stream = reinterpret_cast<intptr_t>(t_locals.stream);
   } else {
-    t_state_stream = kStateGeneral;
+    t_locals.state_stream = kStateGeneral;
   }
 }
 inline void SetThreadTracing(int8_t tracing) {
-  t_tracing = tracing;
+  t_locals.tracing = tracing;
   RefreshStateStream();
 }
 inline void SetThreadStream(ThreadStream* stream) {
-  t_stream = stream;
+  t_locals.stream = stream;
   RefreshStateStream();
 }
 inline ThreadStream& CurrentStream() {
-  if (t_stream == nullptr) [[unlikely]] SetThreadStream(&TraceSession::Get().RegisterThread());
-  return *t_stream;
+  if (t_locals.stream == nullptr) [[unlikely]] SetThreadStream(&TraceSession::Get().RegisterThread());
+  return *t_locals.stream;
 }
 
 // The calling thread's current context changed to `context` (an id; 0: none):
@@ -144,7 +145,7 @@ class CallWriter {
       entry_ = p_ = Room(stream_, {entry_, p_}, fixed_bytes).entry;
     }
     // The recorders pass kCallUntimed as a constant: timed calls never test the thread's state.
-    untimed_ = (extra_flags & stream::kCallUntimed) && t_tracing == kTracingOnStateUntimed;
+    untimed_ = (extra_flags & stream::kCallUntimed) && t_locals.tracing == kTracingOnStateUntimed;
     if (!untimed_) extra_flags &= ~stream::kCallUntimed;
     uint64_t flags = (has_reply ? stream::kCallHasReply : 0) | (covered ? 0 : stream::kCallUncovered) | extra_flags;
     frame_ = TraceSession::frame();
@@ -275,7 +276,7 @@ class CallWriter {
 class StateCallWriter {
  public:
   // Takes the call when it can take this path: the thread traces with state
-  // calls untimed and has its stream (`state`, t_state_stream), has room for `bytes`
+  // calls untimed and has its stream (`state`, t_locals.state_stream), has room for `bytes`
   // (the entry's padded size) and a sequence entry before the ring's end or a
   // due kick of the encoder (state_limit), and is in the frame of its last
   // entry. Otherwise ready() is false and the wrapper goes on to the general

@@ -12,9 +12,7 @@ std::unordered_map<uint64_t, std::unique_ptr<ContextState>> g_contexts;
 
 }  // namespace
 
-__thread ContextState* t_current_context_state __attribute__((tls_model("initial-exec"))) = nullptr;
-
-int CurrentContextVersion() { return t_current_context_state ? t_current_context_state->client_version : 0; }
+int CurrentContextVersion() { return t_locals.context_state ? t_locals.context_state->client_version : 0; }
 
 ContextState& StateOf(uint64_t context) {
   std::lock_guard<std::mutex> lock(g_mutex);
@@ -29,12 +27,12 @@ ContextState& StateOf(uint64_t context) {
 
 uint64_t MakeContextCurrent(uint64_t context, int version) {
   if (context == 0) {
-    t_current_context_state = nullptr;
+    t_locals.context_state = nullptr;
     return 0;
   }
   ContextState& state = StateOf(context);
   state.client_version = version;
-  t_current_context_state = &state;
+  t_locals.context_state = &state;
   return state.id;
 }
 

@@ -10,6 +10,7 @@
 #include <map>
 #include <vector>
 
+#include "layers/trace/thread_locals.h"
 #include "stream/client_arrays.h"
 
 namespace strata::trace {
@@ -40,10 +41,10 @@ struct ContextState {
   int persistent_mappings = 0;                // of `mapped`, those with GL_MAP_PERSISTENT_BIT
 };
 
-// The state of the calling thread's current context, or nullptr. Read inline
-// on every draw: initial-exec TLS, as t_tracing, so no __tls_get_addr call.
-extern __thread ContextState* t_current_context_state __attribute__((tls_model("initial-exec")));
-inline ContextState* CurrentContextState() { return t_current_context_state; }
+// The state of the calling thread's current context, or nullptr
+// (t_locals.context_state). Read inline on every draw: initial-exec TLS, so
+// no __tls_get_addr call.
+inline ContextState* CurrentContextState() { return t_locals.context_state; }
 int CurrentContextVersion();  // 0 without a context
 // Switches the calling thread to `context` (0: none) of `version`; returns
 // the context's id in the trace (0 for none).

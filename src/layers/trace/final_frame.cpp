@@ -14,11 +14,6 @@
 
 namespace strata::trace {
 
-__thread GLuint t_draw_framebuffer __attribute__((tls_model("initial-exec"))) = 0;
-__thread bool t_surface_drawn_since_swap __attribute__((tls_model("initial-exec"))) = false;
-__thread bool t_surface_drawn_since_capture __attribute__((tls_model("initial-exec"))) = false;
-__thread GLuint t_framebuffer_drawn __attribute__((tls_model("initial-exec"))) = 0;
-
 namespace {
 
 // Whether the current surface still holds what was drawn before its last
@@ -45,35 +40,35 @@ void AtExit() {
 }  // namespace
 
 void NoteFramebufferBound(GLenum target, GLuint framebuffer) {
-  if (target == GL_FRAMEBUFFER || target == GL_DRAW_FRAMEBUFFER) t_draw_framebuffer = framebuffer;
+  if (target == GL_FRAMEBUFFER || target == GL_DRAW_FRAMEBUFFER) t_locals.draw_framebuffer = framebuffer;
 }
 
 void NoteFramebuffersDeleted(GLsizei n, const GLuint* framebuffers) {
   for (GLsizei i = 0; framebuffers != nullptr && i < n; ++i) {
     // Deleting the bound framebuffer binds 0; a deleted one holds nothing to capture.
     if (framebuffers[i] == 0) continue;
-    if (framebuffers[i] == t_draw_framebuffer) t_draw_framebuffer = 0;
-    if (framebuffers[i] == t_framebuffer_drawn) t_framebuffer_drawn = 0;
+    if (framebuffers[i] == t_locals.draw_framebuffer) t_locals.draw_framebuffer = 0;
+    if (framebuffers[i] == t_locals.framebuffer_drawn) t_locals.framebuffer_drawn = 0;
   }
 }
 
 void NoteContextCurrent() {
-  t_draw_framebuffer = CurrentContextVersion() >= 2 ? static_cast<GLuint>(QueryInteger(GL_FRAMEBUFFER_BINDING)) : 0;
+  t_locals.draw_framebuffer = CurrentContextVersion() >= 2 ? static_cast<GLuint>(QueryInteger(GL_FRAMEBUFFER_BINDING)) : 0;
 }
 
-void NoteSwapped() { t_surface_drawn_since_swap = false; }
+void NoteSwapped() { t_locals.surface_drawn_since_swap = false; }
 
 void CaptureFinalFrameIfDue() {
-  if (!t_surface_drawn_since_capture && t_framebuffer_drawn == 0) return;
+  if (!t_locals.surface_drawn_since_capture && t_locals.framebuffer_drawn == 0) return;
   if (!CaptureFinalFrame() || CurrentContextState() == nullptr || !Tracing()) return;
   const GLuint bound = CurrentContextVersion() >= 2 ? static_cast<GLuint>(QueryInteger(GL_FRAMEBUFFER_BINDING)) : 0;
   if (bound != 0) {
-    if (bound == t_framebuffer_drawn) CaptureDrawFramebuffer(true);
-  } else if (t_surface_drawn_since_swap || (t_surface_drawn_since_capture && SurfaceKeepsItsPixelsAfterSwap())) {
+    if (bound == t_locals.framebuffer_drawn) CaptureDrawFramebuffer(true);
+  } else if (t_locals.surface_drawn_since_swap || (t_locals.surface_drawn_since_capture && SurfaceKeepsItsPixelsAfterSwap())) {
     CaptureSurface(true);
   }
-  t_framebuffer_drawn = 0;
-  t_surface_drawn_since_swap = t_surface_drawn_since_capture = false;
+  t_locals.framebuffer_drawn = 0;
+  t_locals.surface_drawn_since_swap = t_locals.surface_drawn_since_capture = false;
 }
 
 void ArmFinalFrameAtExit() {

@@ -11,24 +11,21 @@
 
 #include <GLES2/gl2.h>
 
+#include "layers/trace/thread_locals.h"
+
 namespace strata::trace {
 
-// Kept by the hooks with thread-local stores, never a call: the draw
-// framebuffer as the app bound it, whether the surface was drawn since the
-// last swap and since the last final capture, and the framebuffer object
+// Kept by the hooks with thread-local stores (t_locals), never a call: the
+// draw framebuffer as the app bound it, whether the surface was drawn since
+// the last swap and since the last final capture, and the framebuffer object
 // drawn since that capture (0: none).
-extern __thread GLuint t_draw_framebuffer __attribute__((tls_model("initial-exec")));
-extern __thread bool t_surface_drawn_since_swap __attribute__((tls_model("initial-exec")));
-extern __thread bool t_surface_drawn_since_capture __attribute__((tls_model("initial-exec")));
-extern __thread GLuint t_framebuffer_drawn __attribute__((tls_model("initial-exec")));
-
 // A draw, clear or blit changed the bound draw framebuffer. Inline: it runs
 // after every draw.
 inline void NoteDrawn() {
-  if (t_draw_framebuffer != 0) {
-    t_framebuffer_drawn = t_draw_framebuffer;
+  if (t_locals.draw_framebuffer != 0) {
+    t_locals.framebuffer_drawn = t_locals.draw_framebuffer;
   } else {
-    t_surface_drawn_since_swap = t_surface_drawn_since_capture = true;
+    t_locals.surface_drawn_since_swap = t_locals.surface_drawn_since_capture = true;
   }
 }
 // Which framebuffer draws go to, as the app binds and deletes them.

@@ -19,8 +19,6 @@
 
 namespace strata::trace {
 
-bool g_capture_after_draws = false;
-
 namespace {
 
 bool g_at_swap = false, g_final = true;
@@ -126,7 +124,7 @@ bool ConfigureCapture(const char* setting) {
   const bool known = IsCaptureSetting(value);
   if (!known) STRATA_ERROR("capture '%s': use %s; only the final frame is captured", setting, kCaptureSettings);
   g_at_swap = known && value.find("swap") != std::string::npos;
-  g_capture_after_draws = known && value.find("draw") != std::string::npos;
+  g_per_call.capture_after_draws = known && value.find("draw") != std::string::npos;
   g_final = !known || value != "none";
   return known;
 }

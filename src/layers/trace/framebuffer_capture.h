@@ -20,9 +20,8 @@ namespace strata::trace {
 // final); false with a message for a bad value, which captures the final frame.
 bool ConfigureCapture(const char* setting);
 bool CaptureAtSwap();
-// Asked after every draw: read inline, no call.
-extern bool g_capture_after_draws __attribute__((visibility("hidden")));  // hidden: read directly on every draw
-inline bool CaptureAfterDraws() { return g_capture_after_draws; }
+// Asked after every draw: read inline, no call, on the line of the settings every call reads.
+inline bool CaptureAfterDraws() { return g_per_call.capture_after_draws; }
 bool CaptureFinalFrame();
 
 // Captures the default framebuffer of the current surface (before a swap).

@@ -20,6 +20,9 @@
 #include "strata/api/functions.h"
 
 namespace strata::trace {
+
+PerCallSettings g_per_call;
+
 namespace {
 
 // Named, so that top and perf tell the tracer's threads from the app's.
@@ -73,10 +76,10 @@ uint64_t TraceSession::MonotonicNs() {
 // is a few cycles. Its rate is measured against CLOCK_MONOTONIC over 2 ms.
 void TraceSession::CalibrateClock() {
   start_ns_ = MonotonicNs();
-  // use_tsc_ is the process's, read by threads still recording while a new
-  // session starts: set once, never switched off and on around the calibration.
+  // The clock choice is the process's, read by threads still recording while a
+  // new session starts: set once, never switched off and on around the calibration.
   if (!HasInvariantTsc()) {
-    use_tsc_ = false;
+    g_per_call.use_tsc = false;
     return;
   }
   uint64_t tsc0 = __rdtsc(), ns0 = MonotonicNs(), ns1 = ns0;
@@ -85,7 +88,7 @@ void TraceSession::CalibrateClock() {
   if (tsc1 <= tsc0) return;
   ns_per_tick_ = static_cast<double>(ns1 - ns0) / static_cast<double>(tsc1 - tsc0);
   tsc_start_ = tsc0 - static_cast<uint64_t>((ns0 - start_ns_) / ns_per_tick_);
-  use_tsc_ = true;
+  g_per_call.use_tsc = true;
 }
 
 bool TraceSession::Start(const std::string& destination, const std::string& compression_name, std::string* error) {
@@ -131,7 +134,7 @@ bool TraceSession::Start(const std::string& destination, const std::string& comp
   }
   CalibrateClock();
   sequence_.value = 0;
-  frame_.value = 0;
+  g_per_call.frame = 0;
   session_number_.fetch_add(1);
   {
     // Entries a thread made after the last session finished belong to no trace.
@@ -190,9 +193,10 @@ uint8_t* TraceSession::MakeRoom(ThreadStream& stream, uint8_t* entry, uint8_t* c
   }
   for (int waits = 0;; ++waits) {
     uint64_t consumed = stream.consumed.load(std::memory_order_acquire);
-    size_t offset = static_cast<size_t>(stream.produced & (kRingBytes - 1));
+    const uint64_t produced = Produced(stream);
+    size_t offset = static_cast<size_t>(produced & (kRingBytes - 1));
     size_t tail = kRingBytes - offset;
-    size_t free = kRingBytes - static_cast<size_t>(stream.produced - consumed);
+    size_t free = kRingBytes - static_cast<size_t>(produced - consumed);
     if (total <= tail && total <= free) {
       stream.limit = stream.ring + offset + std::min(tail, free);
       SetStateLimit(stream);
@@ -204,15 +208,14 @@ uint8_t* TraceSession::MakeRoom(ThreadStream& stream, uint8_t* entry, uint8_t* c
       std::memmove(stream.ring, entry, written);
       uint64_t wrap = raw::kEntryWrap;
       std::memcpy(stream.ring + offset, &wrap, sizeof wrap);
-      stream.produced += tail;
       stream.write = stream.ring;
-      stream.committed.store(stream.produced, std::memory_order_release);
+      stream.committed.store(produced + tail, std::memory_order_release);
       stream.limit = stream.ring + (free - tail);
       SetStateLimit(stream);
       return stream.ring;
     }
     if (forked_.load()) {  // no encoder in this process, and its locks may be held for good
-      stream.consumed.store(stream.produced, std::memory_order_release);
+      stream.consumed.store(produced, std::memory_order_release);
       continue;
     }
     if (!active()) {
@@ -228,7 +231,7 @@ uint8_t* TraceSession::MakeRoom(ThreadStream& stream, uint8_t* entry, uint8_t* c
 }
 
 void TraceSession::Kick(ThreadStream& stream) {
-  stream.kick_at = stream.produced + kRingKickBytes;
+  stream.kick_at = Produced(stream) + kRingKickBytes;
   SetStateLimit(stream);
   {
     std::lock_guard<std::mutex> lock(kick_mutex_);
@@ -359,7 +362,7 @@ void TraceSession::WriterLoop() {
 }
 
 uint32_t TraceSession::EndFrame() {
-  uint32_t ended = frame_.value.fetch_add(1, std::memory_order_relaxed);
+  uint32_t ended = g_per_call.frame.fetch_add(1, std::memory_order_relaxed);
   if (sink_) sink_->AddFrame(ended + 1, PeekSequence());
   return ended;
 }

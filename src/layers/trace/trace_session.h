@@ -35,24 +35,29 @@ inline constexpr size_t kRingKickBytes = kRingBytes / 8;
 // `consumed`. Neither ever waits on the other except when the ring is full.
 //
 // Each side's fields have cache lines of their own: a line the producer writes
-// on every call must never be read by the encoder, or every call pays a
-// cross-core transfer to take it back (docs/benchmarks.md, fifth pass).
+// on every call must not be read by the encoder on every call, or every call
+// pays a cross-core transfer to take it back (docs/benchmarks.md, fifth
+// pass). `committed` shares the producer's line: the encoder reads it once
+// per wake-up (about once per kRingKickBytes of entries), and each call
+// touches one line of the stream, not two (docs/benchmarks.md, "one line of
+// settings").
 struct ThreadStream {
-  // Producer side, touched on every call; the encoder never reads it. First,
-  // and `committed` next: every field the state call path touches is then
-  // within a one-byte displacement of the stream's address (its wrapper's
-  // size decides whether it takes two cache lines or three).
-  alignas(64) uint8_t* write = nullptr;  // where the next entry goes: the ring at `produced`
+  // Producer side, touched on every call. First: every field the state call
+  // path touches is then within a one-byte displacement of the stream's
+  // address (its wrapper's size decides whether it takes two cache lines or
+  // three).
+  alignas(64) uint8_t* write = nullptr;  // where the next entry goes: the ring at `committed`
   uint8_t* limit = nullptr;         // the producer may write up to here without looking at `consumed`
-  uint8_t* state_limit = nullptr;   // `limit`, or where `produced` reaches `kick_at` if sooner: one test
+  uint8_t* state_limit = nullptr;   // `limit`, or where `committed` reaches `kick_at` if sooner: one test
                                     // for the state call path, which must not kick (StateCallWriter)
   uint64_t context = 0;             // id of the thread's current EGLContext (0: none)
-  uint64_t produced = 0;            // the producer's copy of `committed`
-  uint64_t kick_at = 0;             // wake the encoder when `produced` reaches this
+  // Bytes of whole entries written, ever: stored by the producer only (it
+  // reads its own value relaxed), read by the encoder (acquire).
+  std::atomic<uint64_t> committed{0};
+  uint64_t kick_at = 0;             // wake the encoder when `committed` reaches this
   uint64_t last_sequence = 0;       // of the thread's last published call or state call entry: the next delta's base
   uint32_t last_frame = 0;          // of the thread's last published call or encoded entry
 
-  alignas(64) std::atomic<uint64_t> committed{0};  // bytes of whole entries written, ever
   alignas(64) std::atomic<uint64_t> consumed{0};   // bytes the encoder is done with, ever
 
   // Set once when the stream is created, read by both sides.
@@ -83,6 +88,19 @@ template <typename T>
 struct alignas(64) OwnLine {
   T value{};
 };
+
+// What every traced call reads of the process's, all of it rarely changed, on
+// one cache line of its own; the sequence, which every call increments, has
+// another (OwnLine, in TraceSession). Not the session's: the state call path
+// reaches them without loading the session's address. After a draw the
+// driver has emptied the caches, and every line the next calls touch is
+// fetched again (docs/benchmarks.md, "one line of settings").
+struct alignas(64) PerCallSettings {
+  std::atomic<uint32_t> frame{0};    // TraceSession::frame()
+  bool use_tsc = false;              // the clock: TSC ticks, else CLOCK_MONOTONIC ns
+  bool capture_after_draws = false;  // STRATA_TRACE_CAPTURE asks for a frame after every draw
+};
+extern PerCallSettings g_per_call __attribute__((visibility("hidden")));
 
 class TraceSession {
  public:
@@ -127,13 +145,15 @@ class TraceSession {
   bool time_every_call() const { return time_every_call_; }
   void set_time_every_call(bool every) { time_every_call_ = every; }
   // The clock as recorded per call: TSC ticks, or CLOCK_MONOTONIC ns without a usable TSC.
-  static inline __attribute__((always_inline)) uint64_t RawNow() { return use_tsc_ ? __rdtsc() : MonotonicNs(); }
+  static inline __attribute__((always_inline)) uint64_t RawNow() {
+    return g_per_call.use_tsc ? __rdtsc() : MonotonicNs();
+  }
   uint64_t ToNs(uint64_t raw) const {
-    if (use_tsc_) return static_cast<uint64_t>(static_cast<double>(raw - tsc_start_) * ns_per_tick_);
+    if (g_per_call.use_tsc) return static_cast<uint64_t>(static_cast<double>(raw - tsc_start_) * ns_per_tick_);
     return raw - start_ns_;
   }
   static uint64_t MonotonicNs();
-  static uint32_t frame() { return frame_.value.load(std::memory_order_relaxed); }
+  static uint32_t frame() { return g_per_call.frame.load(std::memory_order_relaxed); }
   // Called after eglSwapBuffers: the next call starts frame + 1. Returns the
   // number of the frame that ended (each swap gets its own, whatever thread).
   uint32_t EndFrame();
@@ -145,17 +165,20 @@ class TraceSession {
   // ring is full. Returns the entry's (possibly new) start, or nullptr when
   // `need` cannot fit even in an empty ring.
   uint8_t* MakeRoom(ThreadStream& stream, uint8_t* entry, uint8_t* cursor, size_t need);
+  // The producer's own count of what it published (it alone stores it).
+  static uint64_t Produced(const ThreadStream& stream) { return stream.committed.load(std::memory_order_relaxed); }
   // Sets `state_limit` after `limit` or `kick_at` changed (`write` is where
-  // `produced` is).
+  // `committed` is).
   static void SetStateLimit(ThreadStream& stream) {
-    const uint64_t to_kick = stream.kick_at > stream.produced ? stream.kick_at - stream.produced : 0;
+    const uint64_t produced = Produced(stream);
+    const uint64_t to_kick = stream.kick_at > produced ? stream.kick_at - produced : 0;
     const auto write = reinterpret_cast<uintptr_t>(stream.write), limit = reinterpret_cast<uintptr_t>(stream.limit);
     stream.state_limit = limit - write < to_kick ? stream.limit : stream.write + to_kick;
   }
   // Publishes the entry that ends at `end` (the producer's commit).
   static inline __attribute__((always_inline)) void Publish(ThreadStream& stream, uint8_t* end) {
     PublishWithoutKick(stream, end, static_cast<size_t>(end - stream.write));
-    if (stream.produced >= stream.kick_at) [[unlikely]] Get().Kick(stream);
+    if (Produced(stream) >= stream.kick_at) [[unlikely]] Get().Kick(stream);
   }
   // The same without waking the encoder, for a caller that must not make a
   // call (its room ends where the kick is due, `state_limit`, so the call
@@ -163,9 +186,9 @@ class TraceSession {
   // entry's size, `end - stream.write`, which such a caller knows as a constant.
   static inline __attribute__((always_inline)) void PublishWithoutKick(ThreadStream& stream, uint8_t* end,
                                                                        size_t bytes) {
-    stream.produced += bytes;
+    const uint64_t committed = Produced(stream) + bytes;
     stream.write = end;
-    stream.committed.store(stream.produced, std::memory_order_release);
+    stream.committed.store(committed, std::memory_order_release);
   }
   // Ends the trace: encodes every thread's entries and finishes the sink.
   void Finish();
@@ -221,13 +244,9 @@ class TraceSession {
   std::atomic<bool> failed_{false};
   std::mutex lifecycle_mutex_;  // Start, Stop and Finish
   // Every tracing thread increments the sequence: it has a cache line of its
-  // own, apart from what every call only reads (OwnLine: no other global is
-  // placed after it in the line). Both counters are the process's, not the
-  // session's (Start resets them), so the state call path reaches them
-  // without loading the session's address.
+  // own, apart from what every call only reads (g_per_call). The process's,
+  // not the session's (Start resets it), as g_per_call.
   static inline OwnLine<std::atomic<uint64_t>> sequence_;
-  static inline OwnLine<std::atomic<uint32_t>> frame_;
-  static inline bool use_tsc_ = false;  // else CLOCK_MONOTONIC; the process's, as sequence_
   bool time_every_call_ = false;
   uint64_t start_ns_ = 0;
   uint64_t tsc_start_ = 0;
