@@ -5,7 +5,10 @@ call_mix_gles1.cpp (gles1), each run natively, under `strata run
 --no-attach` (the pass-through), under `strata run` (configuration
 "attachable": the trace layer loaded, switched off), under `strata trace` and
 under `apitrace trace --api egl`; configuration "native" pairs the program
-with itself, to show the noise floor.
+with itself, to show the noise floor. "run-glvnd" and "trace-glvnd" are
+`strata run --no-attach` and `strata trace` with STRATA_GLVND_DISPATCH=1:
+GL calls through glvnd's stubs, as before Strata called Mesa's own entry
+points (docs/benchmarks.md, "glvnd's hop").
 
 Every configuration runs right next to a native run of its own, the two in a
 random order and the configurations shuffled within a round, so that the
@@ -21,7 +24,8 @@ With --compare DIR (another build tree) its `strata run` and `strata trace`
 join the same rounds, for before/after comparisons of a change.
 
 usage: call_mix.py [--rounds N] [--frames N] [--modes cheap,draws,...]
-                   [--configs native,run,attachable,trace,trace-uncompressed,apitrace] [--build DIR] [--compare DIR ...]
+                   [--configs native,run,attachable,trace,trace-uncompressed,run-glvnd,trace-glvnd,apitrace]
+                   [--build DIR] [--compare DIR ...]
 """
 
 import argparse
@@ -52,7 +56,7 @@ def program_for(build, mode, frames):
     return [os.path.join(build, "bin", "call_mix"), "--mode", mode, "--frames", str(frames)]
 
 
-CONFIGURATIONS = ("native", "run", "attachable", "trace", "trace-uncompressed", "apitrace")
+CONFIGURATIONS = ("native", "run", "attachable", "trace", "trace-uncompressed", "run-glvnd", "trace-glvnd", "apitrace")
 
 
 def configurations(build, compare, wanted, program, tmp):
@@ -66,6 +70,10 @@ def configurations(build, compare, wanted, program, tmp):
         "trace": [strata, "trace", "-o", os.path.join(tmp, "t.strace"), "--"] + program,
         # Without LZ4 on the writer thread: what compressing costs the program.
         "trace-uncompressed": [strata, "trace", "--compression", "none", "-o", os.path.join(tmp, "u.strace"), "--"]
+        + program,
+        # GL calls through glvnd's stubs below Strata (the program's own frame loop is timed: env's exec is outside it).
+        "run-glvnd": ["env", "STRATA_GLVND_DISPATCH=1", strata, "run", "--no-attach", "--"] + program,
+        "trace-glvnd": ["env", "STRATA_GLVND_DISPATCH=1", strata, "trace", "-o", os.path.join(tmp, "g.strace"), "--"]
         + program,
         "apitrace": ["apitrace", "trace", "--api", "egl", "-o", os.path.join(tmp, "t.trace")] + program,
     }
