@@ -39,8 +39,8 @@ inline constexpr size_t kRingKickBytes = kRingBytes / 8;
 // pays a cross-core transfer to take it back (docs/benchmarks.md, fifth
 // pass). `committed` shares the producer's line: the encoder reads it once
 // per wake-up (about once per kRingKickBytes of entries), and each call
-// touches one line of the stream, not two (docs/benchmarks.md, "one line of
-// settings").
+// touches one line of the stream, not two (docs/benchmarks.md, "What a call
+// touches of data, in fewer lines").
 struct ThreadStream {
   // Producer side, touched on every call. First: every field the state call
   // path touches is then within a one-byte displacement of the stream's
@@ -94,7 +94,7 @@ struct alignas(64) OwnLine {
 // another (OwnLine, in TraceSession). Not the session's: the state call path
 // reaches them without loading the session's address. After a draw the
 // driver has emptied the caches, and every line the next calls touch is
-// fetched again (docs/benchmarks.md, "one line of settings").
+// fetched again (docs/benchmarks.md, "What a call touches of data, in fewer lines").
 struct alignas(64) PerCallSettings {
   std::atomic<uint32_t> frame{0};    // TraceSession::frame()
   bool use_tsc = false;              // the clock: TSC ticks, else CLOCK_MONOTONIC ns
