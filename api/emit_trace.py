@@ -250,9 +250,9 @@ def emit_trace_wrappers(model: registry.Model, rules: dict, uncovered: set) -> s
             # is recorded in the wrapper itself on its common path
             # (StateCallWriter in call_writer.h), ending in a tail call too.
             # A state call's wrapper is aligned to a cache line, its traced
-            # path first and straight: 122-160 bytes, two or three lines
-            # (at 16-byte alignment, 2.75 on average for 122), each fetched
-            # again on every call (docs/benchmarks.md).
+            # path first and straight: 118-128 bytes (two lines) for one to
+            # three parameters, 139-170 (three) for four to six, each line
+            # fetched again on every call (docs/architecture.md).
             aligned = "__attribute__((aligned(64))) " if state_call(f) else ""
             lines += [f"__attribute__((noinline)) {f.return_type} Record_{f.name}({f.param_list()});",
                       f"{aligned}{f.return_type} Trace_{f.name}({f.param_list()}) {{"]

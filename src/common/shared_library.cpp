@@ -2,6 +2,9 @@
 
 #include <dlfcn.h>
 
+#include <climits>
+#include <cstdlib>
+
 namespace strata {
 
 bool SharedLibrary::Open(const std::string& path, bool isolated) {
@@ -28,6 +31,16 @@ std::string PathOfObjectContaining(const void* address) {
 std::string DirectoryOf(const std::string& path) {
   auto slash = path.rfind('/');
   return slash == std::string::npos ? std::string(".") : path.substr(0, slash);
+}
+
+std::string FileNameOf(const std::string& path) {
+  auto slash = path.rfind('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+std::string RealPath(const std::string& path) {
+  char buffer[PATH_MAX];
+  return realpath(path.c_str(), buffer) ? std::string(buffer) : std::string();
 }
 
 }  // namespace strata

@@ -46,5 +46,9 @@ class SharedLibrary {
 std::string PathOfObjectContaining(const void* address);
 // The directory part of `path` ("." when it has none).
 std::string DirectoryOf(const std::string& path);
+// The part of `path` after its last slash (all of it when it has none).
+std::string FileNameOf(const std::string& path);
+// `path` with every symbolic link resolved, or "" when it does not exist.
+std::string RealPath(const std::string& path);
 
 }  // namespace strata

@@ -6,14 +6,10 @@
 #include <unistd.h>
 
 #include "common/env.h"
+#include "common/shared_library.h"
 
 namespace strata::loader {
 namespace {
-
-std::string RealPath(const std::string& path) {
-  char buffer[PATH_MAX];
-  return realpath(path.c_str(), buffer) ? std::string(buffer) : std::string();
-}
 
 bool IsInside(const std::string& path, const std::string& directory) {
   return !directory.empty() && path.rfind(directory + "/", 0) == 0;

@@ -36,11 +36,6 @@ Fn Entry(api::Slot slot) {
   return reinterpret_cast<Fn>(kEntryPoints[slot]);
 }
 
-std::string RealPath(const std::string& path) {
-  char buffer[PATH_MAX];
-  return realpath(path.c_str(), buffer) ? std::string(buffer) : std::string();
-}
-
 // Displays are made through the loader's entry points, so the layers see them.
 EGLDisplay GetPlatformDisplay(EGLenum platform, void* native_display, const EGLAttrib* attrib_list) {
   // EGL_NONE: eglGetDisplay(native_display).
@@ -102,17 +97,11 @@ void SetDispatchIndex(const char* name, int index) {
 // The vendor file after Strata's in glvnd's list: the first whose library is
 // not in Strata's directory.
 bool FindNextVendor(const std::string& own_directory, std::string* library, std::string* error) {
-  const std::string own = RealPath(own_directory);
-  std::string skipped;
-  for (const std::string& file : GlvndVendorFiles()) {
-    std::string path, why;
-    if (!ReadGlvndVendorLibrary(file, &path, &why)) {
-      STRATA_WARN("%s; skipped", why.c_str());
-      continue;
-    }
-    std::string resolved = path.find('/') != std::string::npos ? RealPath(path) : path;
-    if (!own.empty() && resolved.rfind(own + "/", 0) == 0) continue;  // the loader itself, or the remote driver
-    *library = path;
+  std::vector<std::string> unreadable;
+  const std::vector<std::string> others = OtherGlvndVendorLibraries(own_directory, &unreadable);
+  for (const std::string& why : unreadable) STRATA_WARN("%s; skipped", why.c_str());
+  if (!others.empty()) {
+    *library = others.front();
     return true;
   }
   *error = "glvnd's EGL vendor list names no vendor after Strata's (add the driver's vendor file after Strata's in "

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "common/env.h"
+#include "common/shared_library.h"
 
 namespace strata::loader {
 namespace {
@@ -93,6 +94,23 @@ bool ReadGlvndVendorLibrary(const std::string& vendor_file, std::string* library
     return false;
   }
   return true;
+}
+
+std::vector<std::string> OtherGlvndVendorLibraries(const std::string& own_directory,
+                                                   std::vector<std::string>* unreadable) {
+  const std::string own = RealPath(own_directory);
+  std::vector<std::string> libraries;
+  for (const std::string& file : GlvndVendorFiles()) {
+    std::string library, why;
+    if (!ReadGlvndVendorLibrary(file, &library, &why)) {
+      unreadable->push_back(why);
+      continue;
+    }
+    std::string resolved = library.find('/') != std::string::npos ? RealPath(library) : library;
+    if (!own.empty() && resolved.rfind(own + "/", 0) == 0) continue;
+    libraries.push_back(library);
+  }
+  return libraries;
 }
 
 }  // namespace strata::loader

@@ -19,6 +19,12 @@ std::vector<std::string> GlvndVendorFiles();
 // False with `error` naming the file when it cannot be read or has none.
 bool ReadGlvndVendorLibrary(const std::string& vendor_file, std::string* library, std::string* error);
 
+// The libraries of glvnd's EGL vendors in glvnd's order, those in Strata's
+// directory `own_directory` (its loader, its remote driver) left out. A vendor
+// file that cannot be read is left out too, with why in `unreadable`.
+std::vector<std::string> OtherGlvndVendorLibraries(const std::string& own_directory,
+                                                   std::vector<std::string>* unreadable);
+
 // Name of the vendor file Strata's loader has in its library directory, both
 // in the build tree and installed.
 inline constexpr const char* kLoaderVendorFileName = "glvnd_loader_vendor.json";

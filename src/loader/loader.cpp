@@ -12,7 +12,6 @@
 #include "loader/driverless.h"
 #include "loader/glvnd_vendor.h"
 #include "loader/layer_settings.h"
-#include "loader/mesa_dispatch.h"
 
 namespace strata::loader {
 
@@ -116,38 +115,43 @@ void Loader::LoadDriver() {
   }
 }
 
+GlProcAddressFunction Loader::MesaGlDispatch() const {
+  // Not through glvnd's vendor route (its functions are the vendor's already),
+  // nor with a driver library named (STRATA_DRIVER_*, the remote driver): its
+  // contexts need not be Mesa's.
+  if (route_ == Route::kGlvndVendor) return nullptr;
+  for (DriverLibrary library : kAllDriverLibraries) {
+    if (location(library).from_override) {
+      STRATA_DEBUG("GL calls: through the named driver's entry points");
+      return nullptr;
+    }
+  }
+  std::string why;
+  GlProcAddressFunction mesa_gl = MesaGlDispatchBelowGlvnd(own_directory_, &why);
+  if (mesa_gl != nullptr) {
+    STRATA_DEBUG("GL calls: Mesa's glapi directly, without glvnd's stub");
+  } else {
+    STRATA_DEBUG("GL calls: through glvnd's stubs (%s)", why.c_str());
+  }
+  return mesa_gl;
+}
+
 void Loader::BuildTables() {
   const SharedLibrary& egl = driver(DriverLibrary::kEgl);
   auto get_proc = driver_get_proc_address_ != nullptr
                       ? driver_get_proc_address_
                       : reinterpret_cast<void* (*)(const char*)>(egl.Symbol("eglGetProcAddress"));
-  // Below glvnd with Mesa its only vendor, a GL function glvnd exports is
-  // taken from Mesa's glapi: the stub glvnd's own would jump to.
-  GlProcAddressFunction mesa_gl = nullptr;
-  // Not when a driver library was named (STRATA_DRIVER_*, the remote driver): its contexts need not be Mesa's.
-  bool named_driver = GetEnv("STRATA_REMOTE") != nullptr;
-  for (DriverLibrary library : kAllDriverLibraries) named_driver = named_driver || location(library).from_override;
-  if (driver_get_proc_address_ == nullptr && driver_loaded() && !named_driver) {
-    std::string why;
-    mesa_gl = MesaGlDispatchBelowGlvnd(&why);
-    if (mesa_gl != nullptr) {
-      STRATA_DEBUG("GL calls: Mesa's glapi directly, without glvnd's stub");
-    } else {
-      STRATA_DEBUG("GL calls: through glvnd's stubs (%s)", why.c_str());
-    }
-  } else if (named_driver) {
-    STRATA_DEBUG("GL calls: through the named driver's entry points");
-  }
+  const GlProcAddressFunction mesa_gl = driver_loaded() ? MesaGlDispatch() : nullptr;
   gl_dispatch_direct_ = mesa_gl != nullptr;
-  auto resolve = [&](const char* name, const SharedLibrary& first, const SharedLibrary& second) -> void* {
+  // `direct`: for a function the libraries export, the entry point to take instead (Mesa's, for GL).
+  auto resolve = [&](const char* name, const SharedLibrary& first, const SharedLibrary& second,
+                     GlProcAddressFunction direct) -> void* {
     if (driver_get_proc_address_ != nullptr) return get_proc(name);  // a glvnd vendor exports only __egl_Main
     void* fn = first.Symbol(name);
     if (fn == nullptr) fn = second.Symbol(name);
-    if (fn != nullptr && mesa_gl != nullptr && &first != &egl) {
-      if (void* direct = mesa_gl(name)) return direct;
-    }
-    if (fn != nullptr) return fn;
-    return get_proc ? get_proc(name) : nullptr;
+    if (fn == nullptr) return get_proc ? get_proc(name) : nullptr;
+    void* instead = direct != nullptr ? direct(name) : nullptr;
+    return instead != nullptr ? instead : fn;
   };
   const SharedLibrary& v1 = driver(DriverLibrary::kGlesV1);
   const SharedLibrary& v2 = driver(DriverLibrary::kGlesV2);
@@ -163,13 +167,13 @@ void Loader::BuildTables() {
       continue;
     }
     if (info.is_egl) {
-      void* fn = resolve(info.name, egl, egl);
+      void* fn = resolve(info.name, egl, egl, nullptr);
       driver_functions_.entries[slot] = fn;
       none.entries[slot] = gles1.entries[slot] = gles2.entries[slot] = fn ? fn : stub;
       continue;
     }
-    void* fn1 = resolve(info.name, v1, v2);
-    void* fn2 = resolve(info.name, v2, v1);
+    void* fn1 = resolve(info.name, v1, v2, mesa_gl);
+    void* fn2 = resolve(info.name, v2, v1, mesa_gl);
     driver_functions_.entries[slot] = IsGles1Function(info) && !fn2 ? fn1 : fn2;
     none.entries[slot] = stub;
     gles1.entries[slot] = fn1 ? fn1 : stub;

@@ -8,6 +8,7 @@
 #include "loader/dispatch.h"
 #include "loader/driver_locator.h"
 #include "loader/layer_chain.h"
+#include "loader/mesa_dispatch.h"
 #include "strata/api/types.h"
 
 namespace strata::loader {
@@ -73,6 +74,8 @@ class Loader {
   static int Index(DriverLibrary library) { return static_cast<int>(library); }
   void ClaimPublicSonames();
   void LoadDriver();
+  // Mesa's entry points for GL below glvnd, where they may stand for glvnd's (mesa_dispatch.h).
+  GlProcAddressFunction MesaGlDispatch() const;
   void BuildTables();
   void BuildLayerChain();
 

@@ -16,12 +16,13 @@ using GlProcAddressFunction = void* (*)(const char*);
 
 // Mesa's _glapi_get_proc_address when the GL calls of every context can skip
 // glvnd (the loader asks only for the system's libraries, none named by
-// STRATA_DRIVER_* or the remote driver): the system's libEGL is glvnd's (libGLdispatch.so.0 loaded), glvnd's
-// list of EGL vendors, Strata's own vendor file aside, names Mesa's
+// STRATA_DRIVER_* or the remote driver): the system's libEGL is glvnd's
+// (libGLdispatch.so.0 loaded), glvnd's list of EGL vendors, those in Strata's
+// directory `own_directory` aside, names Mesa's
 // libEGL_mesa.so.0 alone, and Mesa's shared glapi (libglapi.so.0, which
 // libEGL_mesa loads too: one table per thread) loads. Null otherwise, with
 // the reason in `why`; also null when STRATA_GLVND_DISPATCH=1 asks for
 // glvnd's path.
-GlProcAddressFunction MesaGlDispatchBelowGlvnd(std::string* why);
+GlProcAddressFunction MesaGlDispatchBelowGlvnd(const std::string& own_directory, std::string* why);
 
 }  // namespace strata::loader

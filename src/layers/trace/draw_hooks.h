@@ -22,38 +22,27 @@ void RecordIndexedClientArrays(ContextState& state, GLsizei count, GLenum type, 
                                GLsizei instances, GLint base_vertex);
 void RecordPersistentMappings(ContextState& state);
 
-// The client-side arrays a draw over vertices [first, end) and `instances`
-// instances reads.
-inline void CaptureClientArrays(GLint first, GLint end, GLsizei instances) {
-  ContextState* state = CurrentContextState();
-  if (state != nullptr && state->arrays.AnyInClientMemory()) [[unlikely]] {
-    RecordClientArrays(*state, first, end, instances);
-  }
-}
-inline void CaptureIndexed(GLsizei count, GLenum type, const void* indices, GLsizei instances, GLint base_vertex) {
-  ContextState* state = CurrentContextState();
-  if (state != nullptr && state->arrays.AnyInClientMemory()) [[unlikely]] {
-    RecordIndexedClientArrays(*state, count, type, indices, instances, base_vertex);
-  }
-}
-// What the app wrote into persistent mappings since the last draw.
-inline void CapturePersistentMappings() {
-  ContextState* state = CurrentContextState();
-  if (state != nullptr && state->persistent_mappings != 0) [[unlikely]] RecordPersistentMappings(*state);
-}
 inline void AfterDraw() {
   NoteDrawn();
   if (CaptureAfterDraws()) [[unlikely]] CaptureDrawFramebuffer();
 }
 
-// Before an array draw over [first, first + count) and before an indexed draw.
+// Before a draw: what the app wrote into persistent mappings since the last
+// draw, then the client-side arrays the draw reads; an array draw over
+// vertices [first, first + count), an indexed one by its indices.
 inline void BeforeArraysDraw(GLint first, GLsizei count, GLsizei instances) {
-  CapturePersistentMappings();
-  CaptureClientArrays(first, first + count, instances);
+  ContextState* state = CurrentContextState();
+  if (state == nullptr) [[unlikely]] return;
+  if (state->persistent_mappings != 0) [[unlikely]] RecordPersistentMappings(*state);
+  if (state->arrays.AnyInClientMemory()) [[unlikely]] RecordClientArrays(*state, first, first + count, instances);
 }
 inline void BeforeIndexedDraw(GLsizei count, GLenum type, const void* indices, GLsizei instances, GLint base_vertex) {
-  CapturePersistentMappings();
-  CaptureIndexed(count, type, indices, instances, base_vertex);
+  ContextState* state = CurrentContextState();
+  if (state == nullptr) [[unlikely]] return;
+  if (state->persistent_mappings != 0) [[unlikely]] RecordPersistentMappings(*state);
+  if (state->arrays.AnyInClientMemory()) [[unlikely]] {
+    RecordIndexedClientArrays(*state, count, type, indices, instances, base_vertex);
+  }
 }
 
 inline void Before_glDrawArrays(GLenum, GLint first, GLsizei count) { BeforeArraysDraw(first, count, 1); }

@@ -53,7 +53,8 @@ void NoteFramebuffersDeleted(GLsizei n, const GLuint* framebuffers) {
 }
 
 void NoteContextCurrent() {
-  t_locals.draw_framebuffer = CurrentContextVersion() >= 2 ? static_cast<GLuint>(QueryInteger(GL_FRAMEBUFFER_BINDING)) : 0;
+  const bool gles2 = CurrentContextVersion() >= 2;
+  t_locals.draw_framebuffer = gles2 ? static_cast<GLuint>(QueryInteger(GL_FRAMEBUFFER_BINDING)) : 0;
 }
 
 void NoteSwapped() { t_locals.surface_drawn_since_swap = false; }
@@ -64,7 +65,8 @@ void CaptureFinalFrameIfDue() {
   const GLuint bound = CurrentContextVersion() >= 2 ? static_cast<GLuint>(QueryInteger(GL_FRAMEBUFFER_BINDING)) : 0;
   if (bound != 0) {
     if (bound == t_locals.framebuffer_drawn) CaptureDrawFramebuffer(true);
-  } else if (t_locals.surface_drawn_since_swap || (t_locals.surface_drawn_since_capture && SurfaceKeepsItsPixelsAfterSwap())) {
+  } else if (t_locals.surface_drawn_since_swap ||
+             (t_locals.surface_drawn_since_capture && SurfaceKeepsItsPixelsAfterSwap())) {
     CaptureSurface(true);
   }
   t_locals.framebuffer_drawn = 0;

@@ -3,10 +3,10 @@
 // initial-exec TLS block, so that a call loads one GOT entry and touches one
 // cache line for all of them (as separate variables, each had a GOT entry of
 // its own, four GOT lines on a draw's path, each fetched again after the
-// driver's draw emptied the caches: docs/benchmarks.md, "What a call
-// touches of data, in fewer lines"). What each means is said where it is kept: call_writer.h
-// (tracing, stream, state_stream), context_state.h (context_state) and
-// final_frame.h (the framebuffer marks).
+// driver's draw emptied the caches: docs/benchmarks.md, "What a call touches
+// of data, in fewer lines"). What each means is said where it is kept:
+// call_writer.h (tracing, stream, state_stream), context_state.h
+// (context_state) and final_frame.h (the framebuffer marks).
 
 #include <GLES2/gl2.h>
 
