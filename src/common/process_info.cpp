@@ -5,6 +5,8 @@
 
 #include <fstream>
 
+#include "common/shared_library.h"
+
 namespace strata {
 
 std::string ExecutablePath() {
@@ -15,7 +17,7 @@ std::string ExecutablePath() {
 
 std::vector<std::string> ProcessNames() {
   std::string path = ExecutablePath();
-  std::vector<std::string> names = {path.substr(path.rfind('/') + 1), program_invocation_short_name};
+  std::vector<std::string> names = {FileNameOf(path), program_invocation_short_name};
   // What a forked child that renamed itself (prctl PR_SET_NAME, as app launchers do) is called now.
   std::ifstream comm("/proc/self/comm");
   std::string kernel_name;
