@@ -253,9 +253,15 @@ def emit_trace_wrappers(model: registry.Model, rules: dict, uncovered: set) -> s
             # path first and straight: 118-128 bytes (two lines) for one to
             # three parameters, 139-170 (three) for four to six, each line
             # fetched again on every call (docs/architecture.md).
+            # A hot function's wrapper, and its recorder where that is its
+            # traced path (not a state call's), go to .text.hot, where the
+            # linker keeps them together: the calls around a draw then take a
+            # few pages of code, not one each (api/hot_functions.txt).
             aligned = "__attribute__((aligned(64))) " if state_call(f) else ""
-            lines += [f"__attribute__((noinline)) {f.return_type} Record_{f.name}({f.param_list()});",
-                      f"{aligned}{f.return_type} Trace_{f.name}({f.param_list()}) {{"]
+            hot = "__attribute__((hot)) " if f.hot else ""
+            record_hot = hot if not state_call(f) else ""
+            lines += [f"__attribute__((noinline)) {record_hot}{f.return_type} Record_{f.name}({f.param_list()});",
+                      f"{aligned}{hot}{f.return_type} Trace_{f.name}({f.param_list()}) {{"]
             if f.name in DECISION_POINTS:
                 lines.append("  DecisionPoint();")
             if f.name in SHADOWED:

@@ -3,7 +3,8 @@
 
 Run by CMake at build time; the output lives in the build tree only.
 
-  generate.py --gl-xml gl.xml --glx-xml glx.xml --egl-xml egl.xml [--system-libgl libGL.so.1] --out DIR
+  generate.py --gl-xml gl.xml --glx-xml glx.xml --egl-xml egl.xml [--system-libgl libGL.so.1]
+              --annotations annotations.txt --hot-functions hot_functions.txt --out DIR
 
 Writes under DIR:
   include/strata/api/types.h        C types of EGL and GLES, from the registries
@@ -358,6 +359,7 @@ def main() -> int:
     parser.add_argument("--egl-xml", required=True)
     parser.add_argument("--system-libgl", help="the system's libGL.so.1, whose exports Strata's libGL also exports")
     parser.add_argument("--annotations", required=True)
+    parser.add_argument("--hot-functions", required=True, help="hot_functions.txt: the functions given the first slots")
     parser.add_argument("--require-coverage", action="store_true",
                         help="fail when a core function has a pointer parameter without a capture rule")
     parser.add_argument("--out", required=True)
@@ -366,7 +368,11 @@ def main() -> int:
         if not os.path.isfile(path):
             print(f"generate.py: error: registry file not found: {path}", file=sys.stderr)
             return 1
-    model = registry.load(args.gl_xml, args.egl_xml)
+    try:
+        model = registry.load(args.gl_xml, args.egl_xml, registry.read_hot_functions(args.hot_functions))
+    except (OSError, ValueError) as error:
+        print(f"generate.py: error: {args.hot_functions}: {error}", file=sys.stderr)
+        return 1
     try:
         annotated = annotations.parse(args.annotations, model)
     except ValueError as error:

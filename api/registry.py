@@ -106,6 +106,7 @@ class Function:
     lengths: dict[str, str | None] = dataclasses.field(default_factory=dict)  # gl.xml's len per parameter
     return_class: str | None = None  # gl.xml's class of the returned object name
     return_group: str | None = None  # gl.xml's enum group of the returned value ("ErrorCode", ...)
+    hot: bool = False  # listed in hot_functions.txt: called around every draw
 
     def signature(self) -> str:
         params = ", ".join(p.decl for p in self.params) or "void"
@@ -129,7 +130,7 @@ class Function:
 
 @dataclasses.dataclass
 class Model:
-    functions: list[Function]  # sorted by name; the index is the dispatch slot
+    functions: list[Function]  # hot functions first (hot_functions.txt), then by name; the index is the dispatch slot
     types: list[str]  # C type declarations, in dependency order
     lengths: dict[tuple[str, str], str | None] = dataclasses.field(default_factory=dict)  # gl.xml's len per param
 
@@ -175,7 +176,14 @@ def _type_declarations(root: ET.Element, skip_defined_by_include: bool) -> list[
     return out
 
 
-def load(gl_xml: str, egl_xml: str) -> Model:
+def read_hot_functions(path: str) -> list[str]:
+    """The names in hot_functions.txt, in order (one a line; '#' starts a comment)."""
+    with open(path, encoding="utf-8") as f:
+        names = [line.split("#", 1)[0].strip() for line in f]
+    return [name for name in names if name]
+
+
+def load(gl_xml: str, egl_xml: str, hot_functions: list[str] = ()) -> Model:
     gl_root = ET.parse(gl_xml).getroot()
     egl_root = ET.parse(egl_xml).getroot()
     commands = {**_parse_commands(gl_root), **_parse_commands(egl_root)}
@@ -208,6 +216,13 @@ def load(gl_xml: str, egl_xml: str) -> Model:
                         add(name, api, label, ext.get("name"))
 
     types = ["/* GL */"] + _type_declarations(gl_root, False) + ["/* EGL */"] + _type_declarations(egl_root, True)
-    functions = sorted(selected.values(), key=lambda f: f.name)
+    unknown = [name for name in hot_functions if name not in selected]
+    if unknown or len(set(hot_functions)) != len(hot_functions):
+        raise ValueError("hot functions not in the registry's selection, or listed twice: "
+                         + ", ".join(unknown or sorted({n for n in hot_functions if hot_functions.count(n) > 1})))
+    rank = {name: i for i, name in enumerate(hot_functions)}
+    for name in rank:
+        selected[name].hot = True
+    functions = sorted(selected.values(), key=lambda f: (rank.get(f.name, len(rank)), f.name))
     lengths = {(f.name, p): l for f in functions for p, l in f.lengths.items()}
     return Model(functions, types, lengths)

@@ -6,7 +6,9 @@
 
 namespace strata::loader {
 
-struct DispatchTable {
+// Line-aligned: the hot functions' slots (api/hot_functions.txt) then share
+// as few lines as they can.
+struct alignas(64) DispatchTable {
   void* entries[api::kFunctionCount];
 };
 

@@ -4,6 +4,7 @@
 #include <GLES2/gl2.h>
 #include <dlfcn.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <string>
@@ -55,6 +56,7 @@ int PrintCoverage(bool as_json) {
       ++functions;
       if (!api::kCodec[slot].covered) missing.push_back(api::kFunctions[slot].name);
     }
+    std::sort(missing.begin(), missing.end(), [](const char* a, const char* b) { return std::strcmp(a, b) < 0; });
     total += static_cast<int>(missing.size());
     if (as_json) {
       json.Key(api::kApiBitNames[bit]).BeginObject().Key("functions").Int(functions).Key("uncovered").BeginArray();

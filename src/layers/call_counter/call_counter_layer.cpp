@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdio>
+#include <cstring>
 #include <vector>
 
 #include "common/env.h"
@@ -43,7 +44,8 @@ void PrintCounts() {
     total += n;
   }
   std::sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) {
-    return a.first != b.first ? a.first > b.first : a.second < b.second;
+    return a.first != b.first ? a.first > b.first
+                              : std::strcmp(strata::api::kFunctions[a.second].name, strata::api::kFunctions[b.second].name) < 0;
   });
   const char* path = strata::GetEnv("STRATA_CALL_COUNTER_OUTPUT");
   FILE* out = path ? std::fopen(path, "w") : stderr;

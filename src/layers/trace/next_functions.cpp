@@ -4,7 +4,8 @@
 
 namespace strata::trace {
 
-void* g_next_functions[api::kFunctionCount];
+// Line-aligned, as the loader's tables: the hot functions' slots share few lines.
+alignas(64) void* g_next_functions[api::kFunctionCount];
 
 capture::CaptureState& TraceCaptureState() {
   static capture::DriverCaptureState state(g_next_functions);

@@ -14,7 +14,7 @@ namespace strata::trace {
 // them to the trace layer. Hidden: every wrapper's tail call then jumps
 // through its slot directly, not through the address loaded from the GOT
 // first (-fvisibility=hidden does not reach an extern declaration).
-extern void* g_next_functions[api::kFunctionCount] __attribute__((visibility("hidden")));
+extern void* g_next_functions[api::kFunctionCount] __attribute__((visibility("hidden"), aligned(64)));
 
 inline void* NextFunction(int slot) { return g_next_functions[slot]; }
 
