@@ -55,9 +55,10 @@ class ClientArrays {
 
  private:
   void Recount(int slot);
-  ClientArray arrays_[kSlots];
+  // First: a tracer's draw reads it beside its own fields (ContextState).
   uint32_t in_client_memory_ = 0;  // bit per slot: enabled, in app memory, not null
   GLuint client_active_texture_ = 0;
+  ClientArray arrays_[kSlots];
 };
 
 // The lowest and highest of `count` indices of `type` at `data` (GL_UNSIGNED_BYTE,

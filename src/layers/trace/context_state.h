@@ -24,7 +24,7 @@ struct MappedRange {
   std::vector<uint8_t> recorded;
 };
 
-struct ContextState {
+struct alignas(64) ContextState {  // line-aligned: see persistent_mappings
   uint64_t id = 0;  // small number the trace uses for the context (1, 2, ...)
   uint64_t handle = 0;  // the EGLContext
   // Seen made (traced or not), and the context it was made to share objects
@@ -36,9 +36,12 @@ struct ContextState {
   uint32_t synthesized = 0;       // the trace session whose trace has a made-up creation of it (it existed before)
   uint32_t snapshot_session = 0;  // the trace session whose trace has its snapshot (attach_snapshot.h)
   int client_version = 2;
+  // Of `mapped`, those with GL_MAP_PERSISTENT_BIT. Every draw reads it and
+  // the first word of `arrays` (whether any array is in client memory): the
+  // two share the struct's first cache line.
+  int persistent_mappings = 0;
   capture::ClientArrays arrays;  // of vertex array object 0
-  std::map<GLuint, MappedRange> mapped;       // by buffer name
-  int persistent_mappings = 0;                // of `mapped`, those with GL_MAP_PERSISTENT_BIT
+  std::map<GLuint, MappedRange> mapped;  // by buffer name
 };
 
 // The state of the calling thread's current context, or nullptr
