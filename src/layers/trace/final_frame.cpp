@@ -53,8 +53,7 @@ void NoteFramebuffersDeleted(GLsizei n, const GLuint* framebuffers) {
 }
 
 void NoteContextCurrent() {
-  const bool gles2 = CurrentContextVersion() >= 2;
-  t_locals.draw_framebuffer = gles2 ? static_cast<GLuint>(QueryInteger(GL_FRAMEBUFFER_BINDING)) : 0;
+  t_locals.draw_framebuffer = BoundDrawFramebuffer();
 }
 
 void NoteSwapped() { t_locals.surface_drawn_since_swap = false; }
@@ -62,7 +61,7 @@ void NoteSwapped() { t_locals.surface_drawn_since_swap = false; }
 void CaptureFinalFrameIfDue() {
   if (!t_locals.surface_drawn_since_capture && t_locals.framebuffer_drawn == 0) return;
   if (!CaptureFinalFrame() || CurrentContextState() == nullptr || !Tracing()) return;
-  const GLuint bound = CurrentContextVersion() >= 2 ? static_cast<GLuint>(QueryInteger(GL_FRAMEBUFFER_BINDING)) : 0;
+  const GLuint bound = BoundDrawFramebuffer();
   if (bound != 0) {
     if (bound == t_locals.framebuffer_drawn) CaptureDrawFramebuffer(true);
   } else if (t_locals.surface_drawn_since_swap ||

@@ -150,9 +150,12 @@ void CaptureSurface(bool final_frame) {
 void CaptureDrawFramebuffer(bool final_frame) {
   GLint viewport[4] = {};
   Next<PFNGLGETINTEGERVPROC>(api::glGetIntegerv)(GL_VIEWPORT, viewport);
-  // The draw binding (the same enum in GLES 3); GLES 1 draws to the surface.
-  GLint framebuffer = CurrentContextVersion() >= 2 ? QueryInteger(GL_FRAMEBUFFER_BINDING) : 0;
-  ReadAndRecord(framebuffer, viewport[0], viewport[1], viewport[2], viewport[3], final_frame);
+  ReadAndRecord(static_cast<GLint>(BoundDrawFramebuffer()), viewport[0], viewport[1], viewport[2], viewport[3],
+                final_frame);
+}
+
+GLuint BoundDrawFramebuffer() {
+  return CurrentContextVersion() >= 2 ? static_cast<GLuint>(QueryInteger(GL_FRAMEBUFFER_BINDING)) : 0;
 }
 
 }  // namespace strata::trace

@@ -28,6 +28,9 @@ bool CaptureFinalFrame();
 void CaptureSurface(bool final_frame = false);
 // Captures the viewport of the current draw framebuffer (after a draw).
 void CaptureDrawFramebuffer(bool final_frame = false);
+// The framebuffer bound for drawing, asked below the tracer (the same enum in
+// GLES 3); 0, the surface, in GLES 1, which has no framebuffer objects.
+GLuint BoundDrawFramebuffer();
 
 // What the captures read with, for the tracer's other readers (a snapshot at
 // attach): a rectangle of a framebuffer (0: the surface) as RGBA8, bottom row
