@@ -14,6 +14,8 @@
 
 namespace strata::transport {
 
+struct StreamState;  // stream_handoff.h
+
 // Why a read with a limit gave up in the middle of a message.
 inline std::string PartialMessageText(const std::string& peer, size_t came, size_t n, int timeout_ms) {
   return peer + " sent " + std::to_string(came) + " of a message's " + std::to_string(n) +
@@ -114,6 +116,15 @@ class ByteStream {
   // some virtual machines, while a call's answer often comes in a few us.
   // Spends CPU to save latency; 0 (the default) never spins.
   virtual void SetReadSpin(int microseconds) { (void)microseconds; }
+
+  // For handing this end to another process (stream_handoff.h): duplicates
+  // of the descriptors that carry it and where it stands, so that the other
+  // process goes on exactly here. False where it cannot: bytes committed but
+  // not flushed, views held, a failed stream, or a kind that cannot move.
+  virtual bool ExportState(StreamState* state) const {
+    (void)state;
+    return false;
+  }
 
   // Ends the connection both ways and wakes a reader or writer blocked in another thread.
   virtual void Shutdown() = 0;

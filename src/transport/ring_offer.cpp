@@ -1,5 +1,6 @@
 #include "transport/ring_offer.h"
 
+#include <fcntl.h>
 #include <poll.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -14,6 +15,7 @@
 #include "transport/shm_ring.h"
 #include "transport/socket_stream.h"
 #include "transport/sockets.h"
+#include "transport/stream_handoff.h"
 
 namespace strata::transport {
 namespace {
@@ -120,6 +122,8 @@ class AcceptedUnixStream final : public ByteStream {
   const std::string& error() const override { return inner_ ? inner_->error() : error_; }
   int fd() const override { return inner_ ? inner_->fd() : fd_; }
   const char* kind() const override { return inner_ ? inner_->kind() : "socket"; }
+  // Only once decided: before its first read nobody knows what it is.
+  bool ExportState(StreamState* state) const override { return inner_ && inner_->ExportState(state); }
 
  private:
   ByteStream& Decided() {
@@ -204,10 +208,10 @@ class AcceptedUnixStream final : public ByteStream {
         if (fd >= 0) close(fd);
       }
     } else {
-      const int ring_socket = dup(fd_);
+      const int ring_socket = fcntl(fd_, F_DUPFD_CLOEXEC, 0);
       auto ring = ring_socket >= 0 ? RingStream::Adopt(ring_socket, peer_, GetU32(offer + 12), descriptors, &refusal)
                                    : nullptr;
-      if (ring_socket < 0) refusal = std::string("dup: ") + std::strerror(errno);
+      if (ring_socket < 0) refusal = std::string("cannot duplicate the socket: ") + std::strerror(errno);
       if (ring) {
         Answer(fd_, "");
         close(fd_);  // the ring holds its own descriptor for the socket
@@ -234,10 +238,10 @@ class AcceptedUnixStream final : public ByteStream {
 std::unique_ptr<ByteStream> OfferRing(int fd, const std::string& peer, RingUse use, int timeout_ms,
                                       std::string* error) {
   if (use == RingUse::kNever) return std::make_unique<SocketStream>(fd, peer);
-  const int ring_socket = dup(fd);
+  const int ring_socket = fcntl(fd, F_DUPFD_CLOEXEC, 0);
   std::string why;
   auto ring = ring_socket >= 0 ? RingStream::Create(ring_socket, peer, kDefaultRingBytes, &why) : nullptr;
-  if (ring_socket < 0) why = std::string("dup: ") + std::strerror(errno);
+  if (ring_socket < 0) why = std::string("cannot duplicate the socket: ") + std::strerror(errno);
   if (!ring) {
     if (use == RingUse::kRequired) {
       close(fd);
@@ -278,23 +282,7 @@ std::unique_ptr<ByteStream> OfferRing(int fd, const std::string& peer, RingUse u
 }
 
 bool SendOffer(int fd, std::span<const uint8_t> offer, std::span<const int> descriptors) {
-  iovec io{const_cast<uint8_t*>(offer.data()), offer.size()};
-  std::vector<char> control(CMSG_SPACE(descriptors.size_bytes()));
-  msghdr message{};
-  message.msg_iov = &io;
-  message.msg_iovlen = 1;
-  message.msg_control = control.data();
-  message.msg_controllen = control.size();
-  cmsghdr* c = CMSG_FIRSTHDR(&message);
-  c->cmsg_level = SOL_SOCKET;
-  c->cmsg_type = SCM_RIGHTS;
-  c->cmsg_len = CMSG_LEN(descriptors.size_bytes());
-  std::memcpy(CMSG_DATA(c), descriptors.data(), descriptors.size_bytes());
-  ssize_t sent;
-  do {
-    sent = sendmsg(fd, &message, MSG_NOSIGNAL);
-  } while (sent < 0 && errno == EINTR);
-  return sent == static_cast<ssize_t>(offer.size());
+  return SendWithDescriptors(fd, offer, descriptors);
 }
 
 std::unique_ptr<ByteStream> AcceptRingOrSocket(int fd, std::string peer) {

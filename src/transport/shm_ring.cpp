@@ -16,6 +16,8 @@
 #include <cstring>
 
 #include "transport/deadline.h"
+#include "transport/spin_wait.h"
+#include "transport/stream_handoff.h"
 
 namespace strata::transport {
 namespace {
@@ -39,12 +41,6 @@ void Store(uint32_t* word, uint32_t value) { std::atomic_ref<uint32_t>(*word).st
 void Signal(int fd) {
   const uint64_t one = 1;
   [[maybe_unused]] ssize_t n = write(fd, &one, sizeof one);  // a full counter (EAGAIN) wakes as well
-}
-
-void Pause() {
-#if defined(__x86_64__) || defined(__i386__)
-  __builtin_ia32_pause();
-#endif
 }
 
 bool IsEventFd(int fd) {
@@ -141,6 +137,28 @@ std::unique_ptr<RingStream> RingStream::Adopt(int socket_fd, std::string peer, u
   return stream;
 }
 
+void RingStream::ResumeAt(uint32_t read_position, uint32_t write_position) {
+  read_pos_ = released_ = read_position;
+  write_pos_ = published_ = write_position;
+}
+
+bool RingStream::ExportState(StreamState* state) const {
+  if (broken() || holding_ || reserved_ != 0 || write_pos_ != published_) return false;
+  StreamState out;
+  out.kind = StreamState::Kind::kRing;
+  out.peer = peer_;
+  out.ring_bytes = size_;
+  out.read_position = read_pos_;
+  out.write_position = write_pos_;
+  out.descriptors.push_back(fcntl(socket_fd_, F_DUPFD_CLOEXEC, 0));
+  for (int fd : descriptors_) out.descriptors.push_back(fcntl(fd, F_DUPFD_CLOEXEC, 0));
+  for (int fd : out.descriptors) {
+    if (fd < 0) return false;  // out's destructor closes the others
+  }
+  *state = std::move(out);
+  return true;
+}
+
 bool RingStream::Map(int memory_fd, bool client, std::string* error) {
   control_ = mmap(nullptr, kControlBytes, PROT_READ | PROT_WRITE, MAP_SHARED, memory_fd, 0);
   if (control_ == MAP_FAILED) {
@@ -187,13 +205,7 @@ template <typename Ready>
 ByteStream::ReadResult RingStream::Wait(Ready ready, uint32_t* sleeping, int wake_fd, int timeout_ms,
                                         int64_t spin_ns) {
   const auto start = Clock::now();
-  if (spin_ns > 0) {
-    const auto until = start + std::chrono::nanoseconds(spin_ns);
-    do {
-      if (ready()) return ReadResult::kOk;
-      Pause();
-    } while (Clock::now() < until);
-  }
+  if (SpinWhileUseful(ready, spin_ns)) return ReadResult::kOk;
   for (;;) {
     Store(sleeping, 1);
     // Looked at after saying so: the writer either sees the word or wrote
@@ -425,17 +437,10 @@ const uint8_t* RingStream::View(size_t n) {
     // While the bytes keep coming the writer is in the middle of them: stay
     // awake until they stop for a spin's length (a sleeper is woken across
     // CPUs, which costs more than a large write's remaining pieces).
-    uint32_t seen = Load(in_.head);
-    auto moved = Clock::now();
-    while (!enough() && read_spin_ns_ > 0) {
-      Pause();
-      const uint32_t head = Load(in_.head);
-      if (head != seen) {
-        seen = head;
-        moved = Clock::now();
-      } else if (Clock::now() - moved > std::chrono::nanoseconds(read_spin_ns_)) {
-        break;
-      }
+    for (uint32_t seen = Load(in_.head); !enough();) {
+      const auto moved = [&] { return enough() || Load(in_.head) != seen; };
+      if (!SpinWhileUseful(moved, read_spin_ns_)) break;
+      seen = Load(in_.head);
     }
     if (enough()) continue;
     if (Wait(enough, in_.reader_sleeping, in_.data_ready_fd, -1, 0) != ReadResult::kOk) {

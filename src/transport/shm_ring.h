@@ -49,6 +49,9 @@ class RingStream final : public ByteStream {
   // (also when it fails).
   static std::unique_ptr<RingStream> Adopt(int socket_fd, std::string peer, uint32_t ring_bytes,
                                            const int (&descriptors)[kRingDescriptorCount], std::string* error);
+  // After Adopt, in a process that takes over an end another process
+  // started (stream_handoff.h): where that end had read and written to.
+  void ResumeAt(uint32_t read_position, uint32_t write_position);
   ~RingStream() override;
   RingStream(const RingStream&) = delete;
   RingStream& operator=(const RingStream&) = delete;
@@ -74,6 +77,7 @@ class RingStream final : public ByteStream {
   size_t ViewLimit() const override { return size_ / 2; }
   bool HasBufferedInput() const override;
   void SetReadSpin(int microseconds) override { read_spin_ns_ = static_cast<int64_t>(microseconds) * 1000; }
+  bool ExportState(StreamState* state) const override;
   void Shutdown() override;
   const std::string& error() const override { return error_; }
   int fd() const override { return socket_fd_; }

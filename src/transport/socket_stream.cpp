@@ -1,5 +1,6 @@
 #include "transport/socket_stream.h"
 
+#include <fcntl.h>
 #include <poll.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -12,7 +13,9 @@
 #include <cstring>
 
 #include "transport/deadline.h"
+#include "transport/spin_wait.h"
 #include "transport/sockets.h"
+#include "transport/stream_handoff.h"
 
 namespace strata::transport {
 namespace {
@@ -25,7 +28,27 @@ constexpr size_t kInputBufferSize = 64 * 1024;
 
 SocketStream::SocketStream(int fd, std::string peer) : fd_(fd), peer_(std::move(peer)) {}
 
+SocketStream::SocketStream(int fd, std::string peer, std::vector<uint8_t> read_ahead)
+    : fd_(fd), peer_(std::move(peer)) {
+  if (read_ahead.empty()) return;
+  input_ = std::make_unique_for_overwrite<uint8_t[]>(std::max(read_ahead.size(), kInputBufferSize));
+  std::memcpy(input_.get(), read_ahead.data(), read_ahead.size());
+  input_end_ = read_ahead.size();
+}
+
 SocketStream::~SocketStream() { close(fd_); }
+
+bool SocketStream::ExportState(StreamState* state) const {
+  if (send_failed_ || output_committed_ != 0 || output_reserved_ != 0 || shut_down_.load()) return false;
+  StreamState out;
+  out.kind = StreamState::Kind::kSocket;
+  out.peer = peer_;
+  out.descriptors.push_back(fcntl(fd_, F_DUPFD_CLOEXEC, 0));
+  if (out.descriptors[0] < 0) return false;
+  out.read_ahead.assign(input_.get() + input_begin_, input_.get() + input_end_);
+  *state = std::move(out);
+  return true;
+}
 
 uint8_t* SocketStream::Reserve(size_t n) {
   if (output_committed_ + n > output_capacity_) {
@@ -95,16 +118,12 @@ ByteStream::ReadResult SocketStream::ReadFullyWithin(void* data, size_t n, int t
 }
 
 ssize_t SocketStream::ReceiveSome(void* data, size_t n) {
-  if (spin_ns_ > 0) {
-    const auto until = std::chrono::steady_clock::now() + std::chrono::nanoseconds(spin_ns_);
-    do {
-      const ssize_t got = recv(fd_, data, n, MSG_DONTWAIT);
-      if (got >= 0 || (errno != EAGAIN && errno != EWOULDBLOCK)) return got;
-#if defined(__x86_64__) || defined(__i386__)
-      __builtin_ia32_pause();
-#endif
-    } while (std::chrono::steady_clock::now() < until);
-  }
+  ssize_t got = -1;
+  const auto received = [&] {
+    got = recv(fd_, data, n, MSG_DONTWAIT);
+    return got >= 0 || (errno != EAGAIN && errno != EWOULDBLOCK);
+  };
+  if (SpinWhileUseful(received, spin_ns_)) return got;
   return recv(fd_, data, n, 0);
 }
 

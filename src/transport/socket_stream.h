@@ -7,6 +7,7 @@
 #include <atomic>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "transport/byte_stream.h"
 
@@ -17,6 +18,9 @@ class SocketStream final : public ByteStream {
   // Takes `fd`, a connected blocking socket, and closes it when destroyed
   // (without flushing). `peer` names the other end in errors: "renderer at unix:@x".
   SocketStream(int fd, std::string peer);
+  // The same, going on from another process's end (stream_handoff.h):
+  // `read_ahead` is what it had read from the socket and not yet consumed.
+  SocketStream(int fd, std::string peer, std::vector<uint8_t> read_ahead);
   ~SocketStream() override;
   SocketStream(const SocketStream&) = delete;
   SocketStream& operator=(const SocketStream&) = delete;
@@ -29,6 +33,7 @@ class SocketStream final : public ByteStream {
   bool ReadFully(void* data, size_t n) override;
   ReadResult ReadFullyWithin(void* data, size_t n, int timeout_ms) override;
   bool HasBufferedInput() const override { return input_begin_ < input_end_; }
+  bool ExportState(StreamState* state) const override;
   void Shutdown() override;
   void SetReadSpin(int microseconds) override { spin_ns_ = static_cast<int64_t>(microseconds) * 1000; }
   const std::string& error() const override { return error_; }
