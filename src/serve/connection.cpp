@@ -12,8 +12,6 @@
 #include "stream/record_format.h"
 #include "stream/record_reader.h"
 #include "stream/wire.h"
-#include "transport/deadline.h"
-#include "transport/token.h"
 
 namespace strata::serve {
 namespace {
@@ -21,9 +19,6 @@ namespace {
 namespace wire = stream::wire;
 using stream::RecordType;
 
-constexpr char kOurFeatures[] = "records-v1,replies-v1,frames-v1,bulk-v1";
-// A client that connects and says nothing must not hold a thread for long.
-constexpr int kHandshakeTimeoutMs = 10000;
 constexpr int kNextMessageSpinMicroseconds = 200;
 // How far ahead of the record being run its message is fetched into the cache.
 constexpr size_t kPrefetchBytes = 256;
@@ -41,125 +36,19 @@ stream::FramebufferImage FrameOfSwap(const stream::DecodedCall& swap, int width,
 
 }  // namespace
 
-Connection::Connection(ServeContext& context, std::unique_ptr<transport::ByteStream> stream, transport::Peer peer)
-    : context_(context), stream_(std::move(stream)), peer_(std::move(peer)) {}
+Connection::Connection(ServeContext& context, std::unique_ptr<transport::ByteStream> stream,
+                       std::shared_ptr<Session> session, wire::Hello answer)
+    : context_(context), stream_(std::move(stream)), session_(std::move(session)), answer_(std::move(answer)) {}
 
 Connection::~Connection() = default;
 
-bool Connection::SendHello(const wire::Hello& hello) {
-  std::vector<uint8_t> bytes = wire::EncodeHello(wire::kRendererMagic, hello);
-  stream_->Write(bytes.data(), bytes.size());
-  return stream_->Flush();
-}
-
-void Connection::Refuse(const std::string& why, const std::string& program, const std::string& pid) {
-  wire::Hello answer;
-  answer.values["status"] = "refused";
-  answer.values["message"] = why;
-  SendHello(answer);
-  Log("refused " + program + " (pid " + pid + ", " + peer_.description + "): " + why);
-}
-
-bool Connection::Handshake() {
-  // The whole handshake, header and body, within the limit: a peer that
-  // sends part of one and goes quiet must not hold this thread.
-  const transport::Deadline deadline(kHandshakeTimeoutMs);
-  // `header`: a peer closing before the first byte is a probe (a port scan,
-  // a client that gave up), dropped without a word.
-  auto read_within_limit = [&](void* data, size_t n, bool header) {
-    const auto got = stream_->ReadFullyWithin(data, n, deadline.LeftMs());
-    if (got == transport::ByteStream::ReadResult::kTimeout) {
-      Log("dropped " + peer_.description + ": no handshake within " + std::to_string(kHandshakeTimeoutMs / 1000) +
-          " s" + (stream_->error().empty() ? "" : " (" + stream_->error() + ")"));
-    } else if (got != transport::ByteStream::ReadResult::kOk && !(header && got == transport::ByteStream::ReadResult::kClosed)) {
-      Log("dropped " + peer_.description + ": " + stream_->error());
-    }
-    return got == transport::ByteStream::ReadResult::kOk;
-  };
-  uint8_t header[wire::kHelloHeaderBytes];
-  if (!read_within_limit(header, sizeof header, true)) return false;
-  uint32_t version = 0, body_size = 0;
-  std::string problem;
-  if (!wire::DecodeHelloHeader(header, wire::kClientMagic, &version, &body_size, &problem)) {
-    Log("dropped " + peer_.description + ": " + problem);
-    return false;
-  }
-  std::vector<uint8_t> body(body_size);
-  wire::Hello hello;
-  if (!read_within_limit(body.data(), body.size(), false)) return false;
-  const bool decoded = wire::DecodeHelloBody(body, &hello, &problem);
-  const std::string* program_value = hello.Find("program");
-  const std::string program = program_value ? program_value->substr(0, 200) : "unnamed client";
-  // The kernel's word for a Unix peer's pid; a TCP client's own.
-  const std::string* pid_value = hello.Find("pid");
-  const std::string pid = peer_.is_unix ? std::to_string(peer_.pid) : pid_value ? pid_value->substr(0, 20) : "?";
-  if (!decoded) {
-    Refuse(problem, program, pid);
-    return false;
-  }
-  if (version != wire::kProtocolVersion) {
-    Refuse("the client speaks protocol version " + std::to_string(version) + ", this renderer version " +
-               std::to_string(wire::kProtocolVersion),
-           program, pid);
-    return false;
-  }
-  if (std::string why = CheckClient(peer_, hello, context_.auth); !why.empty()) {
-    Refuse(why, program, pid);
-    return false;
-  }
-  const std::string* role = hello.Find("role");
-  wire::Hello answer;
-  if (role != nullptr && *role == "process") {
-    const std::string* functions = hello.Find("functions");
-    if (functions == nullptr || functions->empty()) {
-      Refuse("the handshake names no function table", program, pid);
-      return false;
-    }
-    const std::string* theirs = hello.Find("features");
-    const std::string features = wire::CommonFeatures(kOurFeatures, theirs ? *theirs : "");
-    ClientInfo client{program, std::strtoll(pid.c_str(), nullptr, 10), peer_.description};
-    const std::string id = context_.sessions.NewId();
-    std::unique_ptr<Recorder> recorder;
-    if (!context_.record_dir.empty()) {
-      std::string error;
-      recorder = Recorder::Create(context_.record_dir, program, client.pid, id, *functions, &error);
-      if (!recorder) Log("--record: " + error + "; serving " + program + " without recording");
-    }
-    const std::string recording = recorder ? ", recording to " + recorder->path() : "";
-    std::string key, error;
-    if (!transport::NewToken(&key, &error)) {
-      Refuse(error, program, pid);
-      return false;
-    }
-    session_ = std::make_shared<Session>(id, key, client, *functions, features, *context_.driver,
-                                         std::move(recorder), context_.display, context_.client_memory);
-    context_.sessions.Add(session_);
-    Log("client joined: " + client.Describe() + ", session " + id + recording);
-    answer.values["session"] = session_->id();
-    answer.values["session_key"] = session_->key();
-  } else if (role != nullptr && *role == "thread") {
-    const std::string* id = hello.Find("session");
-    const std::string* key = hello.Find("session_key");
-    std::string error;
-    if (id == nullptr || key == nullptr) {
-      Refuse("a thread must name its session and session_key", program, pid);
-      return false;
-    }
-    session_ = context_.sessions.Join(*id, *key, &error);
-    if (!session_) {
-      Refuse(error, program, pid);
-      return false;
-    }
-  } else {
-    Refuse("unknown role '" + (role ? role->substr(0, 40) : std::string()) + "' (process or thread)", program, pid);
-    return false;
-  }
-  answer.values["status"] = "ok";
-  answer.values["features"] = session_->features();
+bool Connection::Begin() {
   bulk_allowed_ = wire::HasFeature(session_->features(), wire::kFeatureBulk);
   thread_ = session_->NewThread();
   session_->Attach(stream_.get());
-  if (!SendHello(answer)) {
+  std::vector<uint8_t> bytes = wire::EncodeHello(wire::kRendererMagic, answer_);
+  stream_->Write(bytes.data(), bytes.size());
+  if (!stream_->Flush()) {
     session_->Detach(stream_.get(), "lost during the handshake: " + stream_->error());
     session_.reset();
     return false;
@@ -168,7 +57,7 @@ bool Connection::Handshake() {
 }
 
 void Connection::Run() {
-  if (Handshake()) {
+  if (Begin()) {
     // The client's next call after an answer comes within microseconds
     // when it is querying state: wait for it awake (byte_stream.h).
     stream_->SetReadSpin(kNextMessageSpinMicroseconds);

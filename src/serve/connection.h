@@ -8,7 +8,6 @@
 #include <string>
 
 #include "host/host_driver.h"
-#include "serve/auth.h"
 #include "serve/frame_display.h"
 #include "serve/session.h"
 #include "stream/bulk_blobs.h"
@@ -16,18 +15,16 @@
 #include "stream/call_decoder.h"
 #include "stream/call_encoder.h"
 #include "transport/byte_stream.h"
-#include "transport/listener.h"
+#include "stream/wire.h"
 
 namespace strata::serve {
 
-// What every connection shares with the server.
+// What every connection of a worker shares.
 struct ServeContext {
   const host::HostDriver* driver = nullptr;
-  AuthPolicy auth;
   std::string record_dir;  // empty: no --record
   FrameDisplay* display = nullptr;  // --display
   uint64_t client_memory = 0;       // --client-memory (0: no limit)
-  SessionTable sessions;
 };
 
 // The largest message a client may send (a texture upload of 8192x8192 RGBA
@@ -37,10 +34,14 @@ inline constexpr uint32_t kMaxMessageBytes = 512u << 20;
 
 class Connection {
  public:
-  Connection(ServeContext& context, std::unique_ptr<transport::ByteStream> stream, transport::Peer peer);
+  // A client's connection the listener handed over with its hello accepted
+  // (worker_channel.h): `answer` goes to the client first, then its messages
+  // run in `session`.
+  Connection(ServeContext& context, std::unique_ptr<transport::ByteStream> stream, std::shared_ptr<Session> session,
+             stream::wire::Hello answer);
   ~Connection();
 
-  // Handshake, then messages until the client leaves or is closed. On the
+  // The answer, then messages until the client leaves or is closed. On the
   // connection's own thread.
   void Run();
   // From any thread: wakes Run() and makes it end.
@@ -48,9 +49,8 @@ class Connection {
   bool done() const { return done_.load(); }
 
  private:
-  bool Handshake();
-  void Refuse(const std::string& why, const std::string& program, const std::string& pid);
-  bool SendHello(const stream::wire::Hello& hello);
+  // Joins the session and sends the answer; false when the client is gone.
+  bool Begin();
   // False with *problem for input that closes the client.
   bool HandleMessage(std::span<const uint8_t> message, std::string* problem);
   // After each call ran: its reply (and a window's frame) into this
@@ -74,8 +74,8 @@ class Connection {
 
   ServeContext& context_;
   std::unique_ptr<transport::ByteStream> stream_;
-  const transport::Peer peer_;
   std::shared_ptr<Session> session_;
+  const stream::wire::Hello answer_;
   uint32_t thread_ = 0;
   stream::DecodedCall stored_;
   std::vector<uint8_t> message_;

@@ -1,15 +1,21 @@
 #include "serve/log.h"
 
-#include <cstdio>
-#include <mutex>
+#include <unistd.h>
+
+#include <cerrno>
 
 namespace strata::serve {
 
 void Log(const std::string& line) {
-  static std::mutex mu;
-  std::lock_guard lock(mu);
-  std::fprintf(stderr, "strata serve: %s\n", line.c_str());
-  std::fflush(stderr);
+  // One write a line: the listener and its workers share the descriptor,
+  // and a line must not be cut by another process's.
+  const std::string text = "strata serve: " + line + "\n";
+  for (size_t at = 0; at < text.size();) {
+    const ssize_t n = write(STDERR_FILENO, text.data() + at, text.size() - at);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return;
+    at += static_cast<size_t>(n);
+  }
 }
 
 }  // namespace strata::serve

@@ -1,6 +1,6 @@
 #pragma once
 // The renderer's log: one line per event on stderr, whole lines even when
-// many connection threads write at once.
+// many connection threads and worker processes write at once.
 
 #include <string>
 

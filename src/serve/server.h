@@ -1,7 +1,11 @@
 #pragma once
-// `strata serve`: the remote renderer. Listens on one or more addresses,
-// hands each client connection a thread of its own (connection.h) and each
-// client process a session of its own (session.h). docs/remote.md.
+// `strata serve`: the remote renderer's listener. It never loads a GL
+// driver: it listens on one or more addresses, reads and checks each
+// client's hello (handshake.h), and hands the client's connections to a
+// worker process of its own (worker.h, worker_pool.h): one per client
+// process, so that contexts of different clients run in parallel even on
+// drivers that serialise one process's contexts, and a crash in the driver
+// ends one client. docs/remote.md.
 
 #include <sys/types.h>
 
@@ -13,12 +17,13 @@ namespace strata::serve {
 
 struct ServeOptions {
   std::vector<std::string> listen;  // unix:@NAME, unix:/PATH, tcp:HOST:PORT
-  std::string strata_lib_dir;       // Strata's own libraries, never taken as the driver
   std::string record_dir;           // --record: one trace per client process
   std::vector<uid_t> allow_uids;    // Unix clients besides our own uid
   std::string token_file;           // written (0600) when a TCP address is listened on
   bool display = false;             // --display: client windows' frames shown here too
   uint64_t client_memory = 0;       // --client-memory: GL storage each client may hold (0: no limit)
+  uint64_t worker_memory = 0;       // --worker-memory: each worker's RLIMIT_DATA (0: no limit)
+  size_t idle_workers = 2;          // --idle-workers: started ahead of clients
 };
 
 // The default address: unix:@strata-render-<uid> (abstract, so nothing to clean up).
@@ -28,8 +33,9 @@ std::string DefaultTokenFile();
 
 class Server {
  public:
-  // Loads the host driver, opens every listener and, for TCP, writes the
-  // token. Null with one line in *error.
+  // Opens every listener, writes the token for TCP, and starts the first
+  // workers, waiting until one is ready: a driver or display the workers
+  // cannot use is an error here. Null with one line in *error.
   static std::unique_ptr<Server> Open(const ServeOptions& options, std::string* error);
   ~Server();
   Server(const Server&) = delete;
@@ -40,8 +46,8 @@ class Server {
   // Empty unless a TCP address is listened on.
   const std::string& token_file() const;
 
-  // Accepts and serves clients until Stop(); then ends every client, waits
-  // for their threads and returns.
+  // Accepts and hands over clients until Stop(); then stops the workers
+  // (which end their clients) and returns once they have ended.
   void Run();
   // Async-signal-safe: for SIGINT/SIGTERM handlers.
   void Stop();

@@ -5,7 +5,6 @@
 #include "serve/frame_display.h"
 #include "serve/log.h"
 #include "stream/wire.h"
-#include "transport/token.h"
 
 namespace strata::serve {
 
@@ -95,46 +94,6 @@ void Session::Close(const std::string& reason) {
 bool Session::closed() const {
   std::lock_guard lock(links_mu_);
   return closed_;
-}
-
-std::string SessionTable::NewId() {
-  std::lock_guard lock(mu_);
-  return std::to_string(++next_id_);
-}
-
-void SessionTable::Add(const std::shared_ptr<Session>& session) {
-  std::lock_guard lock(mu_);
-  std::erase_if(sessions_, [](const auto& entry) { return entry.second.expired(); });
-  sessions_[session->id()] = session;
-}
-
-std::shared_ptr<Session> SessionTable::Join(const std::string& id, const std::string& key, std::string* error) {
-  std::shared_ptr<Session> session;
-  {
-    std::lock_guard lock(mu_);
-    auto it = sessions_.find(id);
-    if (it != sessions_.end()) session = it->second.lock();
-  }
-  if (!session || session->closed()) {
-    *error = "no live session '" + id + "' (its process's connections have all ended)";
-    return nullptr;
-  }
-  if (!transport::TokensEqual(key, session->key())) {
-    *error = "wrong session key for session " + id;
-    return nullptr;
-  }
-  return session;
-}
-
-void SessionTable::CloseAll(const std::string& reason) {
-  std::vector<std::shared_ptr<Session>> live;
-  {
-    std::lock_guard lock(mu_);
-    for (auto& [id, weak] : sessions_) {
-      if (auto session = weak.lock()) live.push_back(std::move(session));
-    }
-  }
-  for (auto& session : live) session->Close(reason);
 }
 
 }  // namespace strata::serve

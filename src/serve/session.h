@@ -1,9 +1,10 @@
 #pragma once
-// One client process: its own executor, so its own namespace of objects (a
-// client can name only what it made; share groups stay inside the process),
-// and its own stand-in surfaces. Its threads join it over connections of
-// their own; their calls run one at a time under the session's mutex, since
-// the executor is not thread-safe.
+// One client process, in the worker process that serves it: its own
+// executor, so its own namespace of objects (a client can name only what it
+// made; share groups stay inside the process), and its own stand-in
+// surfaces. Its threads join it over connections of their own; their calls
+// run one at a time under the session's mutex, since the executor is not
+// thread-safe.
 
 #include <cstdint>
 #include <functional>
@@ -104,22 +105,6 @@ class Session {
   uint32_t next_thread_ = 0;
   bool closed_ = false;
   std::string close_reason_, last_end_;
-};
-
-// The live sessions, for threads that join theirs by id and key.
-class SessionTable {
- public:
-  std::string NewId();
-  void Add(const std::shared_ptr<Session>& session);
-  // The session, or null (with *error) for an unknown or ended id or a wrong key.
-  std::shared_ptr<Session> Join(const std::string& id, const std::string& key, std::string* error);
-  // Ends every session (the renderer stops).
-  void CloseAll(const std::string& reason);
-
- private:
-  std::mutex mu_;
-  uint64_t next_id_ = 0;
-  std::map<std::string, std::weak_ptr<Session>> sessions_;
 };
 
 }  // namespace strata::serve

@@ -12,6 +12,7 @@
 #include "common/byte_size.h"
 #include "serve/log.h"
 #include "serve/server.h"
+#include "serve/worker.h"
 #include "tools/command.h"
 #include "tools/command_line.h"
 #include "tools/install_paths.h"
@@ -23,9 +24,12 @@ constexpr char kUsage[] = R"(usage: strata serve [options]
 
 The remote renderer: clients whose EGL/GLES driver is Strata's remote one
 (STRATA_REMOTE=ADDRESS) send their calls here, where they run on this
-machine's driver. Each client process gets a session of its own (its objects
-are its own); each of its threads a connection and a host thread of its own.
-Window surfaces become pbuffers; their frames go back to the client.
+machine's driver. Each client process is served by a worker process of its
+own (its objects are its own, its contexts run beside other clients', and a
+crash in the driver ends that client alone); each of its threads gets a
+connection and a host thread of its own. Window surfaces become pbuffers;
+their frames go back to the client. The listening process itself never
+loads the GL driver.
 
 options:
   --listen ADDRESS     where clients connect (repeatable): unix:@NAME,
@@ -49,11 +53,26 @@ options:
                        a call past it gets GL_OUT_OF_MEMORY and does not
                        reach the driver (default: half this machine's
                        memory; 0: no limit)
+  --worker-memory SIZE the data segment each worker process may have
+                       (RLIMIT_DATA: heap and private mappings, the driver's
+                       included); past it the driver's allocations fail in
+                       that worker alone (default: no limit)
+  --idle-workers N     worker processes started ahead of clients, their
+                       driver loaded, so that a client's first call does
+                       not wait for it (default 2; 0: each client waits for
+                       its own; one is always started at first, to check
+                       that workers can run)
   -h, --help           show this help
 
 It logs one line when ready, one per client joining and leaving (with the
-reason) and one per refused client, on stderr. SIGINT or SIGTERM ends every
-client and stops it.
+reason: a worker that was killed or crashed is named with its signal) and
+one per refused client, on stderr. SIGINT or SIGTERM ends every client and
+stops it. A worker process under memory pressure is the kernel's first
+choice to end (its oom_score_adj is 500), not the listener.
+
+internal:
+  --worker             run as one of the renderer's worker processes (the
+                       renderer starts these itself, on its control socket)
 
 exit status: 0 stopped by a signal, 1 could not start, 2 bad usage.
 )";
@@ -81,6 +100,7 @@ int ServeCommandMain(int argc, char** argv) {
   serve::ServeOptions options;
   uint64_t client_memory = 0;
   bool client_memory_given = false;
+  bool worker = false;
   auto usage_error = [](const std::string& message) {
     std::fprintf(stderr, "strata serve: error: %s\n\n%s", message.c_str(), kUsage);
     return 2;
@@ -88,7 +108,8 @@ int ServeCommandMain(int argc, char** argv) {
   CommandLine args("strata serve", kUsage,
                    {{"help", 'h', false}, {"listen", 0, true}, {"allow-uid", 0, true}, {"token-file", 0, true},
                     {"record", 0, true}, {"driver-egl", 0, true}, {"driver-glesv2", 0, true},
-                    {"driver-glesv1", 0, true}, {"display", 0, false}, {"client-memory", 0, true}},
+                    {"driver-glesv1", 0, true}, {"display", 0, false}, {"client-memory", 0, true},
+                    {"worker-memory", 0, true}, {"idle-workers", 0, true}, {"worker", 0, false}},
                    argc, argv);
   while (args.Next()) {
     const std::string value = args.value() ? args.value() : "";
@@ -122,6 +143,19 @@ int ServeCommandMain(int argc, char** argv) {
         return usage_error("--client-memory takes a size (1073741824, 512M, 4G), not '" + value + "'");
       }
       client_memory_given = true;
+    } else if (args.Is("worker-memory")) {
+      if (!ParseByteSize(value, &options.worker_memory)) {
+        return usage_error("--worker-memory takes a size (1073741824, 512M, 4G), not '" + value + "'");
+      }
+    } else if (args.Is("idle-workers")) {
+      char* end = nullptr;
+      const unsigned long n = std::strtoul(value.c_str(), &end, 10);
+      if (value.empty() || *end != '\0' || n > 64) {
+        return usage_error("--idle-workers takes a number from 0 to 64, not '" + value + "'");
+      }
+      options.idle_workers = n;
+    } else if (args.Is("worker")) {
+      worker = true;
     }
   }
   if (args.failed()) return 2;
@@ -136,7 +170,15 @@ int ServeCommandMain(int argc, char** argv) {
       return 1;
     }
   }
-  options.strata_lib_dir = StrataLibraryDirectory();
+  if (worker) {
+    serve::WorkerOptions worker_options;
+    worker_options.strata_lib_dir = StrataLibraryDirectory();
+    worker_options.record_dir = options.record_dir;
+    worker_options.display = options.display;
+    worker_options.client_memory = options.client_memory;
+    worker_options.process_memory = options.worker_memory;
+    return serve::RunWorker(worker_options);
+  }
 
   std::string error;
   auto server = serve::Server::Open(options, &error);
