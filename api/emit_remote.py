@@ -169,9 +169,15 @@ def _result(f: registry.Function) -> str:
 
 
 def _failed(f: registry.Function) -> str:
-    """What a call returns when the renderer is gone."""
-    # EGL_FALSE, EGL_NO_*, 0: LostCall has set the EGL error.
+    """What a call returns when it fails before reaching the renderer (the EGL error set already)."""
     return "return;" if f.return_type == "void" else "return {};"
+
+
+def _lost(f: registry.Function) -> str:
+    """What a call does when the renderer is gone (remote/connection.h, LostCall)."""
+    if f.return_type == "void":
+        return f"LostCall(api::{f.name}); return;"
+    return f"return LostResult<{f.return_type}>(api::{f.name});"
 
 
 # Creating calls whose names the client makes (remote/client_names.h): a
@@ -318,8 +324,7 @@ def emit_remote_functions(model: registry.Model, rules: dict, uncovered: set) ->
                  f"return reinterpret_cast<{f.pointer_type()}>(strata_native)({args});",
                  # Any other call sends the held ones first (ThreadConnection does).
                  "  Connection* strata_c = " + ("ThreadConnectionHolding();" if deferrable else "ThreadConnection();"),
-                 f"  if (strata_c == nullptr) {{ LostCall({'true' if f.name.startswith('egl') else 'false'}); "
-                 f"{_failed(f)} }}"]
+                 f"  if (strata_c == nullptr) {{ {_lost(f)} }}"]
         if f.name in ANSWERED_ON_CLIENT:
             if returns:
                 lines.append(f"  if ({f.return_type} strata_answer; Answer_{f.name}(*strata_c, "
@@ -392,7 +397,7 @@ def emit_remote_functions(model: registry.Model, rules: dict, uncovered: set) ->
             out.append("\n".join(lines) + "\n")
             continue
         lines.append(f"  const stream::wire::Reply* strata_r = strata_c->Roundtrip(strata_sequence, {i});")
-        lines.append(f"  if (strata_r == nullptr) {{ {_failed(f)} }}")
+        lines.append(f"  if (strata_r == nullptr) {{ {_lost(f)} }}")
         if f.name.startswith("egl"):
             lines.append("  strata_c->TakeEglError(*strata_r);")
         # An EGL call that fails leaves the app's out parameters as they were.

@@ -9,6 +9,10 @@
 // draws a frame by "middleware" that saves the app's state (8 glGetIntegerv and 3
 // glIsEnabled), sets its own and puts the app's back; --mode create: 500
 // textures a frame made, bound, set up and deleted (streaming apps' pattern).
+// --output FILE writes the last frame as a binary PPM (for comparing a remote
+// run's pixels with a native one's); the line it prints at the end gives the
+// frame loop's start and end on CLOCK_MONOTONIC too, so that several runs at
+// once can be timed from the first start to the last end.
 #include <GLES2/gl2.h>
 
 #include <chrono>
@@ -50,12 +54,15 @@ GLuint Program() {
 
 int main(int argc, char** argv) {
   std::string mode = "cheap";
+  std::string output;
   int frames = 200;
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--mode") && i + 1 < argc) mode = argv[++i];
     else if (!std::strcmp(argv[i], "--frames") && i + 1 < argc) frames = std::atoi(argv[++i]);
+    else if (!std::strcmp(argv[i], "--output") && i + 1 < argc) output = argv[++i];
     else if (!std::strcmp(argv[i], "--help")) {
-      std::puts("usage: trace_workload [--mode cheap|draws|roundtrip|geterror|upload|create|saved] [--frames N]");
+      std::puts("usage: trace_workload [--mode cheap|draws|roundtrip|geterror|upload|create|saved] [--frames N] "
+                "[--output FILE.ppm]");
       return 0;
     } else {
       Fail("unknown argument (see --help)");
@@ -184,8 +191,23 @@ int main(int argc, char** argv) {
     eglSwapBuffers(display, surface);
   }
   glFinish();
-  double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  std::printf("trace_workload: %s, %d frames in %.3f s\n", mode.c_str(), frames, seconds);
+  const auto end = std::chrono::steady_clock::now();
+  const double seconds = std::chrono::duration<double>(end - start).count();
+  const auto since_boot = [](std::chrono::steady_clock::time_point t) {
+    return std::chrono::duration<double>(t.time_since_epoch()).count();
+  };
+  std::printf("trace_workload: %s, %d frames in %.3f s (monotonic %.6f to %.6f)\n", mode.c_str(), frames, seconds,
+              since_boot(start), since_boot(end));
+  if (!output.empty()) {
+    constexpr int kSize = 256;
+    std::vector<uint8_t> rgba(kSize * kSize * 4);
+    glReadPixels(0, 0, kSize, kSize, GL_RGBA, GL_UNSIGNED_BYTE, rgba.data());
+    FILE* file = std::fopen(output.c_str(), "wb");
+    if (file == nullptr) Fail("cannot write --output");
+    std::fprintf(file, "P6\n%d %d\n255\n", kSize, kSize);
+    for (size_t i = 0; i < rgba.size(); i += 4) std::fwrite(&rgba[i], 1, 3, file);
+    if (std::fclose(file) != 0) Fail("cannot write --output");
+  }
   egl.Close();
   return 0;
 }

@@ -90,7 +90,7 @@ size_t AttribBytes(const EGLAttrib* list) { return capture::CaptureSizes::egl_at
 
 Connection* Egl() {
   Connection* c = ThreadConnection();
-  if (c == nullptr) LostCall(true);
+  if (c == nullptr) LostEglCall();
   return c;
 }
 
@@ -296,13 +296,24 @@ EGLContext Remote_eglCreateContext(EGLDisplay dpy, EGLConfig config, EGLContext 
                               .Create();
   if (handle == 0) return EGL_NO_CONTEXT;
   int version = 1;
+  bool told_of_resets = false;
   for (size_t i = 0; attrib_list != nullptr && attrib_list[i] != EGL_NONE && i < 1024; i += 2) {
     if (attrib_list[i] == EGL_CONTEXT_CLIENT_VERSION) version = attrib_list[i + 1];
+    // EGL 1.5's and EGL_EXT_create_context_robustness's names of the same choice.
+    if ((attrib_list[i] == EGL_CONTEXT_OPENGL_RESET_NOTIFICATION_STRATEGY ||
+         attrib_list[i] == EGL_CONTEXT_OPENGL_RESET_NOTIFICATION_STRATEGY_EXT) &&
+        attrib_list[i + 1] == EGL_LOSE_CONTEXT_ON_RESET) {
+      told_of_resets = true;
+    }
   }
   std::lock_guard lock(G().mu);
   auto share = G().contexts.find(H(share_context));
-  G().contexts[handle] =
-      std::make_unique<ContextShadow>(version, share != G().contexts.end() ? share->second.get() : nullptr);
+  auto shadow = std::make_unique<ContextShadow>(version, share != G().contexts.end() ? share->second.get() : nullptr);
+  if (told_of_resets) {
+    shadow->set_reset_notified();
+    Session::Get().NoteResetNotification();
+  }
+  G().contexts[handle] = std::move(shadow);
   return AsHandle<EGLContext>(handle);
 }
 

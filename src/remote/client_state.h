@@ -32,6 +32,10 @@ class ContextShadow final : public capture::CaptureState {
   ContextShadow(int client_version, ContextShadow* share);
 
   int client_version() const { return client_version_; }
+  // Made with EGL_LOSE_CONTEXT_ON_RESET: told of a lost renderer as of a
+  // GPU reset (glGetGraphicsResetStatus), rather than the program ended.
+  bool reset_notified() const { return reset_notified_; }
+  void set_reset_notified() { reset_notified_ = true; }
   void set_connection(Connection* connection) { connection_ = connection; }
 
   // capture::CaptureState
@@ -84,6 +88,7 @@ class ContextShadow final : public capture::CaptureState {
   }
 
  private:
+  bool reset_notified_ = false;
   int client_version_ = 2;
   Connection* connection_ = nullptr;
   std::unordered_map<GLenum, GLint> pixel_store_;

@@ -1,11 +1,13 @@
 #include "remote/connection.h"
 
 #include <EGL/egl.h>
+#include <GLES3/gl32.h>
 #include <time.h>
 
 #include <algorithm>
 #include <mutex>
 #include <set>
+#include <utility>
 
 #include "common/log.h"
 #include "present/window_presenter.h"
@@ -32,6 +34,8 @@ constexpr uint32_t kMaxIncoming = 1100u << 20;
 constexpr uint32_t kViewedMessageBytes = 64u << 10;
 
 thread_local int32_t t_egl_error = EGL_SUCCESS;
+// A call of a lost context that asked for reset notification made GL_CONTEXT_LOST.
+thread_local bool t_context_lost_error = false;
 
 }  // namespace
 
@@ -90,7 +94,7 @@ bool Connection::ReadMessage(std::vector<uint8_t>& incoming, bool may_view, std:
                              bool* viewed) {
   uint8_t header[stream::wire::kMessageHeaderBytes];
   if (!stream_->ReadFully(header, sizeof header)) {
-    Fail(stream_->error());
+    Fail(stream_->error(), true);
     return false;
   }
   const uint32_t size = stream::wire::MessageSize(header);
@@ -110,7 +114,7 @@ bool Connection::ReadMessage(std::vector<uint8_t>& incoming, bool may_view, std:
   }
   incoming.resize(size);
   if (!stream_->ReadFully(incoming.data(), size)) {
-    Fail(stream_->error());
+    Fail(stream_->error(), true);
     return false;
   }
   *message = incoming;
@@ -167,8 +171,8 @@ void Connection::SetCurrent(uint64_t context_id, ContextShadow* shadow) {
   shadow_->set_connection(this);
 }
 
-void Connection::Fail(const std::string& why) {
-  session_.Lose(why);
+void Connection::Fail(const std::string& why, bool ask_why) {
+  session_.Lose(why, ask_why);
   stream_->Shutdown();
 }
 
@@ -209,7 +213,7 @@ bool Connection::Flush() {
   batch_.Clear();
   run_.Restart();
   batch_ns_ = MonotonicNs();
-  if (!ok) Fail(stream_->error());
+  if (!ok) Fail(stream_->error(), true);
   return ok;
 }
 
@@ -296,7 +300,9 @@ Connection* ThreadConnection() {
 Connection* ThreadConnectionHolding() {
   Connection* c = t_slot.connection.get();
   if (c != nullptr) [[likely]] {
-    return Session::Get().lost() ? nullptr : c;
+    if (!Session::Get().lost()) [[likely]] return c;
+    Session::Get().EndUnlessToldOfResets();
+    return nullptr;
   }
   if (t_slot.tried) return nullptr;
   Session& session = Session::Get();
@@ -306,8 +312,28 @@ Connection* ThreadConnectionHolding() {
   return t_slot.connection.get();
 }
 
-void LostCall(bool egl) {
-  if (egl) t_egl_error = Session::Get().started() ? EGL_CONTEXT_LOST : EGL_NOT_INITIALIZED;
+void LostEglCall() { t_egl_error = Session::Get().started() ? EGL_CONTEXT_LOST : EGL_NOT_INITIALIZED; }
+
+uint64_t LostCall(int slot) {
+  if (api::kFunctions[slot].is_egl) {
+    LostEglCall();
+    return 0;
+  }
+  const bool started = Session::Get().started();
+  const Connection* c = t_slot.connection.get();
+  const bool told = started && c != nullptr && c->shadow().reset_notified();
+  switch (slot) {
+    case api::glGetGraphicsResetStatus:
+    case api::glGetGraphicsResetStatusEXT:
+    case api::glGetGraphicsResetStatusKHR:
+      return told ? GL_UNKNOWN_CONTEXT_RESET : GL_NO_ERROR;
+    case api::glGetError:
+      // Every other call of a lost context makes the error; glGetError itself does not.
+      return std::exchange(t_context_lost_error, false) ? GL_CONTEXT_LOST : GL_NO_ERROR;
+    default:
+      t_context_lost_error = told;
+      return 0;
+  }
 }
 
 }  // namespace strata::remote

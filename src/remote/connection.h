@@ -11,6 +11,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <type_traits>
 #include <string_view>
 #include <thread>
 #include <vector>
@@ -49,6 +50,7 @@ class Connection final : public stream::BulkSink {
   // The shadow of the current context (a context-less one before the first
   // eglMakeCurrent), and the capture rules' view of it.
   ContextShadow& shadow() { return *shadow_; }
+  const ContextShadow& shadow() const { return *shadow_; }
   capture::CaptureState& state() { return *shadow_; }
   void SetCurrent(uint64_t context_id, ContextShadow* shadow);
 
@@ -108,7 +110,8 @@ class Connection final : public stream::BulkSink {
   static constexpr int kReplySpinMicroseconds = 200;
 
  private:
-  void Fail(const std::string& why);
+  // The renderer is gone (Session::Lose); `ask_why`: it said nothing first.
+  void Fail(const std::string& why, bool ask_why = false);
   // Reads the next message into `incoming`, or with `may_view` a large one
   // where it lies in the ring (a window's frame: one copy fewer; the caller
   // releases the view when done with it); false once the renderer is gone
@@ -167,9 +170,23 @@ Connection* ThreadConnectionHolding();
 extern void* const* g_native_functions;
 inline void* NativeFunction(int slot) { return g_native_functions ? g_native_functions[slot] : nullptr; }
 
-// A call made with no renderer: EGL calls get EGL_CONTEXT_LOST (or
-// EGL_NOT_INITIALIZED before one was reached); GL calls do nothing.
-void LostCall(bool egl);
+// A call made with no renderer: what it gives back. EGL calls get
+// EGL_CONTEXT_LOST (or EGL_NOT_INITIALIZED before one was reached) and
+// return EGL_FALSE or EGL_NO_*; GL calls do nothing and return 0, as in a
+// lost context, except in a context made with EGL_LOSE_CONTEXT_ON_RESET:
+// there glGetGraphicsResetStatus says GL_UNKNOWN_CONTEXT_RESET, and
+// glGetError GL_CONTEXT_LOST after other calls (KHR_robustness).
+uint64_t LostCall(int slot);
+// The EGL part of it: the thread's EGL error.
+void LostEglCall();
+template <typename T>
+T LostResult(int slot) {
+  if constexpr (std::is_pointer_v<T>) {
+    return reinterpret_cast<T>(static_cast<uintptr_t>(LostCall(slot)));
+  } else {
+    return static_cast<T>(LostCall(slot));
+  }
+}
 
 // A string kept for the life of the process, one copy per distinct text.
 const char* InternString(std::string_view s);

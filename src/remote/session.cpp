@@ -24,6 +24,9 @@ namespace {
 
 constexpr char kOurFeatures[] = "records-v1,replies-v1,frames-v1,bulk-v1";
 
+// The process is running its exit handlers: nothing may call exit again.
+std::atomic<bool> g_exiting{false};
+
 std::string ProgramName() {
   std::string path = ExecutablePath();
   auto slash = path.rfind('/');
@@ -67,12 +70,14 @@ Session::Session() {
   address_ = address != nullptr ? address : "";
 }
 
-std::unique_ptr<transport::ByteStream> Session::Handshake(const std::string& role, std::string* error) {
+std::unique_ptr<transport::ByteStream> Session::Handshake(const std::string& role, std::string* error,
+                                                          stream::wire::Hello* answer_out) {
   // Over a Unix socket the calls travel in a shared-memory ring unless the
-  // user asks for the socket itself (STRATA_REMOTE_RING=off).
+  // user asks for the socket itself (STRATA_REMOTE_RING=off); a question
+  // about the session's end needs none.
   transport::ConnectOptions options;
   const char* ring = GetEnv("STRATA_REMOTE_RING");
-  if (ring != nullptr && std::string(ring) == "off") options.unix_ring = transport::RingUse::kNever;
+  if ((ring != nullptr && std::string(ring) == "off") || role == "fate") options.unix_ring = transport::RingUse::kNever;
   auto stream = transport::Connect(address_, error, options);
   if (!stream) return nullptr;
   stream::wire::Hello hello;
@@ -82,7 +87,7 @@ std::unique_ptr<transport::ByteStream> Session::Handshake(const std::string& rol
   hello.values["features"] = kOurFeatures;
   if (role == "process") {
     hello.values["functions"] = stream::FunctionTable::OwnNames();
-  } else {
+  } else {  // "thread", "fate"
     hello.values["session"] = session_id_;
     hello.values["session_key"] = session_key_;
   }
@@ -131,6 +136,7 @@ std::unique_ptr<transport::ByteStream> Session::Handshake(const std::string& rol
     *error = "the renderer at " + address_ + " refused this client: " + (message ? *message : "no reason given");
     return nullptr;
   }
+  if (answer_out != nullptr) *answer_out = answer;
   if (role == "process") {
     const std::string* id = answer.Find("session");
     const std::string* key = answer.Find("session_key");
@@ -190,6 +196,7 @@ bool Session::Start() {
   }
   transport_kind_ = stream->kind();
   process_stream_ = std::move(stream);
+  std::atexit([] { g_exiting.store(true); });
   started_.store(true, std::memory_order_release);
   return true;
 }
@@ -210,10 +217,36 @@ std::unique_ptr<Connection> Session::ConnectThread(uint32_t thread_id) {
   return std::make_unique<Connection>(*this, std::move(stream), thread_id);
 }
 
-void Session::Lose(const std::string& why) {
+void Session::Lose(const std::string& why, bool ask_why) {
   if (lost_.exchange(true)) return;
+  std::string line = why;
+  if (ask_why && started()) {
+    if (const std::string fate = AskFate(); !fate.empty()) line += "; " + fate;
+  }
+  if (started() && !told_of_resets_.load(std::memory_order_acquire)) {
+    line += "; ending the program (exit status " + std::to_string(kRendererLostStatus) +
+            "; a context made with EGL_LOSE_CONTEXT_ON_RESET is told of it as of a GPU reset instead)";
+  }
   // One line, whatever the log level: the app's rendering stops here.
-  std::fprintf(stderr, "strata remote: error: %s\n", why.c_str());
+  std::fprintf(stderr, "strata remote: error: %s\n", line.c_str());
+}
+
+void Session::EndUnlessToldOfResets() {
+  // Not from an exit handler of the program's own (exit is not reentrant):
+  // g_exiting is set by a handler registered when the session started,
+  // which runs before those the program registered earlier.
+  if (!started() || told_of_resets_.load(std::memory_order_acquire) || g_exiting.exchange(true)) return;
+  std::fflush(nullptr);
+  std::exit(kRendererLostStatus);
+}
+
+std::string Session::AskFate() {
+  std::string error;
+  stream::wire::Hello answer;
+  auto stream = Handshake("fate", &error, &answer);
+  const std::string* fate = answer.Find("fate");
+  if (!stream) return error.find("cannot connect") != std::string::npos ? "the renderer is gone" : "";
+  return fate != nullptr ? fate->substr(0, 500) : "";
 }
 
 bool Session::FallBackToNative() {

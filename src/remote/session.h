@@ -2,20 +2,29 @@
 // The client process's session with the renderer: where it is
 // (STRATA_REMOTE), the handshake (protocol version, features, the TCP token),
 // the session every thread's connection joins, and what happens when the
-// renderer cannot be reached or goes away (one error line; EGL calls fail
-// with EGL_CONTEXT_LOST, GL calls do nothing; or, with
-// STRATA_REMOTE_FALLBACK=native at eglInitialize, the local driver).
+// renderer cannot be reached or goes away: one error line (naming, where the
+// renderer can say, how the worker serving this client ended); EGL calls
+// fail with EGL_CONTEXT_LOST and GL calls do nothing, as in a lost context.
+// A program that made a context with EGL_LOSE_CONTEXT_ON_RESET is told as of
+// a GPU reset (glGetGraphicsResetStatus); any other is ended at its next
+// call with kRendererLostStatus, as drivers end programs whose GPU hung.
+// Before a renderer was reached, with STRATA_REMOTE_FALLBACK=native at
+// eglInitialize, the local driver takes over.
 
 #include <atomic>
 #include <memory>
 #include <mutex>
 #include <string>
 
+#include "stream/wire.h"
 #include "transport/byte_stream.h"
 
 namespace strata::remote {
 
 class Connection;
+
+// The exit status of a program whose renderer went away (sysexits' EX_UNAVAILABLE).
+inline constexpr int kRendererLostStatus = 69;
 
 // What went over the wire, for STRATA_REMOTE_STATS=1 (printed at exit).
 struct TrafficCounts {
@@ -42,7 +51,14 @@ class Session {
   bool fell_back() const { return fell_back_.load(std::memory_order_acquire); }
   bool lost() const { return lost_.load(std::memory_order_acquire); }
   // The renderer is gone: says why once, and every later call fails fast.
-  void Lose(const std::string& why);
+  // `ask_why`: the connection ended with no word from the renderer: its
+  // listener is asked how the worker serving this client ended.
+  void Lose(const std::string& why, bool ask_why = false);
+  // At an app's call once the renderer is gone: ends the program unless one
+  // of its contexts asked to be told of resets (see above).
+  void EndUnlessToldOfResets();
+  // A context made with EGL_LOSE_CONTEXT_ON_RESET.
+  void NoteResetNotification() { told_of_resets_.store(true, std::memory_order_release); }
   const std::string& address() const { return address_; }
   const std::string& features() const { return features_; }
 
@@ -62,13 +78,18 @@ class Session {
 
  private:
   Session();
-  std::unique_ptr<transport::ByteStream> Handshake(const std::string& role, std::string* error);
+  // Connects and says hello as `role`; the stream, with the renderer's
+  // answer in *answer where given, or null with *error.
+  std::unique_ptr<transport::ByteStream> Handshake(const std::string& role, std::string* error,
+                                                   stream::wire::Hello* answer = nullptr);
+  // How the worker that served this session ended, in the listener's words; empty if it cannot say.
+  std::string AskFate();
 
   std::mutex mu_;
   std::unique_ptr<transport::ByteStream> process_stream_;  // until the first thread takes it
   std::string address_, token_, session_id_, session_key_, features_;
   const char* transport_kind_ = "";  // the process connection's: "socket" or "shared-memory ring"
-  std::atomic<bool> started_{false}, lost_{false}, fell_back_{false};
+  std::atomic<bool> started_{false}, lost_{false}, fell_back_{false}, told_of_resets_{false};
   bool tried_ = false;
   std::atomic<uint64_t> sequence_{0};
   std::atomic<uint32_t> next_thread_{1};

@@ -206,7 +206,7 @@ struct Server::State {
       auto route = routes.find(worker.session);
       if (route != routes.end()) {
         if (fates.size() >= kFatesKept) fates.erase(fates.begin());
-        fates[worker.session] = {route->second.key, who + " " + how};
+        fates[worker.session] = {route->second.key, normal && !worker.ended.empty() ? worker.ended : who + " " + how};
         routes.erase(route);
       }
       fate_known.notify_all();

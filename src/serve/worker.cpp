@@ -79,13 +79,21 @@ class Worker {
  public:
   Worker(ServeContext& context, int channel) : context_(context), channel_(channel) {}
 
+  // Until the client is gone; then the listener is told why its session ended.
   int Run() {
+    const int status = Serve();
+    if (!end_reason_.empty()) SendControl(channel_, wire::Hello{.values = {{"message", "ended"}, {"reason", end_reason_}}});
+    return status;
+  }
+
+ private:
+  int Serve() {
     bool listener_gone = false;
     for (;;) {
       Reap();
       if (served_ && session_.expired() && running_.empty()) return 0;  // the client is gone
       if (g_stopping) {
-        if (auto session = session_.lock()) session->Close("the renderer is stopping");
+        Close("the renderer is stopping");
         if (running_.empty()) return 0;
       }
       pollfd fds[2] = {{g_wake_pipe[0], POLLIN, 0}, {listener_gone ? -1 : channel_, POLLIN, 0}};
@@ -111,11 +119,15 @@ class Worker {
       if (got < 0) Log("worker: " + error);
       listener_gone = true;
       if (!served_) return 0;
-      if (auto session = session_.lock()) session->Close("the renderer's listener ended");
+      Close("the renderer's listener ended");
     }
   }
 
- private:
+  // Ends the client (its connections are shut down), for `reason`.
+  void Close(const std::string& reason) {
+    if (end_reason_.empty()) end_reason_ = reason;
+    if (auto session = session_.lock()) session->Close(reason);
+  }
   // A client's connection from the listener: answered and served on a thread of its own.
   void Take(const wire::Hello& message, std::vector<int> descriptors) {
     const auto value = [&](const char* key) {
@@ -205,6 +217,7 @@ class Worker {
   std::list<Running> running_;
   std::weak_ptr<Session> session_;
   bool served_ = false;  // a client was handed over (one per worker)
+  std::string end_reason_;  // why the worker ended its client, if it did
 };
 
 }  // namespace

@@ -6,6 +6,8 @@
 //
 //   worker -> listener   {message: ready}   its driver is loaded and initialised
 //                        {message: failed, error}   it could not start
+//                        {message: ended, reason}   it ended its client itself (the
+//                                                   renderer stopping), just before it exits
 //   listener -> worker   {message: client, role: process|thread, session, session_key
 //                         (process), program, pid, address, features, functions
 //                         (process), stream (transport::StreamState)} + the

@@ -155,6 +155,9 @@ void WorkerPool::OnChannel(pid_t pid, const std::function<void(const Worker&, co
       w->state = Worker::State::kIdle;
       failures_in_a_row_ = 0;
       first_done_ = true;
+    } else if (what != nullptr && *what == "ended") {
+      const std::string* why = message.Find("reason");
+      if (why != nullptr) w->ended = why->substr(0, 1000);
     } else if (what != nullptr && *what == "failed") {
       const std::string* why = message.Find("error");
       w->failure = why ? why->substr(0, 1000) : "a worker process could not start";

@@ -23,6 +23,7 @@ struct Worker {
   std::string session;  // while serving
   std::string client;   // ClientInfo::Describe() while serving
   std::string failure;  // why it could not start, in its own words
+  std::string ended;    // why it ended its client, in its own words (the renderer stopping)
 };
 
 // How a process ended, for people: "exited normally", "exited with status 1",

@@ -21,6 +21,7 @@ class Renderer {
   void Stop();  // SIGTERM, then SIGKILL after 5 s
   void Kill();  // SIGKILL: a renderer that vanishes
   const std::string& address() const { return address_; }
+  pid_t pid() const { return pid_; }  // the listener's process
   // The address it reports listening on that begins with `prefix` (such as
   // "tcp:127.0.0.1:" for a port it picked), read from its log; empty if none.
   std::string ListeningAddress(const std::string& prefix) const;

@@ -1,0 +1,266 @@
+// The renderer's process model (docs/remote.md): a worker process per client
+// process, the listener never touching the GL driver, a worker's death ending
+// its client alone (as a GPU reset where the client asked to be told), and
+// several clients at once getting the pixels they get natively.
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <regex>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "support/process.h"
+#include "support/renderer.h"
+#include "support/scratch.h"
+
+namespace {
+
+using strata::test::ProcessResult;
+using strata::test::RunProcess;
+using strata::test::ScratchPath;
+
+using Clock = std::chrono::steady_clock;
+
+std::string ReadFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+size_t Count(const std::string& text, const std::string& what) {
+  size_t n = 0;
+  for (size_t at = 0; (at = text.find(what, at)) != std::string::npos; at += what.size()) ++n;
+  return n;
+}
+
+// A program started in the background, its stdout and stderr in one file.
+struct Background {
+  pid_t pid = -1;
+  std::string log;
+  int status = -1;
+
+  Background(const std::vector<std::string>& argv, const std::string& log_path) : log(log_path) {
+    std::vector<std::string> args = argv;
+    std::vector<char*> pointers;
+    for (auto& a : args) pointers.push_back(a.data());
+    pointers.push_back(nullptr);
+    pid = fork();
+    if (pid == 0) {
+      if (std::freopen(log.c_str(), "w", stdout) != nullptr) dup2(fileno(stdout), STDERR_FILENO);
+      execv(pointers[0], pointers.data());
+      _exit(127);
+    }
+  }
+  // Waits up to `seconds`; false (and the program killed) when it did not end.
+  bool Wait(int seconds) {
+    const auto until = Clock::now() + std::chrono::seconds(seconds);
+    while (Clock::now() < until) {
+      if (waitpid(pid, &status, WNOHANG) == pid) return true;
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    kill(pid, SIGKILL);
+    waitpid(pid, &status, 0);
+    return false;
+  }
+  int exit_code() const { return WIFEXITED(status) ? WEXITSTATUS(status) : -1; }
+  std::string output() const { return ReadFile(log); }
+};
+
+std::vector<std::string> Remote(const strata::test::Renderer& renderer, std::vector<std::string> program) {
+  std::vector<std::string> argv = {STRATA_CLI, "run", "--remote", renderer.address(), "--"};
+  argv.insert(argv.end(), program.begin(), program.end());
+  return argv;
+}
+
+// The worker a client was handed to, from the log's "client joined: PROGRAM (pid PID, ...), session N, worker W".
+pid_t WorkerOf(const strata::test::Renderer& renderer, pid_t client, int seconds = 20) {
+  const std::regex line("client joined: [^\n]*\\(pid " + std::to_string(client) + ",[^\n]*, worker ([0-9]+)");
+  const auto until = Clock::now() + std::chrono::seconds(seconds);
+  while (Clock::now() < until) {
+    std::smatch m;
+    const std::string log = renderer.Log();
+    if (std::regex_search(log, m, line)) return static_cast<pid_t>(std::stol(m[1]));
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  return -1;
+}
+
+// The client pid `strata run` execs as: the same process (strata run execs the program).
+// Waits until `text` appears in the background program's output.
+bool WaitForOutput(const Background& program, const std::string& text, int seconds) {
+  const auto until = Clock::now() + std::chrono::seconds(seconds);
+  while (Clock::now() < until) {
+    if (program.output().find(text) != std::string::npos) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  return false;
+}
+
+// Four clients of one call shape at once on one renderer: each gets the
+// native frame. Catches: sessions of different workers mixed up, a hand-over
+// that loses or repeats bytes (the ring's positions, a socket's read-ahead),
+// a stream that cannot be resumed in the worker, answers routed to the wrong
+// client, and (through the time limit) waiters that spin on the cores the
+// others need.
+class FourClients : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(FourClients, EachGetsTheNativeFrame) {
+  const std::string mode = GetParam();
+  const std::string frames = "30";
+  const std::string workload = STRATA_BENCH_WORKLOAD;
+  const std::string native_ppm = ScratchPath("native-" + mode + ".ppm");
+  ProcessResult native = RunProcess({workload, "--mode", mode, "--frames", frames, "--output", native_ppm});
+  ASSERT_EQ(native.exit_code, 0) << native.err;
+  const std::string expected = ReadFile(native_ppm);
+  ASSERT_GT(expected.size(), 256u * 256u * 3u);
+
+  strata::test::Renderer renderer(STRATA_CLI);
+  std::vector<Background> clients;
+  for (int i = 0; i < 4; ++i) {
+    const std::string ppm = ScratchPath(mode + "-" + std::to_string(i) + ".ppm");
+    clients.emplace_back(Remote(renderer, {workload, "--mode", mode, "--frames", frames, "--output", ppm}),
+                         ScratchPath(mode + "-" + std::to_string(i) + ".log"));
+  }
+  for (int i = 0; i < 4; ++i) {
+    // Each does 30 frames in well under a second alone; a collapse takes minutes.
+    ASSERT_TRUE(clients[i].Wait(90)) << mode << " client " << i << " still running after 90 s\n" << renderer.Log();
+    EXPECT_EQ(clients[i].exit_code(), 0) << clients[i].output() << renderer.Log();
+    const std::string ppm = ScratchPath(mode + "-" + std::to_string(i) + ".ppm");
+    EXPECT_TRUE(ReadFile(ppm) == expected) << mode << " client " << i << "'s frame differs from the native one";
+  }
+  const std::string log = renderer.Log();
+  EXPECT_EQ(Count(log, "client joined: trace_workload"), 4u) << log;
+  // Four different workers.
+  std::vector<std::string> workers;
+  const std::regex worker(", worker ([0-9]+)");
+  for (auto it = std::sregex_iterator(log.begin(), log.end(), worker); it != std::sregex_iterator(); ++it) {
+    workers.push_back((*it)[1]);
+  }
+  std::sort(workers.begin(), workers.end());
+  EXPECT_EQ(std::unique(workers.begin(), workers.end()) - workers.begin(), 4) << log;
+}
+
+INSTANTIATE_TEST_SUITE_P(Shapes, FourClients,
+                         ::testing::Values("cheap", "draws", "roundtrip", "geterror", "upload", "create"),
+                         [](const auto& info) { return std::string(info.param); });
+
+// A worker killed mid-frame ends its client alone: a client that asked to be
+// told of resets reads GL_UNKNOWN_CONTEXT_RESET and goes on to exit by
+// itself; one that did not ends with one line naming the signal and exit
+// status 69; two others finish with the native frame, and the listener logs
+// how the worker died and keeps serving.
+// Catches: a renderer process shared by clients (one crash ending all), a
+// client that hangs or crashes when its renderer goes, a reset status a
+// robust context never sees, a cause nobody names.
+TEST(Workers, AKilledWorkerEndsOnlyItsClient) {
+  strata::test::Renderer renderer(STRATA_CLI);
+  const std::string app = std::string(STRATA_BIN_DIR) + "/gles2_shaders";
+  const std::string native_png = ScratchPath("native.png");
+  ProcessResult native = RunProcess({app, "--frames", "60", "--size", "96x72", "--output", native_png});
+  ASSERT_EQ(native.exit_code, 0) << native.err;
+
+  Background robust(Remote(renderer, {std::string(STRATA_BIN_DIR) + "/robust_client"}), ScratchPath("robust.log"));
+  Background plain(Remote(renderer, {app, "--frames", "1000000", "--size", "64x64", "--output", ScratchPath("x.png")}),
+                   ScratchPath("plain.log"));
+  std::vector<Background> others;
+  for (int i = 0; i < 2; ++i) {
+    const std::string png = ScratchPath("other-" + std::to_string(i) + ".png");
+    others.emplace_back(Remote(renderer, {app, "--frames", "60", "--size", "96x72", "--output", png}),
+                        ScratchPath("other-" + std::to_string(i) + ".log"));
+  }
+  ASSERT_TRUE(WaitForOutput(robust, "robust_client: drawing", 30)) << robust.output() << renderer.Log();
+  const pid_t robust_worker = WorkerOf(renderer, robust.pid), plain_worker = WorkerOf(renderer, plain.pid);
+  ASSERT_GT(robust_worker, 0) << renderer.Log();
+  ASSERT_GT(plain_worker, 0) << renderer.Log();
+  ASSERT_NE(robust_worker, plain_worker);
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));  // mid-frame
+  kill(robust_worker, SIGKILL);
+  kill(plain_worker, SIGKILL);
+
+  ASSERT_TRUE(robust.Wait(30)) << robust.output();
+  EXPECT_EQ(robust.exit_code(), 0) << robust.output();
+  EXPECT_NE(robust.output().find("reset status 0x8255"), std::string::npos) << robust.output();  // GL_UNKNOWN_CONTEXT_RESET
+  EXPECT_NE(robust.output().find("then glGetError 0x0507, 0x0000"), std::string::npos) << robust.output();
+  EXPECT_EQ(Count(robust.output(), "strata remote: error:"), 1u) << robust.output();
+  EXPECT_NE(robust.output().find("was killed by signal 9 (SIGKILL)"), std::string::npos) << robust.output();
+
+  ASSERT_TRUE(plain.Wait(30)) << plain.output();
+  EXPECT_EQ(plain.exit_code(), 69) << plain.output();
+  EXPECT_EQ(Count(plain.output(), "strata remote: error:"), 1u) << plain.output();
+  EXPECT_NE(plain.output().find("its worker process (pid " + std::to_string(plain_worker) +
+                                ") was killed by signal 9 (SIGKILL)"),
+            std::string::npos)
+      << plain.output();
+
+  for (int i = 0; i < 2; ++i) {
+    ASSERT_TRUE(others[i].Wait(60)) << others[i].output();
+    EXPECT_EQ(others[i].exit_code(), 0) << others[i].output() << renderer.Log();
+    const std::string png = ScratchPath("other-" + std::to_string(i) + ".png");
+    EXPECT_TRUE(ReadFile(png) == ReadFile(native_png)) << "client " << i << "'s frame differs from the native one";
+  }
+  const std::string log = renderer.Log();
+  EXPECT_NE(log.find("its worker process (pid " + std::to_string(robust_worker) + ") was killed by signal 9"),
+            std::string::npos)
+      << log;
+  // Still serving.
+  ProcessResult after = RunProcess(Remote(renderer, {app, "--frames", "3", "--output", ScratchPath("after.png")}));
+  EXPECT_EQ(after.exit_code, 0) << after.err << renderer.Log();
+}
+
+// Catches: a thread of a client handed to a worker other than its
+// process's (its session would be unknown there and the thread refused).
+TEST(Workers, ThreeThreadsOfOneClientShareItsWorker) {
+  strata::test::Renderer renderer(STRATA_CLI, {"--idle-workers", "0"});
+  ProcessResult r = RunProcess(Remote(renderer, {std::string(STRATA_BIN_DIR) + "/threaded_app", "10"}));
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err << renderer.Log();
+  const std::string log = renderer.Log();
+  EXPECT_EQ(Count(log, "client joined: "), 1u) << log;
+  EXPECT_EQ(Count(log, "refused"), 0u) << log;
+}
+
+bool MapsGl(pid_t pid) {
+  const std::string maps = ReadFile("/proc/" + std::to_string(pid) + "/maps");
+  for (const char* library : {"libEGL", "libGLES", "libgallium", "swrast_dri", "libLLVM", "libnvidia"}) {
+    if (maps.find(library) != std::string::npos) return true;
+  }
+  return false;
+}
+
+// Catches: a listener that loads or initialises the GL driver (a fork of it
+// would carry the driver's state; a crash in it would end every client).
+TEST(Workers, TheListenerNeverMapsTheDriver) {
+  strata::test::Renderer renderer(STRATA_CLI);
+  ProcessResult r = RunProcess(Remote(renderer, {std::string(STRATA_BIN_DIR) + "/gles2_shaders", "--frames", "3",
+                                                 "--output", ScratchPath("listener.png")}));
+  ASSERT_EQ(r.exit_code, 0) << r.err << renderer.Log();
+  EXPECT_FALSE(MapsGl(renderer.pid())) << ReadFile("/proc/" + std::to_string(renderer.pid()) + "/maps");
+  // Its idle workers have the driver loaded: the check above can see one.
+  const std::string children =
+      ReadFile("/proc/" + std::to_string(renderer.pid()) + "/task/" + std::to_string(renderer.pid()) + "/children");
+  std::istringstream pids(children);
+  pid_t child = 0;
+  bool worker_maps_gl = false;
+  while (pids >> child) worker_maps_gl |= MapsGl(child);
+  EXPECT_TRUE(worker_maps_gl) << "no worker with the driver among " << children;
+}
+
+// Catches: a driver the workers cannot load reported late (at a client's
+// first call) or not at all.
+TEST(Workers, AWorkerThatCannotStartIsOneClearError) {
+  ProcessResult r = RunProcess({STRATA_CLI, "serve", "--listen", "unix:@strata-workers-test-" + std::to_string(getpid()),
+                                "--driver-egl", "/nonexistent/libEGL.so.1"});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_EQ(Count(r.err, "strata serve: error:"), 1u) << r.err;
+  EXPECT_NE(r.err.find("/nonexistent/libEGL.so.1"), std::string::npos) << r.err;
+}
+
+}  // namespace
