@@ -1,8 +1,10 @@
-// The renderer's side of a client connection (serve/connection.h): the
-// handshake, message and bulk segment framing, and the records of each
-// message run on the executor, exactly as `strata serve` runs them. The
-// input is everything a client sends, from its hello on; it arrives over a
-// Unix socket pair, and what the renderer answers is read and dropped.
+// The renderer's side of a client connection: the hello as the listener
+// reads and checks it (serve/handshake.h), then, for a process's first
+// connection, the worker's session and message loop (serve/connection.h):
+// message and bulk segment framing, and the records of each message run on
+// the executor, exactly as `strata serve` runs them. The input is everything
+// a client sends, from its hello on; it arrives over a Unix socket pair, and
+// what the renderer answers is read and dropped.
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -13,6 +15,7 @@
 
 #include "fuzz_support.h"
 #include "serve/connection.h"
+#include "serve/handshake.h"
 #include "transport/socket_stream.h"
 
 using namespace strata;
@@ -46,10 +49,20 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   peer.uid = geteuid();
   peer.pid = getpid();
   peer.description = "fuzz client";
-  {
-    serve::Connection connection(*context, std::make_unique<transport::SocketStream>(ends[0], "fuzz client"), peer);
+  auto stream = std::make_unique<transport::SocketStream>(ends[0], "fuzz client");
+  serve::ClientHello hello;
+  if (serve::ReadClientHello(*stream, peer, serve::AuthPolicy{}, &hello) && hello.role == "process") {
+    const std::string* features = hello.hello.Find("features");
+    const std::string common = stream::wire::CommonFeatures(serve::kRendererFeatures, features ? *features : "");
+    auto session = std::make_shared<serve::Session>("1", "key", serve::ClientInfo{hello.program, 0, peer.description},
+                                                    *hello.hello.Find("functions"), common, *context->driver,
+                                                    nullptr);
+    stream::wire::Hello answer;
+    answer.values = {{"status", "ok"}, {"features", common}, {"session", "1"}, {"session_key", "key"}};
+    serve::Connection connection(*context, std::move(stream), std::move(session), answer);
     connection.Run();
   }
+  stream.reset();
   client.join();
   return 0;
 }

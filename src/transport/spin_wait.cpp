@@ -35,4 +35,25 @@ bool CoreToSpare() {
   return runnable <= machine.cores;
 }
 
+namespace {
+
+struct Verdict {
+  std::chrono::steady_clock::time_point at{};
+  bool full = false;
+};
+thread_local Verdict t_verdict;
+
+}  // namespace
+
+bool RecentlyFull(std::chrono::steady_clock::time_point now) {
+  if (now - t_verdict.at > std::chrono::nanoseconds(kVerdictNs)) return false;
+  return t_verdict.full;
+}
+
+bool CoreToSpareNow(std::chrono::steady_clock::time_point now) {
+  const bool spare = CoreToSpare();
+  t_verdict = {now, !spare};
+  return spare;
+}
+
 }  // namespace strata::transport

@@ -23,6 +23,14 @@ namespace strata::transport {
 // cannot be read (then the spin's length alone bounds it).
 bool CoreToSpare();
 
+// The calling thread's last answer of CoreToSpare, if it is younger than
+// kVerdictNs: on a machine found full a moment ago a waiter does not spin
+// at all, not even the grace, which there only burns the core it waits for.
+inline constexpr int64_t kVerdictNs = 2'000'000;
+bool RecentlyFull(std::chrono::steady_clock::time_point now);
+// CoreToSpare, remembered for RecentlyFull.
+bool CoreToSpareNow(std::chrono::steady_clock::time_point now);
+
 // Spins until `ready()` or `spin_ns` passed, or until the machine has no core
 // to spare (asked first after a short grace, so that an answer that comes
 // in a few microseconds costs no system call, then every few microseconds).
@@ -34,6 +42,7 @@ bool SpinWhileUseful(Ready ready, int64_t spin_ns) {
   constexpr int64_t kGraceNs = 4'000;
   constexpr int64_t kAskEveryNs = 20'000;
   const auto start = Clock::now();
+  if (RecentlyFull(start)) return ready();
   const auto until = start + std::chrono::nanoseconds(spin_ns);
   auto next_ask = start + std::chrono::nanoseconds(kGraceNs);
   for (;;) {
@@ -44,7 +53,7 @@ bool SpinWhileUseful(Ready ready, int64_t spin_ns) {
     const auto now = Clock::now();
     if (now >= until) return false;
     if (now >= next_ask) {
-      if (!CoreToSpare()) return ready();
+      if (!CoreToSpareNow(now)) return ready();
       next_ask = now + std::chrono::nanoseconds(kAskEveryNs);
     }
   }
