@@ -22,6 +22,7 @@
 #include "serve/worker_channel.h"
 #include "serve/worker_pool.h"
 #include "transport/listener.h"
+#include "transport/spin_wait.h"
 #include "transport/stream_handoff.h"
 #include "transport/token.h"
 
@@ -267,7 +268,8 @@ std::unique_ptr<Server> Server::Open(const ServeOptions& options, std::string* e
   if (options.worker_memory > 0) worker.insert(worker.end(), {"--worker-memory", std::to_string(options.worker_memory)});
   // At least one worker at once, to learn whether workers can serve at all.
   state->pool = std::make_unique<WorkerPool>(worker, std::max<size_t>(options.idle_workers, 1));
-  if (!state->pool->Fill(error)) return nullptr;
+  bool short_of = false;
+  if (!state->pool->Fill(true, &short_of, error)) return nullptr;
   // Its messages are read by the main loop, which is not running yet: wait here.
   constexpr int kFirstWorkerTimeoutMs = 60000;
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(kFirstWorkerTimeoutMs);
@@ -314,7 +316,8 @@ void Server::Run() {
   std::chrono::steady_clock::time_point stop_deadline;
   for (;;) {
     std::string error;
-    if (!stopping && !s.pool->Fill(&error)) Log(error);
+    bool short_of = false;
+    if (!stopping && !s.pool->Fill(transport::CoreToSpare(), &short_of, &error)) Log(error);
     std::vector<pollfd> fds;
     if (!stopping) {
       for (const auto& listener : s.listeners) fds.push_back({listener->fd(), POLLIN, 0});
@@ -325,8 +328,9 @@ void Server::Run() {
     const auto channels = s.pool->Channels();
     for (const auto& [fd, pid] : channels) fds.push_back({fd, POLLIN, 0});
     if (stopping && (channels.empty() || std::chrono::steady_clock::now() > stop_deadline)) break;
-    // Wakes now and then to join the threads of handshakes that finished.
-    const int ready = poll(fds.data(), fds.size(), stopping ? 100 : 1000);
+    // Wakes now and then to join the threads of handshakes that finished,
+    // and soon while the pool waits for a core to start a worker on.
+    const int ready = poll(fds.data(), fds.size(), stopping || short_of ? 100 : 1000);
     s.ReapHandshakes();
     if (ready < 0 && errno != EINTR) {
       Log(std::string("poll failed: ") + std::strerror(errno));

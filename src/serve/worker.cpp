@@ -1,6 +1,7 @@
 #include "serve/worker.h"
 
 #include <EGL/egl.h>
+#include <GLES2/gl2.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -13,6 +14,7 @@
 #include <list>
 #include <memory>
 #include <thread>
+#include <utility>
 
 #include "common/byte_size.h"
 #include "host/host_driver.h"
@@ -55,8 +57,62 @@ void LimitProcess(const WorkerOptions& options) {
   }
 }
 
-// The driver loaded and its display initialised, so that a client's first
-// call does not wait for it.
+// What a driver does once per process, before its first context draws
+// (Mesa's llvmpipe: LLVM's set-up, its first shaders compiled), done ahead:
+// one context draws one triangle into a framebuffer of its own and is
+// thrown away.
+void WarmUp(const host::HostDriver& driver, EGLDisplay display) {
+  const EGLint config_attribs[] = {EGL_RENDERABLE_TYPE, EGL_OPENGL_ES2_BIT, EGL_NONE};
+  EGLConfig config = nullptr;
+  EGLint count = 0;
+  if (!driver.Get<PFNEGLCHOOSECONFIGPROC>(api::eglChooseConfig)(display, config_attribs, &config, 1, &count) ||
+      count < 1) {
+    return;
+  }
+  const EGLint context_attribs[] = {EGL_CONTEXT_CLIENT_VERSION, 2, EGL_NONE};
+  EGLContext context =
+      driver.Get<PFNEGLCREATECONTEXTPROC>(api::eglCreateContext)(display, config, EGL_NO_CONTEXT, context_attribs);
+  if (context == EGL_NO_CONTEXT) return;
+  if (driver.Get<PFNEGLMAKECURRENTPROC>(api::eglMakeCurrent)(display, EGL_NO_SURFACE, EGL_NO_SURFACE, context)) {
+    const auto gl = [&](auto slot) { return driver.Function(slot); };
+    GLuint texture = 0, framebuffer = 0;
+    reinterpret_cast<PFNGLGENTEXTURESPROC>(gl(api::glGenTextures))(1, &texture);
+    reinterpret_cast<PFNGLBINDTEXTUREPROC>(gl(api::glBindTexture))(GL_TEXTURE_2D, texture);
+    reinterpret_cast<PFNGLTEXIMAGE2DPROC>(gl(api::glTexImage2D))(GL_TEXTURE_2D, 0, GL_RGBA, 4, 4, 0, GL_RGBA,
+                                                                  GL_UNSIGNED_BYTE, nullptr);
+    reinterpret_cast<PFNGLGENFRAMEBUFFERSPROC>(gl(api::glGenFramebuffers))(1, &framebuffer);
+    reinterpret_cast<PFNGLBINDFRAMEBUFFERPROC>(gl(api::glBindFramebuffer))(GL_FRAMEBUFFER, framebuffer);
+    reinterpret_cast<PFNGLFRAMEBUFFERTEXTURE2DPROC>(gl(api::glFramebufferTexture2D))(
+        GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, texture, 0);
+    const char* vs = "attribute vec2 p; void main() { gl_Position = vec4(p, 0.0, 1.0); }";
+    const char* fs = "precision mediump float; uniform vec4 c; void main() { gl_FragColor = c; }";
+    GLuint program = reinterpret_cast<PFNGLCREATEPROGRAMPROC>(gl(api::glCreateProgram))();
+    for (auto [type, source] : {std::pair{GL_VERTEX_SHADER, vs}, std::pair{GL_FRAGMENT_SHADER, fs}}) {
+      GLuint shader = reinterpret_cast<PFNGLCREATESHADERPROC>(gl(api::glCreateShader))(type);
+      reinterpret_cast<PFNGLSHADERSOURCEPROC>(gl(api::glShaderSource))(shader, 1, &source, nullptr);
+      reinterpret_cast<PFNGLCOMPILESHADERPROC>(gl(api::glCompileShader))(shader);
+      reinterpret_cast<PFNGLATTACHSHADERPROC>(gl(api::glAttachShader))(program, shader);
+      reinterpret_cast<PFNGLDELETESHADERPROC>(gl(api::glDeleteShader))(shader);
+    }
+    reinterpret_cast<PFNGLLINKPROGRAMPROC>(gl(api::glLinkProgram))(program);
+    reinterpret_cast<PFNGLUSEPROGRAMPROC>(gl(api::glUseProgram))(program);
+    const GLfloat triangle[] = {-1, -1, 1, -1, 0, 1};
+    reinterpret_cast<PFNGLVERTEXATTRIBPOINTERPROC>(gl(api::glVertexAttribPointer))(0, 2, GL_FLOAT, GL_FALSE, 0,
+                                                                                    triangle);
+    reinterpret_cast<PFNGLENABLEVERTEXATTRIBARRAYPROC>(gl(api::glEnableVertexAttribArray))(0);
+    reinterpret_cast<PFNGLDRAWARRAYSPROC>(gl(api::glDrawArrays))(GL_TRIANGLES, 0, 3);
+    reinterpret_cast<PFNGLFINISHPROC>(gl(api::glFinish))();
+    reinterpret_cast<PFNGLDELETEPROGRAMPROC>(gl(api::glDeleteProgram))(program);
+    reinterpret_cast<PFNGLDELETEFRAMEBUFFERSPROC>(gl(api::glDeleteFramebuffers))(1, &framebuffer);
+    reinterpret_cast<PFNGLDELETETEXTURESPROC>(gl(api::glDeleteTextures))(1, &texture);
+    driver.Get<PFNEGLMAKECURRENTPROC>(api::eglMakeCurrent)(display, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
+  }
+  driver.Get<PFNEGLDESTROYCONTEXTPROC>(api::eglDestroyContext)(display, context);
+  driver.Get<PFNEGLRELEASETHREADPROC>(api::eglReleaseThread)();
+}
+
+// The driver loaded, its display initialised and warmed up, so that a
+// client's first call does not wait for any of it.
 std::unique_ptr<host::HostDriver> StartDriver(const WorkerOptions& options, std::string* error) {
   auto driver = host::HostDriver::Load(options.strata_lib_dir, error);
   if (!driver) return nullptr;
@@ -67,6 +123,7 @@ std::unique_ptr<host::HostDriver> StartDriver(const WorkerOptions& options, std:
     if (error->empty()) *error = "eglInitialize failed on the host display (" + driver->egl_path() + ")";
     return nullptr;
   }
+  WarmUp(*driver, display);
   return driver;
 }
 

@@ -101,12 +101,14 @@ bool WorkerPool::Start(std::string* error) {
   return true;
 }
 
-bool WorkerPool::Fill(std::string* error) {
+bool WorkerPool::Fill(bool core_to_spare, bool* short_of, std::string* error) {
   std::lock_guard lock(mu_);
   size_t ready_or_starting = 0;
   for (const Worker& w : workers_) ready_or_starting += w.state != Worker::State::kServing;
   // After workers failed to start, none are kept ahead: only a waiting client gets a try.
-  const size_t wanted = (failures_in_a_row_ == 0 ? idle_ : 0) + waiting_;
+  const size_t ahead = failures_in_a_row_ == 0 ? idle_ : 0;
+  const size_t wanted = waiting_ + (core_to_spare ? ahead : std::min<size_t>(ahead, 1));
+  *short_of = ready_or_starting < ahead + waiting_;
   while (ready_or_starting < wanted) {
     if (!Start(error)) {
       last_failure_ = *error;

@@ -40,10 +40,13 @@ class WorkerPool {
   WorkerPool(const WorkerPool&) = delete;
   WorkerPool& operator=(const WorkerPool&) = delete;
 
-  // Main thread: starts workers until the idle ones (and those starting)
-  // cover the pool's size and the clients waiting for one. False with
-  // *error when a worker cannot be started at all.
-  bool Fill(std::string* error);
+  // Main thread: starts workers for the clients waiting for one, one to
+  // keep ahead if none is, and, while `core_to_spare`, until the idle ones
+  // (and those starting) cover the pool's size: a worker's start-up (its
+  // driver's) would otherwise take the cores of the clients just starting.
+  // False with *error when a worker cannot be started at all. `short_of`:
+  // whether the pool is still below its size.
+  bool Fill(bool core_to_spare, bool* short_of, std::string* error);
   // Main thread: the control sockets to watch, with the pid of each.
   std::vector<std::pair<int, pid_t>> Channels();
   // Main thread: `channel` has something to say (a message, or its end).
