@@ -8,17 +8,19 @@
 namespace strata {
 
 // dlopen flags for a library kept apart from same-named symbols already in the
-// process (a driver under Strata's own exports): its own references bind inside
-// it. The sanitizers' runtimes refuse RTLD_DEEPBIND (it would let the library
-// bypass their malloc), so sanitizer builds (docs/security.md) open such
-// libraries RTLD_LOCAL only and rely on symbol order instead
-// (STRATA_SANITIZE_BUILD is defined for every file of such a build, also the
-// ones left uninstrumented).
-#if defined(STRATA_SANITIZE_BUILD)
+// process (a driver under Strata's own exports): its symbols stay out of the
+// global scope, so later lookups by name never find them. Not RTLD_DEEPBIND:
+// a deep-bound library and its dependencies bind malloc, free and realloc to
+// libc's even where the program brings its own allocator (Chromium's
+// PartitionAlloc, jemalloc, tcmalloc, the sanitizers' runtimes), while libc's
+// own allocations (strdup, vasprintf, scandir) use the program's, so memory
+// crosses between two allocators (glvnd's eglQueryString reallocs a string
+// strdup made: "realloc(): invalid pointer"); it bypasses every other symbol
+// the program interposes as well. A driver's own references to names Strata
+// also exports bind as the program's would (the system's EGL/GLES libraries
+// make none); an entry point a driver hands out that is Strata's own is
+// refused where tables are filled (loader.cpp).
 inline constexpr int kIsolatedDlopenFlags = RTLD_LOCAL;
-#else
-inline constexpr int kIsolatedDlopenFlags = RTLD_LOCAL | RTLD_DEEPBIND;
-#endif
 
 class SharedLibrary {
  public:

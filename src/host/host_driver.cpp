@@ -1,6 +1,7 @@
 #include "host/host_driver.h"
 
 #include "loader/driver_locator.h"
+#include "loader/own_entry_points.h"
 
 namespace strata::host {
 
@@ -21,6 +22,9 @@ std::unique_ptr<HostDriver> HostDriver::Load(const std::string& strata_lib_dir, 
   }
   using GetProcAddress = void* (*)(const char*);
   auto get_proc = reinterpret_cast<GetProcAddress>(driver->egl_.Symbol("eglGetProcAddress"));
+  // Where Strata's libraries are in the process (a remote client's fallback),
+  // an entry point of theirs would lead back to the client, not to a driver.
+  const loader::OwnEntryPoints own(strata_lib_dir);
   driver->functions_.assign(api::kFunctionCount, nullptr);
   for (int slot = 0; slot < api::kFunctionCount; ++slot) {
     const api::FunctionInfo& info = api::kFunctions[slot];
@@ -33,7 +37,7 @@ std::unique_ptr<HostDriver> HostDriver::Load(const std::string& strata_lib_dir, 
     }
     // Extensions are only reachable through eglGetProcAddress.
     if (!fn && get_proc) fn = get_proc(info.name);
-    driver->functions_[slot] = fn;
+    driver->functions_[slot] = own.Contains(fn) ? nullptr : fn;
   }
   return driver;
 }

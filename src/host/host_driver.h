@@ -15,7 +15,7 @@ namespace strata::host {
 class HostDriver {
  public:
   // `strata_lib_dir`: where Strata's own libraries are, so they are never
-  // taken as the driver. `isolated`: opened apart (RTLD_DEEPBIND) from
+  // taken as the driver. `isolated`: opened RTLD_LOCAL, apart from
   // same-named libraries already in the process (Strata's own, in a client
   // that falls back to the local driver). Null with *error naming the
   // library that is missing.

@@ -43,7 +43,7 @@ void* OpenSystemLibGl() {
                  location.error.empty() ? "not in any library directory" : location.error.c_str());
     return nullptr;
   }
-  // Deep binding: the system libGL's own calls to its exports stay inside it.
+  // Kept out of the global scope, where our same-named exports are the program's.
   void* handle = dlopen(location.path.c_str(), RTLD_NOW | kIsolatedDlopenFlags);
   if (handle == nullptr) STRATA_ERROR("Strata's libGL.so.1 cannot load %s: %s", location.path.c_str(), dlerror());
   return handle;

@@ -12,6 +12,7 @@
 #include "loader/driverless.h"
 #include "loader/glvnd_vendor.h"
 #include "loader/layer_settings.h"
+#include "loader/own_entry_points.h"
 
 namespace strata::loader {
 
@@ -144,14 +145,26 @@ void Loader::BuildTables() {
   const GlProcAddressFunction mesa_gl = driver_loaded() ? MesaGlDispatch() : nullptr;
   gl_dispatch_direct_ = mesa_gl != nullptr;
   // `direct`: for a function the libraries export, the entry point to take instead (Mesa's, for GL).
-  auto resolve = [&](const char* name, const SharedLibrary& first, const SharedLibrary& second,
-                     GlProcAddressFunction direct) -> void* {
+  auto find = [&](const char* name, const SharedLibrary& first, const SharedLibrary& second,
+                  GlProcAddressFunction direct) -> void* {
     if (driver_get_proc_address_ != nullptr) return get_proc(name);  // a glvnd vendor exports only __egl_Main
     void* fn = first.Symbol(name);
     if (fn == nullptr) fn = second.Symbol(name);
     if (fn == nullptr) return get_proc ? get_proc(name) : nullptr;
     void* instead = direct != nullptr ? direct(name) : nullptr;
     return instead != nullptr ? instead : fn;
+  };
+  // An entry point of Strata's own, found where the driver looked names up,
+  // would jump through its own slot for ever: the driver has none.
+  const OwnEntryPoints own(own_directory_);
+  int refused = 0;
+  const char* first_refused = nullptr;
+  auto resolve = [&](const char* name, const SharedLibrary& first, const SharedLibrary& second,
+                     GlProcAddressFunction direct) -> void* {
+    void* fn = find(name, first, second, direct);
+    if (!own.Contains(fn)) return fn;
+    if (refused++ == 0) first_refused = name;
+    return nullptr;
   };
   const SharedLibrary& v1 = driver(DriverLibrary::kGlesV1);
   const SharedLibrary& v2 = driver(DriverLibrary::kGlesV2);
@@ -178,6 +191,11 @@ void Loader::BuildTables() {
     none.entries[slot] = stub;
     gles1.entries[slot] = fn1 ? fn1 : stub;
     gles2.entries[slot] = fn2 ? fn2 : stub;
+  }
+  if (refused > 0) {
+    STRATA_WARN("the driver %s handed out Strata's own entry point for %d lookup(s) (%s first), found where it looks "
+                "names up in the process: left unavailable, as they would call themselves",
+                driver(DriverLibrary::kEgl).path().c_str(), refused, first_refused);
   }
 }
 

@@ -120,6 +120,23 @@ TEST(StrataRun, DriverOverrideCannotPointAtStrataItself) {
   EXPECT_NE(r.err.find("is Strata's own library"), std::string::npos) << r.err;
 }
 
+// A driver that looks GL names up in the process's global scope, where
+// Strata's libGLESv2 comes first, hands out Strata's own exports.
+// Catches: such an entry point put in the tables (it jumps to itself for
+// ever), or the warning that says so missing.
+TEST(LoaderInApp, DriverHandingOutStratasOwnEntryPointsIsRefused) {
+  ProcessOptions options;
+  options.timeout_seconds = 30;
+  auto r = RunProcess({STRATA_CLI, "run", "--driver-egl", STRATA_GLOBAL_SCOPE_DRIVER, "--", STRATA_EXTENSION_CALL_APP},
+                      options);
+  ASSERT_FALSE(r.timed_out) << "a call went round in Strata's own entry point";
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("reset status 0"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("pixel 0 255 0 255"), std::string::npos) << r.out;
+  EXPECT_EQ(CountLines(r.err, "handed out Strata's own entry point"), 1) << r.err;
+  EXPECT_NE(r.err.find(STRATA_GLOBAL_SCOPE_DRIVER), std::string::npos) << r.err;
+}
+
 // Past the command's checks, inside the app: a broken driver must cost the app
 // one error line and failing EGL calls, never a crash.
 TEST(LoaderInApp, BrokenDriverGivesOneErrorLineAndNoCrash) {
