@@ -16,6 +16,7 @@
 #include "loader/driver_locator.h"
 #include "loader/glvnd_vendor_list.h"
 #include "tools/install_paths.h"
+#include "tools/loader_vendor_file.h"
 
 namespace strata::tools {
 namespace {
@@ -86,8 +87,8 @@ int CheckLaunch(const char* command, const LaunchRequest& request, std::string* 
     return 2;
   }
   std::string lib_dir = StrataLibraryDirectory();
-  for (const char* soname : {"libEGL.so.1", "libGLESv2.so.2", "libGLESv1_CM.so.1", "libstrata_loader.so",
-                             "libstrata_audit.so", loader::kLoaderVendorFileName}) {
+  for (const char* soname :
+       {"libEGL.so.1", "libGLESv2.so.2", "libGLESv1_CM.so.1", "libstrata_loader.so", "libstrata_audit.so"}) {
     std::string path = lib_dir + "/" + soname;
     if (access(path.c_str(), R_OK) != 0) {
       std::fprintf(stderr, "strata %s: error: Strata's library %s is missing (installation broken?)\n", command,
@@ -140,12 +141,17 @@ std::string WhyNoCallReachedStrata(const std::string& program, const std::string
 
 namespace {
 
-// glvnd's vendor list as it stands, with the loader's vendor file in front.
-std::string LoaderFirstGlvndVendorList(const std::string& lib_dir) {
-  const std::string ours = lib_dir + "/" + loader::kLoaderVendorFileName;
+// glvnd's vendor list as it stands, with `ours` (naming this Strata's loader)
+// in front and any other Strata's loader left out: a list inherited from a
+// program another Strata build started would load that build's loader too.
+std::string LoaderFirstGlvndVendorList(const std::string& ours) {
   std::string list = ours;
   for (const std::string& file : loader::GlvndVendorFiles()) {
-    if (file != ours) list += ":" + file;
+    std::string library, unreadable;
+    if (loader::ReadGlvndVendorLibrary(file, &library, &unreadable) && FileNameOf(library) == "libstrata_loader.so") {
+      continue;
+    }
+    list += (list.empty() ? "" : ":") + file;
   }
   return list;
 }
@@ -164,7 +170,19 @@ int ExecWithStrata(const char* command, const LaunchRequest& request, const std:
   // Programs that reach EGL only through the system's libEGL (their library
   // path reset by a launcher, a libEGL from their RPATH) get the loader as
   // glvnd's first vendor; where Strata's libraries were loaded it steps aside.
-  setenv("__EGL_VENDOR_LIBRARY_FILENAMES", LoaderFirstGlvndVendorList(lib_dir).c_str(), 1);
+  std::string why;
+  const std::string vendor_file = LoaderVendorFile(lib_dir, &why);
+  if (vendor_file.empty()) {
+    std::fprintf(stderr,
+                 "strata %s: warning: %s; programs that reach EGL only through the system's libEGL bypass Strata\n",
+                 command, why.c_str());
+  }
+  const std::string vendor_list = LoaderFirstGlvndVendorList(vendor_file);
+  if (vendor_list.empty()) {
+    unsetenv("__EGL_VENDOR_LIBRARY_FILENAMES");  // an empty list would be no vendor at all
+  } else {
+    setenv("__EGL_VENDOR_LIBRARY_FILENAMES", vendor_list.c_str(), 1);
+  }
   for (const auto& [name, value] : request.environment) setenv(name.c_str(), value.c_str(), 1);
 
   std::vector<char*> argv;
