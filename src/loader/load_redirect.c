@@ -14,6 +14,7 @@
 // runtime would be a second copy loaded for nothing.
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <fcntl.h>
 #include <link.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -23,10 +24,15 @@
 
 // The libraries Strata stands in for: each `stem` names a family (the
 // development link itself, `soname` and versioned files behind it). Loads by
-// the stem or the soname go to Strata's library of that soname. Not loads of
-// a versioned file (libEGL.so.1.1.0): that is the name Strata's loader opens
-// the real driver by (driver_locator.cpp resolves links), so it stays the
-// driver even when a preloaded dlopen wrapper hides the loader as the caller.
+// the stem or the soname go to Strata's library of that soname, when the file
+// there is one: its own SONAME is `soname`. Not another library of the same
+// file name: ANGLE's libEGL.so and libGLESv2.so (SONAME libEGL.so), which
+// Chromium-based programs (Electron's among them) ship and load from their
+// own directory, are EGL/GLES implementations of their own, with functions
+// Strata's libraries lack. Not loads of a versioned file (libEGL.so.1.1.0):
+// that is the name Strata's loader opens the real driver by
+// (driver_locator.cpp resolves links), so it stays the driver even when a
+// preloaded dlopen wrapper hides the loader as the caller.
 static const struct {
   const char* stem;
   const char* soname;
@@ -100,6 +106,59 @@ static int GlLibraryFamily(const char* file) {
   return -1;
 }
 
+// Reads `size` bytes at `offset` of `fd`; 0 when they are not all there.
+static int ReadAt(int fd, void* buffer, size_t size, off_t offset) {
+  return pread(fd, buffer, size, offset) == (ssize_t)size;
+}
+
+// The file offset of virtual address `address` in an ELF file, by its loaded
+// segments; -1 when no segment holds it.
+static off_t FileOffsetOf(int fd, const ElfW(Ehdr) * header, ElfW(Addr) address) {
+  for (int i = 0; i < header->e_phnum; ++i) {
+    ElfW(Phdr) segment;
+    if (!ReadAt(fd, &segment, sizeof segment, (off_t)(header->e_phoff + (size_t)i * sizeof segment))) return -1;
+    if (segment.p_type == PT_LOAD && address >= segment.p_vaddr && address < segment.p_vaddr + segment.p_filesz) {
+      return (off_t)(segment.p_offset + (address - segment.p_vaddr));
+    }
+  }
+  return -1;
+}
+
+// Whether the shared object at `path` (links followed) has SONAME `soname`.
+// Read with the file's own system calls: this runs inside ld.so's search.
+static int HasSoname(const char* path, const char* soname) {
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return 0;
+  int found = 0;
+  ElfW(Ehdr) header;
+  if (ReadAt(fd, &header, sizeof header, 0) && memcmp(header.e_ident, ELFMAG, SELFMAG) == 0 &&
+      header.e_ident[EI_CLASS] == (sizeof(void*) == 8 ? ELFCLASS64 : ELFCLASS32) &&
+      header.e_phentsize == sizeof(ElfW(Phdr))) {
+    ElfW(Phdr) dynamic = {0};
+    for (int i = 0; i < header.e_phnum && dynamic.p_type != PT_DYNAMIC; ++i) {
+      if (!ReadAt(fd, &dynamic, sizeof dynamic, (off_t)(header.e_phoff + (size_t)i * sizeof dynamic))) break;
+    }
+    ElfW(Addr) strtab = 0;
+    ElfW(Xword) name_offset = (ElfW(Xword))-1;
+    for (size_t at = 0; dynamic.p_type == PT_DYNAMIC && at + sizeof(ElfW(Dyn)) <= dynamic.p_filesz;
+         at += sizeof(ElfW(Dyn))) {
+      ElfW(Dyn) entry;
+      if (!ReadAt(fd, &entry, sizeof entry, (off_t)(dynamic.p_offset + at)) || entry.d_tag == DT_NULL) break;
+      if (entry.d_tag == DT_STRTAB) strtab = entry.d_un.d_ptr;
+      if (entry.d_tag == DT_SONAME) name_offset = entry.d_un.d_val;
+    }
+    off_t strings = strtab != 0 ? FileOffsetOf(fd, &header, strtab) : -1;
+    char name[64];
+    size_t length = strlen(soname) + 1;
+    if (strings >= 0 && name_offset != (ElfW(Xword))-1 && length <= sizeof name &&
+        ReadAt(fd, name, length, strings + (off_t)name_offset)) {
+      found = memcmp(name, soname, length) == 0;
+    }
+  }
+  close(fd);
+  return found;
+}
+
 STRATA_AUDIT_ENTRY unsigned int la_objopen(struct link_map* map, Lmid_t lmid, uintptr_t* cookie) {
   (void)lmid;
   const char* slash = map->l_name ? strrchr(map->l_name, '/') : NULL;
@@ -153,7 +212,8 @@ STRATA_AUDIT_ENTRY char* la_objsearch(const char* name, uintptr_t* cookie, unsig
   }
   const char* file = strrchr(name, '/') + 1;
   int family = GlLibraryFamily(file);
-  if (family < 0 || (strcmp(file, kRedirected[family].stem) != 0 && strcmp(file, kRedirected[family].soname) != 0)) {
+  if (family < 0 || (strcmp(file, kRedirected[family].stem) != 0 && strcmp(file, kRedirected[family].soname) != 0) ||
+      !HasSoname(name, kRedirected[family].soname)) {
     return (char*)name;
   }
   if (log_info) fprintf(stderr, "strata: %s loaded by path: Strata's %s instead\n", name, replacement[family]);

@@ -137,6 +137,25 @@ TEST(LoaderInApp, DriverHandingOutStratasOwnEntryPointsIsRefused) {
   EXPECT_NE(r.err.find(STRATA_GLOBAL_SCOPE_DRIVER), std::string::npos) << r.err;
 }
 
+// A program that loads a libEGL.so of its own by absolute path (ANGLE's, in a
+// Chromium-based program's directory) keeps it; one that loads the system's
+// by its development link gets Strata's.
+// Catches: the audit module handing Strata's libEGL to a program for a
+// library that only shares the system's file name.
+TEST(StrataRun, ProgramsOwnLibEglByPathIsNotRedirected) {
+  auto own = RunProcess({STRATA_CLI, "run", "--log", "info", "--", STRATA_BUNDLED_LIBRARY_APP, STRATA_BUNDLED_EGL});
+  EXPECT_EQ(own.exit_code, 0) << own.out << own.err;
+  EXPECT_NE(own.out.find("marker 4242"), std::string::npos) << own.out << own.err;
+  EXPECT_EQ(own.err.find("loaded by path"), std::string::npos) << own.err;
+
+  // The system's libEGL.so (a link to glvnd's libEGL.so.1.1.0) has no such
+  // function, and Strata's libEGL.so.1 stands in for it.
+  auto system = RunProcess({STRATA_CLI, "run", "--log", "info", "--", STRATA_BUNDLED_LIBRARY_APP, STRATA_SYSTEM_EGL});
+  EXPECT_NE(system.err.find(STRATA_SYSTEM_EGL " loaded by path: Strata's " STRATA_LIB_DIR "/libEGL.so.1 instead"),
+            std::string::npos)
+      << system.err;
+}
+
 // Past the command's checks, inside the app: a broken driver must cost the app
 // one error line and failing EGL calls, never a crash.
 TEST(LoaderInApp, BrokenDriverGivesOneErrorLineAndNoCrash) {
