@@ -68,11 +68,9 @@ It logs one line when ready, one per client joining and leaving (with the
 reason: a worker that was killed or crashed is named with its signal) and
 one per refused client, on stderr. SIGINT or SIGTERM ends every client and
 stops it. A worker process under memory pressure is the kernel's first
-choice to end (its oom_score_adj is 500), not the listener.
-
-internal:
-  --worker             run as one of the renderer's worker processes (the
-                       renderer starts these itself, on its control socket)
+choice to end (its oom_score_adj is 500), not the listener. The renderer
+starts its workers itself, as strata serve --worker on a control socket of
+its own; that form is not for use by hand.
 
 exit status: 0 stopped by a signal, 1 could not start, 2 bad usage.
 )";
