@@ -286,10 +286,10 @@ std::unique_ptr<Server> Server::Open(const ServeOptions& options, std::string* e
     for (const auto& [fd, pid] : channels) fds.push_back({fd, POLLIN, 0});
     poll(fds.data(), fds.size(), 100);
     for (size_t i = 0; i < fds.size(); ++i) {
-      if (fds[i].revents == 0) continue;
-      // A worker that could not start is this function's error, not a log line.
-      state->pool->OnChannel(channels[i].second, [](const Worker&, const std::string&) {});
+      if (fds[i].revents != 0) state->pool->OnChannel(channels[i].second);
     }
+    // A worker that could not start is this function's error, not a log line.
+    state->pool->Reap([](const Worker&, const std::string&) {});
   }
   state->pool->SetIdle(options.idle_workers);
   return std::unique_ptr<Server>(new Server(std::move(state)));
@@ -312,8 +312,10 @@ void Server::Run() {
   State& s = *state_;
   const auto on_ended = [&s](const Worker& w, const std::string& how) { s.OnWorkerEnded(w, how); };
   bool stopping = false;
-  const auto deadline_after_stop_s = 10;
+  // How long the workers get to end their clients when the renderer stops.
+  constexpr auto kStopTimeout = std::chrono::seconds(10);
   std::chrono::steady_clock::time_point stop_deadline;
+  bool ending = false;  // workers whose channels closed, not yet reaped
   for (;;) {
     std::string error;
     bool short_of = false;
@@ -327,20 +329,25 @@ void Server::Run() {
     fds.push_back({s.wake_pipe[0], POLLIN, 0});
     const auto channels = s.pool->Channels();
     for (const auto& [fd, pid] : channels) fds.push_back({fd, POLLIN, 0});
-    if (stopping && (channels.empty() || std::chrono::steady_clock::now() > stop_deadline)) break;
+    if (stopping && ((channels.empty() && !ending) || std::chrono::steady_clock::now() > stop_deadline)) break;
     // Wakes now and then to join the threads of handshakes that finished,
-    // and soon while the pool waits for a core to start a worker on.
-    const int ready = poll(fds.data(), fds.size(), stopping || short_of ? 100 : 1000);
+    // and soon while the pool waits for a core to start a worker on or for
+    // workers to end.
+    const int ready = poll(fds.data(), fds.size(), stopping || short_of || ending ? 100 : 1000);
     s.ReapHandshakes();
     if (ready < 0 && errno != EINTR) {
       Log(std::string("poll failed: ") + std::strerror(errno));
       break;
     }
     if (ready <= 0) continue;
+    if (fds[listeners].revents != 0) {
+      char drain[64];
+      [[maybe_unused]] ssize_t n = read(s.stop_pipe[0], drain, sizeof drain);
+    }
     if (fds[listeners].revents != 0 && !stopping) {
       // Ending: the workers end their clients, and are waited for.
       stopping = true;
-      stop_deadline = std::chrono::steady_clock::now() + std::chrono::seconds(deadline_after_stop_s);
+      stop_deadline = std::chrono::steady_clock::now() + kStopTimeout;
       s.pool->StopAll();
       for (Handshake& h : s.handshakes) h.Shutdown();
     }
@@ -366,8 +373,9 @@ void Server::Run() {
       });
     }
     for (size_t i = 0; i < channels.size(); ++i) {
-      if (fds[listeners + 2 + i].revents != 0) s.pool->OnChannel(channels[i].second, on_ended);
+      if (fds[listeners + 2 + i].revents != 0) s.pool->OnChannel(channels[i].second);
     }
+    ending = s.pool->Reap(on_ended);
   }
   for (Handshake& h : s.handshakes) {
     h.Shutdown();

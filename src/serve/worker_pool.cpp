@@ -22,7 +22,7 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 // Waits for `pid` to end for up to `timeout_ms`, then kills it; its wait status.
-int Reap(pid_t pid, int timeout_ms) {
+int WaitFor(pid_t pid, int timeout_ms) {
   const auto until = Clock::now() + std::chrono::milliseconds(timeout_ms);
   for (;;) {
     int status = 0;
@@ -62,8 +62,8 @@ WorkerPool::~WorkerPool() {
   const auto until = Clock::now() + std::chrono::seconds(5);
   for (Worker& w : workers_) {
     const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(until - Clock::now()).count();
-    Reap(w.pid, static_cast<int>(std::max<int64_t>(left, 0)));
-    close(w.channel);
+    WaitFor(w.pid, static_cast<int>(std::max<int64_t>(left, 0)));
+    if (w.channel >= 0) close(w.channel);
   }
   workers_.clear();
 }
@@ -104,7 +104,7 @@ bool WorkerPool::Start(std::string* error) {
 bool WorkerPool::Fill(bool core_to_spare, bool* short_of, std::string* error) {
   std::lock_guard lock(mu_);
   size_t ready_or_starting = 0;
-  for (const Worker& w : workers_) ready_or_starting += w.state != Worker::State::kServing;
+  for (const Worker& w : workers_) ready_or_starting += w.state != Worker::State::kServing && !w.ending;
   // After workers failed to start, none are kept ahead: only a waiting client gets a try.
   const size_t ahead = failures_in_a_row_ == 0 ? idle_ : 0;
   const size_t wanted = waiting_ + (core_to_spare ? ahead : std::min<size_t>(ahead, 1));
@@ -125,7 +125,9 @@ bool WorkerPool::Fill(bool core_to_spare, bool* short_of, std::string* error) {
 std::vector<std::pair<int, pid_t>> WorkerPool::Channels() {
   std::lock_guard lock(mu_);
   std::vector<std::pair<int, pid_t>> out;
-  for (const Worker& w : workers_) out.emplace_back(w.channel, w.pid);
+  for (const Worker& w : workers_) {
+    if (!w.ending) out.emplace_back(w.channel, w.pid);
+  }
   return out;
 }
 
@@ -136,11 +138,11 @@ Worker* WorkerPool::Find(pid_t pid) {
   return nullptr;
 }
 
-void WorkerPool::OnChannel(pid_t pid, const std::function<void(const Worker&, const std::string& how)>& ended) {
+void WorkerPool::OnChannel(pid_t pid) {
   int channel = -1;
   {
     std::lock_guard lock(mu_);
-    if (Worker* w = Find(pid)) channel = w->channel;
+    if (Worker* w = Find(pid); w != nullptr && !w->ending) channel = w->channel;
   }
   if (channel < 0) return;
   stream::wire::Hello message;
@@ -148,46 +150,64 @@ void WorkerPool::OnChannel(pid_t pid, const std::function<void(const Worker&, co
   std::string problem;
   const int got = ReceiveControl(channel, &message, &descriptors, &problem);
   for (int d : descriptors) close(d);  // a worker sends none
+  std::lock_guard lock(mu_);
+  Worker* w = Find(pid);
+  if (w == nullptr) return;
   if (got > 0) {
     const std::string* what = message.Find("message");
-    std::lock_guard lock(mu_);
-    Worker* w = Find(pid);
-    if (w == nullptr) return;
+    const std::string* why = message.Find(what != nullptr && *what == "ended" ? "reason" : "error");
     if (what != nullptr && *what == "ready" && w->state == Worker::State::kStarting) {
       w->state = Worker::State::kIdle;
       failures_in_a_row_ = 0;
       first_done_ = true;
-    } else if (what != nullptr && *what == "ended") {
-      const std::string* why = message.Find("reason");
-      if (why != nullptr) w->ended = why->substr(0, 1000);
+    } else if (what != nullptr && *what == "ended" && why != nullptr) {
+      w->ended = why->substr(0, 1000);
     } else if (what != nullptr && *what == "failed") {
-      const std::string* why = message.Find("error");
       w->failure = why ? why->substr(0, 1000) : "a worker process could not start";
     }
     changed_.notify_all();
     return;
   }
-  // Closed (or broken): the worker is ending. Its channel stays open until it is reaped.
+  // Closed (or broken: then it is not to be trusted to end by itself).
   if (got < 0) kill(pid, SIGKILL);
-  const int status = Reap(pid, 2000);
-  Worker gone;
+  close(w->channel);
+  w->channel = -1;
+  w->ending = true;
+  w->ending_since = Clock::now();
+}
+
+bool WorkerPool::Reap(const Ended& ended) {
+  std::vector<std::pair<Worker, int>> gone;
+  bool still_ending = false;
   {
     std::lock_guard lock(mu_);
-    Worker* w = Find(pid);
-    if (w == nullptr) return;
-    gone = *w;
-    close(w->channel);
-    workers_.remove_if([pid](const Worker& x) { return x.pid == pid; });
-    if (gone.state == Worker::State::kStarting) {
-      ++failures_in_a_row_;
-      ++failures_;
-      last_failure_ = !gone.failure.empty() ? gone.failure
+    for (auto it = workers_.begin(); it != workers_.end();) {
+      if (!it->ending) {
+        ++it;
+        continue;
+      }
+      int status = 0;
+      const pid_t got = waitpid(it->pid, &status, WNOHANG);
+      if (got == 0) {
+        if (Clock::now() - it->ending_since > std::chrono::seconds(5)) kill(it->pid, SIGKILL);
+        still_ending = true;
+        ++it;
+        continue;
+      }
+      if (it->state == Worker::State::kStarting) {
+        ++failures_in_a_row_;
+        ++failures_;
+        last_failure_ = !it->failure.empty() ? it->failure
                                              : "a worker process " + DescribeExit(status) + " before it was ready";
-      first_done_ = true;
+        first_done_ = true;
+      }
+      gone.emplace_back(*it, got == it->pid ? status : 0);
+      it = workers_.erase(it);
     }
-    changed_.notify_all();
+    if (!gone.empty()) changed_.notify_all();
   }
-  ended(gone, DescribeExit(status));
+  for (const auto& [worker, status] : gone) ended(worker, DescribeExit(status));
+  return still_ending;
 }
 
 bool WorkerPool::Take(const std::string& session, const std::string& client, int timeout_ms,
@@ -199,7 +219,7 @@ bool WorkerPool::Take(const std::string& session, const std::string& client, int
   Worker* found = nullptr;
   const bool got = changed_.wait_for(lock, std::chrono::milliseconds(timeout_ms), [&] {
     for (Worker& w : workers_) {
-      if (w.state == Worker::State::kIdle) {
+      if (w.state == Worker::State::kIdle && !w.ending) {
         found = &w;
         return true;
       }
@@ -223,7 +243,7 @@ bool WorkerPool::Take(const std::string& session, const std::string& client, int
 int WorkerPool::ChannelOf(pid_t pid) {
   std::lock_guard lock(mu_);
   Worker* w = Find(pid);
-  return w ? w->channel : -1;
+  return w != nullptr && !w->ending ? w->channel : -1;
 }
 
 int WorkerPool::FirstVerdict(std::string* error) {

@@ -7,6 +7,7 @@
 
 #include <sys/types.h>
 
+#include <chrono>
 #include <condition_variable>
 #include <functional>
 #include <list>
@@ -18,8 +19,11 @@ namespace strata::serve {
 
 struct Worker {
   pid_t pid = 0;
-  int channel = -1;  // the listener's end of the control socket pair
+  int channel = -1;  // the listener's end of the control socket pair (-1 once it closed)
   enum class State { kStarting, kIdle, kServing } state = State::kStarting;
+  // Its channel closed: it is ending, and is reaped without waiting for it.
+  bool ending = false;
+  std::chrono::steady_clock::time_point ending_since;
   std::string session;  // while serving
   std::string client;   // ClientInfo::Describe() while serving
   std::string failure;  // why it could not start, in its own words
@@ -49,9 +53,14 @@ class WorkerPool {
   bool Fill(bool core_to_spare, bool* short_of, std::string* error);
   // Main thread: the control sockets to watch, with the pid of each.
   std::vector<std::pair<int, pid_t>> Channels();
-  // Main thread: `channel` has something to say (a message, or its end).
-  // `ended(worker, how)` is called (under no lock) for a worker that ended.
-  void OnChannel(pid_t pid, const std::function<void(const Worker&, const std::string& how)>& ended);
+  // Main thread: `pid`'s channel has something to say (a message, or its
+  // end: then the worker is ending, and Reap takes it).
+  void OnChannel(pid_t pid);
+  // Main thread: reaps the workers that ended, calling `ended(worker, how)`
+  // (under no lock) for each; one that takes more than 5 s to end after its
+  // channel closed is killed. True while some are still ending.
+  using Ended = std::function<void(const Worker&, const std::string& how)>;
+  bool Reap(const Ended& ended);
 
   // Any thread: an idle worker, marked serving `session` for `client`,
   // waiting up to `timeout_ms` for one to be started and ready. `wake` is
