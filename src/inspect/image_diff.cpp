@@ -80,35 +80,23 @@ bool ForEachFrameImage(const std::string& path, bool captured, const ImageDiffOp
   return true;
 }
 
-// Compares B's image with A's; fills the counts and, per pixel of B's panel, whether it differs.
+// Compares B's image with A's; fills the figures and, per pixel of B's panel, whether it differs.
 void Compare(const std::vector<uint8_t>& a, const view::FrameImage& b, uint32_t width_a, uint32_t height_a,
-             int threshold, FrameDifference* difference, std::vector<bool>* marked) {
-  marked->assign(static_cast<size_t>(b.width) * b.height, true);
-  const uint64_t pixels_a = static_cast<uint64_t>(width_a) * height_a;
-  const uint64_t pixels_b = static_cast<uint64_t>(b.width) * b.height;
-  uint64_t shared = 0, shared_differing = 0;
-  for (uint32_t y = 0; y < std::min(height_a, b.height); ++y) {
-    for (uint32_t x = 0; x < std::min(width_a, b.width); ++x) {
-      const uint8_t* pa = &a[(static_cast<size_t>(y) * width_a + x) * 4];
-      const uint8_t* pb = &b.rgba[(static_cast<size_t>(y) * b.width + x) * 4];
-      int worst = 0;
-      for (int c = 0; c < 4; ++c) worst = std::max(worst, std::abs(int(pa[c]) - int(pb[c])));
-      ++shared;
-      const bool differs = worst > threshold;
-      (*marked)[static_cast<size_t>(y) * b.width + x] = differs;
-      if (!differs) continue;
-      ++shared_differing;
-      difference->max_difference = std::max(difference->max_difference, worst);
-    }
+             int threshold, FrameDifference* difference, std::vector<uint8_t>* marked) {
+  marked->assign(static_cast<size_t>(b.width) * b.height, 1);
+  const uint32_t width = std::min(width_a, b.width), height = std::min(height_a, b.height);
+  for (uint32_t y = 0; y < height; ++y) {
+    difference->difference.Add(&a[static_cast<size_t>(y) * width_a * 4], &b.rgba[static_cast<size_t>(y) * b.width * 4],
+                               width, threshold, &(*marked)[static_cast<size_t>(y) * b.width]);
   }
   // Pixels only one image has all differ.
-  difference->differing_pixels = shared_differing + (std::max(pixels_a, pixels_b) - shared);
-  if (pixels_a != pixels_b || width_a != b.width) difference->max_difference = 255;
+  const uint64_t pixels_a = static_cast<uint64_t>(width_a) * height_a, pixels_b = static_cast<uint64_t>(b.width) * b.height;
+  difference->difference.AddUnmatched(std::max(pixels_a, pixels_b) - static_cast<uint64_t>(width) * height);
 }
 
 // A | B | B greyed, differing pixels magenta; on a dark background, top row first.
 std::vector<uint8_t> SideBySide(const std::vector<uint8_t>& a, uint32_t width_a, uint32_t height_a,
-                                const view::FrameImage& b, const std::vector<bool>& marked, uint32_t* width,
+                                const view::FrameImage& b, const std::vector<uint8_t>& marked, uint32_t* width,
                                 uint32_t* height) {
   constexpr uint32_t kGap = 4;
   *width = width_a + 2 * b.width + 2 * kGap;
@@ -160,7 +148,7 @@ bool DiffImages(const std::string& path_a, const std::string& path_b, const Imag
 
   say(std::string(captured ? "reading" : "replaying") + " B (" + path_b + ") and comparing");
   std::string write_error, warning_b;
-  std::vector<bool> marked;
+  std::vector<uint8_t> marked;
   auto compare = [&](view::FrameImage&& b) {
     ++summary->frames_b;
     auto found = images_a.find(b.frame);
@@ -176,8 +164,14 @@ bool DiffImages(const std::string& path_a, const std::string& path_b, const Imag
     difference.frame = b.frame;
     difference.width_a = stored.width, difference.height_a = stored.height;
     difference.width_b = b.width, difference.height_b = b.height;
-    Compare(a, b, stored.width, stored.height, options.threshold, &difference, &marked);
-    if (difference.differing_pixels == 0) return;
+    Compare(a, b, stored.width, stored.height, options.tolerance.threshold, &difference, &marked);
+    if (difference.difference.equal()) return;
+    summary->worst.Note(b.frame, difference.difference);
+    const bool same_size = stored.width == b.width && stored.height == b.height;
+    if (same_size && options.tolerance.Accepts(difference.difference)) {
+      summary->tolerated.push_back(std::move(difference));
+      return;
+    }
     if (write_error.empty()) {
       std::error_code made;
       std::filesystem::create_directories(options.output_dir, made);

@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "common/image_difference.h"
+
 namespace strata::inspect {
 
 enum class ImageSource { kAuto, kCaptured, kReplayed };
@@ -18,7 +20,7 @@ struct ImageDiffOptions {
   // kAuto: captured when both traces hold images, else both replayed.
   ImageSource source = ImageSource::kAuto;
   std::function<bool(uint64_t frame)> wanted;  // null: every frame
-  int threshold = 0;                           // a channel must differ by more than this
+  ImageTolerance tolerance;                    // how far a frame may be off (exact by default)
   std::string output_dir;                      // made when a frame differs
   std::string strata_lib_dir;                  // for replaying (replay/replayer.h)
   std::function<void(const std::string& line)> progress;  // optional
@@ -27,15 +29,17 @@ struct ImageDiffOptions {
 struct FrameDifference {
   uint64_t frame = 0;
   uint32_t width_a = 0, height_a = 0, width_b = 0, height_b = 0;
-  uint64_t differing_pixels = 0;  // of the area both cover, plus all of the rest
-  int max_difference = 0;         // largest difference of one channel
-  std::string image_path;         // the side-by-side PNG
+  // Of the area both cover, plus the rest (only one image has it: off by 255).
+  ImageDifference difference;
+  std::string image_path;  // the side-by-side PNG (frames past the tolerance)
 };
 
 struct ImageDiffSummary {
   std::string source;                      // "captured" or "replayed on this machine"
   uint64_t frames_a = 0, frames_b = 0, compared = 0;
-  std::vector<FrameDifference> differing;  // in frame order
+  std::vector<FrameDifference> differing;  // past the tolerance, in frame order
+  std::vector<FrameDifference> tolerated;  // not equal but within the tolerance, in frame order
+  WorstDifference worst;                   // over every frame that is not equal
   std::vector<uint64_t> only_a, only_b;    // frames one trace has an image of and the other not
   std::string warning;                     // e.g. a replay that stopped early
   bool equal() const { return differing.empty() && only_a.empty() && only_b.empty(); }

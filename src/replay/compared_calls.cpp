@@ -77,6 +77,41 @@ bool IsAppSetState(uint64_t pname) {
   }
 }
 
+// Limits and formats: the driver's own answers to glGet*v (GL_MAX_* and
+// GL_MIN_* but for the app's GL_MIN_SAMPLE_SHADING_VALUE, and these).
+bool IsDriverLimit(uint64_t pname) {
+  switch (pname) {
+    case GL_MIN_SAMPLE_SHADING_VALUE:
+      return false;
+    case GL_ALIASED_LINE_WIDTH_RANGE:
+    case GL_ALIASED_POINT_SIZE_RANGE:
+    case GL_MULTISAMPLE_LINE_WIDTH_RANGE:
+    case GL_MULTISAMPLE_LINE_WIDTH_GRANULARITY:
+    case GL_SUBPIXEL_BITS:
+    case GL_MAJOR_VERSION:
+    case GL_MINOR_VERSION:
+    case GL_NUM_EXTENSIONS:
+    case GL_NUM_COMPRESSED_TEXTURE_FORMATS:
+    case GL_COMPRESSED_TEXTURE_FORMATS:
+    case GL_NUM_SHADER_BINARY_FORMATS:
+    case GL_SHADER_BINARY_FORMATS:
+    case GL_NUM_PROGRAM_BINARY_FORMATS:
+    case GL_PROGRAM_BINARY_FORMATS:
+    case GL_SHADER_COMPILER:
+    case GL_UNIFORM_BUFFER_OFFSET_ALIGNMENT:
+    case GL_SHADER_STORAGE_BUFFER_OFFSET_ALIGNMENT:
+    case GL_TEXTURE_BUFFER_OFFSET_ALIGNMENT:
+    case GL_FRAGMENT_INTERPOLATION_OFFSET_BITS:
+    case GL_LAYER_PROVOKING_VERTEX:
+    case GL_PRIMITIVE_RESTART_FOR_PATCHES_SUPPORTED:
+      return true;
+    default: {
+      const char* name = api::GlEnumName(static_cast<uint32_t>(pname));
+      return name != nullptr && (std::strncmp(name, "GL_MAX_", 7) == 0 || std::strncmp(name, "GL_MIN_", 7) == 0);
+    }
+  }
+}
+
 // Object parameters the app set; the rest (sizes of components, samples a
 // driver rounds up, info log lengths, active resources a compiler may drop)
 // are the driver's.
@@ -104,8 +139,8 @@ bool IsAppSetObjectParameter(int slot, uint64_t pname) {
 // Calls whose comparison depends on what they ask (a pname, a target): how.
 enum class ByParameter : uint8_t {
   kNone,
-  kState,            // glGet*v: app-set state and default values (output 1)
-  kIndexedBinding,   // glGet*i_v: indexed bindings (output 2)
+  kState,            // glGet*v: app-set state and default values, limits (output 1)
+  kIndexedBinding,   // glGet*i_v: indexed bindings and limits (output 2)
   kObjectParameter,  // glGet<Object>Parameter*v: what the app set (output 2)
   kQueryObject,      // glGetQueryObject*: the result (output 2)
 };
@@ -172,6 +207,11 @@ std::vector<SlotComparison> BuildTable() {
   set(api::glCheckFramebufferStatusOES, Agreement::kSameResult);
   set(api::glClientWaitSync, Agreement::kWaitOutcome);
   set(api::glClientWaitSyncAPPLE, Agreement::kWaitOutcome);
+  // Strings, extension lists, precisions and sample counts: the driver's own.
+  for (api::Slot driver_answer : {api::glGetString, api::glGetStringi, api::glGetShaderPrecisionFormat,
+                                  api::glGetInternalformativ}) {
+    set(driver_answer, Agreement::kDriverAnswer);
+  }
   for (api::Slot made : {api::glCreateProgram, api::glCreateShader, api::glCreateShaderProgramv,
                          api::glCreateShaderProgramvEXT, api::glFenceSync, api::glFenceSyncAPPLE, api::glMapBufferRange,
                          api::glMapBufferRangeEXT, api::glMapBufferOES, api::glUnmapBuffer, api::glUnmapBufferOES}) {
@@ -187,10 +227,11 @@ const std::vector<SlotComparison> kComparisons = BuildTable();
 Comparison DecidedByParameters(const stream::DecodedCall& call, ByParameter by) {
   switch (by) {
     case ByParameter::kState:
-      return IsAppSetState(call.args[0].u) ? Comparison{Agreement::kSameOutput, 1} : Comparison{};
+      if (IsAppSetState(call.args[0].u)) return {Agreement::kSameOutput, 1};
+      return IsDriverLimit(call.args[0].u) ? Comparison{Agreement::kDriverAnswer, 1} : Comparison{};
     case ByParameter::kIndexedBinding:
-      return host::ObjectBoundAt(call.args[0].u) != api::ObjectClass::kNone ? Comparison{Agreement::kSameOutput, 2}
-                                                                           : Comparison{};
+      if (host::ObjectBoundAt(call.args[0].u) != api::ObjectClass::kNone) return {Agreement::kSameOutput, 2};
+      return IsDriverLimit(call.args[0].u) ? Comparison{Agreement::kDriverAnswer, 2} : Comparison{};
     case ByParameter::kObjectParameter:
       return IsAppSetObjectParameter(call.slot, call.args[1].u) ? Comparison{Agreement::kSameOutput, 2} : Comparison{};
     case ByParameter::kQueryObject:

@@ -1,9 +1,11 @@
 #pragma once
 // Which calls replay compares with the recording, and how: what a call gives
-// back that must be the same on any driver given the same calls. Everything
-// that is the driver's own choice (limits, strings, formats, uniform and
-// attribute locations, timings, info logs) is left out. docs/replay.md lists
-// the same, with the reasons.
+// back that must be the same on any driver given the same calls, and the
+// driver's own answers (limits, strings, extension lists, formats), which
+// agree only on the driver that recorded the trace. The rest of what is the
+// driver's choice (uniform and attribute locations, timings, info logs, what
+// depends on the replay's stand-ins for windows and configs) is left out.
+// docs/replay.md lists the same, with the reasons.
 
 #include <cstdint>
 
@@ -19,6 +21,7 @@ enum class Agreement : uint8_t {
   kWaitOutcome,  // a sync wait: failed or not (signalled or timed out is timing, not behaviour)
   kSameOutput,   // the bytes written behind the output pointer
   kQueryResult,  // glGetQueryObject*: the output, for queries whose result is exact
+  kDriverAnswer, // the returned string and every output, only on the driver that recorded the trace
 };
 
 struct Comparison {

@@ -1,6 +1,7 @@
 #include "replay/replayer.h"
 
 #include <EGL/egl.h>
+#include <GLES2/gl2.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -18,6 +19,7 @@
 #include "stream/framebuffer_record.h"
 #include "stream/ordered_reader.h"
 #include "stream/read_ahead.h"
+#include "strata/api/functions.h"
 
 namespace strata::replay {
 namespace {
@@ -25,36 +27,35 @@ namespace {
 using Clock = std::chrono::steady_clock;
 constexpr size_t kMismatchesKept = 10;
 
-FramebufferMismatch Compare(const stream::FramebufferImage& recorded, const host::RgbaImage& replayed, bool* equal) {
+FramebufferMismatch Compare(const stream::FramebufferImage& recorded, const host::RgbaImage& replayed, int threshold) {
   FramebufferMismatch m;
   m.frame = recorded.frame;
   m.sequence = recorded.sequence;
   m.framebuffer = recorded.framebuffer;
-  m.total_pixels = recorded.width * recorded.height;
-  bool first = true;
-  for (uint64_t i = 0; i < m.total_pixels; ++i) {
-    int worst = 0;
-    for (int c = 0; c < 4; ++c) {
-      worst = std::max(worst, std::abs(int(recorded.pixels[i * 4 + c]) - int(replayed.pixels[i * 4 + c])));
-    }
-    if (worst == 0) continue;
-    ++m.differing_pixels;
-    m.max_difference = std::max(m.max_difference, worst);
-    if (first) {
-      first = false;
-      m.first_x = static_cast<int>(recorded.x + static_cast<int64_t>(i % recorded.width));
-      m.first_y = static_cast<int>(recorded.y + static_cast<int64_t>(i / recorded.width));
+  m.difference.Add(recorded.pixels.data(), replayed.pixels.data(), recorded.width * recorded.height, threshold);
+  if (m.difference.first_differing != UINT64_MAX) {
+    m.first_x = static_cast<int>(recorded.x + static_cast<int64_t>(m.difference.first_differing % recorded.width));
+    m.first_y = static_cast<int>(recorded.y + static_cast<int64_t>(m.difference.first_differing / recorded.width));
+  }
+  return m;
+}
+
+// "vendor, renderer, version" of a context's driver strings.
+std::string DriverOf(const stream::KeyValues& strings) {
+  std::string text;
+  for (const char* key : {"GL_VENDOR", "GL_RENDERER", "GL_VERSION"}) {
+    for (const auto& [name, value] : strings) {
+      if (name == key) text += (text.empty() ? "" : ", ") + value;
     }
   }
-  *equal = m.differing_pixels == 0;
-  return m;
+  return text;
 }
 
 class LoopReplay {
  public:
   LoopReplay(const ReplayOptions& options, const host::HostDriver& driver, host::SurfaceFactory& surfaces,
              const stream::FunctionTable& functions, ReplayResult* result, bool first_loop)
-      : options_(options), dispatch_(driver, surfaces, functions), result_(result), first_loop_(first_loop),
+      : options_(options), driver_(driver), dispatch_(driver, surfaces, functions), result_(result), first_loop_(first_loop),
         checking_(options.check && first_loop), check_(driver) {
     dispatch_.executor().before_swap = [this](const stream::DecodedCall& swap, uint64_t) {
       BeforeSwap(static_cast<uint32_t>(swap.thread));
@@ -115,10 +116,13 @@ class LoopReplay {
       } else if (record.type == stream::RecordType::kFramebuffer && options_.verify && first_loop_ &&
                  frame_ >= options_.first_frame) {
         Verify(record);
-      } else if (record.type == stream::RecordType::kTraceEvent && checking_) {
+      } else if (record.type == stream::RecordType::kTraceEvent && first_loop_) {
         uint64_t context = 0, error = 0;
-        if (stream::DecodeGlErrorEvent(record.payload, &context, &error)) {
+        stream::KeyValues strings;
+        if (checking_ && stream::DecodeGlErrorEvent(record.payload, &context, &error)) {
           check_.CheckFrameEndError(context, error, dispatch_.last_sequence() + 1);
+        } else if (stream::DecodeContextEvent(record.payload, &context, &strings)) {
+          CompareDriver(record.thread_id, context, strings);
         }
       }
     }
@@ -135,6 +139,7 @@ class LoopReplay {
       result_->calls_compared = check_.compared();
       result_->calls_differing = check_.differing();
       result_->call_differences = check_.first_differences();
+      result_->ignored_answers = check_.ignored();
     }
     if (options_.first_frame > 0) {
       // The original run's time for the frames replayed: from the end of the frame before the range.
@@ -211,6 +216,26 @@ class LoopReplay {
     result_->snapshots.push_back(path);
   }
 
+  // The trace's driver strings for a context (recorded after its first
+  // eglMakeCurrent, so it is current on the thread's host thread now)
+  // against the host's.
+  void CompareDriver(uint64_t thread, uint64_t context, const stream::KeyValues& recorded) {
+    stream::KeyValues host;
+    dispatch_.RunOn(thread, [&] {
+      auto get_string = reinterpret_cast<const unsigned char* (*)(unsigned int)>(driver_.Function(api::glGetString));
+      for (auto [name, key] : {std::pair{GL_VENDOR, "GL_VENDOR"}, std::pair{GL_RENDERER, "GL_RENDERER"},
+                               std::pair{GL_VERSION, "GL_VERSION"}}) {
+        const unsigned char* value = get_string ? get_string(name) : nullptr;
+        if (value) host.emplace_back(key, reinterpret_cast<const char*>(value));
+      }
+      check_.DropHostErrors();
+    });
+    const std::string recorded_driver = DriverOf(recorded), host_driver = DriverOf(host);
+    const bool same = !recorded_driver.empty() && recorded_driver == host_driver;
+    if (checking_) check_.SetDriverOfContext(context, same);
+    if (!same) result_->other_drivers.push_back({context, recorded_driver, host_driver});
+  }
+
   void Verify(const stream::Record& record) {
     stream::FramebufferImage recorded;
     if (!stream::DecodeFramebufferAsRgba(record.payload, &recorded, &rgba_scratch_)) return;
@@ -224,23 +249,28 @@ class LoopReplay {
       check_.DropHostErrors();
     });
     ++result_->framebuffers_checked;
-    bool equal = false;
     FramebufferMismatch mismatch;
     if (read) {
-      mismatch = Compare(recorded, replayed, &equal);
+      mismatch = Compare(recorded, replayed, options_.tolerance.threshold);
     } else {
       mismatch.frame = recorded.frame;
       mismatch.sequence = recorded.sequence;
       mismatch.framebuffer = recorded.framebuffer;
-      mismatch.total_pixels = mismatch.differing_pixels = recorded.width * recorded.height;
-      mismatch.max_difference = 255;
+      mismatch.unread = true;
+      mismatch.difference.AddUnmatched(recorded.width * recorded.height);
     }
-    if (equal) return;
+    if (mismatch.difference.equal()) return;
+    result_->worst.Note(mismatch.frame, mismatch.difference);
+    if (!mismatch.unread && options_.tolerance.Accepts(mismatch.difference)) {
+      ++result_->framebuffers_tolerated;
+      return;
+    }
     ++result_->framebuffers_differing;
     if (result_->mismatches.size() < kMismatchesKept) result_->mismatches.push_back(mismatch);
   }
 
   const ReplayOptions& options_;
+  const host::HostDriver& driver_;
   host::RecordDispatch dispatch_;
   stream::DecodedCall stop_call_;  // the call the replay stopped before (stop_before_call)
   ReplayResult* result_;

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "common/image_difference.h"
 #include "host/executor.h"
 #include "replay/self_check.h"
 
@@ -20,6 +21,8 @@ struct ReplayOptions {
   std::vector<std::pair<uint64_t, uint64_t>> snapshot_frames;
   std::string snapshot_dir;
   bool verify = false;
+  // How far a verified framebuffer may be from the captured one (exact by default).
+  ImageTolerance tolerance;
   // Compare what calls give back with the recording (self_check.h).
   bool check = true;
   int loops = 1;
@@ -55,9 +58,17 @@ struct ReplayOptions {
 
 struct FramebufferMismatch {
   uint64_t frame = 0, sequence = 0, framebuffer = 0;
-  uint64_t differing_pixels = 0, total_pixels = 0;
-  int max_difference = 0;  // largest difference of one channel
+  ImageDifference difference;  // with the tolerance's threshold
+  bool unread = false;         // the replay could not read its framebuffer (every pixel counts as off)
   int first_x = 0, first_y = 0;
+};
+
+// A context the trace recorded on another driver than the one replaying it
+// (the trace's driver strings, GL_VENDOR, GL_RENDERER and GL_VERSION, against
+// the host's for the same context).
+struct OtherDriver {
+  uint64_t context = 0;
+  std::string recorded, replayed;  // "vendor, renderer, version"
 };
 
 struct ReplayResult {
@@ -73,12 +84,16 @@ struct ReplayResult {
   double traced_steady_seconds = 0;
   uint64_t steady_frames = 0;
   uint64_t framebuffers_checked = 0, framebuffers_differing = 0;
-  std::vector<FramebufferMismatch> mismatches;  // the first few
+  uint64_t framebuffers_tolerated = 0;          // not equal, but within the tolerance
+  std::vector<FramebufferMismatch> mismatches;  // the first few past the tolerance
+  WorstDifference worst;                        // over every framebuffer that is not equal
+  std::vector<OtherDriver> other_drivers;       // contexts replayed on another driver than they were recorded on
   std::vector<std::string> snapshots;     // files written
   std::vector<std::string> problems;      // calls that could not run, one line per function
   // The self-check: calls compared with the recording, those that differ, the first few.
   uint64_t calls_compared = 0, calls_differing = 0;
   std::vector<CallDifference> call_differences;
+  std::vector<IgnoredAnswers> ignored_answers;  // the driver's own, not compared (another driver)
   std::string warning;                    // e.g. the trace was cut short
   bool stopped = false;                   // at stop_before_call
   uint64_t fast_forwarded_draws = 0;      // skipped before first_frame

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
+#include <string_view>
 
 #include "replay/compared_calls.h"
 #include "stream/call_printer.h"
@@ -36,6 +37,28 @@ std::string Describe(const stream::DecodedCall& call) {
     }
   }
   return std::string(call.name);
+}
+
+// A call's name with every enum it was given: the driver's answers differ by all of them
+// (glGetShaderPrecisionFormat's shader and precision types, glGetInternalformativ's format).
+std::string DescribeWithEnums(const stream::DecodedCall& call) {
+  const api::FunctionInfo& info = api::kFunctions[call.slot];
+  std::string enums;
+  for (int i = 0; i < info.param_count && i < static_cast<int>(call.args.size()); ++i) {
+    if (info.params[i].kind == api::ArgKind::kEnum) enums += (enums.empty() ? "" : ", ") + stream::FormatValue(call, i);
+  }
+  return std::string(call.name) + (enums.empty() ? "" : "(" + enums + ")");
+}
+
+// A returned string, up to its end or its first NUL.
+std::string_view StringOf(const stream::DecodedValue& value) {
+  const auto* text = reinterpret_cast<const char*>(value.out.data());
+  return std::string_view(text, strnlen(text, value.out.size()));
+}
+
+std::string Quoted(std::string_view text) {
+  constexpr size_t kShown = 80;
+  return "\"" + std::string(text.substr(0, kShown)) + (text.size() > kShown ? "...\"" : "\"");
 }
 
 std::string ResultText(const stream::DecodedCall& call, const stream::DecodedValue& value) {
@@ -73,6 +96,8 @@ bool SelfCheck::WantsReply(const stream::DecodedCall& call) const {
   const Agreement agreement = ComparisonOf(call).agreement;
   return agreement != Agreement::kNone && agreement != Agreement::kGlError;
 }
+
+void SelfCheck::SetDriverOfContext(uint64_t context, bool same) { same_driver_[context] = same; }
 
 void SelfCheck::DropHostErrors() {
   for (int i = 0; get_error_ && i < kMaxErrorsPerCall && get_error_() != GL_NO_ERROR; ++i) {
@@ -163,6 +188,9 @@ void SelfCheck::Check(const stream::DecodedCall& call, const host::CallReply* re
       }
       return;
     }
+    case Agreement::kDriverAnswer:
+      if (!raised) CheckDriverAnswer(call, *reply);
+      return;
     case Agreement::kQueryResult: {
       auto target = query_targets_.find({call.context, call.args[0].u});
       if (target == query_targets_.end() || !QueryResultIsExact(target->second)) return;
@@ -184,6 +212,40 @@ void SelfCheck::Check(const stream::DecodedCall& call, const host::CallReply* re
     default:
       return;
   }
+}
+
+void SelfCheck::CheckDriverAnswer(const stream::DecodedCall& call, const host::CallReply& reply) {
+  bool known = false, differs = false;
+  std::string recorded, replayed;
+  if (call.result.kind == api::ArgKind::kString && call.result.has_out && reply.result.has_out) {
+    known = true;
+    const std::string_view a = StringOf(call.result), b = StringOf(reply.result);
+    if (a != b) differs = true, recorded = Quoted(a), replayed = Quoted(b);
+  }
+  for (size_t i = 0; i < call.args.size() && i < reply.outputs.size(); ++i) {
+    const stream::DecodedValue &a = call.args[i], &b = reply.outputs[i];
+    if (!a.has_out || !b.has_out) continue;
+    known = true;
+    const size_t size = std::min(a.out.size(), b.out.size());
+    if (!differs && (size == 0 || std::memcmp(a.out.data(), b.out.data(), size) != 0)) {
+      differs = true;
+      recorded = stream::FormatBytes(call, static_cast<int>(i), a.out);
+      replayed = stream::FormatBytes(call, static_cast<int>(i), b.out);
+    }
+  }
+  if (!known) return;
+  std::string function = DescribeWithEnums(call);
+  auto same = same_driver_.find(call.context);
+  if (same != same_driver_.end() && same->second) {
+    ++compared_;
+    if (differs) Differ(call.sequence, std::move(function), recorded, replayed);
+    return;
+  }
+  auto [entry, added] = ignored_index_.emplace(function, ignored_.size());
+  if (added) ignored_.push_back({std::move(function), 0, 0});
+  IgnoredAnswers& ignored = ignored_[entry->second];
+  ++ignored.count;
+  ignored.differing += differs;
 }
 
 void SelfCheck::Differ(uint64_t sequence, std::string function, std::string recorded, std::string replayed) {

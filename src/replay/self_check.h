@@ -28,6 +28,15 @@ struct CallDifference {
   std::string recorded, replayed;
 };
 
+// The driver's own answers of one kind (a function and its enums) that were
+// not compared: their context was recorded on another driver (or the trace
+// does not say on which).
+struct IgnoredAnswers {
+  std::string function;    // "glGetIntegerv(GL_MAX_TEXTURE_SIZE)"
+  uint64_t count = 0;      // calls
+  uint64_t differing = 0;  // of them, those whose answer differs from the recording
+};
+
 class SelfCheck {
  public:
   explicit SelfCheck(const host::HostDriver& driver);
@@ -42,10 +51,17 @@ class SelfCheck {
   void CheckFrameEndError(uint64_t context, uint64_t error, uint64_t next_sequence);
   // Errors the replay's own reads (snapshots, verification) raised are not the app's.
   void DropHostErrors();
+  // Whether a recorded context runs on the driver that recorded it (the
+  // trace's driver strings for it equal the host's). The driver's own answers
+  // (compared_calls.h: kDriverAnswer) are compared only there, and tallied
+  // as ignored elsewhere.
+  void SetDriverOfContext(uint64_t context, bool same);
 
   uint64_t compared() const { return compared_; }
   uint64_t differing() const { return differing_; }
   const std::vector<CallDifference>& first_differences() const { return differences_; }
+  // In the order first met.
+  const std::vector<IgnoredAnswers>& ignored() const { return ignored_; }
 
  private:
   struct MetError {
@@ -61,6 +77,7 @@ class SelfCheck {
   void CompareError(uint64_t context, uint64_t recorded, uint64_t sequence, const std::string& function,
                     bool consume);
   void Differ(uint64_t sequence, std::string function, std::string recorded, std::string replayed);
+  void CheckDriverAnswer(const stream::DecodedCall& call, const host::CallReply& reply);
 
   using GetError = unsigned int (*)();
   GetError get_error_;
@@ -71,6 +88,9 @@ class SelfCheck {
   std::map<std::pair<uint64_t, uint64_t>, uint32_t> query_targets_;
   uint64_t compared_ = 0, differing_ = 0;
   std::vector<CallDifference> differences_;
+  std::map<uint64_t, bool> same_driver_;  // per recorded context
+  std::vector<IgnoredAnswers> ignored_;
+  std::map<std::string, size_t> ignored_index_;  // function -> its entry in ignored_
 };
 
 }  // namespace strata::replay

@@ -34,4 +34,28 @@ bool DecodeGlErrorEvent(std::span<const uint8_t> payload, uint64_t* context, uin
   return r.ok() && r.done();
 }
 
+void EncodeContextEvent(ByteWriter& w, uint64_t context, const KeyValues& info) {
+  w.String("context");
+  w.Varint(context);
+  w.Varint(info.size());
+  for (const auto& [key, value] : info) {
+    w.String(key);
+    w.String(value);
+  }
+}
+
+bool DecodeContextEvent(std::span<const uint8_t> payload, uint64_t* context, KeyValues* info) {
+  ByteReader r(payload);
+  if (r.String() != "context") return false;
+  *context = r.Varint();
+  const uint64_t count = r.Varint();
+  info->clear();
+  for (uint64_t i = 0; i < count && r.ok(); ++i) {
+    std::string key = r.String();
+    std::string value = r.String();
+    if (r.ok()) info->emplace_back(std::move(key), std::move(value));
+  }
+  return r.ok() && r.done();
+}
+
 }  // namespace strata::stream

@@ -1,11 +1,14 @@
 #pragma once
 // The payloads of the records that travel beside calls
 // (docs/trace-format.md): memory records (app memory a later call reads) and
-// the `surface` trace event (a window's size). Written by the tracer and the
+// the trace events `surface` (a window's size), `gl-error` and `context`. Written by the tracer and the
 // remote client, read by the executor's record dispatch: one layout each.
 
 #include <cstdint>
 #include <span>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "stream/byte_reader.h"
 #include "stream/byte_writer.h"
@@ -25,5 +28,13 @@ void EncodeSurfaceEvent(ByteWriter& w, uint64_t surface, uint64_t width, uint64_
 void EncodeGlErrorEvent(ByteWriter& w, uint64_t context, uint64_t error);
 // False when the payload is not a well-formed `gl-error` event.
 bool DecodeGlErrorEvent(std::span<const uint8_t> payload, uint64_t* context, uint64_t* error);
+
+// Trace event `context`: string kind, varint context id, varint count, that
+// many key/value strings: what the driver says of a context (GL_VENDOR,
+// GL_RENDERER, GL_VERSION, client_version), once per context and trace.
+using KeyValues = std::vector<std::pair<std::string, std::string>>;
+void EncodeContextEvent(ByteWriter& w, uint64_t context, const KeyValues& info);
+// False when the payload is not a well-formed `context` event.
+bool DecodeContextEvent(std::span<const uint8_t> payload, uint64_t* context, KeyValues* info);
 
 }  // namespace strata::stream

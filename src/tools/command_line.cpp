@@ -98,6 +98,13 @@ bool CommandLine::List(Range* out) {
   return false;
 }
 
+bool CommandLine::Refuse(const std::string& what) {
+  std::fprintf(stderr, "%s: error: %s takes %s, not '%s'\n", command_, written_.c_str(), what.c_str(),
+               value_ ? value_ : "");
+  failed_ = true;
+  return false;
+}
+
 bool CommandLine::OneTrace(std::string* path) const {
   if (operands_.empty()) {
     std::fprintf(stderr, "%s: error: no trace given\n%s", command_, usage_);

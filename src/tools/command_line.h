@@ -44,6 +44,8 @@ class CommandLine {
   bool Count(uint64_t* out);
   // The value as a list of frames or calls (1,5-9,20-); false after saying what is wrong.
   bool List(Range* out);
+  // Says "COMMAND: error: OPTION takes WHAT, not 'VALUE'" for the current option; false.
+  bool Refuse(const std::string& what);
 
   // After Next() returned false: the arguments that are not options, in order.
   const std::vector<std::string>& operands() const { return operands_; }

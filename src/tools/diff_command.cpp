@@ -1,6 +1,7 @@
 // strata diff A B: two traces compared call by call, or frame image by frame image.
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -11,6 +12,7 @@
 #include "tools/install_paths.h"
 #include "tools/range_option.h"
 #include "tools/command_line.h"
+#include "tools/tolerance_options.h"
 
 namespace strata::tools {
 namespace {
@@ -35,8 +37,10 @@ program's memory not at all. docs/inspect.md has the details.
 
 With --images, compares the frames' images instead: those the traces
 captured (strata trace --capture swap), else those a replay of each draws
-on this machine. Each frame that differs is written as a PNG of A, B and B
-with the differing pixels in magenta, side by side.
+on this machine. Each frame that is not equal is listed with how far it is
+off (largest channel difference, share of pixels that differ, PSNR); each
+past the tolerance (by default, each not equal) is written as a PNG of A, B
+and B with the differing pixels in magenta, side by side.
 
 Exit status: 0 when the traces are equal, 1 when they differ, 2 on trouble.
 
@@ -52,8 +56,12 @@ options:
                      (default strata-diff-images)
   --source WHERE     with --images: captured, replayed or auto (captured
                      when both traces hold images; default)
-  --threshold N      with --images: a channel differs when by more than N
-                     (0-255, default 0)
+  --threshold N      with --images: a channel differs when it is off by more
+                     than N (0-255, default 0)
+  --max-differing P  with --images: up to P percent of a frame's pixels may
+                     differ (default 0)
+  --min-psnr DB      with --images: a frame's PSNR must be at least DB
+                     decibels; alone, frames are judged by their PSNR only
   -h, --help         show this help
 
 An option's value may also follow it after '=' (--frames=2-3).
@@ -70,23 +78,36 @@ int DiffImageFrames(const std::string& a, const std::string& b, inspect::ImageDi
   }
   if (!summary.warning.empty()) std::fprintf(stderr, "strata diff: warning: %s\n", summary.warning.c_str());
   if (!brief) {
-    for (const inspect::FrameDifference& d : summary.differing) {
-      std::printf("frame %llu: %llu pixels differ (largest channel difference %d)%s -> %s\n",
-                  static_cast<unsigned long long>(d.frame), static_cast<unsigned long long>(d.differing_pixels),
-                  d.max_difference,
-                  d.width_a != d.width_b || d.height_a != d.height_b
-                      ? (", A is " + std::to_string(d.width_a) + "x" + std::to_string(d.height_a) + ", B " +
-                         std::to_string(d.width_b) + "x" + std::to_string(d.height_b))
+    // Both lists in frame order, merged: how far each frame that is not equal is off.
+    std::vector<const inspect::FrameDifference*> frames;
+    for (const auto* list : {&summary.differing, &summary.tolerated}) {
+      for (const inspect::FrameDifference& d : *list) frames.push_back(&d);
+    }
+    std::sort(frames.begin(), frames.end(), [](auto* x, auto* y) { return x->frame < y->frame; });
+    for (const inspect::FrameDifference* d : frames) {
+      std::printf("frame %llu: %s%s%s\n", static_cast<unsigned long long>(d->frame),
+                  DescribeDifference(d->difference, options.tolerance.threshold).c_str(),
+                  d->width_a != d->width_b || d->height_a != d->height_b
+                      ? (", A is " + std::to_string(d->width_a) + "x" + std::to_string(d->height_a) + ", B " +
+                         std::to_string(d->width_b) + "x" + std::to_string(d->height_b))
                             .c_str()
                       : "",
-                  d.image_path.c_str());
+                  d->image_path.empty() ? " (within the tolerance)" : (" -> " + d->image_path).c_str());
     }
     for (uint64_t frame : summary.only_a) std::printf("frame %llu: only A has it\n", static_cast<unsigned long long>(frame));
     for (uint64_t frame : summary.only_b) std::printf("frame %llu: only B has it\n", static_cast<unsigned long long>(frame));
   }
-  std::fprintf(stderr, "strata diff: %llu frames compared (%s): %zu differ, %zu only in A, %zu only in B\n",
+  const std::string tolerated =
+      options.tolerance.exact() ? ""
+                                : " (" + std::to_string(summary.tolerated.size()) + " more within the tolerance: " +
+                                      options.tolerance.Describe() + ")";
+  std::fprintf(stderr, "strata diff: %llu frames compared (%s): %zu differ%s, %zu only in A, %zu only in B\n",
                static_cast<unsigned long long>(summary.compared), summary.source.c_str(), summary.differing.size(),
-               summary.only_a.size(), summary.only_b.size());
+               tolerated.c_str(), summary.only_a.size(), summary.only_b.size());
+  if (summary.worst.frames > 0) {
+    std::fprintf(stderr, "strata diff: %llu frames not equal; the furthest off: %s\n",
+                 static_cast<unsigned long long>(summary.worst.frames), summary.worst.Describe().c_str());
+  }
   return summary.equal() ? 0 : 1;
 }
 
@@ -96,14 +117,18 @@ int DiffCommandMain(int argc, char** argv) {
   Range frames, calls;
   bool images = false, brief = false;
   std::string color = "auto", source = "auto", output = "strata-diff-images";
-  uint64_t context = 3, threshold = 0;
-  CommandLine args("strata diff", kUsage,
-                   {{"help", 'h', false}, {"frames", 0, true}, {"calls", 0, true}, {"context", 'U', true},
-                    {"color", 0, true}, {"brief", 'q', false}, {"images", 0, false}, {"output", 'o', true},
-                    {"source", 0, true}, {"threshold", 0, true}},
-                   argc, argv);
+  uint64_t context = 3;
+  std::vector<OptionSpec> specs = {{"help", 'h', false}, {"frames", 0, true}, {"calls", 0, true},
+                                   {"context", 'U', true}, {"color", 0, true}, {"brief", 'q', false},
+                                   {"images", 0, false}, {"output", 'o', true}, {"source", 0, true}};
+  ToleranceOptions tolerance;
+  for (const OptionSpec& spec : ToleranceOptions::Specs()) specs.push_back(spec);
+  CommandLine args("strata diff", kUsage, specs, argc, argv);
   while (args.Next()) {
-    if (args.Is("help")) {
+    bool taken = true;
+    if (tolerance.Take(args, &taken)) {
+      if (!taken) return 2;
+    } else if (args.Is("help")) {
       std::fputs(kUsage, stdout);
       return 0;
     } else if (args.Is("frames") || args.Is("calls")) {
@@ -128,19 +153,16 @@ int DiffCommandMain(int argc, char** argv) {
         std::fprintf(stderr, "strata diff: error: --source is auto, captured or replayed, not '%s'\n", source.c_str());
         return 2;
       }
-    } else if (args.Is("threshold")) {
-      if (!args.Count(&threshold)) return 2;
-      if (threshold > 255) {
-        std::fprintf(stderr, "strata diff: error: --threshold takes 0 to 255, not %llu\n",
-                     static_cast<unsigned long long>(threshold));
-        return 2;
-      }
     }
   }
   if (args.failed()) return 2;
   const std::vector<std::string>& traces = args.operands();
   if (traces.size() != 2) {
     std::fprintf(stderr, "strata diff: error: give two traces, A and B (%zu given)\n%s", traces.size(), kUsage);
+    return 2;
+  }
+  if (!images && tolerance.given()) {
+    std::fprintf(stderr, "strata diff: error: --threshold, --max-differing and --min-psnr are for --images\n");
     return 2;
   }
   if (images && !calls.All()) {
@@ -154,7 +176,7 @@ int DiffCommandMain(int argc, char** argv) {
                      : source == "replayed" ? inspect::ImageSource::kReplayed
                                             : inspect::ImageSource::kAuto;
     if (!frames.All()) options.wanted = [frames](uint64_t frame) { return frames.Contains(frame); };
-    options.threshold = static_cast<int>(threshold);
+    options.tolerance = tolerance.tolerance();
     options.output_dir = output;
     return DiffImageFrames(traces[0], traces[1], options, brief);
   }

@@ -132,14 +132,11 @@ int DumpCommandMain(int argc, char** argv) {
         }
         continue;
       }
-      stream::ByteReader r(record.payload);
-      if (r.String() != "context") continue;
-      uint64_t context = r.Varint(), count = r.Varint();
+      uint64_t context = 0;
+      stream::KeyValues info;
+      if (!stream::DecodeContextEvent(record.payload, &context, &info)) continue;
       std::string line;
-      for (uint64_t i = 0; i < count && r.ok(); ++i) {
-        std::string key = r.String();
-        line += (i ? ", " : "") + key + "=" + r.String();
-      }
+      for (const auto& [key, value] : info) line += (line.empty() ? "" : ", ") + key + "=" + value;
       std::printf("# context %llu: %s\n", static_cast<unsigned long long>(context), line.c_str());
       continue;
     }

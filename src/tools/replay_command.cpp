@@ -15,6 +15,7 @@
 #include "tools/command_line.h"
 #include "tools/install_paths.h"
 #include "tools/range_option.h"
+#include "tools/tolerance_options.h"
 
 namespace strata::tools {
 namespace {
@@ -39,8 +40,17 @@ options:
   -o, --output DIR     directory for snapshots (created if missing)
   --verify             compare every framebuffer captured in the trace (the
                        final frame, and with strata trace --capture swap|draw
-                       more) with the replayed one; report mismatches and
-                       exit 1 if any
+                       more) with the replayed one; say how far those that
+                       differ are off (largest channel difference, share of
+                       pixels that differ, PSNR) and exit 1 if any is past
+                       the tolerance (by default, any that is not equal)
+  --threshold N        with --verify: a channel differs when it is off by
+                       more than N (0-255, default 0)
+  --max-differing P    with --verify: up to P percent of a framebuffer's
+                       pixels may differ (default 0)
+  --min-psnr DB        with --verify: a framebuffer's PSNR must be at least
+                       DB decibels; alone, framebuffers are judged by their
+                       PSNR only
   --strict             exit 1 when a call gives back something other than it
                        did when traced (see below)
   --no-check           do not compare what calls give back (a little faster)
@@ -62,7 +72,15 @@ the GL error the tracer saw at each frame's end, so a call that fails here
 where the app's did not is named), eglGetError, glCheckFramebufferStatus,
 compile and link status, sync waits, exact query results, state the app set
 read back with glGet*, and whether EGL calls and object creation succeeded.
-The first differences are listed; docs/replay.md says which calls are compared.
+The driver's own answers (limits, strings, extension lists, precisions and
+formats) are compared too where the replay runs on the driver that recorded
+the trace (the trace holds its GL_VENDOR, GL_RENDERER and GL_VERSION); on
+another driver they are left out, and listed. The first differences are
+listed; docs/replay.md says which calls are compared.
+
+Two drivers never draw quite alike: replaying on another driver than the
+trace's, verify with a tolerance (docs/replay.md, "Replaying on another
+driver", says which suits).
 
 exit status: 0 replayed (and verified), 1 a framebuffer mismatch, a call that
 differs with --strict, an unreadable or damaged trace, or no usable driver;
@@ -89,6 +107,47 @@ double Median(std::vector<double> values) {
   return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
 }
 
+// Contexts recorded on another driver, a line per pair of drivers.
+void PrintOtherDrivers(const std::vector<replay::OtherDriver>& others) {
+  std::vector<std::pair<const replay::OtherDriver*, std::vector<uint64_t>>> pairs;
+  for (const replay::OtherDriver& other : others) {
+    auto same = std::find_if(pairs.begin(), pairs.end(), [&](const auto& pair) {
+      return pair.first->recorded == other.recorded && pair.first->replayed == other.replayed;
+    });
+    if (same == pairs.end()) {
+      pairs.push_back({&other, {other.context}});
+    } else {
+      same->second.push_back(other.context);
+    }
+  }
+  for (const auto& [drivers, contexts] : pairs) {
+    std::string names = contexts.size() == 1 ? "context" : "contexts";
+    for (size_t i = 0; i < contexts.size(); ++i) names += (i ? ", " : " ") + std::to_string(contexts[i]);
+    std::printf("other driver: %s recorded on %s; replayed on %s\n", names.c_str(),
+                drivers->recorded.empty() ? "a driver the trace does not name" : drivers->recorded.c_str(),
+                drivers->replayed.c_str());
+  }
+}
+
+void PrintIgnoredAnswers(const std::vector<replay::IgnoredAnswers>& ignored) {
+  if (ignored.empty()) return;
+  constexpr size_t kShown = 20;
+  uint64_t count = 0, differing = 0;
+  for (const replay::IgnoredAnswers& answers : ignored) count += answers.count, differing += answers.differing;
+  std::printf("check: %llu of the driver's own answers not compared (their contexts were recorded on another "
+              "driver, or the trace does not say on which); %llu of them differ:\n",
+              static_cast<unsigned long long>(count), static_cast<unsigned long long>(differing));
+  for (size_t i = 0; i < ignored.size() && i < kShown; ++i) {
+    std::printf("  %s: %llu call%s%s\n", ignored[i].function.c_str(), static_cast<unsigned long long>(ignored[i].count),
+                ignored[i].count == 1 ? "" : "s",
+                ignored[i].differing == 0 ? ""
+                : ignored[i].differing == ignored[i].count
+                    ? ", differs"
+                    : (", " + std::to_string(ignored[i].differing) + " differ").c_str());
+  }
+  if (ignored.size() > kShown) std::printf("  and %zu more kinds\n", ignored.size() - kShown);
+}
+
 }  // namespace
 
 int ReplayCommandMain(int argc, char** argv) {
@@ -100,14 +159,19 @@ int ReplayCommandMain(int argc, char** argv) {
     std::fprintf(stderr, "strata replay: error: %s\n\n%s", message.c_str(), kUsage);
     return 2;
   };
-  CommandLine args("strata replay", kUsage,
-                   {{"help", 'h', false}, {"window", 0, false}, {"verify", 0, false}, {"strict", 0, false},
-                    {"no-check", 0, false}, {"benchmark", 0, false}, {"snapshot", 0, true}, {"output", 'o', true},
-                    {"memory", 0, true}, {"loop", 0, true}, {"frames", 0, true}},
-                   argc, argv);
+  std::vector<OptionSpec> specs = {{"help", 'h', false}, {"window", 0, false},    {"verify", 0, false},
+                                   {"strict", 0, false}, {"no-check", 0, false}, {"benchmark", 0, false},
+                                   {"snapshot", 0, true}, {"output", 'o', true}, {"memory", 0, true},
+                                   {"loop", 0, true},     {"frames", 0, true}};
+  ToleranceOptions tolerance;
+  for (const OptionSpec& spec : ToleranceOptions::Specs()) specs.push_back(spec);
+  CommandLine args("strata replay", kUsage, specs, argc, argv);
   while (args.Next()) {
     const std::string value = args.value() ? args.value() : "";
-    if (args.Is("help")) {
+    bool taken = true;
+    if (tolerance.Take(args, &taken)) {
+      if (!taken) return 2;
+    } else if (args.Is("help")) {
       std::fputs(kUsage, stdout);
       return 0;
     } else if (args.Is("window")) {
@@ -153,6 +217,10 @@ int ReplayCommandMain(int argc, char** argv) {
   if (path.empty()) return usage_error("no trace given");
   if (!memory_given) options.memory_limit = PhysicalMemoryBytes() / 2;
   if (strict && !options.check) return usage_error("--strict needs the checks that --no-check turns off");
+  if (tolerance.given() && !options.verify) {
+    return usage_error("--threshold, --max-differing and --min-psnr are for --verify");
+  }
+  options.tolerance = tolerance.tolerance();
   if (!options.snapshot_frames.empty() && output.empty()) return usage_error("--snapshot needs -o DIR");
   if (options.snapshot_frames.empty() && !output.empty()) return usage_error("-o DIR is for --snapshot");
   std::string error;
@@ -215,6 +283,7 @@ int ReplayCommandMain(int argc, char** argv) {
                   result.traced_steady_seconds / steady);
     }
   }
+  PrintOtherDrivers(result.other_drivers);
   bool differs = false;
   if (options.check) {
     if (result.calls_differing == 0) {
@@ -230,6 +299,7 @@ int ReplayCommandMain(int argc, char** argv) {
                     d.function.c_str(), d.recorded.c_str(), d.replayed.c_str());
       }
     }
+    PrintIgnoredAnswers(result.ignored_answers);
   }
   if (options.verify) {
     if (result.framebuffers_checked == 0) {
@@ -238,20 +308,37 @@ int ReplayCommandMain(int argc, char** argv) {
                    "tracer could read at its end, or it was traced with --capture none)\n");
       return 1;
     }
+    const std::string tolerance = options.tolerance.exact() ? "" : " the tolerance (" + options.tolerance.Describe() + ")";
     if (result.framebuffers_differing == 0) {
-      std::printf("verify: all %llu framebuffers match the trace\n",
-                  static_cast<unsigned long long>(result.framebuffers_checked));
+      std::printf("verify: all %llu framebuffers match the trace%s\n",
+                  static_cast<unsigned long long>(result.framebuffers_checked),
+                  tolerance.empty() ? "" : (" within" + tolerance).c_str());
     } else {
-      const replay::FramebufferMismatch& m = result.mismatches.front();
-      std::printf("verify: %llu of %llu framebuffers differ; first: frame %llu, before call %llu, framebuffer %llu: "
-                  "%llu of %llu pixels differ (largest channel difference %d), first at x=%d y=%d\n",
+      std::printf("verify: %llu of %llu framebuffers differ%s:\n",
                   static_cast<unsigned long long>(result.framebuffers_differing),
                   static_cast<unsigned long long>(result.framebuffers_checked),
-                  static_cast<unsigned long long>(m.frame), static_cast<unsigned long long>(m.sequence),
-                  static_cast<unsigned long long>(m.framebuffer), static_cast<unsigned long long>(m.differing_pixels),
-                  static_cast<unsigned long long>(m.total_pixels), m.max_difference, m.first_x, m.first_y);
-      return 1;
+                  tolerance.empty() ? "" : (" past" + tolerance).c_str());
+      for (const replay::FramebufferMismatch& m : result.mismatches) {
+        std::printf("  frame %llu, before call %llu, framebuffer %llu: %s%s\n", static_cast<unsigned long long>(m.frame),
+                    static_cast<unsigned long long>(m.sequence), static_cast<unsigned long long>(m.framebuffer),
+                    m.unread ? "could not be read back"
+                             : DescribeDifference(m.difference, options.tolerance.threshold).c_str(),
+                    m.unread ? "" : (", first at x=" + std::to_string(m.first_x) + " y=" + std::to_string(m.first_y)).c_str());
+      }
+      if (result.framebuffers_differing > result.mismatches.size()) {
+        std::printf("  and %llu more\n",
+                    static_cast<unsigned long long>(result.framebuffers_differing - result.mismatches.size()));
+      }
     }
+    if (result.worst.frames > 0) {
+      std::printf("verify: %llu framebuffers not equal to the trace's%s; the furthest off: %s\n",
+                  static_cast<unsigned long long>(result.worst.frames),
+                  result.framebuffers_tolerated
+                      ? (" (" + std::to_string(result.framebuffers_tolerated) + " within the tolerance)").c_str()
+                      : "",
+                  result.worst.Describe().c_str());
+    }
+    if (result.framebuffers_differing != 0) return 1;
   }
   return strict && differs ? 1 : 0;
 }

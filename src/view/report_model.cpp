@@ -12,6 +12,7 @@
 #include "stream/call_classes.h"
 #include "stream/call_decoder.h"
 #include "stream/call_printer.h"
+#include "stream/event_records.h"
 #include "stream/framebuffer_record.h"
 #include "stream/record_reader.h"
 #include "strata/api/functions.h"
@@ -396,17 +397,11 @@ void ModelBuilder::Framebuffer(std::span<const uint8_t> payload) {
 }
 
 void ModelBuilder::ContextEvent(std::span<const uint8_t> payload) {
-  stream::ByteReader r(payload);
-  if (r.String() != "context") return;
   ContextStrings context;
-  context.context = r.Varint();
-  const uint64_t count = r.Varint();
-  for (uint64_t i = 0; i < count && r.ok(); ++i) {
-    std::string key = r.String();
-    std::string value = r.String();
-    if (r.ok()) context.strings.emplace_back(ValidUtf8(key), ValidUtf8(value));
-  }
-  if (r.ok()) model_.contexts.push_back(std::move(context));
+  stream::KeyValues info;
+  if (!stream::DecodeContextEvent(payload, &context.context, &info)) return;
+  for (const auto& [key, value] : info) context.strings.emplace_back(ValidUtf8(key), ValidUtf8(value));
+  model_.contexts.push_back(std::move(context));
 }
 
 uint64_t ModelBuilder::FrameOf(uint64_t sequence) const {

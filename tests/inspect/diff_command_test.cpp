@@ -156,7 +156,9 @@ TEST_F(DiffCommand, ImagesDifferWhereTheTintDoesAndAreMarked) {
     const std::vector<std::string> lines = Lines(run.out);
     ASSERT_EQ(lines.size(), static_cast<size_t>(kFrames)) << run.out;
     // The quad covers the 64x64 surface: every pixel's red differs by 0.5 (127 or 128).
-    EXPECT_TRUE(std::regex_search(lines[0], std::regex(R"(^frame 0: 4096 pixels differ \(largest channel difference 12[78]\))")))
+    // The red channel alone off by 127 or 128: PSNR 10 log10(255^2 / (127.5^2 / 4)) = 12.04 dB.
+    EXPECT_TRUE(std::regex_search(lines[0], std::regex(R"(^frame 0: 4096 of 4096 pixels differ \(100 %\), largest )"
+                                                       R"(channel difference 12[78], PSNR 12\.0\d dB -> )")))
         << lines[0];
     strata::test::Image image;
     std::string error;
@@ -171,9 +173,16 @@ TEST_F(DiffCommand, ImagesDifferWhereTheTintDoesAndAreMarked) {
     EXPECT_EQ(marked[1], 0);
     EXPECT_EQ(marked[2], 255);
   }
-  // A threshold above the difference: equal.
+  // A threshold above the difference: within the tolerance, and said so.
   ProcessResult tolerant = Strata({"diff", "--images", "--threshold", "200", "-o", out_dir, base_, tinted_});
   EXPECT_EQ(tolerant.exit_code, 0) << tolerant.out << tolerant.err;
+  EXPECT_TRUE(std::regex_search(tolerant.out, std::regex(R"(^frame 0: 0 of 4096 pixels differ by more than 200 \(0 %\), )"
+                                                         R"(largest channel difference 12[78], PSNR 12\.0\d dB \(within )"
+                                                         R"(the tolerance\))")))
+      << tolerant.out;
+  // The PSNR test catches what the threshold let through.
+  ProcessResult by_psnr = Strata({"diff", "--images", "--threshold", "200", "--min-psnr", "20", "-o", out_dir, base_, tinted_});
+  EXPECT_EQ(by_psnr.exit_code, 1) << by_psnr.out << by_psnr.err;
   // A frame only one trace has.
   ProcessResult longer = Strata({"diff", "--images", "--source", "replayed", "-o", out_dir, base_, longer_});
   EXPECT_EQ(longer.exit_code, 1);

@@ -136,10 +136,30 @@ TEST(Replay, VerifyReportsTheFirstDifferingPixel) {
   ProcessResult r = RunProcess({STRATA_CLI, "replay", "--verify", changed});
   EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
   // Two swaps and the final frame.
-  EXPECT_NE(r.out.find("verify: 1 of 3 framebuffers differ; first: frame 0"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("1 of 3072 pixels differ (largest channel difference 128), first at x=63 y=47"),
+  EXPECT_NE(r.out.find("verify: 1 of 3 framebuffers differ:\n  frame 0, before call "), std::string::npos) << r.out;
+  // One red channel off by 128 of 3072 * 4: PSNR 10 log10(255^2 / (128^2 / 12288)) = 46.88 dB.
+  EXPECT_NE(r.out.find("1 of 3072 pixels differ (0.0326 %), largest channel difference 128, PSNR 46.88 dB, first at "
+                       "x=63 y=47\n"),
             std::string::npos)
       << r.out;
+
+  // Catches: a tolerance the replay does not apply, or applies without its PSNR test.
+  ProcessResult tolerated = RunProcess({STRATA_CLI, "replay", "--verify", "--max-differing", "0.1", changed});
+  EXPECT_EQ(tolerated.exit_code, 0) << tolerated.out << tolerated.err;
+  EXPECT_NE(tolerated.out.find("verify: all 3 framebuffers match the trace within the tolerance (0.1 % of pixels may "
+                               "differ)\nverify: 1 framebuffers not equal to the trace's (1 within the tolerance); the "
+                               "furthest off: largest channel difference 128 (frame 0), 0.0326 % of pixels differ "
+                               "(frame 0), PSNR 46.88 dB (frame 0)"),
+            std::string::npos)
+      << tolerated.out;
+  ProcessResult by_psnr = RunProcess({STRATA_CLI, "replay", "--verify", "--min-psnr", "46.8", changed});
+  EXPECT_EQ(by_psnr.exit_code, 0) << by_psnr.out << by_psnr.err;
+  by_psnr = RunProcess({STRATA_CLI, "replay", "--verify", "--min-psnr", "47", "--max-differing", "0.1", changed});
+  EXPECT_EQ(by_psnr.exit_code, 1) << by_psnr.out << by_psnr.err;
+  EXPECT_NE(by_psnr.out.find("verify: 1 of 3 framebuffers differ past the tolerance (0.1 % of pixels may differ, PSNR "
+                             "at least 47 dB):\n"),
+            std::string::npos)
+      << by_psnr.out;
 }
 
 // A call record again, from its decoded values, as the `run` of its chunk

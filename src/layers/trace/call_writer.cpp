@@ -254,14 +254,7 @@ void EmitFramebuffer(uint32_t framebuffer, int32_t x, int32_t y, uint32_t width,
 void EmitContextInfo(const std::vector<std::pair<std::string, std::string>>& info) {
   if (!Tracing()) return;
   RecordScope record(stream::RecordType::kTraceEvent);
-  stream::ByteWriter& w = record.w();
-  w.String("context");
-  w.Varint(record.context());
-  w.Varint(info.size());
-  for (const auto& [key, value] : info) {
-    w.String(key);
-    w.String(value);
-  }
+  stream::EncodeContextEvent(record.w(), record.context(), info);
 }
 
 void EmitSurfaceInfo(uintptr_t surface, int32_t width, int32_t height) {
