@@ -8,6 +8,7 @@
 
 #include "serve/log.h"
 #include "stream/byte_reader.h"
+#include "stream/event_records.h"
 #include "stream/framebuffer_record.h"
 #include "stream/record_format.h"
 #include "stream/record_reader.h"
@@ -391,7 +392,27 @@ void Connection::OnReply(const stream::DecodedCall& call, const host::CallReply&
       w.EndRecord(at);
       ++chunk_records_;
     }
+    // The driver a context ran on, as the tracer records it, so that a replay
+    // knows which answers were this driver's own (docs/replay.md).
+    const uint64_t context = slot == api::eglMakeCurrent && call.args.size() == 4 && reply.result.u != 0 ? call.args[3].u : 0;
+    if (context != 0 && session.described_contexts().insert(context).second) DescribeContext(context, call.thread);
   }
+}
+
+void Connection::DescribeContext(uint64_t context, uint64_t thread) {
+  const auto get_string = context_.driver->Get<PFNGLGETSTRINGPROC>(api::glGetString);
+  stream::KeyValues info;
+  for (auto [name, key] : {std::pair{GL_VENDOR, "GL_VENDOR"}, std::pair{GL_RENDERER, "GL_RENDERER"},
+                           std::pair{GL_VERSION, "GL_VERSION"}}) {
+    if (const GLubyte* value = get_string(name)) info.emplace_back(key, reinterpret_cast<const char*>(value));
+  }
+  info.emplace_back("client_version",
+                    std::to_string(session_->executor().CurrentVersion(static_cast<uint32_t>(thread))));
+  stream::ByteWriter w(&chunk_);
+  const size_t at = w.BeginRecord(static_cast<uint8_t>(RecordType::kTraceEvent));
+  stream::EncodeContextEvent(w, context, info);
+  w.EndRecord(at);
+  ++chunk_records_;
 }
 
 }  // namespace strata::serve

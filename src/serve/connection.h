@@ -57,6 +57,8 @@ class Connection {
   // message's answer, and the call with its reply into --record's chunk.
   void OnReply(const stream::DecodedCall& call, const host::CallReply& reply);
   void StoreRecord(std::span<const uint8_t> record);
+  // --record: a `context` trace event with the driver's strings for `context`, current on this thread now.
+  void DescribeContext(uint64_t context, uint64_t thread);
   // Session::send_window_frame: the frame read back straight into the
   // transport where it has room now (a ring), with this message's answers
   // so far sent before it. False where it has not.

@@ -65,6 +65,8 @@ class Session {
   uint64_t NextChunk() { return ++chunks_; }
   // Recorded handles of the window surfaces the client made (their swaps send frames back).
   std::set<uint64_t>& window_surfaces() { return window_surfaces_; }
+  // --record: the contexts whose driver strings the recording holds (a `context` trace event each).
+  std::set<uint64_t>& described_contexts() { return described_contexts_; }
   // The frame the last swap read back (before_swap: a window's, or any with
   // --record), taken once: swapped into `into`, whose storage the next
   // capture reuses (the caller keeps the frame as long as it needs).
@@ -95,6 +97,7 @@ class Session {
   std::mutex mu_;
   uint64_t chunks_ = 0;
   std::set<uint64_t> window_surfaces_;
+  std::set<uint64_t> described_contexts_;
   bool captured_ = false;
   host::RgbaImage capture_;
   std::string capture_error_;

@@ -271,8 +271,8 @@ TEST(Remote, EightClientsOneKilledTheOthersFinish) {
 }
 
 // A remote session is a trace: `--record` writes each client's stream with
-// the frame read back at every swap, and `strata replay --verify` draws the
-// same frames from the file.
+// the frame read back at every swap and the driver strings of each context,
+// and `strata replay --verify` draws the same frames from the file.
 TEST(Remote, RecordedSessionReplaysWithVerify) {
   const std::string dir = ScratchPath("recorded");
   std::filesystem::create_directories(dir);
@@ -288,6 +288,11 @@ TEST(Remote, RecordedSessionReplaysWithVerify) {
   EXPECT_EQ(replay.exit_code, 0) << replay.out << replay.err;
   EXPECT_NE(replay.out.find("verify: all 10 framebuffers match the trace"), std::string::npos) << replay.out
                                                                                               << replay.err;
+  // The driver each context ran on, as a traced program's file has it (a
+  // replay on another driver leaves that driver's own answers out of --strict).
+  ProcessResult dump = RunProcess({STRATA_CLI, "dump", traces[0]});
+  EXPECT_NE(dump.out.find(": GL_VENDOR="), std::string::npos) << dump.out.substr(0, 4000);
+  EXPECT_NE(dump.out.find("GL_RENDERER=llvmpipe"), std::string::npos) << dump.out.substr(0, 4000);
 }
 
 // Three client threads at once, two of their contexts in one share group (a
