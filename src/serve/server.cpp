@@ -335,6 +335,7 @@ void Server::Run() {
     // workers to end.
     const int ready = poll(fds.data(), fds.size(), stopping || short_of || ending ? 100 : 1000);
     s.ReapHandshakes();
+    ending = s.pool->Reap(on_ended);
     if (ready < 0 && errno != EINTR) {
       Log(std::string("poll failed: ") + std::strerror(errno));
       break;
@@ -375,7 +376,7 @@ void Server::Run() {
     for (size_t i = 0; i < channels.size(); ++i) {
       if (fds[listeners + 2 + i].revents != 0) s.pool->OnChannel(channels[i].second);
     }
-    ending = s.pool->Reap(on_ended);
+    ending |= s.pool->Reap(on_ended);
   }
   for (Handshake& h : s.handshakes) {
     h.Shutdown();

@@ -281,11 +281,6 @@ class Worker {
 
 int RunWorker(const WorkerOptions& options) {
   if (pipe2(g_wake_pipe, O_CLOEXEC | O_NONBLOCK) != 0) return 1;
-  struct sigaction action {};
-  action.sa_handler = OnStopSignal;
-  sigemptyset(&action.sa_mask);
-  sigaction(SIGINT, &action, nullptr);
-  sigaction(SIGTERM, &action, nullptr);
   signal(SIGPIPE, SIG_IGN);
   LimitProcess(options);
 
@@ -303,6 +298,13 @@ int RunWorker(const WorkerOptions& options) {
   context.record_dir = options.record_dir;
   context.display = display.get();
   context.client_memory = options.client_memory;
+  // Until now a stop ends the worker at once (the default action): it has
+  // no client, and a driver's start-up may take seconds on a busy machine.
+  struct sigaction action {};
+  action.sa_handler = OnStopSignal;
+  sigemptyset(&action.sa_mask);
+  sigaction(SIGINT, &action, nullptr);
+  sigaction(SIGTERM, &action, nullptr);
   if (!SendControl(channel, wire::Hello{.values = {{"message", "ready"}}})) return 0;  // the listener went already
   Worker worker(context, channel);
   const int status = worker.Run();

@@ -253,6 +253,26 @@ TEST(Workers, TheListenerNeverMapsTheDriver) {
   EXPECT_TRUE(worker_maps_gl) << "no worker with the driver among " << children;
 }
 
+// Catches: a listener that does not reap its workers as they end (its stop
+// then waits out its limit), or workers that do not end on the stop.
+TEST(Workers, TheRendererStopsPromptly) {
+  strata::test::Renderer renderer(STRATA_CLI);
+  ProcessResult r = RunProcess(Remote(renderer, {std::string(STRATA_BIN_DIR) + "/gles2_shaders", "--frames", "3",
+                                                 "--output", ScratchPath("stop.png")}));
+  ASSERT_EQ(r.exit_code, 0) << r.err << renderer.Log();
+  // Stopped as its worker ends after its client, with idle ones waiting.
+  for (int i = 0; i < 500 && renderer.Log().find("client left") == std::string::npos; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  const pid_t listener = renderer.pid();
+  const auto start = Clock::now();
+  renderer.Stop();
+  const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  EXPECT_LT(seconds, 3.0) << renderer.Log();
+  EXPECT_NE(renderer.Log().find("strata serve: stopped"), std::string::npos) << renderer.Log();
+  EXPECT_NE(kill(listener, 0), 0);
+}
+
 // Catches: a driver the workers cannot load reported late (at a client's
 // first call) or not at all.
 TEST(Workers, AWorkerThatCannotStartIsOneClearError) {
