@@ -15,6 +15,13 @@ struct VersionedEnum {
   int min_version;
 };
 
+// How many texture units, vertex attributes and indexed binding points are
+// read: what a driver reports, up to these (llvmpipe has 192 units and 90
+// uniform buffer bindings), so that a driver's nonsense costs no more.
+inline constexpr int kMaxTextureUnitsRead = 256;
+inline constexpr int kMaxVertexAttributesRead = 64;
+inline constexpr int kMaxIndexedBindingsRead = 256;
+
 // glEnable's capabilities.
 inline constexpr VersionedEnum kCapabilities[] = {
     {GL_BLEND, 20},           {GL_CULL_FACE, 20},
@@ -44,12 +51,27 @@ inline constexpr IndexedBufferTarget kIndexedBufferTargets[] = {
      GL_ATOMIC_COUNTER_BUFFER_START, GL_ATOMIC_COUNTER_BUFFER_SIZE, 31},
 };
 
+// Buffer targets with one binding each (glBindBuffer's), but the element
+// array buffer, which is a vertex array's.
+inline constexpr VersionedEnum kBufferTargets[] = {
+    {GL_ARRAY_BUFFER, 20},           {GL_COPY_READ_BUFFER, 30},        {GL_COPY_WRITE_BUFFER, 30},
+    {GL_PIXEL_PACK_BUFFER, 30},      {GL_PIXEL_UNPACK_BUFFER, 30},     {GL_TRANSFORM_FEEDBACK_BUFFER, 30},
+    {GL_UNIFORM_BUFFER, 30},         {GL_ATOMIC_COUNTER_BUFFER, 31},   {GL_DISPATCH_INDIRECT_BUFFER, 31},
+    {GL_DRAW_INDIRECT_BUFFER, 31},   {GL_SHADER_STORAGE_BUFFER, 31},   {GL_TEXTURE_BUFFER, 32},
+};
+
 // Texture targets (GL_TEXTURE_EXTERNAL_OES is an extension's, on any version).
 inline constexpr VersionedEnum kTextureTargets[] = {
     {GL_TEXTURE_2D, 20},           {GL_TEXTURE_CUBE_MAP, 20},       {GL_TEXTURE_3D, 30},
     {GL_TEXTURE_2D_ARRAY, 30},     {GL_TEXTURE_2D_MULTISAMPLE, 31}, {GL_TEXTURE_CUBE_MAP_ARRAY, 32},
     {GL_TEXTURE_2D_MULTISAMPLE_ARRAY, 32}, {GL_TEXTURE_BUFFER, 32},  {GL_TEXTURE_EXTERNAL_OES, 20},
 };
+
+// Targets whose images are layers (attached with glFramebufferTextureLayer).
+inline constexpr bool IsLayeredTarget(GLenum target) {
+  return target == GL_TEXTURE_3D || target == GL_TEXTURE_2D_ARRAY || target == GL_TEXTURE_CUBE_MAP_ARRAY ||
+         target == GL_TEXTURE_2D_MULTISAMPLE_ARRAY;
+}
 
 // Sampling parameters a texture and a sampler object share (glTexParameter,
 // glSamplerParameter); floats are set with the f variants.

@@ -143,6 +143,7 @@ class StateReader {
     WriteProgram();
     WriteVertexAttributes();
     WriteTextures();
+    WriteSamplers();
     WriteBuffers();
     WriteFramebuffer();
     json_.EndObject();
@@ -213,7 +214,7 @@ class StateReader {
     // Indexed buffer bindings: only those with a buffer.
     for (const IndexedBufferTarget& indexed : kIndexedBufferTargets) {
       if (indexed.min_version > version_ || !gl_.GetIntegeri_v) continue;
-      const GLint count = std::min(gl_.Integer(indexed.max_count), 256);
+      const GLint count = std::min(gl_.Integer(indexed.max_count), kMaxIndexedBindingsRead);
       bool opened = false;
       for (GLint i = 0; i < count; ++i) {
         GLint host = 0, start = 0, size = 0;
@@ -230,7 +231,7 @@ class StateReader {
       if (opened) json_.EndArray();
     }
     // Per texture unit: the textures bound at each target and the sampler.
-    const GLint units = std::min(gl_.Integer(GL_MAX_COMBINED_TEXTURE_IMAGE_UNITS), 256);
+    const GLint units = std::min(gl_.Integer(GL_MAX_COMBINED_TEXTURE_IMAGE_UNITS), kMaxTextureUnitsRead);
     const GLint active = gl_.Integer(GL_ACTIVE_TEXTURE);
     json_.Key("texture_units").BeginArray();
     for (GLint unit = 0; unit < units; ++unit) {
@@ -250,7 +251,9 @@ class StateReader {
         const GLint sampler = gl_.Integer(GL_SAMPLER_BINDING);
         if (sampler) {
           if (!opened) json_.BeginObject().Key("unit").Int(unit), opened = true;
-          json_.Key("GL_SAMPLER_BINDING").UInt(StreamName(ObjectClass::kSampler, sampler));
+          const uint64_t name = StreamName(ObjectClass::kSampler, sampler);
+          json_.Key("GL_SAMPLER_BINDING").UInt(name);
+          samplers_[name] = static_cast<GLuint>(sampler);
         }
       }
       if (opened) json_.EndObject();
@@ -389,7 +392,7 @@ class StateReader {
     auto attrib_i = Function<PFNGLGETVERTEXATTRIBIVPROC>(api::glGetVertexAttribiv);
     auto attrib_f = Function<PFNGLGETVERTEXATTRIBFVPROC>(api::glGetVertexAttribfv);
     auto attrib_pointer = Function<PFNGLGETVERTEXATTRIBPOINTERVPROC>(api::glGetVertexAttribPointerv);
-    const GLint count = std::min(gl_.Integer(GL_MAX_VERTEX_ATTRIBS), 64);
+    const GLint count = std::min(gl_.Integer(GL_MAX_VERTEX_ATTRIBS), kMaxVertexAttributesRead);
     json_.Key("vertex_attributes").BeginArray();
     for (GLint index = 0; index < count; ++index) {
       auto get = [&](GLenum pname) {
@@ -512,6 +515,31 @@ class StateReader {
     json_.EndArray();
     gl_.ActiveTexture(static_cast<GLenum>(active));
     EndImageReads();
+  }
+
+  // Each sampler object bound at a unit: its parameters.
+  void WriteSamplers() {
+    if (samplers_.empty()) return;
+    auto get_i = Function<PFNGLGETSAMPLERPARAMETERIVPROC>(api::glGetSamplerParameteriv);
+    auto get_f = Function<PFNGLGETSAMPLERPARAMETERFVPROC>(api::glGetSamplerParameterfv);
+    json_.Key("samplers").BeginArray();
+    for (const auto& [name, host] : samplers_) {
+      json_.BeginObject().Key("name").UInt(name).Key("parameters").BeginObject();
+      for (const SamplingParameter& parameter : kSamplingParameters) {
+        json_.Key(EnumText(parameter.pname));
+        if (parameter.is_float) {
+          GLfloat value = 0;
+          get_f(host, parameter.pname, &value);
+          json_.Float(value);
+        } else {
+          GLint value = 0;  // filters, wraps and comparisons: enums all
+          get_i(host, parameter.pname, &value);
+          json_.String(EnumText(static_cast<GLenum>(value)));
+        }
+      }
+      json_.EndObject().EndObject();
+    }
+    json_.EndArray();
   }
 
   void WriteBuffers() {
@@ -807,6 +835,7 @@ class StateReader {
   GLuint image_framebuffer_ = 0;
   GLint saved_framebuffer_ = 0, saved_read_framebuffer_ = 0, saved_pack_[5] = {};
   std::map<uint64_t, std::set<std::string>> buffers_;  // by name: where each is bound
+  std::map<uint64_t, GLuint> samplers_;                 // bound at some unit: stream name -> host name
 };
 
 }  // namespace

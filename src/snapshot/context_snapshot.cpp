@@ -159,6 +159,7 @@ class Snapshot : SnapshotWriter {
     Queries();
     if (objects) Syncs();
     TransformFeedbacks();
+    ProgramPipelines();
     EndReads();
     ContextState();
     ClearErrors();
@@ -287,7 +288,7 @@ class Snapshot : SnapshotWriter {
   bool AttachForReading(GLenum target, GLuint host, GLint level, GLenum face, GLint layer) {
     auto bind_framebuffer = F<PFNGLBINDFRAMEBUFFERPROC>(api::glBindFramebuffer);
     bind_framebuffer(GL_READ_FRAMEBUFFER, read_framebuffer_);
-    if (target == GL_TEXTURE_3D || target == GL_TEXTURE_2D_ARRAY) {
+    if (IsLayeredTarget(target)) {
       F<PFNGLFRAMEBUFFERTEXTURELAYERPROC>(api::glFramebufferTextureLayer)(GL_READ_FRAMEBUFFER, GL_COLOR_ATTACHMENT0,
                                                                          host, level, layer);
     } else {
@@ -419,7 +420,7 @@ class Snapshot : SnapshotWriter {
     level_parameter(face, 0, GL_TEXTURE_WIDTH, &width);
     level_parameter(face, 0, GL_TEXTURE_HEIGHT, &height);
     level_parameter(face, 0, GL_TEXTURE_DEPTH, &depth);
-    if (target == GL_TEXTURE_3D || target == GL_TEXTURE_2D_ARRAY) {
+    if (IsLayeredTarget(target)) {
       calls_.Add(api::glTexStorage3D).Arg(target).Arg(*levels).Arg(internal).Arg(width).Arg(height).Arg(depth);
     } else {
       calls_.Add(api::glTexStorage2D).Arg(target).Arg(*levels).Arg(internal).Arg(width).Arg(height);
@@ -431,8 +432,9 @@ class Snapshot : SnapshotWriter {
     auto level_parameter = F<PFNGLGETTEXLEVELPARAMETERIVPROC>(api::glGetTexLevelParameteriv);
     const std::string what = "texture " + std::to_string(name);
     const bool cube = target == GL_TEXTURE_CUBE_MAP;
-    const bool layered = target == GL_TEXTURE_3D || target == GL_TEXTURE_2D_ARRAY;
-    if (target == GL_TEXTURE_2D_MULTISAMPLE && version_ >= 31) {
+    const bool layered = IsLayeredTarget(target);
+    const bool multisampled = target == GL_TEXTURE_2D_MULTISAMPLE || target == GL_TEXTURE_2D_MULTISAMPLE_ARRAY;
+    if (multisampled) {
       // Its storage (a render target's, as a rule); samples cannot be read back one by one.
       auto get = [&](GLenum pname) {
         GLint value = 0;
@@ -440,16 +442,13 @@ class Snapshot : SnapshotWriter {
         return value;
       };
       if (get(GL_TEXTURE_WIDTH) > 0) {
-        calls_.Add(api::glTexStorage2DMultisample).Arg(target).Arg(get(GL_TEXTURE_SAMPLES))
-            .Arg(get(GL_TEXTURE_INTERNAL_FORMAT)).Arg(get(GL_TEXTURE_WIDTH)).Arg(get(GL_TEXTURE_HEIGHT))
-            .Arg(get(GL_TEXTURE_FIXED_SAMPLE_LOCATIONS));
+        auto storage = layered ? calls_.Add(api::glTexStorage3DMultisample) : calls_.Add(api::glTexStorage2DMultisample);
+        storage.Arg(target).Arg(get(GL_TEXTURE_SAMPLES)).Arg(get(GL_TEXTURE_INTERNAL_FORMAT))
+            .Arg(get(GL_TEXTURE_WIDTH)).Arg(get(GL_TEXTURE_HEIGHT));
+        if (layered) storage.Arg(get(GL_TEXTURE_DEPTH));
+        storage.Arg(get(GL_TEXTURE_FIXED_SAMPLE_LOCATIONS));
         Note(what + ": multisampled; its storage is carried, not its samples");
       }
-      return;
-    }
-    if (target == GL_TEXTURE_2D_MULTISAMPLE || target == GL_TEXTURE_2D_MULTISAMPLE_ARRAY ||
-        target == GL_TEXTURE_CUBE_MAP_ARRAY) {
-      Note(what + ": a " + stream::GlEnumText(target) + " texture; its storage and images are not carried");
       return;
     }
     GLint immutable_levels = 0;
@@ -841,7 +840,7 @@ class Snapshot : SnapshotWriter {
         if (host_version_ >= 30) attachment(read_at, point, GL_FRAMEBUFFER_ATTACHMENT_TEXTURE_LAYER, &layer);
         const uint64_t texture = Stream(ObjectClass::kTexture, object);
         const GLenum target = source_.TextureTarget(texture);
-        if (target == GL_TEXTURE_3D || target == GL_TEXTURE_2D_ARRAY) {
+        if (IsLayeredTarget(target)) {
           calls_.Add(api::glFramebufferTextureLayer).Arg(GL_FRAMEBUFFER).Arg(point).Arg(static_cast<int64_t>(texture))
               .Arg(level).Arg(layer);
         } else {
@@ -866,6 +865,17 @@ class Snapshot : SnapshotWriter {
         bind(GL_DRAW_FRAMEBUFFER, static_cast<GLuint>(saved_draw_framebuffer_));
       }
     }
+    if (version_ >= 30 && host_version_ >= 30) {
+      // The default framebuffer's draw and read buffers: GL_BACK, unless the app chose GL_NONE.
+      bind(GL_READ_FRAMEBUFFER, 0);
+      bind(GL_DRAW_FRAMEBUFFER, 0);
+      const GLenum none = GL_NONE;
+      const bool draws_none = Integer(GL_DRAW_BUFFER0) == GL_NONE, reads_none = Integer(GL_READ_BUFFER) == GL_NONE;
+      if (draws_none || reads_none) calls_.Add(api::glBindFramebuffer).Arg(GL_FRAMEBUFFER).Arg(0);
+      if (draws_none) calls_.Add(api::glDrawBuffers).Arg(1).In(&none, sizeof none);
+      if (reads_none) calls_.Add(api::glReadBuffer).Arg(GL_NONE);
+      bind(GL_DRAW_FRAMEBUFFER, static_cast<GLuint>(saved_draw_framebuffer_));
+    }
     bind(read_at, static_cast<GLuint>(saved));
     ClearErrors();
   }
@@ -874,7 +884,7 @@ class Snapshot : SnapshotWriter {
   void AttributeArrays(bool default_object) {
     auto get_i = F<PFNGLGETVERTEXATTRIBIVPROC>(api::glGetVertexAttribiv);
     auto get_pointer = F<PFNGLGETVERTEXATTRIBPOINTERVPROC>(api::glGetVertexAttribPointerv);
-    const GLint attributes = std::min(Integer(GL_MAX_VERTEX_ATTRIBS), 32);
+    const GLint attributes = std::min(Integer(GL_MAX_VERTEX_ATTRIBS), kMaxVertexAttributesRead);
     for (GLint i = 0; i < attributes; ++i) {
       const GLuint index = static_cast<GLuint>(i);
       const AttributeArray a = ReadAttributeArray(get_i, get_pointer, index, host_version_ >= 30 && version_ >= 30);
@@ -920,7 +930,7 @@ class Snapshot : SnapshotWriter {
     AttributeArrays(true);
     // Current values of the attributes (those arrays do not feed).
     auto get_f = F<PFNGLGETVERTEXATTRIBFVPROC>(api::glGetVertexAttribfv);
-    const GLint attributes = std::min(Integer(GL_MAX_VERTEX_ATTRIBS), 32);
+    const GLint attributes = std::min(Integer(GL_MAX_VERTEX_ATTRIBS), kMaxVertexAttributesRead);
     for (GLint i = 0; i < attributes; ++i) {
       GLfloat value[4] = {0, 0, 0, 1};
       get_f(static_cast<GLuint>(i), GL_CURRENT_VERTEX_ATTRIB, value);
@@ -947,12 +957,45 @@ class Snapshot : SnapshotWriter {
     }
   }
 
+  // Each transform feedback object, the default one too, with the buffers bound at its indices.
   void TransformFeedbacks() {
-    if (version_ < 30) return;
+    if (version_ < 30 || host_version_ < 30) return;
+    auto bind = F<PFNGLBINDTRANSFORMFEEDBACKPROC>(api::glBindTransformFeedback);
+    auto is_transform_feedback = F<PFNGLISTRANSFORMFEEDBACKPROC>(api::glIsTransformFeedback);
+    const GLint saved = Integer(GL_TRANSFORM_FEEDBACK_BINDING);
+    std::vector<std::pair<uint64_t, uint64_t>> objects = {{0, 0}};
     for (const auto& [name, host] : source_.LiveObjects(ObjectClass::kTransformFeedback)) {
-      (void)host;
       Generate(api::glGenTransformFeedbacks, name);
+      if (is_transform_feedback(static_cast<GLuint>(host))) objects.emplace_back(name, host);  // bound once
     }
+    for (const auto& [name, host] : objects) {
+      bind(GL_TRANSFORM_FEEDBACK, static_cast<GLuint>(host));
+      calls_.Add(api::glBindTransformFeedback).Arg(GL_TRANSFORM_FEEDBACK).Arg(static_cast<int64_t>(name));
+      for (const IndexedBufferTarget& target : kIndexedBufferTargets) {
+        if (target.target == GL_TRANSFORM_FEEDBACK_BUFFER) IndexedBindings(target);
+      }
+    }
+    bind(GL_TRANSFORM_FEEDBACK, static_cast<GLuint>(saved));
+    ClearErrors();
+  }
+
+  // Program pipelines: their names, for the binding (GLES 3.1's separable
+  // programs are relinked as ordinary ones, so a pipeline's stages are not set).
+  void ProgramPipelines() {
+    if (version_ < 31 || host_version_ < 31) return;
+    auto stage = F<PFNGLGETPROGRAMPIPELINEIVPROC>(api::glGetProgramPipelineiv);
+    for (const auto& [name, host] : source_.LiveObjects(ObjectClass::kProgramPipeline)) {
+      Generate(api::glGenProgramPipelines, name);
+      for (GLenum shader : {GL_VERTEX_SHADER, GL_FRAGMENT_SHADER, GL_COMPUTE_SHADER}) {
+        GLint program = 0;
+        stage(static_cast<GLuint>(host), shader, &program);
+        if (program != 0) {
+          Note("program pipeline " + std::to_string(name) + ": its programs are not carried, only its name");
+          break;
+        }
+      }
+    }
+    ClearErrors();
   }
 
   void Enable(GLenum capability, bool on) {
@@ -1034,7 +1077,7 @@ class Snapshot : SnapshotWriter {
 
   void Bindings() {
     // Textures and samplers per unit; the units past the last one bound are left alone.
-    const GLint units = std::min(Integer(GL_MAX_COMBINED_TEXTURE_IMAGE_UNITS), 96);
+    const GLint units = std::min(Integer(GL_MAX_COMBINED_TEXTURE_IMAGE_UNITS), kMaxTextureUnitsRead);
     auto active = F<PFNGLACTIVETEXTUREPROC>(api::glActiveTexture);
     const GLint saved_unit = Integer(GL_ACTIVE_TEXTURE);
     for (GLint unit = 0; unit < units; ++unit) {
@@ -1064,39 +1107,15 @@ class Snapshot : SnapshotWriter {
     active(static_cast<GLenum>(saved_unit));
     calls_.Add(api::glActiveTexture).Arg(saved_unit);
 
-    auto get_i_i = F<PFNGLGETINTEGERI_VPROC>(api::glGetIntegeri_v);
-    auto get_64_i = F<PFNGLGETINTEGER64I_VPROC>(api::glGetInteger64i_v);
+    // Transform feedback buffers are the transform feedback objects' (TransformFeedbacks).
     for (const IndexedBufferTarget& target : kIndexedBufferTargets) {
-      if (target.min_version > version_ || target.min_version > host_version_) continue;
-      const GLint count = std::min(Integer(target.max_count), 64);
-      for (GLint i = 0; i < count; ++i) {
-        GLint buffer = 0;
-        get_i_i(target.binding, static_cast<GLuint>(i), &buffer);
-        if (buffer == 0) continue;
-        GLint64 start = 0, size = 0;
-        get_64_i(target.start, static_cast<GLuint>(i), &start);
-        get_64_i(target.size, static_cast<GLuint>(i), &size);
-        const int64_t name = static_cast<int64_t>(Stream(ObjectClass::kBuffer, buffer));
-        if (size > 0) {
-          calls_.Add(api::glBindBufferRange).Arg(target.target).Arg(i).Arg(name).Arg(start).Arg(size);
-        } else {
-          calls_.Add(api::glBindBufferBase).Arg(target.target).Arg(i).Arg(name);
-        }
-      }
+      if (target.target != GL_TRANSFORM_FEEDBACK_BUFFER) IndexedBindings(target);
     }
     // Generic buffer bindings, after the indexed ones that also set them.
-    for (GLenum target : {GL_ARRAY_BUFFER, GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER, GL_PIXEL_PACK_BUFFER,
-                          GL_PIXEL_UNPACK_BUFFER, GL_TRANSFORM_FEEDBACK_BUFFER, GL_UNIFORM_BUFFER,
-                          GL_ATOMIC_COUNTER_BUFFER, GL_DISPATCH_INDIRECT_BUFFER, GL_DRAW_INDIRECT_BUFFER,
-                          GL_SHADER_STORAGE_BUFFER}) {
-      const GLenum binding = BufferBindingOf(target);
-      const int needs = target == GL_ARRAY_BUFFER ? 20
-                        : (target == GL_ATOMIC_COUNTER_BUFFER || target == GL_DISPATCH_INDIRECT_BUFFER ||
-                           target == GL_DRAW_INDIRECT_BUFFER || target == GL_SHADER_STORAGE_BUFFER)
-                            ? 31
-                            : 30;
-      if (needs > version_ || needs > host_version_) continue;
-      calls_.Add(api::glBindBuffer).Arg(target).Arg(static_cast<int64_t>(Stream(ObjectClass::kBuffer, Integer(binding))));
+    for (const VersionedEnum& target : kBufferTargets) {
+      if (target.min_version > version_ || target.min_version > host_version_) continue;
+      calls_.Add(api::glBindBuffer).Arg(target.value)
+          .Arg(static_cast<int64_t>(Stream(ObjectClass::kBuffer, Integer(BufferBindingOf(target.value)))));
     }
     if (version_ >= 30) {
       calls_.Add(api::glBindFramebuffer).Arg(GL_DRAW_FRAMEBUFFER)
@@ -1107,6 +1126,10 @@ class Snapshot : SnapshotWriter {
           .Arg(static_cast<int64_t>(Stream(ObjectClass::kTransformFeedback, Integer(GL_TRANSFORM_FEEDBACK_BINDING))));
       calls_.Add(api::glBindVertexArray)
           .Arg(static_cast<int64_t>(Stream(ObjectClass::kVertexArray, Integer(GL_VERTEX_ARRAY_BINDING))));
+      if (version_ >= 31 && host_version_ >= 31) {
+        calls_.Add(api::glBindProgramPipeline)
+            .Arg(static_cast<int64_t>(Stream(ObjectClass::kProgramPipeline, Integer(GL_PROGRAM_PIPELINE_BINDING))));
+      }
     } else {
       calls_.Add(api::glBindFramebuffer).Arg(GL_FRAMEBUFFER)
           .Arg(static_cast<int64_t>(Stream(ObjectClass::kFramebuffer, Integer(GL_FRAMEBUFFER_BINDING))));
@@ -1114,6 +1137,28 @@ class Snapshot : SnapshotWriter {
     calls_.Add(api::glBindRenderbuffer).Arg(GL_RENDERBUFFER)
         .Arg(static_cast<int64_t>(Stream(ObjectClass::kRenderbuffer, Integer(GL_RENDERBUFFER_BINDING))));
     calls_.Add(api::glUseProgram).Arg(static_cast<int64_t>(Stream(ObjectClass::kProgram, Integer(GL_CURRENT_PROGRAM))));
+  }
+
+  // What is bound at each index of an indexed buffer target.
+  void IndexedBindings(const IndexedBufferTarget& target) {
+    if (target.min_version > version_ || target.min_version > host_version_) return;
+    auto get_i_i = F<PFNGLGETINTEGERI_VPROC>(api::glGetIntegeri_v);
+    auto get_64_i = F<PFNGLGETINTEGER64I_VPROC>(api::glGetInteger64i_v);
+    const GLint count = std::min(Integer(target.max_count), kMaxIndexedBindingsRead);
+    for (GLint i = 0; i < count; ++i) {
+      GLint buffer = 0;
+      get_i_i(target.binding, static_cast<GLuint>(i), &buffer);
+      if (buffer == 0) continue;
+      GLint64 start = 0, size = 0;
+      get_64_i(target.start, static_cast<GLuint>(i), &start);
+      get_64_i(target.size, static_cast<GLuint>(i), &size);
+      const int64_t name = static_cast<int64_t>(Stream(ObjectClass::kBuffer, buffer));
+      if (size > 0) {
+        calls_.Add(api::glBindBufferRange).Arg(target.target).Arg(i).Arg(name).Arg(start).Arg(size);
+      } else {
+        calls_.Add(api::glBindBufferBase).Arg(target.target).Arg(i).Arg(name);
+      }
+    }
   }
 
   const int version_;

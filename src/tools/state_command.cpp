@@ -33,6 +33,7 @@ context CALL would run on:
                  uniform's name, type and value, its attributes
   vertex_attributes   each enabled or used attribute: layout, buffer, current value
   textures       each bound texture: parameters, and each level's size and format
+  samplers       each bound sampler object: its parameters
   buffers        each bound buffer: size, usage, where it is bound
   draw_framebuffer    its attachments
 A GLES 1.1 context gets its fixed-function state instead: matrices, lights,

@@ -141,16 +141,28 @@ class Client {
  public:
   bool Connect(const std::string& address, std::string* error, uint32_t version = wire::kProtocolVersion,
                const std::string& token = "", const std::string& features = "records-v1,replies-v1,frames-v1") {
-    stream_ = strata::transport::Connect(address, error);
-    if (!stream_) return false;
     wire::Hello hello;
     hello.version = version;
     hello.values["role"] = "process";
-    hello.values["program"] = "serve_test";
-    hello.values["pid"] = std::to_string(getpid());
     hello.values["features"] = features;
     hello.values["functions"] = strata::stream::FunctionTable::OwnNames();
     if (!token.empty()) hello.values["token"] = token;
+    return Handshake(address, hello, error);
+  }
+  // Another thread of a process whose session is `session`, as the client library's threads join.
+  bool Join(const std::string& address, const std::string& session, const std::string& key, std::string* error) {
+    wire::Hello hello;
+    hello.version = wire::kProtocolVersion;
+    hello.values["role"] = "thread";
+    hello.values["session"] = session;
+    hello.values["session_key"] = key;
+    return Handshake(address, hello, error);
+  }
+  bool Handshake(const std::string& address, wire::Hello hello, std::string* error) {
+    stream_ = strata::transport::Connect(address, error);
+    if (!stream_) return false;
+    hello.values["program"] = "serve_test";
+    hello.values["pid"] = std::to_string(getpid());
     auto bytes = wire::EncodeHello(wire::kClientMagic, hello);
     stream_->Write(bytes.data(), bytes.size());
     if (!stream_->Flush()) return *error = stream_->error(), false;
@@ -379,6 +391,51 @@ TEST(Serve, TcpClientsNeedTheToken) {
   ASSERT_TRUE(right.Render(kRed, &pixels, &error)) << error;
   ExpectRed(pixels);
   EXPECT_NE(renderer.log().find("wrong token"), std::string::npos) << renderer.log();
+}
+
+// A client process's other threads join its session by the session's key
+// (the listener's routing, serve/server.cpp): a thread that names a session with another
+// session's key, or a made-up one, is refused; with the key it joins and
+// reaches the session's context and surface, whatever another session made
+// under the same handles.
+// Catches: a session joined without its key (another process's contexts and
+// objects reachable by guessing its small session number), and sessions
+// that share their objects.
+TEST(Serve, AThreadJoinsOnlyTheSessionWhoseKeyItHolds) {
+  Renderer renderer;
+  ASSERT_TRUE(renderer.ready()) << renderer.log();
+  std::string error;
+  Client first, second;
+  ASSERT_TRUE(first.Connect(renderer.address(), &error)) << error;
+  ASSERT_TRUE(second.Connect(renderer.address(), &error)) << error;
+  const std::string session = *first.answer().Find("session"), key = *first.answer().Find("session_key");
+  std::vector<uint8_t> pixels;
+  ASSERT_TRUE(first.Render(kRed, &pixels, &error)) << error << "\n" << renderer.log();
+  wire::Reply reply;
+  uint64_t s = first.Call(api::eglMakeCurrent, {{1}, {0}, {0}, {0}}, true);  // the context, free for another thread
+  ASSERT_TRUE(first.Send(api::eglMakeCurrent, s, &reply, &error)) << error;
+  // The second process names its context and surface as the first did, and clears them green.
+  const float green[4] = {0, 1, 0, 1};
+  ASSERT_TRUE(second.Render(green, &pixels, &error)) << error << "\n" << renderer.log();
+  ASSERT_EQ(pixels.size(), 16u * 16u * 4u);
+  EXPECT_EQ(pixels[1], 255);
+
+  Client with_other_key, with_made_up_key;
+  EXPECT_FALSE(with_other_key.Join(renderer.address(), session, *second.answer().Find("session_key"), &error));
+  EXPECT_NE(error.find("wrong session key for session " + session), std::string::npos) << error;
+  EXPECT_FALSE(with_made_up_key.Join(renderer.address(), session, std::string(64, '0'), &error));
+  EXPECT_NE(error.find("wrong session key"), std::string::npos) << error;
+
+  Client thread;
+  ASSERT_TRUE(thread.Join(renderer.address(), session, key, &error)) << error << "\n" << renderer.log();
+  s = thread.Call(api::eglMakeCurrent, {{1}, {0x200}, {0x200}, {0x100}}, true);
+  ASSERT_TRUE(thread.Send(api::eglMakeCurrent, s, &reply, &error)) << error;
+  EXPECT_EQ(reply.result.u, static_cast<uint64_t>(EGL_TRUE));
+  s = thread.Call(api::glReadPixels, {{0}, {0}, {16}, {16}, {GL_RGBA}, {GL_UNSIGNED_BYTE}, Out()}, true);
+  ASSERT_TRUE(thread.Send(api::glReadPixels, s, &reply, &error)) << error;
+  ASSERT_GE(reply.outputs.size(), 7u);
+  ExpectRed(std::vector<uint8_t>(reply.outputs[6].out.begin(), reply.outputs[6].out.end()));
+  EXPECT_NE(renderer.log().find("wrong session key for session " + session), std::string::npos) << renderer.log();
 }
 
 // Bulk segments (stream/bulk_blobs.h) that do not match the blobs their

@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 #include <signal.h>
+#include <sys/socket.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -692,6 +694,50 @@ TEST(AttachDetach, CompressedTexturesComeFromTheTracersCopies) {
   EXPECT_NE(differs.out.find("framebuffers differ"), std::string::npos) << differs.out;
   unlink(trace.c_str());
   unlink(without.c_str());
+}
+
+// One command to a process's control socket (unix:@strata-trace-PID): what
+// came back before the process closed the connection, or within `seconds`.
+std::string AskControlSocket(pid_t pid, const std::string& line, int seconds) {
+  std::string error;
+  const int fd = strata::transport::ConnectTo("unix:@strata-trace-" + std::to_string(pid), &error);
+  if (fd < 0) return "cannot connect: " + error;
+  const timeval patience{seconds, 0};
+  setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &patience, sizeof patience);
+  std::string answer;
+  if (send(fd, line.data(), line.size(), MSG_NOSIGNAL) == static_cast<ssize_t>(line.size())) {
+    char buffer[256];
+    for (ssize_t got; (got = recv(fd, buffer, sizeof buffer, 0)) > 0;) answer.append(buffer, static_cast<size_t>(got));
+  }
+  close(fd);
+  return answer;
+}
+
+// The control socket answers one peer at a time: one that connects and says
+// nothing is dropped after 2 s, and the next is answered; a command line past
+// the limit (8 KiB) is refused whole, not cut (both found by
+// fuzz/control_fuzz.cpp's target).
+// Catches: a control socket held forever by a silent peer (the process can
+// then never be attached to again), a long line cut short and taken as a command.
+TEST(AttachDetach, ControlSocketOutlastsASilentPeerAndRefusesLongLines) {
+  pid_t app = fork();
+  if (app == 0) {
+    const int null = open("/dev/null", O_WRONLY);
+    dup2(null, 1);
+    execl(STRATA_CLI, STRATA_CLI, "run", "--", STRATA_BIN_DIR "/gles2_shaders", "--frames", "100000",
+          static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  WaitUntilAttachable(app);
+  std::string error;
+  const int silent = strata::transport::ConnectTo("unix:@strata-trace-" + std::to_string(app), &error);
+  ASSERT_GE(silent, 0) << error;
+  EXPECT_EQ(AskControlSocket(app, "status\n", 8), "idle\n") << "a peer that says nothing holds the socket";
+  EXPECT_EQ(AskControlSocket(app, std::string(9000, 'x') + "\n", 8), "error command longer than 8192 bytes\n");
+  EXPECT_EQ(AskControlSocket(app, "status\n", 8), "idle\n");
+  close(silent);
+  kill(app, SIGTERM);
+  waitpid(app, nullptr, 0);
 }
 
 TEST(AttachDetach, UntraceableProcessGivesAClearError) {

@@ -60,6 +60,9 @@ class LiveContext final : public snapshot::SnapshotSource {
       case ObjectClass::kTransformFeedback:
         is = version_ >= 30 ? Next<IsFn>(api::glIsTransformFeedback) : nullptr;
         break;
+      case ObjectClass::kProgramPipeline:
+        is = version_ >= 31 ? Next<IsFn>(api::glIsProgramPipeline) : nullptr;
+        break;
       default: break;  // syncs are pointers: nothing to count through
     }
     if (is == nullptr) return names;
