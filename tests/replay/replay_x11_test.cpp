@@ -1,7 +1,8 @@
-// Replay of real X11 programs (under a virtual X server): a glmark2-es2 run
+// Replay of X11 programs (under a virtual X server): a glmark2-es2 run
 // replays headless to the frames it showed, a trim of its middle frames and
-// an attach to it mid-scene replay alone to theirs, and replay into X11
-// windows draws what was traced.
+// an attach to it mid-scene replay alone to theirs, a window resized while
+// it renders replays at each size, and replay into X11 windows draws what
+// was traced.
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <signal.h>
@@ -105,6 +106,23 @@ TEST(ReplayX11, AttachToGlmark2MidSceneReplays) {
   EXPECT_GT(Number(r.out, R"(verify: all (\d+) framebuffers match)"), 0) << r.out;
   ProcessResult dump = RunProcess({STRATA_CLI, "dump", trace});
   EXPECT_NE(dump.out.find("glFramebufferTexture2D"), std::string::npos) << "the snapshot has the scene's framebuffers";
+}
+
+// A window resized while the program renders (resized_window_app: after its
+// surface is current, and between frames): each frame replays at the size
+// the driver drew it at. Catches: the tracer recording a window's size only
+// when its surface is made, or at the wrong frame, so that the replay draws
+// the frames after a resize into a surface of the old size (mpv's first
+// frames change its window's size: 10 of its 11 frames differed).
+TEST(ReplayX11, WindowResizedWhileRenderingReplaysAtEachSize) {
+  const std::string trace = strata::test::ScratchPath("resized-window.strace");
+  ProcessResult traced = RunProcess({STRATA_CLI, "trace", "-o", trace, "--capture", "swap", "--",
+                                     std::string(STRATA_BIN_DIR) + "/resized_window_app"});
+  ASSERT_EQ(traced.exit_code, 0) << traced.out << traced.err;
+  ASSERT_NE(traced.out.find("4 frames"), std::string::npos) << traced.out;
+  ProcessResult r = RunProcess({STRATA_CLI, "replay", "--strict", "--verify", trace});
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_EQ(Number(r.out, R"(verify: all (\d+) framebuffers match)"), 4) << r.out;
 }
 
 TEST(ReplayX11, ReplaysIntoWindows) {
