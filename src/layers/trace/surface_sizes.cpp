@@ -67,6 +67,15 @@ void ForgetSurface(EGLSurface surface) {
   g_sizes.erase(surface);
 }
 
+bool RecordedSurfaceSize(EGLSurface surface, EGLint* width, EGLint* height) {
+  std::lock_guard<std::mutex> lock(g_mu);
+  auto it = g_sizes.find(surface);
+  if (it == g_sizes.end()) return false;
+  *width = it->second.width;
+  *height = it->second.height;
+  return true;
+}
+
 void NoteSurfacesCurrent(EGLDisplay dpy, EGLSurface draw, EGLSurface read) {
   if (draw != EGL_NO_SURFACE) RecordIfResized(dpy, draw, true);
   if (read != EGL_NO_SURFACE && read != draw) RecordIfResized(dpy, read, true);

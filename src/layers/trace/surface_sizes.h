@@ -27,6 +27,10 @@ void NoteSurfacesCurrent(EGLDisplay dpy, EGLSurface draw, EGLSurface read);
 // The current surface was swapped: its size is asked again before the next
 // call that writes it.
 inline void NoteSurfaceSwapped() { t_locals.surface_size_due = true; }
+// The size last recorded for `surface`, which is the size the driver draws
+// it at (eglQuerySurface may answer the window's size before the driver
+// takes it); false for surfaces the trace does not describe (pbuffers).
+bool RecordedSurfaceSize(EGLSurface surface, EGLint* width, EGLint* height);
 // Out of line: the current draw surface's size, recorded if it changed.
 void RecordSurfaceResize();
 // Inline, before every draw, clear and blit: one thread-local test, and the
