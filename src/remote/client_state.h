@@ -45,6 +45,9 @@ class ContextShadow final : public capture::CaptureState {
   size_t UniformBlockActiveUniforms(GLuint program, GLuint block) override;
 
   bool BufferBound(GLenum target) const;
+  // The buffer bound at any buffer target (mapped buffers are the buffers'),
+  // as the app bound it; 0 for none.
+  GLuint BoundBuffer(GLenum target) const;
 
   // Values and strings fixed for the context's life, once the renderer gave
   // them (remote/client_answers.cpp decides which).
@@ -97,6 +100,7 @@ class ContextShadow final : public capture::CaptureState {
   GLuint array_buffer_ = 0, pixel_pack_ = 0, pixel_unpack_ = 0, draw_indirect_ = 0;
   GLuint vertex_array_ = 0;
   std::unordered_map<GLuint, GLuint> element_buffers_;  // per vertex array (0: the default)
+  std::unordered_map<GLenum, GLuint> other_buffers_;   // the other targets' bindings
   capture::ClientArrays arrays_;
   std::unordered_set<GLuint> buffers_made_;
   SentState sent_;
