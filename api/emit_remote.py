@@ -58,6 +58,8 @@ HOOKS_AFTER = {
     "glPointSizePointerOES", "glEnableClientState", "glDisableClientState", "glClientActiveTexture",
     # New storage unmaps a mapped buffer (remote/client_buffers.cpp).
     "glBufferData", "glBufferStorageEXT",
+    # The framebuffer draws go to: a resized window takes its size at a draw into it (remote/window_sizes.h).
+    "glBindFramebuffer", "glDeleteFramebuffers",
 }
 
 # Held back on the client until a call that may read what they set

@@ -67,13 +67,13 @@ void SendClientArraysForIndices(GLsizei count, GLenum type, const void* indices,
 // What a draw needs first: a resized window's size, then what it reads of
 // client memory: persistent mappings, then client-side arrays.
 void SendArrays(int64_t first, int64_t end, int64_t instances) {
-  SendWindowSizeIfDue();
+  BeforeSurfaceWrite();
   SendPersistentWrites();
   SendClientArrays(first, end, instances);
 }
 
 void SendArraysForIndices(GLsizei count, GLenum type, const void* indices, GLint base_vertex, GLsizei instances) {
-  SendWindowSizeIfDue();
+  BeforeSurfaceWrite();
   SendPersistentWrites();
   SendClientArraysForIndices(count, type, indices, base_vertex, instances);
 }
@@ -96,6 +96,13 @@ void After_glBindVertexArray(GLuint array) {
   if (ContextShadow* s = Shadow()) s->BindVertexArray(array);
 }
 void After_glBindVertexArrayOES(GLuint array) { After_glBindVertexArray(array); }
+void After_glBindFramebuffer(GLenum target, GLuint framebuffer) {
+  if (ContextShadow* s = Shadow()) s->BindFramebuffer(target, framebuffer);
+}
+void After_glDeleteFramebuffers(GLsizei n, const GLuint* framebuffers) {
+  ContextShadow* s = Shadow();
+  for (GLsizei i = 0; s != nullptr && framebuffers != nullptr && i < n; ++i) s->DeleteFramebuffer(framebuffers[i]);
+}
 void After_glGenBuffers(GLsizei n, GLuint* buffers) {
   if (ContextShadow* s = Shadow()) s->BuffersMade(n, buffers);
 }

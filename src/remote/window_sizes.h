@@ -1,7 +1,7 @@
 #pragma once
 // A window's host surface follows the window's size where a driver's back
 // buffer does: not at the swap itself, but at the first draw, clear or blit
-// after it (Mesa checks the drawable there), so a window resized between a
+// into the surface after it (Mesa checks the drawable there), so a window resized between a
 // swap and the next frame's first draw draws that frame at its new size, as
 // natively; also at a size query (eglQuerySurface), which Mesa answers with
 // the window's size. The tracer records the size at the same point
@@ -20,8 +20,10 @@ namespace strata::remote {
 // After a window surface's swap: its size is looked at again before the
 // thread's next draw, clear or blit.
 void NoteWindowSwapped(uint64_t surface, std::shared_ptr<present::WindowPresenter> window);
-// Before a call that writes the draw framebuffer: the window's new size, if
-// it changed, goes to the renderer ahead of the call.
+// The window's new size, if it changed, goes to the renderer now.
 void SendWindowSizeIfDue();
+// Before a draw, clear or blit: when it draws into the surface (no
+// framebuffer object bound to draw), SendWindowSizeIfDue.
+void BeforeSurfaceWrite();
 
 }  // namespace strata::remote
