@@ -110,7 +110,8 @@ TEST(RealApps, MpvTracesReplaysAndRendersRemotely) {
 }
 
 // GTK 4's demos (gtk-4-examples), rendered by GSK's GL renderer on GLES over
-// EGL (GDK_DEBUG=gl-egl: GTK takes GLX on X11 otherwise; gl-gles: GLES only).
+// EGL (GDK_DEBUG=gl-egl: on Xvfb GTK 4.8 gives EGL up and takes GLX otherwise;
+// gl-gles: GLES only).
 // css_blendmodes draws the same frame every run (images, text, blend-mode
 // shaders); fishbowl animates by the clock, so only its replay is compared.
 // --autoquit ends each after a moment.
