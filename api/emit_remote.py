@@ -56,6 +56,10 @@ HOOKS_AFTER = {
     "glVertexAttribPointer", "glVertexAttribIPointer", "glEnableVertexAttribArray", "glDisableVertexAttribArray",
     "glVertexAttribDivisor", "glVertexPointer", "glColorPointer", "glNormalPointer", "glTexCoordPointer",
     "glPointSizePointerOES", "glEnableClientState", "glDisableClientState", "glClientActiveTexture",
+    # New storage unmaps a mapped buffer (remote/client_buffers.cpp).
+    "glBufferData", "glBufferStorageEXT",
+    # The framebuffer draws go to: a resized window takes its size at a draw into it (remote/window_sizes.h).
+    "glBindFramebuffer", "glDeleteFramebuffers",
 }
 
 # Held back on the client until a call that may read what they set
@@ -133,6 +137,15 @@ DRAWS_WITH_CLIENT_ARRAYS = {
     "glDrawElementsBaseVertex", "glDrawElementsInstancedBaseVertex", "glDrawRangeElementsBaseVertex",
     "glDrawArraysInstancedEXT", "glDrawElementsInstancedEXT", "glDrawElementsBaseVertexOES",
     "glDrawElementsBaseVertexEXT", "glDrawRangeElementsBaseVertexOES", "glDrawRangeElementsBaseVertexEXT",
+}
+
+# Run before the call is encoded: where a window resized since the last swap
+# gets its new size (remote/window_sizes.h): the other calls that write the
+# draw framebuffer (the draws above do it too), and the size query, which
+# natively answers the window's size.
+WINDOW_SIZE_POINTS = {
+    "glClear", "glClearBufferfv", "glClearBufferiv", "glClearBufferuiv", "glClearBufferfi", "glBlitFramebuffer",
+    "glDrawArraysIndirect", "glDrawElementsIndirect", "eglQuerySurface",
 }
 
 
@@ -351,7 +364,7 @@ def emit_remote_functions(model: registry.Model, rules: dict, uncovered: set) ->
         if f.name.startswith("egl") and f.params and f.params[0].type == "EGLDisplay":
             # The client's own display, initialized (EGL_BAD_DISPLAY, EGL_NOT_INITIALIZED).
             lines.insert(2, f"  if (!DisplayReady({f.params[0].name})) {_failed(f)}")
-        if f.name in DRAWS_WITH_CLIENT_ARRAYS:
+        if f.name in DRAWS_WITH_CLIENT_ARRAYS | WINDOW_SIZE_POINTS:
             lines.append(f"  Before_{f.name}({args});")
         send_from = len(lines)  # a held call's Send_<name> starts here: its sizes, then its record
         sized = [rules.get((f.name, p.name)) for p in pointers]
@@ -448,7 +461,7 @@ def emit_remote_declarations(model: registry.Model) -> str:
         f = by_name.get(name)
         if f is not None:
             lines.append(f"{f.return_type} Remote_{name}({f.param_list()});")
-    for name in sorted(HOOKS_AFTER | DRAWS_WITH_CLIENT_ARRAYS):
+    for name in sorted(HOOKS_AFTER | DRAWS_WITH_CLIENT_ARRAYS | WINDOW_SIZE_POINTS):
         f = by_name.get(name)
         if f is None:
             continue

@@ -35,6 +35,9 @@ HOOKS_BEFORE = {
     "eglMakeCurrent",
     "glDrawArrays", "glDrawArraysInstanced", "glDrawElements", "glDrawElementsInstanced", "glDrawRangeElements",
     "glDrawElementsBaseVertex", "glDrawElementsInstancedBaseVertex", "glDrawRangeElementsBaseVertex",
+    "glDrawArraysIndirect", "glDrawElementsIndirect",
+    # the other calls that write the surface: a resized window's size first (surface_sizes.h)
+    "glClear", "glClearBufferfv", "glClearBufferiv", "glClearBufferuiv", "glClearBufferfi", "glBlitFramebuffer",
     "glUnmapBuffer", "glUnmapBufferOES", "glFlushMappedBufferRange", "glFlushMappedBufferRangeEXT",
     "eglReleaseThread", "eglDestroyContext", "eglTerminate",
 } | SWAPS
@@ -83,6 +86,7 @@ HOOKS_AFTER = DRAWS | FRAMEBUFFER_WRITES | SWAPS | {
     "glEnableClientState", "glDisableClientState", "glClientActiveTexture",
     "eglCreateWindowSurface", "eglCreatePlatformWindowSurface", "eglCreatePlatformWindowSurfaceEXT",
     "eglCreatePixmapSurface", "eglCreatePlatformPixmapSurface", "eglCreatePlatformPixmapSurfaceEXT",
+    "eglDestroySurface",
 }
 
 CAPTURE_OF_DIRECTION = {"in": "kIn", "out": "kOut", "inout": "kInOut"}

@@ -40,7 +40,8 @@ export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 export MALLOC_TOP_PAD_=268435456
 # Not run here:
 # - programs that are not Strata's own (piglit, es2_info, eglinfo, glmark2
-#   under Xvfb, also in the dump test's comparison with apitrace): Strata's
+#   and the real applications, x11.real_apps.*, under Xvfb, also in the dump
+#   test's comparison with apitrace): Strata's
 #   sanitized libraries cannot load into programs built without the sanitizers;
 # - the counting shim's trace checks: the shim (LD_PRELOAD) interposes every
 #   EGL/GLES symbol, and only RTLD_DEEPBIND, which the sanitizers refuse,

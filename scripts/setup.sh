@@ -34,6 +34,9 @@ packages=(
   googletest libgtest-dev libgmock-dev libbenchmark-dev
   # real programs tested through Strata
   mesa-utils glmark2-es2-x11 piglit xvfb xauth
+  # real applications on GLES over EGL (tests/apps/real_apps_test.cpp): a
+  # video player, GTK 4's demos, GStreamer's GL elements
+  mpv gtk-4-examples gstreamer1.0-tools gstreamer1.0-gl gstreamer1.0-plugins-base
   # the peers benchmarks compare against: a tracer, and a remote renderer
   # (virglrenderer's vtest server, bench/remote_speed.py)
   apitrace virgl-server

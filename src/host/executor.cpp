@@ -266,7 +266,8 @@ std::vector<SlotTraits> WorkOutTraits() {
                              "glRenderbufferStorage"});
     traits.tracks_state =
         StartsWithAny(name, {"glMapBuffer", "glUnmapBuffer", "glBindBuffer", "glBindVertexArray", "glDeleteBuffers",
-                             "glDeleteVertexArrays", "glUseProgram", "glClientActiveTexture"});
+                             "glDeleteVertexArrays", "glUseProgram", "glClientActiveTexture", "glBufferData",
+                             "glBufferStorage"});
   }
   return all;
 }

@@ -53,7 +53,7 @@ struct CallReply {
   // Bytes of host mappings a live client reads: of a buffer mapped for
   // reading (glMapBufferRange with GL_MAP_READ_BIT), and after a wait for the
   // GPU (glFinish, glClientWaitSync) of every mapping made for reading or
-  // kept persistently, in target order.
+  // kept persistently, in the order of their buffers' names.
   std::span<const uint8_t> mapped;
 };
 
@@ -190,7 +190,10 @@ class Executor {
     int has_vertex_array_objects = -1;  // GLES 3, or GLES 2 with OES_vertex_array_object: asked once
     int reads_bgra = -1;          // GL_EXT_read_format_bgra, asked of the host once
     std::map<uint64_t, ClientArray> client_arrays;  // by attribute (GLES 1: by array)
-    std::map<uint32_t, MappedRange> mapped;         // by buffer target
+    // By buffer (the stream's name): a mapping belongs to its buffer, not to
+    // the target it was bound to (an app maps several buffers through one
+    // target and unbinds them); deleting or respecifying the buffer unmaps it.
+    std::map<uint64_t, MappedRange> mapped;
     uint32_t refused_error = 0;  // GL_OUT_OF_MEMORY of a call refused over the storage budget, for glGetError
   };
   struct Surface {
@@ -279,6 +282,12 @@ class Executor {
   void TrackPointerCall(const stream::DecodedCall& call, Thread& thread, const std::vector<Word>& args);
   void ApplyClientArrays(const stream::DecodedCall& call, Thread& thread);
   void TrackMapping(const stream::DecodedCall& call, Thread& thread, const Word& result);
+  // The stream's name of the buffer bound at `target` on the host (0: none).
+  uint64_t BoundBuffer(const Thread& thread, uint32_t target);
+  // Whether a context of `context`'s share group has a buffer mapped; a
+  // buffer's mapping forgotten in every one of them.
+  bool AnyMapping(const Context& context) const;
+  void ForgetMapping(const Context& context, uint64_t buffer);
   // After a wait for the GPU: the mappings made for reading, concatenated (empty without any).
   std::span<const uint8_t> MappedReads(const Thread& thread);
   void TrackBindings(const stream::DecodedCall& call, Thread& thread);

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <string_view>
 
+#include "common/gl_bindings.h"
 #include "common/vertex_formats.h"
 #include "host/executor.h"
 #include "stream/capture_sizes.h"
@@ -144,7 +145,7 @@ void Executor::ApplyClientArrays(const stream::DecodedCall& call, Thread& thread
 void Executor::WriteMemory(uint32_t thread_id, uint64_t address, std::span<const uint8_t> bytes) {
   Thread& thread = ThreadOf(thread_id);
   if (Context* context = Current(thread)) {
-    for (auto& [target, range] : context->mapped) {
+    for (auto& [buffer, range] : context->mapped) {
       if (address >= range.recorded && address + bytes.size() <= range.recorded + range.length) {
         std::memcpy(range.host + (address - range.recorded), bytes.data(), bytes.size());
         return;
@@ -154,17 +155,40 @@ void Executor::WriteMemory(uint32_t thread_id, uint64_t address, std::span<const
   thread.memory.push_back(Region{address, std::vector<uint8_t>(bytes.begin(), bytes.end())});
 }
 
+uint64_t Executor::BoundBuffer(const Thread& thread, uint32_t target) {
+  Context* context = Current(thread);
+  const GLenum binding = BufferBindingOf(target);
+  if (context == nullptr || binding == 0 || (context->version < 3 && BufferBindingNeedsGles3(binding))) return 0;
+  GLint host = 0;
+  driver_.Get<PFNGLGETINTEGERVPROC>(api::glGetIntegerv)(binding, &host);
+  return host <= 0 ? 0 : context->NamesOf(api::ObjectClass::kBuffer).ToStream(static_cast<uint64_t>(host));
+}
+
+bool Executor::AnyMapping(const Context& context) const {
+  for (const auto& [recorded, other] : contexts_) {
+    if (other->shared == context.shared && !other->mapped.empty()) return true;
+  }
+  return false;
+}
+
+void Executor::ForgetMapping(const Context& context, uint64_t buffer) {
+  for (auto& [recorded, other] : contexts_) {
+    if (other->shared == context.shared) other->mapped.erase(buffer);
+  }
+}
+
 // TrackMapping and TrackBindings run only for calls whose name
 // SlotTraits::tracks_state (executor.cpp) lists: a function added to either
 // must match one of its prefixes.
 void Executor::TrackMapping(const stream::DecodedCall& call, Thread& thread, const Word& result) {
   Context* context = Current(thread);
   if (context == nullptr) return;
+  const uint32_t target = static_cast<uint32_t>(call.args[0].u);
   switch (call.slot) {
     case api::glMapBufferRange:
     case api::glMapBufferRangeEXT:
       if (result.p != nullptr && call.has_reply) {
-        context->mapped[static_cast<uint32_t>(call.args[0].u)] =
+        context->mapped[BoundBuffer(thread, target)] =
             MappedRange{call.result.u, static_cast<uint8_t*>(result.p), static_cast<uint64_t>(call.args[2].i),
                         call.args[3].u};
       }
@@ -172,16 +196,30 @@ void Executor::TrackMapping(const stream::DecodedCall& call, Thread& thread, con
     case api::glMapBufferOES:
       if (result.p != nullptr && call.has_reply) {
         GLint size = 0;
-        driver_.Get<PFNGLGETBUFFERPARAMETERIVPROC>(api::glGetBufferParameteriv)(static_cast<GLenum>(call.args[0].u),
-                                                                                GL_BUFFER_SIZE, &size);
-        context->mapped[static_cast<uint32_t>(call.args[0].u)] =
+        driver_.Get<PFNGLGETBUFFERPARAMETERIVPROC>(api::glGetBufferParameteriv)(target, GL_BUFFER_SIZE, &size);
+        context->mapped[BoundBuffer(thread, target)] =
             MappedRange{call.result.u, static_cast<uint8_t*>(result.p), static_cast<uint64_t>(size), GL_MAP_WRITE_BIT};
       }
       break;
     case api::glUnmapBuffer:
     case api::glUnmapBufferOES:
-      context->mapped.erase(static_cast<uint32_t>(call.args[0].u));
+      if (!context->mapped.empty()) context->mapped.erase(BoundBuffer(thread, target));
       break;
+    // New storage for a buffer, or its deletion, unmaps it wherever it is
+    // mapped: the host's mapping is gone, and no memory record may reach it.
+    case api::glBufferData:
+    case api::glBufferStorageEXT:
+      if (AnyMapping(*context)) ForgetMapping(*context, BoundBuffer(thread, target));
+      break;
+    case api::glDeleteBuffers: {
+      const auto& names = call.args[1];
+      for (size_t at = 0; names.has_in && at + 4 <= names.in.size() && AnyMapping(*context); at += 4) {
+        uint32_t name;
+        std::memcpy(&name, names.in.data() + at, 4);
+        ForgetMapping(*context, name);
+      }
+      break;
+    }
     default:
       break;
   }
@@ -193,11 +231,11 @@ std::span<const uint8_t> Executor::MappedReads(const Thread& thread) {
   size_t total = 0;
   // Mappings made for reading or kept persistently: drivers let apps read both.
   auto readable = [](const MappedRange& range) { return (range.access & (GL_MAP_READ_BIT | GL_MAP_PERSISTENT_BIT_EXT)) != 0; };
-  for (const auto& [target, range] : context->mapped) total += readable(range) ? range.length : 0;
+  for (const auto& [buffer, range] : context->mapped) total += readable(range) ? range.length : 0;
   if (total == 0) return {};
   uint8_t* bytes = scratch_.Get(total);
   size_t at = 0;
-  for (const auto& [target, range] : context->mapped) {
+  for (const auto& [buffer, range] : context->mapped) {
     if (!readable(range)) continue;
     std::memcpy(bytes + at, range.host, range.length);
     at += range.length;

@@ -98,8 +98,11 @@ bool RecordDispatch::TraceEvent(const stream::Record& record, std::string* error
     uint64_t surface = r.Varint(), width = r.Varint(), height = r.Varint();
     ok = r.ok();
     // A size no surface can have is left out: the executor keeps its default.
+    // On the recorded thread: a resized stand-in is made current again where
+    // the old one was current.
     if (ok && stream::PlausibleFramebufferSize(width, height)) {
-      executor_.SetSurfaceSize(surface, static_cast<int>(width), static_cast<int>(height));
+      RunOn(record.thread_id,
+            [&] { executor_.SetSurfaceSize(surface, static_cast<int>(width), static_cast<int>(height)); });
     }
   }
   // Other events (context strings, tracing switched) mean nothing to running the calls.

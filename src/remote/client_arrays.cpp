@@ -5,6 +5,7 @@
 // host's arrays at them, as in replay).
 #include "remote/generated_support.h"
 #include "remote/mapped_buffers.h"
+#include "remote/window_sizes.h"
 
 namespace strata::remote {
 namespace {
@@ -63,14 +64,16 @@ void SendClientArraysForIndices(GLsizei count, GLenum type, const void* indices,
   SendClientArrays(int64_t{lowest} + base_vertex, int64_t{highest} + base_vertex + 1, instances);
 }
 
-// What a draw reads of client memory goes out first: persistent mappings,
-// then client-side arrays.
+// What a draw needs first: a resized window's size, then what it reads of
+// client memory: persistent mappings, then client-side arrays.
 void SendArrays(int64_t first, int64_t end, int64_t instances) {
+  BeforeSurfaceWrite();
   SendPersistentWrites();
   SendClientArrays(first, end, instances);
 }
 
 void SendArraysForIndices(GLsizei count, GLenum type, const void* indices, GLint base_vertex, GLsizei instances) {
+  BeforeSurfaceWrite();
   SendPersistentWrites();
   SendClientArraysForIndices(count, type, indices, base_vertex, instances);
 }
@@ -93,12 +96,22 @@ void After_glBindVertexArray(GLuint array) {
   if (ContextShadow* s = Shadow()) s->BindVertexArray(array);
 }
 void After_glBindVertexArrayOES(GLuint array) { After_glBindVertexArray(array); }
+void After_glBindFramebuffer(GLenum target, GLuint framebuffer) {
+  if (ContextShadow* s = Shadow()) s->BindFramebuffer(target, framebuffer);
+}
+void After_glDeleteFramebuffers(GLsizei n, const GLuint* framebuffers) {
+  ContextShadow* s = Shadow();
+  for (GLsizei i = 0; s != nullptr && framebuffers != nullptr && i < n; ++i) s->DeleteFramebuffer(framebuffers[i]);
+}
 void After_glGenBuffers(GLsizei n, GLuint* buffers) {
   if (ContextShadow* s = Shadow()) s->BuffersMade(n, buffers);
 }
 void After_glDeleteBuffers(GLsizei n, const GLuint* buffers) {
   ContextShadow* s = Shadow();
-  for (GLsizei i = 0; s != nullptr && buffers != nullptr && i < n; ++i) s->DeleteBuffer(buffers[i]);
+  for (GLsizei i = 0; s != nullptr && buffers != nullptr && i < n; ++i) {
+    s->DeleteBuffer(buffers[i]);
+    ForgetMapping(buffers[i]);  // deleting a mapped buffer unmaps it
+  }
 }
 void After_glDeleteVertexArrays(GLsizei n, const GLuint* arrays) {
   ContextShadow* s = Shadow();

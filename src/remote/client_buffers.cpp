@@ -27,14 +27,26 @@ bool PersistentWrite(const Mapping& m) { return (m.access & GL_MAP_PERSISTENT_BI
 // (drivers let apps read those too).
 bool Readable(const Mapping& m) { return (m.access & (GL_MAP_READ_BIT | GL_MAP_PERSISTENT_BIT_EXT)) != 0; }
 
-// Per thread and target: a mapping belongs to the context current on the thread.
-thread_local std::map<GLenum, Mapping> t_mappings;
+// Per thread and buffer (the context current on the thread has it): a
+// mapping belongs to its buffer, not to the target it was mapped through (an
+// app maps several buffers through one target, unbinds them and writes on).
+// Ordered by name, as the renderer orders the mappings it reads back.
+thread_local std::map<GLuint, Mapping> t_mappings;
+
+// The buffer bound at `target`, as the client's shadow knows it (0: none).
+GLuint Bound(Connection& c, GLenum target) { return c.shadow().BoundBuffer(target); }
 
 void* Map(api::Slot slot, GLenum target, GLintptr offset, GLsizeiptr length, GLbitfield access) {
   Connection* c = ThreadConnection();
-  if (c == nullptr || length <= 0 || t_mappings.count(target)) return nullptr;
-  auto* memory = static_cast<uint8_t*>(std::calloc(static_cast<size_t>(length), 1));
-  if (memory == nullptr) return nullptr;
+  if (c == nullptr) return nullptr;
+  const GLuint buffer = Bound(*c, target);
+  // No buffer, or one mapped already: the renderer's map fails with the GL error the app gets.
+  const bool refused = length <= 0 || buffer == 0 || t_mappings.count(buffer) != 0;
+  auto* memory = refused ? nullptr : static_cast<uint8_t*>(std::calloc(static_cast<size_t>(length), 1));
+  if (memory == nullptr) {
+    if (refused) HandCall(*c, slot, HandCall::kNoAnswer).Uint(target).Int(offset).Int(length).Uint(access).End();
+    return nullptr;
+  }
   // The client's memory is the mapping the stream names, as a trace records
   // the app's pointer; a mapping for reading waits for the buffer's bytes.
   const bool read = (access & GL_MAP_READ_BIT) != 0;
@@ -50,7 +62,7 @@ void* Map(api::Slot slot, GLenum target, GLintptr offset, GLsizeiptr length, GLb
   } else {
     call.End();
   }
-  Mapping& m = t_mappings[target];
+  Mapping& m = t_mappings[buffer];
   m = {memory, length, access, {}};
   // Only what the app changes goes out: the mapping as it starts (the
   // buffer's bytes when read, else zeros) is the baseline.
@@ -60,8 +72,12 @@ void* Map(api::Slot slot, GLenum target, GLintptr offset, GLsizeiptr length, GLb
 
 GLboolean Unmap(api::Slot slot, GLenum target) {
   Connection* c = ThreadConnection();
-  auto it = t_mappings.find(target);
-  if (c == nullptr || it == t_mappings.end()) return GL_FALSE;
+  if (c == nullptr) return GL_FALSE;
+  auto it = t_mappings.find(Bound(*c, target));
+  if (it == t_mappings.end()) {
+    HandCall(*c, slot, HandCall::kNoAnswer).Uint(target).End();  // the renderer raises the app's error
+    return GL_FALSE;
+  }
   const Mapping m = it->second;
   t_mappings.erase(it);
   if ((m.access & GL_MAP_WRITE_BIT) && !(m.access & GL_MAP_FLUSH_EXPLICIT_BIT)) {
@@ -74,8 +90,8 @@ GLboolean Unmap(api::Slot slot, GLenum target) {
 
 void FlushRange(api::Slot slot, GLenum target, GLintptr offset, GLsizeiptr length) {
   Connection* c = ThreadConnection();
-  auto it = t_mappings.find(target);
   if (c == nullptr) return;
+  auto it = t_mappings.find(Bound(*c, target));
   if (it != t_mappings.end() && offset >= 0 && length > 0 && offset + length <= it->second.length) {
     c->PutMemory(it->second.memory + offset, static_cast<size_t>(length));
   }
@@ -88,7 +104,7 @@ void SendPersistentWrites() {
   if (t_mappings.empty()) return;
   Connection* c = ThreadConnection();
   if (c == nullptr) return;
-  for (auto& [target, m] : t_mappings) {
+  for (auto& [buffer, m] : t_mappings) {
     if (!PersistentWrite(m)) continue;
     const size_t length = static_cast<size_t>(m.length);
     // The span from the first to the last byte that changed.
@@ -103,16 +119,33 @@ void SendPersistentWrites() {
 
 void TakeMappedReads(std::span<const uint8_t> data) {
   size_t expected = 0;
-  for (const auto& [target, m] : t_mappings) {
+  for (const auto& [buffer, m] : t_mappings) {
     if (Readable(m)) expected += static_cast<size_t>(m.length);
   }
   if (expected == 0 || data.size() != expected) return;  // the renderer maps what the client does, or nothing is taken
-  for (auto& [target, m] : t_mappings) {
+  for (auto& [buffer, m] : t_mappings) {
     if (!Readable(m)) continue;
     std::memcpy(m.memory, data.data(), static_cast<size_t>(m.length));
     if (PersistentWrite(m)) m.sent.assign(m.memory, m.memory + m.length);
     data = data.subspan(static_cast<size_t>(m.length));
   }
+}
+
+void ForgetMapping(unsigned buffer) {
+  auto it = t_mappings.find(buffer);
+  if (it == t_mappings.end()) return;
+  std::free(it->second.memory);
+  t_mappings.erase(it);
+}
+
+void After_glBufferData(GLenum target, GLsizeiptr, const void*, GLenum) {
+  if (t_mappings.empty()) return;
+  if (Connection* c = ThreadConnectionHolding()) ForgetMapping(Bound(*c, target));
+}
+
+void After_glBufferStorageEXT(GLenum target, GLsizeiptr, const void*, GLbitfield) {
+  if (t_mappings.empty()) return;
+  if (Connection* c = ThreadConnectionHolding()) ForgetMapping(Bound(*c, target));
 }
 
 // Waits for the GPU: a round trip, which brings what the GPU wrote into
@@ -196,8 +229,9 @@ void Remote_glGetBufferPointerv(GLenum target, GLenum pname, void** params) {
   if (void* native = NativeFunction(api::glGetBufferPointerv)) {
     return reinterpret_cast<PFNGLGETBUFFERPOINTERVPROC>(native)(target, pname, params);
   }
-  if (params == nullptr) return;
-  auto it = t_mappings.find(target);
+  Connection* c = ThreadConnectionHolding();
+  if (params == nullptr || c == nullptr) return;
+  auto it = t_mappings.find(Bound(*c, target));
   *params = pname == GL_BUFFER_MAP_POINTER && it != t_mappings.end() ? it->second.memory : nullptr;
 }
 

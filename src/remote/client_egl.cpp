@@ -20,6 +20,7 @@
 #include "remote/glvnd_vendor.h"
 #include "remote/hand_call.h"
 #include "remote/session.h"
+#include "remote/window_sizes.h"
 
 namespace strata::remote {
 namespace {
@@ -532,8 +533,8 @@ EGLBoolean Swap(api::Slot slot, EGLDisplay dpy, EGLSurface surface, const EGLint
   // surface the client made is one the renderer has, so it succeeds.
   call.End();
   // A window that changed size gets a host surface of the new size from the
-  // next frame on, as a native back buffer follows the window after a swap.
-  if (window->Resized()) c->PutSurfaceEvent(H(surface), window->width(), window->height());
+  // next frame's first draw on, as a native back buffer follows the window.
+  NoteWindowSwapped(H(surface), window);
   if (!c->SendWindowSwap(call.sequence(), slot, window)) return Fail(EGL_CONTEXT_LOST);
   window->Pace(t_swap_interval);
   return EGL_TRUE;

@@ -92,15 +92,29 @@ size_t ContextShadow::UniformBlockActiveUniforms(GLuint program, GLuint block) {
 
 bool ContextShadow::BufferBound(GLenum target) const {
   switch (target) {
-    case GL_ARRAY_BUFFER: return array_buffer_ != 0;
-    case GL_PIXEL_PACK_BUFFER: return pixel_pack_ != 0;
-    case GL_PIXEL_UNPACK_BUFFER: return pixel_unpack_ != 0;
-    case GL_DRAW_INDIRECT_BUFFER: return draw_indirect_ != 0;
+    case GL_ARRAY_BUFFER:
+    case GL_PIXEL_PACK_BUFFER:
+    case GL_PIXEL_UNPACK_BUFFER:
+    case GL_DRAW_INDIRECT_BUFFER:
+    case GL_ELEMENT_ARRAY_BUFFER: return BoundBuffer(target) != 0;
+    default: return false;  // the capture rules ask about these only
+  }
+}
+
+GLuint ContextShadow::BoundBuffer(GLenum target) const {
+  switch (target) {
+    case GL_ARRAY_BUFFER: return array_buffer_;
+    case GL_PIXEL_PACK_BUFFER: return pixel_pack_;
+    case GL_PIXEL_UNPACK_BUFFER: return pixel_unpack_;
+    case GL_DRAW_INDIRECT_BUFFER: return draw_indirect_;
     case GL_ELEMENT_ARRAY_BUFFER: {
       auto it = element_buffers_.find(vertex_array_);
-      return it != element_buffers_.end() && it->second != 0;
+      return it != element_buffers_.end() ? it->second : 0;
     }
-    default: return false;
+    default: {
+      auto it = other_buffers_.find(target);
+      return it != other_buffers_.end() ? it->second : 0;
+    }
   }
 }
 
@@ -115,7 +129,7 @@ void ContextShadow::BindBuffer(GLenum target, GLuint buffer) {
     case GL_PIXEL_UNPACK_BUFFER: pixel_unpack_ = buffer; break;
     case GL_DRAW_INDIRECT_BUFFER: draw_indirect_ = buffer; break;
     case GL_ELEMENT_ARRAY_BUFFER: element_buffers_[vertex_array_] = buffer; break;
-    default: break;
+    default: other_buffers_[target] = buffer; break;
   }
 }
 
@@ -135,6 +149,9 @@ void ContextShadow::DeleteBuffer(GLuint buffer) {
   }
   for (auto& [array, element] : element_buffers_) {
     if (element == buffer) element = 0;
+  }
+  for (auto& [target, bound] : other_buffers_) {
+    if (bound == buffer) bound = 0;
   }
 }
 

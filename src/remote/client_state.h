@@ -45,6 +45,9 @@ class ContextShadow final : public capture::CaptureState {
   size_t UniformBlockActiveUniforms(GLuint program, GLuint block) override;
 
   bool BufferBound(GLenum target) const;
+  // The buffer bound at any buffer target (mapped buffers are the buffers'),
+  // as the app bound it; 0 for none.
+  GLuint BoundBuffer(GLenum target) const;
 
   // Values and strings fixed for the context's life, once the renderer gave
   // them (remote/client_answers.cpp decides which).
@@ -58,6 +61,14 @@ class ContextShadow final : public capture::CaptureState {
   void PixelStorei(GLenum pname, GLint value);
   void BindBuffer(GLenum target, GLuint buffer);
   void BindVertexArray(GLuint array) { vertex_array_ = array; }
+  // The framebuffer draws go to (0: the surface), for a resized window's size (window_sizes.h).
+  void BindFramebuffer(GLenum target, GLuint framebuffer) {
+    if (target == GL_FRAMEBUFFER || target == GL_DRAW_FRAMEBUFFER) draw_framebuffer_ = framebuffer;
+  }
+  void DeleteFramebuffer(GLuint framebuffer) {
+    if (framebuffer != 0 && framebuffer == draw_framebuffer_) draw_framebuffer_ = 0;
+  }
+  GLuint draw_framebuffer() const { return draw_framebuffer_; }
   void DeleteBuffer(GLuint buffer);
   void DeleteVertexArray(GLuint array);
   GLuint vertex_array() const { return vertex_array_; }
@@ -96,7 +107,9 @@ class ContextShadow final : public capture::CaptureState {
   std::map<std::pair<GLenum, uint64_t>, const GLubyte*> strings_;  // interned for the process's life
   GLuint array_buffer_ = 0, pixel_pack_ = 0, pixel_unpack_ = 0, draw_indirect_ = 0;
   GLuint vertex_array_ = 0;
+  GLuint draw_framebuffer_ = 0;
   std::unordered_map<GLuint, GLuint> element_buffers_;  // per vertex array (0: the default)
+  std::unordered_map<GLenum, GLuint> other_buffers_;   // the other targets' bindings
   capture::ClientArrays arrays_;
   std::unordered_set<GLuint> buffers_made_;
   SentState sent_;

@@ -14,7 +14,10 @@ void SendPersistentWrites();
 
 // After a call that waited for the GPU (glFinish, glClientWaitSync): the
 // renderer's bytes of every mapping made for reading or kept persistently, in
-// target order, as its reply carries them.
+// the order of their buffers' names, as its reply carries them.
 void TakeMappedReads(std::span<const uint8_t> data);
+
+// A buffer deleted or given new storage is unmapped by GL: its mapping goes.
+void ForgetMapping(unsigned buffer);
 
 }  // namespace strata::remote

@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <memory>
 #include <vector>
 
@@ -77,7 +78,11 @@ std::unique_ptr<transport::ByteStream> Session::Handshake(const std::string& rol
   // about the session's end needs none.
   transport::ConnectOptions options;
   const char* ring = GetEnv("STRATA_REMOTE_RING");
-  if ((ring != nullptr && std::string(ring) == "off") || role == "fate") options.unix_ring = transport::RingUse::kNever;
+  // A question about the session's end, and the process connection (it
+  // carries no calls: it holds the session), need no ring.
+  if ((ring != nullptr && std::string(ring) == "off") || role == "fate" || role == "process") {
+    options.unix_ring = transport::RingUse::kNever;
+  }
   auto stream = transport::Connect(address_, error, options);
   if (!stream) return nullptr;
   stream::wire::Hello hello;
@@ -194,25 +199,34 @@ bool Session::Start() {
     Lose(error);
     return false;
   }
-  transport_kind_ = stream->kind();
   process_stream_ = std::move(stream);
   std::atexit([] { g_exiting.store(true); });
+  process_ = getpid();
+  std::atexit(SayGoodbyeAtExit);
   started_.store(true, std::memory_order_release);
   return true;
 }
 
+void Session::SayGoodbyeAtExit() {
+  Session& session = Get();
+  std::lock_guard lock(session.mu_);
+  if (!session.process_stream_ || session.process_ != getpid() || session.lost()) return;
+  uint8_t goodbye[stream::wire::kMessageHeaderBytes];
+  stream::wire::PutMessageHeader(goodbye, stream::wire::kGoodbye);
+  session.process_stream_->Write(goodbye, sizeof goodbye);
+  session.process_stream_->Flush();
+}
+
 std::unique_ptr<Connection> Session::ConnectThread(uint32_t thread_id) {
   std::string error;
-  std::unique_ptr<transport::ByteStream> stream;
-  {
-    std::lock_guard lock(mu_);
-    // The first thread uses the process connection.
-    if (process_stream_) stream = std::move(process_stream_);
-  }
-  if (!stream) stream = Handshake("thread", &error);
+  std::unique_ptr<transport::ByteStream> stream = Handshake("thread", &error);
   if (!stream) {
     Lose(error);
     return nullptr;
+  }
+  {
+    std::lock_guard lock(mu_);
+    if (*transport_kind_ == '\0') transport_kind_ = stream->kind();
   }
   return std::make_unique<Connection>(*this, std::move(stream), thread_id);
 }

@@ -11,6 +11,8 @@
 // Before a renderer was reached, with STRATA_REMOTE_FALLBACK=native at
 // eglInitialize, the local driver takes over.
 
+#include <sys/types.h>
+
 #include <atomic>
 #include <memory>
 #include <mutex>
@@ -84,11 +86,17 @@ class Session {
                                                    stream::wire::Hello* answer = nullptr);
   // How the worker that served this session ended, in the listener's words; empty if it cannot say.
   std::string AskFate();
+  static void SayGoodbyeAtExit();
 
   std::mutex mu_;
-  std::unique_ptr<transport::ByteStream> process_stream_;  // until the first thread takes it
+  // The process handshake's connection, kept idle for the process's life: the
+  // renderer keeps a session while one of its connections lives, and threads
+  // come and go (a thread that starts after every earlier one ended must
+  // still find the session). It says goodbye at exit.
+  std::unique_ptr<transport::ByteStream> process_stream_;
+  pid_t process_ = 0;  // whose it is: a forked child's exit must not say the parent's goodbye
   std::string address_, token_, session_id_, session_key_, features_;
-  const char* transport_kind_ = "";  // the process connection's: "socket" or "shared-memory ring"
+  const char* transport_kind_ = "";  // the first thread connection's: "socket" or "shared-memory ring"
   std::atomic<bool> started_{false}, lost_{false}, fell_back_{false}, told_of_resets_{false};
   bool tried_ = false;
   std::atomic<uint64_t> sequence_{0};

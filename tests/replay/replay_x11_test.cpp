@@ -1,7 +1,8 @@
-// Replay of real X11 programs (under a virtual X server): a glmark2-es2 run
-// replays headless to the frames it showed, a trim of its middle frames and
-// an attach to it mid-scene replay alone to theirs, and replay into X11
-// windows draws what was traced.
+// Replay of X11 programs (under a virtual X server): a glmark2-es2 run of
+// every scene replays headless to the frames it showed, a trim of its middle frames and
+// an attach to it mid-scene replay alone to theirs, a window resized while
+// it renders replays at each size, and replay into X11 windows draws what
+// was traced.
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <signal.h>
@@ -26,22 +27,31 @@ long Number(const std::string& text, const std::string& pattern) {
   return std::stol(m[1]);
 }
 
-// Every scene of the subset, every frame: its image at eglSwapBuffers.
-TEST(ReplayX11, Glmark2SubsetReplaysToTheSameFrames) {
+// Every scene of glmark2-es2, every frame: its image at eglSwapBuffers, and
+// every compared call agreeing (--strict). The scene list is glmark2's own
+// (--list-scenes), so a scene a newer glmark2 adds is not left out.
+TEST(ReplayX11, Glmark2EverySceneReplaysToTheSameFrames) {
+  ProcessResult listed = RunProcess({"glmark2-es2", "--list-scenes"});
+  ASSERT_EQ(listed.exit_code, 0) << listed.err;
+  std::vector<std::string> scenes;
+  static const std::regex scene_line(R"(\[Scene\] ([a-z0-9-]+))");
+  for (auto it = std::sregex_iterator(listed.out.begin(), listed.out.end(), scene_line); it != std::sregex_iterator();
+       ++it) {
+    scenes.push_back((*it)[1]);
+  }
+  ASSERT_GE(scenes.size(), 17u) << listed.out;
   std::string trace = strata::test::ScratchPath("replay-glmark2.strace");
   std::vector<std::string> argv = {STRATA_CLI, "trace", "-o", trace, "--capture", "swap", "--", "glmark2-es2",
                                    "-s", "160x120"};
-  for (const char* scene : {"build:use-vbo=true", "texture", "shading:shading=phong", "bump", "pulsar", "desktop",
-                            "buffer", "effect2d", "jellyfish"}) {
-    argv.insert(argv.end(), {"-b", std::string(scene) + ":duration=0.2"});
-  }
+  for (const std::string& scene : scenes) argv.insert(argv.end(), {"-b", scene + ":duration=0.2"});
   ProcessResult traced = RunProcess(argv);
   ASSERT_EQ(traced.exit_code, 0) << traced.out << traced.err;
   ASSERT_NE(traced.out.find("glmark2 Score:"), std::string::npos) << traced.out;
-  ProcessResult r = RunProcess({STRATA_CLI, "replay", "--verify", trace});
+  ProcessResult r = RunProcess({STRATA_CLI, "replay", "--strict", "--verify", trace});
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("all agree"), std::string::npos) << r.out;
   long frames = Number(r.out, R"(replayed \d+ calls, (\d+) frames)");
-  EXPECT_GE(frames, 9) << r.out;
+  EXPECT_GE(frames, static_cast<long>(scenes.size())) << r.out;
   // Every swap's image, and the final frame if the app drew after its last swap.
   ProcessResult dump = RunProcess({STRATA_CLI, "dump", trace});
   long finals = 0;
@@ -105,6 +115,23 @@ TEST(ReplayX11, AttachToGlmark2MidSceneReplays) {
   EXPECT_GT(Number(r.out, R"(verify: all (\d+) framebuffers match)"), 0) << r.out;
   ProcessResult dump = RunProcess({STRATA_CLI, "dump", trace});
   EXPECT_NE(dump.out.find("glFramebufferTexture2D"), std::string::npos) << "the snapshot has the scene's framebuffers";
+}
+
+// A window resized while the program renders (resized_window_app: after its
+// surface is current, and between frames): each frame replays at the size
+// the driver drew it at. Catches: the tracer recording a window's size only
+// when its surface is made, or at the wrong frame, so that the replay draws
+// the frames after a resize into a surface of the old size (mpv's first
+// frames change its window's size: 10 of its 11 frames differed).
+TEST(ReplayX11, WindowResizedWhileRenderingReplaysAtEachSize) {
+  const std::string trace = strata::test::ScratchPath("resized-window.strace");
+  ProcessResult traced = RunProcess({STRATA_CLI, "trace", "-o", trace, "--capture", "swap", "--",
+                                     std::string(STRATA_BIN_DIR) + "/resized_window_app"});
+  ASSERT_EQ(traced.exit_code, 0) << traced.out << traced.err;
+  ASSERT_NE(traced.out.find("4 frames"), std::string::npos) << traced.out;
+  ProcessResult r = RunProcess({STRATA_CLI, "replay", "--strict", "--verify", trace});
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_EQ(Number(r.out, R"(verify: all (\d+) framebuffers match)"), 4) << r.out;
 }
 
 TEST(ReplayX11, ReplaysIntoWindows) {

@@ -13,6 +13,7 @@
 #include "layers/trace/context_state.h"
 #include "layers/trace/final_frame.h"
 #include "layers/trace/framebuffer_capture.h"
+#include "layers/trace/surface_sizes.h"
 
 namespace strata::trace {
 
@@ -27,16 +28,19 @@ inline void AfterDraw() {
   if (CaptureAfterDraws()) [[unlikely]] CaptureDrawFramebuffer();
 }
 
-// Before a draw: what the app wrote into persistent mappings since the last
-// draw, then the client-side arrays the draw reads; an array draw over
-// vertices [first, first + count), an indexed one by its indices.
+// Before a draw: a resized window's size (surface_sizes.h), what the app
+// wrote into persistent mappings since the last draw, then the client-side
+// arrays the draw reads; an array draw over vertices [first, first + count),
+// an indexed one by its indices.
 inline void BeforeArraysDraw(GLint first, GLsizei count, GLsizei instances) {
+  BeforeSurfaceWrite();
   ContextState* state = CurrentContextState();
   if (state == nullptr) [[unlikely]] return;
   if (state->persistent_mappings != 0) [[unlikely]] RecordPersistentMappings(*state);
   if (state->arrays.AnyInClientMemory()) [[unlikely]] RecordClientArrays(*state, first, first + count, instances);
 }
 inline void BeforeIndexedDraw(GLsizei count, GLenum type, const void* indices, GLsizei instances, GLint base_vertex) {
+  BeforeSurfaceWrite();
   ContextState* state = CurrentContextState();
   if (state == nullptr) [[unlikely]] return;
   if (state->persistent_mappings != 0) [[unlikely]] RecordPersistentMappings(*state);
@@ -71,6 +75,8 @@ inline void Before_glDrawRangeElementsBaseVertex(GLenum, GLuint, GLuint, GLsizei
                                                  const void* indices, GLint basevertex) {
   BeforeIndexedDraw(count, type, indices, 1, basevertex);
 }
+inline void Before_glDrawArraysIndirect(GLenum, const void*) { BeforeSurfaceWrite(); }
+inline void Before_glDrawElementsIndirect(GLenum, GLenum, const void*) { BeforeSurfaceWrite(); }
 
 inline void After_glDrawArrays(GLenum, GLint, GLsizei) { AfterDraw(); }
 inline void After_glDrawArraysInstanced(GLenum, GLint, GLsizei, GLsizei) { AfterDraw(); }

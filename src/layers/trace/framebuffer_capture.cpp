@@ -12,6 +12,7 @@
 #include "layers/trace/capture_setting.h"
 #include "layers/trace/context_state.h"
 #include "layers/trace/next_functions.h"
+#include "layers/trace/surface_sizes.h"
 #include "layers/trace/trace_session.h"
 #include "stream/framebuffer_record.h"
 #include "stream/multisample_resolve.h"
@@ -137,6 +138,8 @@ bool CurrentSurfaceSize(int* width, int* height) {
   EGLSurface surface = Next<PFNEGLGETCURRENTSURFACEPROC>(api::eglGetCurrentSurface)(EGL_DRAW);
   if (dpy == EGL_NO_DISPLAY || surface == EGL_NO_SURFACE) return false;
   *width = *height = 0;
+  // A window's size as the driver draws it, not as the window is now.
+  if (RecordedSurfaceSize(surface, width, height)) return *width > 0 && *height > 0;
   Next<PFNEGLQUERYSURFACEPROC>(api::eglQuerySurface)(dpy, surface, EGL_WIDTH, width);
   Next<PFNEGLQUERYSURFACEPROC>(api::eglQuerySurface)(dpy, surface, EGL_HEIGHT, height);
   return *width > 0 && *height > 0;

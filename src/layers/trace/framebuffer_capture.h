@@ -44,7 +44,8 @@ bool ReadFramebufferPixels(GLint read_framebuffer, GLint x, GLint y, GLsizei wid
 // of most X11 visuals), else as RGBA8.
 bool ReadFramebufferPixelsInto(GLint read_framebuffer, GLint x, GLint y, GLsizei width, GLsizei height,
                                bool may_bgra, const PixelPlace& place);
-// The size of the current draw surface; false without one.
+// The size of the current draw surface as the driver draws it (a window
+// surface's as the trace recorded it: surface_sizes.h); false without one.
 bool CurrentSurfaceSize(int* width, int* height);
 
 }  // namespace strata::trace

@@ -28,6 +28,7 @@ struct alignas(64) ThreadLocals {  // one line, wherever the TLS block lands
   // Not next to surface_drawn_since_swap: a draw sets both, and GCC merges two
   // adjacent byte stores into one whose value it loads from another line.
   bool surface_drawn_since_capture = false;   // final_frame.h
+  bool surface_size_due = false;              // surface_sizes.h
 };
 
 extern __thread ThreadLocals t_locals __attribute__((tls_model("initial-exec")));

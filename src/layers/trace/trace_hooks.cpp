@@ -15,6 +15,7 @@
 #include "layers/trace/context_state.h"
 #include "layers/trace/final_frame.h"
 #include "layers/trace/framebuffer_capture.h"
+#include "layers/trace/surface_sizes.h"
 #include "layers/trace/trace_session.h"
 #include "layers/trace/trace_wrappers.h"
 
@@ -277,15 +278,6 @@ void DescribeConfig(EGLDisplay dpy, EGLConfig config) {
   EmitConfigInfo(reinterpret_cast<uintptr_t>(config), attributes);
 }
 
-void DescribeSurface(EGLDisplay dpy, EGLSurface surface) {
-  if (surface == EGL_NO_SURFACE) return;
-  EGLint width = 0, height = 0;
-  auto query = Next<PFNEGLQUERYSURFACEPROC>(api::eglQuerySurface);
-  if (query(dpy, surface, EGL_WIDTH, &width) && query(dpy, surface, EGL_HEIGHT, &height)) {
-    EmitSurfaceInfo(reinterpret_cast<uintptr_t>(surface), width, height);
-  }
-}
-
 }  // namespace
 
 void SynthesizeCurrentContext() {
@@ -326,6 +318,7 @@ void BeforeSwap() {
 }
 void AfterSwap() {
   NoteSwapped();
+  NoteSurfaceSwapped();
   EmitFrameEnd();
 }
 }  // namespace
@@ -335,6 +328,15 @@ void Before_eglSwapBuffersWithDamageEXT(EGLDisplay, EGLSurface, EGLint*, EGLint)
 void After_eglSwapBuffers(EGLBoolean, EGLDisplay, EGLSurface) { AfterSwap(); }
 void After_eglSwapBuffersWithDamageKHR(EGLBoolean, EGLDisplay, EGLSurface, EGLint*, EGLint) { AfterSwap(); }
 void After_eglSwapBuffersWithDamageEXT(EGLBoolean, EGLDisplay, EGLSurface, EGLint*, EGLint) { AfterSwap(); }
+// The other calls that write the surface: a resized window's size first.
+void Before_glClear(GLbitfield) { BeforeSurfaceWrite(); }
+void Before_glClearBufferfv(GLenum, GLint, const GLfloat*) { BeforeSurfaceWrite(); }
+void Before_glClearBufferiv(GLenum, GLint, const GLint*) { BeforeSurfaceWrite(); }
+void Before_glClearBufferuiv(GLenum, GLint, const GLuint*) { BeforeSurfaceWrite(); }
+void Before_glClearBufferfi(GLenum, GLint, GLfloat, GLint) { BeforeSurfaceWrite(); }
+void Before_glBlitFramebuffer(GLint, GLint, GLint, GLint, GLint, GLint, GLint, GLint, GLbitfield, GLenum) {
+  BeforeSurfaceWrite();
+}
 void After_glClear(GLbitfield) { NoteDrawn(); }
 void After_glClearBufferfv(GLenum, GLint, const GLfloat*) { NoteDrawn(); }
 void After_glClearBufferiv(GLenum, GLint, const GLint*) { NoteDrawn(); }
@@ -395,7 +397,7 @@ void DescribeContext() {
   EmitContextInfo(info);
 }
 
-void After_eglMakeCurrent(EGLBoolean result, EGLDisplay dpy, EGLSurface, EGLSurface, EGLContext ctx) {
+void After_eglMakeCurrent(EGLBoolean result, EGLDisplay dpy, EGLSurface draw, EGLSurface read, EGLContext ctx) {
   if (!result) return;
   EGLint version = 0;
   if (ctx != EGL_NO_CONTEXT) {
@@ -405,9 +407,13 @@ void After_eglMakeCurrent(EGLBoolean result, EGLDisplay dpy, EGLSurface, EGLSurf
   if (ctx != EGL_NO_CONTEXT) {
     DescribeContext();
     NoteContextCurrent();
+    NoteSurfacesCurrent(dpy, draw, read);
     SynthesizeContextSnapshot();  // a context made before tracing began: what it holds
     ArmFinalFrameAtExit();
   }
+}
+void After_eglDestroySurface(EGLBoolean result, EGLDisplay, EGLSurface surface) {
+  if (result) ForgetSurface(surface);
 }
 void After_eglReleaseThread(EGLBoolean result) {
   if (!result) return;

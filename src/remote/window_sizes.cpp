@@ -1,0 +1,52 @@
+#include "remote/window_sizes.h"
+
+#include "present/window_presenter.h"
+#include "remote/generated_support.h"
+
+namespace strata::remote {
+namespace {
+
+// The window the thread swapped last, while its size is still to be looked at.
+struct DueWindow {
+  uint64_t surface = 0;
+  std::shared_ptr<present::WindowPresenter> window;
+};
+thread_local DueWindow t_due;
+
+}  // namespace
+
+void NoteWindowSwapped(uint64_t surface, std::shared_ptr<present::WindowPresenter> window) {
+  t_due = {surface, std::move(window)};
+}
+
+void SendWindowSizeIfDue() {
+  if (t_due.window == nullptr) [[likely]] return;
+  const DueWindow due = std::move(t_due);
+  t_due = {};
+  Connection* c = ThreadConnection();
+  if (c != nullptr && due.window->Resized()) c->PutSurfaceEvent(due.surface, due.window->width(), due.window->height());
+}
+
+void BeforeSurfaceWrite() {
+  if (t_due.window == nullptr) [[likely]] return;
+  Connection* c = ThreadConnectionHolding();
+  if (c != nullptr && c->shadow().draw_framebuffer() == 0) SendWindowSizeIfDue();
+}
+
+void Before_glClear(GLbitfield) { BeforeSurfaceWrite(); }
+void Before_glClearBufferfv(GLenum, GLint, const GLfloat*) { BeforeSurfaceWrite(); }
+void Before_glClearBufferiv(GLenum, GLint, const GLint*) { BeforeSurfaceWrite(); }
+void Before_glClearBufferuiv(GLenum, GLint, const GLuint*) { BeforeSurfaceWrite(); }
+void Before_glClearBufferfi(GLenum, GLint, GLfloat, GLint) { BeforeSurfaceWrite(); }
+void Before_glBlitFramebuffer(GLint, GLint, GLint, GLint, GLint, GLint, GLint, GLint, GLbitfield, GLenum) {
+  BeforeSurfaceWrite();
+}
+void Before_glDrawArraysIndirect(GLenum, const void*) { BeforeSurfaceWrite(); }
+void Before_glDrawElementsIndirect(GLenum, GLenum, const void*) { BeforeSurfaceWrite(); }
+void Before_eglQuerySurface(EGLDisplay, EGLSurface surface, EGLint attribute, EGLint*) {
+  if ((attribute == EGL_WIDTH || attribute == EGL_HEIGHT) && reinterpret_cast<uint64_t>(surface) == t_due.surface) {
+    SendWindowSizeIfDue();
+  }
+}
+
+}  // namespace strata::remote
