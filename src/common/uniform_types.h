@@ -75,4 +75,37 @@ inline UniformScalar UniformTypeScalar(GLenum type) {
   }
 }
 
+// Samplers of 2D textures (what a render-to-texture pass usually feeds).
+inline bool IsTwoDimensionalSampler(GLenum type) {
+  return type == GL_SAMPLER_2D || type == GL_SAMPLER_2D_SHADOW || type == GL_INT_SAMPLER_2D ||
+         type == GL_UNSIGNED_INT_SAMPLER_2D;
+}
+
+// Image uniforms: a shader with one may write memory (imageStore).
+inline bool IsImageUniform(GLenum type) {
+  switch (type) {
+    case GL_IMAGE_2D:
+    case GL_IMAGE_3D:
+    case GL_IMAGE_CUBE:
+    case GL_IMAGE_2D_ARRAY:
+    case GL_INT_IMAGE_2D:
+    case GL_INT_IMAGE_3D:
+    case GL_INT_IMAGE_CUBE:
+    case GL_INT_IMAGE_2D_ARRAY:
+    case GL_UNSIGNED_INT_IMAGE_2D:
+    case GL_UNSIGNED_INT_IMAGE_3D:
+    case GL_UNSIGNED_INT_IMAGE_CUBE:
+    case GL_UNSIGNED_INT_IMAGE_2D_ARRAY:
+    case GL_IMAGE_BUFFER:
+    case GL_INT_IMAGE_BUFFER:
+    case GL_UNSIGNED_INT_IMAGE_BUFFER:
+    case GL_IMAGE_CUBE_MAP_ARRAY:
+    case GL_INT_IMAGE_CUBE_MAP_ARRAY:
+    case GL_UNSIGNED_INT_IMAGE_CUBE_MAP_ARRAY:
+      return true;
+    default:
+      return false;
+  }
+}
+
 }  // namespace strata

@@ -45,8 +45,14 @@ void AppendString(std::string& out, std::string_view s) { AppendJsonQuoted(&out,
 
 class ChromeJsonWriter : public TraceVisitor {
  public:
-  ChromeJsonWriter(const stream::TraceHeader& header, OutputFile& out, ExportSummary* summary)
-      : header_(header), pid_(header.pid > 0 ? static_cast<uint64_t>(header.pid) : 0), out_(out), summary_(summary) {}
+  ChromeJsonWriter(const stream::TraceHeader& header, OutputFile& out, ExportSummary* summary,
+                   const GpuTimesFile* gpu_times)
+      : header_(header), pid_(header.pid > 0 ? static_cast<uint64_t>(header.pid) : 0), out_(out), summary_(summary),
+        gpu_times_(gpu_times) {
+    if (gpu_times_) {
+      for (const GpuTime& time : gpu_times_->calls) gpu_ns_[time.sequence] = time.ns;
+    }
+  }
 
   void Begin() {
     buffer_ += "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"program\":";
@@ -97,6 +103,7 @@ class ChromeJsonWriter : public TraceVisitor {
     if (call.flags & stream::kCallUntimed) buffer_ += ",\"untimed\":true";
     buffer_ += "}}";
     ++summary_->calls;
+    if (auto gpu = gpu_ns_.find(call.sequence); gpu != gpu_ns_.end()) GpuSlice(call, info.name, gpu->second);
     FlushIfFull();
   }
 
@@ -145,6 +152,38 @@ class ChromeJsonWriter : public TraceVisitor {
   }
 
  private:
+  // The call's GPU time on its context's GPU track. The times come from a
+  // replay, not from the traced run: each slice starts where its call
+  // started, or where the slice before it on the track ended (the GPU runs
+  // a context's work in order), whichever is later.
+  void GpuSlice(const stream::DecodedCall& call, std::string_view name, uint64_t ns) {
+    const uint64_t track = kGpuTrackOffset + call.context;
+    auto [it, added] = gpu_end_ns_.try_emplace(call.context, 0);
+    if (added) {
+      BeginEvent("M", "thread_name", track);
+      buffer_ += ",\"args\":{\"name\":";
+      AppendString(buffer_, "GPU, context " + std::to_string(call.context) + " (replayed on " + gpu_times_->renderer + ")");
+      buffer_ += "}}";
+      BeginEvent("M", "thread_sort_index", track);
+      buffer_ += ",\"args\":{\"sort_index\":";
+      AppendInt(buffer_, (uint64_t{1} << 20) + call.context);
+      buffer_ += "}}";
+    }
+    const uint64_t start = std::max(call.start_ns, it->second);
+    it->second = start + ns;
+    BeginEvent("X", name, track);
+    buffer_ += ",\"cat\":\"gpu\",\"ts\":";
+    AppendMicros(buffer_, start);
+    buffer_ += ",\"dur\":";
+    AppendMicros(buffer_, ns);
+    buffer_ += ",\"args\":{\"seq\":";
+    AppendInt(buffer_, call.sequence);
+    buffer_ += ",\"gpu_ns\":";
+    AppendInt(buffer_, ns);
+    buffer_ += "}}";
+    ++summary_->gpu_slices;
+  }
+
   struct Track {
     bool seen_call = false, named = false, frames_named = false;
     uint64_t sort_index = 0;  // threads in the order they first appear
@@ -206,6 +245,9 @@ class ChromeJsonWriter : public TraceVisitor {
   OutputFile& out_;
   ExportSummary* summary_;
   std::unordered_map<uint64_t, Track> tracks_;
+  const GpuTimesFile* gpu_times_;
+  std::unordered_map<uint64_t, uint64_t> gpu_ns_;      // GPU time by call
+  std::unordered_map<uint64_t, uint64_t> gpu_end_ns_;  // per context: where its GPU track's last slice ends
   std::string buffer_;
   bool first_event_ = true;
 };
@@ -213,8 +255,8 @@ class ChromeJsonWriter : public TraceVisitor {
 }  // namespace
 
 void ExportChromeJson(stream::RecordReader& reader, const Selection& selection, OutputFile& out,
-                      ExportSummary* summary) {
-  ChromeJsonWriter writer(reader.header(), out, summary);
+                      ExportSummary* summary, const GpuTimesFile* gpu_times) {
+  ChromeJsonWriter writer(reader.header(), out, summary, gpu_times);
   writer.Begin();
   WalkTrace(reader, selection, writer, summary);
   writer.Finish();

@@ -44,6 +44,7 @@ struct ExportSummary {
   // Functions the output format has no name for, with how many calls each.
   std::map<std::string, uint64_t> unnamed_functions;
   uint64_t images_left_out = 0;  // images whose call was not exported, or malformed
+  uint64_t gpu_slices = 0;       // chrome-json: GPU times written (--gpu-times)
 };
 
 // The exporter's side of the walk. `selected` says whether the user asked

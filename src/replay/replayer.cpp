@@ -62,8 +62,10 @@ class LoopReplay {
     };
     using Action = host::RecordDispatch::CallAction;
     const bool inspecting = (options.stop_before_call != UINT64_MAX || options.before_call) && first_loop;
-    if (inspecting || (options.first_frame > 0 && options.fast_forward_draws)) {
+    const bool hooked = !options.hooks.empty();
+    if (inspecting || hooked || (options.first_frame > 0 && options.fast_forward_draws)) {
       dispatch_.before_call = [this, inspecting](const stream::DecodedCall& call) {
+        if (!hook_error_.empty()) return Action::kStop;  // an `after` hook failed on the call before
         if (inspecting) {
           if (call.sequence >= options_.stop_before_call) {
             if (options_.at_stop) options_.at_stop(dispatch_.executor(), call);
@@ -76,6 +78,12 @@ class LoopReplay {
         if (frame_ < options_.first_frame && options_.fast_forward_draws && DrawsIntoTheSurface(call)) {
           return Action::kSkip;
         }
+        for (const ReplayOptions::CallHooks& hook : options_.hooks) {
+          if (hook.before && !hook.before(dispatch_.executor(), call, frame_, &hook_error_)) {
+            if (hook_error_.empty()) hook_error_ = "stopped at call " + std::to_string(call.sequence);
+            return Action::kStop;
+          }
+        }
         return Action::kRun;
       };
     }
@@ -83,8 +91,18 @@ class LoopReplay {
     dispatch_.AcceptUnknownFunctions();
     if (checking_) {
       dispatch_.wants_reply = [this](const stream::DecodedCall& call) { return check_.WantsReply(call); };
+    } else if (hooked) {
+      dispatch_.wants_reply = [](const stream::DecodedCall&) { return false; };  // hooks take no replies
+    }
+    if (checking_ || hooked) {
       dispatch_.after_call = [this](const stream::DecodedCall& call, const host::CallReply* reply) {
-        check_.Check(call, reply);
+        if (checking_) check_.Check(call, reply);
+        for (const ReplayOptions::CallHooks& hook : options_.hooks) {
+          if (hook_error_.empty() && hook.after && !hook.after(dispatch_.executor(), call, frame_, &hook_error_) &&
+              hook_error_.empty()) {
+            hook_error_ = "stopped after call " + std::to_string(call.sequence);
+          }
+        }
       };
     }
   }
@@ -94,7 +112,12 @@ class LoopReplay {
     const bool show_progress = options_.progress && isatty(STDERR_FILENO);
     Clock::time_point last_progress = Clock::now();
     while (source.Next(&record)) {
+      if (record.type == stream::RecordType::kMemory) HandMemoryToHooks(record);
       if (!dispatch_.Dispatch(record, error)) return false;
+      if (!hook_error_.empty()) {
+        *error = hook_error_;
+        return false;
+      }
       if (dispatch_.stopped()) {
         if (options_.after_stop) {
           options_.after_stop(dispatch_.executor(), stop_call_, [this](uint64_t thread, const std::function<void()>& work) {
@@ -128,11 +151,22 @@ class LoopReplay {
     }
     range_end_ = Clock::now();
     if (show_progress) std::fprintf(stderr, "\r%60s\r", "");
+    for (const ReplayOptions::CallHooks& hook : options_.hooks) {
+      if (!hook.finish) continue;
+      const bool finished = hook.finish(
+          dispatch_.executor(), [this](uint64_t thread, const std::function<void()>& work) { dispatch_.RunOn(thread, work); },
+          &hook_error_);
+      if (!finished) {
+        *error = hook_error_.empty() ? "a replay hook failed at the end" : hook_error_;
+        return false;
+      }
+    }
     result_->calls = dispatch_.calls();
     result_->stopped = dispatch_.stopped();
     result_->fast_forwarded_draws = dispatch_.skipped();
     result_->last_sequence = dispatch_.last_sequence();
     result_->frames = frame_;
+    result_->frame_ends = frame_;
     result_->skipped_calls = dispatch_.executor().skipped_calls();
     result_->problems = dispatch_.executor().problems();
     if (checking_) {
@@ -176,6 +210,17 @@ class LoopReplay {
   bool DrawsIntoTheSurface(const stream::DecodedCall& call) {
     return stream::WritesFramebuffer(call.name) &&
            dispatch_.executor().DrawsIntoSurface(static_cast<uint32_t>(call.thread));
+  }
+
+  void HandMemoryToHooks(const stream::Record& record) {
+    uint64_t address = 0;
+    std::span<const uint8_t> bytes;
+    for (const ReplayOptions::CallHooks& hook : options_.hooks) {
+      // A malformed record is the dispatch's to report.
+      if (hook.memory && stream::DecodeMemory(record.payload, &address, &bytes)) {
+        hook.memory(record.thread_id, address, bytes, frame_);
+      }
+    }
   }
 
   // Where a timed span starts, in this run and in the recorded one.
@@ -267,6 +312,9 @@ class LoopReplay {
     }
     ++result_->framebuffers_differing;
     if (result_->mismatches.size() < kMismatchesKept) result_->mismatches.push_back(mismatch);
+    std::vector<uint64_t>& frames = result_->differing_frames;
+    auto at = std::lower_bound(frames.begin(), frames.end(), mismatch.frame);
+    if (at == frames.end() || *at != mismatch.frame) frames.insert(at, mismatch.frame);
   }
 
   const ReplayOptions& options_;
@@ -279,6 +327,7 @@ class LoopReplay {
   SelfCheck check_;
   uint64_t frame_ = 0;
   std::string snapshot_error_;
+  std::string hook_error_;  // a CallHooks hook stopped the replay: why
   std::vector<uint8_t> rgba_scratch_;  // a recorded BGRA8 frame as RGBA8
   SpanStart range_;   // the first frame of --frames
   SpanStart steady_;  // the first frame's end: the frames after it hold no setup

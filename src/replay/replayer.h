@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <span>
 #include <utility>
 #include <string>
 #include <vector>
@@ -52,6 +53,24 @@ struct ReplayOptions {
   // Called before every call runs, on its host thread (first loop only): to
   // read the state calls meet without stopping (`strata view --state-frames`).
   std::function<void(host::Executor& executor, const stream::DecodedCall& call)> before_call;
+  // Work a tool does around the calls as they run, in every loop (shader
+  // replacement, GPU timing, pixel history): on the call's host thread with
+  // its context current, `frame` the frame the call belongs to. A hook that
+  // returns false stops the replay, which then fails with the hook's *error.
+  // Any hook set sends every call through the dispatch's hooked path.
+  struct CallHooks {
+    std::function<bool(host::Executor& executor, const stream::DecodedCall& call, uint64_t frame, std::string* error)>
+        before;
+    // After a call that ran (a call the executor refused gets none).
+    std::function<bool(host::Executor& executor, const stream::DecodedCall& call, uint64_t frame, std::string* error)>
+        after;
+    // A memory record of `thread` (client-side arrays of its next draw), before the dispatch takes it.
+    std::function<void(uint32_t thread, uint64_t address, std::span<const uint8_t> bytes, uint64_t frame)> memory;
+    // After the loop's last call, on the dispatching thread: to collect what
+    // is still pending on the contexts (run_on reaches each thread's).
+    std::function<bool(host::Executor& executor, const RunOn& run_on, std::string* error)> finish;
+  };
+  std::vector<CallHooks> hooks;
   // Called with each frame image a snapshot takes (frame, image); optional.
   std::function<void(uint64_t, const host::RgbaImage&)> on_snapshot;
 };
@@ -73,6 +92,7 @@ struct OtherDriver {
 
 struct ReplayResult {
   uint64_t calls = 0, frames = 0, skipped_calls = 0;
+  uint64_t frame_ends = 0;               // every frame end read, inside the range or before it
   std::vector<double> loop_seconds;      // wall time of each loop
   double traced_seconds = 0;             // first call's start to last call's end, as recorded
   // The frames after the first, where a program times its frame rate: the
@@ -86,6 +106,7 @@ struct ReplayResult {
   uint64_t framebuffers_checked = 0, framebuffers_differing = 0;
   uint64_t framebuffers_tolerated = 0;          // not equal, but within the tolerance
   std::vector<FramebufferMismatch> mismatches;  // the first few past the tolerance
+  std::vector<uint64_t> differing_frames;       // every frame with a framebuffer past the tolerance, ascending
   WorstDifference worst;                        // over every framebuffer that is not equal
   std::vector<OtherDriver> other_drivers;       // contexts replayed on another driver than they were recorded on
   std::vector<std::string> snapshots;     // files written

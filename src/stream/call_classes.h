@@ -19,6 +19,12 @@ inline bool WritesFramebuffer(std::string_view name) {
          name.starts_with("glClearBuffer");
 }
 
+// Work the GPU does for a call, which a timer query can measure: draws,
+// compute dispatches, clears and blits.
+inline bool IsGpuWork(std::string_view name) {
+  return IsDrawCall(name) || WritesFramebuffer(name) || name.starts_with("glBlitFramebuffer");
+}
+
 // Calls that read a framebuffer's pixels back into memory, a texture or
 // another framebuffer (any of which may be the surface's).
 inline bool ReadsFramebuffer(std::string_view name) {

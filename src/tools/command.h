@@ -22,5 +22,6 @@ int ViewCommandMain(int argc, char** argv);
 int DiffCommandMain(int argc, char** argv);
 int StateCommandMain(int argc, char** argv);
 int TrimCommandMain(int argc, char** argv);
+int PixelCommandMain(int argc, char** argv);
 
 }  // namespace strata::tools

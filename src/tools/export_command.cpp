@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <string>
 
+#include "common/gpu_times_file.h"
 #include "export/chrome_json_export.h"
 #include "export/gltrace_export.h"
 #include "export/output_file.h"
@@ -32,6 +33,9 @@ options:
   --frames LIST      only these frames, e.g. 0,5,10-20 or 3- (frame 0 is
                      everything before the first swap)
   --calls LIST       only the calls of these numbers, e.g. 5-6 or 100-
+  --gpu-times FILE   chrome-json: the GPU time of each draw, dispatch, clear
+                     and blit that strata replay --gpu-times FILE measured,
+                     as a GPU track per context beside the threads' tracks
   -h, --help         show this help
 
 An option's value may also follow it after '=' (--frames=2-3).
@@ -93,11 +97,11 @@ void PrintWarnings(const exporter::ExportSummary& summary, Format format) {
 }  // namespace
 
 int ExportCommandMain(int argc, char** argv) {
-  std::string path, output, format_name;
+  std::string path, output, format_name, gpu_times_path;
   Range frames, calls;
   CommandLine args("strata export", kUsage,
                    {{"help", 'h', false}, {"output", 'o', true}, {"format", 0, true}, {"frames", 0, true},
-                    {"calls", 0, true}},
+                    {"calls", 0, true}, {"gpu-times", 0, true}},
                    argc, argv);
   while (args.Next()) {
     if (args.Is("help")) {
@@ -109,6 +113,8 @@ int ExportCommandMain(int argc, char** argv) {
       format_name = args.value();
     } else if (args.Is("frames") || args.Is("calls")) {
       if (!args.List(args.Is("frames") ? &frames : &calls)) return 2;
+    } else if (args.Is("gpu-times")) {
+      gpu_times_path = args.value();
     }
   }
   if (args.failed() || !args.OneTrace(&path)) return 2;
@@ -126,13 +132,22 @@ int ExportCommandMain(int argc, char** argv) {
     }
     return 2;
   }
+  if (!gpu_times_path.empty() && format != Format::kChromeJson) {
+    std::fprintf(stderr, "strata export: error: --gpu-times is for chrome-json (gltrace has no place for GPU times)\n");
+    return 2;
+  }
   if (SameFile(path, output)) {
     std::fprintf(stderr, "strata export: error: %s is the trace itself; choose another output\n", output.c_str());
     return 2;
   }
 
-  // The trace first: a trace that cannot be read leaves no output behind.
+  // The inputs first: one that cannot be read leaves no output behind.
   std::string error;
+  GpuTimesFile gpu_times;
+  if (!gpu_times_path.empty() && !ReadGpuTimesFile(gpu_times_path, &gpu_times, &error)) {
+    std::fprintf(stderr, "strata export: error: --gpu-times: %s\n", error.c_str());
+    return 1;
+  }
   auto reader = stream::RecordReader::Open(path, &error);
   if (!reader) {
     std::fprintf(stderr, "strata export: error: %s\n", error.c_str());
@@ -150,7 +165,7 @@ int ExportCommandMain(int argc, char** argv) {
   if (format == Format::kGltrace) {
     exporter::ExportGltrace(*reader, selection, out, &summary);
   } else {
-    exporter::ExportChromeJson(*reader, selection, out, &summary);
+    exporter::ExportChromeJson(*reader, selection, out, &summary, gpu_times_path.empty() ? nullptr : &gpu_times);
   }
   if (!out.Close(&error)) {
     out.Discard();
@@ -172,7 +187,14 @@ int ExportCommandMain(int argc, char** argv) {
   if (format == Format::kGltrace) {
     std::fprintf(stderr, ", %llu framebuffer images", static_cast<unsigned long long>(summary.images));
   }
+  if (!gpu_times_path.empty()) {
+    std::fprintf(stderr, ", %llu GPU times", static_cast<unsigned long long>(summary.gpu_slices));
+  }
   std::fprintf(stderr, " (%s)\n", format == Format::kGltrace ? "gltrace" : "chrome-json");
+  if (!gpu_times.calls.empty() && summary.gpu_slices == 0) {
+    std::fprintf(stderr, "strata export: warning: none of the calls %s times are in the calls exported (was it measured "
+                 "on another trace? it names %s)\n", gpu_times_path.c_str(), gpu_times.trace.c_str());
+  }
   return 0;
 }
 

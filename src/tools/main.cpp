@@ -26,6 +26,8 @@ constexpr Command kCommands[] = {
      strata::tools::ViewCommandMain},
     {"state", "the GL state a call of a trace met: bindings, program, uniforms, textures", strata::tools::StateCommandMain},
     {"trim", "a range of frames or calls of a trace that replays alone", strata::tools::TrimCommandMain},
+    {"pixel", "the history of a pixel in a frame: every call that wrote it, and the tests it passed",
+     strata::tools::PixelCommandMain},
     {"diff", "compare two traces call by call, or their frames' images", strata::tools::DiffCommandMain},
 };
 

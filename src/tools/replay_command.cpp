@@ -10,7 +10,11 @@
 #include <vector>
 
 #include "common/byte_size.h"
+#include "common/gpu_times_file.h"
+#include "replay/gpu_times.h"
 #include "replay/replayer.h"
+#include "replay/shader_replacement.h"
+#include "strata/api/functions.h"
 #include "tools/command.h"
 #include "tools/command_line.h"
 #include "tools/install_paths.h"
@@ -64,6 +68,23 @@ options:
                        trace's calls may hold, in bytes or with K, M, G; a
                        call past it is not run and gets GL_OUT_OF_MEMORY
                        (default: half this machine's memory; 0: no limit)
+  --replace-shader NAME=FILE
+                       compile FILE in place of shader or program NAME (the
+                       number strata dump prints for glCreateShader,
+                       glCreateProgram or glCreateShaderProgramv): a shader
+                       gets FILE's source wherever the trace sets its
+                       source; a program, at each link, FILE in place of its
+                       shader of FILE's stage, named by the extension (.vert,
+                       .frag, .comp, .geom, .tesc, .tese). A compile or link
+                       error stops the replay with the driver's log (exit
+                       1). Repeat for more; --verify then says which frames
+                       changed, --snapshot shows them
+  --gpu-times FILE     time each draw, dispatch, clear and blit on the GPU
+                       (timer queries, GL_EXT_disjoint_timer_query) and
+                       write the times to FILE (a call a line: call, frame,
+                       context, ns; the median of the loops), for strata
+                       export --gpu-times and strata view --gpu-times;
+                       prints each frame's slowest calls
   -h, --help           show this help
 
 As it runs, the replay compares what calls give back with what they gave
@@ -129,6 +150,86 @@ void PrintOtherDrivers(const std::vector<replay::OtherDriver>& others) {
   }
 }
 
+// "1,3-5,9": frames as --frames and --snapshot take them.
+std::string FrameList(const std::vector<uint64_t>& frames) {
+  std::string text;
+  for (size_t i = 0; i < frames.size();) {
+    size_t j = i;
+    while (j + 1 < frames.size() && frames[j + 1] == frames[j] + 1) ++j;
+    text += (text.empty() ? "" : ",") + std::to_string(frames[i]) + (j > i ? "-" + std::to_string(frames[j]) : "");
+    i = j + 1;
+  }
+  return text;
+}
+
+// What --replace-shader did; false when a replacement named nothing the trace has.
+bool ReportReplacements(const std::vector<replay::ShaderReplacement>& replacements) {
+  bool all_met = true;
+  for (const replay::ShaderReplacement& r : replacements) {
+    using Met = replay::ShaderReplacement::Met;
+    if (r.met == Met::kNot) {
+      std::fprintf(stderr,
+                   "strata replay: error: --replace-shader %llu=%s: the replay met no shader or program %llu (strata "
+                   "dump names them: glCreateShader, glCreateProgram, glCreateShaderProgramv)\n",
+                   static_cast<unsigned long long>(r.name), r.path.c_str(), static_cast<unsigned long long>(r.name));
+      all_met = false;
+      continue;
+    }
+    std::printf("replace-shader: %s %llu from %s: %s %llu time%s\n", r.met == Met::kShader ? "shader" : "program",
+                static_cast<unsigned long long>(r.name), r.path.c_str(), r.met == Met::kShader ? "compiled" : "linked",
+                static_cast<unsigned long long>(r.uses), r.uses == 1 ? "" : "s");
+  }
+  return all_met;
+}
+
+// --gpu-times: the file, and a summary with each frame's slowest calls.
+bool ReportGpuTimes(const replay::GpuTimer& timer, const std::string& trace, const std::string& path) {
+  const GpuTimesFile file = timer.Result(trace);
+  const replay::GpuTimerSummary& summary = timer.summary();
+  std::string error;
+  if (!WriteGpuTimesFile(path, file, &error)) {
+    std::fprintf(stderr, "strata replay: error: --gpu-times: %s\n", error.c_str());
+    return false;
+  }
+  uint64_t total = 0;
+  for (const GpuTime& call : file.calls) total += call.ns;
+  std::printf("gpu times: %zu calls measured on %s, %.3f ms in all%s; written to %s\n", file.calls.size(),
+              file.renderer.empty() ? "(no driver answered)" : file.renderer.c_str(), total / 1e6,
+              file.loops > 1 ? (" (each the median of " + std::to_string(file.loops) + " loops)").c_str() : "",
+              path.c_str());
+  if (summary.disjoint) {
+    std::printf("gpu times: %llu measurements dropped: the driver reported a disjoint event (GL_GPU_DISJOINT_EXT) "
+                "while they ran\n",
+                static_cast<unsigned long long>(summary.disjoint));
+  }
+  if (summary.not_measured) {
+    std::string why;
+    for (const std::string& note : summary.notes) why += (why.empty() ? "" : "; ") + note;
+    std::printf("gpu times: %llu calls not measured: %s\n", static_cast<unsigned long long>(summary.not_measured),
+                why.c_str());
+  }
+  // The slowest three of each frame, for the first frames.
+  constexpr size_t kFramesShown = 10, kPerFrame = 3;
+  size_t frames_shown = 0;
+  for (size_t i = 0; i < file.calls.size() && frames_shown < kFramesShown;) {
+    size_t end = i;
+    uint64_t frame_total = 0;
+    while (end < file.calls.size() && file.calls[end].frame == file.calls[i].frame) frame_total += file.calls[end++].ns;
+    std::vector<GpuTime> frame(file.calls.begin() + static_cast<ptrdiff_t>(i), file.calls.begin() + static_cast<ptrdiff_t>(end));
+    std::sort(frame.begin(), frame.end(), [](const GpuTime& a, const GpuTime& b) { return a.ns > b.ns; });
+    std::printf("  frame %llu: %.3f ms on the GPU; slowest:", static_cast<unsigned long long>(file.calls[i].frame),
+                frame_total / 1e6);
+    for (size_t k = 0; k < frame.size() && k < kPerFrame; ++k) {
+      std::printf("%s call %llu %s %.3f ms", k ? "," : "", static_cast<unsigned long long>(frame[k].sequence),
+                  frame[k].slot >= 0 ? api::kFunctions[frame[k].slot].name : "", frame[k].ns / 1e6);
+    }
+    std::printf("\n");
+    ++frames_shown;
+    i = end;
+  }
+  return true;
+}
+
 void PrintIgnoredAnswers(const std::vector<replay::IgnoredAnswers>& ignored) {
   if (ignored.empty()) return;
   constexpr size_t kShown = 20;
@@ -154,7 +255,8 @@ int ReplayCommandMain(int argc, char** argv) {
   replay::ReplayOptions options;
   bool memory_given = false;
   bool benchmark = false, strict = false;
-  std::string path, output;
+  std::string path, output, gpu_times_path;
+  std::vector<replay::ShaderReplacement> replacements;
   auto usage_error = [](const std::string& message) {
     std::fprintf(stderr, "strata replay: error: %s\n\n%s", message.c_str(), kUsage);
     return 2;
@@ -162,7 +264,8 @@ int ReplayCommandMain(int argc, char** argv) {
   std::vector<OptionSpec> specs = {{"help", 'h', false}, {"window", 0, false},    {"verify", 0, false},
                                    {"strict", 0, false}, {"no-check", 0, false}, {"benchmark", 0, false},
                                    {"snapshot", 0, true}, {"output", 'o', true}, {"memory", 0, true},
-                                   {"loop", 0, true},     {"frames", 0, true}};
+                                   {"loop", 0, true},     {"frames", 0, true},   {"replace-shader", 0, true},
+                                   {"gpu-times", 0, true}};
   ToleranceOptions tolerance;
   for (const OptionSpec& spec : ToleranceOptions::Specs()) specs.push_back(spec);
   CommandLine args("strata replay", kUsage, specs, argc, argv);
@@ -199,6 +302,18 @@ int ReplayCommandMain(int argc, char** argv) {
       options.last_frame = frames.parts[0].second;
     } else if (args.Is("output")) {
       output = value;
+    } else if (args.Is("replace-shader")) {
+      replay::ShaderReplacement replacement;
+      std::string error;
+      if (!replay::ParseShaderReplacement(value, &replacement, &error)) {
+        if (error.starts_with("--replace-shader takes")) return usage_error(error);
+        std::fprintf(stderr, "strata replay: error: %s\n", error.c_str());
+        return 1;
+      }
+      replacements.push_back(std::move(replacement));
+    } else if (args.Is("gpu-times")) {
+      if (value.empty()) return usage_error("--gpu-times takes the file to write the times to");
+      gpu_times_path = value;
     } else if (args.Is("memory")) {
       if (!ParseByteSize(value, &options.memory_limit)) {
         return usage_error("--memory takes a size (1073741824, 512M, 4G), not '" + value + "'");
@@ -231,6 +346,10 @@ int ReplayCommandMain(int argc, char** argv) {
   options.snapshot_dir = output;
   options.strata_lib_dir = StrataLibraryDirectory();
   options.progress = true;
+
+  if (!replacements.empty()) options.hooks.push_back(replay::ShaderReplacementHooks(replacements));
+  replay::GpuTimer gpu_timer;
+  if (!gpu_times_path.empty()) options.hooks.push_back(gpu_timer.Hooks());
 
   replay::ReplayResult result;
   bool ok = replay::Replay(path, options, &result, &error);
@@ -283,6 +402,8 @@ int ReplayCommandMain(int argc, char** argv) {
                   result.traced_steady_seconds / steady);
     }
   }
+  if (!ReportReplacements(replacements)) return 1;
+  if (!gpu_times_path.empty() && !ReportGpuTimes(gpu_timer, path, gpu_times_path)) return 1;
   PrintOtherDrivers(result.other_drivers);
   bool differs = false;
   if (options.check) {
@@ -329,6 +450,7 @@ int ReplayCommandMain(int argc, char** argv) {
         std::printf("  and %llu more\n",
                     static_cast<unsigned long long>(result.framebuffers_differing - result.mismatches.size()));
       }
+      std::printf("verify: frames that differ: %s\n", FrameList(result.differing_frames).c_str());
     }
     if (result.worst.frames > 0) {
       std::printf("verify: %llu framebuffers not equal to the trace's%s; the furthest off: %s\n",

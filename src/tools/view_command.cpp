@@ -15,8 +15,10 @@
 #include <vector>
 
 #include "stream/frame_numbering.h"
+#include "common/gpu_times_file.h"
 #include "common/json_writer.h"
 #include "inspect/gl_state.h"
+#include "inspect/pixel_history.h"
 #include "replay/replayer.h"
 #include "tools/command.h"
 #include "tools/install_paths.h"
@@ -63,6 +65,14 @@ options:
                            most 500 draws), shown with the call when it is
                            selected, with its bound textures' images
                            (strata state's JSON; docs/inspect.md)
+  --gpu-times FILE         the GPU time of each draw, dispatch, clear and
+                           blit, as strata replay --gpu-times FILE measured
+                           it: a column of the call list, each frame's
+                           slowest calls, a GPU bar per frame
+  --pixel FRAME:X,Y        the history of that pixel (strata pixel), shown
+                           when it is clicked on the frame's image; repeat
+                           for more. A click on any other pixel shows the
+                           strata pixel command that tells its history
   -h, --help               show this help
 
 A trace cut short (its program killed) gives a report of what it holds,
@@ -181,16 +191,51 @@ bool AddDrawStates(const std::string& trace, const view::ReportModel& model, con
   return true;
 }
 
+// FRAME:X,Y of --pixel.
+bool ParsePixel(const std::string& text, inspect::PixelHistoryOptions* pixel) {
+  unsigned long long frame = 0;
+  int x = 0, y = 0;
+  char end = 0;
+  if (std::sscanf(text.c_str(), "%llu:%d,%d%c", &frame, &x, &y, &end) != 3 || x < 0 || y < 0) return false;
+  pixel->frame = frame;
+  pixel->x = x;
+  pixel->y = y;
+  return true;
+}
+
+// --pixel: each history as strata pixel --json writes it.
+bool AddPixelHistories(const std::string& trace, const std::vector<inspect::PixelHistoryOptions>& pixels,
+                       view::HtmlReportOptions* page) {
+  for (inspect::PixelHistoryOptions pixel : pixels) {
+    std::fprintf(stderr, "strata view: replaying for the history of pixel %d,%d of frame %llu\n", pixel.x, pixel.y,
+                 static_cast<unsigned long long>(pixel.frame));
+    pixel.strata_lib_dir = StrataLibraryDirectory();
+    inspect::PixelHistory history;
+    std::string error;
+    if (!inspect::BuildPixelHistory(trace, pixel, &history, &error)) {
+      std::fprintf(stderr, "strata view: error: --pixel %llu:%d,%d: %s\n", static_cast<unsigned long long>(pixel.frame),
+                   pixel.x, pixel.y, error.c_str());
+      return false;
+    }
+    JsonWriter json;
+    inspect::WritePixelHistoryJson(history, json);
+    page->pixel_histories.emplace_back(pixel.frame, json.str());
+  }
+  return true;
+}
+
 }  // namespace
 
 int ViewCommandMain(int argc, char** argv) {
   Range state_frames;
   bool with_states = false;
-  std::string trace, output, thumbnails = "auto";
+  std::string trace, output, thumbnails = "auto", gpu_times_path;
+  std::vector<inspect::PixelHistoryOptions> pixels;
   uint64_t max_thumbnails = 200, thumbnail_size = 320;
   CommandLine args("strata view", kUsage,
                    {{"help", 'h', false}, {"output", 'o', true}, {"thumbnails", 0, true}, {"max-thumbnails", 0, true},
-                    {"thumbnail-size", 0, true}, {"state-frames", 0, true}},
+                    {"thumbnail-size", 0, true}, {"state-frames", 0, true}, {"gpu-times", 0, true},
+                    {"pixel", 0, true}},
                    argc, argv);
   while (args.Next()) {
     if (args.Is("help")) {
@@ -208,6 +253,15 @@ int ViewCommandMain(int argc, char** argv) {
     } else if (args.Is("state-frames")) {
       if (!args.List(&state_frames)) return 2;
       with_states = true;
+    } else if (args.Is("gpu-times")) {
+      gpu_times_path = args.value();
+    } else if (args.Is("pixel")) {
+      inspect::PixelHistoryOptions pixel;
+      if (!ParsePixel(args.value(), &pixel)) {
+        args.Refuse("a frame and a pixel as FRAME:X,Y (X,Y from the image's top-left corner)");
+        return 2;
+      }
+      pixels.push_back(pixel);
     } else if (args.Is("max-thumbnails")) {
       if (!args.Count(&max_thumbnails)) return 2;
     } else if (args.Is("thumbnail-size")) {
@@ -275,6 +329,15 @@ int ViewCommandMain(int argc, char** argv) {
   if (thumbnails == "captured") page_options.image_source = "captured in the trace";
 
   if (with_states && !AddDrawStates(trace, model, state_frames, &page_options)) return 1;
+  GpuTimesFile gpu_times;
+  if (!gpu_times_path.empty()) {
+    if (!ReadGpuTimesFile(gpu_times_path, &gpu_times, &error)) {
+      std::fprintf(stderr, "strata view: error: --gpu-times: %s\n", error.c_str());
+      return 1;
+    }
+    page_options.gpu_times = &gpu_times;
+  }
+  if (!AddPixelHistories(trace, pixels, &page_options)) return 1;
 
   const std::string page = view::BuildHtmlReport(model, captured.images, page_options);
   if (!WriteFile(output, page, &error)) {

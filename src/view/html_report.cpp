@@ -1,9 +1,13 @@
 #include "view/html_report.h"
 
+#include <algorithm>
+#include <cstdint>
+#include <iterator>
 #include <map>
 #include <string_view>
 
 #include "common/json_writer.h"
+#include "common/shader_stages.h"
 #include "strata/api/functions.h"
 #include "view/base64.h"
 #include "view/html_text.h"
@@ -132,6 +136,7 @@ void WriteFindings(JsonWriter& json, const ReportModel& model) {
     json.BeginObject().Key("call");
     WriteCallRef(json, shader.call);
     json.Key("shader").Int(shader.shader).Key("type").String(ShaderTypeName(shader.type));
+    json.Key("extension").String(ShaderStageExtension(shader.type));  // for the file a replacement is saved as
     json.Key("source").String(shader.source).Key("compiled");
     shader.compiled ? json.Bool(*shader.compiled) : json.Null();
     json.Key("log").String(shader.info_log).EndObject();
@@ -189,6 +194,43 @@ void WriteStates(JsonWriter& json, const HtmlReportOptions& options) {
   json.EndObject();
 }
 
+// GPU time per call (strata replay --gpu-times), per frame of the report:
+// its total and "sequence,ns,..." of its timed calls (parsed when shown).
+void WriteGpuTimes(JsonWriter& json, const ReportModel& model, const HtmlReportOptions& options) {
+  json.Key("gpu");
+  if (options.gpu_times == nullptr) {
+    json.Null();
+    return;
+  }
+  std::vector<uint64_t> totals(model.frames.size(), 0);
+  std::vector<std::string> calls(model.frames.size());
+  // The frames that have calls, by their first call's sequence number.
+  std::vector<std::pair<uint64_t, size_t>> starts;
+  for (size_t f = 0; f < model.frames.size(); ++f) {
+    if (model.frames[f].call_count) starts.emplace_back(model.calls[model.frames[f].first_call].sequence, f);
+  }
+  for (const GpuTime& time : options.gpu_times->calls) {
+    auto after = std::upper_bound(starts.begin(), starts.end(), std::pair{time.sequence, SIZE_MAX});
+    if (after == starts.begin()) continue;  // before the trace's first call: not this trace's
+    const size_t frame = std::prev(after)->second;
+    totals[frame] += time.ns;
+    std::string& text = calls[frame];
+    text += (text.empty() ? "" : ",") + std::to_string(time.sequence) + "," + std::to_string(time.ns);
+  }
+  json.BeginObject().Key("renderer").String(options.gpu_times->renderer);
+  json.Key("loops").UInt(options.gpu_times->loops).Key("frame_ns").BeginArray();
+  for (uint64_t total : totals) json.UInt(total);
+  json.EndArray().Key("calls").BeginArray();
+  for (const std::string& text : calls) json.String(text);
+  json.EndArray().EndObject();
+}
+
+void WritePixelHistories(JsonWriter& json, const HtmlReportOptions& options) {
+  json.Key("pixels").BeginArray();
+  for (const auto& [frame, history] : options.pixel_histories) json.Raw(history);
+  json.EndArray();
+}
+
 void Substitute(std::string& page, std::string_view marker, std::string_view value) {
   size_t at = page.find(marker);
   if (at != std::string::npos) page.replace(at, marker.size(), value);
@@ -206,6 +248,8 @@ std::string BuildHtmlReport(const ReportModel& model, const std::vector<FrameIma
   WriteFindings(json, model);
   WriteImages(json, model, images, options);
   WriteStates(json, options);
+  WriteGpuTimes(json, model, options);
+  WritePixelHistories(json, options);
   json.EndObject();
 
   std::string page(kReportTemplateHtml);

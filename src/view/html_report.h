@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "common/gpu_times_file.h"
 #include "view/frame_image.h"
 #include "view/report_model.h"
 
@@ -23,6 +24,10 @@ struct HtmlReportOptions {
   // ("state-image:ID" strings) as PNG files' bytes by ID.
   std::map<uint64_t, std::string> call_states;
   std::map<std::string, std::vector<uint8_t>> state_images;
+  // `strata view --gpu-times`: each timed call's GPU time (null: none).
+  const GpuTimesFile* gpu_times = nullptr;
+  // `strata view --pixel`: pixel histories (strata pixel --json's objects), by frame.
+  std::vector<std::pair<uint64_t, std::string>> pixel_histories;
 };
 
 // The page. Images of frames the model does not have are left out; of

@@ -179,6 +179,7 @@
   let chartLayout = null;
   function chartValue(frame, metric) {
     const f = frames[frame];
+    if (metric === "gpu") return data.gpu ? data.gpu.frame_ns[frame] : 0;
     return metric === "calls" ? f[CALLS] : metric === "draws" ? f[DRAWS] : f[CPU];
   }
   function drawChart() {
@@ -210,7 +211,7 @@
     }
     g.fillStyle = "#6b7385";
     g.font = "11px system-ui, sans-serif";
-    g.fillText("max " + (metric === "cpu" ? duration(max) : number(max)), 4, 10);
+    g.fillText("max " + (metric === "cpu" || metric === "gpu" ? duration(max) : number(max)), 4, 10);
     chartLayout = { width, columns, n };
   }
   function chartFrameAt(event) {
@@ -222,6 +223,7 @@
   function frameSummary(frame) {
     const f = frames[frame];
     return number(f[CALLS]) + " calls \u00b7 " + number(f[DRAWS]) + " draws \u00b7 " + duration(f[CPU]) + " in GL/EGL" +
+      (data.gpu ? " \u00b7 " + duration(data.gpu.frame_ns[frame]) + " on the GPU" : "") +
       (f[ERRORS] ? " \u00b7 " + number(f[ERRORS]) + " errors" : "") + (f[UPLOADS] ? " \u00b7 " + bytes(f[UPLOADS]) + " uploaded" : "");
   }
   $("frame-chart").addEventListener("click", (event) => { const f = chartFrameAt(event); if (f >= 0) navigate("#frame=" + f); });
@@ -253,6 +255,49 @@
     }
   }
 
+  // ---- GPU times (strata view --gpu-times) ----------------------------------
+  // data.gpu = { renderer, loops, frame_ns: [per frame], calls: ["seq,ns,seq,ns..." per frame] } or null
+  const gpuCache = new Map();
+  function frameGpuTimes(frame) {
+    if (!data.gpu) return new Map();
+    if (!gpuCache.has(frame)) {
+      const raw = data.gpu.calls[frame] ? JSON.parse("[" + data.gpu.calls[frame] + "]") : [];
+      const times = new Map();
+      for (let i = 0; i + 1 < raw.length; i += 2) times.set(raw[i], raw[i + 1]);
+      gpuCache.set(frame, times);
+    }
+    return gpuCache.get(frame);
+  }
+  if (data.gpu) {
+    $("chart-metric").append(el("option", { value: "gpu", text: "GPU time (replayed)" }));
+  }
+  // The frame's slowest calls on the GPU, under its image.
+  function renderSlowest(frame) {
+    const box = $("frame-gpu");
+    box.replaceChildren();
+    if (!data.gpu) return;
+    const times = [...frameGpuTimes(frame).entries()].sort((a, b) => b[1] - a[1]).slice(0, 10);
+    box.append(el("div", { class: "gpu-head" }, el("strong", { text: "Slowest on the GPU" }),
+      " " + duration(data.gpu.frame_ns[frame]) + " in all \u00b7 replayed on " + data.gpu.renderer +
+      (data.gpu.loops > 1 ? " (median of " + data.gpu.loops + " loops)" : "")));
+    if (times.length === 0) {
+      box.append(el("div", { class: "muted", text: "No call of this frame was timed." }));
+      return;
+    }
+    const calls = view.calls;
+    const textOf = (seq) => {
+      let lo = 0, hi = calls.length - 1;
+      while (lo <= hi) {
+        const mid = (lo + hi) >> 1;
+        if (calls.seq[mid] === seq) return callName(calls.fn[mid], calls.text[mid]);
+        if (calls.seq[mid] < seq) lo = mid + 1; else hi = mid - 1;
+      }
+      return "";
+    };
+    box.append(table([{ text: "GPU", num: true }, "call"], times.map(([seq, ns]) => el("tr", { class: "gpu-row" },
+      el("td", { class: "num", text: duration(ns) }), el("td", { class: "call-text" }, callLink(seq), " " + textOf(seq))))));
+  }
+
   // ---- the frame view and its call list ------------------------------------
   const ROW = 22;              // px, as .call-row in report.css
   const MAX_SPACER = 8000000;  // px: browsers cap element heights; longer lists scroll proportionally
@@ -272,6 +317,7 @@
       $("frame-summary").textContent = frameSummary(frame) +
         (frames[frame][CALLS] ? " \u00b7 calls #" + view.calls.seq[0] + "\u2013#" + view.calls.seq[view.calls.length - 1] : "");
       renderFrameImage(frame);
+      renderSlowest(frame);
       for (const thumb of document.querySelectorAll(".thumb")) thumb.classList.toggle("selected", Number(thumb.dataset.frame) === frame);
       applyFilter();
       list.scrollTop = 0;
@@ -282,15 +328,60 @@
   function renderFrameImage(frame) {
     const box = $("frame-image-box");
     box.replaceChildren();
+    $("pixel-history").replaceChildren();
     const image = images.get(frame);
     if (image) {
       const scaled = image.source_width !== image.width;
-      box.append(el("img", { id: "frame-image", src: image.src, width: image.width, height: image.height, alt: "frame " + frame }),
-        el("div", { class: "muted", style: "padding: 4px 0 0; max-width: none" },
-          "frame " + frame + ", " + image.source_width + "\u00d7" + image.source_height + (scaled ? " (shown at " + image.width + "\u00d7" + image.height + ")" : "")));
+      const img = el("img", { id: "frame-image", src: image.src, width: image.width, height: image.height, alt: "frame " + frame,
+        title: "click a pixel for its history" });
+      img.addEventListener("click", (event) => {
+        const rect = img.getBoundingClientRect();
+        const x = Math.min(image.source_width - 1, Math.floor((event.clientX - rect.left) / rect.width * image.source_width));
+        const y = Math.min(image.source_height - 1, Math.floor((event.clientY - rect.top) / rect.height * image.source_height));
+        showPixel(frame, Math.max(0, x), Math.max(0, y));
+      });
+      box.append(img, el("div", { class: "muted", style: "padding: 4px 0 0; max-width: none" },
+          "frame " + frame + ", " + image.source_width + "\u00d7" + image.source_height + (scaled ? " (shown at " + image.width + "\u00d7" + image.height + ")" : "") +
+          " \u00b7 click a pixel for its history"));
     } else {
       box.append(el("span", { class: "muted", text: data.images.length ? "No image of this frame in the report." : "No frame images in the report." }));
     }
+    const histories = data.pixels.filter((p) => p.frame === frame);
+    if (histories.length) {
+      box.append(el("div", { class: "muted", style: "padding: 4px 0 0; max-width: none" }, "pixel histories: ",
+        ...histories.map((p) => el("a", { href: "#", class: "pixel-link", text: p.x + "," + p.y + " ",
+          onclick: (event) => { event.preventDefault(); event.stopPropagation(); showPixel(frame, p.x, p.y); } }))));
+    }
+  }
+
+  // A pixel's history: from the report where --pixel made it, else the command that tells it.
+  const colorText = (v) => v.color ? "(" + v.color.join(", ") + ")" + (v.depth !== undefined ? " depth " + v.depth : "") +
+    (v.stencil !== undefined ? " stencil " + v.stencil : "") : "not read";
+  function swatch(v) {
+    if (!v.color || v.color_type !== "rgba8") return null;
+    return el("span", { class: "swatch", style: "background: rgba(" + v.color[0] + "," + v.color[1] + "," + v.color[2] + "," + (v.color[3] / 255) + ")" });
+  }
+  function showPixel(frame, x, y) {
+    const box = $("pixel-history");
+    box.replaceChildren();
+    const history = data.pixels.find((p) => p.frame === frame && p.x === x && p.y === y);
+    const command = "strata pixel " + data.trace.path + " --frame " + frame + " --at " + x + "," + y;
+    box.append(el("div", null, el("strong", { text: "pixel " + x + "," + y }), " of frame " + frame));
+    if (!history) {
+      box.append(el("div", { class: "muted", text: "Its history is not in this report; this command replays the trace for it " +
+        "(or make the report with --pixel " + frame + ":" + x + "," + y + "):" }), el("pre", { class: "command", text: command }));
+      return;
+    }
+    box.append(el("div", { class: "muted" }, "frame " + frame + " ends with " + colorText(history.final) + " ", swatch(history.final)));
+    const outcome = (e) => e.outcome === "rejected" ? "rejected by the " + e.rejected_by + " test"
+      : e.outcome === "passed" ? (e.changed ? "passed" : "passed, no change") : e.outcome;
+    box.append(table(["call", "on", "before", "after", "outcome"], history.entries.map((e) => el("tr", { class: "pixel-row " + e.outcome },
+      el("td", { class: "call-text" }, callLink(e.call), " " + e.text),
+      el("td", null, e.target.image + (e.target.surface ? "" : " at " + e.target.x + "," + e.target.y) +
+        (e.target.via ? " (" + e.target.via + (e.target.position === "assumed" ? ", position assumed" : "") + ")" : "")),
+      el("td", null, swatch(e.before), " " + colorText(e.before)), el("td", null, swatch(e.after), " " + colorText(e.after)),
+      el("td", { text: outcome(e) + (e.note ? " (" + e.note + ")" : "") })))));
+    for (const note of history.notes) box.append(el("div", { class: "muted", text: note }));
   }
   function openCall(seq) {
     const frame = frameOfSequence(seq);
@@ -446,7 +537,9 @@
       el("pre", { text: callName(calls.fn[i], calls.text[i]) }),
       el("div", null, "thread " + threads[calls.thread[i]] + " \u00b7 context " + calls.ctx[i] + " \u00b7 started " +
         duration(calls.start[i]) + " into the trace \u00b7 " +
-        (flags & UNTIMED ? "untimed (it only sets state)" : "took " + duration(calls.dur[i]))),
+        (flags & UNTIMED ? "untimed (it only sets state)" : "took " + duration(calls.dur[i])) +
+        (frameGpuTimes(view.frame).has(calls.seq[i]) ? " \u00b7 " + duration(frameGpuTimes(view.frame).get(calls.seq[i])) +
+          " on the GPU (replayed on " + data.gpu.renderer + ")" : "")),
       el("div", { style: "margin-top: 6px" }, ...marks));
     // The GL state before this call, where the report was made with it (--state-frames).
     const state = data.states[calls.seq[i]];
@@ -499,6 +592,10 @@
     note(number(t.framebuffer_images) + " framebuffer images captured in the trace; " + bytes(t.record_bytes) + " of call records.");
   }
 
+  // The file a shader's edited source is saved as, and the replay that uses it.
+  const replacementFile = (kind, name, extension) => kind + "-" + name + (extension || ".glsl");
+  const replaceCommand = (kind, name, extension) => "strata replay --replace-shader " + name + "=" +
+    replacementFile(kind, name, extension) + " --verify " + data.trace.path;
   function renderShaders() {
     const programs = $("programs-table");
     const status = (value, yes, no) => value === null ? el("span", { class: "muted", text: "not asked" })
@@ -506,12 +603,14 @@
     if (data.programs.length === 0) {
       programs.append(el("p", { class: "muted", text: "No glLinkProgram or glCreateShaderProgramv in this trace." }));
     } else {
-      programs.append(table(["program", "linked", "call", "frame", "shaders"], data.programs.map((p) => el("tr", null,
+      programs.append(table(["program", "linked", "call", "frame", "shaders", "replay with a stage edited"], data.programs.map((p) => el("tr", null,
         el("td", { text: String(p.program) }), el("td", null, status(p.linked, "linked", "link failed")),
         el("td", null, callLink(p.call.seq)), el("td", null, frameLink(p.call.frame)),
         el("td", null, ...p.shaders.map((s) => el("span", null, el("a", { href: "#shader=" + s,
           text: data.shaders[s].type.replace(/^GL_|_SHADER$/g, "").toLowerCase() + " " + data.shaders[s].shader }), " ")),
           ...p.shaders_without_source.map((s) => el("span", { class: "muted", text: "shader " + s + " (no source in the trace) " }))),
+        el("td", null, ...p.shaders.map((s) => el("code", { class: "command", text: "--replace-shader " + p.program + "=" +
+          replacementFile("program", p.program, data.shaders[s].extension) }))),
         p.log ? el("td", { class: "call-text bad", text: p.log }) : null))));
     }
     const list = $("shader-list");
@@ -524,7 +623,10 @@
         el("summary", null, el("strong", { text: s.type }), " " + (s.shader ? "shader " + s.shader : "(glCreateShaderProgramv)") + " \u00b7 ",
           callLink(s.call.seq), " in frame ", frameLink(s.call.frame), " \u00b7 ", status(s.compiled, "compiled", "did not compile")),
         el("pre", { class: "source", text: s.source }),
-        s.log ? el("pre", { class: "log", text: s.log }) : null);
+        s.log ? el("pre", { class: "log", text: s.log }) : null,
+        s.shader ? el("div", { class: "muted" }, "Edit it: save the source as " + replacementFile("shader", s.shader, s.extension) +
+          ", change it, and replay with it (--verify names the frames that change):") : null,
+        s.shader ? el("pre", { class: "command", text: replaceCommand("shader", s.shader, s.extension) }) : null);
       if (data.shaders.length <= 24) details.open = true;
       list.append(details);
     });
