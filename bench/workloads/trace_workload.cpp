@@ -1,7 +1,7 @@
 // A synthetic GLES 2 workload for tracing benchmarks, headless (surfaceless
 // pbuffer). --mode cheap: thousands of cheap state calls per frame
 // (glUniform4f, glEnable/glDisable, glBindBuffer) and one draw; --mode draws:
-// thousands of small draws per frame, each with a uniform change; --mode
+// thousands of small draws per frame (--draws N, 2000 by default), each with a uniform change; --mode
 // roundtrip: a thousand glReadPixels of one pixel per frame, each a call that
 // needs an answer (through a remote renderer: a round trip each); --mode
 // geterror: a thousand glVertexAttrib1f and glGetError pairs per frame; --mode upload: a 1024x1024 RGBA
@@ -56,13 +56,15 @@ int main(int argc, char** argv) {
   std::string mode = "cheap";
   std::string output;
   int frames = 200;
+  int draws = 2000;  // --mode draws: draws a frame
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--mode") && i + 1 < argc) mode = argv[++i];
     else if (!std::strcmp(argv[i], "--frames") && i + 1 < argc) frames = std::atoi(argv[++i]);
     else if (!std::strcmp(argv[i], "--output") && i + 1 < argc) output = argv[++i];
+    else if (!std::strcmp(argv[i], "--draws") && i + 1 < argc) draws = std::atoi(argv[++i]);
     else if (!std::strcmp(argv[i], "--help")) {
       std::puts("usage: trace_workload [--mode cheap|draws|roundtrip|geterror|upload|create|saved] [--frames N] "
-                "[--output FILE.ppm]");
+                "[--draws N] [--output FILE.ppm]");
       return 0;
     } else {
       Fail("unknown argument (see --help)");
@@ -182,7 +184,7 @@ int main(int argc, char** argv) {
     } else {
       glBindBuffer(GL_ARRAY_BUFFER, buffers[0]);
       glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 0, nullptr);
-      for (int i = 0; i < 2000; ++i) {
+      for (int i = 0; i < draws; ++i) {
         glUniform4f(offset, ((i * 37) % 200) / 100.0f - 1.0f, ((i * 91) % 200) / 100.0f - 1.0f, 0.0f, 0.0f);
         glUniform4f(color, (i & 255) / 255.0f, 0.5f, 0.25f, 1.0f);
         glDrawArrays(GL_TRIANGLES, 0, 3);
