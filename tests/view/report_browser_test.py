@@ -8,7 +8,7 @@ for it, the app's shader source is there, and screenshots of the frame
 images show the app's own pixels.
 
 usage: report_browser_test.py --strata BIN --bin-dir DIR --probe-app BIN
-                              [--workload BIN] [unittest arguments]
+                              [--workload BIN] [--pixel-app BIN] [unittest arguments]
 """
 import argparse
 import io
@@ -303,6 +303,78 @@ class ProbeAppReport(ReportPage):
         self.assertRegex(rows[1], r"^24 mapped buffer #\d+ 0 glUnmapBuffer\(")
 
 
+class InspectionReport(ReportPage):
+    """pixel_app's report with its GPU times and one pixel's history: a click on
+    that pixel shows the history, a click elsewhere the command that tells
+    it; each frame lists its slowest calls on the GPU; each shader, the
+    command line that replays the trace with it edited."""
+
+    @classmethod
+    def setUpClass(cls):
+        if not ARGS.pixel_app:
+            raise unittest.SkipTest("needs --pixel-app (tests/inspect/pixel_app)")
+        super().setUpClass()
+
+    @classmethod
+    def make_report(cls):
+        cls.trace = cls.path("pixel.strace")
+        trace(cls.trace, [ARGS.pixel_app, "3"])
+        cls.times = cls.path("pixel.gpu")
+        run([ARGS.strata, "replay", "--gpu-times", cls.times, cls.trace])
+        cls.report = cls.path("pixel.html")
+        run([ARGS.strata, "view", cls.trace, "-o", cls.report, "--gpu-times", cls.times, "--pixel", "1:8,55"])
+
+    def click_pixel(self, x, y):
+        """Clicks the frame image where pixel (x, y) of the frame is shown (at whole
+        page coordinates, as a mouse does: the first inside the pixel)."""
+        self.js("""const img = document.getElementById('frame-image'), r = img.getBoundingClientRect();
+            const x = Math.ceil(r.left + arguments[0] * r.width / img.naturalWidth);
+            const y = Math.ceil(r.top + arguments[1] * r.height / img.naturalHeight);
+            img.dispatchEvent(new MouseEvent('click', {clientX: x, clientY: y, bubbles: true}));""", x, y)
+
+    def test_a_click_on_a_pixel_with_a_history_shows_it(self):
+        self.open_report("#frame=1")
+        self.click_pixel(8, 55)
+        rows = [row.text for row in self.browser.find_elements(By.CSS_SELECTOR, "#pixel-history tbody tr")]
+        self.assertEqual(len(rows), 6, rows)
+        self.assertRegex(rows[0], r"^#\d+ glClear\(")
+        for row, outcome in zip(rows[1:], ("passed", "rejected by the depth test", "rejected by the stencil test",
+                                           "rejected by the scissor test", "passed, no change")):
+            self.assertIn(outcome, row)
+        self.assertIn("pixel 8,55 of frame 1", self.text("pixel-history"))
+        self.assertEqual(self.console(), [])
+
+    def test_a_click_elsewhere_shows_the_command_that_tells_its_history(self):
+        self.open_report("#frame=1")
+        self.click_pixel(30, 20)
+        command = self.browser.find_element(By.CSS_SELECTOR, "#pixel-history pre.command").text
+        self.assertEqual(command, f"strata pixel {self.trace} --frame 1 --at 30,20")
+
+    def test_each_frame_lists_its_slowest_calls_on_the_gpu(self):
+        times = {}
+        with open(self.times) as lines:
+            for line in lines:
+                if not line.startswith("#"):
+                    call, frame, _, ns = (int(field) for field in line.split())
+                    times.setdefault(frame, []).append((ns, call))
+        self.open_report("#frame=2")
+        shown = [int(re.match(r"^\S+ \S+ #(\d+)", row.text).group(1))
+                 for row in self.browser.find_elements(By.CSS_SELECTOR, "#frame-gpu tbody tr")]
+        slowest = [call for ns, call in sorted(times[2], reverse=True)[:10]]
+        self.assertEqual(len(shown), 10)
+        self.assertEqual(set(shown[:5]), set(slowest[:5]))
+        self.assertIn("on the GPU", self.text("frame-summary"))
+
+    def test_each_shader_has_the_command_that_replaces_it(self):
+        self.open_report("#tab=shaders")
+        commands = [element.text for element in self.browser.find_elements(By.CSS_SELECTOR, "#shader-list pre.command")]
+        self.assertEqual(len(commands), 6)
+        shaders = [int(s) for s in re.findall(r"glCreateShader\(type=GL_FRAGMENT_SHADER\) = (\d+)",
+                                              run([ARGS.strata, "dump", self.trace]))]
+        for shader in shaders:
+            self.assertIn(f"strata replay --replace-shader {shader}=shader-{shader}.frag --verify {self.trace}", commands)
+
+
 class LargeTraceReport(ReportPage):
     """Over 100,000 calls: the page must load quickly and never build a row per call."""
 
@@ -360,6 +432,7 @@ def main():
     parser.add_argument("--bin-dir", required=True)
     parser.add_argument("--probe-app", required=True)
     parser.add_argument("--workload", help="bench/workloads/trace_workload, for LargeTraceReport")
+    parser.add_argument("--pixel-app", help="tests/inspect/pixel_app, for InspectionReport")
     ARGS, rest = parser.parse_known_args()
     unittest.main(argv=[sys.argv[0]] + rest, verbosity=2)
 
