@@ -571,11 +571,10 @@ class Reading {
     const std::string why = probe.WhyNotTestable();
     const std::string writes_memory = why.empty() ? WritesMemory(executor, call, probe) : "";
     if (!why.empty() || !writes_memory.empty()) {
-      untested_ += 1;
       const std::string reason = why.empty() ? writes_memory : why;
       if (std::find(untested_why_.begin(), untested_why_.end(), reason) == untested_why_.end()) {
         untested_why_.push_back(reason);
-        history_->notes.push_back("draws that left the pixel as it was were not run again to test them where " + reason);
+        history_->notes.push_back("draws that left the pixel as it was are left out, not run again to test them: " + reason);
       }
       if (!stencil_changed) return false;
       entry->outcome = "untested";
@@ -647,7 +646,6 @@ class Reading {
   std::map<uint32_t, Regions> pending_memory_, draw_memory_;  // per thread: memory records of its next draw, of this draw
   std::map<GLint, ProgramFacts> programs_;
   std::unique_ptr<SurveyFunctions> survey_functions_;
-  uint64_t untested_ = 0;
   std::vector<std::string> untested_why_;
 };
 

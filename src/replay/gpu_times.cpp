@@ -8,6 +8,8 @@
 #include <deque>
 #include <optional>
 #include <set>
+#include <string_view>
+#include <vector>
 
 #include "common/gl_queries.h"
 #include "host/executor.h"
@@ -80,28 +82,53 @@ bool IsTimeElapsed(const stream::DecodedCall& call) {
   return call.args.size() >= 1 && call.args[0].u == GL_TIME_ELAPSED_EXT;
 }
 
+// What a function is to the timer, by slot, so that the calls it has no
+// business with (most of them) cost one load.
+enum class Role : uint8_t { kNone, kWork, kSwap, kLeave, kBeginQuery, kEndQuery };
+const std::vector<Role>& Roles() {
+  static const std::vector<Role> roles = [] {
+    std::vector<Role> r(api::kFunctionCount, Role::kNone);
+    for (int slot = 0; slot < api::kFunctionCount; ++slot) {
+      const std::string_view name = api::kFunctions[slot].name;
+      if (stream::IsGpuWork(name)) r[slot] = Role::kWork;
+      if (name == "eglSwapBuffers" || name == "eglSwapBuffersWithDamageKHR" || name == "eglSwapBuffersWithDamageEXT") {
+        r[slot] = Role::kSwap;
+      }
+      if (slot == api::eglMakeCurrent || slot == api::eglDestroyContext || slot == api::eglReleaseThread ||
+          slot == api::eglTerminate) {
+        r[slot] = Role::kLeave;
+      }
+      if (name == "glBeginQuery" || name == "glBeginQueryEXT") r[slot] = Role::kBeginQuery;
+      if (name == "glEndQuery" || name == "glEndQueryEXT") r[slot] = Role::kEndQuery;
+    }
+    return r;
+  }();
+  return roles;
+}
+
 }  // namespace
 
 class GpuTimer::Impl {
  public:
   bool Before(host::Executor& executor, const stream::DecodedCall& call, uint64_t frame) {
+    const Role role = call.slot >= 0 ? roles_[call.slot] : Role::kNone;
+    if (role == Role::kNone) return true;
     const uint32_t thread = static_cast<uint32_t>(call.thread);
     const uint64_t context = executor.CurrentContext(thread);
     if (context == 0) return true;
-    const std::string_view name = call.name;
     ContextTimer& timer = contexts_[context];
     timer.thread = thread;
     if (timer.open) Abandon(executor, timer, "a call the replay could not run");
-    if (name == "eglSwapBuffers" || name == "eglSwapBuffersWithDamageKHR" || name == "eglSwapBuffersWithDamageEXT") {
+    if (role == Role::kSwap) {
       Collect(executor, timer, timer.pending.size() > kMaxPending);
-    } else if (LeavesContext(call, context)) {
+    } else if (role == Role::kLeave && LeavesContext(call, context)) {
       Collect(executor, timer, true);  // it may never be current again
-    } else if ((name == "glBeginQuery" || name == "glBeginQueryEXT") && IsTimeElapsed(call)) {
+    } else if (role == Role::kBeginQuery && IsTimeElapsed(call)) {
       timer.app_timing = true;
-    } else if ((name == "glEndQuery" || name == "glEndQueryEXT") && IsTimeElapsed(call)) {
+    } else if (role == Role::kEndQuery && IsTimeElapsed(call)) {
       timer.app_timing = false;
     }
-    if (!stream::IsGpuWork(name)) return true;
+    if (role != Role::kWork) return true;
     if (!Supported(executor, thread, timer)) return NotMeasured("the driver has no GL_EXT_disjoint_timer_query");
     if (timer.app_timing) return NotMeasured("the app's own GL_TIME_ELAPSED_EXT query was running");
     GLuint query = 0;
@@ -117,6 +144,7 @@ class GpuTimer::Impl {
   }
 
   bool After(host::Executor& executor, const stream::DecodedCall& call) {
+    if (call.slot < 0 || roles_[call.slot] != Role::kWork) return true;
     const uint64_t context = executor.CurrentContext(static_cast<uint32_t>(call.thread));
     auto it = contexts_.find(context);
     if (it == contexts_.end() || !it->second.open) return true;
@@ -284,6 +312,7 @@ class GpuTimer::Impl {
     }
   }
 
+  const std::vector<Role>& roles_ = Roles();
   std::unique_ptr<TimerFunctions> gl_;
   std::map<uint64_t, ContextTimer> contexts_;  // by recorded context handle
   std::vector<GpuTime> loop_;                  // this loop's times, in the order read

@@ -41,10 +41,12 @@ Writes one self-contained HTML page about a trace, to open in any browser
              (click one to open it), frame images
   frames     each frame's calls with their arguments (as strata dump prints
              them), thread, context and duration; draws highlighted;
-             filter by text or /regex/
+             filter by text or /regex/; a click on the frame's image
+             gives that pixel's history (--pixel) or its command
   errors     glGetError/eglGetError calls that reported an error, with the
              call each follows; calls with data Strata did not capture
-  shaders    shader sources with their types, linked programs
+  shaders    shader sources with their types, linked programs, and the
+             strata replay --replace-shader command that edits each
   uploads    the calls that sent the most data to the driver
 
 options:
