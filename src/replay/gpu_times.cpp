@@ -139,6 +139,7 @@ class GpuTimer::Impl {
       timer.free.pop_back();
     }
     gl_->BeginQuery(GL_TIME_ELAPSED_EXT, query);
+    DrainGlErrors(gl_->GetError);  // none expected; one would read as the call's own
     timer.open = Measurement{query, call.sequence, frame, call.context, call.slot, std::chrono::steady_clock::now()};
     return true;
   }
@@ -150,6 +151,7 @@ class GpuTimer::Impl {
     if (it == contexts_.end() || !it->second.open) return true;
     ContextTimer& timer = it->second;
     gl_->EndQuery(GL_TIME_ELAPSED_EXT);
+    DrainGlErrors(gl_->GetError);
     timer.pending.push_back(*timer.open);
     timer.open.reset();
     return true;
