@@ -7,8 +7,6 @@
 #include <cmath>
 #include <map>
 #include <memory>
-#include <set>
-#include <tuple>
 
 #include "common/gl_queries.h"
 #include "common/uniform_types.h"
@@ -230,6 +228,9 @@ class Survey {
     return true;
   }
 
+  // A relinked program is asked again.
+  void Forget(GLint program) { programs_.erase(program); }
+
   uint64_t swap() const { return swap_; }
   uint64_t surface() const { return surface_; }
   int width() const { return width_; }
@@ -376,11 +377,6 @@ class Survey {
     return out;
   }
 
- public:
-  // A relinked program is asked again.
-  void Forget(GLint program) { programs_.erase(program); }
-
- private:
   const uint64_t frame_;
   std::unique_ptr<SurveyFunctions> f_;
   int host_version_ = 20;
