@@ -10,7 +10,7 @@ Rule syntax, one per line ('#' comments):
     FUNCTION PARAM DIRECTION SIZE [FLAG...]
 DIRECTION: in | out | inout
 SIZE: a C++ expression giving the byte count, with the function's parameters
-      in scope and the helpers of src/layers/trace/capture_sizes.h;
+      in scope and the helpers of src/stream/capture_sizes.h;
       or strings(COUNT, LENGTHS) for an array of COUNT strings (LENGTHS: a
       parameter holding their lengths, or nullptr for NUL-terminated ones);
       or none: only the pointer value is recorded (callbacks, user data).
@@ -24,6 +24,7 @@ from __future__ import annotations
 import dataclasses
 import re
 
+import data_file
 import registry
 
 DIRECTIONS = ("in", "out", "inout")
@@ -63,33 +64,29 @@ class Rule:
 
 
 def parse(path: str, model: registry.Model) -> dict[tuple[str, str], Rule]:
-    functions = model.by_name()
+    # A core outside the selection (glMultiDrawElements) carries the rules of its aliases.
+    functions = {**model.cores, **model.by_name()}
     rules = {}
-    with open(path, encoding="utf-8") as f:
-        for number, raw in enumerate(f, 1):
-            line = raw.split("#", 1)[0].strip()
-            if not line:
-                continue
-            where = f"{path}:{number}"
-            match = re.match(r"(\S+)\s+(\S+)\s+(\S+)\s+(.+)$", line)
-            if not match:
-                raise ValueError(f"{where}: expected 'FUNCTION PARAM DIRECTION SIZE [FLAGS]'")
-            name, param, direction, rest = match.groups()
-            flags = re.findall(r"\s(buffer|deferred)=(\S+)", " " + rest)
-            size = re.sub(r"\s(buffer|deferred)=\S+", "", " " + rest).strip()
-            fn = functions.get(name)
-            if fn is None:
-                raise ValueError(f"{where}: unknown function {name}")
-            if param not in [p.name for p in fn.params]:
-                raise ValueError(f"{where}: {name} has no parameter {param}")
-            if direction not in DIRECTIONS:
-                raise ValueError(f"{where}: direction must be one of {DIRECTIONS}")
-            if (name, param) in rules:
-                raise ValueError(f"{where}: second rule for {name} {param}")
-            rule = Rule(direction, size)
-            for key, value in flags:
-                setattr(rule, "buffer_target" if key == "buffer" else "deferred", value)
-            rules[(name, param)] = rule
+    for where, line in data_file.lines(path):
+        match = re.match(r"(\S+)\s+(\S+)\s+(\S+)\s+(.+)$", line)
+        if not match:
+            raise ValueError(f"{where}: expected 'FUNCTION PARAM DIRECTION SIZE [FLAGS]'")
+        name, param, direction, rest = match.groups()
+        flags = re.findall(r"\s(buffer|deferred)=(\S+)", " " + rest)
+        size = re.sub(r"\s(buffer|deferred)=\S+", "", " " + rest).strip()
+        fn = functions.get(name)
+        if fn is None:
+            raise ValueError(f"{where}: unknown function {name}")
+        if param not in [p.name for p in fn.params]:
+            raise ValueError(f"{where}: {name} has no parameter {param}")
+        if direction not in DIRECTIONS:
+            raise ValueError(f"{where}: direction must be one of {DIRECTIONS}")
+        if (name, param) in rules:
+            raise ValueError(f"{where}: second rule for {name} {param}")
+        rule = Rule(direction, size)
+        for key, value in flags:
+            setattr(rule, "buffer_target" if key == "buffer" else "deferred", value)
+        rules[(name, param)] = rule
     return rules
 
 
@@ -106,6 +103,32 @@ def registry_rule(param: registry.Param, length: str | None) -> Rule | None:
         return None
     direction = "in" if param.type.startswith("const") else "out"
     return Rule(direction, f"count_bytes({length}, sizeof({_pointee(param)}))", source="registry")
+
+
+def renamed(rule: Rule, names: dict[str, str]) -> Rule:
+    """`rule` with the parameters it names called by `names` (an alias's names for its core's parameters)."""
+    if not names:
+        return rule
+    pattern = re.compile(r"\b(" + "|".join(re.escape(n) for n in names) + r")\b")
+    return dataclasses.replace(rule, size=pattern.sub(lambda m: names[m.group(1)], rule.size))
+
+
+def inherited(model: registry.Model, annotated: dict[tuple[str, str], Rule],
+              cores: dict[str, str]) -> dict[tuple[str, str], Rule]:
+    """The annotated rules, with an alias's parameter that has none taking its
+    core's (`cores`: function -> core, traits.cores), parameters matched by position."""
+    known = {**model.cores, **model.by_name()}
+    rules = dict(annotated)
+    for fn in model.functions:
+        core = known.get(cores.get(fn.name, ""))
+        if core is None or len(core.params) != len(fn.params):
+            continue
+        names = {c.name: p.name for c, p in zip(core.params, fn.params) if c.name != p.name}
+        for c, p in zip(core.params, fn.params):
+            rule = annotated.get((core.name, c.name))
+            if rule is not None and (fn.name, p.name) not in annotated:
+                rules[(fn.name, p.name)] = renamed(rule, names)
+    return rules
 
 
 def resolve(model: registry.Model, annotated: dict[tuple[str, str], Rule],

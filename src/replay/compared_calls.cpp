@@ -9,6 +9,7 @@
 #include "common/pixel_store.h"
 #include "host/bound_objects.h"
 #include "strata/api/functions.h"
+#include "strata/api/traits.h"
 
 namespace strata::replay {
 namespace {
@@ -116,7 +117,7 @@ bool IsDriverLimit(uint64_t pname) {
 // driver rounds up, info log lengths, active resources a compiler may drop)
 // are the driver's.
 bool IsAppSetObjectParameter(int slot, uint64_t pname) {
-  switch (slot) {
+  switch (api::CoreOf(slot)) {
     case api::glGetShaderiv:
       return pname == GL_COMPILE_STATUS || pname == GL_SHADER_TYPE || pname == GL_DELETE_STATUS;
     case api::glGetProgramiv:
@@ -145,34 +146,14 @@ enum class ByParameter : uint8_t {
   kQueryObject,      // glGetQueryObject*: the result (output 2)
 };
 
+// By the function's query trait (api/function_traits.txt): an alias is its core's.
 ByParameter ByParameterOf(int slot) {
-  switch (slot) {
-    case api::glGetBooleanv:
-    case api::glGetIntegerv:
-    case api::glGetInteger64v:
-    case api::glGetFloatv:
-      return ByParameter::kState;
-    case api::glGetIntegeri_v:
-    case api::glGetInteger64i_v:
-    case api::glGetBooleani_v:
-      return ByParameter::kIndexedBinding;
-    case api::glGetShaderiv:
-    case api::glGetProgramiv:
-    case api::glGetBufferParameteriv:
-    case api::glGetBufferParameteri64v:
-    case api::glGetTexParameteriv:
-    case api::glGetTexParameterfv:
-    case api::glGetRenderbufferParameteriv:
-    case api::glGetVertexAttribiv:
-      return ByParameter::kObjectParameter;
-    case api::glGetQueryObjectuiv:
-    case api::glGetQueryObjectuivEXT:
-    case api::glGetQueryObjectivEXT:
-    case api::glGetQueryObjecti64vEXT:
-    case api::glGetQueryObjectui64vEXT:
-      return ByParameter::kQueryObject;
-    default:
-      return ByParameter::kNone;
+  switch (api::kTraits[slot].query) {
+    case api::QueryKind::kState: return ByParameter::kState;
+    case api::QueryKind::kIndexedState: return ByParameter::kIndexedBinding;
+    case api::QueryKind::kObjectParameter: return ByParameter::kObjectParameter;
+    case api::QueryKind::kQueryResult: return ByParameter::kQueryObject;
+    default: return ByParameter::kNone;
   }
 }
 
@@ -186,35 +167,35 @@ std::vector<SlotComparison> BuildTable() {
   std::vector<SlotComparison> table(api::kFunctionCount);
   for (int slot = 0; slot < api::kFunctionCount; ++slot) {
     const api::FunctionInfo& info = api::kFunctions[slot];
-    const char* name = info.name;
     Agreement& agreement = table[slot].fixed.agreement;
     if (info.is_egl) {
       // Success agrees: a display, config, context or surface made, made
       // current or destroyed on both sides. Not the strings or config lists.
       if (info.return_kind == ArgKind::kBoolean || info.return_kind == ArgKind::kHandle) agreement = Agreement::kSuccess;
-    } else if (std::strncmp(name, "glIs", 4) == 0) {
+    } else if (api::kTraits[slot].query == api::QueryKind::kIsObject) {
       agreement = Agreement::kSameResult;
     }
     table[slot].by_parameter = ByParameterOf(slot);
   }
-  auto set = [&](api::Slot slot, Agreement agreement) { table[slot].fixed.agreement = agreement; };
+  // A function and every other name of it (api/function_traits.txt).
+  auto set = [&](api::Slot core, Agreement agreement) {
+    for (int slot = 0; slot < api::kFunctionCount; ++slot) {
+      if (api::CoreOf(slot) == core) table[slot].fixed.agreement = agreement;
+    }
+  };
   set(api::eglGetProcAddress, Agreement::kNone);  // entry points are the host's own
   set(api::eglGetError, Agreement::kSameResult);
   set(api::eglClientWaitSync, Agreement::kWaitOutcome);
-  set(api::eglClientWaitSyncKHR, Agreement::kWaitOutcome);
   set(api::glGetError, Agreement::kGlError);
   set(api::glCheckFramebufferStatus, Agreement::kSameResult);
-  set(api::glCheckFramebufferStatusOES, Agreement::kSameResult);
   set(api::glClientWaitSync, Agreement::kWaitOutcome);
-  set(api::glClientWaitSyncAPPLE, Agreement::kWaitOutcome);
   // Strings, extension lists, precisions and sample counts: the driver's own.
   for (api::Slot driver_answer : {api::glGetString, api::glGetStringi, api::glGetShaderPrecisionFormat,
                                   api::glGetInternalformativ}) {
     set(driver_answer, Agreement::kDriverAnswer);
   }
-  for (api::Slot made : {api::glCreateProgram, api::glCreateShader, api::glCreateShaderProgramv,
-                         api::glCreateShaderProgramvEXT, api::glFenceSync, api::glFenceSyncAPPLE, api::glMapBufferRange,
-                         api::glMapBufferRangeEXT, api::glMapBufferOES, api::glUnmapBuffer, api::glUnmapBufferOES}) {
+  for (api::Slot made : {api::glCreateProgram, api::glCreateShader, api::glCreateShaderProgramv, api::glFenceSync,
+                         api::glMapBufferRange, api::glMapBufferOES, api::glUnmapBuffer}) {
     set(made, Agreement::kSuccess);
   }
   return table;
