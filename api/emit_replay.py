@@ -11,7 +11,6 @@ table generically and hand-writes only what these facts cannot say.
 from __future__ import annotations
 
 import annotations as ann
-import emit_traits
 import registry
 import traits as tr
 
@@ -54,6 +53,15 @@ CALLBACK_TYPES = {"GLDEBUGPROC", "GLDEBUGPROCKHR", "EGLDEBUGPROCKHR", "EGLSetBlo
 # Calls whose result is a pointer into the traced process or that change
 # nothing a replay needs; the executor does not run them.
 NOT_REPLAYED = {"eglGetProcAddress"}
+
+# Object namespaces, as api/function_traits.txt and api/parameters.txt name them -> ObjectClass.
+NAMESPACE_CLASSES = {None: "kNone", "buffer": "kBuffer", "texture": "kTexture", "framebuffer": "kFramebuffer",
+                  "renderbuffer": "kRenderbuffer", "program": "kProgram", "shader": "kShader",
+                  "program-pipeline": "kProgramPipeline", "query": "kQuery", "sampler": "kSampler",
+                  "transform-feedback": "kTransformFeedback", "vertex-array": "kVertexArray", "sync": "kGlSync",
+                  "egl-config": "kEglConfig", "egl-context": "kEglContext", "egl-surface": "kEglSurface",
+                  "egl-image": "kEglImage", "egl-sync": "kEglSync"}
+
 
 OBJECT_CLASSES = ["kNone"] + sorted(set(GL_CLASSES.values()) | set(HANDLE_CLASSES.values())) + ["kUniformLocation"]
 
@@ -101,22 +109,12 @@ def param_role(p: registry.Param, cls: str, rule: ann.Rule | None, t: tr.Traits)
     if cls == "kNone" or cls == "kUniformLocation":
         return "kUse"
     if p.kind == "kPointer" and rule is not None and rule.direction == "out" and \
-            emit_traits.OBJECT_CLASSES[t.creates] == cls:
+            NAMESPACE_CLASSES[t.creates] == cls:
         return "kCreate"
-    if emit_traits.OBJECT_CLASSES[t.deletes] == cls:
+    if NAMESPACE_CLASSES[t.deletes] == cls:
         return "kDelete"  # eglDestroySurface(dpy, surface): the surface goes away, not the display
     return "kUse"
 
-
-# A buffer target -> the binding that says whether a buffer is bound to it.
-BUFFER_BINDINGS = {
-    "GL_ARRAY_BUFFER": "GL_ARRAY_BUFFER_BINDING",
-    "GL_ELEMENT_ARRAY_BUFFER": "GL_ELEMENT_ARRAY_BUFFER_BINDING",  # of the bound vertex array
-    "GL_PIXEL_PACK_BUFFER": "GL_PIXEL_PACK_BUFFER_BINDING",
-    "GL_PIXEL_UNPACK_BUFFER": "GL_PIXEL_UNPACK_BUFFER_BINDING",
-    "GL_DRAW_INDIRECT_BUFFER": "GL_DRAW_INDIRECT_BUFFER_BINDING",
-    "GL_DISPATCH_INDIRECT_BUFFER": "GL_DISPATCH_INDIRECT_BUFFER_BINDING",
-}
 
 # Helpers that read the data they size: its bytes must end where a scan stops.
 _READING_HELPERS = ("c_string_bytes", "counted_string_bytes", "egl_attrib_list_bytes", "egl_attrib64_list_bytes")
@@ -182,7 +180,8 @@ const char* ObjectClassName(ObjectClass object);
 """
 
 
-def emit_replay_cpp(model: registry.Model, rules: dict, traits: dict) -> str:
+def emit_replay_cpp(model: registry.Model, rules: dict, traits: dict, buffer_bindings: dict[str, str]) -> str:
+    """`buffer_bindings`: a buffer target -> the pname of its binding (parameters.buffer_bindings)."""
     out = [HEADER, '#include "strata/api/replay.h"\n\n#include <GLES3/gl32.h>\n\nnamespace strata::api {\nnamespace {\n']
     entries = []
     for fn in model.functions:
@@ -201,10 +200,10 @@ def emit_replay_cpp(model: registry.Model, rules: dict, traits: dict) -> str:
                 lengths = names.index(lengths_name) if lengths_name in names else -1
             binding = "0"
             if rule is not None and rule.buffer_target:
-                if rule.buffer_target not in BUFFER_BINDINGS:
+                if rule.buffer_target not in buffer_bindings:
                     raise ValueError(f"{fn.name} {p.name}: no binding known for buffer={rule.buffer_target}; "
-                                     "add it to BUFFER_BINDINGS in api/emit_replay.py")
-                binding = BUFFER_BINDINGS[rule.buffer_target]
+                                     "give its binding target= in api/parameters.txt")
+                binding = buffer_bindings[rule.buffer_target]
             reads = "true" if rule is not None and any(h + "(" in rule.size for h in _READING_HELPERS) else "false"
             addresses = "true" if _reply_addresses(p, rule) else "false"
             params.append(f"{{ObjectClass::{cls}, NameRole::{role}, {offset}, {binding}, {client}, {lengths}, "

@@ -6,6 +6,8 @@ executor, replay's comparisons, export, inspection, the viewer, stats).
 
 from __future__ import annotations
 
+import emit_parameters
+import emit_replay
 import registry
 import traits as tr
 
@@ -26,15 +28,6 @@ MAPPINGS = {None: "kNone", "map": "kMap", "unmap": "kUnmap", "flush": "kFlush"}
 CLIENT_ARRAY_OPS = {None: "kNone", "pointer": "kPointer", "enable": "kEnable", "disable": "kDisable",
                     "divisor": "kDivisor", "gles1-pointer": "kGles1Pointer", "enable-state": "kEnableState",
                     "disable-state": "kDisableState", "client-texture": "kClientTexture"}
-# Object namespaces -> ObjectClass (strata/api/replay.h).
-OBJECT_CLASSES = {None: "kNone", "buffer": "kBuffer", "texture": "kTexture", "framebuffer": "kFramebuffer",
-                  "renderbuffer": "kRenderbuffer", "program": "kProgram", "shader": "kShader",
-                  "program-pipeline": "kProgramPipeline", "query": "kQuery", "sampler": "kSampler",
-                  "transform-feedback": "kTransformFeedback", "vertex-array": "kVertexArray", "sync": "kGlSync",
-                  "egl-config": "kEglConfig", "egl-context": "kEglContext", "egl-surface": "kEglSurface",
-                  "egl-image": "kEglImage", "egl-sync": "kEglSync"}
-
-
 def emit_traits_h() -> str:
     flags = "\n".join(f"  {c} = 1u << {i}," for i, c in enumerate(FLAGS.values()))
     draw_flags = "\n".join(f"  {c} = 1u << {i}," for i, c in enumerate(DRAW_FLAGS.values()))
@@ -43,6 +36,7 @@ def emit_traits_h() -> str:
 #include <cstdint>
 
 #include "strata/api/functions.h"
+#include "strata/api/parameters.h"
 #include "strata/api/replay.h"
 
 namespace strata::api {{
@@ -73,6 +67,7 @@ struct FunctionTraits {{
   DrawKind draw;
   uint8_t draw_flags;  // DrawFlag
   QueryKind query;
+  uint32_t reveals;  // the Getter (strata/api/parameters.h) whose pnames a query answers, or 0
   ObjectClass creates, deletes, binds, storage;  // the namespace whose objects it makes, ..., allocates
   Upload upload;
   Mapping mapping;
@@ -115,9 +110,10 @@ def emit_traits_cpp(model: registry.Model, traits: dict[str, tr.Traits]) -> str:
         parts = ", ".join(str(params.index(t.draw_params[part])) if part in t.draw_params else "-1"
                           for part in tr.DRAW_PARTS)
         rows.append(f"  {{{core}, {flags}, DrawKind::{DRAW_KINDS[t.draw]}, {draw_flags}, "
-                    f"QueryKind::{QUERIES[t.query]}, ObjectClass::{OBJECT_CLASSES[t.creates]}, "
-                    f"ObjectClass::{OBJECT_CLASSES[t.deletes]}, ObjectClass::{OBJECT_CLASSES[t.binds]}, "
-                    f"ObjectClass::{OBJECT_CLASSES[t.storage]}, Upload::{UPLOADS[t.upload]}, "
+                    f"QueryKind::{QUERIES[t.query]}, {emit_parameters.GETTER_BITS[t.reveals] if t.reveals else 0}, "
+                    f"ObjectClass::{emit_replay.NAMESPACE_CLASSES[t.creates]}, "
+                    f"ObjectClass::{emit_replay.NAMESPACE_CLASSES[t.deletes]}, ObjectClass::{emit_replay.NAMESPACE_CLASSES[t.binds]}, "
+                    f"ObjectClass::{emit_replay.NAMESPACE_CLASSES[t.storage]}, Upload::{UPLOADS[t.upload]}, "
                     f"Mapping::{MAPPINGS[t.mapping]}, ClientArrayOp::{CLIENT_ARRAY_OPS[t.client_array]}, "
                     f"{t.client_array_size or 0}, {{{parts}}}}},  // {f.name}")
     table = "\n".join(rows)

@@ -21,7 +21,7 @@ TRAITS:
     swap                    ends a frame
     opens-display           where a process first reaches EGL
     sets-state              only sets state
-    query=KIND              state | indexed-state | object-parameter | query-result | is-object | error
+    query=KIND              state | indexed-state | object-parameter:GETTER | query-result | is-object | error
     creates= deletes= binds= storage=NAMESPACE   (NAMESPACES below)
     upload=client | image | compressed-image   data from app memory; images: or a pixel-unpack buffer
     mapping=map | unmap | flush
@@ -77,6 +77,7 @@ class Traits:
     draw_params: dict[str, str] = dataclasses.field(default_factory=dict)  # DRAW_PARTS key -> parameter name
     flags: set[str] = dataclasses.field(default_factory=set)  # FLAG_TRAITS
     query: str | None = None
+    reveals: str | None = None  # the getter (api/parameters.txt) whose pnames a query answers
     creates: str | None = None  # NAMESPACES key
     deletes: str | None = None
     binds: str | None = None
@@ -120,8 +121,11 @@ def _parse_line(name: str, words: list[str], where: str) -> _Line:
             if kind not in DRAW_KINDS or any(flag not in DRAW_FLAGS for flag in flags):
                 raise ValueError(f"{where}: draw={value}: kinds are {DRAW_KINDS}, flags {DRAW_FLAGS}")
             t.draw, t.draw_flags = kind, tuple(flags)
-        elif key == "query" and value in QUERY_KINDS:
-            t.query = value
+        elif key == "query" and value.partition(":")[0] in QUERY_KINDS:
+            t.query, _, getter = value.partition(":")
+            t.reveals = getter or {"state": "get", "indexed-state": "get-indexed"}.get(t.query)
+            if (t.query == "object-parameter") != bool(getter):
+                raise ValueError(f"{where}: query=object-parameter:GETTER names the getter, and only it")
         elif key in ("creates", "deletes", "binds", "storage") and value in NAMESPACES:
             setattr(t, key, value)
         elif key == "upload" and value in UPLOADS:

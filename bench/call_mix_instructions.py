@@ -84,7 +84,10 @@ def profile(argv, tmp, name, events):
                              f"--callgrind-out-file={out}.%p"] + cache + argv,
                             capture_output=True, text=True, env=env)
     if result.returncode != 0:
-        sys.exit(f"call_mix_instructions.py: error: {' '.join(argv)} failed:\n{result.stderr[-2000:]}")
+        serve_log = os.path.join(tmp, "serve.log")
+        log = open(serve_log).read()[-2000:] if os.path.exists(serve_log) else ""
+        sys.exit(f"call_mix_instructions.py: error: {' '.join(argv)} failed:\n{result.stderr[-2000:]}"
+                 + (f"\nthe renderer's log:\n{log}" if log else ""))
     threads = {}
     count = r"([\d,]+|\.)(?: \([^)]*\))?\s+"
     row = re.compile(r"\s*" + count * len(events) + r"(\S.*)")

@@ -11,10 +11,10 @@
 #include <algorithm>
 #include <cstring>
 
-#include "common/gl_bindings.h"
 #include "host/executor.h"
 #include "host/sizers.h"
 #include "strata/api/codec.h"
+#include "strata/api/parameters.h"
 #include "strata/api/replay.h"
 #include "strata/api/traits.h"
 
@@ -60,7 +60,7 @@ bool Executor::HostBufferBound(const Thread& thread, uint32_t binding) {
   const Context* context = thread.current;
   if (context == nullptr || binding == 0) return false;
   // Pixel and indirect buffers do not exist before GLES 3: asking would raise an error.
-  if (BufferBindingNeedsGles3(binding) && context->version < 3) return false;
+  if (api::BufferBindingNeedsGles3(binding) && context->version < 3) return false;
   GLint bound = 0;
   driver_.Get<PFNGLGETINTEGERVPROC>(api::glGetIntegerv)(binding, &bound);
   return bound != 0;

@@ -9,11 +9,11 @@
 #include <cstring>
 #include <string_view>
 
-#include "common/gl_bindings.h"
 #include "common/vertex_formats.h"
 #include "host/executor.h"
 #include "stream/capture_sizes.h"
 #include "stream/client_arrays.h"
+#include "strata/api/parameters.h"
 #include "strata/api/replay.h"
 #include "strata/api/traits.h"
 
@@ -304,8 +304,8 @@ void Executor::WriteMemory(uint32_t thread_id, uint64_t address, std::span<const
 
 uint64_t Executor::BoundBuffer(const Thread& thread, uint32_t target) {
   Context* context = Current(thread);
-  const GLenum binding = BufferBindingOf(target);
-  if (context == nullptr || binding == 0 || (context->version < 3 && BufferBindingNeedsGles3(binding))) return 0;
+  const GLenum binding = api::BufferBindingOf(target);
+  if (context == nullptr || binding == 0 || (context->version < 3 && api::BufferBindingNeedsGles3(binding))) return 0;
   GLint host = 0;
   driver_.Get<PFNGLGETINTEGERVPROC>(api::glGetIntegerv)(binding, &host);
   return host <= 0 ? 0 : context->NamesOf(api::ObjectClass::kBuffer).ToStream(static_cast<uint64_t>(host));

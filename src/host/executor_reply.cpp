@@ -8,10 +8,10 @@
 
 #include <cstring>
 
-#include "host/bound_objects.h"
 #include "host/executor.h"
 #include "host/sizers.h"
 #include "strata/api/codec.h"
+#include "strata/api/parameters.h"
 #include "strata/api/replay.h"
 #include "strata/api/traits.h"
 
@@ -147,7 +147,7 @@ void Executor::NamesBackToStream(const stream::DecodedCall& call, Thread& thread
     case api::glGetInteger64v:
     case api::glGetInteger64i_v:
       param = core == api::glGetIntegerv || core == api::glGetInteger64v ? 1 : 2;
-      object = ObjectBoundAt(call.args[0].u);
+      object = api::ObjectNamedBy(static_cast<uint32_t>(call.args[0].u));
       if (core == api::glGetInteger64v || core == api::glGetInteger64i_v) width = sizeof(GLint64);
       break;
     case api::glGetVertexAttribiv:
@@ -156,7 +156,7 @@ void Executor::NamesBackToStream(const stream::DecodedCall& call, Thread& thread
     case api::glGetQueryiv:
     case api::glGetProgramPipelineiv:
       param = 2;
-      object = ObjectBoundAt(call.args[1].u);
+      object = api::ObjectNamedBy(static_cast<uint32_t>(call.args[1].u));
       break;
     case api::glGetAttachedShaders:
       param = 3;

@@ -10,11 +10,11 @@
 #include <algorithm>
 #include <string>
 
-#include "common/gl_bindings.h"
 #include "common/sized_formats.h"
 #include "host/executor.h"
-#include "stream/capture_sizes.h"
+#include "strata/api/parameters.h"
 #include "strata/api/traits.h"
+#include "stream/capture_sizes.h"
 
 namespace strata::host {
 
@@ -102,8 +102,8 @@ bool Executor::WithinStorageBudget(const stream::DecodedCall& call, Thread& thre
     case api::glBufferData:
     case api::glBufferStorageEXT:  // (target, size, data, usage or flags)
       kind = Kind::kBuffer;
-      binding = BufferBindingOf(target(0));
-      if (BufferBindingNeedsGles3(binding) && context->version < 3) binding = 0;
+      binding = api::BufferBindingOf(target(0));
+      if (api::BufferBindingNeedsGles3(binding) && context->version < 3) binding = 0;
       bytes = Positive(args[1]);
       break;
     case api::glTexImage2D:
@@ -140,7 +140,7 @@ bool Executor::WithinStorageBudget(const stream::DecodedCall& call, Thread& thre
     default:
       return true;
   }
-  if (kind == Kind::kTexture) binding = TextureBindingOf(target(0));
+  if (kind == Kind::kTexture) binding = api::TextureBindingOf(target(0));
   // Before GLES 3 a context has 2D and cube map textures only (their bindings are the ones it may ask).
   if (kind == Kind::kTexture && context->version < 3 && binding != GL_TEXTURE_BINDING_2D &&
       binding != GL_TEXTURE_BINDING_CUBE_MAP) {

@@ -6,9 +6,9 @@
 #include <algorithm>
 #include <cstring>
 
-#include "common/gl_bindings.h"
 #include "snapshot/context_snapshot.h"
 #include "snapshot/shader_sources.h"
+#include "strata/api/parameters.h"
 #include "strata/api/traits.h"
 
 namespace strata::trim {
@@ -124,7 +124,7 @@ void StreamFacts::TextureUpload(host::Executor& executor, const stream::DecodedC
   if (call.args.empty()) return;
   const host::HostDriver& gl = executor.driver();
   auto get = gl.Get<PFNGLGETINTEGERVPROC>(api::glGetIntegerv);
-  const GLenum binding = TextureBindingOf(static_cast<GLenum>(call.args[0].u));
+  const GLenum binding = api::TextureBindingOf(static_cast<GLenum>(call.args[0].u));
   if (binding == 0) return;
   GLint host = 0;
   get(binding, &host);
