@@ -10,7 +10,10 @@ table generically and hand-writes only what these facts cannot say.
 
 from __future__ import annotations
 
+import string
+
 import annotations as ann
+import plan as fp
 import registry
 import traits as tr
 
@@ -116,10 +119,6 @@ def param_role(p: registry.Param, cls: str, rule: ann.Rule | None, t: tr.Traits)
     return "kUse"
 
 
-# Helpers that read the data they size: its bytes must end where a scan stops.
-_READING_HELPERS = ("c_string_bytes", "counted_string_bytes", "egl_attrib_list_bytes", "egl_attrib64_list_bytes")
-
-
 def _reply_addresses(p: registry.Param, rule: ann.Rule | None) -> bool:
     """An output of pointers or handles (glGetPointerv, eglQueryDevicesEXT, ...)."""
     if rule is None or rule.direction == "in" or p.kind != "kPointer":
@@ -180,43 +179,56 @@ const char* ObjectClassName(ObjectClass object);
 """
 
 
-def emit_replay_cpp(model: registry.Model, rules: dict, traits: dict, buffer_bindings: dict[str, str]) -> str:
+REPLAY_CPP = string.Template("""${header}#include "strata/api/replay.h"
+
+#include <GLES3/gl32.h>
+
+namespace strata::api {
+namespace {
+${params}}  // namespace
+
+const ReplayFunction kReplay[kFunctionCount] = {
+${rows}};
+
+const char* ObjectClassName(ObjectClass object) {
+  switch (object) {
+${names}    default: return "?";
+  }
+}
+
+}  // namespace strata::api
+""")
+
+
+def _replay_param(p: fp.FunctionPlan, q: fp.ParamPlan, buffer_bindings: dict[str, str]) -> str:
+    rule = q.rule
+    cls = param_class(p.f, q.param)
+    role = param_role(q.param, cls, rule, p.traits)
+    lengths = -1
+    if rule is not None and rule.is_strings:
+        names = [other.name for other in p.params]
+        lengths = names.index(rule.strings[1]) if rule.strings[1] in names else -1
+    binding = "0"
+    if rule is not None and rule.buffer_target:
+        if rule.buffer_target not in buffer_bindings:
+            raise ValueError(f"{p.name} {q.name}: no binding known for buffer={rule.buffer_target}; "
+                             "give its binding target= in api/parameters.txt")
+        binding = buffer_bindings[rule.buffer_target]
+    flag = lambda value: "true" if value else "false"  # noqa: E731
+    return (f"{{ObjectClass::{cls}, NameRole::{role}, {flag(rule is not None and rule.buffer_target)}, {binding}, "
+            f"{flag(rule is not None and rule.deferred)}, {lengths}, {flag(rule is not None and rule.reads_data)}, "
+            f"{flag(_reply_addresses(q.param, rule))}}}")
+
+
+def emit_replay_cpp(plans: list[fp.FunctionPlan], buffer_bindings: dict[str, str]) -> str:
     """`buffer_bindings`: a buffer target -> the pname of its binding (parameters.buffer_bindings)."""
-    out = [HEADER, '#include "strata/api/replay.h"\n\n#include <GLES3/gl32.h>\n\nnamespace strata::api {\nnamespace {\n']
-    entries = []
-    for fn in model.functions:
-        runnable = fn.name not in NOT_REPLAYED and not any(_base_type(p.type) in CALLBACK_TYPES for p in fn.params)
-        params = []
-        for i, p in enumerate(fn.params):
-            rule = rules.get((fn.name, p.name))
-            cls = param_class(fn, p)
-            role = param_role(p, cls, rule, traits[fn.name])
-            offset = "true" if rule is not None and rule.buffer_target else "false"
-            client = "true" if rule is not None and rule.deferred else "false"
-            lengths = -1
-            if rule is not None and rule.is_strings:
-                lengths_name = rule.size[len("strings("):-1].split(",")[1].strip()
-                names = [q.name for q in fn.params]
-                lengths = names.index(lengths_name) if lengths_name in names else -1
-            binding = "0"
-            if rule is not None and rule.buffer_target:
-                if rule.buffer_target not in buffer_bindings:
-                    raise ValueError(f"{fn.name} {p.name}: no binding known for buffer={rule.buffer_target}; "
-                                     "give its binding target= in api/parameters.txt")
-                binding = buffer_bindings[rule.buffer_target]
-            reads = "true" if rule is not None and any(h + "(" in rule.size for h in _READING_HELPERS) else "false"
-            addresses = "true" if _reply_addresses(p, rule) else "false"
-            params.append(f"{{ObjectClass::{cls}, NameRole::{role}, {offset}, {binding}, {client}, {lengths}, "
-                          f"{reads}, {addresses}}}")
-        table = "nullptr"
-        if params:
-            table = f"kParams_{fn.name}"
-            out.append(f"const ReplayParam {table}[] = {{{', '.join(params)}}};\n")
-        entries.append(f"  {{{'true' if runnable else 'false'}, ObjectClass::{return_class(fn)}, {table}}},  // {fn.name}\n")
-    out.append("}  // namespace\n\nconst ReplayFunction kReplay[kFunctionCount] = {\n")
-    out.extend(entries)
-    out.append("};\n\nconst char* ObjectClassName(ObjectClass object) {\n  switch (object) {\n")
-    for cls in OBJECT_CLASSES:
-        out.append(f'    case ObjectClass::{cls}: return "{cls[1:]}";\n')
-    out.append('    default: return "?";\n  }\n}\n\n}  // namespace strata::api\n')
-    return "".join(out)
+    params, rows = [], []
+    for p in plans:
+        runnable = p.name not in NOT_REPLAYED and not any(_base_type(q.param.type) in CALLBACK_TYPES for q in p.params)
+        table = f"kParams_{p.name}" if p.params else "nullptr"
+        if p.params:
+            params.append(f"const ReplayParam {table}[] = "
+                          f"{{{', '.join(_replay_param(p, q, buffer_bindings) for q in p.params)}}};\n")
+        rows.append(f"  {{{'true' if runnable else 'false'}, ObjectClass::{return_class(p.f)}, {table}}},  // {p.name}\n")
+    names = "".join(f'    case ObjectClass::{cls}: return "{cls[1:]}";\n' for cls in OBJECT_CLASSES)
+    return REPLAY_CPP.substitute(header=HEADER, params="".join(params), rows="".join(rows), names=names)

@@ -4,14 +4,18 @@ and the trace layer's wrapper per function (encoding).
 Both follow the same layout, documented in docs/trace-format.md: scalars by
 ArgKind, then for each pointer with an "in" rule its bytes; after the call,
 start time and duration; then the reply (return value, "out" bytes).
+
+Each function's code is one of the whole-function templates below, filled
+from its plan (plan.py: its rules and traits) and the tracer's part of it
+(TracePlan: the hooks it runs).
 """
 
 from __future__ import annotations
 
-import re
+import string
 
-import annotations as ann
 import emit_traits
+import plan as fp
 import registry
 import traits as tr
 
@@ -61,8 +65,6 @@ HOOKS_AFTER = {
     "eglDestroySurface",
 }
 
-CAPTURE_OF_DIRECTION = {"in": "kIn", "out": "kOut", "inout": "kInOut"}
-
 # Calls that only set state (their sets-state trait): the driver records a
 # value and does its work at the next draw, so the call takes about as long
 # as reading the clock twice would add to it. Their records carry
@@ -71,33 +73,31 @@ CAPTURE_OF_DIRECTION = {"in": "kIn", "out": "kOut", "inout": "kInOut"}
 # STRATA_TRACE_TIMING=all.
 
 
-class Plan:
-    """What the tracer's code for one function does, worked out once from its
-    traits and the hook sets: the hand-written hooks it calls (by its core's
-    name for an alias), and what its traits make it call."""
+class TracePlan:
+    """The tracer's part of a function's plan: the hand-written hooks it
+    calls (by its core's name for an alias), and what its traits make it
+    call around the record."""
 
-    def __init__(self, f: registry.Function, t: tr.Traits, model: registry.Model, model_names: set[str]):
-        self.f = f
-        self.t = t
-        core = t.core if t.core in model_names else None
-        self.hook = core or f.name  # the name its hand-written hooks go by
+    def __init__(self, p: fp.FunctionPlan, model: registry.Model):
+        f, t = p.f, p.traits
+        self.p = p
         self.switch_point = "true" if t.has("swap") else ("false" if f.name == SWITCH_POINT_MAKE_CURRENT else None)
         self.decision_point = t.has("opens-display")
-        self.shadowed = self.hook if self.hook in SHADOWED else None
-        self.shadowed_result = self.hook in SHADOWED_RESULTS
-        self.before = [f"Before_{self.hook}({f.arg_list()});"] if self.hook in HOOKS_BEFORE else []
+        self.shadowed = p.hook if p.hook in SHADOWED else None
+        self.shadowed_result = p.hook in SHADOWED_RESULTS
+        self.result_filter = RESULT_FILTERS.get(f.name)
+        self.before = [f"Before_{p.hook}({p.args});"] if p.hook in HOOKS_BEFORE else []
         self.before += _before_calls(f, t)
         self.after = _after_calls(f, t, model)
-        if self.hook in HOOKS_AFTER:
-            returns = f.return_type != "void"
-            hook_args = ", ".join((["strata_result"] if returns else []) + ([f.arg_list()] if f.params else []))
-            self.after.append(f"After_{self.hook}({hook_args});")
+        if p.hook in HOOKS_AFTER:
+            hook_args = ", ".join((["strata_result"] if p.returns else []) + ([p.args] if f.params else []))
+            self.after.append(f"After_{p.hook}({hook_args});")
         # A note (no GL call) the state-call path keeps: which framebuffer the app drew into.
-        self.state_note = f"NoteFramebufferBound({f.arg_list()});" if t.binds == "framebuffer" else None
+        self.state_note = f"NoteFramebufferBound({p.args});" if t.binds == "framebuffer" else None
 
     @property
     def untimed(self) -> bool:
-        return self.t.has("sets-state")
+        return self.p.traits.has("sets-state")
 
     @property
     def state_call(self) -> bool:
@@ -105,7 +105,7 @@ class Plan:
         (src/layers/trace/raw_entry.h): no hook runs around it (a state note
         may) and every parameter fits in 32 bits."""
         return (self.untimed and not self.before and not self.after and self.switch_point is None
-                and all(registry.fits_in_32_bits(p.type) for p in self.f.params))
+                and all(registry.fits_in_32_bits(p.type) for p in self.p.f.params))
 
 
 def _draw_instances(t: tr.Traits) -> str:
@@ -185,29 +185,11 @@ def _after_calls(f: registry.Function, t: tr.Traits, model: registry.Model) -> l
     return lines
 
 
-def plans(model: registry.Model, traits: dict[str, tr.Traits]) -> list[Plan]:
-    names = {f.name for f in model.functions}
-    return [Plan(f, traits[f.name], model, names) for f in model.functions]
+def trace_plans(plans: list[fp.FunctionPlan], model: registry.Model) -> list[TracePlan]:
+    return [TracePlan(p, model) for p in plans]
 
 
-def _state_param(p: registry.Param) -> str:
-    if p.kind == "kFloat":
-        return f"strata_w.Param(static_cast<float>({p.name}));"
-    if p.kind == "kInt":
-        return f"strata_w.Param(static_cast<int32_t>({p.name}));"
-    return f"strata_w.Param(static_cast<uint32_t>({p.name}));"
-
-
-def capture_kind(rule: ann.Rule | None) -> str:
-    if rule is None or not rule.captures:
-        return "kNone"
-    if rule.is_strings:
-        return "kStringsIn"
-    return CAPTURE_OF_DIRECTION[rule.direction]
-
-
-def emit_codec_h() -> str:
-    return f"""{HEADER}#pragma once
+CODEC_H = f"""{HEADER}#pragma once
 #include <cstdint>
 
 #include "strata/api/functions.h"
@@ -232,30 +214,31 @@ extern const FunctionCodec kCodec[kFunctionCount];
 }}  // namespace strata::api
 """
 
+CODEC_CPP = string.Template("""${header}#include "strata/api/codec.h"
 
-def emit_codec_cpp(model: registry.Model, rules: dict, uncovered: set) -> str:
-    arrays, rows = [], []
-    for f in model.functions:
-        if f.params:
-            caps = ", ".join(f"Capture::{capture_kind(rules.get((f.name, p.name)))}" for p in f.params)
-            arrays.append(f"const Capture kCaptures_{f.name}[] = {{{caps}}};")
-        rows.append(f"  {{{'false' if f.name in uncovered else 'true'}, "
-                    f"{f'kCaptures_{f.name}' if f.params else 'nullptr'}}},")
-    body = "\n".join(arrays)
-    table = "\n".join(rows)
-    return f"""{HEADER}#include "strata/api/codec.h"
+namespace strata::api {
+namespace {
+${arrays}
+}  // namespace
 
-namespace strata::api {{
-namespace {{
-{body}
-}}  // namespace
+const FunctionCodec kCodec[kFunctionCount] = {
+${rows}
+};
 
-const FunctionCodec kCodec[kFunctionCount] = {{
-{table}
-}};
+}  // namespace strata::api
+""")
 
-}}  // namespace strata::api
-"""
+
+def emit_codec_h() -> str:
+    return CODEC_H
+
+
+def emit_codec_cpp(plans: list[fp.FunctionPlan]) -> str:
+    arrays = [f"const Capture kCaptures_{p.name}[] = {{{', '.join(f'Capture::{q.capture}' for q in p.params)}}};"
+              for p in plans if p.params]
+    rows = [f"  {{{'true' if p.covered else 'false'}, {f'kCaptures_{p.name}' if p.params else 'nullptr'}}},"
+            for p in plans]
+    return CODEC_CPP.substitute(header=HEADER, arrays="\n".join(arrays), rows="\n".join(rows))
 
 
 def encode_scalar(p: registry.Param) -> str:
@@ -272,142 +255,174 @@ def encode_scalar(p: registry.Param) -> str:
     return f"strata_w.Pointer(reinterpret_cast<uintptr_t>({p.name}));"
 
 
-def _blob(p: registry.Param, rule: ann.Rule, method: str) -> str:
-    size = f"[&]() -> size_t {{ return static_cast<size_t>({ann.size_expression(rule.size)}); }}"
-    if rule.buffer_target:
-        return f"strata_w.{method}UnlessBuffer({rule.buffer_target}, {p.name}, {size});"
-    return f"strata_w.{method}({p.name}, {size});"
+def _state_param(p: registry.Param) -> str:
+    if p.kind == "kFloat":
+        return f"strata_w.Param(static_cast<float>({p.name}));"
+    if p.kind == "kInt":
+        return f"strata_w.Param(static_cast<int32_t>({p.name}));"
+    return f"strata_w.Param(static_cast<uint32_t>({p.name}));"
 
 
-def _strings(p: registry.Param, rule: ann.Rule) -> str:
-    count, lengths = [a.strip() for a in rule.size[len("strings("):-1].split(",")]
-    return f"strata_w.Strings({p.name}, {count}, {lengths});"
+def _blob(q: fp.ParamPlan, method: str) -> str:
+    size = f"[&]() -> size_t {{ return static_cast<size_t>({q.rule.size_cpp}); }}"
+    if q.rule.buffer_target:
+        return f"strata_w.{method}UnlessBuffer({q.rule.buffer_target}, {q.name}, {size});"
+    return f"strata_w.{method}({q.name}, {size});"
 
 
-def _filtered(f: registry.Function, call: str) -> str:
+def _in_bytes(q: fp.ParamPlan) -> str:
+    """What a call record carries behind a pointer before the call."""
+    if q.rule is None or not q.rule.carries_in:
+        return "strata_w.NoBlob();"
+    if q.rule.is_strings:
+        count, lengths = q.rule.strings
+        return f"strata_w.Strings({q.name}, {count}, {lengths});"
+    return _blob(q, "InBlob")
+
+
+def _result(kind: str) -> str:
+    """The return value into the reply."""
+    if kind == "kString":
+        return "strata_w.StringBlob(reinterpret_cast<const char*>(strata_result));"
+    if kind == "kInt":
+        return "strata_w.Signed(static_cast<int64_t>(strata_result));"
+    if kind in ("kUInt", "kEnum", "kBitfield", "kBoolean"):
+        return "strata_w.Unsigned(static_cast<uint64_t>(strata_result));"
+    if kind == "kFloat":
+        return "strata_w.Float(strata_result);"
+    return "strata_w.Pointer(reinterpret_cast<uintptr_t>(strata_result));"
+
+
+def _filtered(tp: TracePlan, call: str) -> str:
     """`call`, through the function's result filter if it has one."""
-    return f"{RESULT_FILTERS[f.name]}({call})" if f.name in RESULT_FILTERS else call
+    return f"{tp.result_filter}({call})" if tp.result_filter else call
 
 
-def _untraced(plan: Plan, callee: str, args: str) -> str:
+def _untraced(tp: TracePlan, callee: str) -> str:
     """The statement that runs a call without recording it."""
-    f = plan.f
-    if plan.shadowed_result:
-        return (f"{{ auto strata_result = {callee}({args}); ShadowResult_{plan.hook}(strata_result, {args}); "
+    args = tp.p.args
+    if tp.shadowed_result:
+        return (f"{{ auto strata_result = {callee}({args}); ShadowResult_{tp.p.hook}(strata_result, {args}); "
                 f"return strata_result; }}")
-    return f"return {_filtered(f, callee + '(' + args + ')')};"
+    return f"return {_filtered(tp, callee + '(' + args + ')')};"
 
 
-def emit_trace_wrappers(model: registry.Model, rules: dict, uncovered: set, traits: dict) -> str:
+def _lines(lines: list[str], indent: str = "  ") -> str:
+    """Statements as a block of lines, each ending in a newline."""
+    return "".join(f"{indent}{line}\n" for line in lines)
+
+
+# A function's wrapper and recorder. Two functions: the wrapper only picks a
+# tail call, so a thread that does not trace pays a load, a test and a jump
+# (no frame, no saved registers); the recorder is out of line. A state call
+# is recorded in the wrapper itself on its common path (StateCallWriter in
+# call_writer.h), ending in a tail call too. A state call's wrapper is
+# aligned to a cache line, its traced path first and straight: 118-128 bytes
+# (two lines) for one to three parameters, 139-170 (three) for four to six,
+# each line fetched again on every call (docs/architecture.md). A hot
+# function's wrapper, and its recorder where that is its traced path (not a
+# state call's), go to .text.hot, where the linker keeps them together: the
+# calls around a draw then take a few pages of code, not one each
+# (api/hot_functions.txt).
+WRAPPER = string.Template("""\
+__attribute__((noinline)) ${record_attributes}${ret} Record_${name}(${params});
+${wrapper_attributes}${ret} Trace_${name}(${params}) {
+${entry}${fast_path}  return Record_${name}(${args});
+}
+
+${ret} Record_${name}(${params}) {
+  auto strata_next = ${next};
+${recording}}
+
+""")
+
+# A switch point's: every call runs the switch, then records.
+SWITCH_POINT = string.Template("""\
+${ret} Trace_${name}(${params}) {
+  auto strata_next = ${next};
+  SwitchPoint(${switch});
+${recording}}
+
+""")
+
+# One thread-local load picks the path: traced here, untraced, or the recorder.
+STATE_CALL_PATH = string.Template("""\
+  const intptr_t strata_state = t_locals.state_stream;
+  if (strata_state == kStateUntraced) [[unlikely]] ${untraced}
+  {
+    StateCallWriter strata_w(strata_state, raw::StateCallBytes(${count}));
+    if (strata_w.ready()) [[likely]] {
+      strata_w.Begin(${slot}, ${flags});
+${values}      strata_w.Commit();
+${note}      return ${next}(${args});
+    }
+  }
+""")
+
+# A recorder is reached when the thread traces or is undecided. The raw
+# entry's words without blob contents (src/layers/trace/raw_entry.h):
+# header, context, sequence, a word per parameter and per blob, start, end, reply.
+RECORDING = string.Template("""\
+  if (!Tracing()) [[unlikely]] ${untraced}
+${before}  CallWriter strata_w(${slot}, ${has_reply}, ${covered}, ${flags}, ${words} * raw::kWord);
+${sizes}${arguments}  strata_w.StartCall();
+  ${call};
+  strata_w.EndCall();
+${reply}  strata_w.Commit();
+${after}""")
+
+
+def _recording(tp: TracePlan) -> str:
+    p = tp.p
+    pointers = p.pointers
+    has_reply = p.returns or bool(pointers)
+    words = 3 + len(p.params) + len(pointers) + 2 + (1 if p.returns else 0) + (len(pointers) if has_reply else 0)
+    arguments = []
+    for q in p.params:
+        arguments.append(encode_scalar(q.param))
+        if q.pointer:
+            arguments.append(_in_bytes(q))
+    reply = ([_result(p.result_kind)] if p.returns else []) + [
+        _blob(q, "OutBlob") if q.carries_out else "strata_w.NoBlob();" for q in pointers]
+    call = ("auto strata_result = " if p.returns else "") + _filtered(tp, f"strata_next({p.args})")
+    return RECORDING.substitute(
+        untraced=_untraced(tp, "strata_next"),
+        before=_lines(tp.before + ([tp.state_note] if tp.state_note else [])),
+        slot=p.slot, has_reply="true" if has_reply else "false", covered="true" if p.covered else "false",
+        flags="stream::kCallUntimed" if tp.untimed else "0", words=words,
+        sizes=_lines(["capture::CaptureSizes strata_sizes(TraceCaptureState());"] if p.sizes_needed else []),
+        arguments=_lines(arguments), call=call, reply=_lines(reply),
+        after=_lines(tp.after + (["return strata_result;"] if p.returns else [])))
+
+
+def emit_trace_function(tp: TracePlan) -> str:
+    """One function's wrapper and recorder (or a switch point's one function)."""
+    p = tp.p
+    f = p.f
+    next_function = f"reinterpret_cast<{p.pointer_type}>(NextFunction({p.slot}))"
+    common = dict(ret=f.return_type, name=f.name, params=p.param_list, args=p.args, next=next_function)
+    if tp.switch_point is not None:
+        return SWITCH_POINT.substitute(common, switch=tp.switch_point, recording=_recording(tp))
+    hot = "__attribute__((hot)) " if f.hot else ""
+    entry = (["DecisionPoint();"] if tp.decision_point else []) + (
+        [f"Shadow_{tp.shadowed}({p.args});"] if tp.shadowed else [])
+    if tp.state_call:
+        fast_path = STATE_CALL_PATH.substitute(
+            common, untraced=_untraced(tp, next_function), count=len(f.params), slot=p.slot,
+            flags="0" if p.covered else "stream::kCallUncovered",
+            values=_lines([_state_param(q) for q in f.params], "      "),
+            note=_lines([tp.state_note] if tp.state_note else [], "      "))
+    else:
+        fast_path = f"  if (TracingOff()) {_untraced(tp, next_function)}\n"
+    return WRAPPER.substitute(
+        common, record_attributes="" if tp.state_call else hot,
+        wrapper_attributes=("__attribute__((aligned(64))) " if tp.state_call else "") + hot,
+        entry=_lines(entry), fast_path=fast_path, recording=_recording(tp))
+
+
+def emit_trace_wrappers(plans: list[fp.FunctionPlan], model: registry.Model) -> str:
     out = [HEADER, '#include "layers/trace/trace_wrappers.h"\n\n', "namespace strata::trace {\nnamespace {\n\n"]
-    for i, plan in enumerate(plans(model, traits)):
-        f = plan.f
-        args = f.arg_list()
-        returns = f.return_type != "void"
-        next_function = f"reinterpret_cast<{f.pointer_type()}>(NextFunction({i}))"
-        lines = []
-        if plan.switch_point is not None:
-            lines += [f"{f.return_type} Trace_{f.name}({f.param_list()}) {{",
-                      f"  auto strata_next = {next_function};",
-                      f"  SwitchPoint({plan.switch_point});"]
-        else:
-            # Two functions: the wrapper only picks a tail call, so a thread
-            # that does not trace pays a load, a test and a jump (no frame,
-            # no saved registers); the recorder is out of line. A state call
-            # is recorded in the wrapper itself on its common path
-            # (StateCallWriter in call_writer.h), ending in a tail call too.
-            # A state call's wrapper is aligned to a cache line, its traced
-            # path first and straight: 118-128 bytes (two lines) for one to
-            # three parameters, 139-170 (three) for four to six, each line
-            # fetched again on every call (docs/architecture.md).
-            # A hot function's wrapper, and its recorder where that is its
-            # traced path (not a state call's), go to .text.hot, where the
-            # linker keeps them together: the calls around a draw then take a
-            # few pages of code, not one each (api/hot_functions.txt).
-            aligned = "__attribute__((aligned(64))) " if plan.state_call else ""
-            hot = "__attribute__((hot)) " if f.hot else ""
-            record_hot = hot if not plan.state_call else ""
-            lines += [f"__attribute__((noinline)) {record_hot}{f.return_type} Record_{f.name}({f.param_list()});",
-                      f"{aligned}{hot}{f.return_type} Trace_{f.name}({f.param_list()}) {{"]
-            if plan.decision_point:
-                lines.append("  DecisionPoint();")
-            if plan.shadowed:
-                lines.append(f"  Shadow_{plan.shadowed}({args});")
-            if plan.state_call:
-                flags = "0" if f.name not in uncovered else "stream::kCallUncovered"
-                # One thread-local load picks the path: traced here, untraced, or the recorder.
-                lines += ["  const intptr_t strata_state = t_locals.state_stream;",
-                          f"  if (strata_state == kStateUntraced) [[unlikely]] {_untraced(plan, next_function, args)}",
-                          "  {",
-                          f"    StateCallWriter strata_w(strata_state, raw::StateCallBytes({len(f.params)}));",
-                          "    if (strata_w.ready()) [[likely]] {",
-                          f"      strata_w.Begin({i}, {flags});"]
-                lines += ["      " + _state_param(p) for p in f.params]
-                lines += ["      strata_w.Commit();"]
-                if plan.state_note:
-                    lines.append(f"      {plan.state_note}")
-                lines += [f"      return {next_function}({args});", "    }", "  }"]
-            else:
-                lines += [f"  if (TracingOff()) {_untraced(plan, next_function, args)}"]
-            lines += [f"  return Record_{f.name}({args});"]
-            lines += ["}\n",
-                      f"{f.return_type} Record_{f.name}({f.param_list()}) {{",
-                      f"  auto strata_next = {next_function};"]
-        # A recorder is reached when the thread traces or is undecided.
-        lines.append(f"  if (!Tracing()) [[unlikely]] {_untraced(plan, 'strata_next', args)}")
-        lines += ["  " + call for call in plan.before]
-        if plan.state_note:
-            lines.append(f"  {plan.state_note}")
-        pointers = [p for p in f.params if p.kind in ("kPointer", "kString")]
-        has_reply = returns or bool(pointers)
-        # The raw entry's words without blob contents (src/layers/trace/raw_entry.h):
-        # header, context, sequence, a word per parameter and per blob, start, end, reply.
-        words = 3 + len(f.params) + len(pointers) + 2 + (1 if returns else 0) + (len(pointers) if has_reply else 0)
-        lines.append(f"  CallWriter strata_w({i}, {'true' if has_reply else 'false'}, "
-                     f"{'false' if f.name in uncovered else 'true'}, "
-                     f"{'stream::kCallUntimed' if plan.untimed else '0'}, {words} * raw::kWord);")
-        sized = [rules.get((f.name, p.name)) for p in pointers]
-        if any(r is not None and r.captures and not r.is_strings and not r.deferred for r in sized):
-            lines.append("  capture::CaptureSizes strata_sizes(TraceCaptureState());")
-        for p in f.params:
-            lines.append("  " + encode_scalar(p))
-            if p.kind not in ("kPointer", "kString"):
-                continue
-            rule = rules.get((f.name, p.name))
-            if rule is None or not rule.captures or rule.deferred or rule.direction == "out":
-                lines.append("  strata_w.NoBlob();")
-            elif rule.is_strings:
-                lines.append("  " + _strings(p, rule))
-            else:
-                lines.append("  " + _blob(p, rule, "InBlob"))
-        lines.append("  strata_w.StartCall();")
-        lines.append(f"  {'auto strata_result = ' if returns else ''}{_filtered(f, 'strata_next(' + args + ')')};")
-        lines.append("  strata_w.EndCall();")
-        if returns:
-            kind = registry.kind_of_type(f.return_type)
-            if kind == "kString":
-                lines.append("  strata_w.StringBlob(reinterpret_cast<const char*>(strata_result));")
-            elif kind == "kInt":
-                lines.append("  strata_w.Signed(static_cast<int64_t>(strata_result));")
-            elif kind in ("kUInt", "kEnum", "kBitfield", "kBoolean"):
-                lines.append("  strata_w.Unsigned(static_cast<uint64_t>(strata_result));")
-            elif kind == "kFloat":
-                lines.append("  strata_w.Float(strata_result);")
-            else:
-                lines.append("  strata_w.Pointer(reinterpret_cast<uintptr_t>(strata_result));")
-        for p in pointers:
-            rule = rules.get((f.name, p.name))
-            if rule is not None and rule.captures and not rule.is_strings and not rule.deferred \
-                    and rule.direction in ("out", "inout"):
-                lines.append("  " + _blob(p, rule, "OutBlob"))
-            else:
-                lines.append("  strata_w.NoBlob();")
-        lines.append("  strata_w.Commit();")
-        lines += ["  " + call for call in plan.after]
-        if returns:
-            lines.append("  return strata_result;")
-        lines.append("}\n")
-        out.append("\n".join(lines) + "\n")
+    out += [emit_trace_function(tp) for tp in trace_plans(plans, model)]
     out.append("}  // namespace\n\n" + function_table(model, "kTraceWrappers", "Trace_") + "\n}  // namespace strata::trace\n")
     return "".join(out)
 

@@ -22,7 +22,7 @@ FLAGS = {"compute": "kCompute", "writes-framebuffer": "kWritesFramebuffer", "rea
          "swap": "kEndsFrame", "opens-display": "kOpensDisplay", "sets-state": "kSetsState",
          "reads-client-arrays": "kReadsClientArrays"}
 QUERIES = {None: "kNone", "state": "kState", "indexed-state": "kIndexedState", "object-parameter": "kObjectParameter",
-           "query-result": "kQueryResult", "is-object": "kIsObject", "error": "kError"}
+           "query-result": "kQueryResult", "is-object": "kIsObject", "error": "kError", "other": "kOther"}
 UPLOADS = {None: "kNone", "client": "kClientMemory", "image": "kImage", "compressed-image": "kCompressedImage"}
 MAPPINGS = {None: "kNone", "map": "kMap", "unmap": "kUnmap", "flush": "kFlush"}
 CLIENT_ARRAY_OPS = {None: "kNone", "pointer": "kPointer", "enable": "kEnable", "disable": "kDisable",

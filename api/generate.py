@@ -42,6 +42,7 @@ import emit_traits
 import enums
 import parameters as parameter_table
 import perfect_hash
+import plan as function_plan
 import registry
 import traits as function_traits
 
@@ -410,13 +411,14 @@ def main() -> int:
     write_if_changed(os.path.join(src, "functions.cpp"), emit_functions_cpp(model, naming))
     write_if_changed(os.path.join(src, "loader_entry_points.cpp"), emit_entry_points(model))
     write_if_changed(os.path.join(src, "unavailable_stubs.cpp"), emit_unavailable_stubs(model))
+    plans = function_plan.build(model, rules, uncovered, traits)  # once, for every emitter below
     write_if_changed(os.path.join(inc, "strata/api/codec.h"), emit_trace.emit_codec_h())
-    write_if_changed(os.path.join(src, "codec.cpp"), emit_trace.emit_codec_cpp(model, rules, uncovered))
-    write_if_changed(os.path.join(src, "trace_wrappers.cpp"), emit_trace.emit_trace_wrappers(model, rules, uncovered, traits))
+    write_if_changed(os.path.join(src, "codec.cpp"), emit_trace.emit_codec_cpp(plans))
+    write_if_changed(os.path.join(src, "trace_wrappers.cpp"), emit_trace.emit_trace_wrappers(plans, model))
     write_if_changed(os.path.join(inc, "layers/trace/trace_hook_declarations.inc"),
                      emit_trace.emit_trace_hook_declarations(model))
     write_if_changed(os.path.join(inc, "strata/api/replay.h"), emit_replay.emit_replay_h())
-    write_if_changed(os.path.join(src, "replay.cpp"), emit_replay.emit_replay_cpp(model, rules, traits, parameter_table.buffer_bindings(params)))
+    write_if_changed(os.path.join(src, "replay.cpp"), emit_replay.emit_replay_cpp(plans, parameter_table.buffer_bindings(params)))
     write_if_changed(os.path.join(inc, "strata/api/traits.h"), emit_traits.emit_traits_h())
     write_if_changed(os.path.join(src, "traits.cpp"), emit_traits.emit_traits_cpp(model, traits))
     # A GLES 1.1 array whose pointer function takes no size has the size its traits give.
@@ -429,10 +431,10 @@ def main() -> int:
     write_if_changed(os.path.join(inc, "strata/api/parameters.h"), header)
     write_if_changed(os.path.join(src, "parameters.cpp"), emit_parameters.emit_parameters_cpp(model, params))
     write_if_changed(os.path.join(src, "remote_functions.cpp"),
-                     emit_remote.emit_remote_functions(model, rules, uncovered, traits))
+                     emit_remote.emit_remote_functions(plans, model))
     write_if_changed(os.path.join(inc, "remote/remote_hand_written.inc"), emit_remote.emit_remote_declarations(model))
     write_if_changed(os.path.join(src, "remote_glvnd_dispatch.cpp"), emit_remote.emit_glvnd_dispatch(model))
-    write_if_changed(os.path.join(src, "host_sizers.cpp"), emit_sizes.emit_host_sizers(model, rules))
+    write_if_changed(os.path.join(src, "host_sizers.cpp"), emit_sizes.emit_host_sizers(plans))
     for api, lib in registry.LIBRARY_OF_API.items():
         write_if_changed(os.path.join(src, f"exports_{lib}.cpp"), emit_exports(model, api))
     libgl_exports, libgl_counts = emit_libgl.emit_libgl_exports(model, args.gl_xml, args.glx_xml, args.system_libgl)

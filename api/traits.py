@@ -21,7 +21,9 @@ TRAITS:
     swap                    ends a frame
     opens-display           where a process first reaches EGL
     sets-state              only sets state
-    query=KIND              state | indexed-state | object-parameter:GETTER | query-result | is-object | error
+    query=KIND              state | indexed-state | object-parameter:GETTER | query-result | is-object | error |
+                            other (the registry names every GL query glGet*: one without a query= line
+                            answers one of another kind)
     creates= deletes= binds= storage=NAMESPACE   (NAMESPACES below)
     upload=client | image | compressed-image   data from app memory; images: or a pixel-unpack buffer
     mapping=map | unmap | flush
@@ -40,7 +42,7 @@ import registry
 
 DRAW_KINDS = ("arrays", "elements", "arrays-indirect", "elements-indirect", "other")
 DRAW_FLAGS = ("instanced", "base-vertex", "base-instance", "multi", "range")
-QUERY_KINDS = ("state", "indexed-state", "object-parameter", "query-result", "is-object", "error")
+QUERY_KINDS = ("state", "indexed-state", "object-parameter", "query-result", "is-object", "error", "other")
 UPLOADS = ("client", "image", "compressed-image")
 MAPPINGS = ("map", "unmap", "flush")
 CLIENT_ARRAY_OPS = ("pointer", "enable", "disable", "divisor", "gles1-pointer", "enable-state", "disable-state",
@@ -261,6 +263,8 @@ def load(path: str, model: registry.Model) -> dict[str, Traits]:
             result[fn.name] = Traits(core=core.name)  # an alias of a function with no traits: the same
         else:
             result[fn.name] = dataclasses.replace(line.traits) if line is not None and line.like is None else Traits()
+        if fn.name.startswith("glGet") and result[fn.name].query is None:
+            result[fn.name].query = "other"
     return result
 
 
