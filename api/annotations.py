@@ -3,14 +3,18 @@
 The registry says a pointer's type; a codec also needs how many bytes are
 behind it, in which direction they travel, and when they are not data at all
 (an offset into a bound buffer, a client-side vertex array read at draw time).
-Rules come from `annotations.txt` (ours, reviewed like code) and, where it has
-no rule, from gl.xml's `len` attribute when that is a plain expression.
+Rules come from `annotations.txt` (ours, reviewed like code), from the core
+function's rule for an alias (gl.xml's <alias>, or like= in
+function_traits.txt; parameters matched by position, renamed in the rule),
+and, where none of these has a rule, from gl.xml's `len` attribute when that
+is a plain expression. A rule's SIZE is parsed once, here (Rule); emitters
+read its parts, never its text.
 
 Rule syntax, one per line ('#' comments):
     FUNCTION PARAM DIRECTION SIZE [FLAG...]
 DIRECTION: in | out | inout
 SIZE: a C++ expression giving the byte count, with the function's parameters
-      in scope and the helpers of src/layers/trace/capture_sizes.h;
+      in scope and the helpers of src/stream/capture_sizes.h;
       or strings(COUNT, LENGTHS) for an array of COUNT strings (LENGTHS: a
       parameter holding their lengths, or nullptr for NUL-terminated ones);
       or none: only the pointer value is recorded (callbacks, user data).
@@ -24,6 +28,7 @@ from __future__ import annotations
 import dataclasses
 import re
 
+import data_file
 import registry
 
 DIRECTIONS = ("in", "out", "inout")
@@ -45,51 +50,88 @@ def size_expression(size: str) -> str:
     return _HELPER_CALL.sub(r"strata_sizes.\1(", size)
 
 
+# Helpers that read the data they size: its bytes must end where a scan stops.
+READING_HELPERS = ("c_string_bytes", "counted_string_bytes", "egl_attrib_list_bytes", "egl_attrib64_list_bytes")
+
+
 @dataclasses.dataclass
 class Rule:
+    """A capture rule, its SIZE parsed once: a byte count (`size`), an array
+    of strings (`strings`), or nothing (`size` "none")."""
     direction: str
-    size: str  # C++ expression of the byte count, "strings(...)" or "none"
+    size: str  # C++ expression of the byte count, or "none" (for strings, the rule as written)
     buffer_target: str | None = None
     deferred: str | None = None
     source: str = "annotation"  # or "registry"
+    strings: tuple[str, str] | None = None  # strings(COUNT, LENGTHS): the two expressions
 
     @property
     def is_strings(self) -> bool:
-        return self.size.startswith("strings(")
+        return self.strings is not None
 
     @property
     def captures(self) -> bool:
         return self.size != "none"
 
+    @property
+    def sized(self) -> bool:
+        """Its bytes are a count the arguments imply (not strings, not a client array)."""
+        return self.captures and not self.is_strings and not self.deferred
+
+    @property
+    def carries_in(self) -> bool:
+        """The call record carries bytes of it: its size's, or its strings."""
+        return self.captures and not self.deferred and self.direction in ("in", "inout")
+
+    @property
+    def carries_out(self) -> bool:
+        """The reply carries bytes of it, its size's."""
+        return self.sized and self.direction in ("out", "inout")
+
+    @property
+    def size_cpp(self) -> str:
+        """The byte count as C++ calling the helpers on `strata_sizes`."""
+        return size_expression(self.size)
+
+    @property
+    def reads_data(self) -> bool:
+        """Its size is found by reading the bytes themselves (a string, an attribute list)."""
+        return any(h + "(" in self.size for h in READING_HELPERS)
+
+
+def make_rule(direction: str, size: str, where: str = "", **flags) -> Rule:
+    """A rule from its SIZE as written: strings(COUNT, LENGTHS) is split here, once."""
+    match = re.fullmatch(r"strings\(([^,]+),([^,]+)\)", size.strip())
+    if size.startswith("strings(") and not match:
+        raise ValueError(f"{where}: strings(COUNT, LENGTHS) takes two expressions")
+    strings = (match.group(1).strip(), match.group(2).strip()) if match else None
+    return Rule(direction, size, strings=strings, **flags)
+
 
 def parse(path: str, model: registry.Model) -> dict[tuple[str, str], Rule]:
-    functions = model.by_name()
+    # A core outside the selection (glMultiDrawElements) carries the rules of its aliases.
+    functions = {**model.cores, **model.by_name()}
     rules = {}
-    with open(path, encoding="utf-8") as f:
-        for number, raw in enumerate(f, 1):
-            line = raw.split("#", 1)[0].strip()
-            if not line:
-                continue
-            where = f"{path}:{number}"
-            match = re.match(r"(\S+)\s+(\S+)\s+(\S+)\s+(.+)$", line)
-            if not match:
-                raise ValueError(f"{where}: expected 'FUNCTION PARAM DIRECTION SIZE [FLAGS]'")
-            name, param, direction, rest = match.groups()
-            flags = re.findall(r"\s(buffer|deferred)=(\S+)", " " + rest)
-            size = re.sub(r"\s(buffer|deferred)=\S+", "", " " + rest).strip()
-            fn = functions.get(name)
-            if fn is None:
-                raise ValueError(f"{where}: unknown function {name}")
-            if param not in [p.name for p in fn.params]:
-                raise ValueError(f"{where}: {name} has no parameter {param}")
-            if direction not in DIRECTIONS:
-                raise ValueError(f"{where}: direction must be one of {DIRECTIONS}")
-            if (name, param) in rules:
-                raise ValueError(f"{where}: second rule for {name} {param}")
-            rule = Rule(direction, size)
-            for key, value in flags:
-                setattr(rule, "buffer_target" if key == "buffer" else "deferred", value)
-            rules[(name, param)] = rule
+    for where, line in data_file.lines(path):
+        match = re.match(r"(\S+)\s+(\S+)\s+(\S+)\s+(.+)$", line)
+        if not match:
+            raise ValueError(f"{where}: expected 'FUNCTION PARAM DIRECTION SIZE [FLAGS]'")
+        name, param, direction, rest = match.groups()
+        flags = re.findall(r"\s(buffer|deferred)=(\S+)", " " + rest)
+        size = re.sub(r"\s(buffer|deferred)=\S+", "", " " + rest).strip()
+        fn = functions.get(name)
+        if fn is None:
+            raise ValueError(f"{where}: unknown function {name}")
+        if param not in [p.name for p in fn.params]:
+            raise ValueError(f"{where}: {name} has no parameter {param}")
+        if direction not in DIRECTIONS:
+            raise ValueError(f"{where}: direction must be one of {DIRECTIONS}")
+        if (name, param) in rules:
+            raise ValueError(f"{where}: second rule for {name} {param}")
+        rule = make_rule(direction, size, where)
+        for key, value in flags:
+            setattr(rule, "buffer_target" if key == "buffer" else "deferred", value)
+        rules[(name, param)] = rule
     return rules
 
 
@@ -106,6 +148,34 @@ def registry_rule(param: registry.Param, length: str | None) -> Rule | None:
         return None
     direction = "in" if param.type.startswith("const") else "out"
     return Rule(direction, f"count_bytes({length}, sizeof({_pointee(param)}))", source="registry")
+
+
+def renamed(rule: Rule, names: dict[str, str]) -> Rule:
+    """`rule` with the parameters it names called by `names` (an alias's names for its core's parameters)."""
+    if not names:
+        return rule
+    pattern = re.compile(r"\b(" + "|".join(re.escape(n) for n in names) + r")\b")
+    rename = lambda text: pattern.sub(lambda m: names[m.group(1)], text)  # noqa: E731
+    strings = tuple(rename(part) for part in rule.strings) if rule.strings else None
+    return dataclasses.replace(rule, size=rename(rule.size), strings=strings)
+
+
+def inherited(model: registry.Model, annotated: dict[tuple[str, str], Rule],
+              cores: dict[str, str]) -> dict[tuple[str, str], Rule]:
+    """The annotated rules, with an alias's parameter that has none taking its
+    core's (`cores`: function -> core, traits.cores), parameters matched by position."""
+    known = {**model.cores, **model.by_name()}
+    rules = dict(annotated)
+    for fn in model.functions:
+        core = known.get(cores.get(fn.name, ""))
+        if core is None or len(core.params) != len(fn.params):
+            continue
+        names = {c.name: p.name for c, p in zip(core.params, fn.params) if c.name != p.name}
+        for c, p in zip(core.params, fn.params):
+            rule = annotated.get((core.name, c.name))
+            if rule is not None and (fn.name, p.name) not in annotated:
+                rules[(fn.name, p.name)] = renamed(rule, names)
+    return rules
 
 
 def resolve(model: registry.Model, annotated: dict[tuple[str, str], Rule],

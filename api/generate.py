@@ -4,7 +4,8 @@
 Run by CMake at build time; the output lives in the build tree only.
 
   generate.py --gl-xml gl.xml --glx-xml glx.xml --egl-xml egl.xml [--system-libgl libGL.so.1]
-              --annotations annotations.txt --hot-functions hot_functions.txt --out DIR
+              --annotations annotations.txt --traits function_traits.txt --parameters parameters.txt
+              --hot-functions hot_functions.txt --out DIR
 
 Writes under DIR:
   include/strata/api/types.h        C types of EGL and GLES, from the registries
@@ -16,6 +17,8 @@ Writes under DIR:
   src/loader_entry_points.cpp       the loader's internal entry point per function
   src/unavailable_stubs.cpp         what a call hits with no context or no driver
   include/strata/api/replay.h, src/replay.cpp  object names and handles per parameter, for executors
+  include/strata/api/traits.h, src/traits.cpp  what each function does (function_traits.txt), by slot
+  include/strata/api/parameters.h   what each pname is (parameters.txt), and the selections of it state readers walk
   src/exports_{egl,glesv2,glesv1}.cpp  the symbols each public library exports
   src/exports_gl.cpp, include/loader/libgl_exports.h  Strata's libGL.so.1 (emit_libgl.py)
   src/remote_functions.cpp, include/remote/remote_hand_written.inc  the remote client driver (emit_remote.py)
@@ -30,13 +33,18 @@ import sys
 
 import annotations
 import emit_libgl
+import emit_parameters
 import emit_remote
 import emit_replay
 import emit_sizes
 import emit_trace
+import emit_traits
 import enums
+import parameters as parameter_table
 import perfect_hash
+import plan as function_plan
 import registry
+import traits as function_traits
 
 # Functions whose public entry point is written by hand in the loader because
 # they change the loader's own state (src/loader/egl_hooks.cpp).
@@ -359,6 +367,8 @@ def main() -> int:
     parser.add_argument("--egl-xml", required=True)
     parser.add_argument("--system-libgl", help="the system's libGL.so.1, whose exports Strata's libGL also exports")
     parser.add_argument("--annotations", required=True)
+    parser.add_argument("--traits", required=True, help="function_traits.txt: what each function does")
+    parser.add_argument("--parameters", required=True, help="parameters.txt: what each pname is")
     parser.add_argument("--hot-functions", required=True, help="hot_functions.txt: the functions given the first slots")
     parser.add_argument("--require-coverage", action="store_true",
                         help="fail when a core function has a pointer parameter without a capture rule")
@@ -375,6 +385,10 @@ def main() -> int:
         return 1
     try:
         annotated = annotations.parse(args.annotations, model)
+        traits = function_traits.load(args.traits, model)
+        function_traits.check_consistent(model, traits)
+        annotated = annotations.inherited(model, annotated, function_traits.cores(model, args.traits))
+        params = parameter_table.load(args.parameters, model, tuple(function_traits.NAMESPACES))
     except ValueError as error:
         print(f"generate.py: error: {error}", file=sys.stderr)
         return 1
@@ -397,18 +411,30 @@ def main() -> int:
     write_if_changed(os.path.join(src, "functions.cpp"), emit_functions_cpp(model, naming))
     write_if_changed(os.path.join(src, "loader_entry_points.cpp"), emit_entry_points(model))
     write_if_changed(os.path.join(src, "unavailable_stubs.cpp"), emit_unavailable_stubs(model))
+    plans = function_plan.build(model, rules, uncovered, traits)  # once, for every emitter below
     write_if_changed(os.path.join(inc, "strata/api/codec.h"), emit_trace.emit_codec_h())
-    write_if_changed(os.path.join(src, "codec.cpp"), emit_trace.emit_codec_cpp(model, rules, uncovered))
-    write_if_changed(os.path.join(src, "trace_wrappers.cpp"), emit_trace.emit_trace_wrappers(model, rules, uncovered))
+    write_if_changed(os.path.join(src, "codec.cpp"), emit_trace.emit_codec_cpp(plans))
+    write_if_changed(os.path.join(src, "trace_wrappers.cpp"), emit_trace.emit_trace_wrappers(plans, model))
     write_if_changed(os.path.join(inc, "layers/trace/trace_hook_declarations.inc"),
                      emit_trace.emit_trace_hook_declarations(model))
     write_if_changed(os.path.join(inc, "strata/api/replay.h"), emit_replay.emit_replay_h())
-    write_if_changed(os.path.join(src, "replay.cpp"), emit_replay.emit_replay_cpp(model, rules))
+    write_if_changed(os.path.join(src, "replay.cpp"), emit_replay.emit_replay_cpp(plans, parameter_table.buffer_bindings(params)))
+    write_if_changed(os.path.join(inc, "strata/api/traits.h"), emit_traits.emit_traits_h())
+    write_if_changed(os.path.join(src, "traits.cpp"), emit_traits.emit_traits_cpp(model, traits))
+    # A GLES 1.1 array whose pointer function takes no size has the size its traits give.
+    array_sizes = {t.client_array_name: t.client_array_size for t in traits.values() if t.client_array_size}
+    try:
+        header = emit_parameters.emit_parameters_h(model, params, array_sizes)
+    except ValueError as error:
+        print(f"generate.py: error: {error}", file=sys.stderr)
+        return 1
+    write_if_changed(os.path.join(inc, "strata/api/parameters.h"), header)
+    write_if_changed(os.path.join(src, "parameters.cpp"), emit_parameters.emit_parameters_cpp(model, params))
     write_if_changed(os.path.join(src, "remote_functions.cpp"),
-                     emit_remote.emit_remote_functions(model, rules, uncovered))
+                     emit_remote.emit_remote_functions(plans, model))
     write_if_changed(os.path.join(inc, "remote/remote_hand_written.inc"), emit_remote.emit_remote_declarations(model))
     write_if_changed(os.path.join(src, "remote_glvnd_dispatch.cpp"), emit_remote.emit_glvnd_dispatch(model))
-    write_if_changed(os.path.join(src, "host_sizers.cpp"), emit_sizes.emit_host_sizers(model, rules))
+    write_if_changed(os.path.join(src, "host_sizers.cpp"), emit_sizes.emit_host_sizers(plans))
     for api, lib in registry.LIBRARY_OF_API.items():
         write_if_changed(os.path.join(src, f"exports_{lib}.cpp"), emit_exports(model, api))
     libgl_exports, libgl_counts = emit_libgl.emit_libgl_exports(model, args.gl_xml, args.glx_xml, args.system_libgl)

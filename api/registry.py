@@ -9,6 +9,8 @@ from __future__ import annotations
 import dataclasses
 import xml.etree.ElementTree as ET
 
+import data_file
+
 # Versions we cover, in the order they are reported. The key is the registry
 # (api, number) pair; the value is the label users see. The registry calls
 # GLES 1.1 common profile "GL_VERSION_ES_CM_1_0" with number 1.0.
@@ -107,6 +109,7 @@ class Function:
     return_class: str | None = None  # gl.xml's class of the returned object name
     return_group: str | None = None  # gl.xml's enum group of the returned value ("ErrorCode", ...)
     hot: bool = False  # listed in hot_functions.txt: called around every draw
+    alias: str | None = None  # the registry's <alias>: the function this one is another name of
 
     def signature(self) -> str:
         params = ", ".join(p.decl for p in self.params) or "void"
@@ -133,9 +136,27 @@ class Model:
     functions: list[Function]  # hot functions first (hot_functions.txt), then by name; the index is the dispatch slot
     types: list[str]  # C type declarations, in dependency order
     lengths: dict[tuple[str, str], str | None] = dataclasses.field(default_factory=dict)  # gl.xml's len per param
+    # Functions outside the selection that a selected one is an alias of
+    # (desktop GL's glMultiDrawArrays for glMultiDrawArraysEXT): their facts
+    # (traits, capture rules) are written once, under the name the registry
+    # gives the function, for all its aliases.
+    cores: dict[str, Function] = dataclasses.field(default_factory=dict)
+    enums: dict[str, int] = dataclasses.field(default_factory=dict)  # every GL and EGL token's value, by name
+
+    def enum(self, name: str) -> str:
+        """A token's value as C++ that needs no header, e.g. "0x8074u /* GL_VERTEX_ARRAY */"."""
+        if name not in self.enums:
+            raise ValueError(f"{name}: not a token of the registries")
+        return f"0x{self.enums[name]:x}u /* {name} */"
 
     def by_name(self) -> dict[str, Function]:
         return {f.name: f for f in self.functions}
+
+    def core_of(self, fn: Function) -> Function | None:
+        """The function `fn` is a registry alias of (selected or not), or None."""
+        if fn.alias is None:
+            return None
+        return self.by_name().get(fn.alias) or self.cores.get(fn.alias)
 
 
 def _text(element: ET.Element) -> str:
@@ -149,10 +170,22 @@ def _parse_commands(root: ET.Element) -> dict[str, Function]:
         name = proto.find("name").text
         return_type = _text(proto)[: -len(name)].strip()
         params = [Param(p.find("name").text, _text(p), p.get("class"), p.get("group")) for p in cmd.findall("param")]
+        alias = cmd.find("alias")
         commands[name] = Function(name, return_type, params, return_class=proto.get("class"),
-                                  return_group=proto.get("group"))
+                                  return_group=proto.get("group"), alias=alias.get("name") if alias is not None else None)
         commands[name].lengths = {p.find("name").text: p.get("len") for p in cmd.findall("param")}
     return commands
+
+
+def _enum_values(root: ET.Element) -> dict[str, int]:
+    values = {}
+    for block in root.findall("enums"):
+        for e in block.findall("enum"):
+            try:
+                values[e.get("name")] = int(e.get("value"), 0)
+            except (TypeError, ValueError):
+                continue  # an EGL_CAST(...) value: no token the tables name
+    return values
 
 
 def _required_commands(block: ET.Element) -> list[str]:
@@ -178,9 +211,7 @@ def _type_declarations(root: ET.Element, skip_defined_by_include: bool) -> list[
 
 def read_hot_functions(path: str) -> list[str]:
     """The names in hot_functions.txt, in order (one a line; '#' starts a comment)."""
-    with open(path, encoding="utf-8") as f:
-        names = [line.split("#", 1)[0].strip() for line in f]
-    return [name for name in names if name]
+    return [text for _, text in data_file.lines(path)]
 
 
 def load(gl_xml: str, egl_xml: str, hot_functions: list[str] = ()) -> Model:
@@ -225,4 +256,13 @@ def load(gl_xml: str, egl_xml: str, hot_functions: list[str] = ()) -> Model:
         selected[name].hot = True
     functions = sorted(selected.values(), key=lambda f: (rank.get(f.name, len(rank)), f.name))
     lengths = {(f.name, p): l for f in functions for p, l in f.lengths.items()}
-    return Model(functions, types, lengths)
+    # An alias of an alias names the first: every alias points at a function that is none.
+    for fn in functions:
+        seen = {fn.name}
+        while fn.alias in commands and commands[fn.alias].alias is not None and commands[fn.alias].alias not in seen:
+            seen.add(fn.alias)
+            fn.alias = commands[fn.alias].alias
+    cores = {fn.alias: commands[fn.alias] for fn in functions
+             if fn.alias is not None and fn.alias in commands and fn.alias not in selected}
+    enum_values = {**_enum_values(egl_root), **_enum_values(gl_root)}
+    return Model(functions, types, lengths, cores, enum_values)

@@ -2,14 +2,16 @@
 """Exact instructions per call of a call_mix workload (bench/call_mix.py's
 programs), natively, under `strata run --no-attach` (the pass-through),
 under `strata run` (attachable: the trace layer loaded, switched off) and
-under `strata trace`, by
+under `strata trace`, and through a renderer (`strata run --remote`: the
+app thread is the remote client's; the renderer, not profiled, runs the GL), by
 callgrind: each configuration runs for F and 2F frames and the difference is
 divided by the calls of F frames, so start-up, shader compiles and exit drop
 out. Reported per thread (the app thread; the tracer's encoder and writer
 threads) and, for every function of the frame loop, the instructions per call
 spent in Strata's own code on its path: the export (libGLESv2.so.2's entry
 point: the table jump), the trace layer's wrapper (`Trace_X`) and recorder
-(`Record_X`, the general path). Below Strata, a call goes to Mesa's glapi
+(`Record_X`, the general path), and the remote client's function
+(`Remote_X`, with what it calls: encoding, the shadow, held calls). Below Strata, a call goes to Mesa's glapi
 stub, the second of a native call's two (glvnd's, then Mesa's), where Mesa is
 glvnd's only EGL vendor; with STRATA_GLVND_DISPATCH=1 set it takes both.
 
@@ -23,7 +25,7 @@ call: these counts are exact where wall-clock time on a shared machine is
 not (docs/benchmarks.md, "The tracer's code in the instruction cache").
 
 usage: call_mix_instructions.py [--mode cheap|draws|upload|contexts|gles1] [--frames F]
-                                [--build DIR] [--cache-sim] [--configs native,no-attach,run,trace]
+                                [--build DIR] [--cache-sim] [--configs native,no-attach,run,trace,remote]
 """
 
 import argparse
@@ -34,6 +36,7 @@ import re
 import subprocess
 import sys
 import tempfile
+import time
 
 # Calls per frame of each function in the frame loop, as the workloads make them.
 LOOP_FUNCTIONS = {
@@ -81,7 +84,10 @@ def profile(argv, tmp, name, events):
                              f"--callgrind-out-file={out}.%p"] + cache + argv,
                             capture_output=True, text=True, env=env)
     if result.returncode != 0:
-        sys.exit(f"call_mix_instructions.py: error: {' '.join(argv)} failed:\n{result.stderr[-2000:]}")
+        serve_log = os.path.join(tmp, "serve.log")
+        log = open(serve_log).read()[-2000:] if os.path.exists(serve_log) else ""
+        sys.exit(f"call_mix_instructions.py: error: {' '.join(argv)} failed:\n{result.stderr[-2000:]}"
+                 + (f"\nthe renderer's log:\n{log}" if log else ""))
     threads = {}
     count = r"([\d,]+|\.)(?: \([^)]*\))?\s+"
     row = re.compile(r"\s*" + count * len(events) + r"(\S.*)")
@@ -100,6 +106,14 @@ def profile(argv, tmp, name, events):
                 value = match.group(k + 1)
                 if value != ".":
                     functions[(event, match.group(len(events) + 1))] += int(value.replace(",", ""))
+        # Inclusive instructions of the remote client's functions (what they call is theirs too).
+        inclusive = subprocess.run(["callgrind_annotate", "--auto=no", "--inclusive=yes", "--threshold=100",
+                                    "--show=Ir", path], capture_output=True, text=True).stdout
+        one = re.compile(r"\s*" + count + r"(\S.*)")
+        for line in inclusive.splitlines():
+            match = one.match(line)
+            if match and "Remote_" in match.group(2) and match.group(1) != ".":
+                functions[("Ir-inclusive", match.group(2))] += int(match.group(1).replace(",", ""))
         thread = re.search(r"-(\d+)$", path)
         threads[int(thread.group(1)) if thread else 1] = functions
     return calls_made(result.stdout), threads
@@ -132,7 +146,36 @@ def strata_part(functions, gl_function):
     return parts
 
 
-CONFIG_NAMES = ("native", "no-attach", "run", "trace")
+def remote_part(functions, gl_function):
+    """Instructions of the remote client's function for gl_function, inclusive of what it calls."""
+    return sum(ir for (event, name), ir in functions.items()
+               if event == "Ir-inclusive" and re.search(rf"Remote_{gl_function}\(", name))
+
+
+class Renderer:
+    """`strata serve` on a private address for the remote configuration (not profiled)."""
+
+    def __init__(self, strata, tmp):
+        name = f"strata-call-mix-ir-{os.getpid()}"
+        self.address = "unix:@" + name
+        self.log = open(os.path.join(tmp, "serve.log"), "w")
+        env = dict(os.environ, MALLOC_TOP_PAD_="268435456")
+        self.process = subprocess.Popen([strata, "serve", "--listen", self.address], stdout=self.log,
+                                        stderr=self.log, env=env)
+        for _ in range(400):
+            with open("/proc/net/unix") as table:
+                if any(line.rstrip().endswith(" @" + name) for line in table):
+                    return
+            time.sleep(0.025)
+        sys.exit("call_mix_instructions.py: error: strata serve did not start listening")
+
+    def stop(self):
+        self.process.terminate()
+        self.process.wait()
+        self.log.close()
+
+
+CONFIG_NAMES = ("native", "no-attach", "run", "trace", "remote")
 
 
 def main():
@@ -159,7 +202,9 @@ def main():
             # The default: the trace layer loaded, switched off, so that `strata trace --attach` can reach it.
             "run": ("strata run", lambda p: [strata, "run", "--"] + p),
             "trace": ("strata trace", lambda p: [strata, "trace", "-o", os.path.join(tmp, "t.strace"), "--"] + p),
+            "remote": ("strata run --remote", lambda p: [strata, "run", "--remote", renderer.address, "--"] + p),
         }
+        renderer = Renderer(strata, tmp) if "remote" in chosen else None
         configs = dict(every[c] for c in chosen)
         subprocess.run(program(args.build, args.mode, 1), capture_output=True)  # warm the shader cache
         results = {}
@@ -174,6 +219,8 @@ def main():
                 per_thread[thread] = collections.Counter(
                     {k: v - before.get(k, 0) for k, v in functions.items()})
             results[name] = (calls, per_thread)
+        if renderer is not None:
+            renderer.stop()
 
         print(f"{args.mode}: instructions per call of the frame loop (callgrind, "
               f"{2 * args.frames} frames minus {args.frames})")
@@ -186,7 +233,8 @@ def main():
             others = sum(v for t, v in totals.items() if t != 1)
             print(f"  {name:13s} app thread {app:7.1f} ({app - native_app:+.1f})   other threads {others:7.1f}   "
                   f"all {app + others:7.1f}")
-        print("  Strata's own code per call of each function (export / trace wrapper / trace recorder):")
+        print("  Strata's own code per call of each function (export / trace wrapper / trace recorder; "
+              "the remote client's function, inclusive):")
         for gl_function, per_frame in LOOP_FUNCTIONS[args.mode].items():
             row = []
             count = per_frame * args.frames
@@ -195,6 +243,9 @@ def main():
                 parts = strata_part(functions, gl_function)
                 row.append(f"{name}: " + " / ".join(f"{parts[p] / count:.1f}"
                                                      for p in ("export", "wrapper", "recorder")))
+            if "strata run --remote" in results:
+                functions = results["strata run --remote"][1].get(1, collections.Counter())
+                row.append(f"remote client: {remote_part(functions, gl_function) / count:.1f}")
             print(f"    {gl_function:18s} " + "   ".join(row))
         if args.cache_sim:
             print("  the app thread's L1 misses per call (callgrind's cache simulation): instructions "

@@ -11,6 +11,7 @@
 
 #include "gltrace.pb.h"
 #include "strata/api/codec.h"
+#include "strata/api/traits.h"
 #include "strata/api/functions.h"
 
 namespace strata::exporter {
@@ -267,7 +268,9 @@ class GltraceWriter : public TraceVisitor {
     // right before the swap, one taken after a draw right after the draw.
     CompressedImage swap_image;
     bool has_swap_image = false;
-    if (!thread.pending.empty() && IsSwapCall(call.name) && thread.pending.back().whole_surface) {
+    // By the call's traits (api/function_traits.txt): a swap ends a frame, a draw of any kind is
+    // what STRATA_TRACE_CAPTURE=draw captures after.
+    if (!thread.pending.empty() && api::HasTrait(call.slot, api::kEndsFrame) && thread.pending.back().whole_surface) {
       swap_image = std::move(thread.pending.back());
       thread.pending.pop_back();
       has_swap_image = true;
@@ -280,7 +283,7 @@ class GltraceWriter : public TraceVisitor {
     GLMessage& message = thread.message;
     BuildMessage(call, &message);
     if (has_swap_image) AttachImage(std::move(swap_image), &message);
-    if (IsDrawCall(call.name)) {
+    if (api::IsDraw(call.slot)) {
       thread.holding = true;  // an image taken after it may follow
     } else {
       Write(&message);

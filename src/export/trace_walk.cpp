@@ -4,13 +4,6 @@
 
 namespace strata::exporter {
 
-bool IsDrawCall(std::string_view name) {
-  if (name.starts_with("glDrawBuffers")) return false;  // state, not a draw
-  return name.starts_with("glDraw") || name.starts_with("glMultiDraw");
-}
-
-bool IsSwapCall(std::string_view name) { return name.starts_with("eglSwapBuffers"); }
-
 void WalkTrace(stream::RecordReader& reader, const Selection& selection, TraceVisitor& visitor,
                ExportSummary* summary) {
   // Frames are counted as `strata dump` counts them (frame ends in file

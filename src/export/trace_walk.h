@@ -68,9 +68,4 @@ class TraceVisitor {
 void WalkTrace(stream::RecordReader& reader, const Selection& selection, TraceVisitor& visitor,
                ExportSummary* summary);
 
-// Functions that draw: an image captured after a draw (STRATA_TRACE_CAPTURE=draw) follows them.
-bool IsDrawCall(std::string_view name);
-// eglSwapBuffers and its damage-region variants: an image captured at a swap precedes them.
-bool IsSwapCall(std::string_view name);
-
 }  // namespace strata::exporter

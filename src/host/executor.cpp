@@ -6,7 +6,6 @@
 
 #include <algorithm>
 #include <cstring>
-#include <initializer_list>
 #include <iterator>
 #include <string_view>
 #include <utility>
@@ -14,6 +13,7 @@
 #include "stream/call_encoder.h"
 #include "strata/api/codec.h"
 #include "strata/api/replay.h"
+#include "strata/api/traits.h"
 
 namespace strata::host {
 
@@ -220,33 +220,33 @@ void WriteName(uint8_t* p, size_t bytes, uint64_t value) {
   }
 }
 
-// What the executor asks of every call, worked out once per function.
+// What the executor asks of every call, worked out once per function from
+// its traits (api/function_traits.txt) and the replay table.
 struct SlotTraits {
-  bool draw = false;          // reads client-side arrays (glDrawBuffers only sets state)
+  bool reads_client_arrays = false;  // a draw that may read client-side arrays
+  bool index_arrays = false;         // a multi-draw whose index arrays may be app memory
   int program_param = -1;     // the parameter naming a program (uniform locations are per program)
   bool uses_locations = false;
   bool data_pointers = false;  // has a parameter whose bytes travel (only those are checked and sized)
   bool names_objects = false;  // makes or deletes object names the executor maps
-  bool client_array = false;   // points a client-side array
+  bool client_array = false;   // points a client-side array, or sets an attribute's divisor
   bool changes_vertex_arrays = false;
   // Calls the storage budget counts (WithinStorageBudget), and calls that
   // map, unmap or bind what the executor follows (TrackMapping,
-  // TrackBindings): by name, a superset of those functions' cases, so that
+  // TrackBindings): by trait, a superset of those functions' cases, so that
   // the other calls skip them.
   bool counts_storage = false;
   bool tracks_state = false;
 };
 
-bool StartsWithAny(std::string_view name, std::initializer_list<std::string_view> prefixes) {
-  return std::any_of(prefixes.begin(), prefixes.end(), [name](std::string_view p) { return name.starts_with(p); });
-}
-
 std::vector<SlotTraits> WorkOutTraits() {
+  using api::ObjectClass;
   std::vector<SlotTraits> all(api::kFunctionCount);
   for (int s = 0; s < api::kFunctionCount; ++s) {
-    std::string_view name = api::kFunctions[s].name;
+    const api::FunctionTraits& facts = api::kTraits[s];
     SlotTraits& traits = all[s];
-    traits.draw = (name.starts_with("glDraw") && !name.starts_with("glDrawBuffers")) || name.starts_with("glMultiDraw");
+    traits.reads_client_arrays = (facts.flags & api::kReadsClientArrays) != 0;
+    traits.index_arrays = facts.draw == api::DrawKind::kElements && (facts.draw_flags & api::kDrawMulti);
     const api::ReplayFunction& replay = api::kReplay[s];
     traits.uses_locations = replay.result == ObjectClass::kUniformLocation;
     traits.names_objects = replay.result != ObjectClass::kNone;
@@ -259,15 +259,16 @@ std::vector<SlotTraits> WorkOutTraits() {
                               (param.role == NameRole::kCreate || param.role == NameRole::kDelete);
       traits.client_array |= param.client_array;
     }
+    traits.client_array |= facts.client_array == api::ClientArrayOp::kDivisor;
     traits.changes_vertex_arrays = ChangesVertexArrays(s);
-    traits.counts_storage =
-        StartsWithAny(name, {"glDeleteBuffers", "glDeleteTextures", "glDeleteRenderbuffers", "glBufferData",
-                             "glBufferStorage", "glTexImage", "glCompressedTexImage", "glTexStorage",
-                             "glRenderbufferStorage"});
-    traits.tracks_state =
-        StartsWithAny(name, {"glMapBuffer", "glUnmapBuffer", "glBindBuffer", "glBindVertexArray", "glDeleteBuffers",
-                             "glDeleteVertexArrays", "glUseProgram", "glClientActiveTexture", "glBufferData",
-                             "glBufferStorage"});
+    const auto deletes = facts.deletes;
+    traits.counts_storage = facts.storage != ObjectClass::kNone || deletes == ObjectClass::kBuffer ||
+                            deletes == ObjectClass::kTexture || deletes == ObjectClass::kRenderbuffer;
+    traits.tracks_state = facts.mapping == api::Mapping::kMap || facts.mapping == api::Mapping::kUnmap ||
+                          facts.storage == ObjectClass::kBuffer || facts.binds == ObjectClass::kBuffer || facts.binds == ObjectClass::kVertexArray ||
+                          facts.binds == ObjectClass::kProgram || deletes == ObjectClass::kBuffer ||
+                          deletes == ObjectClass::kVertexArray ||
+                          facts.client_array == api::ClientArrayOp::kClientTexture;
   }
   return all;
 }
@@ -284,8 +285,6 @@ uint64_t ProgramOf(const stream::DecodedCall& call) {
 }
 
 }  // namespace
-
-bool IsDraw(int slot) { return TraitsOf(slot).draw; }
 
 bool Executor::BuildArguments(const stream::DecodedCall& call, Thread& thread, std::vector<Word>* args,
                               std::vector<size_t>* capacity) {
@@ -403,6 +402,7 @@ bool Executor::RunGeneric(const stream::DecodedCall& call, Thread& thread, Word*
   std::vector<Word>& args = generic_args_;
   if (!BuildArguments(call, thread, &args, &generic_capacity_)) return false;
   const SlotTraits& traits = TraitsOf(call.slot);
+  if (traits.index_arrays && !ResolveIndexArrays(call, thread, args)) return false;
   if (storage_ && traits.counts_storage && !WithinStorageBudget(call, thread, args)) return false;
   if (traits.client_array) TrackPointerCall(call, thread, args);
   kInvokers[call.slot](driver_.Function(call.slot), args.data(), result);
@@ -483,7 +483,7 @@ bool Executor::Execute(const stream::DecodedCall& call, CallReply* reply) {
       reply->egl_error = thread.egl_error;
     }
   } else {
-    const bool draw = IsDraw(call.slot);
+    const bool draw = TraitsOf(call.slot).reads_client_arrays;
     if (draw) {
       ApplyClientArrays(call, thread);
       if (!ClientArraysCovered(call, thread)) {

@@ -39,8 +39,6 @@ struct RgbaImage {
 // saving the driver's per-pixel conversion, for frames only shown on screen.
 enum class ReadOrder { kRgba, kBgraWhereNative };
 
-// Calls that read vertex arrays (glDraw*, glMultiDraw*; not glDrawBuffers).
-bool IsDraw(int slot);
 // Calls that may change which vertex arrays are enabled, or where one reads
 // from (its buffer or pointer), in a vertex array object.
 bool ChangesVertexArrays(int slot);
@@ -190,6 +188,7 @@ class Executor {
     int has_vertex_array_objects = -1;  // GLES 3, or GLES 2 with OES_vertex_array_object: asked once
     int reads_bgra = -1;          // GL_EXT_read_format_bgra, asked of the host once
     std::map<uint64_t, ClientArray> client_arrays;  // by attribute (GLES 1: by array)
+    std::map<uint64_t, uint64_t> divisors;  // of vertex array 0's attributes, where not 0
     // By buffer (the stream's name): a mapping belongs to its buffer, not to
     // the target it was bound to (an app maps several buffers through one
     // target and unbinds them); deleting or respecifying the buffer unmaps it.
@@ -281,6 +280,16 @@ class Executor {
   // Client memory (executor_client_memory.cpp).
   void TrackPointerCall(const stream::DecodedCall& call, Thread& thread, const std::vector<Word>& args);
   void ApplyClientArrays(const stream::DecodedCall& call, Thread& thread);
+  // A multi-draw's index arrays: with no element buffer bound on the host,
+  // each recorded pointer must lie in the thread's memory records with all
+  // its indices, and is given the host address of that copy. False (a
+  // problem reported) when one does not.
+  bool ResolveIndexArrays(const stream::DecodedCall& call, Thread& thread, std::vector<Word>& args);
+  // A multi-draw's index arrays: where they lie in the thread's memory
+  // records (nullptr for one that lies in none), or `in_buffer`, their
+  // offsets into the element buffer.
+  void IndexArraysOf(const stream::DecodedCall& call, const Thread& thread, bool in_buffer,
+                     std::vector<const void*>* arrays);
   void TrackMapping(const stream::DecodedCall& call, Thread& thread, const Word& result);
   // The stream's name of the buffer bound at `target` on the host (0: none).
   uint64_t BoundBuffer(const Thread& thread, uint32_t target);

@@ -11,11 +11,12 @@
 #include <algorithm>
 #include <cstring>
 
-#include "common/gl_bindings.h"
 #include "host/executor.h"
 #include "host/sizers.h"
 #include "strata/api/codec.h"
+#include "strata/api/parameters.h"
 #include "strata/api/replay.h"
+#include "strata/api/traits.h"
 
 namespace strata::host {
 
@@ -59,7 +60,7 @@ bool Executor::HostBufferBound(const Thread& thread, uint32_t binding) {
   const Context* context = thread.current;
   if (context == nullptr || binding == 0) return false;
   // Pixel and indirect buffers do not exist before GLES 3: asking would raise an error.
-  if (BufferBindingNeedsGles3(binding) && context->version < 3) return false;
+  if (api::BufferBindingNeedsGles3(binding) && context->version < 3) return false;
   GLint bound = 0;
   driver_.Get<PFNGLGETINTEGERVPROC>(api::glGetIntegerv)(binding, &bound);
   return bound != 0;
@@ -102,7 +103,7 @@ bool Executor::CheckBlobsAndSizeOutputs(const stream::DecodedCall& call, Thread&
     const Capture capture = codec.captures[i];
     if (capture == Capture::kIn && !v.has_in && rp.offset_without_data) {
       // glTexImage2D(..., NULL) is meaningful without a buffer; a draw with no indices is not.
-      if (v.u == 0 && !IsDraw(call.slot)) continue;
+      if (v.u == 0 && !api::IsDraw(call.slot)) continue;
       if (!HostBufferBound(thread, rp.buffer_binding)) {
         return refuse(i, std::string("is an offset, but no buffer is bound to ") + BindingName(rp.buffer_binding));
       }
@@ -157,7 +158,7 @@ bool Executor::CheckBlobsAndSizeOutputs(const stream::DecodedCall& call, Thread&
 }
 
 bool ChangesVertexArrays(int slot) {
-  switch (slot) {
+  switch (api::CoreOf(slot)) {
     case api::glEnableVertexAttribArray:
     case api::glDisableVertexAttribArray:
     case api::glVertexAttribPointer:
@@ -168,7 +169,6 @@ bool ChangesVertexArrays(int slot) {
     case api::glBindVertexBuffer:
     case api::glDeleteBuffers:  // unbinds the buffers from the current vertex array object's arrays
     case api::glDeleteVertexArrays:
-    case api::glDeleteVertexArraysOES:
       return true;
     default:
       return false;

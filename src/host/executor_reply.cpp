@@ -8,11 +8,12 @@
 
 #include <cstring>
 
-#include "host/bound_objects.h"
 #include "host/executor.h"
 #include "host/sizers.h"
 #include "strata/api/codec.h"
+#include "strata/api/parameters.h"
 #include "strata/api/replay.h"
+#include "strata/api/traits.h"
 
 namespace strata::host {
 
@@ -58,7 +59,7 @@ void Executor::ReplyResult(const stream::DecodedCall& call, Thread& thread, cons
     case ArgKind::kHandle:
     case ArgKind::kPointer: {
       // glMapBufferRange(target, offset, length, access) for reading: the bytes travel, never the address.
-      if ((call.slot == api::glMapBufferRange || call.slot == api::glMapBufferRangeEXT) && host.p != nullptr &&
+      if (api::CoreOf(call.slot) == api::glMapBufferRange && host.p != nullptr &&
           (call.args[3].u & GL_MAP_READ_BIT) && call.args[2].i > 0) {
         reply->mapped = {static_cast<const uint8_t*>(host.p), static_cast<size_t>(call.args[2].i)};
       }
@@ -139,24 +140,23 @@ void Executor::NamesBackToStream(const stream::DecodedCall& call, Thread& thread
   int param = -1;
   ObjectClass object = ObjectClass::kNone;
   size_t width = sizeof(GLint);
-  switch (call.slot) {
+  const int core = api::CoreOf(call.slot);  // an alias is its core
+  switch (core) {
     case api::glGetIntegerv:
     case api::glGetIntegeri_v:
     case api::glGetInteger64v:
     case api::glGetInteger64i_v:
-      param = call.slot == api::glGetIntegerv || call.slot == api::glGetInteger64v ? 1 : 2;
-      object = ObjectBoundAt(call.args[0].u);
-      if (call.slot == api::glGetInteger64v || call.slot == api::glGetInteger64i_v) width = sizeof(GLint64);
+      param = core == api::glGetIntegerv || core == api::glGetInteger64v ? 1 : 2;
+      object = api::ObjectNamedBy(static_cast<uint32_t>(call.args[0].u));
+      if (core == api::glGetInteger64v || core == api::glGetInteger64i_v) width = sizeof(GLint64);
       break;
     case api::glGetVertexAttribiv:
     case api::glGetVertexAttribIiv:
     case api::glGetVertexAttribIuiv:
     case api::glGetQueryiv:
-    case api::glGetQueryivEXT:
     case api::glGetProgramPipelineiv:
-    case api::glGetProgramPipelineivEXT:
       param = 2;
-      object = ObjectBoundAt(call.args[1].u);
+      object = api::ObjectNamedBy(static_cast<uint32_t>(call.args[1].u));
       break;
     case api::glGetAttachedShaders:
       param = 3;

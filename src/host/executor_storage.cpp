@@ -10,14 +10,16 @@
 #include <algorithm>
 #include <string>
 
-#include "common/gl_bindings.h"
 #include "common/sized_formats.h"
 #include "host/executor.h"
+#include "strata/api/parameters.h"
+#include "strata/api/traits.h"
 #include "stream/capture_sizes.h"
 
 namespace strata::host {
 
 using Kind = StorageBudget::Kind;
+using api::ObjectClass;
 
 namespace {
 
@@ -55,8 +57,9 @@ uint64_t StorageBytes(GLenum target, uint64_t levels, GLenum format, uint64_t wi
 
 }  // namespace
 
-// Runs only for calls whose name SlotTraits::counts_storage (executor.cpp)
-// lists: a function added below must match one of its prefixes.
+// Runs only for calls whose traits SlotTraits::counts_storage (executor.cpp)
+// asks for (storage=, deletes= of buffers, textures, renderbuffers): a
+// function added below must have one. By core function: an alias is its core.
 bool Executor::WithinStorageBudget(const stream::DecodedCall& call, Thread& thread, const std::vector<Word>& args) {
   Context* context = thread.current;
   if (context == nullptr) return true;
@@ -65,11 +68,10 @@ bool Executor::WithinStorageBudget(const stream::DecodedCall& call, Thread& thre
 
   // Deleted objects give their storage back.
   Kind deleted;
-  switch (call.slot) {
-    case api::glDeleteBuffers: deleted = Kind::kBuffer; break;
-    case api::glDeleteTextures: deleted = Kind::kTexture; break;
-    case api::glDeleteRenderbuffers:
-    case api::glDeleteRenderbuffersOES: deleted = Kind::kRenderbuffer; break;
+  switch (api::kTraits[call.slot].deletes) {
+    case ObjectClass::kBuffer: deleted = Kind::kBuffer; break;
+    case ObjectClass::kTexture: deleted = Kind::kTexture; break;
+    case ObjectClass::kRenderbuffer: deleted = Kind::kRenderbuffer; break;
     default: deleted = static_cast<Kind>(0xff);
   }
   if (deleted != static_cast<Kind>(0xff)) {
@@ -80,16 +82,13 @@ bool Executor::WithinStorageBudget(const stream::DecodedCall& call, Thread& thre
   }
 
   // A 3D variant's depth parameter shifts the ones after it by one.
+  const int core = api::CoreOf(call.slot);
   bool three_d = false;
-  switch (call.slot) {
+  switch (core) {
     case api::glTexImage3D:
-    case api::glTexImage3DOES:
     case api::glCompressedTexImage3D:
-    case api::glCompressedTexImage3DOES:
     case api::glTexStorage3D:
-    case api::glTexStorage3DEXT:
-    case api::glTexStorage3DMultisample:
-    case api::glTexStorage3DMultisampleOES: three_d = true; break;
+    case api::glTexStorage3DMultisample: three_d = true; break;
     default: break;
   }
   const int d = three_d ? 1 : 0;
@@ -99,47 +98,40 @@ bool Executor::WithinStorageBudget(const stream::DecodedCall& call, Thread& thre
   GLenum binding = 0;
   uint32_t image = StorageBudget::kWholeObject;
   uint64_t bytes = 0;
-  switch (call.slot) {
+  switch (core) {
     case api::glBufferData:
     case api::glBufferStorageEXT:  // (target, size, data, usage or flags)
       kind = Kind::kBuffer;
-      binding = BufferBindingOf(target(0));
-      if (BufferBindingNeedsGles3(binding) && context->version < 3) binding = 0;
+      binding = api::BufferBindingOf(target(0));
+      if (api::BufferBindingNeedsGles3(binding) && context->version < 3) binding = 0;
       bytes = Positive(args[1]);
       break;
     case api::glTexImage2D:
-    case api::glTexImage3D:
-    case api::glTexImage3DOES:  // (target, level, internalformat, width, height, [depth,] border, format, type, pixels)
+    case api::glTexImage3D:  // (target, level, internalformat, width, height, [depth,] border, format, type, pixels)
       image = ImageOf(target(0), args[1]);
       bytes = Times(Times(Times(Positive(args[3]), Positive(args[4])), depth),
                     std::max<uint64_t>(capture::CaptureSizes::pixel_bytes(target(6 + d), target(7 + d)), 1));
       break;
     case api::glCompressedTexImage2D:
-    case api::glCompressedTexImage3D:
-    case api::glCompressedTexImage3DOES:  // (target, level, internalformat, width, height, [depth,] border, imageSize, data)
+    case api::glCompressedTexImage3D:  // (target, level, internalformat, width, height, [depth,] border, imageSize, data)
       image = ImageOf(target(0), args[1]);
       bytes = Positive(args[6 + d]);
       break;
     case api::glTexStorage2D:
-    case api::glTexStorage2DEXT:
-    case api::glTexStorage3D:
-    case api::glTexStorage3DEXT:  // (target, levels, internalformat, width, height, [depth])
+    case api::glTexStorage3D:  // (target, levels, internalformat, width, height, [depth])
       bytes = StorageBytes(target(0), Positive(args[1]), target(2), Positive(args[3]), Positive(args[4]), depth);
       break;
     case api::glTexStorage2DMultisample:
-    case api::glTexStorage3DMultisample:
-    case api::glTexStorage3DMultisampleOES:  // (target, samples, internalformat, width, height, [depth,] fixed)
+    case api::glTexStorage3DMultisample:  // (target, samples, internalformat, width, height, [depth,] fixed)
       bytes = Times(StorageBytes(target(0), 1, target(2), Positive(args[3]), Positive(args[4]), depth),
                     std::max<uint64_t>(Positive(args[1]), 1));
       break;
-    case api::glRenderbufferStorage:
-    case api::glRenderbufferStorageOES:  // (target, internalformat, width, height)
+    case api::glRenderbufferStorage:  // (target, internalformat, width, height)
       kind = Kind::kRenderbuffer;
       binding = GL_RENDERBUFFER_BINDING;
       bytes = StorageBytes(GL_TEXTURE_2D, 1, target(1), Positive(args[2]), Positive(args[3]), 1);
       break;
-    case api::glRenderbufferStorageMultisample:
-    case api::glRenderbufferStorageMultisampleEXT:  // (target, samples, internalformat, width, height)
+    case api::glRenderbufferStorageMultisample:  // (target, samples, internalformat, width, height)
       kind = Kind::kRenderbuffer;
       binding = GL_RENDERBUFFER_BINDING;
       bytes = Times(StorageBytes(GL_TEXTURE_2D, 1, target(2), Positive(args[3]), Positive(args[4]), 1),
@@ -148,7 +140,7 @@ bool Executor::WithinStorageBudget(const stream::DecodedCall& call, Thread& thre
     default:
       return true;
   }
-  if (kind == Kind::kTexture) binding = TextureBindingOf(target(0));
+  if (kind == Kind::kTexture) binding = api::TextureBindingOf(target(0));
   // Before GLES 3 a context has 2D and cube map textures only (their bindings are the ones it may ask).
   if (kind == Kind::kTexture && context->version < 3 && binding != GL_TEXTURE_BINDING_2D &&
       binding != GL_TEXTURE_BINDING_CUBE_MAP) {

@@ -1,6 +1,6 @@
 // Reading back what a replayed stream drew, the way the tracer captured it
 // (src/layers/trace/framebuffer_capture.cpp): RGBA8 with default pack state,
-// every binding and pack setting restored afterwards.
+// every binding and pack setting restored afterwards (stream/pack_state.h).
 #include <EGL/egl.h>
 #include <EGL/eglext.h>
 #include <GLES3/gl32.h>
@@ -11,6 +11,7 @@
 #include "stream/capture_sizes.h"
 #include "stream/framebuffer_record.h"
 #include "stream/multisample_resolve.h"
+#include "stream/pack_state.h"
 
 namespace strata::host {
 namespace {
@@ -69,37 +70,11 @@ bool Executor::ReadFramebufferInto(uint32_t thread_id, uint64_t framebuffer, int
   // Placed before any state changes: a caller with no room leaves the context untouched.
   uint8_t* pixels = place(width, height, bgra);
   if (pixels == nullptr) return false;
-  auto pixel_store = driver_.Get<PFNGLPIXELSTOREIPROC>(api::glPixelStorei);
-  auto bind_buffer = driver_.Get<PFNGLBINDBUFFERPROC>(api::glBindBuffer);
-  auto bind_framebuffer = driver_.Get<PFNGLBINDFRAMEBUFFERPROC>(api::glBindFramebuffer);
-  GLint alignment = query(GL_PACK_ALIGNMENT);
-  GLint row_length = 0, skip_rows = 0, skip_pixels = 0, pack_buffer = 0, old_read = 0, old_framebuffer = 0;
-  if (gles3) {
-    row_length = query(GL_PACK_ROW_LENGTH);
-    skip_rows = query(GL_PACK_SKIP_ROWS);
-    skip_pixels = query(GL_PACK_SKIP_PIXELS);
-    pack_buffer = query(GL_PIXEL_PACK_BUFFER_BINDING);
-    old_read = query(GL_READ_FRAMEBUFFER_BINDING);
-    if (pack_buffer) bind_buffer(GL_PIXEL_PACK_BUFFER, 0);
-    if (row_length) pixel_store(GL_PACK_ROW_LENGTH, 0);
-    if (skip_rows) pixel_store(GL_PACK_SKIP_ROWS, 0);
-    if (skip_pixels) pixel_store(GL_PACK_SKIP_PIXELS, 0);
-    if (old_read != host_framebuffer) bind_framebuffer(GL_READ_FRAMEBUFFER, static_cast<GLuint>(host_framebuffer));
-  } else if (gles2) {
-    old_framebuffer = query(GL_FRAMEBUFFER_BINDING);
-    if (old_framebuffer != host_framebuffer) bind_framebuffer(GL_FRAMEBUFFER, static_cast<GLuint>(host_framebuffer));
-  }
-  if (alignment != 4) pixel_store(GL_PACK_ALIGNMENT, 4);
-  const bool read = capture::ReadPixelsResolved(driver_.functions(), gles3, host_framebuffer, x, y, width, height,
-                                                bgra ? GL_BGRA_EXT : GL_RGBA, pixels);
-  if (alignment != 4) pixel_store(GL_PACK_ALIGNMENT, alignment);
-  if (gles2 && old_framebuffer != host_framebuffer) bind_framebuffer(GL_FRAMEBUFFER, static_cast<GLuint>(old_framebuffer));
-  if (gles3) {
-    if (old_read != host_framebuffer) bind_framebuffer(GL_READ_FRAMEBUFFER, static_cast<GLuint>(old_read));
-    if (skip_pixels) pixel_store(GL_PACK_SKIP_PIXELS, skip_pixels);
-    if (skip_rows) pixel_store(GL_PACK_SKIP_ROWS, skip_rows);
-    if (row_length) pixel_store(GL_PACK_ROW_LENGTH, row_length);
-    if (pack_buffer) bind_buffer(GL_PIXEL_PACK_BUFFER, static_cast<GLuint>(pack_buffer));
+  bool read = false;
+  {
+    const capture::ScopedPackState pack(driver_.functions(), context->version, host_framebuffer);
+    read = capture::ReadPixelsResolved(driver_.functions(), pack.gles3(), host_framebuffer, x, y, width, height,
+                                       bgra ? GL_BGRA_EXT : GL_RGBA, pixels);
   }
   if (!read) {
     *error = "framebuffer " + std::to_string(framebuffer) +

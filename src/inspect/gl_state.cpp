@@ -12,90 +12,38 @@
 #include <map>
 #include <set>
 
-#include "common/gl_bindings.h"
-#include "common/gl_state_lists.h"
 #include "common/png_file.h"
+#include "common/state_read_limits.h"
 #include "common/uniform_types.h"
 #include "inspect/gl_state_reader.h"
 #include "strata/api/functions.h"
+#include "strata/api/parameters.h"
 
 namespace strata::inspect {
 namespace {
 
 using api::ObjectClass;
 
-// Values of GLES 2 and later; those of 3.x are read where the host context
-// has them (the app's context may be older).
-constexpr StateValue kValues2[] = {
-    STRATA_STATE_VALUE(GL_BLEND_SRC_RGB, 1, kBlendFactor),
-    STRATA_STATE_VALUE(GL_BLEND_DST_RGB, 1, kBlendFactor),
-    STRATA_STATE_VALUE(GL_BLEND_SRC_ALPHA, 1, kBlendFactor),
-    STRATA_STATE_VALUE(GL_BLEND_DST_ALPHA, 1, kBlendFactor),
-    STRATA_STATE_VALUE(GL_BLEND_EQUATION_RGB, 1, kEnum),
-    STRATA_STATE_VALUE(GL_BLEND_EQUATION_ALPHA, 1, kEnum),
-    STRATA_STATE_VALUE(GL_BLEND_COLOR, 4, kFloat),
-    STRATA_STATE_VALUE(GL_SAMPLE_COVERAGE_VALUE, 1, kFloat),
-    STRATA_STATE_VALUE(GL_SAMPLE_COVERAGE_INVERT, 1, kBool),
-    STRATA_STATE_VALUE(GL_STENCIL_BACK_FUNC, 1, kEnum),
-    STRATA_STATE_VALUE(GL_STENCIL_BACK_REF, 1, kInt),
-    STRATA_STATE_VALUE(GL_STENCIL_BACK_VALUE_MASK, 1, kInt),
-    STRATA_STATE_VALUE(GL_STENCIL_BACK_WRITEMASK, 1, kInt),
-    STRATA_STATE_VALUE(GL_STENCIL_BACK_FAIL, 1, kEnum),
-    STRATA_STATE_VALUE(GL_STENCIL_BACK_PASS_DEPTH_FAIL, 1, kEnum),
-    STRATA_STATE_VALUE(GL_STENCIL_BACK_PASS_DEPTH_PASS, 1, kEnum),
-    STRATA_STATE_VALUE(GL_GENERATE_MIPMAP_HINT, 1, kEnum),
-};
-constexpr StateValue kValues3[] = {
-    STRATA_STATE_VALUE(GL_UNPACK_ROW_LENGTH, 1, kInt),  STRATA_STATE_VALUE(GL_UNPACK_IMAGE_HEIGHT, 1, kInt),
-    STRATA_STATE_VALUE(GL_UNPACK_SKIP_ROWS, 1, kInt),   STRATA_STATE_VALUE(GL_UNPACK_SKIP_PIXELS, 1, kInt),
-    STRATA_STATE_VALUE(GL_UNPACK_SKIP_IMAGES, 1, kInt), STRATA_STATE_VALUE(GL_PACK_ROW_LENGTH, 1, kInt),
-    STRATA_STATE_VALUE(GL_PACK_SKIP_ROWS, 1, kInt),     STRATA_STATE_VALUE(GL_PACK_SKIP_PIXELS, 1, kInt),
-    STRATA_STATE_VALUE(GL_READ_BUFFER, 1, kEnum),       STRATA_STATE_VALUE(GL_FRAGMENT_SHADER_DERIVATIVE_HINT, 1, kEnum),
-};
-
-// Binding points: the pname, and what kind of object it names.
-struct Binding {
-  GLenum pname;
-  const char* name;
-  ObjectClass object;
-  int min_version;  // 20, 30, 31, 32
-};
-#define BINDING(pname, object, version) \
-  { pname, #pname, ObjectClass::object, version }
-constexpr Binding kBindings[] = {
-    BINDING(GL_ARRAY_BUFFER_BINDING, kBuffer, 20),
-    BINDING(GL_ELEMENT_ARRAY_BUFFER_BINDING, kBuffer, 20),
-    BINDING(GL_CURRENT_PROGRAM, kProgram, 20),
-    BINDING(GL_FRAMEBUFFER_BINDING, kFramebuffer, 20),  // the draw framebuffer from GLES 3 on
-    BINDING(GL_RENDERBUFFER_BINDING, kRenderbuffer, 20),
-    BINDING(GL_READ_FRAMEBUFFER_BINDING, kFramebuffer, 30),
-    BINDING(GL_COPY_READ_BUFFER_BINDING, kBuffer, 30),
-    BINDING(GL_COPY_WRITE_BUFFER_BINDING, kBuffer, 30),
-    BINDING(GL_PIXEL_PACK_BUFFER_BINDING, kBuffer, 30),
-    BINDING(GL_PIXEL_UNPACK_BUFFER_BINDING, kBuffer, 30),
-    BINDING(GL_TRANSFORM_FEEDBACK_BUFFER_BINDING, kBuffer, 30),
-    BINDING(GL_UNIFORM_BUFFER_BINDING, kBuffer, 30),
-    BINDING(GL_TRANSFORM_FEEDBACK_BINDING, kTransformFeedback, 30),
-    BINDING(GL_VERTEX_ARRAY_BINDING, kVertexArray, 30),
-    BINDING(GL_ATOMIC_COUNTER_BUFFER_BINDING, kBuffer, 31),
-    BINDING(GL_DISPATCH_INDIRECT_BUFFER_BINDING, kBuffer, 31),
-    BINDING(GL_DRAW_INDIRECT_BUFFER_BINDING, kBuffer, 31),
-    BINDING(GL_SHADER_STORAGE_BUFFER_BINDING, kBuffer, 31),
-    BINDING(GL_PROGRAM_PIPELINE_BINDING, kProgramPipeline, 31),
-    BINDING(GL_TEXTURE_BUFFER_BINDING, kBuffer, 32),
-};
-#undef BINDING
-constexpr StateValue kTextureParameters2[] = {
-    STRATA_STATE_VALUE(GL_TEXTURE_MIN_FILTER, 1, kEnum), STRATA_STATE_VALUE(GL_TEXTURE_MAG_FILTER, 1, kEnum),
-    STRATA_STATE_VALUE(GL_TEXTURE_WRAP_S, 1, kEnum),     STRATA_STATE_VALUE(GL_TEXTURE_WRAP_T, 1, kEnum)};
-constexpr StateValue kTextureParameters3[] = {
-    STRATA_STATE_VALUE(GL_TEXTURE_WRAP_R, 1, kEnum),       STRATA_STATE_VALUE(GL_TEXTURE_MIN_LOD, 1, kFloat),
-    STRATA_STATE_VALUE(GL_TEXTURE_MAX_LOD, 1, kFloat),     STRATA_STATE_VALUE(GL_TEXTURE_BASE_LEVEL, 1, kInt),
-    STRATA_STATE_VALUE(GL_TEXTURE_MAX_LEVEL, 1, kInt),     STRATA_STATE_VALUE(GL_TEXTURE_COMPARE_MODE, 1, kEnum),
-    STRATA_STATE_VALUE(GL_TEXTURE_COMPARE_FUNC, 1, kEnum), STRATA_STATE_VALUE(GL_TEXTURE_SWIZZLE_R, 1, kEnum),
-    STRATA_STATE_VALUE(GL_TEXTURE_SWIZZLE_G, 1, kEnum),    STRATA_STATE_VALUE(GL_TEXTURE_SWIZZLE_B, 1, kEnum),
-    STRATA_STATE_VALUE(GL_TEXTURE_SWIZZLE_A, 1, kEnum),    STRATA_STATE_VALUE(GL_TEXTURE_IMMUTABLE_FORMAT, 1, kBool),
-    STRATA_STATE_VALUE(GL_TEXTURE_IMMUTABLE_LEVELS, 1, kInt)};
+// The parameter table's state of GLES 2+ a context of `version` has, by kind:
+// values, bindings (outside texture units), and texture parameters.
+bool InVersion(const api::Parameter& p, int version) { return p.since != 0 && p.since <= version; }
+std::vector<const api::Parameter*> Values(int version) {
+  return StateValues([version](const api::Parameter& p) {
+    return InVersion(p, version) && p.names == ObjectClass::kNone && !(p.getters & api::kGetEnabled);
+  });
+}
+std::vector<const api::Parameter*> Bindings(int version) {
+  return StateValues([version](const api::Parameter& p) {
+    return InVersion(p, version) && p.names != ObjectClass::kNone && !(p.flags & api::kUnit);
+  });
+}
+std::vector<const api::Parameter*> TextureParameters(int version) {
+  std::vector<const api::Parameter*> values;
+  for (const api::Parameter& p : api::kParameters) {
+    if ((p.flags & api::kState) && (p.getters & api::kGetTexture) && InVersion(p, version)) values.push_back(&p);
+  }
+  return values;
+}
 
 class StateReader {
  public:
@@ -117,7 +65,7 @@ class StateReader {
     WriteSurfaces();
     json_.EndObject();
     version_ = HostVersion(host_version);
-    const StreamNames names = [this](ObjectClass object, GLuint host) { return StreamName(object, static_cast<GLint>(host)); };
+    const StreamNames& names = names_;
     if (requested == 1) {
       WriteFixedFunctionState(driver_, gl_, json_, names);
       WriteFramebuffer();
@@ -128,16 +76,14 @@ class StateReader {
       return;
     }
     json_.Key("capabilities").BeginObject();
-    std::vector<GLenum> capabilities;
-    for (const VersionedEnum& capability : kCapabilities) {
+    std::vector<uint32_t> capabilities;
+    for (const api::VersionedEnum& capability : api::kCapabilities) {
       if (capability.min_version <= version_) capabilities.push_back(capability.value);
     }
     WriteCapabilities(gl_, capabilities, json_);
     json_.EndObject();
     json_.Key("values").BeginObject();
-    WriteValues(gl_, kSharedValues, json_, names);
-    WriteValues(gl_, kValues2, json_, names);
-    if (version_ >= 30) WriteValues(gl_, kValues3, json_, names);
+    WriteValues(gl_, Values(version_), json_, names);
     json_.EndObject();
     WriteBindings();
     WriteProgram();
@@ -201,18 +147,17 @@ class StateReader {
 
   void WriteBindings() {
     json_.Key("bindings").BeginObject();
-    for (const Binding& binding : kBindings) {
-      if (binding.min_version > version_) continue;
+    for (const api::Parameter* binding : Bindings(version_)) {
       gl_.ClearErrors();
-      const GLint host = gl_.Integer(binding.pname);
+      const GLint host = gl_.Integer(binding->pname);
       if (gl_.GetError() != GL_NO_ERROR) continue;
-      const uint64_t name = StreamName(binding.object, host);
-      json_.Key(binding.name).UInt(name);
-      if (binding.object == ObjectClass::kBuffer && name) buffers_[name].insert(binding.name);
-      if (binding.pname == GL_CURRENT_PROGRAM) program_ = static_cast<GLuint>(host);
+      const uint64_t name = StreamName(binding->names, host);
+      json_.Key(binding->name).UInt(name);
+      if (binding->names == ObjectClass::kBuffer && name) buffers_[name].insert(binding->name);
+      if (binding->pname == GL_CURRENT_PROGRAM) program_ = static_cast<GLuint>(host);
     }
     // Indexed buffer bindings: only those with a buffer.
-    for (const IndexedBufferTarget& indexed : kIndexedBufferTargets) {
+    for (const api::IndexedBufferTarget& indexed : api::kIndexedBufferTargets) {
       if (indexed.min_version > version_ || !gl_.GetIntegeri_v) continue;
       const GLint count = std::min(gl_.Integer(indexed.max_count), kMaxIndexedBindingsRead);
       bool opened = false;
@@ -237,15 +182,15 @@ class StateReader {
     for (GLint unit = 0; unit < units; ++unit) {
       gl_.ActiveTexture(GL_TEXTURE0 + static_cast<GLenum>(unit));
       bool opened = false;
-      for (const VersionedEnum& target : kTextureTargets) {
+      for (const api::TargetBinding& target : api::kTextureTargets) {
         if (target.min_version > version_) continue;
         gl_.ClearErrors();
-        const GLint host = gl_.Integer(TextureBindingOf(target.value));
+        const GLint host = gl_.Integer(target.binding);
         if (gl_.GetError() != GL_NO_ERROR || host == 0) continue;
         if (!opened) json_.BeginObject().Key("unit").Int(unit), opened = true;
         const uint64_t name = StreamName(ObjectClass::kTexture, host);
-        json_.Key(EnumText(TextureBindingOf(target.value))).UInt(name);
-        textures_.push_back({name, static_cast<GLuint>(host), target.value, unit});
+        json_.Key(EnumText(target.binding)).UInt(name);
+        textures_.push_back({name, static_cast<GLuint>(host), target.target, unit});
       }
       if (version_ >= 30) {
         const GLint sampler = gl_.Integer(GL_SAMPLER_BINDING);
@@ -451,24 +396,18 @@ class StateReader {
       json_.BeginObject().Key("name").UInt(texture.name).Key("target").String(EnumText(texture.target));
       json_.Key("unit").Int(texture.unit);
       json_.Key("parameters").BeginObject();
-      for (const auto& list : {std::span<const StateValue>(kTextureParameters2), std::span<const StateValue>(kTextureParameters3)}) {
-        if (list.data() == kTextureParameters3 && version_ < 30) continue;
-        for (const StateValue& value : list) {
-          gl_.ClearErrors();
-          GLint i = 0;
-          GLfloat f = 0;
-          if (value.kind == ValueKind::kFloat) {
-            tex_parameter_f(texture.target, value.pname, &f);
-          } else {
-            tex_parameter_i(texture.target, value.pname, &i);
-          }
-          if (gl_.GetError() != GL_NO_ERROR) continue;
-          json_.Key(value.name);
-          if (value.kind == ValueKind::kFloat) json_.Float(f);
-          if (value.kind == ValueKind::kInt) json_.Int(i);
-          if (value.kind == ValueKind::kBool) json_.Bool(i != 0);
-          if (value.kind == ValueKind::kEnum) json_.String(EnumText(static_cast<GLenum>(i)));
+      for (const api::Parameter* value : TextureParameters(version_)) {
+        gl_.ClearErrors();
+        GLint i = 0;
+        GLfloat f = 0;
+        if (value->type == api::ValueType::kFloat) {
+          tex_parameter_f(texture.target, value->pname, &f);
+        } else {
+          tex_parameter_i(texture.target, value->pname, &i);
         }
+        if (gl_.GetError() != GL_NO_ERROR) continue;
+        json_.Key(value->name);
+        WriteValue(*value, i, f, json_, names_);
       }
       json_.EndObject();
       // Level sizes: glGetTexLevelParameter is GLES 3.1's.
@@ -525,7 +464,7 @@ class StateReader {
     json_.Key("samplers").BeginArray();
     for (const auto& [name, host] : samplers_) {
       json_.BeginObject().Key("name").UInt(name).Key("parameters").BeginObject();
-      for (const SamplingParameter& parameter : kSamplingParameters) {
+      for (const api::SamplingParameter& parameter : api::kSamplingParameters) {
         json_.Key(EnumText(parameter.pname));
         if (parameter.is_float) {
           GLfloat value = 0;
@@ -546,7 +485,7 @@ class StateReader {
     auto buffer_parameter = Function<PFNGLGETBUFFERPARAMETERIVPROC>(api::glGetBufferParameteriv);
     auto bind_buffer = Function<PFNGLBINDBUFFERPROC>(api::glBindBuffer);
     const GLenum target = version_ >= 30 ? GL_COPY_READ_BUFFER : GL_ARRAY_BUFFER;
-    const GLint previous = gl_.Integer(BufferBindingOf(target));
+    const GLint previous = gl_.Integer(api::BufferBindingOf(target));
     json_.Key("buffers").BeginArray();
     for (const auto& [name, bound_at] : buffers_) {
       const GLuint host = static_cast<GLuint>(executor_.HostName(thread_, ObjectClass::kBuffer, name));
@@ -826,6 +765,9 @@ class StateReader {
   const GlStateOptions& options_;
   JsonWriter& json_;
   GlStateFiles* files_;
+  const StreamNames names_ = [this](ObjectClass object, GLuint host) {
+    return StreamName(object, static_cast<GLint>(host));
+  };
   int version_ = 20;
   GLuint program_ = 0;
   std::set<GLint> program_attributes_;

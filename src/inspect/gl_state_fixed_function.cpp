@@ -1,59 +1,18 @@
 // GLES 1.1's fixed-function state: what a GLES 1 context has instead of
 // programs and generic vertex attributes.
-#include "common/fixed_function_lists.h"
 #include "inspect/gl_state_reader.h"
 #include "strata/api/functions.h"
 
 namespace strata::inspect {
 namespace {
 
-constexpr StateValue kValues[] = {
-    STRATA_STATE_VALUE(GL_BLEND_SRC, 1, kBlendFactor),
-    STRATA_STATE_VALUE(GL_BLEND_DST, 1, kBlendFactor),
-    STRATA_STATE_VALUE(GL_ALPHA_TEST_FUNC, 1, kEnum),
-    STRATA_STATE_VALUE(GL_ALPHA_TEST_REF, 1, kFloat),
-    STRATA_STATE_VALUE(GL_LOGIC_OP_MODE, 1, kEnum),
-    STRATA_STATE_VALUE(GL_SHADE_MODEL, 1, kEnum),
-    STRATA_STATE_VALUE(GL_POINT_SIZE, 1, kFloat),
-    STRATA_STATE_VALUE(GL_MATRIX_MODE, 1, kEnum),
-    STRATA_STATE_VALUE(GL_MODELVIEW_MATRIX, 16, kFloat),
-    STRATA_STATE_VALUE(GL_PROJECTION_MATRIX, 16, kFloat),
-    STRATA_STATE_VALUE(GL_CURRENT_COLOR, 4, kFloat),
-    STRATA_STATE_VALUE(GL_CURRENT_NORMAL, 3, kFloat),
-    STRATA_STATE_VALUE(GL_LIGHT_MODEL_AMBIENT, 4, kFloat),
-    STRATA_STATE_VALUE(GL_LIGHT_MODEL_TWO_SIDE, 1, kBool),
-    STRATA_STATE_VALUE(GL_FOG_MODE, 1, kEnum),
-    STRATA_STATE_VALUE(GL_FOG_DENSITY, 1, kFloat),
-    STRATA_STATE_VALUE(GL_FOG_START, 1, kFloat),
-    STRATA_STATE_VALUE(GL_FOG_END, 1, kFloat),
-    STRATA_STATE_VALUE(GL_FOG_COLOR, 4, kFloat),
-    STRATA_STATE_VALUE(GL_CLIENT_ACTIVE_TEXTURE, 1, kEnum),
-    STRATA_STATE_VALUE(GL_ARRAY_BUFFER_BINDING, 1, kBuffer),
-    STRATA_STATE_VALUE(GL_ELEMENT_ARRAY_BUFFER_BINDING, 1, kBuffer),
-    STRATA_STATE_VALUE(GL_VERTEX_ARRAY_SIZE, 1, kInt),
-    STRATA_STATE_VALUE(GL_VERTEX_ARRAY_TYPE, 1, kEnum),
-    STRATA_STATE_VALUE(GL_VERTEX_ARRAY_STRIDE, 1, kInt),
-    STRATA_STATE_VALUE(GL_VERTEX_ARRAY_BUFFER_BINDING, 1, kBuffer),
-    STRATA_STATE_VALUE(GL_NORMAL_ARRAY_TYPE, 1, kEnum),
-    STRATA_STATE_VALUE(GL_NORMAL_ARRAY_STRIDE, 1, kInt),
-    STRATA_STATE_VALUE(GL_NORMAL_ARRAY_BUFFER_BINDING, 1, kBuffer),
-    STRATA_STATE_VALUE(GL_COLOR_ARRAY_SIZE, 1, kInt),
-    STRATA_STATE_VALUE(GL_COLOR_ARRAY_TYPE, 1, kEnum),
-    STRATA_STATE_VALUE(GL_COLOR_ARRAY_STRIDE, 1, kInt),
-    STRATA_STATE_VALUE(GL_COLOR_ARRAY_BUFFER_BINDING, 1, kBuffer),
-};
-
-// Per texture unit (glActiveTexture and glClientActiveTexture both set to it).
-constexpr StateValue kUnitValues[] = {
-    STRATA_STATE_VALUE(GL_TEXTURE_BINDING_2D, 1, kTexture),
-    STRATA_STATE_VALUE(GL_TEXTURE_MATRIX, 16, kFloat),
-    STRATA_STATE_VALUE(GL_CURRENT_TEXTURE_COORDS, 4, kFloat),
-    STRATA_STATE_VALUE(GL_TEXTURE_COORD_ARRAY_SIZE, 1, kInt),
-    STRATA_STATE_VALUE(GL_TEXTURE_COORD_ARRAY_TYPE, 1, kEnum),
-    STRATA_STATE_VALUE(GL_TEXTURE_COORD_ARRAY_STRIDE, 1, kInt),
-    STRATA_STATE_VALUE(GL_TEXTURE_COORD_ARRAY_BUFFER_BINDING, 1, kBuffer),
-};
-constexpr GLenum kUnitCapabilities[] = {GL_TEXTURE_2D, GL_TEXTURE_COORD_ARRAY};
+// GLES 1.1's state values, and those per texture unit (glActiveTexture
+// and glClientActiveTexture both set to it).
+std::vector<const api::Parameter*> Values(bool per_unit) {
+  return StateValues([per_unit](const api::Parameter& p) {
+    return p.gles1 && !(p.getters & api::kGetEnabled) && ((p.flags & api::kUnit) != 0) == per_unit;
+  });
+}
 
 void Floats(JsonWriter& json, const GLfloat* values, int count) {
   if (count > 1) json.BeginArray();
@@ -71,12 +30,11 @@ void WriteFixedFunctionState(const host::HostDriver& driver, const GlFunctions& 
   auto env_f = driver.Get<decltype(&glGetTexEnvfv)>(api::glGetTexEnvfv);
   auto client_active = driver.Get<decltype(&glClientActiveTexture)>(api::glClientActiveTexture);
   json.Key("capabilities").BeginObject();
-  WriteCapabilities(gl, kFixedFunctionCapabilities, json);
-  WriteCapabilities(gl, kClientArrays, json);
+  WriteCapabilities(gl, api::kFixedFunctionCapabilities, json);
+  WriteCapabilities(gl, api::kClientArrays, json);
   json.EndObject();
   json.Key("values").BeginObject();
-  WriteValues(gl, kSharedValues, json, names);
-  WriteValues(gl, kValues, json, names);
+  WriteValues(gl, Values(false), json, names);
   json.EndObject();
 
   json.Key("lights").BeginArray();
@@ -84,7 +42,7 @@ void WriteFixedFunctionState(const host::HostDriver& driver, const GlFunctions& 
   for (GLint i = 0; i < lights; ++i) {
     const GLenum name = GL_LIGHT0 + static_cast<GLenum>(i);
     json.BeginObject().Key("light").String(EnumText(name)).Key("enabled").Bool(gl.IsEnabled(name) != GL_FALSE);
-    for (const FixedFunctionParameter& parameter : kLightParameters) {
+    for (const api::CountedParameter& parameter : api::kLightParameters) {
       GLfloat values[4] = {};
       light(name, parameter.pname, values);
       json.Key(EnumText(parameter.pname));
@@ -97,7 +55,7 @@ void WriteFixedFunctionState(const host::HostDriver& driver, const GlFunctions& 
   json.Key("material").BeginObject();
   for (GLenum face : {GL_FRONT, GL_BACK}) {
     json.Key(EnumText(face)).BeginObject();
-    for (const FixedFunctionParameter& parameter : kMaterialParameters) {
+    for (const api::CountedParameter& parameter : api::kMaterialParameters) {
       GLfloat values[4] = {};
       material(face, parameter.pname, values);
       json.Key(EnumText(parameter.pname));
@@ -111,6 +69,7 @@ void WriteFixedFunctionState(const host::HostDriver& driver, const GlFunctions& 
   const GLint active = gl.Integer(GL_ACTIVE_TEXTURE), client = gl.Integer(GL_CLIENT_ACTIVE_TEXTURE);
   const GLint units = std::min(gl.Integer(GL_MAX_TEXTURE_UNITS), 32);
   json.Key("texture_units").BeginArray();
+  const std::vector<const api::Parameter*> unit_values = Values(true);
   for (GLint unit = 0; unit < units; ++unit) {
     gl.ActiveTexture(GL_TEXTURE0 + static_cast<GLenum>(unit));
     client_active(GL_TEXTURE0 + static_cast<GLenum>(unit));
@@ -120,10 +79,10 @@ void WriteFixedFunctionState(const host::HostDriver& driver, const GlFunctions& 
       continue;
     }
     json.BeginObject().Key("unit").Int(unit);
-    WriteCapabilities(gl, kUnitCapabilities, json);
-    WriteValues(gl, kUnitValues, json, names);
+    WriteCapabilities(gl, api::kUnitCapabilities, json);
+    WriteValues(gl, unit_values, json, names);
     json.Key("environment").BeginObject();
-    for (GLenum pname : kTextureEnvironmentEnums) {
+    for (GLenum pname : api::kTextureEnvironmentEnums) {
       GLint value = 0;
       gl.ClearErrors();
       env_i(GL_TEXTURE_ENV, pname, &value);

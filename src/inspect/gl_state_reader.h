@@ -1,7 +1,7 @@
 #pragma once
 // What gl_state.cpp and gl_state_fixed_function.cpp share: the host
-// driver's query functions, and writing lists of state values by their
-// registry names (table-driven: a value is its pname, count and kind).
+// driver's query functions, and writing state values by their registry
+// names, as the parameter table (strata/api/parameters.h) describes them.
 
 #include <GLES/gl.h>
 #include <GLES3/gl32.h>
@@ -9,10 +9,12 @@
 #include <functional>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "common/gl_queries.h"
 #include "common/json_writer.h"
 #include "host/host_driver.h"
+#include "strata/api/parameters.h"
 #include "strata/api/replay.h"
 
 namespace strata::inspect {
@@ -34,22 +36,9 @@ struct GlFunctions {
   void ClearErrors() const { DrainGlErrors(GetError); }
 };
 
-// kBlendFactor: an enum whose GL_ZERO and GL_ONE (0 and 1) are names too.
-// kBuffer, kTexture: an object name, written as the trace names it.
-enum class ValueKind { kInt, kFloat, kBool, kEnum, kBlendFactor, kBuffer, kTexture };
-struct StateValue {
-  GLenum pname;
-  const char* name;  // as the registry spells it: aliases share a value
-  int count;
-  ValueKind kind;
-};
-// A table row: the pname and its name spelled once.
-#define STRATA_STATE_VALUE(pname, count, kind) \
-  { pname, #pname, count, ValueKind::kind }
-
-// The values GLES 1.1 and 2+ share: viewport, scissor, depth, stencil (front),
-// cull, masks, clear values, line width, polygon offset, pack/unpack alignment.
-extern const std::span<const StateValue> kSharedValues;
+// The rows of the parameter table (api/parameters.txt) a reader writes:
+// those marked state, taken by glGet*v, that `wanted` keeps, in the table's order.
+std::vector<const api::Parameter*> StateValues(const std::function<bool(const api::Parameter&)>& wanted);
 
 // A GL token's registry name, or its number in hex.
 std::string EnumText(GLenum value);
@@ -57,11 +46,16 @@ std::string EnumText(GLenum value);
 std::string EnumTextInGroup(const char* group, GLenum value);
 // A host object name as the trace names it.
 using StreamNames = std::function<uint64_t(api::ObjectClass object, GLuint host)>;
-// "name": value (or [values]) for each, read with glGet*v; one that raises an error is left out.
-void WriteValues(const GlFunctions& gl, std::span<const StateValue> values, JsonWriter& json,
+// "name": value (or [values]) for each, read with glGet*v; one that raises
+// an error is left out. Object names as the trace names them, enums by
+// name (in their group where the table says one).
+void WriteValues(const GlFunctions& gl, std::span<const api::Parameter* const> values, JsonWriter& json,
                  const StreamNames& names);
+// "name": one value of `parameter` as its type says.
+void WriteValue(const api::Parameter& parameter, GLint integer, GLfloat real, JsonWriter& json,
+                const StreamNames& names);
 // "name": enabled for each capability.
-void WriteCapabilities(const GlFunctions& gl, std::span<const GLenum> capabilities, JsonWriter& json);
+void WriteCapabilities(const GlFunctions& gl, std::span<const uint32_t> capabilities, JsonWriter& json);
 
 // GLES 1.1 contexts: matrices, lights, material, texture environments, fog,
 // client arrays (gl_state_fixed_function.cpp).

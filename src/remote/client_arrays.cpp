@@ -2,7 +2,8 @@
 // the capture rules read (pixel store, buffer bindings) and the client-side
 // vertex arrays (capture::ClientArrays, as the tracer keeps them), whose
 // bytes go out as memory records before each draw (the executor points the
-// host's arrays at them, as in replay).
+// host's arrays at them, as in replay). Which calls change the arrays and
+// what each draw reads come from their traits (api/function_traits.txt).
 #include "remote/generated_support.h"
 #include "remote/mapped_buffers.h"
 #include "remote/window_sizes.h"
@@ -22,60 +23,44 @@ capture::ClientArrays* Arrays() {
   return s != nullptr && s->vertex_array() == 0 ? &s->arrays() : nullptr;
 }
 
-void SetPointer(int slot, GLint size, GLenum type, GLsizei stride, const void* pointer) {
-  if (capture::ClientArrays* arrays = Arrays()) {
-    arrays->SetPointer(slot, size, type, stride, pointer, Shadow()->array_buffer() == 0);
+// The bounds of a draw's indices in app memory; with an element buffer bound
+// the client cannot see the indices and sends nothing (docs/remote.md).
+class ClientIndices final : public capture::IndexReader {
+ public:
+  explicit ClientIndices(const ContextShadow& shadow) : in_buffer_(shadow.BufferBound(GL_ELEMENT_ARRAY_BUFFER)) {}
+  bool Bounds(const void* indices, GLsizei count, GLenum type, uint32_t* lowest, uint32_t* highest) override {
+    return !in_buffer_ && count > 0 && capture::IndexBounds(indices, static_cast<size_t>(count), type, lowest, highest);
   }
-}
+  bool InBuffer() const { return in_buffer_; }
 
-void SetGles1Pointer(GLenum array, GLint size, GLenum type, GLsizei stride, const void* pointer) {
-  if (capture::ClientArrays* arrays = Arrays()) {
-    arrays->SetGles1Pointer(array, size, type, stride, pointer, Shadow()->array_buffer() == 0);
-  }
-}
-
-void Enable(int slot, bool enabled) {
-  if (capture::ClientArrays* arrays = Arrays()) arrays->Enable(slot, enabled);
-}
-
-int Gles1Slot(GLenum array) {
-  capture::ClientArrays* arrays = Arrays();
-  return arrays != nullptr ? arrays->Gles1Slot(array) : -1;
-}
+ private:
+  bool in_buffer_;
+};
 
 // Sends the bytes of every enabled client-side array a draw over vertices
 // [first, end) and `instances` instances reads.
-void SendClientArrays(int64_t first, int64_t end, int64_t instances) {
-  capture::ClientArrays* arrays = Arrays();
-  if (arrays == nullptr || !arrays->AnyInClientMemory()) return;
+void SendClientArrays(capture::ClientArrays& arrays, int64_t first, int64_t end, int64_t instances) {
   Connection* c = ThreadConnection();
-  for (auto [begin, size] : arrays->Ranges(first, end, instances)) c->PutMemory(begin, size);
-}
-
-// The vertex range indices in client memory use; with an element buffer bound
-// the client cannot see the indices and sends nothing (docs/remote.md).
-void SendClientArraysForIndices(GLsizei count, GLenum type, const void* indices, GLint base_vertex,
-                                GLsizei instances) {
-  capture::ClientArrays* arrays = Arrays();
-  if (arrays == nullptr || !arrays->AnyInClientMemory() || count <= 0) return;
-  if (Shadow()->BufferBound(GL_ELEMENT_ARRAY_BUFFER)) return;
-  uint32_t lowest = 0, highest = 0;
-  if (!capture::IndexBounds(indices, static_cast<size_t>(count), type, &lowest, &highest)) return;
-  SendClientArrays(int64_t{lowest} + base_vertex, int64_t{highest} + base_vertex + 1, instances);
+  for (auto [begin, size] : arrays.Ranges(first, end, instances)) c->PutMemory(begin, size);
 }
 
 // What a draw needs first: a resized window's size, then what it reads of
-// client memory: persistent mappings, then client-side arrays.
-void SendArrays(int64_t first, int64_t end, int64_t instances) {
+// client memory: persistent mappings, then a multi-draw's index arrays, then
+// client-side arrays.
+void SendDrawReads(const capture::DrawCall& draw) {
   BeforeSurfaceWrite();
   SendPersistentWrites();
-  SendClientArrays(first, end, instances);
-}
-
-void SendArraysForIndices(GLsizei count, GLenum type, const void* indices, GLint base_vertex, GLsizei instances) {
-  BeforeSurfaceWrite();
-  SendPersistentWrites();
-  SendClientArraysForIndices(count, type, indices, base_vertex, instances);
+  ContextShadow* shadow = Shadow();
+  if (shadow == nullptr) return;
+  ClientIndices indices(*shadow);
+  if (draw.draws != 1 && draw.indices != nullptr && !indices.InBuffer()) {
+    Connection* c = ThreadConnection();
+    for (auto [begin, size] : capture::IndexArrays(draw)) c->PutMemory(begin, size);
+  }
+  capture::ClientArrays* arrays = Arrays();
+  if (arrays == nullptr || !arrays->AnyInClientMemory()) return;
+  int64_t first = 0, end = 0;
+  if (capture::VertexSpan(draw, indices, &first, &end)) SendClientArrays(*arrays, first, end, draw.instances);
 }
 
 }  // namespace
@@ -95,7 +80,6 @@ void After_glBindBufferRange(GLenum target, GLuint, GLuint buffer, GLintptr, GLs
 void After_glBindVertexArray(GLuint array) {
   if (ContextShadow* s = Shadow()) s->BindVertexArray(array);
 }
-void After_glBindVertexArrayOES(GLuint array) { After_glBindVertexArray(array); }
 void After_glBindFramebuffer(GLenum target, GLuint framebuffer) {
   if (ContextShadow* s = Shadow()) s->BindFramebuffer(target, framebuffer);
 }
@@ -117,86 +101,31 @@ void After_glDeleteVertexArrays(GLsizei n, const GLuint* arrays) {
   ContextShadow* s = Shadow();
   for (GLsizei i = 0; s != nullptr && arrays != nullptr && i < n; ++i) s->DeleteVertexArray(arrays[i]);
 }
-void After_glDeleteVertexArraysOES(GLsizei n, const GLuint* arrays) { After_glDeleteVertexArrays(n, arrays); }
 
-void After_glVertexAttribPointer(GLuint index, GLint size, GLenum type, GLboolean, GLsizei stride,
-                                 const void* pointer) {
-  SetPointer(index, size, type, stride, pointer);
-}
-void After_glVertexAttribIPointer(GLuint index, GLint size, GLenum type, GLsizei stride, const void* pointer) {
-  SetPointer(index, size, type, stride, pointer);
-}
-void After_glEnableVertexAttribArray(GLuint index) { Enable(index, true); }
-void After_glDisableVertexAttribArray(GLuint index) { Enable(index, false); }
-void After_glVertexAttribDivisor(GLuint index, GLuint divisor) {
-  if (capture::ClientArrays* arrays = Arrays()) arrays->SetDivisor(static_cast<int>(index), divisor);
+// Every call whose client-array trait says it changes the client-side arrays.
+void NoteClientArrays(const capture::ArrayCall& call) {
+  if (capture::ClientArrays* arrays = Arrays()) {
+    const bool pointer = call.op == api::ClientArrayOp::kPointer || call.op == api::ClientArrayOp::kGles1Pointer;
+    arrays->Apply(call, pointer && Shadow()->array_buffer() != 0);
+  }
 }
 
-void After_glVertexPointer(GLint size, GLenum type, GLsizei stride, const void* pointer) {
-  SetGles1Pointer(capture::ClientArrays::kVertexArray, size, type, stride, pointer);
+// Before each draw, by its draw trait.
+void BeforeArraysDraw(GLint first, GLsizei count, int64_t instances) {
+  BeforeSurfaceWrite();
+  SendPersistentWrites();
+  capture::ClientArrays* arrays = Arrays();
+  if (arrays != nullptr && arrays->AnyInClientMemory()) {
+    SendClientArrays(*arrays, first, int64_t{first} + count, instances);
+  }
 }
-void After_glColorPointer(GLint size, GLenum type, GLsizei stride, const void* pointer) {
-  SetGles1Pointer(capture::ClientArrays::kColorArray, size, type, stride, pointer);
+void BeforeIndexedDraw(GLsizei count, GLenum type, const void* indices, int64_t instances, GLint base_vertex) {
+  SendDrawReads(capture::DrawCall{1, nullptr, &count, type, &indices, &base_vertex, instances});
 }
-void After_glNormalPointer(GLenum type, GLsizei stride, const void* pointer) {
-  SetGles1Pointer(capture::ClientArrays::kNormalArray, 3, type, stride, pointer);
-}
-void After_glTexCoordPointer(GLint size, GLenum type, GLsizei stride, const void* pointer) {
-  SetGles1Pointer(capture::ClientArrays::kTexCoordArray, size, type, stride, pointer);
-}
-void After_glPointSizePointerOES(GLenum type, GLsizei stride, const void* pointer) {
-  SetGles1Pointer(capture::ClientArrays::kPointSizeArrayOes, 1, type, stride, pointer);
-}
-void After_glEnableClientState(GLenum array) { Enable(Gles1Slot(array), true); }
-void After_glDisableClientState(GLenum array) { Enable(Gles1Slot(array), false); }
-void After_glClientActiveTexture(GLenum texture) {
-  if (capture::ClientArrays* arrays = Arrays()) arrays->SetClientActiveTexture(texture);
-}
-
-void Before_glDrawArrays(GLenum, GLint first, GLsizei count) { SendArrays(first, int64_t{first} + count, 1); }
-void Before_glDrawArraysInstanced(GLenum, GLint first, GLsizei count, GLsizei instances) {
-  SendArrays(first, int64_t{first} + count, instances);
-}
-void Before_glDrawArraysInstancedEXT(GLenum mode, GLint first, GLsizei count, GLsizei instances) {
-  Before_glDrawArraysInstanced(mode, first, count, instances);
-}
-void Before_glDrawElements(GLenum, GLsizei count, GLenum type, const void* indices) {
-  SendArraysForIndices(count, type, indices, 0, 1);
-}
-void Before_glDrawElementsInstanced(GLenum, GLsizei count, GLenum type, const void* indices, GLsizei instances) {
-  SendArraysForIndices(count, type, indices, 0, instances);
-}
-void Before_glDrawElementsInstancedEXT(GLenum mode, GLsizei count, GLenum type, const void* indices,
-                                       GLsizei instances) {
-  Before_glDrawElementsInstanced(mode, count, type, indices, instances);
-}
-void Before_glDrawRangeElements(GLenum, GLuint, GLuint, GLsizei count, GLenum type, const void* indices) {
-  SendArraysForIndices(count, type, indices, 0, 1);
-}
-void Before_glDrawElementsBaseVertex(GLenum, GLsizei count, GLenum type, const void* indices, GLint base) {
-  SendArraysForIndices(count, type, indices, base, 1);
-}
-void Before_glDrawElementsBaseVertexOES(GLenum m, GLsizei count, GLenum type, const void* indices, GLint base) {
-  Before_glDrawElementsBaseVertex(m, count, type, indices, base);
-}
-void Before_glDrawElementsBaseVertexEXT(GLenum m, GLsizei count, GLenum type, const void* indices, GLint base) {
-  Before_glDrawElementsBaseVertex(m, count, type, indices, base);
-}
-void Before_glDrawElementsInstancedBaseVertex(GLenum, GLsizei count, GLenum type, const void* indices,
-                                              GLsizei instances, GLint base) {
-  SendArraysForIndices(count, type, indices, base, instances);
-}
-void Before_glDrawRangeElementsBaseVertex(GLenum, GLuint, GLuint, GLsizei count, GLenum type, const void* indices,
-                                          GLint base) {
-  SendArraysForIndices(count, type, indices, base, 1);
-}
-void Before_glDrawRangeElementsBaseVertexOES(GLenum m, GLuint s, GLuint e, GLsizei count, GLenum type,
-                                             const void* indices, GLint base) {
-  Before_glDrawRangeElementsBaseVertex(m, s, e, count, type, indices, base);
-}
-void Before_glDrawRangeElementsBaseVertexEXT(GLenum m, GLuint s, GLuint e, GLsizei count, GLenum type,
-                                             const void* indices, GLint base) {
-  Before_glDrawRangeElementsBaseVertex(m, s, e, count, type, indices, base);
+void BeforeMultiDraw(const capture::DrawCall& draw) { SendDrawReads(draw); }
+void BeforeDrawFromBuffers() {
+  BeforeSurfaceWrite();
+  SendPersistentWrites();
 }
 
 void PutStrings(stream::CallEncoder& w, const GLchar* const* strings, GLsizei count, const GLint* lengths) {

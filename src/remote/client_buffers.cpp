@@ -173,18 +173,8 @@ GLenum Remote_glClientWaitSync(GLsync sync, GLbitfield flags, GLuint64 timeout) 
   return static_cast<GLenum>(r->result.u);
 }
 
-void* Remote_glMapBufferRange(GLenum target, GLintptr offset, GLsizeiptr length, GLbitfield access) {
-  if (void* native = NativeFunction(api::glMapBufferRange)) {
-    return reinterpret_cast<PFNGLMAPBUFFERRANGEPROC>(native)(target, offset, length, access);
-  }
-  return Map(api::glMapBufferRange, target, offset, length, access);
-}
-
-void* Remote_glMapBufferRangeEXT(GLenum target, GLintptr offset, GLsizeiptr length, GLbitfield access) {
-  if (void* native = NativeFunction(api::glMapBufferRangeEXT)) {
-    return reinterpret_cast<PFNGLMAPBUFFERRANGEEXTPROC>(native)(target, offset, length, access);
-  }
-  return Map(api::glMapBufferRangeEXT, target, offset, length, access);
+void* Hand_glMapBufferRange(api::Slot slot, GLenum target, GLintptr offset, GLsizeiptr length, GLbitfield access) {
+  return Map(slot, target, offset, length, access);
 }
 
 void* Remote_glMapBufferOES(GLenum target, GLenum access) {
@@ -199,44 +189,17 @@ void* Remote_glMapBufferOES(GLenum target, GLenum access) {
   return Map(api::glMapBufferRange, target, 0, size, GL_MAP_WRITE_BIT);
 }
 
-GLboolean Remote_glUnmapBuffer(GLenum target) {
-  if (void* native = NativeFunction(api::glUnmapBuffer)) return reinterpret_cast<PFNGLUNMAPBUFFERPROC>(native)(target);
-  return Unmap(api::glUnmapBuffer, target);
+GLboolean Hand_glUnmapBuffer(api::Slot slot, GLenum target) { return Unmap(slot, target); }
+
+void Hand_glFlushMappedBufferRange(api::Slot slot, GLenum target, GLintptr offset, GLsizeiptr length) {
+  FlushRange(slot, target, offset, length);
 }
 
-GLboolean Remote_glUnmapBufferOES(GLenum target) {
-  if (void* native = NativeFunction(api::glUnmapBufferOES)) {
-    return reinterpret_cast<PFNGLUNMAPBUFFEROESPROC>(native)(target);
-  }
-  return Unmap(api::glUnmapBuffer, target);
-}
-
-void Remote_glFlushMappedBufferRange(GLenum target, GLintptr offset, GLsizeiptr length) {
-  if (void* native = NativeFunction(api::glFlushMappedBufferRange)) {
-    return reinterpret_cast<PFNGLFLUSHMAPPEDBUFFERRANGEPROC>(native)(target, offset, length);
-  }
-  FlushRange(api::glFlushMappedBufferRange, target, offset, length);
-}
-
-void Remote_glFlushMappedBufferRangeEXT(GLenum target, GLintptr offset, GLsizeiptr length) {
-  if (void* native = NativeFunction(api::glFlushMappedBufferRangeEXT)) {
-    return reinterpret_cast<PFNGLFLUSHMAPPEDBUFFERRANGEEXTPROC>(native)(target, offset, length);
-  }
-  FlushRange(api::glFlushMappedBufferRangeEXT, target, offset, length);
-}
-
-void Remote_glGetBufferPointerv(GLenum target, GLenum pname, void** params) {
-  if (void* native = NativeFunction(api::glGetBufferPointerv)) {
-    return reinterpret_cast<PFNGLGETBUFFERPOINTERVPROC>(native)(target, pname, params);
-  }
+void Hand_glGetBufferPointerv(api::Slot, GLenum target, GLenum pname, void** params) {
   Connection* c = ThreadConnectionHolding();
   if (params == nullptr || c == nullptr) return;
   auto it = t_mappings.find(Bound(*c, target));
   *params = pname == GL_BUFFER_MAP_POINTER && it != t_mappings.end() ? it->second.memory : nullptr;
-}
-
-void Remote_glGetBufferPointervOES(GLenum target, GLenum pname, void** params) {
-  Remote_glGetBufferPointerv(target, pname, params);
 }
 
 }  // namespace strata::remote

@@ -631,14 +631,8 @@ EGLImageKHR Remote_eglCreateImageKHR(EGLDisplay dpy, EGLContext ctx, EGLenum tar
   return AsHandle<EGLImageKHR>(CreateImage(api::eglCreateImageKHR, dpy, ctx, target, buffer, attrib_list));
 }
 
-GLsync Remote_glFenceSync(GLenum condition, GLbitfield flags) {
-  if (auto native = Native<PFNGLFENCESYNCPROC>(api::glFenceSync)) return native(condition, flags);
-  return AsHandle<GLsync>(CreateFence(api::glFenceSync, condition, flags));
-}
-
-GLsync Remote_glFenceSyncAPPLE(GLenum condition, GLbitfield flags) {
-  if (auto native = Native<PFNGLFENCESYNCAPPLEPROC>(api::glFenceSyncAPPLE)) return native(condition, flags);
-  return AsHandle<GLsync>(CreateFence(api::glFenceSyncAPPLE, condition, flags));
+GLsync Hand_glFenceSync(api::Slot slot, GLenum condition, GLbitfield flags) {
+  return AsHandle<GLsync>(CreateFence(slot, condition, flags));
 }
 
 }  // namespace strata::remote

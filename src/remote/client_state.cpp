@@ -6,9 +6,9 @@
 #include <cstring>
 
 #include "common/env.h"
-#include "common/pixel_store.h"
 #include "remote/connection.h"
 #include "strata/api/functions.h"
+#include "strata/api/parameters.h"
 
 namespace strata::remote {
 
@@ -41,7 +41,7 @@ ContextShadow::ContextShadow(int client_version, ContextShadow* share)
 }
 
 GLint ContextShadow::Integer(GLenum pname, GLint fallback) {
-  if (IsPixelStoreParameter(pname)) {
+  if (api::IsPixelStoreParameter(pname)) {
     auto it = pixel_store_.find(pname);
     if (it != pixel_store_.end()) return it->second;
     return pname == GL_UNPACK_ALIGNMENT || pname == GL_PACK_ALIGNMENT ? 4 : 0;
@@ -119,7 +119,7 @@ GLuint ContextShadow::BoundBuffer(GLenum target) const {
 }
 
 void ContextShadow::PixelStorei(GLenum pname, GLint value) {
-  if (IsPixelStoreParameter(pname)) pixel_store_[pname] = value;
+  if (api::IsPixelStoreParameter(pname)) pixel_store_[pname] = value;
 }
 
 void ContextShadow::BindBuffer(GLenum target, GLuint buffer) {

@@ -13,6 +13,7 @@
 #include "present/window_presenter.h"
 #include "remote/reply_scan.h"
 #include "remote/session.h"
+#include "strata/api/traits.h"
 #include "stream/event_records.h"
 #include "stream/record_format.h"
 
@@ -322,10 +323,9 @@ uint64_t LostCall(int slot) {
   const bool started = Session::Get().started();
   const Connection* c = t_slot.connection.get();
   const bool told = started && c != nullptr && c->shadow().reset_notified();
-  switch (slot) {
+  // The EXT and KHR entry points are registry aliases of glGetGraphicsResetStatus.
+  switch (api::CoreOf(slot)) {
     case api::glGetGraphicsResetStatus:
-    case api::glGetGraphicsResetStatusEXT:
-    case api::glGetGraphicsResetStatusKHR:
       return told ? GL_UNKNOWN_CONTEXT_RESET : GL_NO_ERROR;
     case api::glGetError:
       // Every other call of a lost context makes the error; glGetError itself does not.

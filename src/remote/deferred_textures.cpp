@@ -12,9 +12,9 @@
 namespace strata::remote {
 namespace {
 
-static_assert(std::size(kTextureTargets) == TextureKnowledge::kTargets);
+static_assert(kFollowedTextureTargets == TextureKnowledge::kTargets);
 
-GLenum TargetAt(int target) { return kTextureTargets[target].target; }
+GLenum TargetAt(int target) { return api::kTextureTargets[target].target; }
 
 // Sampling parameters and values every GLES 2/3 driver takes for the
 // followed targets, so that setting them cannot fail.
@@ -38,7 +38,7 @@ bool IsHeldParameter(GLenum pname, GLint value, int version) {
 // The query cache's entries for the targets' bindings, found when compiling.
 constexpr auto kBindingEntries = [] {
   std::array<int, TextureKnowledge::kTargets> entries{};
-  for (int i = 0; i < TextureKnowledge::kTargets; ++i) entries[i] = QueryCache::Index(kTextureTargets[i].binding);
+  for (int i = 0; i < TextureKnowledge::kTargets; ++i) entries[i] = QueryCache::Index(api::kTextureTargets[i].binding);
   return entries;
 }();
 

@@ -36,7 +36,7 @@ class Connection;
 // What the client knows of one context's textures (kept in its ContextShadow).
 struct TextureKnowledge {
   static constexpr int kUnits = 32;   // GLES 3's guaranteed texture units
-  static constexpr int kTargets = 4;  // query_cache.h's kTextureTargets: 2D, cube map; 3D and 2D array from GLES 3
+  static constexpr int kTargets = 4;  // query_cache.h's followed texture targets: 2D, cube map; 3D and 2D array from GLES 3
 
   // Textures that went through the held path and reached the renderer, by
   // name: the target each is bound to there (0: none yet).

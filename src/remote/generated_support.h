@@ -17,14 +17,29 @@
 #include "remote/connection.h"
 #include "stream/call_encoder.h"
 #include "stream/capture_sizes.h"
+#include "stream/client_arrays.h"
 #include "stream/record_format.h"
 #include "stream/wire.h"
 #include "strata/api/functions.h"
+#include "strata/api/traits.h"
 #include "strata/api/types.h"
 
 namespace strata::remote {
 
 #include "remote/remote_hand_written.inc"
+
+// What the generated functions call by a function's traits
+// (api/function_traits.txt), in client_arrays.cpp: the client-side arrays a
+// client-array call changes, and before a draw what it reads of app memory
+// (persistent mappings, a multi-draw's index arrays, client-side arrays).
+void NoteClientArrays(const capture::ArrayCall& call);
+void BeforeArraysDraw(GLint first, GLsizei count, int64_t instances);
+void BeforeIndexedDraw(GLsizei count, GLenum type, const void* indices, int64_t instances, GLint base_vertex);
+void BeforeMultiDraw(const capture::DrawCall& draw);
+void BeforeDrawFromBuffers();
+// Before the other calls that write the draw framebuffer (clears, blits), in
+// window_sizes.cpp: a resized window's size (the draws above send it too).
+void BeforeSurfaceWrite();
 
 // Whether `dpy` is one of the client's displays and initialized; sets the
 // thread's EGL error when not (client_egl.cpp).

@@ -3,12 +3,11 @@
 #include <algorithm>
 #include <iterator>
 
-#include "common/gl_state_lists.h"
 
 namespace strata::remote {
 namespace {
 
-static_assert(std::size(kCapabilities) <= 32);
+static_assert(std::size(api::kCapabilities) <= 32);
 
 int CachedIndex(GLenum pname, int version) {
   const int index = QueryCache::Index(pname);
@@ -19,15 +18,15 @@ int CachedIndex(GLenum pname, int version) {
 
 int CapabilityIndex(GLenum cap, int client_version) {
   if (client_version < 2) return -1;
-  for (size_t i = 0; i < std::size(kCapabilities); ++i) {
-    if (kCapabilities[i].value != cap) continue;
-    const int since = kCapabilities[i].min_version;
+  for (size_t i = 0; i < std::size(api::kCapabilities); ++i) {
+    if (api::kCapabilities[i].value != cap) continue;
+    const int since = api::kCapabilities[i].min_version;
     return since <= 30 && client_version * 10 >= since ? static_cast<int>(i) : -1;
   }
   return -1;
 }
 
-GLenum CapabilityAt(int index) { return kCapabilities[index].value; }
+GLenum CapabilityAt(int index) { return api::kCapabilities[index].value; }
 
 int QueryCache::Integer(GLenum pname, GLint* data) const {
   const int index = CachedIndex(pname, version_);
@@ -48,9 +47,9 @@ bool QueryCache::Enabled(GLenum cap, GLboolean* on) const {
 }
 
 int TextureTargetIndex(GLenum target, int client_version) {
-  for (size_t i = 0; i < std::size(kTextureTargets); ++i) {
-    if (kTextureTargets[i].target == target) {
-      return client_version >= kTextureTargets[i].since_version ? static_cast<int>(i) : -1;
+  for (int i = 0; i < kFollowedTextureTargets; ++i) {
+    if (api::kTextureTargets[i].target == target) {
+      return client_version * 10 >= api::kTextureTargets[i].min_version ? i : -1;
     }
   }
   return -1;
@@ -105,7 +104,7 @@ bool QueryCache::LearnProgram(GLuint program) {
 bool QueryCache::LearnTexture(GLenum target, GLuint texture) {
   const int target_index = TextureTargetIndex(target, version_);
   if (target_index < 0) return false;
-  const GLenum binding = kTextureTargets[target_index].binding;
+  const GLenum binding = api::kTextureTargets[target_index].binding;
   if (texture != 0 && std::none_of(std::begin(proven_textures_), std::end(proven_textures_),
                                    [&](const ProvenTexture& p) { return p.binding == binding && p.texture == texture; })) {
     return false;

@@ -17,6 +17,8 @@
 #include <cstdint>
 #include <iterator>
 
+#include "strata/api/parameters.h"
+
 namespace strata::remote {
 
 // Groups of cached state, by what changes them.
@@ -38,60 +40,57 @@ enum QueryGroup : uint32_t {
   kQueryAll = ~0u,
 };
 
-// The pnames kept, with how many values each has, the groups whose calls
-// change it and the GLES version that has it (a pname the context lacks is
-// an error, whose unwritten output must not be kept).
+// The pnames kept, with the groups whose calls change it; how many values
+// each has and the GLES version that has it (a pname the context lacks is
+// an error, whose unwritten output must not be kept) are the parameter
+// table's (strata/api/parameters.h).
 struct CachedPname {
   GLenum pname;
-  int count;
   uint32_t groups;
-  int since_version;
+  int count;
+  int since_version;  // GLES major version
 };
+constexpr CachedPname Cached(GLenum pname, uint32_t groups) {
+  const api::Parameter* parameter = api::FindParameter(pname);
+  return {pname, groups, parameter->count, parameter->since / 10};
+}
 inline constexpr CachedPname kCachedPnames[] = {
-    {GL_CURRENT_PROGRAM, 1, kQueryProgram, 2},
-    {GL_ARRAY_BUFFER_BINDING, 1, kQueryBufferBindings, 2},
-    {GL_ELEMENT_ARRAY_BUFFER_BINDING, 1, kQueryBufferBindings | kQueryVertexArray, 2},
-    {GL_VERTEX_ARRAY_BINDING, 1, kQueryVertexArray, 3},
-    {GL_ACTIVE_TEXTURE, 1, kQueryTextureUnit, 2},
-    {GL_TEXTURE_BINDING_2D, 1, kQueryTextureUnit | kQueryTextureBindings, 2},
-    {GL_TEXTURE_BINDING_CUBE_MAP, 1, kQueryTextureUnit | kQueryTextureBindings, 2},
-    {GL_TEXTURE_BINDING_3D, 1, kQueryTextureUnit | kQueryTextureBindings, 3},
-    {GL_TEXTURE_BINDING_2D_ARRAY, 1, kQueryTextureUnit | kQueryTextureBindings, 3},
-    {GL_FRAMEBUFFER_BINDING, 1, kQueryFramebuffers, 2},
-    {GL_READ_FRAMEBUFFER_BINDING, 1, kQueryFramebuffers, 3},
-    {GL_RENDERBUFFER_BINDING, 1, kQueryRenderbuffer, 2},
-    {GL_VIEWPORT, 4, kQueryViewport, 2},
-    {GL_SCISSOR_BOX, 4, kQueryScissor, 2},
-    {GL_BLEND_SRC_RGB, 1, kQueryBlend, 2},
-    {GL_BLEND_DST_RGB, 1, kQueryBlend, 2},
-    {GL_BLEND_SRC_ALPHA, 1, kQueryBlend, 2},
-    {GL_BLEND_DST_ALPHA, 1, kQueryBlend, 2},
-    {GL_BLEND_EQUATION_RGB, 1, kQueryBlend, 2},
-    {GL_BLEND_EQUATION_ALPHA, 1, kQueryBlend, 2},
-    {GL_DEPTH_FUNC, 1, kQueryDepthFunc, 2},
-    {GL_CULL_FACE_MODE, 1, kQueryFaces, 2},
-    {GL_FRONT_FACE, 1, kQueryFaces, 2},
+    Cached(GL_CURRENT_PROGRAM, kQueryProgram),
+    Cached(GL_ARRAY_BUFFER_BINDING, kQueryBufferBindings),
+    Cached(GL_ELEMENT_ARRAY_BUFFER_BINDING, kQueryBufferBindings | kQueryVertexArray),
+    Cached(GL_VERTEX_ARRAY_BINDING, kQueryVertexArray),
+    Cached(GL_ACTIVE_TEXTURE, kQueryTextureUnit),
+    Cached(GL_TEXTURE_BINDING_2D, kQueryTextureUnit | kQueryTextureBindings),
+    Cached(GL_TEXTURE_BINDING_CUBE_MAP, kQueryTextureUnit | kQueryTextureBindings),
+    Cached(GL_TEXTURE_BINDING_3D, kQueryTextureUnit | kQueryTextureBindings),
+    Cached(GL_TEXTURE_BINDING_2D_ARRAY, kQueryTextureUnit | kQueryTextureBindings),
+    Cached(GL_FRAMEBUFFER_BINDING, kQueryFramebuffers),
+    Cached(GL_READ_FRAMEBUFFER_BINDING, kQueryFramebuffers),
+    Cached(GL_RENDERBUFFER_BINDING, kQueryRenderbuffer),
+    Cached(GL_VIEWPORT, kQueryViewport),
+    Cached(GL_SCISSOR_BOX, kQueryScissor),
+    Cached(GL_BLEND_SRC_RGB, kQueryBlend),
+    Cached(GL_BLEND_DST_RGB, kQueryBlend),
+    Cached(GL_BLEND_SRC_ALPHA, kQueryBlend),
+    Cached(GL_BLEND_DST_ALPHA, kQueryBlend),
+    Cached(GL_BLEND_EQUATION_RGB, kQueryBlend),
+    Cached(GL_BLEND_EQUATION_ALPHA, kQueryBlend),
+    Cached(GL_DEPTH_FUNC, kQueryDepthFunc),
+    Cached(GL_CULL_FACE_MODE, kQueryFaces),
+    Cached(GL_FRONT_FACE, kQueryFaces),
 };
 static_assert(std::size(kCachedPnames) <= 32);
 
-// The texture targets whose bindings the client follows, with their
-// binding pname and the GLES version that has them; the query cache and
-// the held textures (deferred_textures.h) index them alike.
-struct TextureTarget {
-  GLenum target;
-  GLenum binding;
-  int since_version;
-};
-inline constexpr TextureTarget kTextureTargets[] = {
-    {GL_TEXTURE_2D, GL_TEXTURE_BINDING_2D, 2},
-    {GL_TEXTURE_CUBE_MAP, GL_TEXTURE_BINDING_CUBE_MAP, 2},
-    {GL_TEXTURE_3D, GL_TEXTURE_BINDING_3D, 3},
-    {GL_TEXTURE_2D_ARRAY, GL_TEXTURE_BINDING_2D_ARRAY, 3},
-};
-// The index in kTextureTargets of a target the context's version has, or -1.
+// The texture targets whose bindings the client follows: the parameter
+// table's of GLES 2.0 and 3.0 (2D, cube map, 3D, 2D array), which the query
+// cache and the held textures (deferred_textures.h) index alike.
+inline constexpr int kFollowedTextureTargets = 4;
+static_assert(api::kTextureTargets[kFollowedTextureTargets - 1].min_version <= 30 &&
+              api::kTextureTargets[kFollowedTextureTargets].min_version > 30);
+// The index among those of a target the context's version has, or -1.
 int TextureTargetIndex(GLenum target, int client_version);
 
-// The GLES 2.0 and 3.0 capabilities (of common/gl_state_lists.h) a context
+// The GLES 2.0 and 3.0 capabilities (of the parameter table) a context
 // made for GLES `client_version` has, by index (at most 32); -1 for another
 // (3.1's and 3.2's too: a context's minor version is the driver's choice).
 // The query cache and the held calls (deferred_state.h) share the index.

@@ -33,16 +33,6 @@ void BeforeSurfaceWrite() {
   if (c != nullptr && c->shadow().draw_framebuffer() == 0) SendWindowSizeIfDue();
 }
 
-void Before_glClear(GLbitfield) { BeforeSurfaceWrite(); }
-void Before_glClearBufferfv(GLenum, GLint, const GLfloat*) { BeforeSurfaceWrite(); }
-void Before_glClearBufferiv(GLenum, GLint, const GLint*) { BeforeSurfaceWrite(); }
-void Before_glClearBufferuiv(GLenum, GLint, const GLuint*) { BeforeSurfaceWrite(); }
-void Before_glClearBufferfi(GLenum, GLint, GLfloat, GLint) { BeforeSurfaceWrite(); }
-void Before_glBlitFramebuffer(GLint, GLint, GLint, GLint, GLint, GLint, GLint, GLint, GLbitfield, GLenum) {
-  BeforeSurfaceWrite();
-}
-void Before_glDrawArraysIndirect(GLenum, const void*) { BeforeSurfaceWrite(); }
-void Before_glDrawElementsIndirect(GLenum, GLenum, const void*) { BeforeSurfaceWrite(); }
 void Before_eglQuerySurface(EGLDisplay, EGLSurface surface, EGLint attribute, EGLint*) {
   if ((attribute == EGL_WIDTH || attribute == EGL_HEIGHT) && reinterpret_cast<uint64_t>(surface) == t_due.surface) {
     SendWindowSizeIfDue();

@@ -14,7 +14,7 @@
 #include "host/host_driver.h"
 #include "host/record_dispatch.h"
 #include "host/surface_factory.h"
-#include "stream/call_classes.h"
+#include "strata/api/traits.h"
 #include "stream/event_records.h"
 #include "stream/framebuffer_record.h"
 #include "stream/ordered_reader.h"
@@ -205,10 +205,10 @@ class LoopReplay {
   }
 
  private:
-  // A draw or clear into the surface: before the range, what it draws is
-  // overwritten before anything shows or reads it.
+  // A draw, clear or blit into the surface: before the range, what it draws
+  // is overwritten before anything shows or reads it.
   bool DrawsIntoTheSurface(const stream::DecodedCall& call) {
-    return stream::WritesFramebuffer(call.name) &&
+    return api::HasTrait(call.slot, api::kWritesFramebuffer) &&
            dispatch_.executor().DrawsIntoSurface(static_cast<uint32_t>(call.thread));
   }
 
@@ -351,11 +351,11 @@ std::string WhyEarlierDrawsMatter(const std::string& trace_path, uint64_t first_
     if (record.type != stream::RecordType::kCall) continue;
     if (!decoder.Decode(record.payload, record.thread_id, record.chunk, &call, &error)) return {};
     const std::string_view name = call.name;
-    if (stream::ReadsFramebuffer(name)) {
+    if (api::HasTrait(call.slot, api::kReadsPixels)) {
       return "call " + std::to_string(call.sequence) + " (" + std::string(name) + ", frame " + std::to_string(frame) +
              ") reads a framebuffer back";
     }
-    if (name == "eglSurfaceAttrib" && call.args.size() == 4 && call.args[2].i == EGL_SWAP_BEHAVIOR &&
+    if (call.slot == api::eglSurfaceAttrib && call.args.size() == 4 && call.args[2].i == EGL_SWAP_BEHAVIOR &&
         call.args[3].i == EGL_BUFFER_PRESERVED) {
       return "call " + std::to_string(call.sequence) + " keeps the back buffer across swaps (EGL_BUFFER_PRESERVED)";
     }

@@ -12,6 +12,7 @@
 #include "replay/compared_calls.h"
 #include "stream/call_printer.h"
 #include "strata/api/functions.h"
+#include "strata/api/traits.h"
 
 namespace strata::replay {
 namespace {
@@ -151,13 +152,13 @@ void SelfCheck::CheckFrameEndError(uint64_t context, uint64_t error, uint64_t ne
 
 void SelfCheck::Check(const stream::DecodedCall& call, const host::CallReply* reply) {
   const bool raised = !api::kFunctions[call.slot].is_egl && TakeHostErrors(call);
-  if (call.slot == api::glBeginQuery || call.slot == api::glBeginQueryEXT) {
+  if (api::CoreOf(call.slot) == api::glBeginQuery) {
     query_targets_[{call.context, call.args[1].u}] = static_cast<uint32_t>(call.args[0].u);
   }
   const Comparison comparison = ComparisonOf(call);
   if (comparison.agreement == Agreement::kNone) return;
   if (comparison.agreement == Agreement::kGlError) {
-    if (call.has_reply) CompareError(call.context, call.result.u, call.sequence, "glGetError", true);
+    if (call.has_reply) CompareError(call.context, call.result.u, call.sequence, api::kFunctions[api::glGetError].name, true);
     return;
   }
   if (reply == nullptr || !call.has_reply) return;

@@ -7,14 +7,13 @@
 #include <map>
 #include <set>
 
-#include "common/gl_bindings.h"
-#include "common/gl_state_lists.h"
-#include "common/pixel_store.h"
+#include "common/state_read_limits.h"
 #include "common/uniform_types.h"
 #include "snapshot/attribute_array.h"
 #include "snapshot/gles1_snapshot.h"
 #include "snapshot/shader_sources.h"
 #include "snapshot/snapshot_writer.h"
+#include "strata/api/parameters.h"
 #include "stream/call_printer.h"
 
 namespace strata::snapshot {
@@ -288,7 +287,7 @@ class Snapshot : SnapshotWriter {
   bool AttachForReading(GLenum target, GLuint host, GLint level, GLenum face, GLint layer) {
     auto bind_framebuffer = F<PFNGLBINDFRAMEBUFFERPROC>(api::glBindFramebuffer);
     bind_framebuffer(GL_READ_FRAMEBUFFER, read_framebuffer_);
-    if (IsLayeredTarget(target)) {
+    if (api::IsLayeredTarget(target)) {
       F<PFNGLFRAMEBUFFERTEXTURELAYERPROC>(api::glFramebufferTextureLayer)(GL_READ_FRAMEBUFFER, GL_COLOR_ATTACHMENT0,
                                                                          host, level, layer);
     } else {
@@ -340,7 +339,7 @@ class Snapshot : SnapshotWriter {
         Note(what + ": its images are an EGL image's or a buffer's; only its binding is carried");
         continue;
       }
-      const GLenum binding = TextureBindingOf(target);
+      const GLenum binding = api::TextureBindingOf(target);
       const GLint previous = Integer(binding);
       bind(target, static_cast<GLuint>(host));
       const bool uploads_kept = source_.UploadsOf(name) != nullptr;
@@ -354,10 +353,10 @@ class Snapshot : SnapshotWriter {
       // Parameters after the images: glTexStorage leaves them as they were.
       // Multisampled textures take no sampling parameters (setting one is an error).
       const bool multisampled = target == GL_TEXTURE_2D_MULTISAMPLE || target == GL_TEXTURE_2D_MULTISAMPLE_ARRAY;
-      for (const auto& list : {std::span<const SamplingParameter>(kSamplingParameters),
-                               std::span<const SamplingParameter>(kTextureOnlyParameters)}) {
-        if (multisampled && list.data() == kSamplingParameters) continue;
-        for (const SamplingParameter& parameter : list) {
+      for (const auto& list : {std::span<const api::SamplingParameter>(api::kSamplingParameters),
+                               std::span<const api::SamplingParameter>(api::kTextureOnlyParameters)}) {
+        if (multisampled && list.data() == api::kSamplingParameters) continue;
+        for (const api::SamplingParameter& parameter : list) {
           if (parameter.min_version > version_ || parameter.min_version > host_version_) continue;
           if (parameter.is_float) {
             GLfloat value = 0;
@@ -420,7 +419,7 @@ class Snapshot : SnapshotWriter {
     level_parameter(face, 0, GL_TEXTURE_WIDTH, &width);
     level_parameter(face, 0, GL_TEXTURE_HEIGHT, &height);
     level_parameter(face, 0, GL_TEXTURE_DEPTH, &depth);
-    if (IsLayeredTarget(target)) {
+    if (api::IsLayeredTarget(target)) {
       calls_.Add(api::glTexStorage3D).Arg(target).Arg(*levels).Arg(internal).Arg(width).Arg(height).Arg(depth);
     } else {
       calls_.Add(api::glTexStorage2D).Arg(target).Arg(*levels).Arg(internal).Arg(width).Arg(height);
@@ -432,7 +431,7 @@ class Snapshot : SnapshotWriter {
     auto level_parameter = F<PFNGLGETTEXLEVELPARAMETERIVPROC>(api::glGetTexLevelParameteriv);
     const std::string what = "texture " + std::to_string(name);
     const bool cube = target == GL_TEXTURE_CUBE_MAP;
-    const bool layered = IsLayeredTarget(target);
+    const bool layered = api::IsLayeredTarget(target);
     const bool multisampled = target == GL_TEXTURE_2D_MULTISAMPLE || target == GL_TEXTURE_2D_MULTISAMPLE_ARRAY;
     if (multisampled) {
       // Its storage (a render target's, as a rule); samples cannot be read back one by one.
@@ -554,7 +553,7 @@ class Snapshot : SnapshotWriter {
     auto get_f = F<PFNGLGETSAMPLERPARAMETERFVPROC>(api::glGetSamplerParameterfv);
     for (const auto& [name, host] : source_.LiveObjects(ObjectClass::kSampler)) {
       Generate(api::glGenSamplers, name);
-      for (const SamplingParameter& parameter : kSamplingParameters) {
+      for (const api::SamplingParameter& parameter : api::kSamplingParameters) {
         if (parameter.is_float) {
           GLfloat value = 0;
           get_f(static_cast<GLuint>(host), parameter.pname, &value);
@@ -840,7 +839,7 @@ class Snapshot : SnapshotWriter {
         if (host_version_ >= 30) attachment(read_at, point, GL_FRAMEBUFFER_ATTACHMENT_TEXTURE_LAYER, &layer);
         const uint64_t texture = Stream(ObjectClass::kTexture, object);
         const GLenum target = source_.TextureTarget(texture);
-        if (IsLayeredTarget(target)) {
+        if (api::IsLayeredTarget(target)) {
           calls_.Add(api::glFramebufferTextureLayer).Arg(GL_FRAMEBUFFER).Arg(point).Arg(static_cast<int64_t>(texture))
               .Arg(level).Arg(layer);
         } else {
@@ -971,7 +970,7 @@ class Snapshot : SnapshotWriter {
     for (const auto& [name, host] : objects) {
       bind(GL_TRANSFORM_FEEDBACK, static_cast<GLuint>(host));
       calls_.Add(api::glBindTransformFeedback).Arg(GL_TRANSFORM_FEEDBACK).Arg(static_cast<int64_t>(name));
-      for (const IndexedBufferTarget& target : kIndexedBufferTargets) {
+      for (const api::IndexedBufferTarget& target : api::kIndexedBufferTargets) {
         if (target.target == GL_TRANSFORM_FEEDBACK_BUFFER) IndexedBindings(target);
       }
     }
@@ -1006,7 +1005,7 @@ class Snapshot : SnapshotWriter {
     auto is_enabled = F<PFNGLISENABLEDPROC>(api::glIsEnabled);
     auto get_f = F<PFNGLGETFLOATVPROC>(api::glGetFloatv);
     auto get_b = F<PFNGLGETBOOLEANVPROC>(api::glGetBooleanv);
-    for (const VersionedEnum& capability : kCapabilities) {
+    for (const api::VersionedEnum& capability : api::kCapabilities) {
       if (capability.min_version > version_ || capability.min_version > host_version_) continue;
       ClearErrors();
       const bool on = is_enabled(capability.value) != 0;
@@ -1065,12 +1064,9 @@ class Snapshot : SnapshotWriter {
     if (version_ >= 30) {
       calls_.Add(api::glHint).Arg(GL_FRAGMENT_SHADER_DERIVATIVE_HINT).Arg(one(GL_FRAGMENT_SHADER_DERIVATIVE_HINT));
     }
-    for (GLenum pname : {GL_UNPACK_ALIGNMENT, GL_PACK_ALIGNMENT, GL_UNPACK_ROW_LENGTH, GL_UNPACK_IMAGE_HEIGHT,
-                         GL_UNPACK_SKIP_ROWS, GL_UNPACK_SKIP_PIXELS, GL_UNPACK_SKIP_IMAGES, GL_PACK_ROW_LENGTH,
-                         GL_PACK_SKIP_ROWS, GL_PACK_SKIP_PIXELS}) {
-      const bool gles2 = pname == GL_UNPACK_ALIGNMENT || pname == GL_PACK_ALIGNMENT;
-      if (!gles2 && version_ < 30) continue;
-      calls_.Add(api::glPixelStorei).Arg(pname).Arg(one(pname));
+    for (const api::VersionedEnum& pname : api::kPixelStoreParameters) {
+      if (pname.min_version > version_) continue;
+      calls_.Add(api::glPixelStorei).Arg(pname.value).Arg(one(pname.value));
     }
     Bindings();
   }
@@ -1087,15 +1083,15 @@ class Snapshot : SnapshotWriter {
         if (!unit_chosen) calls_.Add(api::glActiveTexture).Arg(GL_TEXTURE0 + unit);
         unit_chosen = true;
       };
-      for (const VersionedEnum& target : kTextureTargets) {
+      for (const api::TargetBinding& target : api::kTextureTargets) {
         if (target.min_version > version_ || target.min_version > host_version_) continue;
         ClearErrors();
-        const GLint bound = Integer(TextureBindingOf(target.value));
+        const GLint bound = Integer(target.binding);
         if (GetError() != GL_NO_ERROR) continue;
         // Unit 0 had every texture bound while the snapshot filled them: each target is set again.
         if (bound == 0 && unit != 0) continue;
         choose_unit();
-        calls_.Add(api::glBindTexture).Arg(target.value).Arg(static_cast<int64_t>(Stream(ObjectClass::kTexture, bound)));
+        calls_.Add(api::glBindTexture).Arg(target.target).Arg(static_cast<int64_t>(Stream(ObjectClass::kTexture, bound)));
       }
       if (version_ >= 30) {
         const GLint sampler = Integer(GL_SAMPLER_BINDING);
@@ -1108,14 +1104,16 @@ class Snapshot : SnapshotWriter {
     calls_.Add(api::glActiveTexture).Arg(saved_unit);
 
     // Transform feedback buffers are the transform feedback objects' (TransformFeedbacks).
-    for (const IndexedBufferTarget& target : kIndexedBufferTargets) {
+    for (const api::IndexedBufferTarget& target : api::kIndexedBufferTargets) {
       if (target.target != GL_TRANSFORM_FEEDBACK_BUFFER) IndexedBindings(target);
     }
-    // Generic buffer bindings, after the indexed ones that also set them.
-    for (const VersionedEnum& target : kBufferTargets) {
+    // Generic buffer bindings, after the indexed ones that also set them; the
+    // element array buffer is the vertex array's (VertexArrays).
+    for (const api::TargetBinding& target : api::kBufferTargets) {
+      if (target.target == GL_ELEMENT_ARRAY_BUFFER) continue;
       if (target.min_version > version_ || target.min_version > host_version_) continue;
-      calls_.Add(api::glBindBuffer).Arg(target.value)
-          .Arg(static_cast<int64_t>(Stream(ObjectClass::kBuffer, Integer(BufferBindingOf(target.value)))));
+      calls_.Add(api::glBindBuffer).Arg(target.target)
+          .Arg(static_cast<int64_t>(Stream(ObjectClass::kBuffer, Integer(target.binding))));
     }
     if (version_ >= 30) {
       calls_.Add(api::glBindFramebuffer).Arg(GL_DRAW_FRAMEBUFFER)
@@ -1140,7 +1138,7 @@ class Snapshot : SnapshotWriter {
   }
 
   // What is bound at each index of an indexed buffer target.
-  void IndexedBindings(const IndexedBufferTarget& target) {
+  void IndexedBindings(const api::IndexedBufferTarget& target) {
     if (target.min_version > version_ || target.min_version > host_version_) return;
     auto get_i_i = F<PFNGLGETINTEGERI_VPROC>(api::glGetIntegeri_v);
     auto get_64_i = F<PFNGLGETINTEGER64I_VPROC>(api::glGetInteger64i_v);

@@ -12,8 +12,8 @@
 #include <array>
 #include <vector>
 
-#include "common/fixed_function_lists.h"
 #include "snapshot/snapshot_writer.h"
+#include "strata/api/parameters.h"
 
 namespace strata::snapshot {
 namespace {
@@ -32,10 +32,6 @@ api::Slot PointerFunctionOf(GLenum array) {
   }
 }
 
-constexpr GLenum kTextureParameters[] = {GL_TEXTURE_MIN_FILTER, GL_TEXTURE_MAG_FILTER, GL_TEXTURE_WRAP_S,
-                                         GL_TEXTURE_WRAP_T, GL_GENERATE_MIPMAP};
-constexpr GLenum kHints[] = {GL_PERSPECTIVE_CORRECTION_HINT, GL_POINT_SMOOTH_HINT, GL_LINE_SMOOTH_HINT, GL_FOG_HINT,
-                             GL_GENERATE_MIPMAP_HINT};
 
 class Gles1Snapshot : SnapshotWriter {
  public:
@@ -139,7 +135,7 @@ class Gles1Snapshot : SnapshotWriter {
       calls_.Add(api::glBindTexture).Arg(target).Arg(static_cast<int64_t>(name));
       // Parameters first: GL_GENERATE_MIPMAP acts on the uploads that follow.
       bind(target, static_cast<GLuint>(host));
-      for (GLenum pname : kTextureParameters) {
+      for (GLenum pname : api::kFixedFunctionTextureParameters) {
         GLint value = 0;
         tex_i(target, pname, &value);
         calls_.Add(api::glTexParameteri).Arg(target).Arg(pname).Arg(value);
@@ -222,7 +218,7 @@ class Gles1Snapshot : SnapshotWriter {
     for (GLint i = 0; i < lights; ++i) {
       const GLenum name = GL_LIGHT0 + static_cast<GLenum>(i);
       calls_.Add(is_enabled(name) ? api::glEnable : api::glDisable).Arg(name);
-      for (const FixedFunctionParameter& parameter : kLightParameters) {
+      for (const api::CountedParameter& parameter : api::kLightParameters) {
         GLfloat values[4] = {};
         light(name, parameter.pname, values);
         calls_.Add(api::glLightfv).Arg(name).Arg(parameter.pname).In(values, sizeof(GLfloat) * parameter.count);
@@ -234,7 +230,7 @@ class Gles1Snapshot : SnapshotWriter {
       clip_plane(GL_CLIP_PLANE0 + static_cast<GLenum>(i), equation);
       calls_.Add(api::glClipPlanef).Arg(GL_CLIP_PLANE0 + i).In(equation, sizeof equation);
     }
-    for (const FixedFunctionParameter& parameter : kMaterialParameters) {
+    for (const api::CountedParameter& parameter : api::kMaterialParameters) {
       GLfloat values[4] = {};
       material(GL_FRONT, parameter.pname, values);
       calls_.Add(api::glMaterialfv).Arg(GL_FRONT_AND_BACK).Arg(parameter.pname)
@@ -297,7 +293,7 @@ class Gles1Snapshot : SnapshotWriter {
     calls_.Add(api::glScissor).Arg(box[0]).Arg(box[1]).Arg(box[2]).Arg(box[3]);
     get_b(GL_SAMPLE_COVERAGE_INVERT, b);
     calls_.Add(api::glSampleCoverage).Float(f1(GL_SAMPLE_COVERAGE_VALUE)).Arg(b[0]);
-    for (GLenum hint : kHints) calls_.Add(api::glHint).Arg(hint).Arg(one(hint));
+    for (GLenum hint : api::kFixedFunctionHints) calls_.Add(api::glHint).Arg(hint).Arg(one(hint));
     for (GLenum pname : {GL_UNPACK_ALIGNMENT, GL_PACK_ALIGNMENT}) calls_.Add(api::glPixelStorei).Arg(pname).Arg(one(pname));
     ClearErrors();
   }
@@ -317,12 +313,12 @@ class Gles1Snapshot : SnapshotWriter {
       calls_.Add(is_enabled(GL_TEXTURE_2D) ? api::glEnable : api::glDisable).Arg(GL_TEXTURE_2D);
       calls_.Add(api::glBindTexture).Arg(GL_TEXTURE_2D)
           .Arg(static_cast<int64_t>(Stream(ObjectClass::kTexture, Integer(GL_TEXTURE_BINDING_2D))));
-      for (GLenum pname : kTextureEnvironmentEnums) {
+      for (GLenum pname : api::kTextureEnvironmentEnums) {
         GLint value = 0;
         env_i(GL_TEXTURE_ENV, pname, &value);
         calls_.Add(api::glTexEnvi).Arg(GL_TEXTURE_ENV).Arg(pname).Arg(value);
       }
-      for (GLenum pname : kTextureEnvironmentFloats) {
+      for (GLenum pname : api::kTextureEnvironmentFloats) {
         GLfloat value = 1;
         env_f(GL_TEXTURE_ENV, pname, &value);
         calls_.Add(api::glTexEnvf).Arg(GL_TEXTURE_ENV).Arg(pname).Float(value);
@@ -338,7 +334,7 @@ class Gles1Snapshot : SnapshotWriter {
       auto coords = Floats(GL_CURRENT_TEXTURE_COORDS, 4);
       calls_.Add(api::glMultiTexCoord4f).Arg(texture_unit).Float(coords[0]).Float(coords[1]).Float(coords[2])
           .Float(coords[3]);
-      Array(kTexCoordArrayQueries, static_cast<GLuint>(unit));
+      Array(api::kTexCoordArrayQueries, static_cast<GLuint>(unit));
       MatrixStack(GL_TEXTURE, GL_TEXTURE_MATRIX, GL_TEXTURE_STACK_DEPTH);
     }
     ActiveTexture(GL_TEXTURE0);
@@ -372,7 +368,7 @@ class Gles1Snapshot : SnapshotWriter {
 
   // One client array: enabled or not, and where it points (a buffer's
   // offset, or the app memory the stream's draws carry).
-  void Array(const ClientArrayQueries& q, GLuint unit) {
+  void Array(const api::ClientArrayQueries& q, GLuint unit) {
     auto is_enabled = F<PFNGLISENABLEDPROC>(api::glIsEnabled);
     auto get_pointer = F<decltype(&glGetPointerv)>(api::glGetPointerv);
     ClearErrors();
@@ -394,12 +390,12 @@ class Gles1Snapshot : SnapshotWriter {
   }
 
   void ClientArrays() {
-    for (const ClientArrayQueries& q : kClientArrayQueries) Array(q, 0);
+    for (const api::ClientArrayQueries& q : api::kClientArrayQueries) Array(q, 0);
   }
 
   void Capabilities() {
     auto is_enabled = F<PFNGLISENABLEDPROC>(api::glIsEnabled);
-    for (GLenum capability : kFixedFunctionCapabilities) {
+    for (GLenum capability : api::kFixedFunctionCapabilities) {
       ClearErrors();
       const bool on = is_enabled(capability) != GL_FALSE;
       if (GetError() == GL_NO_ERROR) calls_.Add(on ? api::glEnable : api::glDisable).Arg(capability);

@@ -3,17 +3,16 @@
 #include <cstring>
 
 #include "strata/api/functions.h"
+#include "strata/api/traits.h"
 
 namespace strata::stream {
 
 bool DriverCopiesBlobOnce(int slot) {
-  switch (slot) {
+  switch (api::CoreOf(slot)) {
     case api::glTexImage2D:
     case api::glTexImage3D:
-    case api::glTexImage3DOES:
     case api::glTexSubImage2D:
     case api::glTexSubImage3D:
-    case api::glTexSubImage3DOES:
     case api::glBufferData:
     case api::glBufferSubData:
       return true;

@@ -14,24 +14,10 @@
 #include <string>
 #include <vector>
 
+#include "strata/api/parameters.h"
 
 namespace strata::capture {
 namespace {
-
-// Enums some headers lack (desktop GL or newer extensions); the GL never
-// reuses an enum value for another meaning, so they are safe in the table.
-constexpr GLenum kPolygonMode = 0x0B40;             // GL_POLYGON_MODE(_NV): front, back
-constexpr GLenum kPointSizeRange = 0x0B12;          // desktop GL_POINT_SIZE_RANGE
-constexpr GLenum kLineWidthRange = 0x0B22;          // desktop GL_LINE_WIDTH_RANGE
-constexpr GLenum kDepthBounds = 0x8891;             // GL_DEPTH_BOUNDS_EXT
-constexpr GLenum kTextureSwizzleRgba = 0x8E46;      // GL_TEXTURE_SWIZZLE_RGBA
-constexpr GLenum kPatchDefaultInnerLevel = 0x8E73;  // desktop GL
-constexpr GLenum kPatchDefaultOuterLevel = 0x8E74;  // desktop GL
-constexpr GLenum kMultisampleLineWidthRange = 0x9381;
-constexpr GLenum kDeviceUuid = 0x9597;  // GL_DEVICE_UUID_EXT (GL_UUID_SIZE_EXT bytes)
-constexpr GLenum kDriverUuid = 0x9598;  // GL_DRIVER_UUID_EXT
-constexpr GLenum kDeviceLuid = 0x9599;  // GL_DEVICE_LUID_EXT (GL_LUID_SIZE_EXT bytes)
-constexpr GLenum kViewportBoundsRange = 0x825D;  // GL_VIEWPORT_BOUNDS_RANGE(_OES)
 
 // Layout of one pixel: `size` bytes per element, `elements` per pixel; a
 // packed type is a single element holding all components.
@@ -251,62 +237,18 @@ size_t CaptureSizes::index_bytes(GLsizei count, GLenum type) {
   }
 }
 
+// How many values a query of `pname` writes: the parameter table's count,
+// or the value of the pname that counts them (GL_COMPRESSED_TEXTURE_FORMATS:
+// GL_NUM_COMPRESSED_TEXTURE_FORMATS); 1 for a pname the table does not know.
 size_t CaptureSizes::get_value_count(GLenum pname) const {
-  switch (pname) {
-    case GL_ALIASED_LINE_WIDTH_RANGE:
-    case GL_ALIASED_POINT_SIZE_RANGE:
-    case GL_MAX_VIEWPORT_DIMS:
-    case GL_DEPTH_RANGE:
-    case GL_SAMPLE_POSITION:
-    case kViewportBoundsRange:
-    case kMultisampleLineWidthRange:
-    case kPolygonMode:
-    case kPointSizeRange:
-    case kLineWidthRange:
-    case kDepthBounds:
-    case kPatchDefaultInnerLevel:
-      return 2;
-    case GL_MAX_COMPUTE_WORK_GROUP_COUNT:  // 3 through glGetIntegerv; see get_indexed_value_count
-    case GL_MAX_COMPUTE_WORK_GROUP_SIZE:
-    case GL_COMPUTE_WORK_GROUP_SIZE:  // glGetProgramiv
-      return 3;
-    case GL_VIEWPORT:
-    case GL_SCISSOR_BOX:
-    case GL_COLOR_CLEAR_VALUE:
-    case GL_COLOR_WRITEMASK:
-    case GL_BLEND_COLOR:
-    case GL_TEXTURE_BORDER_COLOR:
-    case GL_CURRENT_VERTEX_ATTRIB:
-    case kTextureSwizzleRgba:
-    case kPatchDefaultOuterLevel:
-      return 4;
-    case GL_PRIMITIVE_BOUNDING_BOX:
-      return 8;
-    case kDeviceLuid:
-      return 8;
-    case kDeviceUuid:
-    case kDriverUuid:
-      return 16;
-    case GL_COMPRESSED_TEXTURE_FORMATS:
-      return NonNegative(state_.Integer(GL_NUM_COMPRESSED_TEXTURE_FORMATS, 0));
-    case GL_PROGRAM_BINARY_FORMATS:
-      return NonNegative(state_.Integer(GL_NUM_PROGRAM_BINARY_FORMATS, 0));
-    case GL_SHADER_BINARY_FORMATS:
-      return NonNegative(state_.Integer(GL_NUM_SHADER_BINARY_FORMATS, 0));
-    default:
-      return 1;
-  }
+  const api::Parameter* parameter = api::FindParameter(pname);
+  if (parameter == nullptr) return 1;
+  if (parameter->count != 0) return parameter->count;
+  return NonNegative(state_.Integer(static_cast<GLenum>(parameter->count_pname), 0));
 }
 
-size_t CaptureSizes::get_indexed_value_count(GLenum target) const {
-  switch (target) {
-    case GL_MAX_COMPUTE_WORK_GROUP_COUNT:
-    case GL_MAX_COMPUTE_WORK_GROUP_SIZE:
-      return 1;
-    default:
-      return get_value_count(target);
-  }
-}
+// glGet*i_v: the same table (an indexed pname's count is one index's).
+size_t CaptureSizes::get_indexed_value_count(GLenum target) const { return get_value_count(target); }
 
 // No EGL call takes more attributes than this; a longer list has lost its EGL_NONE.
 constexpr size_t kMaxAttribPairs = 512;
@@ -336,36 +278,7 @@ size_t CaptureSizes::egl_attrib64_list_bytes(const EGLAttrib* list) {
 }
 
 
-size_t CaptureSizes::gles1_value_count(GLenum pname) const {
-  // GLES 1.1 enum values (GLES/gl.h), spelled out to keep this file on GLES 3 headers.
-  switch (pname) {
-    case 0x0B66:  // GL_FOG_COLOR
-    case 0x0B53:  // GL_LIGHT_MODEL_AMBIENT
-    case 0x1200:  // GL_AMBIENT
-    case 0x1201:  // GL_DIFFUSE
-    case 0x1202:  // GL_SPECULAR
-    case 0x1203:  // GL_POSITION
-    case 0x1600:  // GL_EMISSION
-    case 0x1602:  // GL_AMBIENT_AND_DIFFUSE
-    case 0x2201:  // GL_TEXTURE_ENV_COLOR
-    case 0x0B00:  // GL_CURRENT_COLOR
-    case 0x0B03:  // GL_CURRENT_TEXTURE_COORDS
-    case 0x8B9D:  // GL_TEXTURE_CROP_RECT_OES
-      return 4;
-    case 0x1204:  // GL_SPOT_DIRECTION
-    case 0x8129:  // GL_POINT_DISTANCE_ATTENUATION
-    case 0x0B02:  // GL_CURRENT_NORMAL
-      return 3;
-    case 0x0BA6:  // GL_MODELVIEW_MATRIX
-    case 0x0BA7:  // GL_PROJECTION_MATRIX
-    case 0x0BA8:  // GL_TEXTURE_MATRIX
-      return 16;
-    case 0x0B12:  // GL_SMOOTH_POINT_SIZE_RANGE
-    case 0x0B22:  // GL_SMOOTH_LINE_WIDTH_RANGE
-      return 2;
-    default:
-      return get_value_count(pname);
-  }
-}
+// GLES 1.1's fixed-function pnames are rows of the same table.
+size_t CaptureSizes::gles1_value_count(GLenum pname) const { return get_value_count(pname); }
 
 }  // namespace strata::capture

@@ -90,16 +90,17 @@ class CaptureSizes {
 
   // How many values a query or parameter call reads or writes for `pname`
   // (glGet*v, glTexParameter*v, glGetTexParameter*v, glSamplerParameter*v,
-  // glGetShaderiv, glGetProgramiv, glGetBufferParameter*v, glGetQueryiv, ...).
-  // Counts that depend on state (GL_COMPRESSED_TEXTURE_FORMATS, ...) are asked.
+  // glGetShaderiv, glGetProgramiv, glGetBufferParameter*v, glGetQueryiv, ...):
+  // the parameter table's count (api/parameters.txt), 1 for a pname it does
+  // not know. Counts that depend on state (GL_COMPRESSED_TEXTURE_FORMATS, ...) are asked.
   size_t get_value_count(GLenum pname) const;
   // The same for indexed queries (glGetIntegeri_v, glGetBooleani_v,
   // glGetInteger64i_v, glGetFloati_vOES, ...), where `target` is the pname:
   // GL_MAX_COMPUTE_WORK_GROUP_COUNT / _SIZE give one value per index.
   size_t get_indexed_value_count(GLenum target) const;
   // GLES 1.1 fixed-function parameters and state (glLightfv, glFogfv, glTexEnvfv,
-  // glGetFixedv, ...): 4 for colours and positions, 3 for directions and
-  // attenuation, 16 for matrices, else get_value_count(pname).
+  // glGetFixedv, ...): the same table's counts (4 for colours and positions,
+  // 3 for directions and attenuation, 16 for matrices).
   size_t gles1_value_count(GLenum pname) const;
   // Components of a uniform at `location` of `program` (1..16), for glGetUniform*v.
   size_t uniform_value_count(GLuint program, GLint location) const;

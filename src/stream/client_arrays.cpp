@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <utility>
 
 #include "common/vertex_formats.h"
 
@@ -9,6 +10,19 @@ namespace strata::capture {
 namespace {
 
 constexpr int kVertexSlot = 0, kNormalSlot = 1, kColorSlot = 2, kPointSizeSlot = 3, kTexCoordSlot0 = 4;
+
+// Spans [begin, end) as (begin, size), overlapping ones merged (interleaved
+// arrays, index arrays that share indices), so that each byte goes out once.
+std::vector<std::pair<const uint8_t*, size_t>> Merged(std::vector<std::pair<const uint8_t*, const uint8_t*>> spans) {
+  std::sort(spans.begin(), spans.end());
+  std::vector<std::pair<const uint8_t*, size_t>> merged;
+  for (size_t i = 0; i < spans.size();) {
+    auto [begin, stop] = spans[i];
+    for (++i; i < spans.size() && spans[i].first <= stop; ++i) stop = std::max(stop, spans[i].second);
+    merged.emplace_back(begin, static_cast<size_t>(stop - begin));
+  }
+  return merged;
+}
 
 }  // namespace
 
@@ -25,9 +39,24 @@ int ClientArrays::Gles1Slot(GLenum array) const {
 
 void ClientArrays::SetGles1Pointer(GLenum array, GLint size, GLenum type, GLsizei stride, const void* pointer,
                                    bool client) {
-  if (array == kNormalArray) size = 3;
-  if (array == kPointSizeArrayOes) size = 1;
   SetPointer(Gles1Slot(array), size, type, stride, pointer, client);
+}
+
+void ClientArrays::Apply(const ArrayCall& call, bool array_buffer_bound) {
+  const int index = call.index < static_cast<GLuint>(kSlots) ? static_cast<int>(call.index) : -1;
+  using Op = api::ClientArrayOp;
+  switch (call.op) {
+    case Op::kPointer: return SetPointer(index, call.size, call.type, call.stride, call.pointer, !array_buffer_bound);
+    case Op::kEnable: return Enable(index, true);
+    case Op::kDisable: return Enable(index, false);
+    case Op::kDivisor: return SetDivisor(index, call.divisor);
+    case Op::kGles1Pointer:
+      return SetGles1Pointer(call.array, call.size, call.type, call.stride, call.pointer, !array_buffer_bound);
+    case Op::kEnableState: return Enable(Gles1Slot(call.array), true);
+    case Op::kDisableState: return Enable(Gles1Slot(call.array), false);
+    case Op::kClientTexture: return SetClientActiveTexture(call.array);
+    case Op::kNone: return;
+  }
 }
 
 void ClientArrays::SetPointer(int slot, GLint size, GLenum type, GLsizei stride, const void* pointer, bool client) {
@@ -83,15 +112,7 @@ std::vector<std::pair<const uint8_t*, size_t>> ClientArrays::Ranges(int64_t firs
     const uint8_t* begin = static_cast<const uint8_t*>(a.pointer) + static_cast<size_t>(lo) * stride;
     ranges.emplace_back(begin, begin + static_cast<size_t>(hi - lo - 1) * stride + element);
   }
-  // Interleaved arrays overlap.
-  std::sort(ranges.begin(), ranges.end());
-  std::vector<std::pair<const uint8_t*, size_t>> merged;
-  for (size_t i = 0; i < ranges.size();) {
-    auto [begin, stop] = ranges[i];
-    for (++i; i < ranges.size() && ranges[i].first <= stop; ++i) stop = std::max(stop, ranges[i].second);
-    merged.emplace_back(begin, static_cast<size_t>(stop - begin));
-  }
-  return merged;
+  return Merged(std::move(ranges));
 }
 
 bool IndexBounds(const void* data, size_t count, GLenum type, uint32_t* lowest, uint32_t* highest) {
@@ -108,6 +129,40 @@ bool IndexBounds(const void* data, size_t count, GLenum type, uint32_t* lowest, 
   *lowest = lo;
   *highest = hi;
   return true;
+}
+
+bool VertexSpan(const DrawCall& draw, IndexReader& indices, int64_t* first, int64_t* end) {
+  int64_t lo = INT64_MAX, hi = INT64_MIN;
+  for (GLsizei i = 0; i < draw.draws; ++i) {
+    const int64_t count = draw.counts[i];
+    if (count <= 0) continue;
+    const int64_t base = draw.base_vertices != nullptr ? draw.base_vertices[i] : 0;
+    if (draw.firsts != nullptr) {
+      lo = std::min<int64_t>(lo, draw.firsts[i]);
+      hi = std::max<int64_t>(hi, int64_t{draw.firsts[i]} + count);
+      continue;
+    }
+    uint32_t lowest = 0, highest = 0;
+    if (!indices.Bounds(draw.indices[i], static_cast<GLsizei>(count), draw.type, &lowest, &highest)) return false;
+    lo = std::min<int64_t>(lo, lowest + base);
+    hi = std::max<int64_t>(hi, highest + base + 1);
+  }
+  if (hi <= lo) return false;
+  *first = lo;
+  *end = hi;
+  return true;
+}
+
+std::vector<std::pair<const uint8_t*, size_t>> IndexArrays(const DrawCall& draw) {
+  const size_t size = draw.type == GL_UNSIGNED_BYTE ? 1 : draw.type == GL_UNSIGNED_SHORT ? 2
+                      : draw.type == GL_UNSIGNED_INT ? 4 : 0;
+  std::vector<std::pair<const uint8_t*, const uint8_t*>> spans;
+  for (GLsizei i = 0; size != 0 && i < draw.draws; ++i) {
+    if (draw.counts[i] <= 0 || draw.indices[i] == nullptr) continue;
+    const auto* begin = static_cast<const uint8_t*>(draw.indices[i]);
+    spans.emplace_back(begin, begin + static_cast<size_t>(draw.counts[i]) * size);
+  }
+  return Merged(std::move(spans));
 }
 
 }  // namespace strata::capture

@@ -11,6 +11,8 @@
 #include <utility>
 #include <vector>
 
+#include "strata/api/traits.h"
+
 namespace strata::capture {
 
 struct ClientArray {
@@ -21,6 +23,19 @@ struct ClientArray {
   GLsizei stride = 0;
   GLuint divisor = 0;
   const void* pointer = nullptr;
+};
+
+// A call that changes the client-side arrays, whatever its function: its
+// client-array trait (api/function_traits.txt) says which parts it gives.
+struct ArrayCall {
+  api::ClientArrayOp op = api::ClientArrayOp::kNone;
+  GLuint index = 0;  // a generic attribute (pointer, enable, disable, divisor)
+  GLenum array = 0;  // a GLES 1 array (its pointer, enable- and disable-state), or the client-active texture unit
+  GLint size = 0;    // components (a GLES 1 array without a size parameter: the trait's)
+  GLenum type = 0;
+  GLsizei stride = 0;
+  const void* pointer = nullptr;
+  GLuint divisor = 0;
 };
 
 class ClientArrays {
@@ -44,6 +59,9 @@ class ClientArrays {
   void SetGles1Pointer(GLenum array, GLint size, GLenum type, GLsizei stride, const void* pointer, bool client);
   // glClientActiveTexture (GLES 1).
   void SetClientActiveTexture(GLenum texture);
+  // Any of the above, as a call gives it; `array_buffer_bound`: a buffer is
+  // bound to GL_ARRAY_BUFFER, so a pointer is an offset into it.
+  void Apply(const ArrayCall& call, bool array_buffer_bound);
 
   // Whether an enabled array reads app memory: asked before every draw, so
   // kept as a mask rather than found by walking the 32 slots' cache lines.
@@ -64,5 +82,36 @@ class ClientArrays {
 // The lowest and highest of `count` indices of `type` at `data` (GL_UNSIGNED_BYTE,
 // _SHORT or _INT); false for no index or another type.
 bool IndexBounds(const void* data, size_t count, GLenum type, uint32_t* lowest, uint32_t* highest);
+
+// What a draw says of the vertices it reads, whatever its function (its
+// draw trait's parts): per draw of a multi-draw, else one.
+struct DrawCall {
+  GLsizei draws = 1;
+  const GLint* firsts = nullptr;   // an arrays draw's first vertex, per draw
+  const GLsizei* counts = nullptr;  // vertices or indices, per draw
+  GLenum type = 0;                  // an indexed draw's index type
+  const void* const* indices = nullptr;  // its indices (app memory, or offsets into the element buffer), per draw
+  const GLint* base_vertices = nullptr;  // per draw, or none
+  int64_t instances = 1;           // instances read, from instance 0 (a base instance's included)
+};
+
+// Reads the bounds of `count` indices of `type` at `indices` (app memory or
+// an offset into the bound element buffer, as the reader knows); false
+// where it cannot.
+class IndexReader {
+ public:
+  virtual bool Bounds(const void* indices, GLsizei count, GLenum type, uint32_t* lowest, uint32_t* highest) = 0;
+
+ protected:
+  ~IndexReader() = default;
+};
+
+// The vertices [first, end) a draw reads; false where it reads none or they
+// cannot be known.
+bool VertexSpan(const DrawCall& draw, IndexReader& indices, int64_t* first, int64_t* end);
+
+// The spans of app memory a multi-draw's index arrays take (drawn from app
+// memory: no element buffer bound), overlapping ones merged.
+std::vector<std::pair<const uint8_t*, size_t>> IndexArrays(const DrawCall& draw);
 
 }  // namespace strata::capture

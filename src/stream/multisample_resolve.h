@@ -10,7 +10,7 @@
 
 #include <cstdint>
 
-#include "strata/api/functions.h"
+#include "stream/driver_table.h"
 
 namespace strata::capture {
 
@@ -25,7 +25,7 @@ class MultisampleResolve {
   enum Outcome { kNotMultisampled, kResolved, kCannotResolve };
 
   // `functions`: the driver's function per dispatch slot.
-  explicit MultisampleResolve(void* const* functions) : functions_(functions) {}
+  explicit MultisampleResolve(void* const* functions) : gl_(functions) {}
   MultisampleResolve(const MultisampleResolve&) = delete;
   MultisampleResolve& operator=(const MultisampleResolve&) = delete;
 
@@ -105,15 +105,11 @@ class MultisampleResolve {
  private:
   template <typename Pfn>
   Pfn Get(api::Slot slot) const {
-    return reinterpret_cast<Pfn>(functions_[slot]);
+    return gl_.Get<Pfn>(slot);
   }
-  GLint Query(GLenum name) const {
-    GLint value = 0;
-    Get<PFNGLGETINTEGERVPROC>(api::glGetIntegerv)(name, &value);
-    return value;
-  }
+  GLint Query(GLenum name) const { return gl_.Integer(name); }
 
-  void* const* functions_;
+  DriverTable gl_;
   bool bound_ = false;
   GLboolean scissor_ = GL_FALSE;
   bool rebind_texture_ = false;

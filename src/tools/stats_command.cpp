@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "common/json_writer.h"
-#include "stream/call_classes.h"
+#include "strata/api/traits.h"
 #include "stream/call_decoder.h"
 #include "stream/frame_numbering.h"
 #include "stream/record_reader.h"
@@ -100,7 +100,7 @@ int StatsCommandMain(int argc, char** argv) {
       FrameStats& frame = frames.back();
       ++frame.calls;
       frame.ns += call.duration_ns;
-      if (stream::IsDrawCall(name)) {
+      if (api::IsGpuWork(call.slot)) {
         ++frame.draws;
         ++draws;
       }

@@ -6,9 +6,10 @@
 #include <algorithm>
 #include <cstring>
 
-#include "common/gl_bindings.h"
 #include "snapshot/context_snapshot.h"
 #include "snapshot/shader_sources.h"
+#include "strata/api/parameters.h"
+#include "strata/api/traits.h"
 
 namespace strata::trim {
 namespace {
@@ -59,7 +60,7 @@ void StreamFacts::BeforeCall(host::Executor& executor, const stream::DecodedCall
   const auto& a = call.args;
   // Asked only by the calls below that name objects.
   auto group = [&] { return executor.CurrentShareGroup(static_cast<uint32_t>(call.thread)); };
-  switch (call.slot) {
+  switch (api::CoreOf(call.slot)) {  // an alias is its core (glProgramBinaryOES is glProgramBinary)
     case api::eglMakeCurrent:
       if (a.size() == 4) current_[call.thread] = {a[0].u, a[1].u, a[2].u, a[3].u};
       return;
@@ -98,7 +99,6 @@ void StreamFacts::BeforeCall(host::Executor& executor, const stream::DecodedCall
       if (a.size() == 1) linked_.erase(ObjectKey(group(), a[0].u));
       return;
     case api::glProgramBinary:
-    case api::glProgramBinaryOES:
       if (!a.empty()) linked_.erase(ObjectKey(group(), a[0].u));
       return;
     case api::glLinkProgram: {
@@ -124,7 +124,7 @@ void StreamFacts::TextureUpload(host::Executor& executor, const stream::DecodedC
   if (call.args.empty()) return;
   const host::HostDriver& gl = executor.driver();
   auto get = gl.Get<PFNGLGETINTEGERVPROC>(api::glGetIntegerv);
-  const GLenum binding = TextureBindingOf(static_cast<GLenum>(call.args[0].u));
+  const GLenum binding = api::TextureBindingOf(static_cast<GLenum>(call.args[0].u));
   if (binding == 0) return;
   GLint host = 0;
   get(binding, &host);

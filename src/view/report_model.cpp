@@ -9,13 +9,13 @@
 #include <unordered_map>
 
 #include "stream/byte_reader.h"
-#include "stream/call_classes.h"
 #include "stream/call_decoder.h"
 #include "stream/call_printer.h"
 #include "stream/event_records.h"
 #include "stream/framebuffer_record.h"
 #include "stream/record_reader.h"
 #include "strata/api/functions.h"
+#include "strata/api/traits.h"
 
 namespace strata::view {
 namespace {
@@ -45,32 +45,32 @@ enum class Role {
   kMappedBufferEnd,  // glUnmapBuffer / glFlushMappedBufferRange: app writes arrive as memory records before it
 };
 
-Role RoleOf(std::string_view name) {
-  static const std::unordered_map<std::string_view, Role> kExact = {
-      {"glGetError", Role::kGlGetError},
-      {"eglGetError", Role::kEglGetError},
-      {"glCreateShader", Role::kCreateShader},
-      {"glShaderSource", Role::kShaderSource},
-      {"glGetShaderiv", Role::kGetShaderiv},
-      {"glGetShaderInfoLog", Role::kGetShaderInfoLog},
-      {"glAttachShader", Role::kAttachShader},
-      {"glDetachShader", Role::kDetachShader},
-      {"glLinkProgram", Role::kLinkProgram},
-      {"glGetProgramiv", Role::kGetProgramiv},
-      {"glGetProgramInfoLog", Role::kGetProgramInfoLog},
-      {"glCreateShaderProgramv", Role::kCreateShaderProgramv},
-      {"glCreateShaderProgramvEXT", Role::kCreateShaderProgramv},
-  };
-  if (auto found = kExact.find(name); found != kExact.end()) return found->second;
-  // Prefixes take in the extension variants (glTexImage3DOES, glBufferStorageEXT, ...).
-  if (name.starts_with("glBufferData") || name.starts_with("glBufferSubData") || name.starts_with("glBufferStorage")) {
-    return Role::kBufferUpload;
+// By the function's core (an alias is its core's) and its traits (api/function_traits.txt).
+Role RoleOf(int slot) {
+  if (slot < 0) return Role::kOther;
+  switch (api::CoreOf(slot)) {
+    case api::glGetError: return Role::kGlGetError;
+    case api::eglGetError: return Role::kEglGetError;
+    case api::glCreateShader: return Role::kCreateShader;
+    case api::glShaderSource: return Role::kShaderSource;
+    case api::glGetShaderiv: return Role::kGetShaderiv;
+    case api::glGetShaderInfoLog: return Role::kGetShaderInfoLog;
+    case api::glAttachShader: return Role::kAttachShader;
+    case api::glDetachShader: return Role::kDetachShader;
+    case api::glLinkProgram: return Role::kLinkProgram;
+    case api::glGetProgramiv: return Role::kGetProgramiv;
+    case api::glGetProgramInfoLog: return Role::kGetProgramInfoLog;
+    case api::glCreateShaderProgramv: return Role::kCreateShaderProgramv;
+    default: break;
   }
-  if (name.starts_with("glTexImage") || name.starts_with("glTexSubImage")) return Role::kTextureUpload;
-  if (name.starts_with("glCompressedTexImage") || name.starts_with("glCompressedTexSubImage")) {
-    return Role::kCompressedTextureUpload;
+  const api::FunctionTraits& traits = api::kTraits[slot];
+  switch (traits.upload) {
+    case api::Upload::kClientMemory: return Role::kBufferUpload;
+    case api::Upload::kImage: return Role::kTextureUpload;
+    case api::Upload::kCompressedImage: return Role::kCompressedTextureUpload;
+    case api::Upload::kNone: break;
   }
-  if (name.starts_with("glUnmapBuffer") || name.starts_with("glFlushMappedBufferRange")) return Role::kMappedBufferEnd;
+  if (traits.mapping == api::Mapping::kUnmap || traits.mapping == api::Mapping::kFlush) return Role::kMappedBufferEnd;
   return Role::kOther;
 }
 
@@ -196,7 +196,7 @@ uint32_t ModelBuilder::ThreadIndex(uint32_t thread_id) {
 Role ModelBuilder::RoleOfFunction(const stream::DecodedCall& call) {
   const size_t slot = static_cast<size_t>(call.slot);
   if (slot >= roles_by_slot_.size()) roles_by_slot_.resize(slot + 1);
-  if (!roles_by_slot_[slot]) roles_by_slot_[slot] = RoleOf(call.name);
+  if (!roles_by_slot_[slot]) roles_by_slot_[slot] = RoleOf(call.slot);
   return *roles_by_slot_[slot];
 }
 
@@ -219,7 +219,7 @@ void ModelBuilder::Call(const stream::DecodedCall& call, uint32_t thread_id, uin
   max_sequence_ = std::max(max_sequence_, call.sequence);
   last_sequence_of_thread_[thread_id] = call.sequence;
 
-  if (stream::IsDrawCall(call.name)) {
+  if (api::IsGpuWork(call.slot)) {
     row.flags |= kReportDraw;
     ++totals.draws;
   }

@@ -103,6 +103,8 @@ void Values() {
   glFogfv(GL_FOG_COLOR, fog);
   glColor4f(0.1f, 0.2f, 0.3f, 0.4f);
   glNormal3f(0.5f, 0.6f, 0.7f);
+  glSampleCoverage(0.5f, GL_TRUE);
+  glHint(GL_GENERATE_MIPMAP_HINT, GL_NICEST);
   Check("values");
 }
 

@@ -68,6 +68,52 @@ TEST_P(SampleAppReplay, VerifiesEveryCapturedFramebuffer) {
   EXPECT_EQ(r.out.find("could not run"), std::string::npos) << r.out << r.err;
 }
 
+// Every extension alias of a draw that Mesa offers here (instanced,
+// base-instance, base-vertex, multi-draw: glDrawArraysInstancedEXT,
+// glDrawElementsBaseVertexOES, glMultiDrawArraysEXT, ...) drawing from
+// client-memory vertex arrays and client-side indices, in a GLES 2 and a
+// GLES 3 context (there also with indices in an element buffer, which the
+// tracer maps to find the vertices they use): traced with
+// a framebuffer after every draw, replayed with every call run and every
+// framebuffer equal.
+// Catches: an alias that does not share its core function's traits and
+// capture rules (api/function_traits.txt), so that its client-side arrays or
+// a multi-draw's index arrays are not recorded and the replay skips it ("an
+// enabled client-side vertex array has no memory record ..."), or draws it
+// from the wrong bytes.
+class AliasDrawsReplay : public ::testing::TestWithParam<int> {};
+
+TEST_P(AliasDrawsReplay, EveryDrawRunsAndEveryFramebufferMatches) {
+  const std::string version = std::to_string(GetParam());
+  const std::string trace = ScratchPath("alias-draws-gles" + version + ".strace");
+  std::vector<std::string> program = {App("alias_draws_app"), "--gles", version, "--frames", "3"};
+  if (GetParam() == 3) program.push_back("--element-buffer");
+  ProcessResult native = RunProcess(program);
+  ASSERT_EQ(native.exit_code, 0) << native.out << native.err;
+  for (const char* alias : {"glDrawArraysInstancedEXT", "glDrawElementsInstancedEXT",
+                            "glDrawArraysInstancedBaseInstanceEXT", "glDrawElementsInstancedBaseInstanceEXT",
+                            "glDrawElementsInstancedBaseVertexBaseInstanceEXT", "glDrawElementsBaseVertexEXT",
+                            "glDrawElementsBaseVertexOES", "glDrawRangeElementsBaseVertexEXT",
+                            "glDrawRangeElementsBaseVertexOES", "glDrawElementsInstancedBaseVertexEXT",
+                            "glDrawElementsInstancedBaseVertexOES", "glMultiDrawArraysEXT", "glMultiDrawElementsEXT",
+                            "glMultiDrawElementsBaseVertexEXT"}) {
+    EXPECT_NE(native.out.find(std::string("alias ") + alias + "\n"), std::string::npos)
+        << "the driver no longer offers " << alias << "; the test draws through what it offers:\n" << native.out;
+  }
+  ProcessResult traced = Trace(trace, program, "swap,draw");
+  ASSERT_EQ(traced.exit_code, 0) << traced.err;
+  EXPECT_EQ(traced.out, native.out) << "traced, the app's frames differ from its native ones";
+  ProcessResult r = RunProcess({STRATA_CLI, "replay", "--verify", "--strict", trace});
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_EQ(r.out.find("could not run"), std::string::npos) << r.out << r.err;
+  EXPECT_EQ(r.err.find("no memory record"), std::string::npos) << r.err;
+  // A framebuffer after each draw (16 a frame and more in GLES 3) and at each swap.
+  EXPECT_GT(Number(r.out, R"(verify: all (\d+) framebuffers match)"), 3 * 16) << r.out << r.err;
+}
+
+INSTANTIATE_TEST_SUITE_P(Contexts, AliasDrawsReplay, ::testing::Values(2, 3),
+                         [](const auto& info) { return "Gles" + std::to_string(info.param); });
+
 // The replay's last frame, saved as PNG, equals the one the app saved itself.
 TEST_P(SampleAppReplay, SnapshotEqualsTheProgramsOwnFrame) {
   std::string app = GetParam(), trace = ScratchPath(app + "-snap.strace");

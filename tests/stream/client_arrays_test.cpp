@@ -79,5 +79,98 @@ TEST(ClientArrays, RangesCoverWhatADrawReadsWithOverlapsMerged) {
   EXPECT_TRUE(arrays.Ranges(5, 5, 1).empty());
 }
 
+// Catches: a call's client-array trait applied to the wrong slot or with the
+// wrong parts (a GLES 1 array's size, a generic attribute's divisor).
+TEST(ClientArrays, CallsApplyAsTheirTraitsSay) {
+  using api::ClientArrayOp;
+  ClientArrays arrays;
+  arrays.Apply({.op = ClientArrayOp::kPointer, .index = 2, .size = 2, .type = GL_FLOAT, .pointer = kVertices}, false);
+  EXPECT_FALSE(arrays.AnyInClientMemory());
+  arrays.Apply({.op = ClientArrayOp::kEnable, .index = 2}, false);
+  EXPECT_TRUE(arrays.AnyInClientMemory());
+  arrays.Apply({.op = ClientArrayOp::kDivisor, .index = 2, .divisor = 1}, false);
+  // Divided by instance: 3 instances read 3 elements whatever the vertices.
+  auto ranges = arrays.Ranges(10, 20, 3);
+  ASSERT_EQ(ranges.size(), 1u);
+  EXPECT_EQ(ranges[0].second, 3 * 2 * sizeof(float));
+  arrays.Apply({.op = ClientArrayOp::kDisable, .index = 2}, false);
+  EXPECT_FALSE(arrays.AnyInClientMemory());
+  arrays.Apply({.op = ClientArrayOp::kPointer, .index = 40, .size = 2, .type = GL_FLOAT, .pointer = kVertices}, false);
+  arrays.Apply({.op = ClientArrayOp::kEnable, .index = 40}, false);
+  EXPECT_FALSE(arrays.AnyInClientMemory()) << "an index past the slots is ignored";
+  // A GLES 1 normal array: three components, which its call does not pass.
+  arrays.Apply({.op = ClientArrayOp::kGles1Pointer, .array = ClientArrays::kNormalArray, .size = 3, .type = GL_FLOAT,
+                .pointer = kVertices},
+               false);
+  arrays.Apply({.op = ClientArrayOp::kEnableState, .array = ClientArrays::kNormalArray}, false);
+  ranges = arrays.Ranges(0, 2, 1);
+  ASSERT_EQ(ranges.size(), 1u);
+  EXPECT_EQ(ranges[0].second, 2 * 3 * sizeof(float));
+  arrays.Apply({.op = ClientArrayOp::kDisableState, .array = ClientArrays::kNormalArray}, false);
+  EXPECT_FALSE(arrays.AnyInClientMemory());
+  // Texture coordinates go to the client's active unit; a pointer into a bound buffer is no app memory.
+  arrays.Apply({.op = ClientArrayOp::kClientTexture, .array = GL_TEXTURE1}, false);
+  arrays.Apply({.op = ClientArrayOp::kGles1Pointer, .array = ClientArrays::kTexCoordArray, .size = 2,
+                .type = GL_FLOAT, .pointer = kVertices},
+               true);
+  arrays.Apply({.op = ClientArrayOp::kEnableState, .array = ClientArrays::kTexCoordArray}, false);
+  EXPECT_FALSE(arrays.AnyInClientMemory());
+}
+
+// Indices read from app memory: the reader a tracer or remote client has
+// where no element buffer is bound.
+class AppMemoryIndices final : public IndexReader {
+ public:
+  bool Bounds(const void* indices, GLsizei count, GLenum type, uint32_t* lowest, uint32_t* highest) override {
+    ++reads;
+    return IndexBounds(indices, static_cast<size_t>(count), type, lowest, highest);
+  }
+  int reads = 0;
+};
+
+// Catches: a multi-draw or a base-vertex draw whose vertex span misses the
+// vertices of a draw after the first or those its base vertex moves to.
+TEST(ClientArrays, VertexSpansOfEveryKindOfDraw) {
+  AppMemoryIndices reader;
+  int64_t first = 0, end = 0;
+  const GLint firsts[3] = {4, 0, 12};
+  const GLsizei counts[3] = {4, 2, 3};
+  ASSERT_TRUE(VertexSpan({.draws = 3, .firsts = firsts, .counts = counts}, reader, &first, &end));
+  EXPECT_EQ(first, 0);
+  EXPECT_EQ(end, 15);
+  const GLsizei empty[3] = {0, 0, 0};
+  EXPECT_FALSE(VertexSpan({.draws = 3, .firsts = firsts, .counts = empty}, reader, &first, &end))
+      << "draws of no vertices read none";
+  const GLushort low[3] = {5, 1, 2}, high[2] = {9, 7};
+  const void* indices[2] = {low, high};
+  const GLsizei index_counts[2] = {3, 2};
+  const GLint bases[2] = {10, 0};
+  ASSERT_TRUE(VertexSpan({.draws = 2, .counts = index_counts, .type = GL_UNSIGNED_SHORT, .indices = indices,
+                          .base_vertices = bases},
+                         reader, &first, &end));
+  EXPECT_EQ(first, 7);  // the second draw's lowest, 7 + 0
+  EXPECT_EQ(end, 16);   // the first draw's highest, 5 + 10, and one past it
+  EXPECT_EQ(reader.reads, 2);
+  const void* unreadable[2] = {nullptr, high};
+  EXPECT_FALSE(VertexSpan({.draws = 2, .counts = index_counts, .type = GL_UNSIGNED_SHORT, .indices = unreadable},
+                          reader, &first, &end))
+      << "indices that cannot be read say nothing";
+}
+
+// Catches: a multi-draw's index arrays not all going out, or going out twice where they overlap.
+TEST(ClientArrays, IndexArraysOfAMultiDrawMerged) {
+  const GLuint indices[8] = {};
+  const void* arrays[3] = {indices, indices + 2, indices + 6};
+  const GLsizei counts[3] = {4, 1, 2};
+  auto spans = IndexArrays({.draws = 3, .counts = counts, .type = GL_UNSIGNED_INT, .indices = arrays});
+  ASSERT_EQ(spans.size(), 2u);
+  EXPECT_EQ(spans[0].first, reinterpret_cast<const uint8_t*>(indices));
+  EXPECT_EQ(spans[0].second, 4 * sizeof(GLuint));
+  EXPECT_EQ(spans[1].first, reinterpret_cast<const uint8_t*>(indices + 6));
+  EXPECT_EQ(spans[1].second, 2 * sizeof(GLuint));
+  EXPECT_TRUE(IndexArrays({.draws = 3, .counts = counts, .type = GL_FLOAT, .indices = arrays}).empty())
+      << "no index type, no indices";
+}
+
 }  // namespace
 }  // namespace strata::capture

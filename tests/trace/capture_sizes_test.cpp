@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "strata/api/parameters.h"
 #include "stream/driver_capture_state.h"
 
 namespace strata::capture {
@@ -461,6 +462,39 @@ TEST_F(CaptureSizesTest, GetValueCountByName) {
   EXPECT_EQ(sizes.get_value_count(GL_COMPRESSED_TEXTURE_FORMATS), static_cast<size_t>(formats));
   glGetIntegerv(GL_NUM_PROGRAM_BINARY_FORMATS, &formats);
   EXPECT_EQ(sizes.get_value_count(GL_PROGRAM_BINARY_FORMATS), static_cast<size_t>(formats));
+}
+
+// Catches: a count in api/parameters.txt that is not what the driver writes
+// (a capture that cuts a query's answer short or reads past it). Every
+// GLES 2+ pname of the table that glGetIntegerv, glGetTexParameteriv or
+// glGetVertexAttribiv takes here writes exactly its count.
+TEST_F(CaptureSizesTest, EveryParameterOfTheTableWritesItsCount) {
+  GLuint texture = 0;
+  glGenTextures(1, &texture);
+  glBindTexture(GL_TEXTURE_2D, texture);
+  int checked = 0;
+  for (const strata::api::Parameter& parameter : strata::api::kParameters) {
+    if (parameter.since == 0) continue;  // GLES 1.1's, an extension's, desktop GL's
+    SCOPED_TRACE(parameter.name);
+    while (glGetError() != GL_NO_ERROR) {
+    }
+    const size_t count = sizes.get_value_count(parameter.pname);
+    size_t written = 0;
+    if (parameter.getters & strata::api::kGetGet) {
+      written = Written(count, [&](GLint* p) { glGetIntegerv(parameter.pname, p); });
+    } else if (parameter.getters & strata::api::kGetTexture) {
+      written = Written(count, [&](GLint* p) { glGetTexParameteriv(GL_TEXTURE_2D, parameter.pname, p); });
+    } else if (parameter.getters & strata::api::kGetVertexAttrib) {
+      written = Written(count, [&](GLint* p) { glGetVertexAttribiv(0, parameter.pname, p); });
+    } else {
+      continue;
+    }
+    if (glGetError() != GL_NO_ERROR) continue;  // not this context's (a limit of a stage it lacks)
+    EXPECT_EQ(written, count);
+    ++checked;
+  }
+  glDeleteTextures(1, &texture);
+  EXPECT_GT(checked, 100) << "the table's pnames were not asked";
 }
 
 TEST_F(CaptureSizesTest, GetValueCountMatchesDriverWrites) {

@@ -1,6 +1,7 @@
 #include "layers/trace/attach_snapshot.h"
 
 #include <EGL/egl.h>
+#include <GLES/gl.h>
 #include <GLES3/gl32.h>
 
 #include <algorithm>
@@ -9,9 +10,6 @@
 #include <string>
 #include <vector>
 
-#include "common/fixed_function_lists.h"
-#include "common/gl_bindings.h"
-#include "common/gl_state_lists.h"
 #include "common/log.h"
 #include "layers/trace/app_errors.h"
 #include "layers/trace/call_writer.h"
@@ -22,6 +20,7 @@
 #include "layers/trace/upload_shadows.h"
 #include "snapshot/attribute_array.h"
 #include "snapshot/context_snapshot.h"
+#include "strata/api/parameters.h"
 #include "stream/call_encoder.h"
 
 namespace strata::trace {
@@ -85,16 +84,16 @@ class LiveContext final : public snapshot::SnapshotSource {
   GLenum ProbeTarget(uint64_t texture) const {
     auto bind = Next<PFNGLBINDTEXTUREPROC>(api::glBindTexture);
     auto get_error = Next<PFNGLGETERRORPROC>(api::glGetError);
-    for (const VersionedEnum& target : kTextureTargets) {
+    for (const api::TargetBinding& target : api::kTextureTargets) {
       // GLES 1.1 has 2D textures only (the others are its extensions').
-      if (version_ < 20 ? target.value != GL_TEXTURE_2D : target.min_version > version_) continue;
+      if (version_ < 20 ? target.target != GL_TEXTURE_2D : target.min_version > version_) continue;
       DrainGlErrors(get_error);
-      const GLint previous = QueryInteger(TextureBindingOf(target.value));
+      const GLint previous = QueryInteger(target.binding);
       if (get_error() != GL_NO_ERROR) continue;  // a target this driver does not have
-      bind(target.value, static_cast<GLuint>(texture));
+      bind(target.target, static_cast<GLuint>(texture));
       const bool fits = get_error() == GL_NO_ERROR;
-      bind(target.value, static_cast<GLuint>(previous));
-      if (fits) return target.value;
+      bind(target.target, static_cast<GLuint>(previous));
+      if (fits) return target.target;
     }
     return 0;
   }
@@ -187,7 +186,7 @@ void LearnGles1ClientArrays(ContextState& state) {
   auto is_enabled = Next<PFNGLISENABLEDPROC>(api::glIsEnabled);
   auto get_pointer = Next<void (*)(GLenum, void**)>(api::glGetPointerv);
   auto client_active = Next<void (*)(GLenum)>(api::glClientActiveTexture);
-  auto learn = [&](const ClientArrayQueries& q) {
+  auto learn = [&](const api::ClientArrayQueries& q) {
     void* pointer = nullptr;
     get_pointer(q.pointer, &pointer);
     const GLint size = q.size != 0 ? QueryInteger(q.size) : q.fixed_size;
@@ -195,13 +194,13 @@ void LearnGles1ClientArrays(ContextState& state) {
                                  pointer, QueryInteger(q.buffer) == 0);
     state.arrays.Enable(state.arrays.Gles1Slot(q.array), is_enabled(q.array) != GL_FALSE);
   };
-  for (const ClientArrayQueries& q : kClientArrayQueries) learn(q);
+  for (const api::ClientArrayQueries& q : api::kClientArrayQueries) learn(q);
   const GLint saved_unit = QueryInteger(GL_CLIENT_ACTIVE_TEXTURE);
   const GLint units = std::min(QueryInteger(GL_MAX_TEXTURE_UNITS), 8);
   for (GLint unit = 0; unit < units; ++unit) {
     client_active(GL_TEXTURE0 + static_cast<GLenum>(unit));
     state.arrays.SetClientActiveTexture(GL_TEXTURE0 + static_cast<GLenum>(unit));
-    learn(kTexCoordArrayQueries);
+    learn(api::kTexCoordArrayQueries);
   }
   client_active(static_cast<GLenum>(saved_unit));
   state.arrays.SetClientActiveTexture(static_cast<GLenum>(saved_unit));

@@ -3,8 +3,8 @@
 #include <cstdlib>
 #include <optional>
 
-#include "common/gl_bindings.h"
 #include "common/log.h"
+#include "strata/api/parameters.h"
 
 #include "layers/trace/context_state.h"
 #include "layers/trace/next_functions.h"
@@ -96,9 +96,9 @@ void SetStreamContext(uint64_t context) {
 }
 
 GLuint BoundBuffer(GLenum target) {
-  const GLenum binding = BufferBindingOf(target);
+  const GLenum binding = api::BufferBindingOf(target);
   // Asking for a binding the context does not have would raise an error the app could see.
-  if (binding == 0 || (CurrentContextVersion() < 3 && BufferBindingNeedsGles3(binding))) return 0;
+  if (binding == 0 || (CurrentContextVersion() < 3 && api::BufferBindingNeedsGles3(binding))) return 0;
   return static_cast<GLuint>(QueryInteger(binding));
 }
 

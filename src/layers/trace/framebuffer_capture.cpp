@@ -16,6 +16,7 @@
 #include "layers/trace/trace_session.h"
 #include "stream/framebuffer_record.h"
 #include "stream/multisample_resolve.h"
+#include "stream/pack_state.h"
 #include "stream/record_format.h"
 
 namespace strata::trace {
@@ -62,47 +63,17 @@ bool ReadFramebufferPixels(GLint read_framebuffer, GLint x, GLint y, GLsizei wid
 bool ReadFramebufferPixelsInto(GLint read_framebuffer, GLint x, GLint y, GLsizei width, GLsizei height,
                                bool may_bgra, const PixelPlace& place) {
   TracerGlCalls own_calls;
-  int version = CurrentContextVersion();
-  bool gles3 = version >= 3, gles2 = version == 2;  // GLES 1: only the surface, only alignment
-  auto pixel_store = Next<PFNGLPIXELSTOREIPROC>(api::glPixelStorei);
-  auto bind_buffer = Next<PFNGLBINDBUFFERPROC>(api::glBindBuffer);
-  auto bind_framebuffer = Next<PFNGLBINDFRAMEBUFFERPROC>(api::glBindFramebuffer);
-  GLint alignment = QueryInteger(GL_PACK_ALIGNMENT);
-  GLint row_length = 0, skip_rows = 0, skip_pixels = 0, pack_buffer = 0, old_read = 0;
-  if (gles3) {
-    row_length = QueryInteger(GL_PACK_ROW_LENGTH);
-    skip_rows = QueryInteger(GL_PACK_SKIP_ROWS);
-    skip_pixels = QueryInteger(GL_PACK_SKIP_PIXELS);
-    pack_buffer = QueryInteger(GL_PIXEL_PACK_BUFFER_BINDING);
-    old_read = QueryInteger(GL_READ_FRAMEBUFFER_BINDING);
-    if (pack_buffer) bind_buffer(GL_PIXEL_PACK_BUFFER, 0);
-    if (row_length) pixel_store(GL_PACK_ROW_LENGTH, 0);
-    if (skip_rows) pixel_store(GL_PACK_SKIP_ROWS, 0);
-    if (skip_pixels) pixel_store(GL_PACK_SKIP_PIXELS, 0);
-    if (old_read != read_framebuffer) bind_framebuffer(GL_READ_FRAMEBUFFER, static_cast<GLuint>(read_framebuffer));
-  }
-  // GLES 2 has one framebuffer binding for drawing and reading.
-  GLint old_framebuffer = gles2 ? QueryInteger(GL_FRAMEBUFFER_BINDING) : 0;
-  if (gles2 && old_framebuffer != read_framebuffer) bind_framebuffer(GL_FRAMEBUFFER, static_cast<GLuint>(read_framebuffer));
-  bool readable = version == 1 || ReadableAsRgba8(gles3);
+  const int version = CurrentContextVersion();  // GLES 1: only the surface, only alignment
+  const capture::ScopedPackState pack(g_next_functions, version, read_framebuffer);
+  bool readable = version == 1 || ReadableAsRgba8(pack.gles3());
   // The surface as the driver keeps it: a copy, not a conversion per pixel.
   const bool bgra =
       readable && may_bgra && version >= 2 && read_framebuffer == 0 && capture::ReadsAsBgra(g_next_functions);
   uint8_t* pixels = readable ? place(bgra) : nullptr;
   readable = pixels != nullptr;
-  if (alignment != 4) pixel_store(GL_PACK_ALIGNMENT, 4);
   if (readable) {
-    readable = capture::ReadPixelsResolved(g_next_functions, gles3, read_framebuffer, x, y, width, height,
+    readable = capture::ReadPixelsResolved(g_next_functions, pack.gles3(), read_framebuffer, x, y, width, height,
                                            bgra ? GL_BGRA_EXT : GL_RGBA, pixels);
-  }
-  if (alignment != 4) pixel_store(GL_PACK_ALIGNMENT, alignment);
-  if (gles2 && old_framebuffer != read_framebuffer) bind_framebuffer(GL_FRAMEBUFFER, static_cast<GLuint>(old_framebuffer));
-  if (gles3) {
-    if (old_read != read_framebuffer) bind_framebuffer(GL_READ_FRAMEBUFFER, static_cast<GLuint>(old_read));
-    if (skip_pixels) pixel_store(GL_PACK_SKIP_PIXELS, skip_pixels);
-    if (skip_rows) pixel_store(GL_PACK_SKIP_ROWS, skip_rows);
-    if (row_length) pixel_store(GL_PACK_ROW_LENGTH, row_length);
-    if (pack_buffer) bind_buffer(GL_PIXEL_PACK_BUFFER, static_cast<GLuint>(pack_buffer));
   }
   return readable;
 }

@@ -24,47 +24,32 @@ namespace {
 
 bool OnVertexArrayZero() { return CurrentContextVersion() < 3 || QueryInteger(GL_VERTEX_ARRAY_BINDING) == 0; }
 
-// The index range [min, max + 1) of an indexed draw: read from app memory, or
-// from the bound element buffer (GLES 3 can map it for reading).
-bool IndexRange(GLsizei count, GLenum type, const void* indices, GLint base_vertex, GLint* first, GLint* end) {
-  if (count <= 0) return false;
-  const void* data = indices;
-  GLint element_buffer = QueryInteger(GL_ELEMENT_ARRAY_BUFFER_BINDING);
-  size_t size = type == GL_UNSIGNED_BYTE ? 1 : type == GL_UNSIGNED_SHORT ? 2 : 4;
-  void* mapped = nullptr;
-  if (element_buffer != 0) {
+// The bounds of a draw's indices: read from app memory, or from the bound
+// element buffer (GLES 3 can map it for reading).
+class TracedIndices final : public capture::IndexReader {
+ public:
+  bool Bounds(const void* indices, GLsizei count, GLenum type, uint32_t* lowest, uint32_t* highest) override {
+    if (count <= 0) return false;
+    if (element_buffer_ < 0) element_buffer_ = QueryInteger(GL_ELEMENT_ARRAY_BUFFER_BINDING);
+    if (element_buffer_ == 0) return capture::IndexBounds(indices, static_cast<size_t>(count), type, lowest, highest);
     if (CurrentContextVersion() < 3) return false;  // GLES 2 cannot read buffer contents back
-    mapped = Next<PFNGLMAPBUFFERRANGEPROC>(api::glMapBufferRange)(
-        GL_ELEMENT_ARRAY_BUFFER, reinterpret_cast<GLintptr>(indices), static_cast<GLsizeiptr>(count * size),
-        GL_MAP_READ_BIT);
+    const size_t size = capture::CaptureSizes::index_bytes(count, type);
+    if (size == 0) return false;
+    void* mapped = Next<PFNGLMAPBUFFERRANGEPROC>(api::glMapBufferRange)(
+        GL_ELEMENT_ARRAY_BUFFER, reinterpret_cast<GLintptr>(indices), static_cast<GLsizeiptr>(size), GL_MAP_READ_BIT);
     if (mapped == nullptr) return false;
-    data = mapped;
+    const bool found = capture::IndexBounds(mapped, static_cast<size_t>(count), type, lowest, highest);
+    Next<PFNGLUNMAPBUFFERPROC>(api::glUnmapBuffer)(GL_ELEMENT_ARRAY_BUFFER);
+    return found;
   }
-  uint32_t lo = 0, hi = 0;
-  const bool found = capture::IndexBounds(data, static_cast<size_t>(count), type, &lo, &hi);
-  if (mapped) Next<PFNGLUNMAPBUFFERPROC>(api::glUnmapBuffer)(GL_ELEMENT_ARRAY_BUFFER);
-  if (!found) return false;
-  *first = static_cast<GLint>(lo) + base_vertex;
-  *end = static_cast<GLint>(hi) + base_vertex + 1;
-  return true;
-}
+  bool InBuffer() {
+    if (element_buffer_ < 0) element_buffer_ = QueryInteger(GL_ELEMENT_ARRAY_BUFFER_BINDING);
+    return element_buffer_ != 0;
+  }
 
-void SetAttrib(int slot, GLint size, GLenum type, GLsizei stride, const void* pointer) {
-  ContextState* state = CurrentContextState();
-  if (state == nullptr || !OnVertexArrayZero()) return;
-  state->arrays.SetPointer(slot, size, type, stride, pointer, !BufferBound(GL_ARRAY_BUFFER));
-}
-
-void SetGles1Attrib(GLenum array, GLint size, GLenum type, GLsizei stride, const void* pointer) {
-  ContextState* state = CurrentContextState();
-  if (state == nullptr || !OnVertexArrayZero()) return;
-  state->arrays.SetGles1Pointer(array, size, type, stride, pointer, !BufferBound(GL_ARRAY_BUFFER));
-}
-
-void EnableAttrib(int slot, bool enabled) {
-  ContextState* state = CurrentContextState();
-  if (state != nullptr && OnVertexArrayZero()) state->arrays.Enable(slot, enabled);
-}
+ private:
+  GLint element_buffer_ = -1;  // asked once a draw
+};
 
 constexpr GLbitfield kMapPersistentBit = 0x0040;  // GL_MAP_PERSISTENT_BIT_EXT (EXT_buffer_storage)
 
@@ -101,12 +86,6 @@ void ForgetMapping(GLenum target) {
   state->mapped.erase(it);
 }
 
-// A GLES 1 array's slot in the context's table, or -1.
-int Gles1ArraySlot(GLenum array) {
-  ContextState* state = CurrentContextState();
-  return state != nullptr ? state->arrays.Gles1Slot(array) : -1;
-}
-
 }  // namespace
 
 // The draws' hooks are inline in their recorders (draw_hooks.h); what they
@@ -114,14 +93,28 @@ int Gles1ArraySlot(GLenum array) {
 
 // Records the client-side arrays a draw over vertices [first, end) and
 // `instances` instances will read.
-void RecordClientArrays(ContextState& state, GLint first, GLint end, GLsizei instances) {
+void RecordClientArrays(ContextState& state, int64_t first, int64_t end, int64_t instances) {
   if (!OnVertexArrayZero()) return;
   for (auto [begin, size] : state.arrays.Ranges(first, end, instances)) EmitMemory(begin, size);
 }
 void RecordIndexedClientArrays(ContextState& state, GLsizei count, GLenum type, const void* indices,
-                               GLsizei instances, GLint base_vertex) {
-  GLint first = 0, end = 0;
-  if (IndexRange(count, type, indices, base_vertex, &first, &end)) RecordClientArrays(state, first, end, instances);
+                               int64_t instances, GLint base_vertex) {
+  const capture::DrawCall draw{1, nullptr, &count, type, &indices, &base_vertex, instances};
+  TracedIndices reader;
+  int64_t first = 0, end = 0;
+  if (capture::VertexSpan(draw, reader, &first, &end)) RecordClientArrays(state, first, end, instances);
+}
+// A multi-draw's index arrays in app memory (with no element buffer bound),
+// then the client-side arrays its draws read.
+void RecordMultiDraw(ContextState& state, const capture::DrawCall& draw) {
+  TracedIndices reader;
+  if (draw.indices != nullptr && !reader.InBuffer()) {
+    for (auto [begin, size] : capture::IndexArrays(draw)) EmitMemory(begin, size);
+  }
+  int64_t first = 0, end = 0;
+  if (state.arrays.AnyInClientMemory() && capture::VertexSpan(draw, reader, &first, &end)) {
+    RecordClientArrays(state, first, end, draw.instances);
+  }
 }
 // Before a draw: what the app wrote into persistent mappings since the last
 // draw (the whole range the first time), as memory records.
@@ -155,9 +148,6 @@ void RecordPersistentMappings(ContextState& state) {
 void After_glMapBufferRange(void* result, GLenum target, GLintptr, GLsizeiptr length, GLbitfield access) {
   RememberMapping(result, target, length, access);
 }
-void After_glMapBufferRangeEXT(void* result, GLenum target, GLintptr, GLsizeiptr length, GLbitfield access) {
-  RememberMapping(result, target, length, access);
-}
 void After_glMapBufferOES(void* result, GLenum target, GLenum) {
   GLint size = 0;
   Next<PFNGLGETBUFFERPARAMETERIVPROC>(api::glGetBufferParameteriv)(target, GL_BUFFER_SIZE, &size);
@@ -166,50 +156,17 @@ void After_glMapBufferOES(void* result, GLenum target, GLenum) {
 void Before_glFlushMappedBufferRange(GLenum target, GLintptr offset, GLsizeiptr length) {
   CaptureMapped(target, offset, length, true);
 }
-void Before_glFlushMappedBufferRangeEXT(GLenum target, GLintptr offset, GLsizeiptr length) {
-  CaptureMapped(target, offset, length, true);
-}
 void Before_glUnmapBuffer(GLenum target) { CaptureMapped(target, 0, 0, false); }
-void Before_glUnmapBufferOES(GLenum target) { CaptureMapped(target, 0, 0, false); }
 void After_glUnmapBuffer(GLboolean, GLenum target) { ForgetMapping(target); }
-void After_glUnmapBufferOES(GLboolean, GLenum target) { ForgetMapping(target); }
 
-// Client-side vertex array state (vertex array object 0 only: others cannot use app memory).
-void After_glVertexAttribPointer(GLuint index, GLint size, GLenum type, GLboolean, GLsizei stride,
-                                 const void* pointer) {
-  SetAttrib(index, size, type, stride, pointer);
-}
-void After_glVertexAttribIPointer(GLuint index, GLint size, GLenum type, GLsizei stride, const void* pointer) {
-  SetAttrib(index, size, type, stride, pointer);
-}
-void After_glEnableVertexAttribArray(GLuint index) { EnableAttrib(index, true); }
-void After_glDisableVertexAttribArray(GLuint index) { EnableAttrib(index, false); }
-void After_glVertexAttribDivisor(GLuint index, GLuint divisor) {
+// Client-side vertex array state (vertex array object 0 only: others cannot
+// use app memory), from every call whose client-array trait says it changes it.
+void NoteClientArrays(const capture::ArrayCall& call) {
   ContextState* state = CurrentContextState();
-  if (state != nullptr && OnVertexArrayZero()) state->arrays.SetDivisor(static_cast<int>(index), divisor);
-}
-
-// GLES 1 client arrays.
-void After_glVertexPointer(GLint size, GLenum type, GLsizei stride, const void* pointer) {
-  SetGles1Attrib(capture::ClientArrays::kVertexArray, size, type, stride, pointer);
-}
-void After_glNormalPointer(GLenum type, GLsizei stride, const void* pointer) {
-  SetGles1Attrib(capture::ClientArrays::kNormalArray, 3, type, stride, pointer);
-}
-void After_glColorPointer(GLint size, GLenum type, GLsizei stride, const void* pointer) {
-  SetGles1Attrib(capture::ClientArrays::kColorArray, size, type, stride, pointer);
-}
-void After_glTexCoordPointer(GLint size, GLenum type, GLsizei stride, const void* pointer) {
-  SetGles1Attrib(capture::ClientArrays::kTexCoordArray, size, type, stride, pointer);
-}
-void After_glEnableClientState(GLenum array) {
-  EnableAttrib(Gles1ArraySlot(array), true);
-}
-void After_glDisableClientState(GLenum array) {
-  EnableAttrib(Gles1ArraySlot(array), false);
-}
-void After_glClientActiveTexture(GLenum texture) {
-  if (ContextState* state = CurrentContextState()) state->arrays.SetClientActiveTexture(texture);
+  if (state == nullptr) return;
+  if (call.op != api::ClientArrayOp::kClientTexture && !OnVertexArrayZero()) return;
+  const bool pointer = call.op == api::ClientArrayOp::kPointer || call.op == api::ClientArrayOp::kGles1Pointer;
+  state->arrays.Apply(call, pointer && BufferBound(GL_ARRAY_BUFFER));
 }
 
 // Contexts and frames. A context the trace has not seen created gets a
@@ -309,9 +266,8 @@ void SynthesizeCurrentContext() {
   ArmFinalFrameAtExit();
 }
 
-// Every swap ends a frame (emit_trace.py's SWAPS): framebuffer capture and
-// the app's GL error before it, the frame record after it.
-namespace {
+// Every swap ends a frame (its swap trait): framebuffer capture and the
+// app's GL error before it, the frame record after it.
 void BeforeSwap() {
   RecordErrorAtFrameEnd(true);
   if (CaptureAtSwap()) CaptureSurface();
@@ -320,34 +276,6 @@ void AfterSwap() {
   NoteSwapped();
   NoteSurfaceSwapped();
   EmitFrameEnd();
-}
-}  // namespace
-void Before_eglSwapBuffers(EGLDisplay, EGLSurface) { BeforeSwap(); }
-void Before_eglSwapBuffersWithDamageKHR(EGLDisplay, EGLSurface, EGLint*, EGLint) { BeforeSwap(); }
-void Before_eglSwapBuffersWithDamageEXT(EGLDisplay, EGLSurface, EGLint*, EGLint) { BeforeSwap(); }
-void After_eglSwapBuffers(EGLBoolean, EGLDisplay, EGLSurface) { AfterSwap(); }
-void After_eglSwapBuffersWithDamageKHR(EGLBoolean, EGLDisplay, EGLSurface, EGLint*, EGLint) { AfterSwap(); }
-void After_eglSwapBuffersWithDamageEXT(EGLBoolean, EGLDisplay, EGLSurface, EGLint*, EGLint) { AfterSwap(); }
-// The other calls that write the surface: a resized window's size first.
-void Before_glClear(GLbitfield) { BeforeSurfaceWrite(); }
-void Before_glClearBufferfv(GLenum, GLint, const GLfloat*) { BeforeSurfaceWrite(); }
-void Before_glClearBufferiv(GLenum, GLint, const GLint*) { BeforeSurfaceWrite(); }
-void Before_glClearBufferuiv(GLenum, GLint, const GLuint*) { BeforeSurfaceWrite(); }
-void Before_glClearBufferfi(GLenum, GLint, GLfloat, GLint) { BeforeSurfaceWrite(); }
-void Before_glBlitFramebuffer(GLint, GLint, GLint, GLint, GLint, GLint, GLint, GLint, GLbitfield, GLenum) {
-  BeforeSurfaceWrite();
-}
-void After_glClear(GLbitfield) { NoteDrawn(); }
-void After_glClearBufferfv(GLenum, GLint, const GLfloat*) { NoteDrawn(); }
-void After_glClearBufferiv(GLenum, GLint, const GLint*) { NoteDrawn(); }
-void After_glClearBufferuiv(GLenum, GLint, const GLuint*) { NoteDrawn(); }
-void After_glClearBufferfi(GLenum, GLint, GLfloat, GLint) { NoteDrawn(); }
-void After_glBlitFramebuffer(GLint, GLint, GLint, GLint, GLint, GLint, GLint, GLint, GLbitfield, GLenum) {
-  NoteDrawn();
-}
-void After_glDeleteFramebuffers(GLsizei n, const GLuint* framebuffers) { NoteFramebuffersDeleted(n, framebuffers); }
-void After_glDeleteFramebuffersOES(GLsizei n, const GLuint* framebuffers) {
-  NoteFramebuffersDeleted(n, framebuffers);
 }
 
 // The final frame, before the thread gives its context up.

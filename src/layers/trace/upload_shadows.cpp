@@ -12,12 +12,12 @@
 #include <mutex>
 #include <tuple>
 
-#include "common/gl_bindings.h"
-#include "stream/capture_sizes.h"
 #include "layers/trace/app_errors.h"
 #include "layers/trace/next_functions.h"
 #include "layers/trace/trace_wrappers.h"
 #include "snapshot/call_list.h"
+#include "strata/api/parameters.h"
+#include "stream/capture_sizes.h"
 
 namespace strata::trace {
 namespace {
@@ -65,7 +65,7 @@ Shadows& Get() {
 // unpack buffer of GLES 1 or 2, a target the call's own error is about)
 // raises nothing the app sees, and the app's pending error stays its own.
 bool Destination(GLenum target, GLuint* texture, bool* from_buffer) {
-  const GLenum binding = TextureBindingOf(target);
+  const GLenum binding = api::TextureBindingOf(target);
   if (binding == 0) return false;
   TracerGlCalls tracer_calls;
   auto get_error = Next<PFNGLGETERRORPROC>(api::glGetError);

@@ -1,0 +1,77 @@
+#!/usr/bin/env python3
+"""Checks that no hand-written list of GL or EGL function names is left
+outside api/: what a function does is its traits (api/function_traits.txt),
+which the generated table strata/api/traits.h gives every part of Strata.
+
+Catches, in src/:
+  * a string literal naming a function, or a prefix of function names
+    ("glDraw", "eglSwapBuffers"), unless the line looks a symbol up by name
+    (dlsym, eglGetProcAddress, a layer's next-proc lookup);
+  * a function compared or switched on beside another name of it (a
+    registry alias, or a like= of function_traits.txt): such code follows
+    aliases by hand and misses the ones it does not list; it switches on
+    api::CoreOf(slot) instead.
+
+usage: check_gl_facts_in_api.py GL_XML EGL_XML API_DIR SRC_DIR
+"""
+
+import os
+import re
+import sys
+
+# A line that looks a symbol up by its name may spell it.
+SYMBOL_LOOKUP = re.compile(r"dlsym\(|Symbol\(|Proc<|proc_address|GetProcAddress")
+LITERAL = re.compile(r'"(e?gl[A-Z][A-Za-z0-9_]*)"')
+SLOT_NAME = re.compile(r"\bapi::(e?gl[A-Z][A-Za-z0-9_]*)\b")
+SOURCE_SUFFIXES = (".cpp", ".h", ".c", ".inc")
+
+
+def main() -> int:
+    if len(sys.argv) != 5:
+        print(__doc__, file=sys.stderr)
+        return 2
+    gl_xml, egl_xml, api_dir, src_dir = sys.argv[1:]
+    sys.path.insert(0, api_dir)
+    import registry  # noqa: E402  (api/, found at run time)
+    import traits  # noqa: E402
+
+    model = registry.load(gl_xml, egl_xml)
+    names = {f.name for f in model.functions} | set(model.cores)
+    cores = traits.cores(model, os.path.join(api_dir, "function_traits.txt"))
+    problems = []
+    for root, _, files in os.walk(src_dir):
+        for file in sorted(files):
+            if not file.endswith(SOURCE_SUFFIXES):
+                continue
+            path = os.path.join(root, file)
+            with open(path, encoding="utf-8") as f:
+                lines = f.read().split("\n")
+            where = os.path.relpath(path, os.path.dirname(os.path.abspath(src_dir)))
+            named = {}
+            for number, line in enumerate(lines, 1):
+                code = line.split("//", 1)[0]
+                for literal in LITERAL.findall(code):
+                    full = literal in names
+                    prefix = not full and any(n.startswith(literal) for n in names)
+                    if (full or prefix) and not SYMBOL_LOOKUP.search(code):
+                        kind = "names" if full else "is a prefix of the names of"
+                        problems.append(f'{where}:{number}: "{literal}" {kind} GL/EGL functions: ask their traits '
+                                        "(strata/api/traits.h) or use the slot api::NAME")
+                for name in SLOT_NAME.findall(code):
+                    named.setdefault(name, number)
+            for alias, core in sorted(cores.items()):
+                if alias in named and core in named:
+                    problems.append(f"{where}:{named[alias]}: api::{alias} beside api::{core} (line {named[core]}), "
+                                    f"another name of the same function: switch on api::CoreOf(slot)")
+    for problem in problems:
+        print(problem)
+    if problems:
+        print(f"check_gl_facts_in_api: {len(problems)} hand-written lists of function names outside api/",
+              file=sys.stderr)
+        return 1
+    print("check_gl_facts_in_api: no GL/EGL function names listed outside api/")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
