@@ -42,6 +42,7 @@ HANDLE_CLASSES = {
     "GLeglImageOES": "kEglImage",
     "EGLSync": "kEglSync",
     "EGLSyncKHR": "kEglSync",
+    "EGLDeviceEXT": "kEglDevice",
     "GLsync": "kGlSync",
 }
 
@@ -75,6 +76,27 @@ POINTER_OBJECTS = {
 }
 
 
+# Object names whose kind another parameter gives as an object type enum
+# (glObjectLabel's identifier): the parameter named by the enum's value.
+NAMED_BY_TYPE = {
+    ("glObjectLabel", "name"): "identifier", ("glObjectLabelKHR", "name"): "identifier",
+    ("glGetObjectLabel", "name"): "identifier", ("glGetObjectLabelKHR", "name"): "identifier",
+    ("glLabelObjectEXT", "object"): "type", ("glGetObjectLabelEXT", "object"): "type",
+}
+
+# Object type enums (KHR_debug's identifiers, EXT_debug_label's types) -> what they name.
+OBJECT_TYPES = {
+    "GL_BUFFER": "kBuffer", "GL_BUFFER_OBJECT_EXT": "kBuffer",
+    "GL_SHADER": "kShader", "GL_SHADER_OBJECT_EXT": "kShader",
+    "GL_PROGRAM": "kProgram", "GL_PROGRAM_OBJECT_EXT": "kProgram",
+    "GL_VERTEX_ARRAY": "kVertexArray", "GL_VERTEX_ARRAY_OBJECT_EXT": "kVertexArray",
+    "GL_QUERY": "kQuery", "GL_QUERY_OBJECT_EXT": "kQuery",
+    "GL_PROGRAM_PIPELINE": "kProgramPipeline", "GL_PROGRAM_PIPELINE_OBJECT_EXT": "kProgramPipeline",
+    "GL_TRANSFORM_FEEDBACK": "kTransformFeedback", "GL_SAMPLER": "kSampler", "GL_TEXTURE": "kTexture",
+    "GL_RENDERBUFFER": "kRenderbuffer", "GL_FRAMEBUFFER": "kFramebuffer",
+}
+
+
 def param_class(fn: registry.Function, p: registry.Param) -> str:
     if _uniform_location(fn, p):
         return "kUniformLocation"
@@ -98,7 +120,8 @@ def param_role(fn: registry.Function, p: registry.Param, cls: str, rule: ann.Rul
         return "kUse"
     pointer = p.kind == "kPointer"
     if pointer and rule is not None and rule.direction == "out" and (
-            fn.name.startswith(("glGen", "glCreate")) or fn.name in ("eglChooseConfig", "eglGetConfigs")):
+            fn.name.startswith(("glGen", "glCreate")) or
+            fn.name in ("eglChooseConfig", "eglGetConfigs", "eglQueryDevicesEXT")):
         return "kCreate"
     if fn.name.startswith(("glDelete", "eglDestroy")) and cls != "kEglDisplay":
         return "kDelete"  # eglDestroySurface(dpy, surface): everything but the display goes away
@@ -164,6 +187,7 @@ struct ReplayParam {{
   int8_t string_lengths;     // for an array of strings: the parameter with their lengths, or -1
   bool size_reads_data;      // the capture rule reads the bytes themselves (a string, an attribute list)
   bool reply_addresses;      // the call writes addresses or handles of the host here: never sent back as they are
+  int8_t named_by_type;      // the parameter whose object type enum says what this names (ObjectClassOfType), or -1
 }};
 
 struct ReplayFunction {{
@@ -175,12 +199,17 @@ extern const ReplayFunction kReplay[kFunctionCount];
 
 const char* ObjectClassName(ObjectClass object);
 
+// What an object type enum names (GL_BUFFER, GL_TEXTURE, GL_PROGRAM_OBJECT_EXT,
+// ...: glObjectLabel's identifier), kNone for any other value.
+ObjectClass ObjectClassOfType(uint32_t type);
+
 }}  // namespace strata::api
 """
 
 
 def emit_replay_cpp(model: registry.Model, rules: dict) -> str:
-    out = [HEADER, '#include "strata/api/replay.h"\n\n#include <GLES3/gl32.h>\n\nnamespace strata::api {\nnamespace {\n']
+    out = [HEADER, '#include "strata/api/replay.h"\n\n#include <GLES3/gl32.h>\n#include <GLES2/gl2ext.h>\n\n'
+           'namespace strata::api {\nnamespace {\n']
     entries = []
     for fn in model.functions:
         runnable = fn.name not in NOT_REPLAYED and not any(_base_type(p.type) in CALLBACK_TYPES for p in fn.params)
@@ -204,8 +233,11 @@ def emit_replay_cpp(model: registry.Model, rules: dict) -> str:
                 binding = BUFFER_BINDINGS[rule.buffer_target]
             reads = "true" if rule is not None and any(h + "(" in rule.size for h in _READING_HELPERS) else "false"
             addresses = "true" if _reply_addresses(p, rule) else "false"
+            named_by = -1
+            if (fn.name, p.name) in NAMED_BY_TYPE:
+                named_by = [q.name for q in fn.params].index(NAMED_BY_TYPE[(fn.name, p.name)])
             params.append(f"{{ObjectClass::{cls}, NameRole::{role}, {offset}, {binding}, {client}, {lengths}, "
-                          f"{reads}, {addresses}}}")
+                          f"{reads}, {addresses}, {named_by}}}")
         table = "nullptr"
         if params:
             table = f"kParams_{fn.name}"
@@ -216,5 +248,8 @@ def emit_replay_cpp(model: registry.Model, rules: dict) -> str:
     out.append("};\n\nconst char* ObjectClassName(ObjectClass object) {\n  switch (object) {\n")
     for cls in OBJECT_CLASSES:
         out.append(f'    case ObjectClass::{cls}: return "{cls[1:]}";\n')
-    out.append('    default: return "?";\n  }\n}\n\n}  // namespace strata::api\n')
+    out.append('    default: return "?";\n  }\n}\n\nObjectClass ObjectClassOfType(uint32_t type) {\n  switch (type) {\n')
+    for enum, cls in OBJECT_TYPES.items():
+        out.append(f"    case {enum}: return ObjectClass::{cls};\n")
+    out.append('    default: return ObjectClass::kNone;\n  }\n}\n\n}  // namespace strata::api\n')
     return "".join(out)
