@@ -286,14 +286,18 @@ bool Executor::ExecuteEgl(const stream::DecodedCall& call, Thread& thread, bool*
       return true;
     }
     case api::eglChooseConfig: {
-      // Windows are replaced by the factory's surfaces: ask for configs those suit.
+      // Windows are replaced by the factory's surfaces: ask for configs those
+      // suit. So are a trace's pixmaps; a live client (its call carries no
+      // recorded answer) has none to offer (remote.md), so a config that
+      // must back pixmaps is one the host has or none.
+      const EGLint stood_in = call.has_reply ? (EGL_WINDOW_BIT | EGL_PIXMAP_BIT) : EGL_WINDOW_BIT;
       std::vector<EGLint> attribs = IntAttribs(a[1]);
       bool has_surface_type = false;
       for (size_t i = 0; i + 1 < attribs.size() && attribs[i] != EGL_NONE; i += 2) {
         if (attribs[i] == EGL_SURFACE_TYPE) {
           has_surface_type = true;
-          if (attribs[i + 1] != EGL_DONT_CARE && (attribs[i + 1] & (EGL_WINDOW_BIT | EGL_PIXMAP_BIT))) {
-            attribs[i + 1] = (attribs[i + 1] & ~(EGL_WINDOW_BIT | EGL_PIXMAP_BIT)) | surfaces_.window_surface_bit();
+          if (attribs[i + 1] != EGL_DONT_CARE && (attribs[i + 1] & stood_in)) {
+            attribs[i + 1] = (attribs[i + 1] & ~stood_in) | surfaces_.window_surface_bit();
           }
         }
       }
