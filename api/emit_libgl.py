@@ -6,9 +6,10 @@ Every GL and GLX command of the registries is exported, and every function
 the system's libGL exports (glvnd's list is newer than the registry a build
 machine has), so that any program linked against libGL finds its symbols.
 A command Strata's model knows (a GLES function) is *routed*: while the
-thread has an OpenGL ES context current through Strata's eglMakeCurrent it
-goes through the thread's dispatch table, otherwise (no context, or desktop
-GL) to the system's libGL. Every other command (desktop GL, GLX) is a tail
+thread has a context current through Strata's eglMakeCurrent (OpenGL ES, or
+desktop GL made through EGL) it goes through the thread's dispatch table, as
+the same function taken from libGLESv2 does; otherwise (no context, or one
+GLX made current) to the system's libGL. Every other command (desktop GL, GLX) is a tail
 jump to the system's libGL. glXGetProcAddress and
 glXGetProcAddressARB are written by hand (src/loader/libgl_front.cpp).
 """
@@ -55,7 +56,7 @@ def emit_libgl_exports(model: registry.Model, gl_xml: str, glx_xml: str,
 
     out = [HEADER, '#include "loader/dispatch.h"\n#include "loader/libgl_front.h"\n#include "strata/api/types.h"\n\n',
            "using strata::loader::strata_current_dispatch;\n"
-           "using strata::loader::strata_current_context_is_gles;\n\n",
+           "using strata::loader::strata_egl_context_current;\n\n",
            "namespace strata::loader {\n",
            f"const char* const kLibGlNames[kLibGlFunctionCount] = {{\n",
            "".join(f'  "{n}",\n' for n in order), "};\n",
@@ -66,7 +67,7 @@ def emit_libgl_exports(model: registry.Model, gl_xml: str, glx_xml: str,
         f = by_name[n]
         call = f"({f.arg_list()})"
         out.append(f'extern "C" STRATA_EXPORT {f.return_type} {n}({f.param_list()}) {{\n'
-                   f"  if (strata_current_context_is_gles)\n"
+                   f"  if (strata_egl_context_current)\n"
                    f"    return reinterpret_cast<{f.pointer_type()}>(strata_current_dispatch->entries[{slots[n]}]){call};\n"
                    f"  return reinterpret_cast<{f.pointer_type()}>(strata_libgl_functions[{index[n]}]){call};\n}}\n")
     # Forwarded: the signature does not matter to a tail jump.

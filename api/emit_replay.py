@@ -46,6 +46,7 @@ HANDLE_CLASSES = {
     "GLeglImageOES": "kEglImage",
     "EGLSync": "kEglSync",
     "EGLSyncKHR": "kEglSync",
+    "EGLDeviceEXT": "kEglDevice",
     "GLsync": "kGlSync",
 }
 
@@ -63,7 +64,7 @@ NAMESPACE_CLASSES = {None: "kNone", "buffer": "kBuffer", "texture": "kTexture", 
                   "program-pipeline": "kProgramPipeline", "query": "kQuery", "sampler": "kSampler",
                   "transform-feedback": "kTransformFeedback", "vertex-array": "kVertexArray", "sync": "kGlSync",
                   "egl-config": "kEglConfig", "egl-context": "kEglContext", "egl-surface": "kEglSurface",
-                  "egl-image": "kEglImage", "egl-sync": "kEglSync"}
+                  "egl-image": "kEglImage", "egl-sync": "kEglSync", "egl-device": "kEglDevice"}
 
 
 OBJECT_CLASSES = ["kNone"] + sorted(set(GL_CLASSES.values()) | set(HANDLE_CLASSES.values())) + ["kUniformLocation"]
@@ -85,6 +86,27 @@ def _uniform_location(fn: registry.Function, p: registry.Param) -> bool:
 POINTER_OBJECTS = {
     ("glObjectPtrLabel", "ptr"): "kGlSync", ("glObjectPtrLabelKHR", "ptr"): "kGlSync",
     ("glGetObjectPtrLabel", "ptr"): "kGlSync", ("glGetObjectPtrLabelKHR", "ptr"): "kGlSync",
+}
+
+
+# Object names whose kind another parameter gives as an object type enum
+# (glObjectLabel's identifier): the parameter named by the enum's value.
+NAMED_BY_TYPE = {
+    ("glObjectLabel", "name"): "identifier", ("glObjectLabelKHR", "name"): "identifier",
+    ("glGetObjectLabel", "name"): "identifier", ("glGetObjectLabelKHR", "name"): "identifier",
+    ("glLabelObjectEXT", "object"): "type", ("glGetObjectLabelEXT", "object"): "type",
+}
+
+# Object type enums (KHR_debug's identifiers, EXT_debug_label's types) -> what they name.
+OBJECT_TYPES = {
+    "GL_BUFFER": "kBuffer", "GL_BUFFER_OBJECT_EXT": "kBuffer",
+    "GL_SHADER": "kShader", "GL_SHADER_OBJECT_EXT": "kShader",
+    "GL_PROGRAM": "kProgram", "GL_PROGRAM_OBJECT_EXT": "kProgram",
+    "GL_VERTEX_ARRAY": "kVertexArray", "GL_VERTEX_ARRAY_OBJECT_EXT": "kVertexArray",
+    "GL_QUERY": "kQuery", "GL_QUERY_OBJECT_EXT": "kQuery",
+    "GL_PROGRAM_PIPELINE": "kProgramPipeline", "GL_PROGRAM_PIPELINE_OBJECT_EXT": "kProgramPipeline",
+    "GL_TRANSFORM_FEEDBACK": "kTransformFeedback", "GL_SAMPLER": "kSampler", "GL_TEXTURE": "kTexture",
+    "GL_RENDERBUFFER": "kRenderbuffer", "GL_FRAMEBUFFER": "kFramebuffer",
 }
 
 
@@ -164,6 +186,7 @@ struct ReplayParam {{
   int8_t string_lengths;     // for an array of strings: the parameter with their lengths, or -1
   bool size_reads_data;      // the capture rule reads the bytes themselves (a string, an attribute list)
   bool reply_addresses;      // the call writes addresses or handles of the host here: never sent back as they are
+  int8_t named_by_type;      // the parameter whose object type enum says what this names (ObjectClassOfType), or -1
 }};
 
 struct ReplayFunction {{
@@ -175,6 +198,10 @@ extern const ReplayFunction kReplay[kFunctionCount];
 
 const char* ObjectClassName(ObjectClass object);
 
+// What an object type enum names (GL_BUFFER, GL_TEXTURE, GL_PROGRAM_OBJECT_EXT,
+// ...: glObjectLabel's identifier), kNone for any other value.
+ObjectClass ObjectClassOfType(uint32_t type);
+
 }}  // namespace strata::api
 """
 
@@ -182,6 +209,7 @@ const char* ObjectClassName(ObjectClass object);
 REPLAY_CPP = string.Template("""${header}#include "strata/api/replay.h"
 
 #include <GLES3/gl32.h>
+#include <GLES2/gl2ext.h>
 
 namespace strata::api {
 namespace {
@@ -193,6 +221,12 @@ ${rows}};
 const char* ObjectClassName(ObjectClass object) {
   switch (object) {
 ${names}    default: return "?";
+  }
+}
+
+ObjectClass ObjectClassOfType(uint32_t type) {
+  switch (type) {
+${types}    default: return ObjectClass::kNone;
   }
 }
 
@@ -214,10 +248,13 @@ def _replay_param(p: fp.FunctionPlan, q: fp.ParamPlan, buffer_bindings: dict[str
             raise ValueError(f"{p.name} {q.name}: no binding known for buffer={rule.buffer_target}; "
                              "give its binding target= in api/parameters.txt")
         binding = buffer_bindings[rule.buffer_target]
+    named_by = -1
+    if (p.name, q.name) in NAMED_BY_TYPE:
+        named_by = [other.name for other in p.params].index(NAMED_BY_TYPE[(p.name, q.name)])
     flag = lambda value: "true" if value else "false"  # noqa: E731
     return (f"{{ObjectClass::{cls}, NameRole::{role}, {flag(rule is not None and rule.buffer_target)}, {binding}, "
             f"{flag(rule is not None and rule.deferred)}, {lengths}, {flag(rule is not None and rule.reads_data)}, "
-            f"{flag(_reply_addresses(q.param, rule))}}}")
+            f"{flag(_reply_addresses(q.param, rule))}, {named_by}}}")
 
 
 def emit_replay_cpp(plans: list[fp.FunctionPlan], buffer_bindings: dict[str, str]) -> str:
@@ -231,4 +268,5 @@ def emit_replay_cpp(plans: list[fp.FunctionPlan], buffer_bindings: dict[str, str
                           f"{{{', '.join(_replay_param(p, q, buffer_bindings) for q in p.params)}}};\n")
         rows.append(f"  {{{'true' if runnable else 'false'}, ObjectClass::{return_class(p.f)}, {table}}},  // {p.name}\n")
     names = "".join(f'    case ObjectClass::{cls}: return "{cls[1:]}";\n' for cls in OBJECT_CLASSES)
-    return REPLAY_CPP.substitute(header=HEADER, params="".join(params), rows="".join(rows), names=names)
+    types = "".join(f"    case {enum}: return ObjectClass::{cls};\n" for enum, cls in OBJECT_TYPES.items())
+    return REPLAY_CPP.substitute(header=HEADER, params="".join(params), rows="".join(rows), names=names, types=types)

@@ -53,7 +53,7 @@ NAMESPACES = {
     "program": "program", "shader": "shader", "program-pipeline": "program pipeline", "query": "query",
     "sampler": "sampler", "transform-feedback": "transform feedback", "vertex-array": "vertex array",
     "sync": "sync", "egl-config": "egl config", "egl-context": "egl context", "egl-surface": "egl surface",
-    "egl-image": "egl image", "egl-sync": "egl sync",
+    "egl-image": "egl image", "egl-sync": "egl sync", "egl-device": "egl device",
 }
 FLAG_TRAITS = ("compute", "writes-framebuffer", "reads-pixels", "swap", "opens-display", "sets-state")
 

@@ -317,6 +317,11 @@ bool Executor::BuildArguments(const stream::DecodedCall& call, Thread& thread, s
       case ArgKind::kString:
         break;
       default:
+        if (rp.named_by_type >= 0) {
+          // An object whose kind another argument gives (glObjectLabel's identifier).
+          w.u = ToHost(thread, api::ObjectClassOfType(static_cast<uint32_t>(values[rp.named_by_type].u)), v.u, program);
+          continue;
+        }
         w.u = ToHost(thread, rp.object, v.u, program);
         continue;
     }
@@ -476,10 +481,12 @@ bool Executor::Execute(const stream::DecodedCall& call, CallReply* reply) {
     bool handled = false;
     ok = ExecuteEgl(call, thread, &handled, &result, reply);
     if (!handled) ok = RunGeneric(call, thread, &result, reply);
+    // A call the executor failed itself (ExecuteEgl) left the host's error alone.
+    const int32_t refused = std::exchange(thread.refused_egl_error, 0);
     if (reply) {
       // eglGetError answers for the call before it: the executor took that error already.
       if (call.slot == api::eglGetError) result.i = std::exchange(thread.egl_error, EGL_SUCCESS);
-      else thread.egl_error = driver_.Get<PFNEGLGETERRORPROC>(api::eglGetError)();
+      else thread.egl_error = refused != 0 ? refused : driver_.Get<PFNEGLGETERRORPROC>(api::eglGetError)();
       reply->egl_error = thread.egl_error;
     }
   } else {

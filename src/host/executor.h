@@ -17,6 +17,7 @@
 #include <span>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "host/host_driver.h"
@@ -211,6 +212,7 @@ class Executor {
     std::vector<Region> memory;  // client arrays for the thread's next draw
     std::vector<uint64_t> applied_arrays;  // host addresses the executor gave client arrays for this draw
     int32_t egl_error = 0x3000;  // the last EGL call's, for eglGetError (only kept for replies)
+    int32_t refused_egl_error = 0;  // the error of an EGL call the executor failed itself, instead of the host's
   };
   // Scratch memory for one call's pointer arguments.
   struct Scratch {
@@ -328,6 +330,9 @@ class Executor {
   capture::DriverCaptureState capture_state_;  // the host's state, for the capture rules
   EGLint display_major_ = 0, display_minor_ = 0;
   uint64_t stream_display_ = 0;  // the display handle the stream uses, for replies
+  // Recorded displays the stream got but has not initialized (or terminated
+  // since): the host's display stays initialized for the whole stream.
+  std::unordered_set<uint64_t> displays_seen_, displays_not_initialized_;
   std::map<std::string, std::pair<uint64_t, std::string>> problems_;  // function -> count, reason
   uint64_t skipped_ = 0;
   std::unique_ptr<StorageBudget> storage_;

@@ -32,6 +32,11 @@ std::vector<EGLint> IntAttribs(const stream::DecodedValue& v) {
   return list;
 }
 
+// What a recorded call returned was a failure: EGL_FALSE, or no handle or string.
+bool RecordedFailure(const stream::DecodedCall& call) {
+  return call.has_reply && !call.result.has_out && call.result.u == 0;
+}
+
 bool IsGlTextureTarget(uint64_t target) {
   return target == EGL_GL_TEXTURE_2D_KHR || target == EGL_GL_TEXTURE_3D_KHR ||
          (target >= EGL_GL_TEXTURE_CUBE_MAP_POSITIVE_X_KHR && target <= EGL_GL_TEXTURE_CUBE_MAP_NEGATIVE_Z_KHR);
@@ -218,14 +223,28 @@ bool Executor::ExecuteEgl(const stream::DecodedCall& call, Thread& thread, bool*
   *handled = true;
   const auto& a = call.args;
   auto Recorded = [&](size_t i) { return a[i].u; };
+  // A call on a display the stream had not initialized failed with
+  // EGL_NOT_INITIALIZED; the host's display is, so it fails here alike.
+  if (!displays_not_initialized_.empty() && call.slot != api::eglInitialize && call.slot != api::eglTerminate &&
+      api::kFunctions[call.slot].param_count > 0 &&
+      api::kReplay[call.slot].params[0].object == ObjectClass::kEglDisplay &&
+      displays_not_initialized_.count(Recorded(0)) && RecordedFailure(call)) {
+    result->u = 0;
+    thread.refused_egl_error = EGL_NOT_INITIALIZED;
+    return true;
+  }
   switch (call.slot) {
     case api::eglGetDisplay:
     case api::eglGetPlatformDisplay:
     case api::eglGetPlatformDisplayEXT:
-      if (call.has_reply && call.result.u != 0) stream_display_ = call.result.u;
+      if (call.has_reply && call.result.u != 0) {
+        stream_display_ = call.result.u;
+        if (displays_seen_.insert(call.result.u).second) displays_not_initialized_.insert(call.result.u);
+      }
       result->p = HostDisplay();
       return HostDisplay() != EGL_NO_DISPLAY;
     case api::eglInitialize:
+      if (!RecordedFailure(call)) displays_not_initialized_.erase(Recorded(0));
       result->u = HostDisplay() != EGL_NO_DISPLAY;
       if (reply && result->u) {
         if (a[1].u != 0) ReplyBytes(reply, 1, &display_major_, sizeof display_major_);
@@ -235,8 +254,25 @@ bool Executor::ExecuteEgl(const stream::DecodedCall& call, Thread& thread, bool*
     case api::eglTerminate:
       // The executor owns the display for the whole stream: objects the trace
       // made before terminating are destroyed with the executor.
+      if (displays_seen_.count(Recorded(0))) displays_not_initialized_.insert(Recorded(0));
       result->u = EGL_TRUE;
       return true;
+    case api::eglQueryDisplayAttribEXT:
+    case api::eglQueryDisplayAttribKHR: {
+      // EGL_DEVICE_EXT answers a device, a host address: the recorded one
+      // stands for it from now on, and a live client is never told it.
+      const bool ok = RunGeneric(call, thread, result, reply);
+      if (!ok || result->u == 0 || a[1].i != EGL_DEVICE_EXT || generic_args_[2].p == nullptr) return ok;
+      auto* value = static_cast<EGLAttrib*>(generic_args_[2].p);
+      NameMap& devices = egl_names_[static_cast<int>(ObjectClass::kEglDevice)];
+      if (a[2].has_out && a[2].out.size() >= sizeof(uint64_t)) {
+        uint64_t recorded;
+        std::memcpy(&recorded, a[2].out.data(), sizeof recorded);
+        devices.Add(recorded, static_cast<uint64_t>(*value));
+      }
+      *value = static_cast<EGLAttrib>(devices.ToRecorded(static_cast<uint64_t>(*value)));
+      return ok;
+    }
     case api::eglGetConfigs: {
       // At most as many as the host has, whatever count the stream asks for.
       EGLint count = 0;
@@ -250,14 +286,18 @@ bool Executor::ExecuteEgl(const stream::DecodedCall& call, Thread& thread, bool*
       return true;
     }
     case api::eglChooseConfig: {
-      // Windows are replaced by the factory's surfaces: ask for configs those suit.
+      // Windows are replaced by the factory's surfaces: ask for configs those
+      // suit. So are a trace's pixmaps; a live client (its call carries no
+      // recorded answer) has none to offer (remote.md), so a config that
+      // must back pixmaps is one the host has or none.
+      const EGLint stood_in = call.has_reply ? (EGL_WINDOW_BIT | EGL_PIXMAP_BIT) : EGL_WINDOW_BIT;
       std::vector<EGLint> attribs = IntAttribs(a[1]);
       bool has_surface_type = false;
       for (size_t i = 0; i + 1 < attribs.size() && attribs[i] != EGL_NONE; i += 2) {
         if (attribs[i] == EGL_SURFACE_TYPE) {
           has_surface_type = true;
-          if (attribs[i + 1] != EGL_DONT_CARE && (attribs[i + 1] & (EGL_WINDOW_BIT | EGL_PIXMAP_BIT))) {
-            attribs[i + 1] = (attribs[i + 1] & ~(EGL_WINDOW_BIT | EGL_PIXMAP_BIT)) | surfaces_.window_surface_bit();
+          if (attribs[i + 1] != EGL_DONT_CARE && (attribs[i + 1] & stood_in)) {
+            attribs[i + 1] = (attribs[i + 1] & ~stood_in) | surfaces_.window_surface_bit();
           }
         }
       }

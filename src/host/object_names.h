@@ -1,7 +1,7 @@
 #pragma once
 // Recorded object names and handles -> this process's. A name nobody created
 // in the stream (GLES 2 lets glBind* create names; a trace started mid-run)
-// stands for itself.
+// stands for itself, unless that is a live object's host name (NameMap::ToHost).
 
 #include <algorithm>
 #include <array>
@@ -112,10 +112,16 @@ class PagedNames {
 
 class NameMap {
  public:
+  // A name the stream never made, or deleted, stands for itself unless the
+  // host gave that name to an object the stream knows by another (client
+  // names only grow; NVIDIA's driver hands deleted names out again): then
+  // for a name no driver hands out, so that a call on a dead name (a label,
+  // glIs*, a delete) never reaches a live object.
   uint64_t ToHost(uint64_t recorded) const {
     if (recorded == 0) return 0;
     const uint64_t host = HostOf(recorded);
-    return host == kNone ? recorded : host;
+    if (host != kNone) return host;
+    return ToRecorded(recorded) == 0 ? recorded : kUnusedName;
   }
   // The recorded name of a host one, or 0 (eglGetCurrentContext and the
   // like: a handle the stream never named means nothing to it).
@@ -175,6 +181,7 @@ class NameMap {
   // GL names go to pages; EGL handles and GL syncs, which are addresses,
   // names past 2^24 and names too scattered for pages, to the maps.
   static constexpr uint64_t kNone = ~uint64_t{0};
+  static constexpr uint64_t kUnusedName = 0xFFFFFFFF;  // drivers count their names up from 1
   uint64_t HostOf(uint64_t recorded) const {
     if (recorded < PagedNames::kKeys) {
       const uint64_t host = to_host_.Get(recorded);
@@ -230,6 +237,7 @@ inline bool IsEglHandle(api::ObjectClass object) {
     case ObjectClass::kEglSurface:
     case ObjectClass::kEglImage:
     case ObjectClass::kEglSync:
+    case ObjectClass::kEglDevice:
       return true;
     default:
       return false;

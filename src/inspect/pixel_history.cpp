@@ -13,9 +13,9 @@
 #include "host/executor.h"
 #include "inspect/gl_state_reader.h"
 #include "replay/replayer.h"
-#include "stream/call_classes.h"
 #include "stream/call_printer.h"
 #include "strata/api/functions.h"
+#include "strata/api/traits.h"
 #include "strata/api/replay.h"
 
 namespace strata::inspect {
@@ -202,13 +202,13 @@ class Survey {
       height_ = height;
       return true;
     }
-    const bool draw = stream::WritesFramebuffer(name), blit = IsBlit(name), copy = IsCopy(name);
+    const bool draw = api::IsDraw(call.slot) || api::HasTrait(call.slot, api::kWritesFramebuffer), blit = IsBlit(name), copy = IsCopy(name);
     if (!draw && !blit && !copy) return true;
     host_version_ = HostVersionOf(f_->gl, version);
     WriteInfo info;
     info.sequence = call.sequence;
     info.thread = thread;
-    info.kind = blit ? WriteKind::kBlit : copy ? WriteKind::kCopy : stream::IsDrawCall(name) ? WriteKind::kDraw
+    info.kind = blit ? WriteKind::kBlit : copy ? WriteKind::kCopy : api::IsDraw(call.slot) ? WriteKind::kDraw
                                                                                               : WriteKind::kClear;
     f_->gl.GetIntegerv(GL_VIEWPORT, info.viewport);
     const uint64_t group = executor.CurrentShareGroup(thread);
@@ -470,7 +470,7 @@ class Reading {
   bool Before(host::Executor& executor, const stream::DecodedCall& call, uint64_t frame) {
     if (frame != frame_) return true;
     const uint32_t thread = static_cast<uint32_t>(call.thread);
-    if (host::IsDraw(call.slot)) draw_memory_[thread] = std::exchange(pending_memory_[thread], {});
+    if (api::IsDraw(call.slot)) draw_memory_[thread] = std::exchange(pending_memory_[thread], {});
     if (call.sequence == swap_) {
       PixelProbe& probe = Probe(executor, thread);
       probe.ReadColor(ImageRef{}, x_, y_, &history_->final);
@@ -550,7 +550,7 @@ class Reading {
   bool Judge(host::Executor& executor, const stream::DecodedCall& call, PixelProbe& probe, const Candidate& c,
              bool wrote, bool stencil_changed, PixelEntry* entry) {
     const std::string_view name = call.name;
-    if (!stream::IsDrawCall(name)) {
+    if (!api::IsDraw(call.slot)) {
       // Clears, blits and copies reach every pixel of their area but where the scissor test stops them
       // (copies ignore it); a blit or copy elsewhere was never a candidate.
       const bool scissored = !IsCopy(name) && probe.Enabled(GL_SCISSOR_TEST);
@@ -796,7 +796,7 @@ std::string PixelHistoryText(const PixelHistory& h) {
     if (e.outcome == "rejected") {
       out += "rejected by the " + e.rejected_by + " test";
     } else if (e.outcome == "passed") {
-      out += stream::IsDrawCall(e.function) ? "passed" : "written";
+      out += api::IsDraw(api::FindFunction(e.function.c_str())) ? "passed" : "written";
       if (!e.changed) out += ", no change";
     } else {
       out += e.outcome;

@@ -17,10 +17,12 @@ struct alignas(64) DispatchTable {
 // public entry point at three instructions and a jump.
 STRATA_EXPORT extern __thread const DispatchTable* strata_current_dispatch
     __attribute__((tls_model("initial-exec")));
-// Whether the thread's current context (made current through Strata) is an
-// OpenGL ES one. Strata's libGL routes GLES functions through the table only
-// then: with no context, or a desktop GL one, they belong to the system's libGL.
-STRATA_EXPORT extern __thread bool strata_current_context_is_gles __attribute__((tls_model("initial-exec")));
+// Whether the thread has a context current through Strata's eglMakeCurrent
+// (OpenGL ES, or desktop OpenGL made through EGL). Strata's libGL routes GLES
+// functions through the table only then, so that a context's GLES calls pass
+// the layers whichever library they came from; with no such context (none,
+// or one GLX made current) they belong to the system's libGL.
+STRATA_EXPORT extern __thread bool strata_egl_context_current __attribute__((tls_model("initial-exec")));
 
 // Generated: the loader's own entry point per function (what eglGetProcAddress
 // hands out) and the stub per function for calls that cannot be served.

@@ -31,7 +31,7 @@ bool IsGles1Function(const api::FunctionInfo& info) {
 }  // namespace
 
 __thread const DispatchTable* strata_current_dispatch __attribute__((tls_model("initial-exec"))) = &g_tables[0];
-__thread bool strata_current_context_is_gles __attribute__((tls_model("initial-exec"))) = false;
+__thread bool strata_egl_context_current __attribute__((tls_model("initial-exec"))) = false;
 
 void ClaimProcessForPublicLibraries() {
   // Only the first claim builds: the public libraries the loader itself opens
@@ -235,7 +235,6 @@ int Loader::ResolvedCount(ContextApi api) const {
 
 void Loader::SelectTableFor(EGLDisplay display, EGLContext context) const {
   ContextApi api = ContextApi::kNone;
-  bool gles = false;
   if (context != EGL_NO_CONTEXT) {
     auto query = reinterpret_cast<EGLBoolean (*)(EGLDisplay, EGLContext, EGLint, EGLint*)>(
         DriverFunction(api::eglQueryContext));
@@ -244,11 +243,12 @@ void Loader::SelectTableFor(EGLDisplay display, EGLContext context) const {
       query(display, context, EGL_CONTEXT_CLIENT_TYPE, &type);
       query(display, context, EGL_CONTEXT_CLIENT_VERSION, &version);
     }
+    // A desktop GL context takes the GLES 2+ table: it holds the GLES 1.1
+    // functions desktop GL shares too, from whichever GLES library has them.
     api = (type == EGL_OPENGL_ES_API && version == 1) ? ContextApi::kGles1 : ContextApi::kGles2;
-    gles = type == EGL_OPENGL_ES_API;
   }
   strata_current_dispatch = &table(api);
-  strata_current_context_is_gles = gles;
+  strata_egl_context_current = context != EGL_NO_CONTEXT;
 }
 
 }  // namespace strata::loader

@@ -13,9 +13,9 @@
 
 #include "common/gl_queries.h"
 #include "host/executor.h"
-#include "stream/call_classes.h"
 #include "stream/capture_sizes.h"
 #include "strata/api/functions.h"
+#include "strata/api/traits.h"
 
 namespace strata::replay {
 namespace {
@@ -90,7 +90,8 @@ const std::vector<Role>& Roles() {
     std::vector<Role> r(api::kFunctionCount, Role::kNone);
     for (int slot = 0; slot < api::kFunctionCount; ++slot) {
       const std::string_view name = api::kFunctions[slot].name;
-      if (stream::IsGpuWork(name)) r[slot] = Role::kWork;
+      // Work a timer query can measure: draws, compute dispatches, clears and blits.
+      if (api::IsGpuWork(slot) || api::HasTrait(slot, api::kWritesFramebuffer)) r[slot] = Role::kWork;
       if (name == "eglSwapBuffers" || name == "eglSwapBuffersWithDamageKHR" || name == "eglSwapBuffersWithDamageEXT") {
         r[slot] = Role::kSwap;
       }

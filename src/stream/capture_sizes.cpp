@@ -152,12 +152,17 @@ bool HasExtension(const char* list, const char* name) {
   return false;
 }
 
-PixelStoreCaps PixelStoreCapsOf(const char* gl_version, const char* extensions) {
-  if (gl_version == nullptr) return {};
+bool PixelStoreNeedsExtensions(const char* gl_version) {
+  if (gl_version == nullptr) return false;
   const char* digits = std::strpbrk(gl_version, "0123456789");
   const int major = digits != nullptr ? std::atoi(digits) : 2;
   const bool es = std::strstr(gl_version, "OpenGL ES") != nullptr;
-  if (!es || major >= 3) return {true, true, true};  // GLES 3 (or desktop GL) has them all
+  return es && major < 3;  // GLES 3 (or desktop GL) has them all
+}
+
+PixelStoreCaps PixelStoreCapsOf(const char* gl_version, const char* extensions) {
+  if (gl_version == nullptr) return {};
+  if (!PixelStoreNeedsExtensions(gl_version)) return {true, true, true};
   PixelStoreCaps caps;
   caps.unpack_subimage = HasExtension(extensions, "GL_EXT_unpack_subimage");
   caps.pack_subimage = HasExtension(extensions, "GL_NV_pack_subimage");

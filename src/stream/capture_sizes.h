@@ -27,8 +27,13 @@ struct PixelStoreCaps {
 };
 
 // What a context of `gl_version` (glGetString(GL_VERSION)) with
-// `extensions` (GL_EXTENSIONS, may be null for GLES 3) supports.
+// `extensions` (GL_EXTENSIONS, may be null where PixelStoreNeedsExtensions
+// says no) supports.
 PixelStoreCaps PixelStoreCapsOf(const char* gl_version, const char* extensions);
+// Whether the extension string matters for a context of `gl_version`: only
+// GLES 2's. (A desktop core profile context refuses glGetString(GL_EXTENSIONS)
+// with GL_INVALID_ENUM, so it must not be asked without need.)
+bool PixelStoreNeedsExtensions(const char* gl_version);
 // Whether a space-separated extension list names `name`.
 bool HasExtension(const char* list, const char* name);
 

@@ -37,8 +37,10 @@ PixelStoreCaps DriverCaptureState::PixelStore() {
   EGLContext context = current != nullptr ? current() : EGL_NO_CONTEXT;
   if (context == cache.context && version == cache.version && context != EGL_NO_CONTEXT) return cache.caps;
 
-  const PixelStoreCaps caps = PixelStoreCapsOf(reinterpret_cast<const char*>(version),
-                                               reinterpret_cast<const char*>(get_string(GL_EXTENSIONS)));
+  const char* gl_version = reinterpret_cast<const char*>(version);
+  const char* extensions =
+      PixelStoreNeedsExtensions(gl_version) ? reinterpret_cast<const char*>(get_string(GL_EXTENSIONS)) : nullptr;
+  const PixelStoreCaps caps = PixelStoreCapsOf(gl_version, extensions);
   cache = {context, version, caps};
   return caps;
 }

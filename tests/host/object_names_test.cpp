@@ -2,7 +2,9 @@
 // delete) once names pass a page or the paged range; pages kept after their
 // last name goes, so a renderer whose client makes and deletes objects
 // every frame would grow without end; a stream that scatters its names
-// making the renderer hold a page for each.
+// making the renderer hold a page for each; a deleted name that stands for
+// another object's host name (a driver that reuses names), so that a label or
+// glIs* on a dead name reaches a live object.
 #include "host/object_names.h"
 
 #include <gtest/gtest.h>
@@ -55,6 +57,20 @@ TEST(NameMap, RemappingANameForgetsItsOldHostName) {
   names.Remove(5);
   EXPECT_EQ(names.ToRecorded(60), 6u) << "removing 5 must not drop 6's reverse mapping";
   EXPECT_EQ(names.ToHost(5), 5u);
+}
+
+TEST(NameMap, ADeadNameNeverStandsForALiveHostObject) {
+  // The client named buffers 1 and 2; the host, reusing names, gave both its 1.
+  NameMap names;
+  names.Add(1, 1);
+  names.Remove(1);
+  names.Add(2, 1);
+  const uint64_t dead = names.ToHost(1);
+  EXPECT_NE(dead, 1u) << "deleted name 1 reaches the live object of name 2";
+  EXPECT_EQ(names.ToRecorded(dead), 0u);
+  EXPECT_EQ(names.ToHost(3), 3u) << "a name nobody used still stands for itself";
+  names.Remove(2);
+  EXPECT_EQ(names.ToHost(1), 1u) << "once host name 1 is free again, name 1 stands for itself";
 }
 
 TEST(NameMap, NamesThatOnlyGrowHoldFewPages) {

@@ -72,6 +72,12 @@ std::vector<PiglitCase> LoadList() {
   return cases;
 }
 
+// Headless: piglit's surfaceless platform, and Mesa's surfaceless display for
+// the tests that ask eglGetDisplay(EGL_DEFAULT_DISPLAY) for one.
+std::map<std::string, std::string> PiglitEnvironment() {
+  return {{"PIGLIT_PLATFORM", "surfaceless_egl"}, {"EGL_PLATFORM", "surfaceless"}};
+}
+
 // The result piglit printed last ("pass", "fail", "skip", ...), or "crash"/"none".
 std::string PiglitResult(const ProcessResult& r) {
   if (r.signal != 0 || r.timed_out) return "crash";
@@ -105,7 +111,7 @@ ProcessResult RunPiglit(const PiglitCase& c, Mode mode, const std::string& argum
   argv.push_back(std::string(STRATA_PIGLIT_ROOT) + "/" + c.argv[0]);
   argv.insert(argv.end(), c.argv.begin() + 1, c.argv.end());
   ProcessOptions options;
-  options.set_env = {{"PIGLIT_PLATFORM", "surfaceless_egl"}};
+  options.set_env = PiglitEnvironment();
   if (mode == Mode::kCallCounter) options.set_env["STRATA_CALL_COUNTER_OUTPUT"] = argument;
   options.working_directory = STRATA_PIGLIT_ROOT;
   options.timeout_seconds = 60;
@@ -181,7 +187,7 @@ TEST_P(Piglit, TracedGivesTheSameResultAndRecordsEveryCall) {
   std::vector<std::string> argv = {std::string(STRATA_PIGLIT_ROOT) + "/" + c.argv[0]};
   argv.insert(argv.end(), c.argv.begin() + 1, c.argv.end());
   ProcessOptions options;
-  options.set_env = {{"PIGLIT_PLATFORM", "surfaceless_egl"}};
+  options.set_env = PiglitEnvironment();
   options.working_directory = STRATA_PIGLIT_ROOT;
   strata::test::TracedRun run = strata::test::RunTracedAndCounted(STRATA_CLI, argv, "piglit-" + UniqueName(), options);
   EXPECT_EQ(PiglitResult(run.process), c.expected) << run.process.out << run.process.err;
@@ -207,7 +213,7 @@ TEST_P(Piglit, ReplayDrawsWhatWasTraced) {
                                    std::string(STRATA_PIGLIT_ROOT) + "/" + c.argv[0]};
   argv.insert(argv.end(), c.argv.begin() + 1, c.argv.end());
   ProcessOptions options;
-  options.set_env = {{"PIGLIT_PLATFORM", "surfaceless_egl"}};
+  options.set_env = PiglitEnvironment();
   options.working_directory = STRATA_PIGLIT_ROOT;
   ProcessResult traced = RunProcess(argv, options);
   ASSERT_EQ(PiglitResult(traced), c.expected) << traced.out << traced.err;

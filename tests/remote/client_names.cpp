@@ -13,12 +13,14 @@
 #include <EGL/egl.h>
 #include <EGL/eglext.h>
 #include <GLES3/gl31.h>
+#include <GLES2/gl2ext.h>
 
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <set>
+#include <string>
 #include <vector>
 
 #include "test_program.h"
@@ -45,6 +47,31 @@ GLuint Shader(GLenum type, const char* source) {
   const GLuint shader = CompiledShader(type, source);
   if (shader == 0) Fail("a shader did not compile");
   return shader;
+}
+
+// KHR_debug's labels name an object by its kind and name: each label lands on
+// the object the app named and comes back from it, and a deleted name is
+// refused. The program and shader names differ between client and host here.
+void CheckLabels(GLuint program, GLuint shader, GLuint separate) {
+  auto object_label = reinterpret_cast<PFNGLOBJECTLABELKHRPROC>(eglGetProcAddress("glObjectLabelKHR"));
+  auto get_object_label = reinterpret_cast<PFNGLGETOBJECTLABELKHRPROC>(eglGetProcAddress("glGetObjectLabelKHR"));
+  if (object_label == nullptr || get_object_label == nullptr) Fail("no glObjectLabelKHR");
+  object_label(GL_PROGRAM_KHR, program, -1, "the program");
+  object_label(GL_SHADER_KHR, shader, -1, "the shader");
+  object_label(GL_PROGRAM_KHR, separate, 3, "sep-arable");
+  char label[32] = {};
+  GLsizei length = -1;
+  get_object_label(GL_PROGRAM_KHR, program, sizeof label, &length, label);
+  bool same = length == 11 && std::string(label) == "the program";
+  get_object_label(GL_SHADER_KHR, shader, sizeof label, &length, label);
+  same = same && length == 10 && std::string(label) == "the shader";
+  get_object_label(GL_PROGRAM_KHR, separate, sizeof label, &length, label);
+  same = same && length == 3 && std::string(label) == "sep";
+  Check("labels land on the app's objects", same);
+  const GLuint gone = glCreateShader(GL_FRAGMENT_SHADER);
+  glDeleteShader(gone);
+  object_label(GL_SHADER_KHR, gone, -1, "gone");
+  Check("a deleted shader takes no label", glGetError() == GL_INVALID_VALUE);
 }
 
 
@@ -89,6 +116,7 @@ int main() {
   glGetAttachedShaders(program, 4, &attached_count, attached);
   std::set<GLuint> attached_set(attached, attached + attached_count);
   Check("attached shaders are the app's", attached_set == std::set<GLuint>{vs, fs});
+  CheckLabels(program, vs, separate);
 
   // Textures, and a name the app makes up (GLES binds create it).
   GLuint textures[3];

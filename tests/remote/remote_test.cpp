@@ -617,14 +617,18 @@ TEST(Remote, SavedAndRestoredStateQueriesMatchNative) {
 // own names and answers, and without (STRATA_REMOTE_SHADOW=off). Its program
 // names differ between client and host (glCreateShaderProgramv makes a hidden
 // shader there), so this breaks when the renderer does not map names both
-// ways; and, through the round trips, when creating an object or asking a
-// limit again still waits for the renderer.
+// ways (object labels too, by the kind their identifier names, and a deleted
+// name never reaching the object the host gave its number to); and, through
+// the round trips, when creating an object or asking a limit again still
+// waits for the renderer.
 TEST(Remote, ClientMadeNamesAndAnswersMatchNative) {
   const std::string app = std::string(STRATA_BIN_DIR) + "/client_names";
   ProcessResult native = RunProcess({app});
   ASSERT_EQ(native.exit_code, 0) << native.err;
   ASSERT_EQ(native.out.find(": NO"), std::string::npos) << native.out;
-  Renderer renderer;
+  const std::string dir = ScratchPath("client-names");
+  std::filesystem::create_directories(dir);
+  Renderer renderer({"--record", dir});
   static const std::regex round_trips(R"((\d+) round trips)");
   long trips[2] = {0, 0};
   for (const bool client_names : {true, false}) {
@@ -639,6 +643,63 @@ TEST(Remote, ClientMadeNamesAndAnswersMatchNative) {
   // each pair must ask), each of which would wait for the renderer.
   EXPECT_LT(trips[0] + 200 + 400, trips[1]) << "names made on the client: " << trips[0] << " round trips, by the renderer: "
                                       << trips[1];
+  // The recordings hold the client's names, which the replaying host names
+  // its own way again: every answer and error the replay compares agrees.
+  renderer.Stop();
+  size_t replayed = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    ProcessResult replay = RunProcess({STRATA_CLI, "replay", "--strict", entry.path()});
+    EXPECT_EQ(replay.exit_code, 0) << replay.out << replay.err;
+    EXPECT_NE(replay.out.find("calls compared with the recording, all agree"), std::string::npos) << replay.out;
+    ++replayed;
+  }
+  EXPECT_EQ(replayed, 2u);
+}
+
+// What piglit's egl_khr_gl_renderbuffer_image-clear-shared-image,
+// egl-invalid-attr and ext_window_rectangles tests check, which llvmpipe runs
+// only in this GLES form (remote/piglit_cases.cpp): a renderbuffer shared
+// through an EGL image, an invalid image attribute, window rectangles (or
+// the driver's errors without them) give the native output through a
+// renderer, with and without the client's own names and answers, and the
+// recorded session and a trace of the program replay with every compared
+// call agreeing and every call run.
+// Catches: the renderbuffer of an EGL image not mapped to the host's, an
+// attribute list the client or executor changes, a call with no capture rule
+// (glWindowRectanglesEXT's rectangles) skipped by the renderer or the replay.
+TEST(Remote, PiglitCasesMatchNativeThroughARendererAndReplayed) {
+  const std::string app = std::string(STRATA_BIN_DIR) + "/piglit_cases";
+  ProcessResult native = RunProcess({app});
+  ASSERT_EQ(native.exit_code, 0) << native.err;
+  ASSERT_NE(native.out.find("cleared the second, the first reads 0000ffff, error 0x0000"), std::string::npos)
+      << native.out;
+  ASSERT_NE(native.out.find("image with an invalid attribute: none, EGL error 0x300c"), std::string::npos)
+      << native.out;
+  const std::string dir = ScratchPath("piglit-cases");
+  std::filesystem::create_directories(dir);
+  {
+    Renderer renderer({"--record", dir});
+    for (const char* shadow : {"on", "off"}) {
+      ProcessResult remote = RunRemoteWithStats(renderer, app, "STRATA_REMOTE_SHADOW", shadow);
+      ASSERT_EQ(remote.exit_code, 0) << remote.err << renderer.Log();
+      EXPECT_EQ(remote.out, native.out) << "STRATA_REMOTE_SHADOW=" << shadow;
+    }
+    EXPECT_EQ(renderer.Log().find("closing "), std::string::npos) << renderer.Log();
+  }
+  std::vector<std::string> traces;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) traces.push_back(entry.path());
+  const std::string traced = ScratchPath("piglit-cases.strace");
+  ProcessResult trace = RunProcess({STRATA_CLI, "trace", "-o", traced, "--", app});
+  ASSERT_EQ(trace.out, native.out) << trace.err;
+  traces.push_back(traced);
+  ASSERT_EQ(traces.size(), 3u);
+  for (const std::string& file : traces) {
+    ProcessResult replay = RunProcess({STRATA_CLI, "replay", "--strict", file});
+    EXPECT_EQ(replay.exit_code, 0) << file << "\n" << replay.out << replay.err;
+    EXPECT_NE(replay.out.find("calls compared with the recording, all agree"), std::string::npos)
+        << file << "\n" << replay.out << replay.err;
+    EXPECT_EQ((replay.out + replay.err).find("not run"), std::string::npos) << file << "\n" << replay.out << replay.err;
+  }
 }
 
 // Calls with large blobs (remote/large_uploads.cpp: texture images, buffer

@@ -146,6 +146,20 @@ TEST(CaptureSizesPure, Strings) {
   EXPECT_EQ(sizes.out_string_bytes(16, &length, buf), 1u);
 }
 
+// A desktop core profile context refuses glGetString(GL_EXTENSIONS): only
+// GLES 2's extensions change what the pixel store holds, so only GLES 2 is asked.
+TEST(CaptureSizesPure, PixelStoreAsksExtensionsOfGles2Only) {
+  EXPECT_TRUE(PixelStoreNeedsExtensions("OpenGL ES 2.0 Mesa 22.3.6"));
+  EXPECT_FALSE(PixelStoreNeedsExtensions("OpenGL ES 3.2 Mesa 22.3.6"));
+  EXPECT_FALSE(PixelStoreNeedsExtensions("4.5 (Core Profile) Mesa 22.3.6"));
+  EXPECT_FALSE(PixelStoreNeedsExtensions(nullptr));
+  const PixelStoreCaps core = PixelStoreCapsOf("4.5 (Core Profile) Mesa 22.3.6", nullptr);
+  EXPECT_TRUE(core.unpack_subimage && core.unpack_3d && core.pack_subimage);
+  const PixelStoreCaps gles2 = PixelStoreCapsOf("OpenGL ES 2.0", "GL_EXT_unpack_subimage");
+  EXPECT_TRUE(gles2.unpack_subimage);
+  EXPECT_FALSE(gles2.pack_subimage || gles2.unpack_3d);
+}
+
 TEST(CaptureSizesPure, Counts) {
   GLsizei written = 3;
   EXPECT_EQ(sizes.out_elements(5, &written), 3u);
@@ -456,6 +470,9 @@ TEST_F(CaptureSizesTest, GetValueCountByName) {
   EXPECT_EQ(sizes.get_value_count(GL_TEXTURE_MIN_FILTER), 1u);
   EXPECT_EQ(sizes.get_indexed_value_count(GL_MAX_COMPUTE_WORK_GROUP_COUNT), 1u);
   EXPECT_EQ(sizes.get_indexed_value_count(GL_COLOR_WRITEMASK), 4u);
+  // EXT_window_rectangles (not on llvmpipe): a rectangle per index.
+  EXPECT_EQ(sizes.get_indexed_value_count(GL_WINDOW_RECTANGLE_EXT), 4u);
+  EXPECT_EQ(sizes.get_value_count(GL_WINDOW_RECTANGLE_MODE_EXT), 1u);
   GLint formats = 0;
   glGetIntegerv(GL_NUM_COMPRESSED_TEXTURE_FORMATS, &formats);
   EXPECT_GT(formats, 0);
