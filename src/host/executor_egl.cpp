@@ -11,6 +11,7 @@
 
 #include "host/executor.h"
 #include "strata/api/replay.h"
+#include "strata/api/traits.h"
 
 namespace strata::host {
 
@@ -233,7 +234,7 @@ bool Executor::ExecuteEgl(const stream::DecodedCall& call, Thread& thread, bool*
     thread.refused_egl_error = EGL_NOT_INITIALIZED;
     return true;
   }
-  switch (call.slot) {
+  switch (api::CoreOf(call.slot)) {  // an alias is its core
     case api::eglGetDisplay:
     case api::eglGetPlatformDisplay:
     case api::eglGetPlatformDisplayEXT:
@@ -257,7 +258,6 @@ bool Executor::ExecuteEgl(const stream::DecodedCall& call, Thread& thread, bool*
       if (displays_seen_.count(Recorded(0))) displays_not_initialized_.insert(Recorded(0));
       result->u = EGL_TRUE;
       return true;
-    case api::eglQueryDisplayAttribEXT:
     case api::eglQueryDisplayAttribKHR: {
       // EGL_DEVICE_EXT answers a device, a host address: the recorded one
       // stands for it from now on, and a live client is never told it.

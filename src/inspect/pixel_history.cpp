@@ -88,13 +88,16 @@ std::string ImageName(const ImageKey& key) {
   return name;
 }
 
-bool IsSwap(std::string_view name) {
-  return name == "eglSwapBuffers" || name == "eglSwapBuffersWithDamageKHR" || name == "eglSwapBuffersWithDamageEXT";
+bool IsSwap(int slot) { return api::HasTrait(slot, api::kEndsFrame); }
+bool IsBlit(int slot) { return api::CoreOf(slot) == api::glBlitFramebuffer; }
+// Copies from the read framebuffer into a texture: the calls that read pixels and are neither a read
+// into memory nor a blit (which writes a framebuffer) nor eglCopyBuffers (which writes a pixmap).
+bool IsCopy(int slot) {
+  const int core = api::CoreOf(slot);
+  return api::HasTrait(slot, api::kReadsPixels) && !api::HasTrait(slot, api::kWritesFramebuffer) &&
+         core != api::glReadPixels && core != api::glReadnPixels && core != api::eglCopyBuffers;
 }
-bool IsBlit(std::string_view name) { return name.starts_with("glBlitFramebuffer"); }
-bool IsCopy(std::string_view name) {
-  return name == "glCopyTexImage2D" || name == "glCopyTexSubImage2D" || name.starts_with("glCopyTexSubImage3D");
-}
+bool Is3dCopy(int slot) { return api::CoreOf(slot) == api::glCopyTexSubImage3D; }
 
 // (x + 0.5) inside [a, b) whichever way round a and b are.
 bool Inside(int x, int a, int b) {
@@ -187,12 +190,11 @@ class Survey {
 
   bool Before(host::Executor& executor, const stream::DecodedCall& call, uint64_t frame) {
     if (frame != frame_) return true;
-    const std::string_view name = call.name;
     const uint32_t thread = static_cast<uint32_t>(call.thread);
     const int version = executor.CurrentVersion(thread);
     if (version == 0) return true;
     if (!f_) f_ = std::make_unique<SurveyFunctions>(executor.driver());
-    if (IsSwap(name)) {
+    if (IsSwap(call.slot)) {
       swap_ = call.sequence;
       surface_ = reinterpret_cast<uint64_t>(f_->GetCurrentSurface(EGL_DRAW));
       EGLint width = 0, height = 0;
@@ -202,7 +204,7 @@ class Survey {
       height_ = height;
       return true;
     }
-    const bool draw = api::IsDraw(call.slot) || api::HasTrait(call.slot, api::kWritesFramebuffer), blit = IsBlit(name), copy = IsCopy(name);
+    const bool draw = api::IsDraw(call.slot) || api::HasTrait(call.slot, api::kWritesFramebuffer), blit = IsBlit(call.slot), copy = IsCopy(call.slot);
     if (!draw && !blit && !copy) return true;
     host_version_ = HostVersionOf(f_->gl, version);
     WriteInfo info;
@@ -296,7 +298,9 @@ class Survey {
       points.push_back(surface ? GL_BACK : GL_COLOR_ATTACHMENT0);
     }
     // glClearBuffer*(GL_COLOR, i, ...) clears draw buffer i alone.
-    if (call.name.starts_with("glClearBuffer") && call.args.size() >= 2 && call.args[0].u == GL_COLOR) {
+    const bool clear_buffer = api::HasTrait(call.slot, api::kWritesFramebuffer) && !api::IsDraw(call.slot) &&
+                              !IsBlit(call.slot) && api::CoreOf(call.slot) != api::glClear;  // glClearBuffer*
+    if (clear_buffer && call.args.size() >= 2 && call.args[0].u == GL_COLOR) {
       const uint64_t index = call.args[1].u;
       const GLint buffer = host_version_ >= 30 ? f_->gl.Integer(GL_DRAW_BUFFER0 + static_cast<GLenum>(index)) : GL_NONE;
       points.clear();
@@ -316,8 +320,7 @@ class Survey {
   }
 
   void Copy(host::Executor& executor, const stream::DecodedCall& call, uint32_t thread, uint64_t group, WriteInfo* info) {
-    const std::string_view name = call.name;
-    const bool three_d = name.starts_with("glCopyTexSubImage3D"), sub = name != "glCopyTexImage2D";
+    const bool three_d = Is3dCopy(call.slot), sub = api::CoreOf(call.slot) != api::glCopyTexImage2D;
     if (call.args.size() < (three_d ? 9u : 8u)) return;
     const GLenum target = static_cast<GLenum>(call.args[0].u);
     GLenum binding = GL_TEXTURE_BINDING_2D;
@@ -549,11 +552,10 @@ class Reading {
   // Whether the call reached the pixel (an entry), and how it fared.
   bool Judge(host::Executor& executor, const stream::DecodedCall& call, PixelProbe& probe, const Candidate& c,
              bool wrote, bool stencil_changed, PixelEntry* entry) {
-    const std::string_view name = call.name;
     if (!api::IsDraw(call.slot)) {
       // Clears, blits and copies reach every pixel of their area but where the scissor test stops them
       // (copies ignore it); a blit or copy elsewhere was never a candidate.
-      const bool scissored = !IsCopy(name) && probe.Enabled(GL_SCISSOR_TEST);
+      const bool scissored = !IsCopy(call.slot) && probe.Enabled(GL_SCISSOR_TEST);
       if (scissored && !probe.InsideScissor(c.x, c.y)) {
         if (entry->changed) return Passed(entry);
         entry->outcome = "rejected";

@@ -89,18 +89,16 @@ const std::vector<Role>& Roles() {
   static const std::vector<Role> roles = [] {
     std::vector<Role> r(api::kFunctionCount, Role::kNone);
     for (int slot = 0; slot < api::kFunctionCount; ++slot) {
-      const std::string_view name = api::kFunctions[slot].name;
       // Work a timer query can measure: draws, compute dispatches, clears and blits.
       if (api::IsGpuWork(slot) || api::HasTrait(slot, api::kWritesFramebuffer)) r[slot] = Role::kWork;
-      if (name == "eglSwapBuffers" || name == "eglSwapBuffersWithDamageKHR" || name == "eglSwapBuffersWithDamageEXT") {
-        r[slot] = Role::kSwap;
-      }
+      if (api::HasTrait(slot, api::kEndsFrame)) r[slot] = Role::kSwap;
       if (slot == api::eglMakeCurrent || slot == api::eglDestroyContext || slot == api::eglReleaseThread ||
           slot == api::eglTerminate) {
         r[slot] = Role::kLeave;
       }
-      if (name == "glBeginQuery" || name == "glBeginQueryEXT") r[slot] = Role::kBeginQuery;
-      if (name == "glEndQuery" || name == "glEndQueryEXT") r[slot] = Role::kEndQuery;
+      const int core = api::CoreOf(slot);
+      if (core == api::CoreOf(api::glBeginQueryEXT)) r[slot] = Role::kBeginQuery;  // and its other names
+      if (core == api::CoreOf(api::glEndQueryEXT)) r[slot] = Role::kEndQuery;
     }
     return r;
   }();
