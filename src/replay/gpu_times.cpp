@@ -158,7 +158,9 @@ class GpuTimer::Impl {
 
   // The loop's end: what every context still waits for, on the thread that has it current.
   bool Finish(host::Executor& executor, const ReplayOptions::RunOn& run_on) {
-    for (auto& [context, timer] : contexts_) {
+    for (auto& entry : contexts_) {
+      const auto context = entry.first;  // not a structured binding: clang 14 cannot capture one
+      auto& timer = entry.second;
       if (!timer.open && timer.pending.empty()) continue;
       bool current = false;
       run_on(timer.thread, [&] {
