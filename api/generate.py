@@ -36,6 +36,7 @@ import emit_libgl
 import emit_parameters
 import emit_remote
 import emit_replay
+import emit_executor
 import emit_sizes
 import emit_trace
 import emit_traits
@@ -435,6 +436,7 @@ def main() -> int:
     write_if_changed(os.path.join(inc, "remote/remote_hand_written.inc"), emit_remote.emit_remote_declarations(model))
     write_if_changed(os.path.join(src, "remote_glvnd_dispatch.cpp"), emit_remote.emit_glvnd_dispatch(model))
     write_if_changed(os.path.join(src, "host_sizers.cpp"), emit_sizes.emit_host_sizers(plans))
+    write_if_changed(os.path.join(src, "call_handlers.cpp"), emit_executor.emit_call_handlers(plans))
     for api, lib in registry.LIBRARY_OF_API.items():
         write_if_changed(os.path.join(src, f"exports_{lib}.cpp"), emit_exports(model, api))
     libgl_exports, libgl_counts = emit_libgl.emit_libgl_exports(model, args.gl_xml, args.glx_xml, args.system_libgl)

@@ -98,10 +98,12 @@ int64_t Executor::RecordedLocation(uint32_t thread, uint64_t program, int64_t ho
   if (context == nullptr) return host_location;
   auto per_program = context->shared->uniform_locations.find(program);
   if (per_program == context->shared->uniform_locations.end()) return host_location;
-  for (const auto& [recorded, host] : per_program->second) {
-    if (host == host_location) return recorded;
-  }
-  return host_location;
+  int64_t found = host_location;
+  bool seen = false;
+  per_program->second.ForEach([&](int64_t recorded, int64_t host) {
+    if (host == host_location && !seen) found = recorded, seen = true;
+  });
+  return found;
 }
 
 uint64_t Executor::ClientArrayAddress(uint32_t thread, uint32_t attribute) {
@@ -137,8 +139,7 @@ uint64_t Executor::MappedToHost(const Thread& thread, ObjectClass object, uint64
     uint64_t program = program_hint ? program_hint : context->program;
     auto per_program = context->shared->uniform_locations.find(program);
     if (per_program == context->shared->uniform_locations.end()) return recorded;
-    auto it = per_program->second.find(static_cast<int64_t>(recorded));
-    return it == per_program->second.end() ? recorded : static_cast<uint64_t>(it->second);
+    return static_cast<uint64_t>(per_program->second.ToHost(static_cast<int64_t>(recorded)));
   }
   NameMap& names = context->NamesOf(object);
   return names.ToHost(recorded);
@@ -165,7 +166,9 @@ void Executor::AddName(const Thread& thread, ObjectClass object, uint64_t record
   if (object == ObjectClass::kUniformLocation) {
     if (static_cast<int64_t>(recorded) < 0) return;  // -1: no such uniform
     uint64_t program = program_hint ? program_hint : context->program;
-    context->shared->uniform_locations[program][static_cast<int64_t>(recorded)] = static_cast<int64_t>(host);
+    auto [table, made] = context->shared->uniform_locations.try_emplace(program);
+    if (made) ++context->shared->location_tables_changed;
+    table->second.Add(static_cast<int64_t>(recorded), static_cast<int64_t>(host));
     return;
   }
   NameMap& names = context->NamesOf(object);
@@ -195,7 +198,9 @@ void Executor::RemoveName(const Thread& thread, ObjectClass object, uint64_t rec
   if (context == nullptr || object == ObjectClass::kUniformLocation || object == ObjectClass::kNone) return;
   NameMap& names = context->NamesOf(object);
   names.Remove(recorded);
-  if (object == ObjectClass::kProgram) context->shared->uniform_locations.erase(recorded);
+  if (object == ObjectClass::kProgram && context->shared->uniform_locations.erase(recorded) != 0) {
+    ++context->shared->location_tables_changed;
+  }
 }
 
 namespace {
@@ -285,6 +290,45 @@ uint64_t ProgramOf(const stream::DecodedCall& call) {
 }
 
 }  // namespace
+
+int64_t Executor::FastLocation(Thread& thread, int64_t recorded) {
+  Context* context = thread.current;
+  if (context == nullptr) return recorded;
+  if (context->locations_program != context->program ||
+      context->locations_seen != context->shared->location_tables_changed) {
+    auto table = context->shared->uniform_locations.find(context->program);
+    context->locations = table == context->shared->uniform_locations.end() ? nullptr : &table->second;
+    context->locations_program = context->program;
+    context->locations_seen = context->shared->location_tables_changed;
+  }
+  return context->locations != nullptr ? context->locations->ToHost(recorded) : recorded;
+}
+
+void Executor::AfterHandledCall(Thread& thread, int slot, uint64_t first, uint64_t second) {
+  Context* context = thread.current;
+  if (context == nullptr) return;
+  const SlotTraits& traits = TraitsOf(slot);
+  if (traits.tracks_state) FollowBinding(*context, api::CoreOf(slot), first, second);
+  if (traits.changes_vertex_arrays) context->arrays_in_buffers.clear();
+}
+
+bool Executor::FastDrawReady(Thread& thread) {
+  Context* context = thread.current;
+  // Client memory to put in place, arrays to check, GLES 1's named arrays: Execute's.
+  if (context == nullptr || context->version < 2 || !thread.memory.empty() || !thread.applied_arrays.empty() ||
+      (!context->client_arrays.empty() && context->vertex_array == 0) || context->has_vertex_array_objects < 0) {
+    return false;
+  }
+  if (context->vertex_array_bound < 0) {
+    GLint bound = 0;  // without vertex array objects, the default one is always bound
+    if (context->has_vertex_array_objects) {
+      driver_.Get<PFNGLGETINTEGERVPROC>(api::glGetIntegerv)(GL_VERTEX_ARRAY_BINDING, &bound);
+    }
+    context->vertex_array_bound = bound;
+  }
+  const auto& known = context->arrays_in_buffers;
+  return std::find(known.begin(), known.end(), static_cast<uint32_t>(context->vertex_array_bound)) != known.end();
+}
 
 bool Executor::BuildArguments(const stream::DecodedCall& call, Thread& thread, std::vector<Word>* args,
                               std::vector<size_t>* capacity) {
@@ -455,6 +499,7 @@ void Executor::MapNamesMade(const stream::DecodedCall& call, const Thread& threa
 bool Executor::Execute(const stream::DecodedCall& call, CallReply* reply) {
   if (call.slot < 0) return false;
   Thread& thread = ThreadOf(static_cast<uint32_t>(call.thread));
+  thread.stream_context = call.context;
   const api::ReplayFunction& replay = api::kReplay[call.slot];
   const api::FunctionInfo& info = api::kFunctions[call.slot];
   scratch_.used = 0;

@@ -103,6 +103,8 @@ class Executor {
   int CurrentVersion(uint32_t thread);
   uint64_t StreamName(uint32_t thread, api::ObjectClass object, uint64_t host);
   uint64_t CurrentContext(uint32_t thread) { return ThreadOf(thread).context; }  // the recorded handle
+  // The stream's number of the context the thread's last call ran in (DecodedCall::context).
+  uint64_t StreamContext(uint32_t thread) { return ThreadOf(thread).stream_context; }
   // The share group of the thread's current context, or of a recorded
   // context, as a number no other group of this executor has (0: none).
   uint64_t CurrentShareGroup(uint32_t thread);
@@ -195,6 +197,14 @@ class Executor {
     // target and unbinds them); deleting or respecifying the buffer unmaps it.
     std::map<uint64_t, MappedRange> mapped;
     uint32_t refused_error = 0;  // GL_OUT_OF_MEMORY of a call refused over the storage budget, for glGetError
+    // The current program's uniform locations for FastLocation, while
+    // `locations_program` is the program and the share group's tables have
+    // not changed since `locations_seen`.
+    const UniformLocations* locations = nullptr;
+    uint64_t locations_program = UINT64_MAX, locations_seen = 0;
+    // The vertex array object bound on the host as the driver said it; -1:
+    // ask again (a call that binds or deletes vertex arrays ran since).
+    int64_t vertex_array_bound = -1;
   };
   struct Surface {
     EGLSurface host = EGL_NO_SURFACE;
@@ -208,6 +218,7 @@ class Executor {
   };
   struct Thread {
     uint64_t context = 0;  // recorded handle of the current context
+    uint64_t stream_context = 0;  // the stream's number of it, as its last call carried
     Context* current = nullptr;  // its state (looked up once per eglMakeCurrent, not per call)
     std::vector<Region> memory;  // client arrays for the thread's next draw
     std::vector<uint64_t> applied_arrays;  // host addresses the executor gave client arrays for this draw
@@ -220,6 +231,19 @@ class Executor {
     size_t used = 0;
     uint8_t* Get(size_t size);
   };
+
+  // The fast path's share of the work (fast_call.h).
+  friend class FastCall;
+  int64_t FastLocation(Thread& thread, int64_t recorded);
+  bool FastDrawReady(Thread& thread);
+  // What the executor follows of a call that binds (TrackBindings and the
+  // handlers alike), by core function: the buffer bound to GL_ARRAY_BUFFER,
+  // the program in use, the vertex array bound.
+  void FollowBinding(Context& context, int core, uint64_t first, uint64_t second);
+  // After a generated handler ran a call: what Execute follows of any call
+  // (its binding, a change to where the vertex arrays read from), by the
+  // same traits; `first` and `second` are its first two arguments.
+  void AfterHandledCall(Thread& thread, int slot, uint64_t first, uint64_t second);
 
   Context* Current(const Thread& thread);
   Thread& ThreadOf(uint32_t id);

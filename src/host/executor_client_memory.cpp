@@ -388,6 +388,23 @@ std::span<const uint8_t> Executor::MappedReads(const Thread& thread) {
   return {bytes, total};
 }
 
+void Executor::FollowBinding(Context& context, int core, uint64_t first, uint64_t second) {
+  switch (core) {
+    case api::glBindBuffer:
+      if (first == GL_ARRAY_BUFFER) context.array_buffer = second;
+      break;
+    case api::glBindVertexArray:
+      context.vertex_array = first;
+      context.vertex_array_bound = -1;
+      break;
+    case api::glUseProgram:
+      context.program = first;
+      break;
+    default:
+      break;
+  }
+}
+
 void Executor::TrackBindings(const stream::DecodedCall& call, Thread& thread) {
   Context* context = Current(thread);
   if (context == nullptr) return;
@@ -399,26 +416,20 @@ void Executor::TrackBindings(const stream::DecodedCall& call, Thread& thread) {
       if (name == *binding) *binding = 0;
     }
   };
-  switch (api::CoreOf(call.slot)) {
-    case api::glBindBuffer:
-      if (call.args[0].u == GL_ARRAY_BUFFER) context->array_buffer = call.args[1].u;
-      break;
-    case api::glBindVertexArray:
-      context->vertex_array = call.args[0].u;
-      break;
+  const int core = api::CoreOf(call.slot);
+  switch (core) {
     case api::glDeleteBuffers:
       forget(&context->array_buffer);
       break;
     case api::glDeleteVertexArrays:
       forget(&context->vertex_array);
-      break;
-    case api::glUseProgram:
-      context->program = call.args[0].u;
+      context->vertex_array_bound = -1;
       break;
     case api::glClientActiveTexture:
       context->client_texture = static_cast<uint32_t>(call.args[0].u - GL_TEXTURE0);
       break;
     default:
+      if (!call.args.empty()) FollowBinding(*context, core, call.args[0].u, call.args.size() > 1 ? call.args[1].u : 0);
       break;
   }
 }

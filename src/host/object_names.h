@@ -211,7 +211,7 @@ class NameMap {
 };
 
 // GLES objects that contexts of one share group see alike.
-inline bool IsShared(api::ObjectClass object) {
+constexpr bool IsShared(api::ObjectClass object) {
   using api::ObjectClass;
   switch (object) {
     case ObjectClass::kBuffer:
@@ -249,11 +249,51 @@ inline size_t NameBytes(api::ObjectClass object) {
   return IsEglHandle(object) || object == api::ObjectClass::kGlSync ? sizeof(void*) : sizeof(uint32_t);
 }
 
+// A program's uniform locations, recorded -> host. Location 0 is a real
+// location, so not a NameMap. Drivers number locations from 0: those below
+// kDense are an array a lookup indexes, the rest a map.
+class UniformLocations {
+ public:
+  static constexpr int64_t kDense = 4096;
+  // The host's location, or the recorded one where none was mapped.
+  int64_t ToHost(int64_t recorded) const {
+    if (recorded >= 0 && recorded < static_cast<int64_t>(dense_.size())) {
+      const int64_t host = dense_[static_cast<size_t>(recorded)];
+      if (host != kUnmapped) return host;
+    }
+    if (sparse_.empty()) return recorded;
+    auto it = sparse_.find(recorded);
+    return it == sparse_.end() ? recorded : it->second;
+  }
+  void Add(int64_t recorded, int64_t host) {
+    if (recorded >= 0 && recorded < kDense) {
+      if (static_cast<size_t>(recorded) >= dense_.size()) dense_.resize(static_cast<size_t>(recorded) + 1, kUnmapped);
+      dense_[static_cast<size_t>(recorded)] = host;
+    } else {
+      sparse_[recorded] = host;
+    }
+  }
+  // Calls f(recorded, host) for every location.
+  template <typename F>
+  void ForEach(F f) const {
+    for (size_t at = 0; at < dense_.size(); ++at) {
+      if (dense_[at] != kUnmapped) f(static_cast<int64_t>(at), dense_[at]);
+    }
+    for (const auto& [recorded, host] : sparse_) f(recorded, host);
+  }
+
+ private:
+  static constexpr int64_t kUnmapped = INT64_MIN;
+  std::vector<int64_t> dense_;
+  std::unordered_map<int64_t, int64_t> sparse_;
+};
+
 struct ShareGroup {
   uint64_t serial = 0;  // unique in an executor's life: a key that is never reused
   NameMap names[static_cast<int>(api::ObjectClass::kCount)];
-  // Per recorded program; location 0 is a real location, so not a NameMap.
-  std::map<uint64_t, std::unordered_map<int64_t, int64_t>> uniform_locations;
+  // Per recorded program (node-stable: contexts keep a pointer to their program's).
+  std::map<uint64_t, UniformLocations> uniform_locations;
+  uint64_t location_tables_changed = 0;  // programs' tables made or erased, so that a kept pointer can tell it is stale
 };
 
 }  // namespace strata::host

@@ -4,9 +4,11 @@
 #include <utility>
 #include <vector>
 
+#include "host/fast_call.h"
 #include "stream/byte_reader.h"
 #include "stream/event_records.h"
 #include "stream/framebuffer_record.h"
+#include "stream/wire.h"
 
 namespace strata::host {
 
@@ -23,6 +25,7 @@ bool RecordDispatch::Dispatch(const stream::Record& record, std::string* error) 
   switch (record.type) {
     case stream::RecordType::kCall: {
       if (stopped_) return true;
+      if (!hooked_.empty() && !before_call && RunHandled(record, error)) return error->empty();
       std::string problem;
       if (!decoder_.Decode(record.payload, record.thread_id, record.chunk, &call_, &problem)) {
         *error = "call " + std::to_string(calls_) + " (thread " + std::to_string(record.thread_id) + "): " + problem;
@@ -53,8 +56,43 @@ bool RecordDispatch::Dispatch(const stream::Record& record, std::string* error) 
   }
 }
 
+void RecordDispatch::HookSlots(const std::function<bool(int slot)>& hooked) {
+  hooked_.assign(api::kFunctionCount, 0);
+  for (int slot = 0; slot < api::kFunctionCount; ++slot) hooked_[slot] = hooked(slot) || kCallHandlers[slot] == nullptr;
+}
+
+bool RecordDispatch::RunHandled(const stream::Record& record, std::string* error) {
+  if (threads_ != HostThreads::kCaller && !runner_.RunsOnCaller(record.thread_id)) return false;
+  stream::ByteReader r{{}};
+  stream::CallDecoder::CallHead head;
+  if (!decoder_.BeginCall(record.payload, record.thread_id, record.chunk, &r, &head)) return false;
+  if (hooked_[head.slot] || (head.flags & stream::wire::kCallWantsReply)) return false;
+  void* const function = executor_.driver().Function(head.slot);
+  if (function == nullptr) return false;
+  FastCall call(executor_, decoder_, function, record.thread_id);
+  call.r = r;
+  call.head = head;
+  switch (kCallHandlers[head.slot](call)) {
+    case CallOutcome::kRan:
+      decoder_.TakeCall(head, call.start_ns);
+      ++calls_;
+      last_sequence_ = head.sequence;
+      first_start_ns_ = std::min(first_start_ns_, call.start_ns);
+      last_end_ns_ = std::max(last_end_ns_, call.start_ns + call.duration_ns);
+      return true;
+    case CallOutcome::kMalformed:
+      *error = "call " + std::to_string(calls_) + " (thread " + std::to_string(record.thread_id) +
+               "): malformed call record for " + api::kFunctions[head.slot].name;
+      return true;
+    case CallOutcome::kGeneric:
+      break;
+  }
+  return false;
+}
+
 void RecordDispatch::RunCall(const stream::Record& record) {
   auto run = [&] {
+    if (before_unhandled && !hooked_.empty()) before_unhandled(call_);
     const CallAction action = before_call ? before_call(call_) : CallAction::kRun;
     if (action == CallAction::kStop) {
       stopped_ = true;
@@ -77,6 +115,7 @@ void RecordDispatch::RunCall(const stream::Record& record) {
   }
   if (stopped_) return;
   ++calls_;
+  last_sequence_ = call_.sequence;
   first_start_ns_ = std::min(first_start_ns_, call_.start_ns);
   last_end_ns_ = std::max(last_end_ns_, call_.start_ns + call_.duration_ns);
 }

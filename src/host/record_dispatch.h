@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "host/executor.h"
 #include "host/thread_runner.h"
@@ -54,8 +55,21 @@ class RecordDispatch {
   // that neither it nor any call after it runs (stopped()).
   enum class CallAction { kRun, kSkip, kStop };
   std::function<CallAction(const stream::DecodedCall& call)> before_call;
+  // Called on the call's host thread before a call that runs through
+  // Executor::Execute while other calls run through the generated handlers
+  // (HookSlots): a replay's self-check takes there the GL errors of the
+  // calls that ran unseen before it. It does not turn the handlers off.
+  std::function<void(const stream::DecodedCall& call)> before_unhandled;
   bool stopped() const { return stopped_; }
   uint64_t skipped() const { return skipped_; }
+
+  // Calls run through the executor's handlers generated per function
+  // (host/fast_call.h) where they have one, read straight from the record:
+  // none of the hooks above sees them. Calls of the slots `hooked` names,
+  // and all calls while before_call is set, are decoded and run through
+  // Executor::Execute, hooks and all, as are calls flagged kCallWantsReply.
+  // Until this is called every slot is hooked.
+  void HookSlots(const std::function<bool(int slot)>& hooked);
 
   // A wire stream's blobs sent out of line (stream/bulk_blobs.h).
   void SetBulk(stream::BulkBlobs* bulk, size_t threshold) { decoder_.SetBulk(bulk, threshold); }
@@ -66,13 +80,16 @@ class RecordDispatch {
   Executor& executor() { return executor_; }
   uint64_t calls() const { return calls_; }
   // The sequence number of the last call dispatched.
-  uint64_t last_sequence() const { return call_.sequence; }
+  uint64_t last_sequence() const { return last_sequence_; }
   // The recorded start of the first call and end of the last (0, 0 before any).
   uint64_t first_start_ns() const { return calls_ ? first_start_ns_ : 0; }
   uint64_t last_end_ns() const { return last_end_ns_; }
 
  private:
   void RunCall(const stream::Record& record);
+  // A call taken by its generated handler: true (and *error set when it was
+  // malformed); false to decode it and run it through Execute.
+  bool RunHandled(const stream::Record& record, std::string* error);
   bool TraceEvent(const stream::Record& record, std::string* error);
 
   const HostThreads threads_;
@@ -82,6 +99,8 @@ class RecordDispatch {
   stream::DecodedCall call_;
   CallReply reply_;
   uint64_t calls_ = 0, first_start_ns_ = UINT64_MAX, last_end_ns_ = 0;
+  uint64_t last_sequence_ = 0;  // of the last call run, by either path
+  std::vector<uint8_t> hooked_;  // by slot: 1 = through Execute (empty: every slot)
   bool stopped_ = false;
   uint64_t skipped_ = 0;
 };

@@ -94,6 +94,18 @@ class LoopReplay {
     } else if (hooked) {
       dispatch_.wants_reply = [](const stream::DecodedCall&) { return false; };  // hooks take no replies
     }
+    // Calls nothing here needs to see run through the executor's generated
+    // handlers (host/fast_call.h): with the check, those that give nothing back.
+    if (!hooked && !dispatch_.before_call && !(checking_ && options.check_each_call)) {
+      dispatch_.HookSlots([this](int slot) { return checking_ && SelfCheck::Sees(slot); });
+      if (checking_) {
+        // The errors of the calls that ran unseen are theirs, not the next seen call's (a glGetError
+        // would take them from the host itself).
+        dispatch_.before_unhandled = [this](const stream::DecodedCall& call) {
+          if (!api::kFunctions[call.slot].is_egl) check_.TakeErrorsBefore(call.context, call.sequence);
+        };
+      }
+    }
     if (checking_ || hooked) {
       dispatch_.after_call = [this](const stream::DecodedCall& call, const host::CallReply* reply) {
         if (checking_) check_.Check(call, reply);
@@ -143,6 +155,8 @@ class LoopReplay {
         uint64_t context = 0, error = 0;
         stream::KeyValues strings;
         if (checking_ && stream::DecodeGlErrorEvent(record.payload, &context, &error)) {
+          // What calls unseen since the last one seen raised, on the thread with the context current.
+          dispatch_.RunOn(record.thread_id, [&] { check_.TakeErrorsBefore(context, dispatch_.last_sequence() + 1); });
           check_.CheckFrameEndError(context, error, dispatch_.last_sequence() + 1);
         } else if (stream::DecodeContextEvent(record.payload, &context, &strings)) {
           CompareDriver(record.thread_id, context, strings);
@@ -243,6 +257,7 @@ class LoopReplay {
     if (options_.snapshot_dir.empty() && !options_.on_snapshot) return;
     host::RgbaImage image;
     std::string error;
+    TakeUnseenErrors(thread);
     const bool read = dispatch_.executor().ReadSurface(thread, &image, &error);
     check_.DropHostErrors();
     if (!read) {
@@ -267,6 +282,7 @@ class LoopReplay {
   void CompareDriver(uint64_t thread, uint64_t context, const stream::KeyValues& recorded) {
     stream::KeyValues host;
     dispatch_.RunOn(thread, [&] {
+      TakeUnseenErrors(thread);
       auto get_string = reinterpret_cast<const unsigned char* (*)(unsigned int)>(driver_.Function(api::glGetString));
       for (auto [name, key] : {std::pair{GL_VENDOR, "GL_VENDOR"}, std::pair{GL_RENDERER, "GL_RENDERER"},
                                std::pair{GL_VERSION, "GL_VERSION"}}) {
@@ -281,6 +297,15 @@ class LoopReplay {
     if (!same) result_->other_drivers.push_back({context, recorded_driver, host_driver});
   }
 
+  // The GL errors of the calls that ran unseen (through the generated
+  // handlers) on `thread`, taken before the replay's own GL work there
+  // drops the host's errors.
+  void TakeUnseenErrors(uint64_t thread) {
+    if (!checking_) return;
+    const auto id = static_cast<uint32_t>(thread);
+    check_.TakeErrorsBefore(dispatch_.executor().StreamContext(id), dispatch_.last_sequence() + 1);
+  }
+
   void Verify(const stream::Record& record) {
     stream::FramebufferImage recorded;
     if (!stream::DecodeFramebufferAsRgba(record.payload, &recorded, &rgba_scratch_)) return;
@@ -288,6 +313,7 @@ class LoopReplay {
     std::string error;
     bool read = false;
     dispatch_.RunOn(record.thread_id, [&] {
+      TakeUnseenErrors(record.thread_id);
       read = dispatch_.executor().ReadFramebuffer(record.thread_id, recorded.framebuffer, static_cast<int>(recorded.x),
                                        static_cast<int>(recorded.y), static_cast<int>(recorded.width),
                                        static_cast<int>(recorded.height), &replayed, &error);

@@ -26,6 +26,11 @@ struct ReplayOptions {
   ImageTolerance tolerance;
   // Compare what calls give back with the recording (self_check.h).
   bool check = true;
+  // Take the host's GL error after every call, so that a call that fails
+  // here where it did not when traced is named exactly; by default calls
+  // that give nothing back run through the executor's generated handlers,
+  // unseen, and an error is named by the calls since the last one seen.
+  bool check_each_call = false;
   int loops = 1;
   bool progress = false;            // a progress line on stderr for long replays
   uint64_t memory_limit = 0;        // GL storage the trace's calls may hold (host/storage_budget.h; 0: no limit)

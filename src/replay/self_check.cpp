@@ -105,18 +105,43 @@ void SelfCheck::DropHostErrors() {
   }
 }
 
+bool SelfCheck::Sees(int slot) {
+  const api::FunctionInfo& info = api::kFunctions[slot];
+  if (info.is_egl || info.return_kind != api::ArgKind::kVoid) return true;
+  for (int i = 0; i < info.param_count; ++i) {
+    const api::ArgKind kind = info.params[i].kind;
+    if (kind == api::ArgKind::kPointer || kind == api::ArgKind::kString) return true;
+  }
+  return api::CoreOf(slot) == api::glBeginQuery;
+}
+
 bool SelfCheck::TakeHostErrors(const stream::DecodedCall& call) {
-  if (get_error_ == nullptr || call.context == 0) return false;
+  if (call.context == 0) return false;
+  return TakeHostErrors(call.context, call.sequence, Describe(call));
+}
+
+bool SelfCheck::TakeHostErrors(uint64_t context, uint64_t sequence, const std::string& function) {
+  if (get_error_ == nullptr) return false;
+  uint64_t& through = taken_through_[context];
+  const uint64_t first = through != 0 && through < sequence ? through + 1 : sequence;
   bool raised = false;
   for (int i = 0; i < kMaxErrorsPerCall; ++i) {
     const unsigned int code = get_error_();
     if (code == GL_NO_ERROR) break;
     raised = true;
-    std::vector<MetError>& met = met_[call.context];
+    std::vector<MetError>& met = met_[context];
     const bool known = std::any_of(met.begin(), met.end(), [&](const MetError& e) { return e.code == code; });
-    if (!known) met.push_back({code, call.sequence, Describe(call)});
+    if (!known) met.push_back({code, function.empty() ? first : std::min(first, sequence), sequence, function});
   }
+  through = sequence;
   return raised;
+}
+
+void SelfCheck::TakeErrorsBefore(uint64_t context, uint64_t next_sequence) {
+  if (context == 0 || next_sequence == 0) return;
+  auto seen = taken_through_.find(context);
+  if (seen != taken_through_.end() && seen->second + 1 >= next_sequence) return;  // no call ran unseen since
+  TakeHostErrors(context, next_sequence - 1, "");
 }
 
 void SelfCheck::CompareError(uint64_t context, uint64_t recorded, uint64_t sequence, const std::string& function,
@@ -129,7 +154,7 @@ void SelfCheck::CompareError(uint64_t context, uint64_t recorded, uint64_t seque
     met.clear();
     const std::string where = consume ? function + " at call " + std::to_string(sequence) + " answered GL_NO_ERROR"
                                       : "none pending at the frame's end, before call " + std::to_string(sequence);
-    Differ(first.sequence, first.function, "no GL error (" + where + ")", GlErrorText(first.code));
+    Differ(first.sequence, first.function, "no GL error (" + where + ")", GlErrorText(first.code), first.first);
     return;
   }
   auto same = std::find_if(met.begin(), met.end(), [&](const MetError& e) { return e.code == recorded; });
@@ -139,8 +164,11 @@ void SelfCheck::CompareError(uint64_t context, uint64_t recorded, uint64_t seque
   }
   std::string replayed = "GL_NO_ERROR";
   if (!met.empty()) {
-    replayed = GlErrorText(met.front().code) + " (raised by call " + std::to_string(met.front().sequence) + " " +
-               met.front().function + ")";
+    const MetError& e = met.front();
+    replayed = GlErrorText(e.code) + " (raised by " +
+               (e.first < e.sequence ? "one of calls " + std::to_string(e.first) + "-" + std::to_string(e.sequence)
+                                     : "call " + std::to_string(e.sequence)) +
+               (e.function.empty() ? "" : " " + e.function) + ")";
     if (consume) met.erase(met.begin());
   }
   Differ(sequence, function, GlErrorText(recorded), replayed);
@@ -249,10 +277,12 @@ void SelfCheck::CheckDriverAnswer(const stream::DecodedCall& call, const host::C
   ignored.differing += differs;
 }
 
-void SelfCheck::Differ(uint64_t sequence, std::string function, std::string recorded, std::string replayed) {
+void SelfCheck::Differ(uint64_t sequence, std::string function, std::string recorded, std::string replayed,
+                       uint64_t first) {
   ++differing_;
   if (differences_.size() < kDifferencesKept) {
-    differences_.push_back({sequence, std::move(function), std::move(recorded), std::move(replayed)});
+    differences_.push_back({sequence, first < sequence ? first : UINT64_MAX, std::move(function), std::move(recorded),
+                            std::move(replayed)});
   }
 }
 

@@ -2,10 +2,13 @@
 // Replay checking itself against the recording as it runs: what a call gives
 // back on the host is compared with what it gave back when traced, wherever
 // the two must agree (compared_calls.h). GL errors are followed per recorded
-// context: after every call the replay takes the host's error, and each
-// glGetError of the trace (and each error the tracer took at a frame's end)
-// is compared with the errors the replay met since the last ask, so a call
-// that fails on the host where the app's did not is named.
+// context: after every call the check sees (Sees), and before each error the
+// tracer took at a frame's end, the replay takes the host's errors, and each
+// glGetError of the trace (and each such error) is compared with the errors
+// the replay met since the last ask. A call that fails on the host where the
+// app's did not is named when the check sees every call; when calls that
+// give nothing back run unseen (host/fast_call.h), the calls since the last
+// one seen are named, from first to last.
 //
 // Calls run one at a time (RecordDispatch), so no locking; each method runs
 // on the host thread of the call's recorded thread.
@@ -24,6 +27,9 @@ namespace strata::replay {
 
 struct CallDifference {
   uint64_t sequence = 0;  // the call compared (for a frame's end: the call after it)
+  // For an error: the first of the calls that may have raised it, when not
+  // only `sequence` may have (calls that give nothing back run unseen).
+  uint64_t first = UINT64_MAX;
   std::string function;   // with the pname where one decides
   std::string recorded, replayed;
 };
@@ -44,6 +50,13 @@ class SelfCheck {
   // Whether Check needs the call's reply. Every EGL call does: the
   // executor's eglGetError answers from the replies of the calls before it.
   bool WantsReply(const stream::DecodedCall& call) const;
+  // Whether calls of `slot` must be seen (Check): those that give something
+  // back, EGL's, and those whose effect the check follows (glBeginQuery).
+  static bool Sees(int slot);
+  // Takes the host's errors of recorded context `context`, current on the
+  // calling thread, as raised by the calls before `next_sequence` since the
+  // last one seen (before a frame's end is compared).
+  void TakeErrorsBefore(uint64_t context, uint64_t next_sequence);
   // A call that ran, with its reply when WantsReply said so (else null).
   void Check(const stream::DecodedCall& call, const host::CallReply* reply);
   // The error the tracer's own glGetError took at a frame's end (trace
@@ -66,17 +79,21 @@ class SelfCheck {
  private:
   struct MetError {
     uint32_t code;
-    uint64_t sequence;
-    std::string function;
+    uint64_t first, sequence;  // the calls that may have raised it (one, when first == sequence)
+    std::string function;      // of the call `sequence`
   };
   // Takes the host's errors after `call`; true when it raised any.
   bool TakeHostErrors(const stream::DecodedCall& call);
+  // Takes the host's errors of `context` as raised by calls up to
+  // `sequence`, the last of them `function` (empty: not a call seen).
+  bool TakeHostErrors(uint64_t context, uint64_t sequence, const std::string& function);
   // An ask for the error (recorded answer `recorded`) against what the replay
   // met; `consume`: the answer clears that error (the app's glGetError, not
   // the tracer's record of what is pending).
   void CompareError(uint64_t context, uint64_t recorded, uint64_t sequence, const std::string& function,
                     bool consume);
-  void Differ(uint64_t sequence, std::string function, std::string recorded, std::string replayed);
+  void Differ(uint64_t sequence, std::string function, std::string recorded, std::string replayed,
+              uint64_t first = UINT64_MAX);
   void CheckDriverAnswer(const stream::DecodedCall& call, const host::CallReply& reply);
 
   using GetError = unsigned int (*)();
@@ -84,6 +101,8 @@ class SelfCheck {
   // Per recorded context: the distinct errors the host raised since the
   // app's last glGetError, in order (GL keeps one flag per error).
   std::map<uint64_t, std::vector<MetError>> met_;
+  // Per recorded context: the sequence of the last call whose errors were taken.
+  std::map<uint64_t, uint64_t> taken_through_;
   // Per (recorded context, query name): the query's target, from glBeginQuery.
   std::map<std::pair<uint64_t, uint64_t>, uint32_t> query_targets_;
   uint64_t compared_ = 0, differing_ = 0;

@@ -25,6 +25,9 @@ Session::Session(std::string id, std::string key, ClientInfo client, const std::
       recorder_(std::move(recorder)) {
   functions_.Load(functions);
   dispatch_ = std::make_unique<host::RecordDispatch>(driver, *surfaces_, functions_, host::HostThreads::kCaller);
+  // Calls that give nothing back run through the executor's generated
+  // handlers; --record sees every call, with what it gave back.
+  if (recorder_ == nullptr) dispatch_->HookSlots([](int) { return false; });
   executor().SetStorageLimit(memory_limit);
   // A frame is read back before its swap: a window's for the client to
   // show, every one for --record (so that the file replays with --verify).

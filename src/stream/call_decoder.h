@@ -65,6 +65,28 @@ class CallDecoder {
   // record or a function this build does not know (its layout is unknown).
   bool Decode(std::span<const uint8_t> payload, uint32_t thread, uint64_t chunk, DecodedCall* call,
               std::string* error);
+  // For a reader that takes a call's arguments itself (the executor's
+  // handlers generated per function, host/call_handlers.h): the record's
+  // head, with the reader left at the first argument. False (nothing taken)
+  // for a record such a reader cannot take: cut short, a call to a function
+  // the tracer or this build does not know. Decode it then, which says why.
+  struct CallHead {
+    int slot = -1;
+    uint8_t flags = 0;
+    uint64_t sequence = 0, context = 0;
+  };
+  bool BeginCall(std::span<const uint8_t> payload, uint32_t thread, uint64_t chunk, ByteReader* r, CallHead* head);
+  // After the arguments: the call's start and duration, and its reply part
+  // for a function that returns `return_kind`, a scalar, and has no data
+  // pointers (its recorded result, when it has one, is skipped). False when
+  // the record is malformed or longer.
+  bool EndCall(ByteReader& r, const CallHead& head, api::ArgKind return_kind, uint64_t* start_ns,
+               uint64_t* duration_ns);
+  // The call BeginCall and EndCall read was taken: the thread's sequence and
+  // start move on to it, as Decode moves them. (One that was not taken is
+  // decoded again with Decode.)
+  void TakeCall(const CallHead& head, uint64_t start_ns) { *last_state_ = {chunk_, head.sequence, start_ns}; }
+
   // Calls to functions the tracer did not know (kCallUnknownFunction) decode
   // with slot -1, their name and no arguments; by default they are an error,
   // so that a consumer that indexes the registry by slot never sees one.
@@ -91,6 +113,7 @@ class CallDecoder {
   BulkBlobs* bulk_ = nullptr;
   size_t bulk_threshold_ = 0;
   uint32_t last_thread_ = 0;
+  uint64_t chunk_ = 0;  // BeginCall's, for its EndCall
 };
 
 // The strings of a kStringsIn blob (glShaderSource and the like).

@@ -58,6 +58,11 @@ options:
   --strict             exit 1 when a call gives back something other than it
                        did when traced (see below)
   --no-check           do not compare what calls give back (a little faster)
+  --check-each-call    take the GL error after every call, so that a call
+                       that fails here and did not when traced is named
+                       exactly (slower: by default the calls that give
+                       nothing back run unseen, and such an error is named
+                       by the calls since the last one seen)
   --benchmark          print the replay's time and frame rate next to the
                        original run's: the whole run, and the frames after
                        the first (the steady rate a program reports: the
@@ -262,7 +267,7 @@ int ReplayCommandMain(int argc, char** argv) {
     return 2;
   };
   std::vector<OptionSpec> specs = {{"help", 'h', false}, {"window", 0, false},    {"verify", 0, false},
-                                   {"strict", 0, false}, {"no-check", 0, false}, {"benchmark", 0, false},
+                                   {"strict", 0, false}, {"no-check", 0, false}, {"check-each-call", 0, false}, {"benchmark", 0, false},
                                    {"snapshot", 0, true}, {"output", 'o', true}, {"memory", 0, true},
                                    {"loop", 0, true},     {"frames", 0, true},   {"replace-shader", 0, true},
                                    {"gpu-times", 0, true}};
@@ -285,6 +290,8 @@ int ReplayCommandMain(int argc, char** argv) {
       strict = true;
     } else if (args.Is("no-check")) {
       options.check = false;
+    } else if (args.Is("check-each-call")) {
+      options.check_each_call = true;
     } else if (args.Is("benchmark")) {
       benchmark = true;
     } else if (args.Is("snapshot")) {
@@ -332,6 +339,9 @@ int ReplayCommandMain(int argc, char** argv) {
   if (path.empty()) return usage_error("no trace given");
   if (!memory_given) options.memory_limit = PhysicalMemoryBytes() / 2;
   if (strict && !options.check) return usage_error("--strict needs the checks that --no-check turns off");
+  if (options.check_each_call && !options.check) {
+    return usage_error("--check-each-call and --no-check ask for opposite things");
+  }
   if (tolerance.given() && !options.verify) {
     return usage_error("--threshold, --max-differing and --min-psnr are for --verify");
   }
@@ -415,10 +425,18 @@ int ReplayCommandMain(int argc, char** argv) {
       std::printf("check: %llu of %llu compared calls differ from the recording; the first:\n",
                   static_cast<unsigned long long>(result.calls_differing),
                   static_cast<unsigned long long>(result.calls_compared));
+      bool ranges = false;
       for (const replay::CallDifference& d : result.call_differences) {
-        std::printf("  call %llu %s: recorded %s, replayed %s\n", static_cast<unsigned long long>(d.sequence),
-                    d.function.c_str(), d.recorded.c_str(), d.replayed.c_str());
+        std::string where = "call " + std::to_string(d.sequence) + (d.function.empty() ? "" : " " + d.function);
+        if (d.first != UINT64_MAX) {
+          // An error raised by calls that give nothing back, which run unseen.
+          where = "calls " + std::to_string(d.first) + "-" + std::to_string(d.sequence) +
+                  (d.function.empty() ? "" : " (the last " + d.function + ")");
+          ranges = true;
+        }
+        std::printf("  %s: recorded %s, replayed %s\n", where.c_str(), d.recorded.c_str(), d.replayed.c_str());
       }
+      if (ranges) std::printf("  (--check-each-call names the call of a range that raised the error)\n");
     }
     PrintIgnoredAnswers(result.ignored_answers);
   }

@@ -1,0 +1,91 @@
+#pragma once
+// One call as the executor's handlers generated per function run it
+// (api/emit_executor.py -> build/generated/src/call_handlers.cpp): straight
+// from its record into typed locals, object names mapped where the
+// function's parameters name objects, and a direct call of the driver's
+// entry point. A handler exists for the functions whose arguments are
+// scalars and whose traits ask nothing of the executor but what the small
+// interface below covers (bindings it follows, draws that read vertex
+// arrays from buffers); every
+// other call, and any call a handler finds it cannot take (a draw with
+// client memory, say), runs through Executor::Execute as before.
+//
+// The handler reads the record with a stream::ByteReader that checks every
+// read; a record that does not decode is malformed, and nothing of it
+// reaches the driver.
+
+#include <cstdint>
+
+#include "host/executor.h"
+#include "stream/byte_reader.h"
+#include "stream/call_decoder.h"
+
+namespace strata::host {
+
+enum class CallOutcome : uint8_t {
+  kRan,        // the call ran on the driver
+  kGeneric,    // nothing ran: decode it and run it through Executor::Execute
+  kMalformed,  // the record does not decode (nothing ran)
+};
+
+class FastCall {
+ public:
+  FastCall(Executor& executor, stream::CallDecoder& decoder, void* function, uint32_t thread)
+      : x_(executor), decoder_(decoder), function_(function), thread_(executor.ThreadOf(thread)),
+        context_(thread_.current) {}
+
+  // The record, from the first argument on.
+  stream::ByteReader r{{}};
+  stream::CallDecoder::CallHead head;
+
+  // After the arguments: the call's times and the end of its record. False:
+  // the record is malformed.
+  bool End(api::ArgKind return_kind) { return decoder_.EndCall(r, head, return_kind, &start_ns, &duration_ns); }
+  uint64_t start_ns = 0, duration_ns = 0;
+
+  template <typename Pfn>
+  Pfn Driver() const {
+    return reinterpret_cast<Pfn>(function_);
+  }
+
+  // A recorded GL object name -> the host's (one a stream never made stands
+  // for itself). `Object` is known per parameter, so the share group's map
+  // or the context's own is chosen at build time.
+  template <api::ObjectClass Object>
+  uint64_t Name(uint64_t recorded) const {
+    if (context_ == nullptr) return recorded;
+    if constexpr (IsShared(Object)) {
+      return context_->shared->names[static_cast<int>(Object)].ToHost(recorded);
+    } else {
+      return context_->names[static_cast<int>(Object)].ToHost(recorded);
+    }
+  }
+  // A uniform location of the current program.
+  int64_t Location(int64_t recorded) { return x_.FastLocation(thread_, recorded); }
+
+  // After the driver ran it: what the executor follows of the call (its
+  // binding, vertex arrays it changed), by the function's traits.
+  CallOutcome Ran(int slot, uint64_t first, uint64_t second) {
+    thread_.stream_context = head.context;
+    x_.AfterHandledCall(thread_, slot, first, second);
+    return CallOutcome::kRan;
+  }
+  // Before a draw: true when it reads its vertex arrays from buffers only,
+  // as checked before (Executor::ClientArraysCovered); false for anything
+  // else (client memory for it, arrays not known to be in buffers, no
+  // context, GLES 1): it then runs through Execute, which checks.
+  bool DrawReadsBuffersOnly() { return x_.FastDrawReady(thread_); }
+
+ private:
+  Executor& x_;
+  stream::CallDecoder& decoder_;
+  void* const function_;
+  Executor::Thread& thread_;
+  Executor::Context* const context_;
+};
+
+using CallHandler = CallOutcome (*)(FastCall& call);
+// By dispatch slot; null where calls run through Execute only.
+extern const CallHandler kCallHandlers[api::kFunctionCount];
+
+}  // namespace strata::host
