@@ -69,7 +69,7 @@ HOOKS_AFTER = {
 # value and does its work at the next draw, so the call takes about as long
 # as reading the clock twice would add to it. Their records carry
 # kCallUntimed and no clock is read for them (docs/trace-format.md,
-# "Timing"; the cost: docs/benchmarks.md, fifth pass), unless
+# "Timing"; the cost: docs/benchmarks.md, "Clock reads and shared cache lines"), unless
 # STRATA_TRACE_TIMING=all.
 
 

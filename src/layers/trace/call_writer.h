@@ -217,7 +217,7 @@ class CallWriter {
   static constexpr size_t kMaxCaptureBytes = size_t{1} << 31;
 
   // An untimed call's entry has no time words: reading the clock would cost
-  // more than the call (docs/benchmarks.md, fifth pass).
+  // more than the call (docs/benchmarks.md, "Clock reads and shared cache lines").
   STRATA_INLINE void StartCall() {
     if (untimed_) return;
     time_at_ = p_;
@@ -271,7 +271,7 @@ class CallWriter {
 // driver runs, so it is published first and the driver call is the wrapper's
 // tail call: the wrapper keeps no register across a call and needs no stack
 // frame. (Both halve what a state call costs the app: docs/benchmarks.md,
-// sixth pass.) The encoder is kicked by the next call that takes the general
+// "The state-call path".) The encoder is kicked by the next call that takes the general
 // path.
 class StateCallWriter {
  public:
