@@ -26,9 +26,13 @@ Scratch& TheScratch() {
 void RemoveAtExit() {
   const Scratch& scratch = TheScratch();
   if (getpid() != scratch.owner) return;
-  if (std::getenv("STRATA_KEEP_TEST_FILES") != nullptr || testing::UnitTest::GetInstance()->Failed()) {
+  if (std::getenv("STRATA_KEEP_TEST_FILES") != nullptr) {
     std::fprintf(stderr, "test files kept in %s\n", scratch.directory.c_str());
     return;
+  }
+  // A failed test leaves nothing behind either: STRATA_KEEP_TEST_FILES=1 keeps its files to look at.
+  if (testing::UnitTest::GetInstance()->Failed()) {
+    std::fprintf(stderr, "test files in %s removed (STRATA_KEEP_TEST_FILES=1 keeps them)\n", scratch.directory.c_str());
   }
   std::error_code ignored;
   std::filesystem::remove_all(scratch.directory, ignored);
