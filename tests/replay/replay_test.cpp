@@ -366,6 +366,36 @@ TEST(Replay, RefusesDrawsFromAnArrayRepointedAfterItWasChecked) {
   EXPECT_EQ(Number(r.out, R"(replayed \d+ calls, (\d+) frames)"), 4) << r.out;
 }
 
+// A driver that gave other uniform locations than this one (as NVIDIA's and
+// Mesa's do): the trace is rewritten so that every location glGetUniformLocation
+// answered, and every glUniform* that uses it, is 100 more. The replay maps
+// them back per program and draws the same frames.
+// Catches: locations passed through as recorded, mapped with another
+// program's table, or with the table of a program the executor did not see
+// bound (a glUseProgram run by a generated handler and not followed).
+TEST(Replay, UniformLocationsOfAnotherDriverAreMappedPerProgram) {
+  std::string trace = ScratchPath("locations.strace"), changed = ScratchPath("locations-changed.strace");
+  ASSERT_EQ(Trace(trace, {App("gles2_shaders"), "--frames", "3"}, "").exit_code, 0);
+  int locations = 0, uniforms = 0;
+  RewriteCalls(trace, changed, [&](strata::stream::DecodedCall& call) {
+    if (call.name == "glGetUniformLocation" && call.has_reply && call.result.i >= 0) {
+      call.result.i += 100;
+      return ++locations > 0;
+    }
+    if (call.name.starts_with("glUniform") && !call.args.empty() && call.args[0].i >= 0) {
+      call.args[0].i += 100;
+      return ++uniforms > 0;
+    }
+    return false;
+  });
+  ASSERT_GT(locations, 3) << "gles2_shaders asks for its uniforms' locations";
+  ASSERT_GT(uniforms, 10) << "and sets them every frame";
+  ProcessResult r = RunProcess({STRATA_CLI, "replay", "--verify", changed});
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("framebuffers match the trace"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("GL_INVALID_OPERATION"), std::string::npos) << "a location the host never gave\n" << r.out;
+}
+
 // A call that fails on the host where the app's did not: the self-check names
 // it (the app's glGetError and the tracer's at the frame's end said no error),
 // --strict makes it exit 1, and the replay still runs to the end.
