@@ -268,6 +268,77 @@ size_t CaptureSizes::uniform_block_value_count(GLuint program, GLuint block_inde
   return state_.UniformBlockActiveUniforms(program, block_index);
 }
 
+size_t CaptureSizes::path_list_bytes(GLsizei count, GLenum type, const void* list) {
+  if (count <= 0) return 0;
+  const size_t n = static_cast<size_t>(count);
+  switch (type) {
+    case GL_BYTE:
+    case GL_UNSIGNED_BYTE:
+      return n;
+    case GL_SHORT:
+    case GL_UNSIGNED_SHORT:
+    case 0x1407:  // GL_2_BYTES_NV
+      return n * 2;
+    case 0x1408:  // GL_3_BYTES_NV
+      return n * 3;
+    case GL_INT:
+    case GL_UNSIGNED_INT:
+    case GL_FLOAT:
+    case 0x1409:  // GL_4_BYTES_NV
+      return n * 4;
+    case GL_UTF8_NV: {
+      if (list == nullptr) return 0;
+      const auto* bytes = static_cast<const uint8_t*>(list);
+      size_t at = 0;
+      for (size_t c = 0; c < n; ++c) {
+        const uint8_t lead = bytes[at];
+        const size_t more = lead < 0x80 ? 0 : (lead & 0xE0) == 0xC0 ? 1 : (lead & 0xF0) == 0xE0 ? 2
+                          : (lead & 0xF8) == 0xF0 ? 3 : 4;
+        if (lead == 0 || more == 4) return at;
+        for (size_t k = 1; k <= more; ++k) {
+          if ((bytes[at + k] & 0xC0) != 0x80) return at + k;
+        }
+        at += more + 1;
+      }
+      return at;
+    }
+    case GL_UTF16_NV: {
+      if (list == nullptr) return 0;
+      const auto* bytes = static_cast<const uint8_t*>(list);
+      size_t at = 0;
+      for (size_t c = 0; c < n; ++c) {
+        uint16_t unit;
+        std::memcpy(&unit, bytes + at, 2);
+        if (unit == 0) return at;
+        at += 2;
+        if (unit >= 0xD800 && unit < 0xDC00) {  // a high surrogate: its low one follows
+          std::memcpy(&unit, bytes + at, 2);
+          if (unit < 0xDC00 || unit >= 0xE000) return at;
+          at += 2;
+        }
+      }
+      return at;
+    }
+    default:
+      return 0;
+  }
+}
+
+size_t CaptureSizes::path_transform_values(GLenum transform_type) {
+  switch (transform_type) {
+    case GL_NONE: return 0;
+    case GL_TRANSLATE_X_NV:
+    case GL_TRANSLATE_Y_NV: return 1;
+    case GL_TRANSLATE_2D_NV: return 2;
+    case GL_TRANSLATE_3D_NV: return 3;
+    case GL_AFFINE_2D_NV:
+    case GL_TRANSPOSE_AFFINE_2D_NV: return 6;
+    case GL_AFFINE_3D_NV:
+    case GL_TRANSPOSE_AFFINE_3D_NV: return 12;
+    default: return 0;
+  }
+}
+
 size_t CaptureSizes::egl_attrib_list_bytes(const EGLint* list) {
   if (list == nullptr) return 0;
   size_t n = 0;

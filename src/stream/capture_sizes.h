@@ -115,6 +115,16 @@ class CaptureSizes {
   // min(count written, buf_size).
   size_t bounded_count(GLsizei buf_size, const GLsizei* length) const;
 
+  // NV_path_rendering: `count` path names, glyph character codes or path
+  // coordinates of `type` (GL_BYTE ... GL_FLOAT, GL_2_BYTES_NV ..
+  // GL_4_BYTES_NV, or GL_UTF8_NV / GL_UTF16_NV, whose characters are read
+  // to find their bytes: a zero character or a malformed one ends the list
+  // there); 0 for an unknown type or a count <= 0.
+  static size_t path_list_bytes(GLsizei count, GLenum type, const void* list);
+  // Floats a path transform of `transform_type` takes (GL_NONE: 0,
+  // GL_TRANSLATE_X_NV: 1, ..., GL_TRANSPOSE_AFFINE_3D_NV: 12); 0 when unknown.
+  static size_t path_transform_values(GLenum transform_type);
+
   // EGL attribute lists up to and including EGL_NONE (NULL: 0).
   static size_t egl_attrib_list_bytes(const EGLint* list);
   static size_t egl_attrib64_list_bytes(const EGLAttrib* list);

@@ -205,6 +205,41 @@ TEST(CaptureSizesPure, IndexBytes) {
   EXPECT_EQ(sizes.index_bytes(10, GL_FLOAT), 0u);
 }
 
+TEST(CaptureSizesPure, PathLists) {
+  // Fixed-size names and coordinates: count x the type's bytes, nothing read.
+  EXPECT_EQ(CaptureSizes::path_list_bytes(5, GL_UNSIGNED_BYTE, nullptr), 5u);
+  EXPECT_EQ(CaptureSizes::path_list_bytes(5, GL_SHORT, nullptr), 10u);
+  EXPECT_EQ(CaptureSizes::path_list_bytes(5, 0x1408 /* GL_3_BYTES_NV */, nullptr), 15u);
+  EXPECT_EQ(CaptureSizes::path_list_bytes(5, GL_FLOAT, nullptr), 20u);
+  EXPECT_EQ(CaptureSizes::path_list_bytes(0, GL_FLOAT, nullptr), 0u);
+  EXPECT_EQ(CaptureSizes::path_list_bytes(-1, GL_FLOAT, nullptr), 0u);
+  EXPECT_EQ(CaptureSizes::path_list_bytes(5, GL_RGBA, nullptr), 0u);
+  // UTF-8: "a", U+00E9, U+20AC, U+1F600 are 1 + 2 + 3 + 4 bytes.
+  const char utf8[] = "a\xC3\xA9\xE2\x82\xAC\xF0\x9F\x98\x80zz";
+  EXPECT_EQ(CaptureSizes::path_list_bytes(4, GL_UTF8_NV, utf8), 10u);
+  EXPECT_EQ(CaptureSizes::path_list_bytes(2, GL_UTF8_NV, utf8), 3u);
+  // A zero or malformed character ends the list; so does NULL.
+  EXPECT_EQ(CaptureSizes::path_list_bytes(9, GL_UTF8_NV, "ab"), 2u);
+  EXPECT_EQ(CaptureSizes::path_list_bytes(3, GL_UTF8_NV, "a\xC3z"), 2u);
+  EXPECT_EQ(CaptureSizes::path_list_bytes(3, GL_UTF8_NV, nullptr), 0u);
+  // UTF-16: a surrogate pair is one character.
+  const uint16_t utf16[] = {0x61, 0xD83D, 0xDE00, 0x62, 0};
+  EXPECT_EQ(CaptureSizes::path_list_bytes(3, GL_UTF16_NV, utf16), 8u);
+  EXPECT_EQ(CaptureSizes::path_list_bytes(9, GL_UTF16_NV, utf16), 8u);
+  const uint16_t lone[] = {0xD83D, 0x62, 0};
+  EXPECT_EQ(CaptureSizes::path_list_bytes(2, GL_UTF16_NV, lone), 2u);
+}
+
+TEST(CaptureSizesPure, PathTransformValues) {
+  EXPECT_EQ(CaptureSizes::path_transform_values(GL_NONE), 0u);
+  EXPECT_EQ(CaptureSizes::path_transform_values(GL_TRANSLATE_X_NV), 1u);
+  EXPECT_EQ(CaptureSizes::path_transform_values(GL_TRANSLATE_2D_NV), 2u);
+  EXPECT_EQ(CaptureSizes::path_transform_values(GL_TRANSLATE_3D_NV), 3u);
+  EXPECT_EQ(CaptureSizes::path_transform_values(GL_AFFINE_2D_NV), 6u);
+  EXPECT_EQ(CaptureSizes::path_transform_values(GL_TRANSPOSE_AFFINE_3D_NV), 12u);
+  EXPECT_EQ(CaptureSizes::path_transform_values(GL_FLOAT), 0u);
+}
+
 TEST(CaptureSizesPure, AttribLists) {
   const EGLint list[] = {EGL_WIDTH, 1, EGL_HEIGHT, 2, EGL_NONE, 99};
   EXPECT_EQ(sizes.egl_attrib_list_bytes(list), 5 * sizeof(EGLint));
