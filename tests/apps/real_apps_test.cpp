@@ -161,9 +161,12 @@ TEST(RealApps, GstreamerGlTracesReplaysAndRendersRemotely) {
   TraceRemotely(renderer, remote, kGstLaunch, kGstreamer);
   // glimagesink's window starts at 1x1 and takes the video's size from
   // another thread while the first frame draws: that frame differs between
-  // two native runs too. From the second on (the first at the new size:
-  // the remote client resizes where Mesa does), every frame is compared.
-  ExpectSameImages(native, remote, frames - 1, "1-");
+  // two native runs too. After the ten buffers it may draw the last one
+  // again as its window is exposed or closed, as often as the X server asks
+  // (two native runs differ there too). So the frames of buffers 2 to 10
+  // (the first at the new size: the remote client resizes where Mesa does)
+  // are compared.
+  ExpectSameImages(native, remote, 9, "1-9");
 }
 
 }  // namespace
