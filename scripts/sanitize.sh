@@ -82,6 +82,6 @@ for target in $(bash "$root/scripts/fuzz.sh" --list); do
     grep -A40 -m1 "ERROR:\|runtime error\|==ERROR\|Test unit written" "$log" >&2 || tail -40 "$log" >&2
     exit 1
   fi
-  echo "sanitize: fuzz $target: $(grep -m1 -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$') inputs in ${seconds} s, $(grep -o 'cov: [0-9]*' "$log" | tail -1)"
+  echo "sanitize: fuzz $target: $(grep -a -m1 -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$') inputs in ${seconds} s, $(grep -a -o 'cov: [0-9]*' "$log" | tail -1)"
 done
 stamp "fuzzing found nothing"
