@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "tools/range_option.h"
+#include "common/range_option.h"
 
 namespace strata::tools {
 

@@ -10,7 +10,7 @@
 #include "inspect/image_diff.h"
 #include "tools/command.h"
 #include "tools/install_paths.h"
-#include "tools/range_option.h"
+#include "common/range_option.h"
 #include "tools/command_line.h"
 #include "tools/tolerance_options.h"
 

@@ -10,7 +10,7 @@
 #include "export/output_file.h"
 #include "stream/record_reader.h"
 #include "tools/command.h"
-#include "tools/range_option.h"
+#include "common/range_option.h"
 #include "tools/command_line.h"
 
 namespace strata::tools {

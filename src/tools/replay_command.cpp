@@ -18,7 +18,7 @@
 #include "tools/command.h"
 #include "tools/command_line.h"
 #include "tools/install_paths.h"
-#include "tools/range_option.h"
+#include "common/range_option.h"
 #include "tools/tolerance_options.h"
 
 namespace strata::tools {

@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-namespace strata::tools {
+namespace strata {
 
 struct Range {
   // Inclusive [first, last] intervals; none: everything.
@@ -63,4 +63,4 @@ inline bool ParseRange(const std::string& text, Range* range) {
   return true;
 }
 
-}  // namespace strata::tools
+}  // namespace strata
