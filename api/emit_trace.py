@@ -301,6 +301,9 @@ def _filtered(tp: TracePlan, call: str) -> str:
 def _untraced(tp: TracePlan, callee: str) -> str:
     """The statement that runs a call without recording it."""
     args = tp.p.args
+    if tp.p.traits.has("swap"):
+        # A frame range counts the untraced swaps (src/layers/trace/frame_range.h).
+        return f"return AfterUntracedSwap({callee}({args}));"
     if tp.shadowed_result:
         return (f"{{ auto strata_result = {callee}({args}); ShadowResult_{tp.p.hook}(strata_result, {args}); "
                 f"return strata_result; }}")

@@ -816,6 +816,7 @@ class Snapshot : SnapshotWriter {
     const GLint saved = Integer(host_version_ >= 30 ? GL_READ_FRAMEBUFFER_BINDING : GL_FRAMEBUFFER_BINDING);
     const GLint colors = version_ >= 30 ? std::min(Integer(GL_MAX_COLOR_ATTACHMENTS), 16) : 1;
     for (const auto& [name, host] : source_.LiveObjects(ObjectClass::kFramebuffer)) {
+      if (read_framebuffer_ != 0 && host == read_framebuffer_) continue;  // the snapshot's own, for reading images
       Generate(api::glGenFramebuffers, name);
       if (!is_framebuffer(static_cast<GLuint>(host))) continue;
       calls_.Add(api::glBindFramebuffer).Arg(GL_FRAMEBUFFER).Arg(static_cast<int64_t>(name));

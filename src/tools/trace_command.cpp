@@ -18,6 +18,7 @@
 #include "tools/command.h"
 #include "tools/command_line.h"
 #include "tools/program_launch.h"
+#include "common/range_option.h"
 #include "transport/sockets.h"
 
 namespace strata::tools {
@@ -25,7 +26,7 @@ namespace {
 
 constexpr char kUsage[] = R"(usage: strata trace [options] [--] PROGRAM [ARGS...]
        strata trace --connect ADDRESS [-o FILE] [--wait SECONDS]
-       strata trace --attach PID [-o FILE | --listen ADDRESS] [--compression KIND]
+       strata trace --attach PID [--frames N] [-o FILE | --listen ADDRESS] [--compression KIND]
        strata trace --detach PID
 
 Runs PROGRAM through Strata with the trace layer first in the layer chain and
@@ -45,6 +46,14 @@ options:
                            tcp:IP:PORT); the program waits for no one, but
                            stops tracing if no client comes within
                            STRATA_TRACE_WAIT seconds (default 60)
+  --frames A-B             trace frames A to B only (also A- to the end,
+                           -B from the start, or N): the program runs untraced until frame A
+                           begins, then each context joins the trace with a
+                           snapshot of what it holds, and after frame B the
+                           trace is finished while the program runs on; the
+                           file holds just those frames and replays alone
+                           (frame 0 ends at the first eglSwapBuffers). With
+                           --attach: --frames N, the next N frames
   --capture WHEN           store framebuffer images in the trace: swap (before
                            each eglSwapBuffers, with or without damage
                            regions), draw (after each draw call),
@@ -80,7 +89,10 @@ buffers, textures, programs, framebuffers, vertex arrays, state, and the frame
 being drawn), so that the trace replays alone; other contexts at their next
 eglMakeCurrent.
 --detach switches it off the same way and finishes the trace. Switched off, the
-program pays one predictable branch per call.
+program pays one predictable branch per call. `--attach PID --frames N` traces
+the next N frames instead, from where the next frame begins, and finishes the
+trace by itself: a command to bind to a key, for a capture of what is on
+screen now.
 
 With --connect, it is the host side of a live trace: it connects to a process
 traced with --listen (or STRATA_TRACE=listen:ADDRESS), retrying for --wait
@@ -89,7 +101,8 @@ process ends or the connection drops.
 
 Environment, for tracing without this command: STRATA_LAYERS=libstrata_trace.so
 with STRATA_TRACE=file:PATH or listen:ADDRESS, STRATA_TRACE_COMPRESSION,
-STRATA_TRACE_PROCESS, STRATA_TRACE_WAIT, STRATA_TRACE_CAPTURE, STRATA_TRACE_TIMING.
+STRATA_TRACE_PROCESS, STRATA_TRACE_WAIT, STRATA_TRACE_CAPTURE, STRATA_TRACE_TIMING,
+STRATA_TRACE_FRAMES.
 )";
 
 // Sends one command to a traceable process's control socket; prints the reply.
@@ -224,11 +237,13 @@ int TraceCommandMain(int argc, char** argv) {
   LaunchRequest request;
   std::string output, compression = "lz4", extra_layers, connect, listen;
   int wait_seconds = 10, attach = 0, detach = 0;
+  std::string frames;
+  bool frames_given = false;
   CommandLine args("strata trace", kUsage,
                    {{"help", 'h', false}, {"output", 'o', true}, {"compression", 0, true}, {"process", 0, true},
                     {"layers", 0, true}, {"layer-path", 0, true}, {"log", 0, true}, {"connect", 0, true},
                     {"listen", 0, true}, {"wait", 0, true}, {"attach", 0, true}, {"detach", 0, true},
-                    {"capture", 0, true}, {"timing", 0, true}},
+                    {"capture", 0, true}, {"timing", 0, true}, {"frames", 0, true}},
                    argc, argv, CommandLine::Operands::kProgramLast);
   while (args.Next()) {
     const char* v = args.value();
@@ -263,6 +278,9 @@ int TraceCommandMain(int argc, char** argv) {
         return 2;
       }
       request.environment["STRATA_TRACE_TIMING"] = v;
+    } else if (args.Is("frames")) {
+      frames = v;
+      frames_given = true;
     } else if (args.Is("wait")) {
       uint64_t seconds = 0;
       if (!args.Count(&seconds)) return 2;
@@ -284,7 +302,13 @@ int TraceCommandMain(int argc, char** argv) {
       std::fprintf(stderr, "strata trace: error: --attach/--detach switch a running program; they run none\n");
       return 2;
     }
-    if (detach) return Control(detach, "detach");
+    if (detach) {
+      if (frames_given) {
+        std::fprintf(stderr, "strata trace: error: --frames is for a program this command starts or --attach\n");
+        return 2;
+      }
+      return Control(detach, "detach");
+    }
     if (request.environment.count("STRATA_TRACE_TIMING")) {
       std::fprintf(stderr, "strata trace: error: --timing is for a program this command starts; a traceable process "
                            "takes STRATA_TRACE_TIMING from its own environment\n");
@@ -300,6 +324,16 @@ int TraceCommandMain(int argc, char** argv) {
     if (auto it = request.environment.find("STRATA_TRACE_CAPTURE"); it != request.environment.end()) {
       attach_command += "capture=" + it->second + " ";
     }
+    if (frames_given) {
+      uint64_t count = 0;
+      if (frames.size() > 9 || frames.find_first_not_of("0123456789") != std::string::npos ||
+          (count = std::strtoull(frames.c_str(), nullptr, 10)) == 0) {
+        std::fprintf(stderr, "strata trace: error: with --attach, --frames takes how many frames to trace (N from 1), "
+                             "not '%s'\n", frames.c_str());
+        return 2;
+      }
+      attach_command += "frames=" + std::to_string(count) + " ";
+    }
     if (!listen.empty()) return Control(attach, attach_command + "listen:" + listen);
     if (output.empty()) output = ProcessName(attach) + "-" + std::to_string(attach) + ".strace";
     char absolute[4096];
@@ -310,6 +344,21 @@ int TraceCommandMain(int argc, char** argv) {
     }
     std::string path = std::string(absolute) + "/" + output.substr(output.rfind('/') + 1);
     return Control(attach, attach_command + "file:" + path);
+  }
+  if (frames_given) {
+    std::pair<uint64_t, uint64_t> range;
+    if (!ParseRangeItem(frames, &range)) {
+      std::fprintf(stderr, "strata trace: error: --frames takes one range of frames, A-B, A-, -B or N (B not before A), "
+                           "not '%s'\n",
+                   frames.c_str());
+      return 2;
+    }
+    if (!connect.empty()) {
+      std::fprintf(stderr, "strata trace: error: --frames is for the traced program, not --connect\n");
+      return 2;
+    }
+    request.environment["STRATA_TRACE_FRAMES"] =
+        std::to_string(range.first) + "-" + (range.second == UINT64_MAX ? "" : std::to_string(range.second));
   }
   if (!connect.empty()) {
     if (!request.argv.empty()) {

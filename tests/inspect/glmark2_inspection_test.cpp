@@ -176,4 +176,24 @@ TEST_F(Glmark2, EveryDrawGetsOnePositiveGpuTime) {
   EXPECT_NE(exported.err.find(", " + std::to_string(work.size()) + " GPU times"), std::string::npos) << exported.err;
 }
 
+// `strata trace --frames 10-12` of glmark2's texture scene: a trace of just
+// those three frames, each context joined where frame 10 begins with the
+// snapshot of what glmark2 made before (its textures, programs, buffers),
+// that replays alone to the frames it captured.
+// Catches: a frame range whose snapshot misses what a real program's frames
+// draw with, or that begins or ends a frame off.
+TEST(Glmark2FrameRange, ThreeFramesOfARunReplayAlone) {
+  const std::string trace = ScratchPath("glmark2-range.strace");
+  ProcessResult traced = RunProcess({STRATA_CLI, "trace", "-o", trace, "--capture", "swap", "--frames", "10-12", "--",
+                                     "glmark2-es2", "-s", "160x120", "-b", "texture:duration=0.5"});
+  ASSERT_EQ(traced.exit_code, 0) << traced.out << traced.err;
+  EXPECT_NE(traced.err.find("iB, 3 frames"), std::string::npos) << traced.err;
+  ProcessResult replayed = Strata({"replay", "--strict", "--verify", trace});
+  EXPECT_EQ(replayed.exit_code, 0) << replayed.out << replayed.err;
+  EXPECT_NE(replayed.out.find("all agree"), std::string::npos) << replayed.out;
+  EXPECT_NE(replayed.out.find("verify: all 3 framebuffers match"), std::string::npos) << replayed.out;
+  ProcessResult textures = Strata({"dump", "--grep", "glTexImage2D", trace});
+  EXPECT_NE(textures.out.find("made up"), std::string::npos) << "the snapshot carries glmark2's texture";
+}
+
 }  // namespace

@@ -1,5 +1,6 @@
 #include "support/trace_check.h"
 
+#include <gtest/gtest.h>
 #include <unistd.h>
 
 #include <fstream>
@@ -93,6 +94,18 @@ std::map<std::string, long> TracedRun::TracedComparable() const {
 
 std::map<std::string, long> TracedRun::PreloadedComparable() const {
   return bound_desktop_gl ? EglOnly(preloaded) : preloaded;
+}
+
+void WaitUntilAttachable(int pid) {
+  const std::string name = "@strata-trace-" + std::to_string(pid);
+  for (int tries = 0; tries < 600; ++tries) {
+    std::ifstream sockets("/proc/net/unix");
+    for (std::string line; std::getline(sockets, line);) {
+      if (line.ends_with(name)) return;
+    }
+    usleep(50000);
+  }
+  ADD_FAILURE() << "process " << pid << " never listened on " << name;
 }
 
 }  // namespace strata::test

@@ -37,4 +37,10 @@ struct TracedRun {
 TracedRun RunTracedAndCounted(const std::string& strata_cli, const std::vector<std::string>& argv,
                               const std::string& scratch_name, ProcessOptions options = {});
 
+// Waits (up to 30 s) until process `pid` listens on its trace control
+// socket: on a loaded machine a program under `strata run` may take longer
+// than a test's pause to start, and an attach before it listens fails.
+// A test failure when it never does.
+void WaitUntilAttachable(int pid);
+
 }  // namespace strata::test

@@ -34,21 +34,7 @@ using strata::test::ProcessOptions;
 using strata::test::ProcessResult;
 using strata::test::RunProcess;
 using strata::test::ScratchPath;
-
-// Waits (up to 30 s) until process `pid` listens on its trace control
-// socket: on a loaded machine a program under `strata run` may take longer
-// than the tests' pause to start, and an attach before it listens fails.
-void WaitUntilAttachable(pid_t pid) {
-  const std::string name = "@strata-trace-" + std::to_string(pid);
-  for (int tries = 0; tries < 600; ++tries) {
-    std::ifstream sockets("/proc/net/unix");
-    for (std::string line; std::getline(sockets, line);) {
-      if (line.size() >= name.size() && line.compare(line.size() - name.size(), name.size(), name) == 0) return;
-    }
-    usleep(50000);
-  }
-  ADD_FAILURE() << "process " << pid << " never listened on " << name;
-}
+using strata::test::WaitUntilAttachable;
 
 // Runs `argv` traced, with the call counter above the tracer and the test's
 // counting shim preloaded; checks that the trace holds exactly the calls both

@@ -37,7 +37,7 @@ constexpr GLuint kNameGap = 4096;
 // as the app does, so every name stands for itself.
 class LiveContext final : public snapshot::SnapshotSource {
  public:
-  explicit LiveContext(int version) : version_(version) {}
+  LiveContext(int version, bool at_frame_start) : version_(version), at_frame_start_(at_frame_start) {}
 
   void* Function(api::Slot slot) const override { return NextFunction(slot); }
   int Version() const override { return version_; }
@@ -121,8 +121,10 @@ class LiveContext final : public snapshot::SnapshotSource {
     return version_ < 20 ? ShadowedBufferUploads(buffer) : nullptr;
   }
 
-  // The frame being drawn: the swap that switches tracing on shows it.
+  // The frame being drawn: the swap that switches tracing on shows it. Right
+  // after a swap, only a surface that keeps its buffer holds anything.
   bool SurfacePixels(int* width, int* height, std::vector<uint8_t>* rgba) const override {
+    if (at_frame_start_ && !SurfaceKeepsItsBuffer()) return false;
     if (!CurrentSurfaceSize(width, height)) return false;
     if (version_ >= 20) return ReadFramebufferPixels(0, 0, 0, *width, *height, rgba);
     // GLES 1.1 has no framebuffer binding to save and put back: its surface is what it reads.
@@ -136,7 +138,17 @@ class LiveContext final : public snapshot::SnapshotSource {
   }
 
  private:
+  static bool SurfaceKeepsItsBuffer() {
+    EGLDisplay dpy = Next<PFNEGLGETCURRENTDISPLAYPROC>(api::eglGetCurrentDisplay)();
+    EGLSurface surface = Next<PFNEGLGETCURRENTSURFACEPROC>(api::eglGetCurrentSurface)(EGL_DRAW);
+    EGLint behavior = EGL_BUFFER_DESTROYED;
+    return surface != EGL_NO_SURFACE &&
+           Next<PFNEGLQUERYSURFACEPROC>(api::eglQuerySurface)(dpy, surface, EGL_SWAP_BEHAVIOR, &behavior) &&
+           behavior == EGL_BUFFER_PRESERVED;
+  }
+
   const int version_;
+  const bool at_frame_start_;
   mutable std::map<uint64_t, GLenum> targets_;
 };
 
@@ -230,7 +242,7 @@ void LearnClientArrays(ContextState& state, int version) {
 
 }  // namespace
 
-void SynthesizeContextSnapshot() {
+void SynthesizeContextSnapshot(bool at_frame_start) {
   ContextState* state = CurrentContextState();
   const uint32_t session = TraceSession::Get().session_number();
   // Only a context made before this trace began holds what the trace lacks.
@@ -238,19 +250,21 @@ void SynthesizeContextSnapshot() {
   state->snapshot_session = session;
   TracerGlCalls tracer_calls;  // the app's pending error waits for its next glGetError
   const int version = snapshot::SnapshotVersion(state->client_version);
-  LiveContext live(version);
+  LiveContext live(version, at_frame_start);
   snapshot::SnapshotResult result;
   std::string error;
-  // A share group's objects go with the first of its contexts to join the trace.
+  // A share group's objects go with the first of its contexts to join the
+  // trace, and one snapshot is written at a time: threads joining at once
+  // (a frame range begins, an attach) would otherwise interleave their
+  // made-up calls, and a context of the group could bind an object before
+  // the first has written its creation.
   static std::mutex mutex;
   static std::map<uint64_t, uint32_t> groups_written;  // share group root -> session
+  std::lock_guard<std::mutex> lock(mutex);
   snapshot::SnapshotScope scope = snapshot::SnapshotScope::kObjectsAndContext;
-  {
-    std::lock_guard<std::mutex> lock(mutex);
-    uint32_t& written = groups_written[ShareGroupRoot(state->handle)];
-    if (written == session) scope = snapshot::SnapshotScope::kContextOnly;
-    written = session;
-  }
+  uint32_t& written = groups_written[ShareGroupRoot(state->handle)];
+  if (written == session) scope = snapshot::SnapshotScope::kContextOnly;
+  written = session;
   if (!snapshot::TakeSnapshot(live, &result, &error, scope)) {
     Log(LogLevel::kWarning,
         "trace: no snapshot of the context current when tracing began (%s); objects it made before are missing "

@@ -11,6 +11,9 @@ namespace strata::trace {
 // For the current context, if its creation in this trace is made up (it
 // existed before tracing began), once per trace session; needs the thread
 // tracing. The app's pending GL error and bindings are left as they were.
-void SynthesizeContextSnapshot();
+// `at_frame_start`: taken right after a swap, where the surface holds what
+// the app drew only if it keeps its buffer across swaps (EGL_BUFFER_PRESERVED);
+// otherwise at a swap or an eglMakeCurrent, where it holds the frame being drawn.
+void SynthesizeContextSnapshot(bool at_frame_start = false);
 
 }  // namespace strata::trace

@@ -85,6 +85,19 @@ void SwitchThread(bool at_swap) {
   if (on && at_swap) SynthesizeCurrentContext();
 }
 
+void JoinAtFrameStart() {
+  if (t_locals.tracing != kTracingOff || !TraceSession::Get().desired()) return;
+  SetThreadTracing(TracingStateFor(true));
+  TraceSession::Get().tracing_threads.fetch_add(1);
+  SynthesizeCurrentContext(true);
+}
+
+void LeaveTracingNow() {
+  if (t_locals.tracing <= 0) return;
+  SetThreadTracing(kTracingOff);
+  TraceSession::Get().tracing_threads.fetch_sub(1);
+}
+
 void SetStreamContext(uint64_t context) {
   ThreadStream& stream = CurrentStream();
   stream.context = context;
@@ -203,13 +216,14 @@ void EmitMemory(const void* address, size_t size) {
   stream::EncodeMemory(record.w(), address, size);
 }
 
-void EmitFrameEnd() {
-  if (!Tracing()) return;
+uint32_t EmitFrameEnd() {
+  if (!Tracing()) return UINT32_MAX;
   // The frame's number is taken and advanced in one step: read first and
   // advanced after, two threads swapping at once both ended the same frame.
   const uint32_t ended = TraceSession::Get().EndFrame();
   RecordScope record(stream::RecordType::kFrame, ended);
   record.w().Varint(ended);
+  return ended;
 }
 
 void EmitFramebuffer(uint32_t framebuffer, int32_t x, int32_t y, uint32_t width, uint32_t height, bool final_frame,

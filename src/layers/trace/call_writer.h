@@ -44,10 +44,17 @@ inline bool Tracing() {
   return tracing != kTracingOff;
 }
 // Made-up records that create the current context and make it current, for a
-// thread that starts tracing with a context already current (trace_hooks.cpp).
-void SynthesizeCurrentContext();
+// thread that starts tracing with a context already current (trace_hooks.cpp);
+// `at_frame_start`: where a frame begins, after a swap (frame_range.h), not at
+// the swap that shows the frame being drawn.
+void SynthesizeCurrentContext(bool at_frame_start = false);
 // Called by the recorders of eglSwapBuffers and eglMakeCurrent before anything else.
 void SwitchThread(bool at_swap);
+// A frame range (frame_range.h): the calling thread joins the trace now,
+// right after its swap returned, or leaves it now, right after its swap was
+// recorded, rather than at its next switch point.
+void JoinAtFrameStart();
+void LeaveTracingNow();
 inline void SwitchPoint(bool at_swap) {
   if ((t_locals.tracing > 0) != TraceSession::Get().desired()) [[unlikely]] SwitchThread(at_swap);
 }
@@ -102,7 +109,9 @@ inline bool BufferBound(GLenum target) { return BoundBuffer(target) != 0; }
 // Records of their own, written by the hooks: bytes of app memory a later call
 // reads (client arrays, mapped buffers), and the end of a frame.
 void EmitMemory(const void* address, size_t size);
-void EmitFrameEnd();
+// The frame's end: returns the number of the frame that ended (UINT32_MAX
+// when the thread does not trace).
+uint32_t EmitFrameEnd();
 // What the driver says of a context (GL_VENDOR, GL_RENDERER, GL_VERSION, ...),
 // once per context and trace: a trace event record of key/value strings.
 void EmitContextInfo(const std::vector<std::pair<std::string, std::string>>& info);

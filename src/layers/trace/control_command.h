@@ -3,6 +3,7 @@
 // from acting on it: the line comes from another process, and its parse is
 // fuzzed (fuzz/control_fuzz.cpp).
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -16,6 +17,7 @@ struct ControlCommand {
   Kind kind = Kind::kInvalid;
   std::string compression;  // attach: as given (empty: the default)
   std::string capture;      // attach: capture=WHEN as given (empty: the process's own setting)
+  uint64_t frames = 0;      // attach: frames=N, trace the next N frames only (0: until detach)
   std::string destination;  // attach: file:PATH, PATH or listen:ADDRESS
   std::string error;        // kInvalid: why, as the reply's text
 };

@@ -10,6 +10,7 @@
 #include "common/log.h"
 #include "layers/trace/capture_setting.h"
 #include "layers/trace/control_command.h"
+#include "layers/trace/frame_range.h"
 #include "layers/trace/framebuffer_capture.h"
 #include "layers/trace/trace_session.h"
 #include "transport/sockets.h"
@@ -29,17 +30,32 @@ std::string Handle(const std::string& line, std::string* destination) {
         return "error capture '" + std::string(capture) + "': use " + kCaptureSettings;
       }
       ConfigureCapture(capture);
-      if (!session.Start(command.destination, command.compression, &error)) return "error " + error;
+      // The next N frames: switched on where the next frame begins (frame_range.h).
+      const bool range = command.frames > 0;
+      if (!session.Start(command.destination, command.compression, &error, !range)) return "error " + error;
+      if (range && !ArmFrameRange(1, command.frames, &error)) {
+        session.Stop(0);
+        return "error " + error;
+      }
       *destination = command.destination;
       STRATA_INFO("tracing switched on: %s", command.destination.c_str());
+      if (range) {
+        return "ok tracing the next " + std::to_string(command.frames) + " frames to " + command.destination +
+               ", from the end of the next eglSwapBuffers";
+      }
       return "ok tracing to " + command.destination + " from each context's next eglSwapBuffers";
     }
     case ControlCommand::Kind::kDetach:
       if (!session.active()) return "error not tracing";
+      DisarmFrameRange();
       session.Stop(2000);
       STRATA_INFO("tracing switched off");
       return "ok trace of " + *destination + " finished";
-    case ControlCommand::Kind::kStatus: return session.active() ? "tracing " + *destination : "idle";
+    case ControlCommand::Kind::kStatus: {
+      if (!session.active()) return "idle";
+      const std::string range = DescribeFrameRange();
+      return "tracing " + *destination + (range.empty() ? "" : " (" + range + ")");
+    }
     case ControlCommand::Kind::kInvalid: break;
   }
   return "error " + command.error;

@@ -3,10 +3,12 @@
 // start/stop): `strata trace --attach PID` / `--detach PID` talk to it over
 // the abstract Unix socket @strata-trace-PID, one command line per
 // connection:
-//   attach COMPRESSION [capture=WHEN] DESTINATION
+//   attach COMPRESSION [capture=WHEN] [frames=N] DESTINATION
 //                                    start tracing (file:PATH or listen:ADDRESS),
 //                                    capturing framebuffers as STRATA_TRACE_CAPTURE=WHEN
-//                                    (without it: as the process's own environment says)
+//                                    (without it: as the process's own environment says);
+//                                    with frames=N, the next N frames only, from where
+//                                    the next frame begins (frame_range.h)
 //   detach                           stop at each context's next swap, finish the trace
 //   status                           "tracing DESTINATION" or "idle"
 // Only the process's own user (or root) may connect.

@@ -14,6 +14,7 @@
 #include "common/process_info.h"
 #include "layers/trace/call_writer.h"
 #include "layers/trace/control_server.h"
+#include "layers/trace/frame_range.h"
 #include "layers/trace/trace_session.h"
 
 namespace strata::trace {
@@ -26,6 +27,9 @@ namespace {
 std::string g_destination;  // STRATA_TRACE ("" when only controllable)
 std::string g_compression;
 bool g_controllable = false;
+// STRATA_TRACE_FRAMES: trace only frames g_first_frame..g_last_frame (frame_range.h).
+bool g_frame_range_given = false;
+uint64_t g_first_frame = 0, g_last_frame = UINT64_MAX;
 
 bool ThisProcessIsTraced() {
   const char* only = GetEnv("STRATA_TRACE_PROCESS");
@@ -72,6 +76,19 @@ std::string FileOfThisProcess(const std::string& path, bool forked_child) {
   return own;
 }
 
+// Starts the session, switched off until its frame range begins where one is given.
+void StartTracing(const std::string& destination) {
+  std::string error;
+  const bool later = g_frame_range_given && g_first_frame > 0;
+  if (!TraceSession::Get().Start(destination, g_compression, &error, !later)) {
+    STRATA_ERROR("tracing disabled: %s", error.c_str());
+    return;
+  }
+  if (!g_frame_range_given) return;
+  const uint64_t frames = g_last_frame == UINT64_MAX ? 0 : g_last_frame - g_first_frame + 1;
+  if (!ArmFrameRange(g_first_frame, frames, &error)) STRATA_ERROR("frame range: %s", error.c_str());
+}
+
 }  // namespace
 
 bool PrepareTracing(const std::string& driver) {
@@ -81,6 +98,14 @@ bool PrepareTracing(const std::string& driver) {
   g_destination = destination ? destination : "";
   const char* compression = GetEnv("STRATA_TRACE_COMPRESSION");
   g_compression = compression ? compression : "";
+  if (const char* frames = GetEnv("STRATA_TRACE_FRAMES")) {
+    std::string error;
+    if (!ParseFrameRange(frames, &g_first_frame, &g_last_frame, &error)) {
+      STRATA_ERROR("STRATA_TRACE_FRAMES: %s; tracing disabled", error.c_str());
+      g_destination.clear();
+    }
+    g_frame_range_given = true;
+  }
   TraceSession::Get().set_driver(driver);
   TraceSession::WatchForks();
   pthread_atfork(nullptr, nullptr, [] { g_decision.store(Decision::kUndecided); });
@@ -100,6 +125,7 @@ void DecideTracing() {
     // The forking thread's state came over from the parent: it decides afresh.
     SetThreadStream(nullptr);
     SetThreadTracing(kTracingUndecided);
+    DisarmFrameRange();  // the parent's: the child counts its own frames
   }
   std::string error;
   // Every process that decides can be switched at run time (the parent's listener did not come over a fork).
@@ -119,9 +145,7 @@ void DecideTracing() {
       const std::string path = destination.rfind("file:", 0) == 0 ? destination.substr(5) : destination;
       if (!path.empty()) destination = "file:" + FileOfThisProcess(path, forked_child);  // else Start says so
     }
-    if (!destination.empty() && !TraceSession::Get().Start(destination, g_compression, &error)) {
-      STRATA_ERROR("tracing disabled: %s", error.c_str());
-    }
+    if (!destination.empty()) StartTracing(destination);
   }
   g_decision.store(Decision::kDecided, std::memory_order_release);
 }

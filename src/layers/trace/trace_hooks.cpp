@@ -14,6 +14,7 @@
 #include "layers/trace/attach_snapshot.h"
 #include "layers/trace/context_state.h"
 #include "layers/trace/final_frame.h"
+#include "layers/trace/frame_range.h"
 #include "layers/trace/framebuffer_capture.h"
 #include "layers/trace/surface_sizes.h"
 #include "layers/trace/trace_session.h"
@@ -176,6 +177,11 @@ namespace {
 void DescribeConfig(EGLDisplay dpy, EGLConfig config);
 
 void SynthesizeCreateContext(EGLDisplay dpy, EGLContext ctx) {
+  // Threads joining a trace at once may make up the same context (one's own,
+  // another's share root): the one that finds it made up goes on to record
+  // calls in it, which must come after its creation.
+  static std::recursive_mutex mutex;
+  std::lock_guard<std::recursive_mutex> lock(mutex);
   ContextState& state = StateOf(reinterpret_cast<uintptr_t>(ctx));
   if (state.session == TraceSession::Get().session_number()) return;
   state.session = TraceSession::Get().session_number();
@@ -213,16 +219,17 @@ void DescribeContext();
 
 namespace {
 
-// The format of a config, once per config and trace.
+// The format of a config, once per config and trace. Written under the lock:
+// a thread that finds the config described goes on to record a surface or
+// context of it, which must come after the description (threads joining a
+// trace at once describe the same config).
 void DescribeConfig(EGLDisplay dpy, EGLConfig config) {
   static std::mutex mu;
   static std::map<EGLConfig, uint64_t> described;  // config -> session
-  {
-    std::lock_guard<std::mutex> lock(mu);
-    uint64_t& session = described[config];
-    if (session == TraceSession::Get().session_number()) return;
-    session = TraceSession::Get().session_number();
-  }
+  std::lock_guard<std::mutex> lock(mu);
+  uint64_t& session = described[config];
+  if (session == TraceSession::Get().session_number()) return;
+  session = TraceSession::Get().session_number();
   std::vector<std::pair<int32_t, int32_t>> attributes;
   for (EGLint name : {EGL_CONFIG_ID, EGL_BUFFER_SIZE, EGL_RED_SIZE, EGL_GREEN_SIZE, EGL_BLUE_SIZE, EGL_ALPHA_SIZE,
                       EGL_DEPTH_SIZE, EGL_STENCIL_SIZE, EGL_SAMPLE_BUFFERS, EGL_SAMPLES, EGL_RENDERABLE_TYPE,
@@ -237,7 +244,7 @@ void DescribeConfig(EGLDisplay dpy, EGLConfig config) {
 
 }  // namespace
 
-void SynthesizeCurrentContext() {
+void SynthesizeCurrentContext(bool at_frame_start) {
   EGLContext ctx = Next<PFNEGLGETCURRENTCONTEXTPROC>(api::eglGetCurrentContext)();
   if (ctx == EGL_NO_CONTEXT) return;
   EGLDisplay dpy = Next<PFNEGLGETCURRENTDISPLAYPROC>(api::eglGetCurrentDisplay)();
@@ -262,7 +269,7 @@ void SynthesizeCurrentContext() {
   }
   DescribeContext();
   NoteContextCurrent();
-  SynthesizeContextSnapshot();
+  SynthesizeContextSnapshot(at_frame_start);
   ArmFinalFrameAtExit();
 }
 
@@ -270,12 +277,17 @@ void SynthesizeCurrentContext() {
 // app's GL error before it, the frame record after it.
 void BeforeSwap() {
   RecordErrorAtFrameEnd(true);
-  if (CaptureAtSwap()) CaptureSurface();
+  if (CaptureAtSwap()) {
+    CaptureSurface();
+  } else if (CaptureFinalFrame() && InLastFrameOfRange(TraceSession::frame())) {
+    CaptureSurface(true);  // a frame range's trace ends here: what the app shows last
+  }
 }
 void AfterSwap() {
   NoteSwapped();
   NoteSurfaceSwapped();
-  EmitFrameEnd();
+  const uint32_t ended = EmitFrameEnd();
+  AfterTracedFrameEnd(ended);
 }
 
 // The final frame, before the thread gives its context up.

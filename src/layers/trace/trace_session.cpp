@@ -91,7 +91,8 @@ void TraceSession::CalibrateClock() {
   g_per_call.use_tsc = true;
 }
 
-bool TraceSession::Start(const std::string& destination, const std::string& compression_name, std::string* error) {
+bool TraceSession::Start(const std::string& destination, const std::string& compression_name, std::string* error,
+                         bool switch_on) {
   std::lock_guard<std::mutex> lifecycle(lifecycle_mutex_);
   if (active()) {
     *error = "already tracing to " + sink_->Describe();
@@ -157,9 +158,16 @@ bool TraceSession::Start(const std::string& destination, const std::string& comp
   static std::once_flag at_exit;
   std::call_once(at_exit, [] { std::atexit([] { TraceSession::Get().Finish(); }); });
   WatchForks();
-  desired_.store(true);
-  STRATA_INFO("tracing to %s", sink_->Describe().c_str());
+  if (switch_on) desired_.store(true);
+  STRATA_INFO("tracing to %s%s", sink_->Describe().c_str(), switch_on ? "" : " (switched on later)");
   return true;
+}
+
+void TraceSession::SwitchOn() {
+  // Nothing was recorded since Start: the clock may start again, calibrated as it is.
+  start_ns_ = MonotonicNs();
+  if (g_per_call.use_tsc) tsc_start_ = __rdtsc();
+  desired_.store(true);
 }
 
 ThreadStream& TraceSession::RegisterThread() {

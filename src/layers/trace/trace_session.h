@@ -121,8 +121,14 @@ class TraceSession {
 
   // Opens the sink named by `destination` ("file:PATH", "PATH" or
   // "listen:ADDRESS") and asks every thread to trace. A session can be started
-  // again after it finished (attach, detach, attach ...).
-  bool Start(const std::string& destination, const std::string& compression, std::string* error);
+  // again after it finished (attach, detach, attach ...). With `switch_on`
+  // false no thread traces until SwitchOn (a frame range: frame_range.h).
+  bool Start(const std::string& destination, const std::string& compression, std::string* error,
+             bool switch_on = true);
+  // Asks every thread to trace, from now: the trace's clock starts here.
+  void SwitchOn();
+  // Asks every thread to stop tracing at its next switch point; Stop finishes the trace.
+  void SwitchOff() { desired_.store(false); }
   // The sink is open and taking chunks.
   bool active() const { return active_.load(std::memory_order_relaxed); }
   // Whether threads should be tracing; each follows at its next switch point.

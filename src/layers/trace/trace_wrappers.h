@@ -12,6 +12,7 @@
 #include "layers/trace/call_writer.h"
 #include "layers/trace/draw_hooks.h"
 #include "layers/trace/final_frame.h"
+#include "layers/trace/frame_range.h"
 #include "layers/trace/next_functions.h"
 #include "layers/trace/process_decision.h"
 #include "strata/api/functions.h"
