@@ -1,4 +1,5 @@
 // strata trace [-o FILE] -- PROGRAM ARGS...: runs a program with the trace layer.
+#include <dirent.h>
 #include <signal.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -72,6 +73,9 @@ options:
                            (STRATA_LAYER_PATH)
   --log LEVEL              loader messages: error, warning (default), info, debug
   -h, --help               show this help
+
+Ctrl-C reaches the program, which finishes its trace; SIGTERM and SIGHUP sent
+to strata trace are passed on to the program, and strata trace ends as it does.
 
 Each process decides for itself whether it traces: at its first EGL/GLES
 call, or, in a child forked from a process that had loaded Strata, when the
@@ -201,11 +205,45 @@ int ReceiveLiveTrace(const std::string& address, const std::string& output, int 
 }
 
 // A new empty file named after `pattern` (ending in XXXXXX), or "" when none can be made.
-std::string EmptyTemporaryFile(std::string pattern) {
+// The files `strata trace` shares with the program it runs are named
+// /tmp/strata-trace-KIND-PID-XXXXXX by the process id of the `strata trace`
+// that made them: one killed before it could remove them (SIGKILL) leaves
+// them behind, and the next run removes those of runs that ended.
+constexpr char kTemporaryPrefix[] = "strata-trace-";
+
+std::string EmptyTemporaryFile(const std::string& kind) {
+  std::string pattern = "/tmp/" + std::string(kTemporaryPrefix) + kind + "-" + std::to_string(getpid()) + "-XXXXXX";
   int fd = mkstemp(pattern.data());
   if (fd < 0) return "";
   close(fd);
   return pattern;
+}
+
+void RemoveTemporaryFilesOfEndedRuns() {
+  DIR* dir = opendir("/tmp");
+  if (dir == nullptr) return;
+  while (const dirent* entry = readdir(dir)) {
+    const std::string name = entry->d_name;
+    if (name.rfind(kTemporaryPrefix, 0) != 0) continue;
+    // KIND-PID-XXXXXX: the process id sits between the last two dashes.
+    const size_t last = name.rfind('-');
+    const size_t before = last == std::string::npos || last == 0 ? std::string::npos : name.rfind('-', last - 1);
+    if (before == std::string::npos || before < sizeof kTemporaryPrefix - 1) continue;
+    const std::string pid = name.substr(before + 1, last - before - 1);
+    if (pid.empty() || pid.size() > 9 || pid.find_first_not_of("0123456789") != std::string::npos) continue;
+    struct stat st{};
+    const std::string path = "/tmp/" + name;
+    if (lstat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode) || st.st_uid != getuid()) continue;
+    if (kill(static_cast<pid_t>(std::stol(pid)), 0) != 0 && errno == ESRCH) unlink(path.c_str());
+  }
+  closedir(dir);
+}
+
+// A `strata trace` told to end (SIGTERM, SIGHUP) passes it on to the program
+// and ends as it does, having finished with the trace and its files.
+volatile sig_atomic_t g_traced_program = 0;
+void PassSignalOn(int signal_number) {
+  if (g_traced_program > 0) kill(static_cast<pid_t>(g_traced_program), signal_number);
 }
 
 // The trace files the program's processes took, in the order they began tracing.
@@ -399,11 +437,12 @@ int TraceCommandMain(int argc, char** argv) {
   std::string program;
   if (int status = CheckLaunch("trace", request, &program)) return status;
   // Where libstrata_audit.so says why, when the program's calls bypassed Strata.
-  const std::string audit_report = EmptyTemporaryFile("/tmp/strata-trace-audit-XXXXXX");
+  RemoveTemporaryFilesOfEndedRuns();
+  const std::string audit_report = EmptyTemporaryFile("audit");
   if (!audit_report.empty()) request.environment["STRATA_AUDIT_REPORT"] = audit_report;
   // Where each traced process says which file it took (the first takes
   // `output`, later ones `output` with their process id).
-  const std::string registry = EmptyTemporaryFile("/tmp/strata-trace-files-XXXXXX");
+  const std::string registry = EmptyTemporaryFile("files");
   if (!registry.empty()) request.environment["STRATA_TRACE_REGISTRY"] = registry;
   pid_t child = fork();
   if (child < 0) {
@@ -414,6 +453,9 @@ int TraceCommandMain(int argc, char** argv) {
   // The terminal's Ctrl-C reaches the program too; the trace is finished by it.
   signal(SIGINT, SIG_IGN);
   signal(SIGQUIT, SIG_IGN);
+  g_traced_program = child;
+  signal(SIGTERM, PassSignalOn);
+  signal(SIGHUP, PassSignalOn);
   int status = 0;
   while (waitpid(child, &status, 0) < 0 && errno == EINTR) {
   }

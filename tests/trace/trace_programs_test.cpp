@@ -1010,6 +1010,60 @@ TEST(TraceCommand, ProcessFilterTracesOnlyTheNamedProgram) {
   unlink(trace.c_str());
 }
 
+// The files `strata trace` shares with the program (where its processes say
+// which trace file each took, why calls bypassed Strata) are its own to
+// remove. Told to end (SIGTERM), it passes the signal on to the program and
+// ends as the program does (its trace readable), its files removed; one
+// killed outright leaves them, and the next run removes the files of runs
+// that ended.
+// Catches: `strata trace` dying on SIGTERM with the program left running and
+// its files in /tmp, files of killed runs piling up in /tmp forever.
+std::vector<std::string> TemporaryFilesOf(pid_t pid) {
+  std::vector<std::string> names;
+  const std::string middle = "-" + std::to_string(pid) + "-";
+  for (const auto& entry : std::filesystem::directory_iterator("/tmp")) {
+    const std::string name = entry.path().filename();
+    if (name.rfind("strata-trace-", 0) == 0 && name.find(middle) != std::string::npos) names.push_back(name);
+  }
+  return names;
+}
+
+TEST(TraceCommand, EndedAndKilledRunsLeaveNoFilesBehind) {
+  const std::string trace = ScratchPath("terminated.strace");
+  pid_t tracer = fork();
+  if (tracer == 0) {
+    const int null = open("/dev/null", O_WRONLY);
+    dup2(null, 1);
+    dup2(null, 2);
+    execl(STRATA_CLI, STRATA_CLI, "trace", "-o", trace.c_str(), "--", STRATA_BIN_DIR "/gles2_shaders", "--frames",
+          "1000000", static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  for (int tries = 0; tries < 300 && TemporaryFilesOf(tracer).size() < 2; ++tries) usleep(20000);
+  EXPECT_EQ(TemporaryFilesOf(tracer).size(), 2u) << "the registry and the audit report";
+  usleep(500000);  // the program renders
+  kill(tracer, SIGTERM);
+  int status = 0;
+  waitpid(tracer, &status, 0);
+  EXPECT_TRUE(WIFEXITED(status)) << "strata trace ended as the program did, not by the signal";
+  EXPECT_TRUE(TemporaryFilesOf(tracer).empty());
+  EXPECT_EQ(WEXITSTATUS(status), 128 + SIGTERM) << "as the program ended";
+  ProcessResult stats = RunProcess({STRATA_CLI, "stats", "--json", trace});
+  EXPECT_EQ(stats.exit_code, 0) << "what the program traced is readable: " << stats.err;
+
+  // A run killed outright: its files stay until a later run finds it ended.
+  pid_t ended = fork();
+  if (ended == 0) _exit(0);
+  waitpid(ended, nullptr, 0);
+  const std::string left = "/tmp/strata-trace-files-" + std::to_string(ended) + "-Xy12ab";
+  std::ofstream(left) << "left by a killed run\n";
+  ProcessResult r = RunProcess({STRATA_CLI, "trace", "-o", ScratchPath("next.strace"), "--",
+                                STRATA_BIN_DIR "/gles2_shaders", "--frames", "1"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(access(left.c_str(), F_OK), 0) << left << " was left";
+  unlink(left.c_str());
+}
+
 TEST(TraceCommand, BadTracesGiveOneClearError) {
   ProcessResult foreign = RunProcess({STRATA_CLI, "dump", "/bin/true"});
   EXPECT_EQ(foreign.exit_code, 1);
