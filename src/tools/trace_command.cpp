@@ -74,8 +74,9 @@ options:
   --log LEVEL              loader messages: error, warning (default), info, debug
   -h, --help               show this help
 
-Ctrl-C reaches the program, which finishes its trace; SIGTERM and SIGHUP sent
-to strata trace are passed on to the program, and strata trace ends as it does.
+Ctrl-C reaches the program, and strata trace waits for it to end; SIGTERM and
+SIGHUP sent to strata trace are passed on to the program. A program that dies
+of a signal leaves a readable trace up to its last finished chunk.
 
 Each process decides for itself whether it traces: at its first EGL/GLES
 call, or, in a child forked from a process that had loaded Strata, when the
