@@ -105,7 +105,7 @@ struct Server::State {
 
   // A client's connection to its worker; false with *error.
   bool HandOver(int channel, transport::ByteStream& stream, const ClientHello& client, const std::string& session,
-                const std::string& key, const std::string& features, const transport::Peer& peer,
+                const std::string& key, const std::string& features, const transport::Peer& peer, bool reusable,
                 std::string* error) {
     transport::StreamState state;
     if (channel < 0 || !stream.ExportState(&state)) {
@@ -122,6 +122,7 @@ struct Server::State {
                       {"features", features}};
     if (client.role == "process") {
       message.values["session_key"] = key;
+      message.values["reusable"] = reusable ? "yes" : "no";  // the worker may serve another client after it
       message.values["functions"] = Value(client.hello, "functions");
     }
     const std::vector<uint8_t> bytes = state.Encode();
@@ -145,15 +146,18 @@ struct Server::State {
       std::string new_key;
       if (!transport::NewToken(&new_key, &error)) return RefuseClient(*h.stream, h.peer, client, error);
       const ClientInfo info{client.program, std::strtoll(client.pid.c_str(), nullptr, 10), h.peer.description};
+      // Only the renderer's own user's Unix clients share workers (one after another).
+      const bool own_user = h.peer.is_unix && h.peer.uid == getuid();
       Worker worker;
-      if (!pool->Take(session, info.Describe(), kWorkerStartTimeoutMs, [this] { Wake(); }, &worker, &error)) {
+      if (!pool->Take(session, info.Describe(), own_user, kWorkerStartTimeoutMs, [this] { Wake(); }, &worker,
+                      &error)) {
         return RefuseClient(*h.stream, h.peer, client, "no worker process to serve it: " + error);
       }
       {
         std::lock_guard lock(mu);
         routes[session] = {new_key, worker.pid};
       }
-      if (!HandOver(worker.channel, *h.stream, client, session, new_key, features, h.peer, &error)) {
+      if (!HandOver(worker.channel, *h.stream, client, session, new_key, features, h.peer, own_user, &error)) {
         kill(worker.pid, SIGTERM);  // taken for this client, which it will never see
         return RefuseClient(*h.stream, h.peer, client, error);
       }
@@ -171,7 +175,7 @@ struct Server::State {
         worker = route->second.worker;
       }
     }
-    if (error.empty()) HandOver(pool->ChannelOf(worker), *h.stream, client, id, key, features, h.peer, &error);
+    if (error.empty()) HandOver(pool->ChannelOf(worker), *h.stream, client, id, key, features, h.peer, false, &error);
     if (!error.empty()) RefuseClient(*h.stream, h.peer, client, error);
   }
 
@@ -197,12 +201,14 @@ struct Server::State {
     SendHelloAnswer(*h.stream, answer);
   }
 
+  // A worker ended, or went back to the pool (`how`: kBackInPool): its session is over.
   void OnWorkerEnded(const Worker& worker, const std::string& how) {
-    const bool normal = how == "exited normally";
+    const bool normal = how == "exited normally" || how == kBackInPool;
     const std::string who = "its worker process (pid " + std::to_string(worker.pid) + ")";
     if (worker.state == Worker::State::kServing) {
       // A worker that ends normally has logged its client's leaving itself.
       if (!normal) Log("client left: " + worker.client + ": " + who + " " + how);
+      if (how == kBackInPool) Log("worker " + std::to_string(worker.pid) + " is back in the pool, warm");
       std::lock_guard lock(mu);
       auto route = routes.find(worker.session);
       if (route != routes.end()) {

@@ -148,7 +148,12 @@ class Worker {
     bool listener_gone = false;
     for (;;) {
       Reap();
-      if (served_ && session_.expired() && running_.empty()) return 0;  // the client is gone
+      if (served_ && session_.expired() && running_.empty()) {  // the client is gone
+        if (!MayServeAnother()) return 0;
+        served_ = false;
+        ++clients_served_;
+        SendControl(channel_, wire::Hello{.values = {{"message", "idle"}}});
+      }
       if (g_stopping) {
         Close("the renderer is stopping");
         if (running_.empty()) return 0;
@@ -178,6 +183,22 @@ class Worker {
       if (!served_) return 0;
       Close("the renderer's listener ended");
     }
+  }
+
+  // After a client that ended normally, where the listener allowed it (a
+  // Unix client of the renderer's own user), while the process stays small:
+  // its driver's compiled code (llvmpipe's shader variants) then serves the
+  // next client's first frames. Its objects went with its session's executor.
+  bool MayServeAnother() const {
+    constexpr size_t kClientsPerWorker = 32;
+    constexpr uint64_t kResidentBytes = 512ull << 20;
+    if (!reusable_ || !end_reason_.empty() || g_stopping || clients_served_ + 1 >= kClientsPerWorker) return false;
+    std::FILE* statm = std::fopen("/proc/self/statm", "r");
+    if (statm == nullptr) return false;
+    unsigned long long size = 0, resident = 0;
+    const bool read = std::fscanf(statm, "%llu %llu", &size, &resident) == 2;
+    std::fclose(statm);
+    return read && resident * static_cast<uint64_t>(sysconf(_SC_PAGESIZE)) < kResidentBytes;
   }
 
   // Ends the client (its connections are shut down), for `reason`.
@@ -213,11 +234,13 @@ class Worker {
     std::shared_ptr<Session> session;
     if (value("role") == "process" && !served_) {
       ClientInfo client{value("program"), std::strtoll(value("pid").c_str(), nullptr, 10), value("address")};
+      reusable_ = value("reusable") == "yes";
       session = StartSession(value("session"), value("session_key"), client, value("functions"), value("features"));
       answer.values["session"] = session->id();
       answer.values["session_key"] = session->key();
     } else if (value("role") == "thread") {
       session = session_.lock();
+      if (session && session->id() != value("session")) session.reset();  // a client served before
     }
     if (!session || session->closed()) {
       answer.values = {{"status", "refused"},
@@ -273,7 +296,9 @@ class Worker {
   const int channel_;
   std::list<Running> running_;
   std::weak_ptr<Session> session_;
-  bool served_ = false;  // a client was handed over (one per worker)
+  bool served_ = false;  // a client was handed over (one at a time)
+  bool reusable_ = false;  // the listener lets this worker serve another client after it
+  size_t clients_served_ = 0;
   std::string end_reason_;  // why the worker ended its client, if it did
 };
 

@@ -7,6 +7,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstring>
@@ -104,7 +105,8 @@ bool WorkerPool::Start(std::string* error) {
 bool WorkerPool::Fill(bool core_to_spare, bool* short_of, std::string* error) {
   std::lock_guard lock(mu_);
   size_t ready_or_starting = 0;
-  for (const Worker& w : workers_) ready_or_starting += w.state != Worker::State::kServing && !w.ending;
+  // Warm workers are not counted: clients of other users cannot have them.
+  for (const Worker& w : workers_) ready_or_starting += w.state != Worker::State::kServing && !w.ending && !w.warm;
   // After workers failed to start, none are kept ahead: only a waiting client gets a try.
   const size_t ahead = failures_in_a_row_ == 0 ? idle_ : 0;
   const size_t wanted = waiting_ + (core_to_spare ? ahead : std::min<size_t>(ahead, 1));
@@ -160,6 +162,24 @@ void WorkerPool::OnChannel(pid_t pid) {
       w->state = Worker::State::kIdle;
       failures_in_a_row_ = 0;
       first_done_ = true;
+    } else if (what != nullptr && *what == "idle" && w->state == Worker::State::kServing) {
+      back_in_pool_.push_back(*w);
+      size_t warm_idle = 0;
+      for (const Worker& other : workers_) warm_idle += other.warm && other.state == Worker::State::kIdle && !other.ending;
+      // Warm workers wait beside the fresh ones the pool keeps ahead, as many at most.
+      if (warm_idle >= std::max<size_t>(idle_, 1)) {
+        close(w->channel);  // it ends, as a worker whose listener is gone and that serves no one
+        w->channel = -1;
+        w->ending = true;
+        w->ending_since = Clock::now();
+        w->state = Worker::State::kIdle;
+      } else {
+        w->state = Worker::State::kIdle;
+        w->warm = true;
+      }
+      w->session.clear();
+      w->client.clear();
+      w->ended.clear();
     } else if (what != nullptr && *what == "ended" && why != nullptr) {
       w->ended = why->substr(0, 1000);
     } else if (what != nullptr && *what == "failed") {
@@ -206,11 +226,17 @@ bool WorkerPool::Reap(const Ended& ended) {
     }
     if (!gone.empty()) changed_.notify_all();
   }
+  std::vector<Worker> returned;
+  {
+    std::lock_guard lock(mu_);
+    returned.swap(back_in_pool_);
+  }
+  for (const Worker& worker : returned) ended(worker, kBackInPool);
   for (const auto& [worker, status] : gone) ended(worker, DescribeExit(status));
   return still_ending;
 }
 
-bool WorkerPool::Take(const std::string& session, const std::string& client, int timeout_ms,
+bool WorkerPool::Take(const std::string& session, const std::string& client, bool own_user, int timeout_ms,
                       const std::function<void()>& wake, Worker* taken, std::string* error) {
   std::unique_lock lock(mu_);
   ++waiting_;
@@ -219,12 +245,10 @@ bool WorkerPool::Take(const std::string& session, const std::string& client, int
   Worker* found = nullptr;
   const bool got = changed_.wait_for(lock, std::chrono::milliseconds(timeout_ms), [&] {
     for (Worker& w : workers_) {
-      if (w.state == Worker::State::kIdle && !w.ending) {
-        found = &w;
-        return true;
-      }
+      if (w.state != Worker::State::kIdle || w.ending || (w.warm && !own_user)) continue;
+      if (found == nullptr || (w.warm && !found->warm)) found = &w;
     }
-    return failures_ > failures_before;
+    return found != nullptr || failures_ > failures_before;
   });
   --waiting_;
   if (found == nullptr) {

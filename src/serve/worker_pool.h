@@ -1,9 +1,12 @@
 #pragma once
 // The renderer's worker processes, as its listener keeps them: started ahead
 // (fresh execs of this program in worker mode: never a fork of a process with
-// a GL driver in it), each serving one client process for its whole life and
-// then ending; reaped with how they ended. Thread-safe: the listener's main
-// thread starts and reaps, handshake threads take idle workers.
+// a GL driver in it), each serving one client process at a time; reaped with
+// how they ended. A worker whose client was a Unix peer of the renderer's own
+// user and ended normally may come back idle ("warm": its driver's compiled
+// code kept) and serve another such client; one that served anyone else ends
+// with its client. Thread-safe: the listener's main thread starts and reaps,
+// handshake threads take idle workers.
 
 #include <sys/types.h>
 
@@ -21,6 +24,7 @@ struct Worker {
   pid_t pid = 0;
   int channel = -1;  // the listener's end of the control socket pair (-1 once it closed)
   enum class State { kStarting, kIdle, kServing } state = State::kStarting;
+  bool warm = false;  // it served a client before: only the renderer's own user's clients get it
   // Its channel closed: it is ending, and is reaped without waiting for it.
   bool ending = false;
   std::chrono::steady_clock::time_point ending_since;
@@ -33,6 +37,8 @@ struct Worker {
 // How a process ended, for people: "exited normally", "exited with status 1",
 // "was killed by signal 9 (SIGKILL)" (and "dumping core").
 std::string DescribeExit(int wait_status);
+// How a worker's client's session ended when the worker went back to the pool.
+inline constexpr char kBackInPool[] = "ended its client's session normally and went back to the pool";
 
 class WorkerPool {
  public:
@@ -57,17 +63,21 @@ class WorkerPool {
   // end: then the worker is ending, and Reap takes it).
   void OnChannel(pid_t pid);
   // Main thread: reaps the workers that ended, calling `ended(worker, how)`
-  // (under no lock) for each; one that takes more than 5 s to end after its
-  // channel closed is killed. True while some are still ending.
+  // (under no lock) for each, and for each that went back to the pool since
+  // (`how`: kBackInPool, `worker` as it was while serving); one that takes
+  // more than 5 s to end after its channel closed is killed. True while some
+  // are still ending.
   using Ended = std::function<void(const Worker&, const std::string& how)>;
   bool Reap(const Ended& ended);
 
   // Any thread: an idle worker, marked serving `session` for `client`,
-  // waiting up to `timeout_ms` for one to be started and ready. `wake` is
-  // called when the main thread must start one. False with *error (why the
-  // workers started for it failed, or the time ran out).
-  bool Take(const std::string& session, const std::string& client, int timeout_ms, const std::function<void()>& wake,
-            Worker* taken, std::string* error);
+  // waiting up to `timeout_ms` for one to be started and ready; a warm one
+  // first where `own_user` (the client is a Unix peer of the renderer's own
+  // user), never otherwise. `wake` is called when the main thread must start
+  // one. False with *error (why the workers started for it failed, or the
+  // time ran out).
+  bool Take(const std::string& session, const std::string& client, bool own_user, int timeout_ms,
+            const std::function<void()>& wake, Worker* taken, std::string* error);
   // Any thread: the channel of the worker serving `pid`'s client (-1 if it ended).
   int ChannelOf(pid_t pid);
 
@@ -89,6 +99,7 @@ class WorkerPool {
   std::mutex mu_;
   std::condition_variable changed_;
   std::list<Worker> workers_;
+  std::vector<Worker> back_in_pool_;  // as they were serving, until Reap reports their sessions' end
   size_t waiting_ = 0;           // clients waiting in Take
   std::string last_failure_;     // the last worker that could not start, in its own words
   size_t failures_in_a_row_ = 0; // workers that ended before they were ready, since one was

@@ -227,6 +227,53 @@ TEST(Workers, ThreeThreadsOfOneClientShareItsWorker) {
   EXPECT_EQ(Count(log, "refused"), 0u) << log;
 }
 
+// A client of the renderer's own user that ended normally leaves its worker
+// to the next such client (warm: llvmpipe's compiled code kept), never to a
+// client of another kind (TCP here, as another user would be); each gets
+// the frame it gets alone.
+// Catches: a worker that serves two clients at once or keeps a client's
+// session for the next (a thread of the old client joining the new one), a
+// warm worker handed to a client the listener cannot tell is the same user,
+// a worker that is not reused at all.
+TEST(Workers, AWorkerServesTheNextClientOfTheSameUserOnly) {
+  const std::string token_file = ScratchPath("reuse-token");
+  strata::test::Renderer renderer(STRATA_CLI,
+                                  {"--idle-workers", "1", "--listen", "tcp:127.0.0.1:0", "--token-file", token_file});
+  const std::string tcp = renderer.ListeningAddress("tcp:127.0.0.1:");
+  ASSERT_FALSE(tcp.empty()) << renderer.Log();
+  setenv("STRATA_REMOTE_TOKEN_FILE", token_file.c_str(), 1);  // for the TCP client; the others ignore it
+  const std::string app = std::string(STRATA_BIN_DIR) + "/gles2_shaders";
+  auto run = [&](const std::string& address, const std::string& png, pid_t* worker) {
+    Background client({STRATA_CLI, "run", "--remote", address, "--", app, "--frames", "3", "--output", png},
+                      png + ".log");
+    ASSERT_TRUE(client.Wait(60)) << client.output();
+    EXPECT_EQ(client.exit_code(), 0) << client.output() << renderer.Log();
+    *worker = WorkerOf(renderer, client.pid, 1);
+  };
+  auto back_in_pool = [&](pid_t worker) {
+    const std::string line = "worker " + std::to_string(worker) + " is back in the pool";
+    for (int i = 0; i < 500 && renderer.Log().find(line) == std::string::npos; ++i) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    return renderer.Log().find(line) != std::string::npos;
+  };
+  pid_t first = 0, over_tcp = 0, third = 0;
+  const std::string a = ScratchPath("reuse-a.png"), b = ScratchPath("reuse-b.png"), c = ScratchPath("reuse-c.png");
+  run(renderer.address(), a, &first);
+  ASSERT_GT(first, 0) << renderer.Log();
+  ASSERT_TRUE(back_in_pool(first)) << renderer.Log();
+  run(tcp, b, &over_tcp);
+  EXPECT_GT(over_tcp, 0) << renderer.Log();
+  EXPECT_NE(over_tcp, first) << "a TCP client got the warm worker:\n" << renderer.Log();
+  EXPECT_FALSE(back_in_pool(over_tcp)) << "the TCP client's worker served on";
+  run(renderer.address(), c, &third);
+  EXPECT_EQ(third, first) << "the warm worker was not reused:\n" << renderer.Log();
+  EXPECT_EQ(ReadFile(a), ReadFile(b));
+  EXPECT_EQ(ReadFile(a), ReadFile(c));
+  EXPECT_GT(ReadFile(a).size(), 100u);
+  unsetenv("STRATA_REMOTE_TOKEN_FILE");
+}
+
 bool MapsGl(pid_t pid) {
   const std::string maps = ReadFile("/proc/" + std::to_string(pid) + "/maps");
   for (const char* library : {"libEGL", "libGLES", "libgallium", "swrast_dri", "libLLVM", "libnvidia"}) {
