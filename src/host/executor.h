@@ -189,6 +189,7 @@ class Executor {
     // buffer or pointer (ChangesVertexArrays), and by client arrays applied.
     std::vector<uint32_t> arrays_in_buffers;
     int has_vertex_array_objects = -1;  // GLES 3, or GLES 2 with OES_vertex_array_object: asked once
+    int has_matrix_palette = -1;  // GLES 1 with OES_matrix_palette (its two client arrays): asked once
     int reads_bgra = -1;          // GL_EXT_read_format_bgra, asked of the host once
     std::map<uint64_t, ClientArray> client_arrays;  // by attribute (GLES 1: by array)
     std::map<uint64_t, uint64_t> divisors;  // of vertex array 0's attributes, where not 0

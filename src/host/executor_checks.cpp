@@ -6,6 +6,7 @@
 // arrays only from memory records.
 #include <EGL/egl.h>
 #include <GLES/gl.h>
+#include <GLES/glext.h>
 #include <GLES3/gl32.h>
 
 #include <algorithm>
@@ -29,8 +30,10 @@ constexpr size_t kMaximumOutputBytes = size_t{256} << 20;
 // Sizes an output buffer when its rule cannot say (no rule: an uncovered extension).
 constexpr size_t kUnknownOutputBytes = 64 * 1024;
 // Padding after a scanned blob: whole EGL_NONE words at 16-byte alignment
-// stop an EGLint or EGLAttrib list walk, and their zero bytes a strlen.
-constexpr size_t kScanStop = 32;
+// stop an EGLint or EGLAttrib list walk, and their zero bytes a strlen; the
+// zero words after them a GL_NONE-terminated GLint list walk.
+constexpr size_t kEglNoneStop = 32;
+constexpr size_t kScanStop = kEglNoneStop + 16;
 
 // Stands for an output buffer while its capacity is worked out: never written.
 alignas(16) const uint8_t kPlaceholder[kMinimumOutputBytes] = {};
@@ -49,10 +52,11 @@ uint8_t* Executor::ScanSafeCopy(std::span<const uint8_t> bytes) {
   uint8_t* copy = scratch_.Get(aligned + kScanStop);
   if (!bytes.empty()) std::memcpy(copy, bytes.data(), bytes.size());
   std::memset(copy + bytes.size(), 0, aligned - bytes.size());
-  for (size_t at = aligned; at < aligned + kScanStop; at += sizeof(EGLAttrib)) {
+  for (size_t at = aligned; at < aligned + kEglNoneStop; at += sizeof(EGLAttrib)) {
     const EGLAttrib none = EGL_NONE;
     std::memcpy(copy + at, &none, sizeof none);
   }
+  std::memset(copy + aligned + kEglNoneStop, 0, kScanStop - kEglNoneStop);
   return copy;
 }
 
@@ -250,9 +254,19 @@ bool Executor::EnabledArraysCovered(const stream::DecodedCall& call, const Threa
     get_pointer(pointer_name, &pointer);
     return given_by_executor(pointer);
   };
+  if (context.has_matrix_palette < 0) {
+    const auto* extensions = driver_.Get<PFNGLGETSTRINGPROC>(api::glGetString)(GL_EXTENSIONS);
+    context.has_matrix_palette =
+        extensions && std::strstr(reinterpret_cast<const char*>(extensions), "GL_OES_matrix_palette");
+  }
   if (!array_safe(GL_VERTEX_ARRAY, GL_VERTEX_ARRAY_BUFFER_BINDING, GL_VERTEX_ARRAY_POINTER) ||
       !array_safe(GL_NORMAL_ARRAY, GL_NORMAL_ARRAY_BUFFER_BINDING, GL_NORMAL_ARRAY_POINTER) ||
-      !array_safe(GL_COLOR_ARRAY, GL_COLOR_ARRAY_BUFFER_BINDING, GL_COLOR_ARRAY_POINTER)) {
+      !array_safe(GL_COLOR_ARRAY, GL_COLOR_ARRAY_BUFFER_BINDING, GL_COLOR_ARRAY_POINTER) ||
+      !array_safe(GL_POINT_SIZE_ARRAY_OES, GL_POINT_SIZE_ARRAY_BUFFER_BINDING_OES, GL_POINT_SIZE_ARRAY_POINTER_OES) ||
+      (context.has_matrix_palette &&
+       (!array_safe(GL_MATRIX_INDEX_ARRAY_OES, GL_MATRIX_INDEX_ARRAY_BUFFER_BINDING_OES,
+                    GL_MATRIX_INDEX_ARRAY_POINTER_OES) ||
+        !array_safe(GL_WEIGHT_ARRAY_OES, GL_WEIGHT_ARRAY_BUFFER_BINDING_OES, GL_WEIGHT_ARRAY_POINTER_OES)))) {
     return refuse();
   }
   GLint units = 0;

@@ -90,6 +90,22 @@ size_t ContextShadow::UniformBlockActiveUniforms(GLuint program, GLuint block) {
   return count > 0 ? static_cast<size_t>(count) : 0;
 }
 
+// A path's counts change with every call that edits it: asked each time.
+GLint ContextShadow::PathParameter(GLuint path, GLenum pname) {
+  auto get = reinterpret_cast<void (*)(GLuint, GLenum, GLint*)>(kRemoteFunctions[api::glGetPathParameterivNV]);
+  GLint value = 0;
+  get(path, pname, &value);
+  return value;
+}
+
+GLenum ContextShadow::PerfMonitorCounterType(GLuint group, GLuint counter) {
+  auto get = reinterpret_cast<void (*)(GLuint, GLuint, GLenum, void*)>(
+      kRemoteFunctions[api::glGetPerfMonitorCounterInfoAMD]);
+  GLenum type = 0;
+  get(group, counter, GL_COUNTER_TYPE_AMD, &type);
+  return type;
+}
+
 bool ContextShadow::BufferBound(GLenum target) const {
   switch (target) {
     case GL_ARRAY_BUFFER:

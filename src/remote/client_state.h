@@ -43,6 +43,8 @@ class ContextShadow final : public capture::CaptureState {
   capture::PixelStoreCaps PixelStore() override;
   size_t UniformComponents(GLuint program, GLint location) override;
   size_t UniformBlockActiveUniforms(GLuint program, GLuint block) override;
+  GLint PathParameter(GLuint path, GLenum pname) override;
+  GLenum PerfMonitorCounterType(GLuint group, GLuint counter) override;
 
   bool BufferBound(GLenum target) const;
   // The buffer bound at any buffer target (mapped buffers are the buffers'),

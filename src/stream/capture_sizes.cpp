@@ -255,9 +255,6 @@ size_t CaptureSizes::get_value_count(GLenum pname) const {
 // glGet*i_v: the same table (an indexed pname's count is one index's).
 size_t CaptureSizes::get_indexed_value_count(GLenum target) const { return get_value_count(target); }
 
-// No EGL call takes more attributes than this; a longer list has lost its EGL_NONE.
-constexpr size_t kMaxAttribPairs = 512;
-
 size_t CaptureSizes::uniform_value_count(GLuint program, GLint location) const {
   if (location < 0) return 0;
   return state_.UniformComponents(program, location);
@@ -353,6 +350,61 @@ size_t CaptureSizes::egl_attrib64_list_bytes(const EGLAttrib* list) {
   return (n + 1) * sizeof(EGLAttrib);
 }
 
+size_t CaptureSizes::gl_attrib_list_bytes(const GLint* list) {
+  if (list == nullptr) return 0;
+  size_t n = 0;
+  while (list[n] != GL_NONE && n < 2 * kMaxAttribPairs) n += 2;
+  return (n + 1) * sizeof(GLint);
+}
+
+size_t CaptureSizes::path_value_count(GLuint path, GLenum pname) const {
+  return NonNegative(state_.PathParameter(path, pname));
+}
+
+size_t CaptureSizes::perf_monitor_counter_info_bytes(GLuint group, GLuint counter, GLenum pname) const {
+  switch (pname) {
+    case GL_COUNTER_TYPE_AMD:
+      return sizeof(GLenum);
+    case GL_COUNTER_RANGE_AMD:
+      if (capacity_) return 2 * sizeof(uint64_t);
+      switch (state_.PerfMonitorCounterType(group, counter)) {
+        case GL_UNSIGNED_INT64_AMD: return 2 * sizeof(uint64_t);
+        case GL_UNSIGNED_INT:
+        case GL_FLOAT:
+        case GL_PERCENTAGE_AMD: return 2 * sizeof(GLuint);
+        default: return 0;  // no such counter: GL_INVALID_VALUE, nothing written
+      }
+    default:
+      return 0;
+  }
+}
+
+size_t CaptureSizes::coverage_modulation_table_bytes(GLsizei buf_size) const {
+  const size_t room = NonNegative(buf_size) / sizeof(GLfloat);
+  if (capacity_ || room == 0) return room * sizeof(GLfloat);
+  constexpr GLenum kTableSize = 0x9333;  // GL_COVERAGE_MODULATION_TABLE_SIZE_NV
+  const GLint entries = state_.Integer(kTableSize, static_cast<GLint>(std::min<size_t>(room, INT32_MAX)));
+  return std::min(room, NonNegative(entries)) * sizeof(GLfloat);
+}
+
+size_t CaptureSizes::shading_rate_sample_locations(GLenum rate, GLuint samples) const {
+  size_t width = 0, height = 0;
+  switch (rate) {  // NV_shading_rate_image's rates of more than one pixel
+    case 0x9566: width = 1, height = 2; break;  // GL_SHADING_RATE_1_INVOCATION_PER_1X2_PIXELS_NV
+    case 0x9567: width = 2, height = 1; break;  // ..._2X1_PIXELS_NV
+    case 0x9568: width = 2, height = 2; break;  // ..._2X2_PIXELS_NV
+    case 0x9569: width = 2, height = 4; break;  // ..._2X4_PIXELS_NV
+    case 0x956A: width = 4, height = 2; break;  // ..._4X2_PIXELS_NV
+    case 0x956B: width = 4, height = 4; break;  // ..._4X4_PIXELS_NV
+    default: return 0;  // one pixel (GL_INVALID_OPERATION) or no rate (GL_INVALID_ENUM)
+  }
+  if (samples != 1 && samples != 2 && samples != 4 && samples != 8) return 0;  // GL_INVALID_VALUE
+  const size_t fragment_samples = width * height * samples;
+  // The specification's first implementation allows 16; only more needs asking.
+  constexpr GLenum kMaxCoarseSamples = 0x955F;  // GL_MAX_COARSE_FRAGMENT_SAMPLES_NV
+  if (fragment_samples > 16 && fragment_samples > NonNegative(state_.Integer(kMaxCoarseSamples, 16))) return 0;
+  return 3 * fragment_samples;
+}
 
 // GLES 1.1's fixed-function pnames are rows of the same table.
 size_t CaptureSizes::gles1_value_count(GLenum pname) const { return get_value_count(pname); }

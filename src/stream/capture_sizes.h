@@ -49,6 +49,14 @@ class CaptureState {
   virtual size_t UniformComponents(GLuint program, GLint location) = 0;
   // Active uniforms of uniform block `block` of `program`; 0 when none.
   virtual size_t UniformBlockActiveUniforms(GLuint program, GLuint block) = 0;
+  // An integer parameter of NV_path_rendering path object `path`
+  // (glGetPathParameterivNV: GL_PATH_COMMAND_COUNT_NV, ...); 0 when there is
+  // no such path.
+  virtual GLint PathParameter(GLuint path, GLenum pname) = 0;
+  // The type of AMD_performance_monitor counter `counter` of `group`
+  // (GL_COUNTER_TYPE_AMD: GL_UNSIGNED_INT, GL_UNSIGNED_INT64_AMD, GL_FLOAT,
+  // GL_PERCENTAGE_AMD); 0 when there is no such counter.
+  virtual GLenum PerfMonitorCounterType(GLuint group, GLuint counter) = 0;
 };
 
 class CaptureSizes {
@@ -125,9 +133,36 @@ class CaptureSizes {
   // GL_TRANSLATE_X_NV: 1, ..., GL_TRANSPOSE_AFFINE_3D_NV: 12); 0 when unknown.
   static size_t path_transform_values(GLenum transform_type);
 
+  // Values of a path object's parameter (glGetPathCommandsNV: its
+  // GL_PATH_COMMAND_COUNT_NV, ...): what the path holds when the call runs.
+  size_t path_value_count(GLuint path, GLenum pname) const;
+
+  // glGetPerfMonitorCounterInfoAMD: GL_COUNTER_TYPE_AMD writes one GLenum,
+  // GL_COUNTER_RANGE_AMD two values of the counter's own type (8 bytes each
+  // for GL_UNSIGNED_INT64_AMD, else 4). As room (capacity mode) the range
+  // is 16 bytes, the most any type takes, without asking the counter's type.
+  size_t perf_monitor_counter_info_bytes(GLuint group, GLuint counter, GLenum pname) const;
+
+  // glGetCoverageModulationTableNV: `buf_size` is in bytes (NV_framebuffer_mixed_samples:
+  // min(bufsize / sizeof(float), GL_COVERAGE_MODULATION_TABLE_SIZE_NV) floats are written).
+  size_t coverage_modulation_table_bytes(GLsizei buf_size) const;
+
+  // glShadingRateSampleOrderCustomNV: GLints in `locations`, an (x, y, s)
+  // triple per sample of a fragment of `rate` (width x height pixels) with
+  // `samples` samples per pixel; 0 where the GL reads nothing (a one-pixel
+  // rate, an unknown one, samples not 1, 2, 4 or 8, more samples than
+  // GL_MAX_COARSE_FRAGMENT_SAMPLES_NV).
+  size_t shading_rate_sample_locations(GLenum rate, GLuint samples) const;
+
   // EGL attribute lists up to and including EGL_NONE (NULL: 0).
   static size_t egl_attrib_list_bytes(const EGLint* list);
   static size_t egl_attrib64_list_bytes(const EGLAttrib* list);
+  // A GL attribute list of GLint pairs up to and including its GL_NONE
+  // (EXT_texture_storage_compression's attrib_list; NULL: 0).
+  static size_t gl_attrib_list_bytes(const GLint* list);
+  // The most pairs an attribute list scan reads (no call takes more): a
+  // longer list has lost its terminator, and is read this far and no further.
+  static constexpr size_t kMaxAttribPairs = 512;
 
  private:
   CaptureState& state_;

@@ -9,7 +9,8 @@
 namespace strata::capture {
 namespace {
 
-constexpr int kVertexSlot = 0, kNormalSlot = 1, kColorSlot = 2, kPointSizeSlot = 3, kTexCoordSlot0 = 4;
+constexpr int kVertexSlot = 0, kNormalSlot = 1, kColorSlot = 2, kPointSizeSlot = 3, kMatrixIndexSlot = 4,
+              kWeightSlot = 5, kTexCoordSlot0 = 6;
 
 // Spans [begin, end) as (begin, size), overlapping ones merged (interleaved
 // arrays, index arrays that share indices), so that each byte goes out once.
@@ -32,6 +33,8 @@ int ClientArrays::Gles1Slot(GLenum array) const {
     case kNormalArray: return kNormalSlot;
     case kColorArray: return kColorSlot;
     case kPointSizeArrayOes: return kPointSizeSlot;
+    case kMatrixIndexArrayOes: return kMatrixIndexSlot;
+    case kWeightArrayOes: return kWeightSlot;
     case kTexCoordArray: return kTexCoordSlot0 + static_cast<int>(client_active_texture_);
     default: return -1;
   }

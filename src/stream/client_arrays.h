@@ -45,9 +45,11 @@ class ClientArrays {
   static constexpr int kSlots = 32;  // at most 32: one bit each in in_client_memory_
   // GLES 1's arrays, spelled out to keep this header on GLES 3's.
   static constexpr GLenum kVertexArray = 0x8074, kNormalArray = 0x8075, kColorArray = 0x8076,
-                          kTexCoordArray = 0x8078, kPointSizeArrayOes = 0x8B9C;
+                          kTexCoordArray = 0x8078, kPointSizeArrayOes = 0x8B9C, kMatrixIndexArrayOes = 0x8844,
+                          kWeightArrayOes = 0x86AD;
   // The slot of a GLES 1 array (GL_VERTEX_ARRAY, ..., GL_TEXTURE_COORD_ARRAY
-  // of the client's active texture unit, GL_POINT_SIZE_ARRAY_OES), or -1.
+  // of the client's active texture unit, GL_POINT_SIZE_ARRAY_OES,
+  // OES_matrix_palette's GL_MATRIX_INDEX_ARRAY_OES and GL_WEIGHT_ARRAY_OES), or -1.
   int Gles1Slot(GLenum array) const;
 
   // Each ignores a slot out of range.
@@ -55,7 +57,8 @@ class ClientArrays {
   void Enable(int slot, bool enabled);
   void SetDivisor(int slot, GLuint divisor);
   // glVertexPointer, glColorPointer, glNormalPointer (3 components),
-  // glTexCoordPointer (the client's active unit), glPointSizePointerOES (1).
+  // glTexCoordPointer (the client's active unit), glPointSizePointerOES (1),
+  // glMatrixIndexPointerOES, glWeightPointerOES.
   void SetGles1Pointer(GLenum array, GLint size, GLenum type, GLsizei stride, const void* pointer, bool client);
   // glClientActiveTexture (GLES 1).
   void SetClientActiveTexture(GLenum texture);

@@ -115,4 +115,23 @@ size_t DriverCaptureState::UniformBlockActiveUniforms(GLuint program, GLuint blo
   return static_cast<size_t>(std::max<GLint>(0, active));
 }
 
+GLint DriverCaptureState::PathParameter(GLuint path, GLenum pname) {
+  auto is_path = Get<PFNGLISPATHNVPROC>(api::glIsPathNV);
+  auto get = Get<PFNGLGETPATHPARAMETERIVNVPROC>(api::glGetPathParameterivNV);
+  if (is_path == nullptr || get == nullptr || !is_path(path)) return 0;
+  GLint value = 0;
+  get(path, pname, &value);
+  return value;
+}
+
+GLenum DriverCaptureState::PerfMonitorCounterType(GLuint group, GLuint counter) {
+  auto get = Get<PFNGLGETPERFMONITORCOUNTERINFOAMDPROC>(api::glGetPerfMonitorCounterInfoAMD);
+  if (get == nullptr) return 0;
+  // Asked only beside the app's own glGetPerfMonitorCounterInfoAMD of the
+  // same counter: an unknown one raises GL_INVALID_VALUE there too.
+  GLenum type = 0;
+  get(group, counter, GL_COUNTER_TYPE_AMD, &type);
+  return type;
+}
+
 }  // namespace strata::capture

@@ -19,6 +19,8 @@ class DriverCaptureState final : public CaptureState {
   PixelStoreCaps PixelStore() override;
   size_t UniformComponents(GLuint program, GLint location) override;
   size_t UniformBlockActiveUniforms(GLuint program, GLuint block) override;
+  GLint PathParameter(GLuint path, GLenum pname) override;
+  GLenum PerfMonitorCounterType(GLuint group, GLuint counter) override;
 
  private:
   template <typename Fn>

@@ -34,9 +34,9 @@ Loads Strata's libraries the way an application would and reports:
 
 With --coverage it lists instead the functions whose calls a trace records
 without some of the data behind their pointers (no capture rule in
-api/annotations.txt yet), by API version or extension set. The list is empty
-for GLES 2.0-3.2 and EGL 1.0-1.5: the build fails otherwise. Calls to
-functions outside the registry are recorded by name, without arguments.
+api/annotations.txt), by API version or extension set. The list is empty:
+the build fails when a function with a pointer parameter has no rule. Calls
+to functions outside the registry are recorded by name, without arguments.
 
 options:
   --json       one JSON object instead of text

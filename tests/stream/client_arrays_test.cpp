@@ -7,6 +7,8 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <utility>
+#include <vector>
 
 namespace strata::capture {
 namespace {
@@ -58,6 +60,37 @@ TEST(ClientArrays, Gles1ArraysCountAtTheirSlots) {
   EXPECT_TRUE(arrays.AnyInClientMemory());
   arrays.Enable(arrays.Gles1Slot(ClientArrays::kColorArray), false);
   EXPECT_FALSE(arrays.AnyInClientMemory());
+}
+
+// Catches: OES_matrix_palette's arrays without a slot (their draws would go
+// out without their bytes) or sharing one with another GLES 1 array or a
+// texture unit's coordinates (one's pointer would replace the other's).
+TEST(ClientArrays, MatrixPaletteArraysHaveSlotsOfTheirOwn) {
+  ClientArrays arrays;
+  std::vector<int> slots = {arrays.Gles1Slot(ClientArrays::kVertexArray), arrays.Gles1Slot(ClientArrays::kNormalArray),
+                            arrays.Gles1Slot(ClientArrays::kColorArray),
+                            arrays.Gles1Slot(ClientArrays::kPointSizeArrayOes),
+                            arrays.Gles1Slot(ClientArrays::kMatrixIndexArrayOes),
+                            arrays.Gles1Slot(ClientArrays::kWeightArrayOes)};
+  for (GLenum unit = GL_TEXTURE0; unit < GL_TEXTURE0 + 8; ++unit) {
+    arrays.SetClientActiveTexture(unit);
+    slots.push_back(arrays.Gles1Slot(ClientArrays::kTexCoordArray));
+  }
+  for (size_t i = 0; i < slots.size(); ++i) {
+    EXPECT_GE(slots[i], 0) << i;
+    EXPECT_LT(slots[i], ClientArrays::kSlots) << i;
+    for (size_t j = 0; j < i; ++j) EXPECT_NE(slots[i], slots[j]) << i << " and " << j;
+  }
+  // Two matrix indices (bytes) and two weights (floats) a vertex, as the draw reads them.
+  const auto* base = reinterpret_cast<const uint8_t*>(kVertices);
+  arrays.SetGles1Pointer(ClientArrays::kMatrixIndexArrayOes, 2, GL_UNSIGNED_BYTE, 0, base, true);
+  arrays.SetGles1Pointer(ClientArrays::kWeightArrayOes, 2, GL_FLOAT, 0, base + 128, true);
+  arrays.Enable(arrays.Gles1Slot(ClientArrays::kMatrixIndexArrayOes), true);
+  arrays.Enable(arrays.Gles1Slot(ClientArrays::kWeightArrayOes), true);
+  const auto ranges = arrays.Ranges(0, 3, 1);
+  ASSERT_EQ(ranges.size(), 2u);
+  EXPECT_EQ(ranges[0], std::make_pair(base, size_t{3 * 2}));
+  EXPECT_EQ(ranges[1], std::make_pair(base + 128, size_t{3 * 2 * sizeof(float)}));
 }
 
 TEST(ClientArrays, RangesCoverWhatADrawReadsWithOverlapsMerged) {

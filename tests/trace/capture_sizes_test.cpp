@@ -254,6 +254,30 @@ TEST(CaptureSizesPure, AttribLists) {
   EXPECT_EQ(sizes.egl_attrib64_list_bytes(nullptr), 0u);
 }
 
+// Catches: EXT_texture_storage_compression's list scanned as EGL's (EGL_NONE
+// never ends it), its values taken for the terminator, or a list that lost
+// its GL_NONE read past the bound.
+TEST(CaptureSizesPure, GlAttribLists) {
+  const GLint list[] = {0x96C0 /* GL_SURFACE_COMPRESSION_EXT */, 0x96C2, GL_NONE, 99};
+  EXPECT_EQ(CaptureSizes::gl_attrib_list_bytes(list), 3 * sizeof(GLint));
+  const GLint empty[] = {GL_NONE};
+  EXPECT_EQ(CaptureSizes::gl_attrib_list_bytes(empty), sizeof(GLint));
+  EXPECT_EQ(CaptureSizes::gl_attrib_list_bytes(nullptr), 0u);
+  const GLint value_none[] = {0x96C0, GL_NONE, 0x96C0, 0x96C1, GL_NONE};
+  EXPECT_EQ(CaptureSizes::gl_attrib_list_bytes(value_none), 5 * sizeof(GLint));
+  const GLint egl_none_is_no_end[] = {EGL_NONE, 1, GL_NONE};
+  EXPECT_EQ(CaptureSizes::gl_attrib_list_bytes(egl_none_is_no_end), 3 * sizeof(GLint));
+  // No terminator within the bound: read up to it and no further (the
+  // vector ends one word past it, so a scan past the bound reads garbage
+  // or faults under a sanitizer).
+  const size_t bound_words = 2 * CaptureSizes::kMaxAttribPairs + 1;
+  std::vector<GLint> endless(bound_words, 0x96C0);
+  EXPECT_EQ(CaptureSizes::gl_attrib_list_bytes(endless.data()), bound_words * sizeof(GLint));
+  std::vector<GLint> at_the_bound(bound_words, 0x96C0);
+  at_the_bound.back() = GL_NONE;
+  EXPECT_EQ(CaptureSizes::gl_attrib_list_bytes(at_the_bound.data()), bound_words * sizeof(GLint));
+}
+
 TEST(CaptureSizesPure, PixelBytes) {
   EXPECT_EQ(sizes.pixel_bytes(GL_RGBA, GL_UNSIGNED_BYTE), 4u);
   EXPECT_EQ(sizes.pixel_bytes(GL_RGB, GL_UNSIGNED_BYTE), 3u);
