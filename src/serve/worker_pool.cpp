@@ -167,7 +167,7 @@ void WorkerPool::OnChannel(pid_t pid) {
       size_t warm_idle = 0;
       for (const Worker& other : workers_) warm_idle += other.warm && other.state == Worker::State::kIdle && !other.ending;
       // Warm workers wait beside the fresh ones the pool keeps ahead, as many at most.
-      if (warm_idle >= std::max<size_t>(idle_, 1)) {
+      if (warm_idle >= idle_) {
         close(w->channel);  // it ends, as a worker whose listener is gone and that serves no one
         w->channel = -1;
         w->ending = true;

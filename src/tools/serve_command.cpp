@@ -61,7 +61,9 @@ options:
                        driver loaded, so that a client's first call does
                        not wait for it (default 2; 0: each client waits for
                        its own; one is always started at first, to check
-                       that workers can run)
+                       that workers can run). A worker whose client, a Unix
+                       client of this user, ended normally may wait too,
+                       warm, for the next such client (as many as N)
   -h, --help           show this help
 
 It logs one line when ready, one per client joining and leaving (with the
