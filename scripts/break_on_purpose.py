@@ -310,7 +310,7 @@ BREAKAGES = [
     ("a warm worker handed to a client of another kind", "renderer workers",
      "src/serve/worker_pool.cpp",
      "      if (w.state != Worker::State::kIdle || w.ending || (w.warm && !own_user)) continue;",
-     "      if (w.state != Worker::State::kIdle || w.ending) continue;",
+     "      if (w.state != Worker::State::kIdle || w.ending || (w.warm && !own_user && false)) continue;",
      r"^remote\.Workers\.AWorkerServesTheNextClient"),
     ("a robust context never told of the lost renderer", "remote",
      "src/remote/connection.cpp",
