@@ -163,23 +163,7 @@ void WorkerPool::OnChannel(pid_t pid) {
       failures_in_a_row_ = 0;
       first_done_ = true;
     } else if (what != nullptr && *what == "idle" && w->state == Worker::State::kServing) {
-      back_in_pool_.push_back(*w);
-      size_t warm_idle = 0;
-      for (const Worker& other : workers_) warm_idle += other.warm && other.state == Worker::State::kIdle && !other.ending;
-      // Warm workers wait beside the fresh ones the pool keeps ahead, as many at most.
-      if (warm_idle >= idle_) {
-        close(w->channel);  // it ends, as a worker whose listener is gone and that serves no one
-        w->channel = -1;
-        w->ending = true;
-        w->ending_since = Clock::now();
-        w->state = Worker::State::kIdle;
-      } else {
-        w->state = Worker::State::kIdle;
-        w->warm = true;
-      }
-      w->session.clear();
-      w->client.clear();
-      w->ended.clear();
+      back_in_pool_.push_back(*w);  // idle once Reap has reported its session's end
     } else if (what != nullptr && *what == "ended" && why != nullptr) {
       w->ended = why->substr(0, 1000);
     } else if (what != nullptr && *what == "failed") {
@@ -231,7 +215,29 @@ bool WorkerPool::Reap(const Ended& ended) {
     std::lock_guard lock(mu_);
     returned.swap(back_in_pool_);
   }
-  for (const Worker& worker : returned) ended(worker, kBackInPool);
+  for (const Worker& worker : returned) {
+    ended(worker, kBackInPool);  // its session is over before anyone can take it
+    std::lock_guard lock(mu_);
+    Worker* w = Find(worker.pid);
+    if (w == nullptr || w->ending || w->state != Worker::State::kServing) continue;
+    size_t warm_idle = 0;
+    for (const Worker& other : workers_) warm_idle += other.warm && other.state == Worker::State::kIdle && !other.ending;
+    w->state = Worker::State::kIdle;
+    w->session.clear();
+    w->client.clear();
+    w->ended.clear();
+    // Warm workers wait beside the fresh ones the pool keeps ahead, as many at most.
+    if (warm_idle >= idle_) {
+      close(w->channel);  // it ends, as a worker whose listener is gone and that serves no one
+      w->channel = -1;
+      w->ending = true;
+      w->ending_since = Clock::now();
+      still_ending = true;
+    } else {
+      w->warm = true;
+      changed_.notify_all();
+    }
+  }
   for (const auto& [worker, status] : gone) ended(worker, DescribeExit(status));
   return still_ending;
 }
