@@ -20,7 +20,11 @@ DRAW_FLAGS = {"instanced": "kDrawInstanced", "base-vertex": "kDrawBaseVertex", "
               "multi": "kDrawMulti", "range": "kDrawRange"}
 FLAGS = {"compute": "kCompute", "writes-framebuffer": "kWritesFramebuffer", "reads-pixels": "kReadsPixels",
          "swap": "kEndsFrame", "opens-display": "kOpensDisplay", "sets-state": "kSetsState",
-         "reads-client-arrays": "kReadsClientArrays"}
+         "reads-client-arrays": "kReadsClientArrays", "changes-vertex-arrays": "kChangesVertexArrays",
+         "changes-texture-images": "kChangesTextureImages", "sets-up-egl": "kSetsUpEgl",
+         "copies-data-once": "kCopiesDataOnce", "leaves-context": "kLeavesContext",
+         "makes-window-surface": "kMakesWindowSurface", "links-program": "kLinksProgram",
+         "waits-for-gpu": "kWaitsForGpu"}
 QUERIES = {None: "kNone", "state": "kState", "indexed-state": "kIndexedState", "object-parameter": "kObjectParameter",
            "query-result": "kQueryResult", "is-object": "kIsObject", "error": "kError", "other": "kOther"}
 UPLOADS = {None: "kNone", "client": "kClientMemory", "image": "kImage", "compressed-image": "kCompressedImage"}
@@ -29,6 +33,8 @@ CLIENT_ARRAY_OPS = {None: "kNone", "pointer": "kPointer", "enable": "kEnable", "
                     "divisor": "kDivisor", "gles1-pointer": "kGles1Pointer", "enable-state": "kEnableState",
                     "disable-state": "kDisableState", "client-texture": "kClientTexture"}
 def emit_traits_h() -> str:
+    if len(FLAGS) > 16:
+        raise ValueError(f"{len(FLAGS)} trait flags: FunctionTraits::flags holds 16")
     flags = "\n".join(f"  {c} = 1u << {i}," for i, c in enumerate(FLAGS.values()))
     draw_flags = "\n".join(f"  {c} = 1u << {i}," for i, c in enumerate(DRAW_FLAGS.values()))
     parts = ", ".join(tr.DRAW_PARTS)

@@ -12,6 +12,8 @@ glDrawArraysInstanced's `first`).
 
 Syntax, one function a line ('#' comments):
     FUNCTION TRAIT...
+A function may have a line in more than one section (its traits are all of
+them, each trait given once); a like= line is its only one.
 TRAITS:
     draw=KIND[+FLAG...]     KIND: arrays | elements | arrays-indirect | elements-indirect | other
                             FLAG: instanced | base-vertex | base-instance | multi | range
@@ -21,6 +23,18 @@ TRAITS:
     swap                    ends a frame
     opens-display           where a process first reaches EGL
     sets-state              only sets state
+    changes-vertex-arrays   changes the bound vertex array object's arrays (what they point at, which are
+                            enabled, their formats and buffers)
+    changes-texture-images  changes the images of the bound texture: their format, storage or contents
+    sets-up-egl             makes, changes or destroys the EGL objects GL calls run on: displays, configs,
+                            surfaces, contexts, the bound API (not which are current)
+    copies-data-once        the driver reads the call's data (the bytes its pointer names) once, during
+                            the call, as plain bytes
+    leaves-context          may end the thread's current context: another made current, released,
+                            destroyed, terminated
+    makes-window-surface    makes an EGL surface of a window
+    links-program           gives a program a new executable (its uniforms and their locations)
+    waits-for-gpu           returns once the GPU's work (all, or up to a fence) is done
     query=KIND              state | indexed-state | object-parameter:GETTER | query-result | is-object | error |
                             other (the registry names every GL query glGet*: one without a query= line
                             answers one of another kind)
@@ -55,7 +69,9 @@ NAMESPACES = {
     "sync": "sync", "egl-config": "egl config", "egl-context": "egl context", "egl-surface": "egl surface",
     "egl-image": "egl image", "egl-sync": "egl sync", "egl-device": "egl device",
 }
-FLAG_TRAITS = ("compute", "writes-framebuffer", "reads-pixels", "swap", "opens-display", "sets-state")
+FLAG_TRAITS = ("compute", "writes-framebuffer", "reads-pixels", "swap", "opens-display", "sets-state",
+               "changes-vertex-arrays", "changes-texture-images", "sets-up-egl", "copies-data-once",
+               "leaves-context", "makes-window-surface", "links-program", "waits-for-gpu")
 
 # The parameter (of the core function) that plays each part of a draw.
 DRAW_PARTS = {"first": "first", "count": "count", "type": "type", "indices": "indices",
@@ -114,8 +130,12 @@ class _Line:
 def _parse_line(name: str, words: list[str], where: str) -> _Line:
     t = Traits()
     like = None
+    given = set()
     for word in words:
         key, _, value = word.partition("=")
+        if key in given:
+            raise ValueError(f"{where}: {name}: {key} given twice")
+        given.add(key)
         if key in FLAG_TRAITS and not value:
             t.flags.add(key)
         elif key == "draw" and value:
@@ -222,13 +242,19 @@ def cores(model: registry.Model, path: str) -> dict[str, str]:
 
 
 def _read(path: str) -> dict[str, _Line]:
-    lines = {}
+    """Each function's line; its lines in several sections as one (the first one's place for messages)."""
+    words_of: dict[str, tuple[list[str], str]] = {}
     for where, text in data_file.lines(path):
         name, *words = text.split()
-        if name in lines:
-            raise ValueError(f"{where}: second line for {name}")
-        lines[name] = _parse_line(name, words, where)
-    return lines
+        if name in words_of:
+            earlier, first_where = words_of[name]
+            if any(w.startswith("like=") for w in earlier + words):
+                raise ValueError(f"{where}: second line for {name}, which has a like= line")
+            earlier += words
+            words_of[name] = (earlier, f"{first_where} and {where}")
+        else:
+            words_of[name] = (words, where)
+    return {name: _parse_line(name, words, where) for name, (words, where) in words_of.items()}
 
 
 def load(path: str, model: registry.Model) -> dict[str, Traits]:

@@ -265,7 +265,7 @@ std::vector<SlotTraits> WorkOutTraits() {
       traits.client_array |= param.client_array;
     }
     traits.client_array |= facts.client_array == api::ClientArrayOp::kDivisor;
-    traits.changes_vertex_arrays = ChangesVertexArrays(s);
+    traits.changes_vertex_arrays = (facts.flags & api::kChangesVertexArrays) != 0;
     const auto deletes = facts.deletes;
     traits.counts_storage = facts.storage != ObjectClass::kNone || deletes == ObjectClass::kBuffer ||
                             deletes == ObjectClass::kTexture || deletes == ObjectClass::kRenderbuffer;
@@ -557,7 +557,7 @@ bool Executor::Execute(const stream::DecodedCall& call, CallReply* reply) {
     if (draw) thread.memory.clear();
   }
   if (ok && reply) ReplyResult(call, thread, result, reply);
-  if (ok && reply && (call.slot == api::glFinish || call.slot == api::glClientWaitSync)) {
+  if (ok && reply && api::HasTrait(call.slot, api::kWaitsForGpu)) {
     reply->mapped = MappedReads(thread);
   }
   return ok;

@@ -40,10 +40,6 @@ struct RgbaImage {
 // saving the driver's per-pixel conversion, for frames only shown on screen.
 enum class ReadOrder { kRgba, kBgraWhereNative };
 
-// Calls that may change which vertex arrays are enabled, or where one reads
-// from (its buffer or pointer), in a vertex array object.
-bool ChangesVertexArrays(int slot);
-
 // What a call gave back on the host, in the stream's terms: names and handles as the stream knows them.
 struct CallReply {
   stream::DecodedValue result;                 // kind kVoid for void functions; strings in result.out
@@ -186,7 +182,7 @@ class Executor {
     // Vertex array objects (host names) whose enabled arrays all read from
     // buffers, as a draw found them: the next draws skip asking about every
     // attribute. Forgotten by any call that may change an array's enable,
-    // buffer or pointer (ChangesVertexArrays), and by client arrays applied.
+    // buffer or pointer (the changes-vertex-arrays trait), and by client arrays applied.
     std::vector<uint32_t> arrays_in_buffers;
     int has_vertex_array_objects = -1;  // GLES 3, or GLES 2 with OES_vertex_array_object: asked once
     int has_matrix_palette = -1;  // GLES 1 with OES_matrix_palette (its two client arrays): asked once

@@ -161,24 +161,6 @@ bool Executor::CheckBlobsAndSizeOutputs(const stream::DecodedCall& call, Thread&
   return true;
 }
 
-bool ChangesVertexArrays(int slot) {
-  switch (api::CoreOf(slot)) {
-    case api::glEnableVertexAttribArray:
-    case api::glDisableVertexAttribArray:
-    case api::glVertexAttribPointer:
-    case api::glVertexAttribIPointer:
-    case api::glVertexAttribFormat:
-    case api::glVertexAttribIFormat:
-    case api::glVertexAttribBinding:
-    case api::glBindVertexBuffer:
-    case api::glDeleteBuffers:  // unbinds the buffers from the current vertex array object's arrays
-    case api::glDeleteVertexArrays:
-      return true;
-    default:
-      return false;
-  }
-}
-
 bool Executor::ClientArraysCovered(const stream::DecodedCall& call, Thread& thread) {
   Context* context = thread.current;
   if (context == nullptr) return true;

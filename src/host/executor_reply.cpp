@@ -142,13 +142,15 @@ void Executor::NamesBackToStream(const stream::DecodedCall& call, Thread& thread
   size_t width = sizeof(GLint);
   const int core = api::CoreOf(call.slot);  // an alias is its core
   switch (core) {
-    case api::glGetIntegerv:
-    case api::glGetIntegeri_v:
     case api::glGetInteger64v:
     case api::glGetInteger64i_v:
-      param = core == api::glGetIntegerv || core == api::glGetInteger64v ? 1 : 2;
+      width = sizeof(GLint64);
+      [[fallthrough]];
+    case api::glGetIntegerv:
+    case api::glGetIntegeri_v:
+      // The values follow the pname, and the index where the state is indexed.
+      param = api::kTraits[core].query == api::QueryKind::kIndexedState ? 2 : 1;
       object = api::ObjectNamedBy(static_cast<uint32_t>(call.args[0].u));
-      if (core == api::glGetInteger64v || core == api::glGetInteger64i_v) width = sizeof(GLint64);
       break;
     case api::glGetVertexAttribiv:
     case api::glGetVertexAttribIiv:

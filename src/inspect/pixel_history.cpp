@@ -647,10 +647,6 @@ class Reading {
   std::vector<std::string> untested_why_;
 };
 
-bool ForgetsProgram(const stream::DecodedCall& call) {
-  return call.slot == api::glLinkProgram || call.slot == api::glProgramBinary;
-}
-
 }  // namespace
 
 bool BuildPixelHistory(const std::string& trace, const PixelHistoryOptions& options, PixelHistory* history,
@@ -673,7 +669,7 @@ bool BuildPixelHistory(const std::string& trace, const PixelHistoryOptions& opti
     return survey.Before(executor, call, frame);
   };
   survey_hooks.after = [&](host::Executor& executor, const stream::DecodedCall& call, uint64_t, std::string*) {
-    if (ForgetsProgram(call) && !call.args.empty()) {
+    if (api::HasTrait(call.slot, api::kLinksProgram) && !call.args.empty()) {  // the program's locations change
       survey.Forget(static_cast<GLint>(executor.HostName(static_cast<uint32_t>(call.thread), ObjectClass::kProgram,
                                                          call.args[0].u)));
     }

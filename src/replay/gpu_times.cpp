@@ -92,10 +92,7 @@ const std::vector<Role>& Roles() {
       // Work a timer query can measure: draws, compute dispatches, clears and blits.
       if (api::IsGpuWork(slot) || api::HasTrait(slot, api::kWritesFramebuffer)) r[slot] = Role::kWork;
       if (api::HasTrait(slot, api::kEndsFrame)) r[slot] = Role::kSwap;
-      if (slot == api::eglMakeCurrent || slot == api::eglDestroyContext || slot == api::eglReleaseThread ||
-          slot == api::eglTerminate) {
-        r[slot] = Role::kLeave;
-      }
+      if (api::HasTrait(slot, api::kLeavesContext)) r[slot] = Role::kLeave;
       const int core = api::CoreOf(slot);
       if (core == api::CoreOf(api::glBeginQueryEXT)) r[slot] = Role::kBeginQuery;  // and its other names
       if (core == api::CoreOf(api::glEndQueryEXT)) r[slot] = Role::kEndQuery;
@@ -211,7 +208,7 @@ class GpuTimer::Impl {
   static bool LeavesContext(const stream::DecodedCall& call, uint64_t context) {
     if (call.slot == api::eglMakeCurrent) return call.args.size() == 4 && call.args[3].u != context;
     if (call.slot == api::eglDestroyContext) return call.args.size() == 2 && call.args[1].u == context;
-    return call.slot == api::eglReleaseThread || call.slot == api::eglTerminate;
+    return true;  // eglReleaseThread, eglTerminate
   }
 
   bool Supported(host::Executor& executor, uint32_t thread, ContextTimer& timer) {

@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "serve/log.h"
+#include "strata/api/traits.h"
 #include "stream/byte_reader.h"
 #include "stream/event_records.h"
 #include "stream/framebuffer_record.h"
@@ -308,14 +309,10 @@ bool Connection::SendWindowFrameInPlace(const stream::DecodedCall& swap) {
 void Connection::OnReply(const stream::DecodedCall& call, const host::CallReply& reply) {
   Session& session = *session_;
   const int slot = call.slot;
-  const bool swap = (slot == api::eglSwapBuffers || slot == api::eglSwapBuffersWithDamageKHR ||
-                     slot == api::eglSwapBuffersWithDamageEXT) &&
-                    call.args.size() >= 2;
+  const bool swap = api::HasTrait(slot, api::kEndsFrame) && call.args.size() >= 2;  // (display, surface, ...)
 
   // Which surfaces are windows: their swaps answer with the frame.
-  if ((slot == api::eglCreateWindowSurface || slot == api::eglCreatePlatformWindowSurface ||
-       slot == api::eglCreatePlatformWindowSurfaceEXT) &&
-      reply.result.u != 0) {
+  if (api::HasTrait(slot, api::kMakesWindowSurface) && reply.result.u != 0) {
     session.window_surfaces().insert(reply.result.u);
   } else if (slot == api::eglDestroySurface && call.args.size() >= 2) {
     session.window_surfaces().erase(call.args[1].u);

@@ -14,6 +14,7 @@
 #include "snapshot/shader_sources.h"
 #include "snapshot/snapshot_writer.h"
 #include "strata/api/parameters.h"
+#include "strata/api/traits.h"
 #include "stream/call_printer.h"
 
 namespace strata::snapshot {
@@ -376,10 +377,12 @@ class Snapshot : SnapshotWriter {
 
   void TextureFromUploads(uint64_t name, GLenum target) {
     const TextureUploads& kept = *source_.UploadsOf(name);
-    // Uploads into storage made by glTexStorage need that storage first (a
-    // trace's own kept uploads hold the glTexStorage call; shadows do not).
-    const bool defined = !kept.uploads.empty() && (kept.uploads.front().call->slot == api::glTexStorage2D ||
-                                                   kept.uploads.front().call->slot == api::glTexStorage3D);
+    // Uploads into storage made by glTexStorage need that storage first,
+    // unless the first kept call allocates it (a trace's own kept uploads
+    // hold the glTexStorage call; shadows do not). A mutable texture has
+    // no storage to make here.
+    const bool defined =
+        !kept.uploads.empty() && api::kTraits[kept.uploads.front().call->slot].storage == api::ObjectClass::kTexture;
     GLint levels = 0;
     if (!defined) ImmutableStorage(target, &levels);
     if (kept.from_buffer) {

@@ -7,21 +7,7 @@
 
 namespace strata::stream {
 
-bool DriverCopiesBlobOnce(int slot) {
-  switch (api::CoreOf(slot)) {
-    case api::glTexImage2D:
-    case api::glTexImage3D:
-    case api::glTexSubImage2D:
-    case api::glTexSubImage3D:
-    case api::glBufferData:
-    case api::glBufferSubData:
-      return true;
-    default:
-      // Index arrays, names, strings, compressed blocks, uniform arrays: read
-      // by the executor or the driver in more than one pass, or interpreted.
-      return false;
-  }
-}
+bool DriverCopiesBlobOnce(int slot) { return api::HasTrait(slot, api::kCopiesDataOnce); }
 
 uint8_t* BulkBlobs::Room(size_t size) {
   if (owned_used_ == owned_.size()) owned_.emplace_back();

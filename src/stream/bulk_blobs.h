@@ -34,7 +34,8 @@ class BulkSink {
 };
 
 // Whether the executor hands the blob of a call of `slot` to the host driver
-// as it is, and the driver copies it once: texture images and buffer data.
+// as it is, and the driver copies it once: texture images and buffer data
+// (their copies-data-once trait, api/function_traits.txt).
 bool DriverCopiesBlobOnce(int slot);
 
 class BulkBlobs {

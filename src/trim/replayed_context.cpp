@@ -28,30 +28,25 @@ std::vector<uint32_t> Names(const stream::DecodedValue& count, const stream::Dec
   return out;
 }
 
-// Calls that give the bound texture of their target contents: whether they
-// define a level's format (and which parameter holds it), whether that
-// format is always one the driver cannot give back.
+// What a call that changes the bound texture's images (its
+// changes-texture-images trait) says of them: whether it defines a level's
+// format (and which parameter holds it), whether that format is always one
+// the driver cannot give back, whether the images come from the framebuffer.
 struct UploadCall {
-  api::Slot slot;
-  int format_param;  // -1: it changes contents, not the format
-  bool never_read_back;
-  bool from_framebuffer;
-};
-constexpr UploadCall kUploadCalls[] = {
-    {api::glTexImage2D, 2, false, false},           {api::glTexImage3D, 2, false, false},
-    {api::glTexStorage2D, 2, false, false},         {api::glTexStorage3D, 2, false, false},
-    {api::glCompressedTexImage2D, 2, true, false},  {api::glCompressedTexImage3D, 2, true, false},
-    {api::glTexSubImage2D, -1, false, false},       {api::glTexSubImage3D, -1, false, false},
-    {api::glCompressedTexSubImage2D, -1, false, false}, {api::glCompressedTexSubImage3D, -1, false, false},
-    {api::glGenerateMipmap, -1, false, false},      {api::glCopyTexImage2D, 2, false, true},
-    {api::glCopyTexSubImage2D, -1, false, true},    {api::glCopyTexSubImage3D, -1, false, true},
+  int format_param = -1;  // -1: it changes contents, not the format
+  bool never_read_back = false;
+  bool from_framebuffer = false;
 };
 
-const UploadCall* UploadCallOf(int slot) {
-  for (const UploadCall& upload : kUploadCalls) {
-    if (upload.slot == slot) return &upload;
+UploadCall UploadCallOf(int slot) {
+  UploadCall upload;
+  const api::FunctionInfo& info = api::kFunctions[slot];
+  for (int i = 0; i < info.param_count; ++i) {
+    if (std::strcmp(info.params[i].name, "internalformat") == 0) upload.format_param = i;
   }
-  return nullptr;
+  upload.never_read_back = api::kTraits[slot].upload == api::Upload::kCompressedImage;
+  upload.from_framebuffer = api::HasTrait(slot, api::kReadsPixels);
+  return upload;
 }
 
 }  // namespace
@@ -114,13 +109,13 @@ void StreamFacts::BeforeCall(host::Executor& executor, const stream::DecodedCall
       return;
     }
     default:
-      if (UploadCallOf(call.slot) != nullptr) TextureUpload(executor, call);
+      if (api::HasTrait(call.slot, api::kChangesTextureImages)) TextureUpload(executor, call);
       return;
   }
 }
 
 void StreamFacts::TextureUpload(host::Executor& executor, const stream::DecodedCall& call) {
-  const UploadCall& upload = *UploadCallOf(call.slot);
+  const UploadCall upload = UploadCallOf(call.slot);
   if (call.args.empty()) return;
   const host::HostDriver& gl = executor.driver();
   auto get = gl.Get<PFNGLGETINTEGERVPROC>(api::glGetIntegerv);

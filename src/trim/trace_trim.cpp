@@ -12,6 +12,7 @@
 
 #include "replay/replayer.h"
 #include "snapshot/context_snapshot.h"
+#include "strata/api/traits.h"
 #include "stream/byte_reader.h"
 #include "stream/call_encoder.h"
 #include "stream/framebuffer_record.h"
@@ -20,24 +21,6 @@
 
 namespace strata::trim {
 namespace {
-
-// The EGL calls before the range that the range's calls depend on: those
-// that make displays, configs, surfaces and contexts (the snapshot then makes
-// the context current). Queries, swaps and current-context changes are left out.
-bool MakesEglObjects(int slot) {
-  switch (slot) {
-    case api::eglGetDisplay: case api::eglGetPlatformDisplay: case api::eglGetPlatformDisplayEXT:
-    case api::eglInitialize: case api::eglBindAPI: case api::eglChooseConfig: case api::eglGetConfigs:
-    case api::eglCreateWindowSurface: case api::eglCreatePlatformWindowSurface:
-    case api::eglCreatePlatformWindowSurfaceEXT: case api::eglCreatePbufferSurface:
-    case api::eglCreatePixmapSurface: case api::eglCreatePlatformPixmapSurface:
-    case api::eglCreatePlatformPixmapSurfaceEXT: case api::eglCreateContext: case api::eglDestroySurface:
-    case api::eglDestroyContext: case api::eglSurfaceAttrib:
-      return true;
-    default:
-      return false;
-  }
-}
 
 std::string RangeText(const TrimOptions& options) {
   std::string text = options.by_frames ? "frames " : "calls ";
@@ -381,7 +364,9 @@ bool WriteTrimmed(const TrimOptions& options, const Range& range, const Start& s
         pending_memory[thread].clear();
         last_call[thread] = call.sequence;
         if (call.sequence < range.snapshot_at) {
-          if (call.slot >= 0 && MakesEglObjects(call.slot)) {
+          // The EGL calls the range's calls depend on (displays, configs,
+          // surfaces, contexts); the snapshot then makes the context current.
+          if (api::HasTrait(call.slot, api::kSetsUpEgl)) {
             out.Call(call, thread);
             ++result->egl_calls;
           }
