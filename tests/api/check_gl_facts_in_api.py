@@ -10,7 +10,13 @@ Catches, in src/:
   * a function compared or switched on beside another name of it (a
     registry alias, or a like= of function_traits.txt): such code follows
     aliases by hand and misses the ones it does not list; it switches on
-    api::CoreOf(slot) instead.
+    api::CoreOf(slot) instead;
+  * a classification written as a list: a `switch` on functions (cases
+    api::NAME) whose every case only returns true or false, or a value
+    compared with two or more functions joined by || (`slot == api::glA ||
+    slot == api::glB`): what such a list says of its functions is a trait.
+    A switch whose cases run code of their own is the hand-written
+    semantics of those functions, and is left alone.
 
 usage: check_gl_facts_in_api.py GL_XML EGL_XML API_DIR SRC_DIR
 """
@@ -24,6 +30,39 @@ SYMBOL_LOOKUP = re.compile(r"dlsym\(|Symbol\(|Proc<|proc_address|GetProcAddress"
 LITERAL = re.compile(r'"(e?gl[A-Z][A-Za-z0-9_]*)"')
 SLOT_NAME = re.compile(r"\bapi::(e?gl[A-Z][A-Za-z0-9_]*)\b")
 SOURCE_SUFFIXES = (".cpp", ".h", ".c", ".inc")
+SWITCH = re.compile(r"\bswitch\s*\(")
+CASE = re.compile(r"\bcase\s+api::(e?gl[A-Z]\w*)\s*:")
+DEFAULT = re.compile(r"\bdefault\s*:")
+# What a case of a classification switch does: answer, and nothing else.
+ANSWER = re.compile(r"(return\s+(true|false)\s*;|break\s*;)")
+# `x == api::glA || x == api::glB`, the same x.
+COMPARED_LIST = re.compile(r"([\w.>\-\[\]()]+)\s*==\s*api::e?gl[A-Z]\w*\s*\|\|\s*\1\s*==\s*api::e?gl[A-Z]\w*")
+
+
+def without_comments(text: str) -> str:
+    """The code with // comments blanked (lines kept, for line numbers)."""
+    return "\n".join(line.split("//", 1)[0] for line in text.split("\n"))
+
+
+def classification_switches(code: str) -> list[tuple[int, int]]:
+    """(line, cases) of each switch on functions whose cases only return a bool."""
+    found = []
+    for match in SWITCH.finditer(code):
+        open_brace = code.find("{", match.end())
+        if open_brace < 0:
+            continue
+        depth, at = 0, open_brace
+        while at < len(code):
+            depth += {"{": 1, "}": -1}.get(code[at], 0)
+            if depth == 0:
+                break
+            at += 1
+        body = code[open_brace + 1:at]
+        cases = CASE.findall(body)
+        rest = DEFAULT.sub(" ", CASE.sub(" ", body))
+        if len(cases) >= 2 and not ANSWER.sub(" ", rest).strip() and "return true" in rest:
+            found.append((code.count("\n", 0, match.start()) + 1, len(cases)))
+    return found
 
 
 def main() -> int:
@@ -45,7 +84,8 @@ def main() -> int:
                 continue
             path = os.path.join(root, file)
             with open(path, encoding="utf-8") as f:
-                lines = f.read().split("\n")
+                text = f.read()
+            lines = text.split("\n")
             where = os.path.relpath(path, os.path.dirname(os.path.abspath(src_dir)))
             named = {}
             for number, line in enumerate(lines, 1):
@@ -59,6 +99,14 @@ def main() -> int:
                                         "(strata/api/traits.h) or use the slot api::NAME")
                 for name in SLOT_NAME.findall(code):
                     named.setdefault(name, number)
+            code = without_comments(text)
+            for number, cases in classification_switches(code):
+                problems.append(f"{where}:{number}: a switch that sorts {cases} functions into true and false: "
+                                "a classification of functions, which is a trait (api/function_traits.txt)")
+            for number, line in enumerate(code.split("\n"), 1):
+                if COMPARED_LIST.search(line):
+                    problems.append(f"{where}:{number}: a list of functions compared one by one: what it says of "
+                                    "them is a trait (api/function_traits.txt)")
             for alias, core in sorted(cores.items()):
                 if alias in named and core in named:
                     problems.append(f"{where}:{named[alias]}: api::{alias} beside api::{core} (line {named[core]}), "
