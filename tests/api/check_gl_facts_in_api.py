@@ -19,6 +19,9 @@ Catches, in src/:
     semantics of those functions, and is left alone.
 
 usage: check_gl_facts_in_api.py GL_XML EGL_XML API_DIR SRC_DIR
+       check_gl_facts_in_api.py GL_XML EGL_XML API_DIR --self-test
+(--self-test: runs the check on made-up sources, some of which it must
+refuse and some not.)
 """
 
 import os
@@ -65,18 +68,7 @@ def classification_switches(code: str) -> list[tuple[int, int]]:
     return found
 
 
-def main() -> int:
-    if len(sys.argv) != 5:
-        print(__doc__, file=sys.stderr)
-        return 2
-    gl_xml, egl_xml, api_dir, src_dir = sys.argv[1:]
-    sys.path.insert(0, api_dir)
-    import registry  # noqa: E402  (api/, found at run time)
-    import traits  # noqa: E402
-
-    model = registry.load(gl_xml, egl_xml)
-    names = {f.name for f in model.functions} | set(model.cores)
-    cores = traits.cores(model, os.path.join(api_dir, "function_traits.txt"))
+def problems_in(src_dir: str, names: set, cores: dict) -> list[str]:
     problems = []
     for root, _, files in os.walk(src_dir):
         for file in sorted(files):
@@ -103,14 +95,108 @@ def main() -> int:
             for number, cases in classification_switches(code):
                 problems.append(f"{where}:{number}: a switch that sorts {cases} functions into true and false: "
                                 "a classification of functions, which is a trait (api/function_traits.txt)")
-            for number, line in enumerate(code.split("\n"), 1):
-                if COMPARED_LIST.search(line):
-                    problems.append(f"{where}:{number}: a list of functions compared one by one: what it says of "
-                                    "them is a trait (api/function_traits.txt)")
+            for match in COMPARED_LIST.finditer(code):
+                number = code.count("\n", 0, match.start()) + 1
+                problems.append(f"{where}:{number}: a list of functions compared one by one: what it says of "
+                                "them is a trait (api/function_traits.txt)")
             for alias, core in sorted(cores.items()):
                 if alias in named and core in named:
                     problems.append(f"{where}:{named[alias]}: api::{alias} beside api::{core} (line {named[core]}), "
                                     f"another name of the same function: switch on api::CoreOf(slot)")
+    return problems
+
+
+# Made-up sources for --self-test: the name of each says whether the check must refuse it.
+SAMPLES = {
+    "refused_classification_switch.cpp": """
+bool ChangesArrays(int slot) {
+  switch (api::CoreOf(slot)) {
+    case api::glEnableVertexAttribArray:  // a comment
+    case api::glVertexAttribPointer:
+      return true;
+    default:
+      return false;
+  }
+}
+""",
+    "refused_compared_list.cpp": """
+bool Waits(int slot) {
+  return slot == api::glFinish ||
+         slot == api::glClientWaitSync;
+}
+""",
+    "refused_literal.cpp": 'const char* kName = "glDrawArrays";\n',
+    "kept_dispatch_switch.cpp": """
+void Follow(Context& context, int core, uint64_t first) {
+  switch (core) {
+    case api::glBindVertexArray:
+      context.vertex_array = first;
+      break;
+    case api::glUseProgram:
+      context.program = first;
+      break;
+    default:
+      break;
+  }
+}
+""",
+    "kept_role_switch.cpp": """
+Role RoleOf(int slot) {
+  switch (api::CoreOf(slot)) {
+    case api::glGetError: return Role::kGlError;
+    case api::glLinkProgram: return Role::kLink;
+    default: return Role::kOther;
+  }
+}
+""",
+    "kept_one_function.cpp": """
+bool Special(const Call& call) {
+  if (call.slot != api::eglInitialize && call.slot != api::eglTerminate) return false;
+  return call.slot == api::glFinish || call.args.empty();
+}
+""",
+}
+
+
+def self_test(names: set, cores: dict) -> int:
+    import tempfile
+    failures = []
+    with tempfile.TemporaryDirectory(prefix="strata-gl-facts-check-") as scratch:
+        src = os.path.join(scratch, "src")
+        os.mkdir(src)
+        for file, text in SAMPLES.items():
+            with open(os.path.join(src, file), "w", encoding="utf-8") as f:
+                f.write(text)
+        problems = problems_in(src, names, cores)
+    for file in SAMPLES:
+        found = [p for p in problems if p.startswith(f"src/{file}:")]
+        if file.startswith("refused_") and len(found) != 1:
+            failures.append(f"{file}: refused {len(found)} times, not once: {found}")
+        if file.startswith("kept_") and found:
+            failures.append(f"{file}: refused, though it lists no functions that share a fact: {found}")
+    for failure in failures:
+        print(f"check_gl_facts_in_api --self-test: {failure}")
+    if failures:
+        return 1
+    print(f"check_gl_facts_in_api --self-test: refused and kept the {len(SAMPLES)} made-up sources as it should")
+    return 0
+
+
+def main() -> int:
+    if len(sys.argv) != 5:
+        print(__doc__, file=sys.stderr)
+        return 2
+    gl_xml, egl_xml, api_dir, src_dir = sys.argv[1:]
+    sys.path.insert(0, api_dir)
+    import registry  # noqa: E402  (api/, found at run time)
+    import traits  # noqa: E402
+
+    model = registry.load(gl_xml, egl_xml)
+    names = {f.name for f in model.functions} | set(model.cores)
+    cores = traits.cores(model, os.path.join(api_dir, "function_traits.txt"))
+    if src_dir == "--self-test":
+        return self_test(names, cores)
+    problems = problems_in(src_dir, names, cores)
     for problem in problems:
         print(problem)
     if problems:
