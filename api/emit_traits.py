@@ -26,7 +26,8 @@ FLAGS = {"compute": "kCompute", "writes-framebuffer": "kWritesFramebuffer", "rea
          "makes-window-surface": "kMakesWindowSurface", "links-program": "kLinksProgram",
          "waits-for-gpu": "kWaitsForGpu"}
 QUERIES = {None: "kNone", "state": "kState", "indexed-state": "kIndexedState", "object-parameter": "kObjectParameter",
-           "query-result": "kQueryResult", "is-object": "kIsObject", "error": "kError", "other": "kOther"}
+           "query-result": "kQueryResult", "is-object": "kIsObject", "error": "kError",
+           "implementation": "kImplementation", "other": "kOther"}
 UPLOADS = {None: "kNone", "client": "kClientMemory", "image": "kImage", "compressed-image": "kCompressedImage"}
 MAPPINGS = {None: "kNone", "map": "kMap", "unmap": "kUnmap", "flush": "kFlush"}
 CLIENT_ARRAY_OPS = {None: "kNone", "pointer": "kPointer", "enable": "kEnable", "disable": "kDisable",

@@ -36,6 +36,7 @@ TRAITS:
     links-program           gives a program a new executable (its uniforms and their locations)
     waits-for-gpu           returns once the GPU's work (all, or up to a fence) is done
     query=KIND              state | indexed-state | object-parameter:GETTER | query-result | is-object | error |
+                            implementation (what the driver is: its strings, precisions, format support) |
                             other (the registry names every GL query glGet*: one without a query= line
                             answers one of another kind)
     creates= deletes= binds= storage=NAMESPACE   (NAMESPACES below)
@@ -56,7 +57,8 @@ import registry
 
 DRAW_KINDS = ("arrays", "elements", "arrays-indirect", "elements-indirect", "other")
 DRAW_FLAGS = ("instanced", "base-vertex", "base-instance", "multi", "range")
-QUERY_KINDS = ("state", "indexed-state", "object-parameter", "query-result", "is-object", "error", "other")
+QUERY_KINDS = ("state", "indexed-state", "object-parameter", "query-result", "is-object", "error", "implementation",
+               "other")
 UPLOADS = ("client", "image", "compressed-image")
 MAPPINGS = ("map", "unmap", "flush")
 CLIENT_ARRAY_OPS = ("pointer", "enable", "disable", "divisor", "gles1-pointer", "enable-state", "disable-state",

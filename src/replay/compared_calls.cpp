@@ -45,13 +45,21 @@ std::vector<SlotComparison> BuildTable() {
   std::vector<SlotComparison> table(api::kFunctionCount);
   for (int slot = 0; slot < api::kFunctionCount; ++slot) {
     const api::FunctionInfo& info = api::kFunctions[slot];
+    const api::FunctionTraits& traits = api::kTraits[slot];
     Agreement& agreement = table[slot].fixed.agreement;
     if (info.is_egl) {
       // Success agrees: a display, config, context or surface made, made
       // current or destroyed on both sides. Not the strings or config lists.
       if (info.return_kind == ArgKind::kBoolean || info.return_kind == ArgKind::kHandle) agreement = Agreement::kSuccess;
-    } else if (api::kTraits[slot].query == api::QueryKind::kIsObject) {
+    } else if (traits.query == api::QueryKind::kIsObject) {
       agreement = Agreement::kSameResult;
+    } else if (traits.query == api::QueryKind::kImplementation) {
+      agreement = Agreement::kDriverAnswer;  // strings, extension lists, precisions and sample counts
+    } else if ((traits.creates != api::ObjectClass::kNone && info.return_kind != ArgKind::kVoid) ||
+               traits.mapping == api::Mapping::kMap || traits.mapping == api::Mapping::kUnmap) {
+      // A name, sync or mapping the driver makes (or an unmapping's
+      // success): its value is the driver's own, its success is not.
+      agreement = Agreement::kSuccess;
     }
     table[slot].by_parameter = ByParameterOf(slot);
   }
@@ -67,15 +75,6 @@ std::vector<SlotComparison> BuildTable() {
   set(api::glGetError, Agreement::kGlError);
   set(api::glCheckFramebufferStatus, Agreement::kSameResult);
   set(api::glClientWaitSync, Agreement::kWaitOutcome);
-  // Strings, extension lists, precisions and sample counts: the driver's own.
-  for (api::Slot driver_answer : {api::glGetString, api::glGetStringi, api::glGetShaderPrecisionFormat,
-                                  api::glGetInternalformativ}) {
-    set(driver_answer, Agreement::kDriverAnswer);
-  }
-  for (api::Slot made : {api::glCreateProgram, api::glCreateShader, api::glCreateShaderProgramv, api::glFenceSync,
-                         api::glMapBufferRange, api::glMapBufferOES, api::glUnmapBuffer}) {
-    set(made, Agreement::kSuccess);
-  }
   return table;
 }
 
