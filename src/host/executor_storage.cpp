@@ -8,6 +8,7 @@
 #include <GLES3/gl32.h>
 
 #include <algorithm>
+#include <cstring>
 #include <string>
 
 #include "common/sized_formats.h"
@@ -81,16 +82,11 @@ bool Executor::WithinStorageBudget(const stream::DecodedCall& call, Thread& thre
     return true;
   }
 
-  // A 3D variant's depth parameter shifts the ones after it by one.
-  const int core = api::CoreOf(call.slot);
-  bool three_d = false;
-  switch (core) {
-    case api::glTexImage3D:
-    case api::glCompressedTexImage3D:
-    case api::glTexStorage3D:
-    case api::glTexStorage3DMultisample: three_d = true; break;
-    default: break;
-  }
+  // A 3D variant's depth parameter (after width and height, the registry
+  // says) shifts the ones after it by one.
+  const int core = api::kTraits[call.slot].core;  // an alias is its core (CoreOf, for a slot known valid)
+  const api::FunctionInfo& info = api::kFunctions[core];
+  const bool three_d = info.param_count > 5 && std::strcmp(info.params[5].name, "depth") == 0;
   const int d = three_d ? 1 : 0;
   const uint64_t depth = three_d ? Positive(args[5]) : 1;
 
