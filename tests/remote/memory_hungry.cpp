@@ -1,7 +1,8 @@
 // A GLES 3.0 program that asks for a lot of storage: a 48 MiB buffer, a
-// 4096x4096 RGBA texture (64 MiB), a 64 MiB immutable texture and a 4096x4096
-// RGBA8 renderbuffer; then gives the buffer back and asks for 8 MiB, which
-// fits again. It prints glGetError after each call, and a frame's checksum at
+// 4096x4096 RGBA texture (64 MiB), a 64 MiB immutable texture, a 4096x4096
+// RGBA8 renderbuffer, a 256x256x256 RGBA 3D texture and 3D immutable texture
+// (64 MiB each: counted by their depth too), a 64x64x64 one (1 MiB, which
+// fits); then gives the buffer back and asks for 8 MiB, which fits again. It prints glGetError after each call, and a frame's checksum at
 // the end: a renderer with --client-memory 32M must answer GL_OUT_OF_MEMORY
 // (0x505) to the large requests, keep drawing, and serve the next client.
 #include <EGL/egl.h>
@@ -20,9 +21,9 @@ int main() {
     return 1;
   }
   auto report = [](const char* what) { std::printf("%s: 0x%x\n", what, glGetError()); };
-  GLuint buffers[2], texture[2], renderbuffer;
+  GLuint buffers[2], texture[5], renderbuffer;
   glGenBuffers(2, buffers);
-  glGenTextures(2, texture);
+  glGenTextures(5, texture);
   glGenRenderbuffers(1, &renderbuffer);
 
   glBindBuffer(GL_ARRAY_BUFFER, buffers[0]);
@@ -37,6 +38,15 @@ int main() {
   glBindRenderbuffer(GL_RENDERBUFFER, renderbuffer);
   glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, 4096, 4096);
   report("renderbuffer 64 MiB");
+  glBindTexture(GL_TEXTURE_3D, texture[2]);
+  glTexImage3D(GL_TEXTURE_3D, 0, GL_RGBA8, 256, 256, 256, 0, GL_RGBA, GL_UNSIGNED_BYTE, nullptr);
+  report("image of a 3D texture, 64 MiB");
+  glBindTexture(GL_TEXTURE_3D, texture[3]);
+  glTexStorage3D(GL_TEXTURE_3D, 1, GL_RGBA8, 256, 256, 256);
+  report("storage of a 3D texture, 64 MiB");
+  glBindTexture(GL_TEXTURE_3D, texture[4]);
+  glTexImage3D(GL_TEXTURE_3D, 0, GL_RGBA8, 64, 64, 64, 0, GL_RGBA, GL_UNSIGNED_BYTE, nullptr);
+  report("image of a 3D texture, 1 MiB");
   glDeleteBuffers(1, &buffers[0]);
   glBindBuffer(GL_ARRAY_BUFFER, buffers[1]);
   glBufferData(GL_ARRAY_BUFFER, 8 << 20, nullptr, GL_STATIC_DRAW);

@@ -735,7 +735,8 @@ TEST(Remote, LargeBlobsGoOutOfLineAndChangeNothing) {
 // Catches: a client's storage requests reaching the host driver however
 // large (the host's OOM killer instead of GL_OUT_OF_MEMORY), a refused call
 // that leaves the client without its error or closes it, a budget shared
-// between clients or not given back when objects are deleted.
+// between clients or not given back when objects are deleted, a 3D
+// allocation counted without its depth.
 TEST(Remote, StoragePastTheClientMemoryBudgetIsOutOfMemory) {
   const std::string app = std::string(STRATA_BIN_DIR) + "/memory_hungry";
   ProcessResult native = RunProcess({app});
@@ -749,9 +750,11 @@ TEST(Remote, StoragePastTheClientMemoryBudgetIsOutOfMemory) {
     ProcessResult remote = RunProcess({STRATA_CLI, "run", "--remote", renderer.address(), "--", app}, options);
     ASSERT_EQ(remote.exit_code, 0) << remote.err << renderer.Log();
     for (const char* refused : {"buffer 48 MiB: 0x505", "texture image 64 MiB: 0x505",
-                                "texture storage 64 MiB: 0x505", "renderbuffer 64 MiB: 0x505"}) {
+                                "texture storage 64 MiB: 0x505", "renderbuffer 64 MiB: 0x505",
+                                "image of a 3D texture, 64 MiB: 0x505", "storage of a 3D texture, 64 MiB: 0x505"}) {
       EXPECT_NE(remote.out.find(refused), std::string::npos) << refused << "\n" << remote.out;
     }
+    EXPECT_NE(remote.out.find("image of a 3D texture, 1 MiB: 0x0"), std::string::npos) << remote.out;
     // The 48 MiB buffer was never made; 8 MiB, then the same buffer at 4 MiB, fit.
     EXPECT_NE(remote.out.find("buffer 8 MiB: 0x0"), std::string::npos) << remote.out;
     EXPECT_NE(remote.out.find("the same buffer again, 4 MiB: 0x0"), std::string::npos) << remote.out;
