@@ -119,14 +119,25 @@ std::vector<FrameImage> FrameImages(const std::string& trace, uint64_t first) {
 // A program that draws its last frame again when X exposes or resizes its
 // window (mpv) does so as often as the server asks, which differs from run
 // to run: the two runs must show the same images, each pixel-equal, in the
-// same order, a repeat of the image before allowed in either.
+// same order, a repeat of the image before allowed in either. mpv's window
+// also starts at another size and is resized to the video's: the images at
+// the final size are compared, and the first of them may be a redraw, at the
+// new size, of the video frame shown before the resize (mpv draws it when the
+// resize comes before the next frame is decoded, more often on a loaded
+// machine), which the other run need not have.
 void ExpectSameImagesInOrder(const std::string& native, const std::string& remote, uint64_t first) {
   auto shown = [](std::vector<FrameImage> images) {
+    if (!images.empty()) {
+      const uint64_t width = images.back().width, height = images.back().height;
+      std::erase_if(images, [&](const FrameImage& i) { return i.width != width || i.height != height; });
+    }
     images.erase(std::unique(images.begin(), images.end()), images.end());
     return images;
   };
-  const std::vector<FrameImage> a = shown(FrameImages(native, first)), b = shown(FrameImages(remote, first));
+  std::vector<FrameImage> a = shown(FrameImages(native, first)), b = shown(FrameImages(remote, first));
   EXPECT_GE(a.size(), 5u) << "the native run shows its frames";
+  if (a.size() == b.size() + 1 && a.size() > 1 && a[1] == b[0]) a.erase(a.begin());
+  if (b.size() == a.size() + 1 && b.size() > 1 && b[1] == a[0]) b.erase(b.begin());
   EXPECT_EQ(a.size(), b.size()) << "images (repeats dropped): " << a.size() << " natively, " << b.size()
                                 << " through the renderer";
   for (size_t i = 0; i < std::min(a.size(), b.size()); ++i) EXPECT_TRUE(a[i] == b[i]) << "image " << i << " differs";
