@@ -48,13 +48,14 @@ options:
                            stops tracing if no client comes within
                            STRATA_TRACE_WAIT seconds (default 60)
   --frames A-B             trace frames A to B only (also A- to the end,
-                           -B from the start, or N): the program runs untraced until frame A
-                           begins, then each context joins the trace with a
-                           snapshot of what it holds, and after frame B the
-                           trace is finished while the program runs on; the
-                           file holds just those frames and replays alone
-                           (frame 0 ends at the first eglSwapBuffers). With
-                           --attach: --frames N, the next N frames
+                           -B from the start, or N): the program runs
+                           untraced until frame A begins, then each context
+                           joins the trace with a snapshot of what it holds,
+                           and after frame B the trace is finished while the
+                           program runs on; the file holds just those frames
+                           and replays alone (frame 0 ends at the first
+                           eglSwapBuffers). With --attach: --frames N, the
+                           next N frames
   --capture WHEN           store framebuffer images in the trace: swap (before
                            each eglSwapBuffers, with or without damage
                            regions), draw (after each draw call),
