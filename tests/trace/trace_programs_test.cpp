@@ -1042,9 +1042,17 @@ TEST(TraceCommand, EndedAndKilledRunsLeaveNoFilesBehind) {
   for (int tries = 0; tries < 300 && TemporaryFilesOf(tracer).size() < 2; ++tries) usleep(20000);
   EXPECT_EQ(TemporaryFilesOf(tracer).size(), 2u) << "the registry and the audit report";
   usleep(500000);  // the program renders
+  // The program, to end it here should strata trace leave it running.
+  std::ifstream children("/proc/" + std::to_string(tracer) + "/task/" + std::to_string(tracer) + "/children");
+  pid_t program = 0;
+  children >> program;
+  EXPECT_GT(program, 0) << "strata trace runs the program as its child";
   kill(tracer, SIGTERM);
   int status = 0;
   waitpid(tracer, &status, 0);
+  const bool program_left = program > 0 && kill(program, 0) == 0;
+  if (program_left) kill(program, SIGKILL);
+  EXPECT_FALSE(program_left) << "the program outlived strata trace";
   EXPECT_TRUE(WIFEXITED(status)) << "strata trace ended as the program did, not by the signal";
   EXPECT_TRUE(TemporaryFilesOf(tracer).empty());
   EXPECT_EQ(WEXITSTATUS(status), 128 + SIGTERM) << "as the program ended";
