@@ -40,6 +40,14 @@ int WaitFor(pid_t pid, int timeout_ms) {
   }
 }
 
+// The worker is ending: its channel closed, it is reaped without waiting for it.
+void CloseChannel(Worker& w) {
+  close(w.channel);
+  w.channel = -1;
+  w.ending = true;
+  w.ending_since = Clock::now();
+}
+
 }  // namespace
 
 std::string DescribeExit(int status) {
@@ -174,10 +182,7 @@ void WorkerPool::OnChannel(pid_t pid) {
   }
   // Closed (or broken: then it is not to be trusted to end by itself).
   if (got < 0) kill(pid, SIGKILL);
-  close(w->channel);
-  w->channel = -1;
-  w->ending = true;
-  w->ending_since = Clock::now();
+  CloseChannel(*w);
 }
 
 bool WorkerPool::Reap(const Ended& ended) {
@@ -228,10 +233,7 @@ bool WorkerPool::Reap(const Ended& ended) {
     w->ended.clear();
     // Warm workers wait beside the fresh ones the pool keeps ahead, as many at most.
     if (warm_idle >= idle_) {
-      close(w->channel);  // it ends, as a worker whose listener is gone and that serves no one
-      w->channel = -1;
-      w->ending = true;
-      w->ending_since = Clock::now();
+      CloseChannel(*w);  // it ends, as a worker whose listener is gone and that serves no one
       still_ending = true;
     } else {
       w->warm = true;
