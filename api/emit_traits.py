@@ -80,6 +80,7 @@ struct FunctionTraits {{
   Mapping mapping;
   ClientArrayOp client_array;
   uint8_t array_size;  // a GLES 1 array whose function has no size parameter: its components
+  uint32_t array_name;  // a GLES 1 pointer function's array (GL_VERTEX_ARRAY, ...), or 0
   DrawParams draw_params;
 }};
 extern const FunctionTraits kTraits[kFunctionCount];
@@ -122,7 +123,8 @@ def emit_traits_cpp(model: registry.Model, traits: dict[str, tr.Traits]) -> str:
                     f"ObjectClass::{emit_replay.NAMESPACE_CLASSES[t.deletes]}, ObjectClass::{emit_replay.NAMESPACE_CLASSES[t.binds]}, "
                     f"ObjectClass::{emit_replay.NAMESPACE_CLASSES[t.storage]}, Upload::{UPLOADS[t.upload]}, "
                     f"Mapping::{MAPPINGS[t.mapping]}, ClientArrayOp::{CLIENT_ARRAY_OPS[t.client_array]}, "
-                    f"{t.client_array_size or 0}, {{{parts}}}}},  // {f.name}")
+                    f"{t.client_array_size or 0}, {model.enum(t.client_array_name) if t.client_array_name else 0}, "
+                    f"{{{parts}}}}},  // {f.name}")
     table = "\n".join(rows)
     return f"""{HEADER}#include "strata/api/traits.h"
 

@@ -123,6 +123,7 @@ struct FunctionInfo {{
   uint16_t return_enum_group;
   uint8_t param_count;
   const ParamInfo* params;
+  const char* return_type;  // C type as in the registry, e.g. "GLuint"
 }};
 extern const FunctionInfo kFunctions[kFunctionCount];
 
@@ -189,7 +190,7 @@ def emit_functions_cpp(model: registry.Model, naming: enums.Naming) -> str:
     table = "\n".join(
         f'  {{"{f.name}", 0x{f.api_mask:x}u, {"true" if not f.is_gl() else "false"}, '
         f'ArgKind::{registry.kind_of_type(f.return_type)}, {naming.return_groups.get(f.name, 0)}, {len(f.params)}, '
-        f'{f"kParams_{f.name}" if f.params else "nullptr"}}},'
+        f'{f"kParams_{f.name}" if f.params else "nullptr"}, "{f.return_type}"}},'
         for f in model.functions)
     bit_names = ", ".join(f'"{b}"' for b in registry.API_BITS)
     return f"""{HEADER}#include "strata/api/functions.h"

@@ -125,17 +125,13 @@ bool RecordDispatch::TraceEvent(const stream::Record& record, std::string* error
   std::string kind = r.String();
   bool ok = r.ok();
   if (kind == "config") {
-    uint64_t config = r.Varint(), count = r.Varint();
-    std::vector<std::pair<int32_t, int32_t>> attributes;
-    for (uint64_t i = 0; i < count && i < 64 && r.ok(); ++i) {
-      int64_t name = r.Zigzag(), value = r.Zigzag();
-      attributes.emplace_back(static_cast<int32_t>(name), static_cast<int32_t>(value));
-    }
-    ok = r.ok();
+    uint64_t config = 0;
+    stream::EglAttributes attributes;
+    ok = stream::DecodeConfigEvent(record.payload, &config, &attributes);
     if (ok) executor_.SetConfigFormat(config, std::move(attributes));
   } else if (kind == "surface") {
-    uint64_t surface = r.Varint(), width = r.Varint(), height = r.Varint();
-    ok = r.ok();
+    uint64_t surface = 0, width = 0, height = 0;
+    ok = stream::DecodeSurfaceEvent(record.payload, &surface, &width, &height);
     // A size no surface can have is left out: the executor keeps its default.
     // On the recorded thread: a resized stand-in is made current again where
     // the old one was current.

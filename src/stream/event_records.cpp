@@ -20,6 +20,28 @@ void EncodeSurfaceEvent(ByteWriter& w, uint64_t surface, uint64_t width, uint64_
   w.Varint(height);
 }
 
+bool DecodeSurfaceEvent(std::span<const uint8_t> payload, uint64_t* surface, uint64_t* width, uint64_t* height) {
+  ByteReader r(payload);
+  if (r.String() != "surface") return false;
+  *surface = r.Varint();
+  *width = r.Varint();
+  *height = r.Varint();
+  return r.ok();
+}
+
+bool DecodeConfigEvent(std::span<const uint8_t> payload, uint64_t* config, EglAttributes* attributes) {
+  ByteReader r(payload);
+  if (r.String() != "config") return false;
+  *config = r.Varint();
+  const uint64_t count = r.Varint();
+  attributes->clear();
+  for (uint64_t i = 0; i < count && i < 64 && r.ok(); ++i) {
+    const int64_t name = r.Zigzag(), value = r.Zigzag();
+    attributes->emplace_back(static_cast<int32_t>(name), static_cast<int32_t>(value));
+  }
+  return r.ok();
+}
+
 void EncodeGlErrorEvent(ByteWriter& w, uint64_t context, uint64_t error) {
   w.String("gl-error");
   w.Varint(context);

@@ -22,6 +22,15 @@ bool DecodeMemory(std::span<const uint8_t> payload, uint64_t* address, std::span
 // Trace event `surface`: string kind, varint surface handle, varint width, varint height.
 void EncodeSurfaceEvent(ByteWriter& w, uint64_t surface, uint64_t width, uint64_t height);
 
+// False when the payload is not a well-formed `surface` event.
+bool DecodeSurfaceEvent(std::span<const uint8_t> payload, uint64_t* surface, uint64_t* width, uint64_t* height);
+
+// Trace event `config`: string kind, varint config handle, varint count,
+// that many zigzag (EGL attribute, value) pairs: the format of a config the
+// app used (at most 64 pairs are read). False when not a well-formed one.
+using EglAttributes = std::vector<std::pair<int32_t, int32_t>>;
+bool DecodeConfigEvent(std::span<const uint8_t> payload, uint64_t* config, EglAttributes* attributes);
+
 // Trace event `gl-error`: string kind, varint context id, varint error: what
 // glGetError gave the tracer at the end of a frame (0: GL_NO_ERROR), so that
 // replay knows whether the app met a GL error even where it never asked.

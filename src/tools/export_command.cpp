@@ -5,6 +5,7 @@
 #include <string>
 
 #include "common/gpu_times_file.h"
+#include "export/c_source_export.h"
 #include "export/chrome_json_export.h"
 #include "export/gltrace_export.h"
 #include "export/output_file.h"
@@ -17,6 +18,7 @@ namespace strata::tools {
 namespace {
 
 constexpr char kUsage[] = R"(usage: strata export [options] TRACE -o OUT
+       strata export --format c TRACE -o DIR
 
 Writes the calls of a trace in another tool's format:
   gltrace      Android's GLES trace (.gltrace), for Android Device Monitor's
@@ -25,11 +27,17 @@ Writes the calls of a trace in another tool's format:
   chrome-json  Trace Event Format JSON, for Perfetto UI (ui.perfetto.dev) and
                chrome://tracing: a slice per call on its thread's track, and
                the frames on a track of their own per rendering thread
+  c            C source, its data file and a CMakeLists.txt in directory DIR,
+               that build a program replaying the trace on EGL (headless),
+               frame by frame: cmake -S DIR -B DIR/build && cmake --build
+               DIR/build; the program's --help says how to run it. Traces
+               of one rendering thread; trim first for a frame range
 
 options:
-  -o, --output OUT   the file to write ('-': standard output)
-  --format FORMAT    gltrace or chrome-json (default: from OUT's extension,
-                     .gltrace or .json)
+  -o, --output OUT   the file to write ('-': standard output); for c, the
+                     directory (made if missing; it must be empty)
+  --format FORMAT    gltrace, chrome-json or c (default: from OUT's
+                     extension, .gltrace or .json)
   --frames LIST      only these frames, e.g. 0,5,10-20 or 3- (frame 0 is
                      everything before the first swap)
   --calls LIST       only the calls of these numbers, e.g. 5-6 or 100-
@@ -45,11 +53,12 @@ one up to the damage, with an error (exit status 1). What each format holds
 and leaves out: docs/export.md.
 )";
 
-enum class Format { kUnknown, kGltrace, kChromeJson };
+enum class Format { kUnknown, kGltrace, kChromeJson, kC };
 
 Format FormatNamed(const std::string& name) {
   if (name == "gltrace") return Format::kGltrace;
   if (name == "chrome-json" || name == "json") return Format::kChromeJson;
+  if (name == "c") return Format::kC;
   return Format::kUnknown;
 }
 
@@ -94,6 +103,48 @@ void PrintWarnings(const exporter::ExportSummary& summary, Format format) {
   }
 }
 
+int ExportC(const std::string& path, const std::string& dir, bool ranges, bool gpu_times) {
+  if (ranges) {
+    std::fprintf(stderr, "strata export: error: --frames and --calls are not for c: a program replays a trace "
+                         "whole (strata trim --frames A-B makes a trace of a range that replays alone)\n");
+    return 2;
+  }
+  if (gpu_times) {
+    std::fprintf(stderr, "strata export: error: --gpu-times is for chrome-json (a C program has no place for them)\n");
+    return 2;
+  }
+  if (dir == "-") {
+    std::fprintf(stderr, "strata export: error: c writes a directory, not standard output\n");
+    return 2;
+  }
+  std::string error;
+  auto reader = stream::RecordReader::Open(path, &error);
+  if (!reader) {
+    std::fprintf(stderr, "strata export: error: %s\n", error.c_str());
+    return 1;
+  }
+  exporter::CSourceSummary summary;
+  if (!exporter::ExportCSource(*reader, dir, exporter::ProgramNameFor(path), &summary, &error)) {
+    std::fprintf(stderr, "strata export: error: %s\n", error.c_str());
+    return 1;
+  }
+  if (reader->truncated()) {
+    std::fprintf(stderr, "strata export: warning: %s; exported the calls before it\n", reader->error().c_str());
+  }
+  for (const auto& [function, left_out] : summary.left_out) {
+    std::fprintf(stderr, "strata export: warning: %llu calls to %s left out: %s\n",
+                 static_cast<unsigned long long>(left_out.first), function.c_str(), left_out.second.c_str());
+  }
+  std::fprintf(stderr,
+               "strata export: %s: %llu calls as C in %llu files, %llu frames, %.1f MiB of data (c)\n"
+               "build it: cmake -S %s -B %s/build && cmake --build %s/build; run: %s/build/%s\n",
+               dir.c_str(), static_cast<unsigned long long>(summary.statements),
+               static_cast<unsigned long long>(summary.source_files), static_cast<unsigned long long>(summary.frames),
+               static_cast<double>(summary.data_bytes) / (1 << 20), dir.c_str(), dir.c_str(), dir.c_str(), dir.c_str(),
+               summary.program.c_str());
+  return 0;
+}
+
 }  // namespace
 
 int ExportCommandMain(int argc, char** argv) {
@@ -128,10 +179,11 @@ int ExportCommandMain(int argc, char** argv) {
       std::fprintf(stderr, "strata export: error: cannot tell the format from '%s': give --format gltrace or chrome-json\n",
                    output.c_str());
     } else {
-      std::fprintf(stderr, "strata export: error: unknown format '%s' (gltrace or chrome-json)\n", format_name.c_str());
+      std::fprintf(stderr, "strata export: error: unknown format '%s' (gltrace, chrome-json or c)\n", format_name.c_str());
     }
     return 2;
   }
+  if (format == Format::kC) return ExportC(path, output, !frames.parts.empty() || !calls.parts.empty(), !gpu_times_path.empty());
   if (!gpu_times_path.empty() && format != Format::kChromeJson) {
     std::fprintf(stderr, "strata export: error: --gpu-times is for chrome-json (gltrace has no place for GPU times)\n");
     return 2;
