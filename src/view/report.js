@@ -158,6 +158,11 @@
     row("uploads", bytes(totals.upload_bytes) + " sent to the driver, of which " + bytes(totals.app_memory_bytes) +
         " app memory (client-side arrays, mapped-buffer writes)");
     row("trace file", t.path + " \u00b7 " + bytes(t.file_bytes) + (t.complete ? "" : " \u00b7 no index (tracing did not finish cleanly)"));
+    // The trace as a program to hand on (docs/export.md): one rendering thread's calls only.
+    row("as a C program", threads.length === 1
+      ? el("code", { class: "command", text: "strata export --format c " + t.path + " -o " +
+          t.path.replace(/^.*\//, "").replace(/\.[^.]*$/, "") + "-c" })
+      : "not for a trace of several threads (strata export --format c replays one thread's calls)");
     for (const [key, value] of Object.entries(t.extra)) if (key !== "driver") row(key, value);
   }
 

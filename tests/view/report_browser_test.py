@@ -156,6 +156,7 @@ class SampleAppReport(ReportPage):
         info = self.text("trace-info")
         self.assertIn("gles2_shaders --frames 5", info)
         self.assertIn("GL_RENDERER: llvmpipe", info)
+        self.assertIn("strata export --format c " + self.trace + " -o ", info)  # one thread: it can be a program
         # The frames one can open: the counted ones, and the calls after the last swap (teardown).
         self.assertEqual(self.text("frame-count"), str(len(self.stats["per_frame"])))
         self.assertEqual(len(self.stats["per_frame"]),
