@@ -385,6 +385,17 @@ BREAKAGES = [
      "      gl_->Clear(GL_COLOR_BUFFER_BIT);",
      "      (void)0;",
      r"^replay\.GpuTimes"),
+    # strata export --format c (docs/export.md).
+    ("a C export whose mapped-buffer writes go nowhere", "export",
+     "src/export/c_source_export.cpp",
+     "      if (address >= mapping.address && address + bytes.size() <= mapping.address + mapping.length) {",
+     "      if (address >= mapping.address && address + bytes.size() <= mapping.address + mapping.length && false) {",
+     r"^export\.c\.SampleApps"),
+    ("a C export that maps no object names", "export",
+     "src/export/c_call_writer.cpp",
+     "  if (recorded == 0) return Format(\"(%s)0\", type);",
+     "  return Format(\"(%s)%\" PRIu64 \"u\", type, recorded);",
+     r"^export\.c\.Glmark2"),
 ]
 
 
