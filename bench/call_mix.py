@@ -3,8 +3,10 @@
 bench/workloads/call_mix.cpp (GLES 3: cheap, draws, upload, contexts) and
 call_mix_gles1.cpp (gles1), each run natively, under `strata run
 --no-attach` (the pass-through), under `strata run` (configuration
-"attachable": the trace layer loaded, switched off), under `strata trace` and
-under `apitrace trace --api egl`; configuration "native" pairs the program
+"attachable": the trace layer loaded, switched off), under `strata trace
+--frames` of a range the run never reaches ("frames-waiting": the trace file
+open, tracing switched off until the range), under `strata trace` and under
+`apitrace trace --api egl`; configuration "native" pairs the program
 with itself, to show the noise floor. "run-glvnd" and "trace-glvnd" are
 `strata run --no-attach` and `strata trace` with STRATA_GLVND_DISPATCH=1:
 GL calls through glvnd's stubs, as before Strata called Mesa's own entry
@@ -24,7 +26,8 @@ With --compare DIR (another build tree) its `strata run` and `strata trace`
 join the same rounds, for before/after comparisons of a change.
 
 usage: call_mix.py [--rounds N] [--frames N] [--modes cheap,draws,...]
-                   [--configs native,run,attachable,trace,trace-uncompressed,run-glvnd,trace-glvnd,apitrace]
+                   [--configs native,run,attachable,frames-waiting,trace,trace-uncompressed,run-glvnd,trace-glvnd,
+                              apitrace]
                    [--build DIR] [--compare DIR ...]
 """
 
@@ -56,7 +59,7 @@ def program_for(build, mode, frames):
     return [os.path.join(build, "bin", "call_mix"), "--mode", mode, "--frames", str(frames)]
 
 
-CONFIGURATIONS = ("native", "run", "attachable", "trace", "trace-uncompressed", "run-glvnd", "trace-glvnd", "apitrace")
+CONFIGURATIONS = ("native", "run", "attachable", "frames-waiting", "trace", "trace-uncompressed", "run-glvnd", "trace-glvnd", "apitrace")
 
 
 def configurations(build, compare, wanted, program, tmp):
@@ -67,6 +70,9 @@ def configurations(build, compare, wanted, program, tmp):
         "run": [strata, "run", "--no-attach", "--"] + program,
         # The trace layer loaded switched off, as every `strata run` has it unless --no-attach.
         "attachable": [strata, "run", "--"] + program,
+        # Waiting for a frame range that never begins: what a program pays before frame A of `--frames A-B`.
+        "frames-waiting": [strata, "trace", "--frames", "100000000-100000001", "-o", os.path.join(tmp, "w.strace"), "--"]
+        + program,
         "trace": [strata, "trace", "-o", os.path.join(tmp, "t.strace"), "--"] + program,
         # Without LZ4 on the writer thread: what compressing costs the program.
         "trace-uncompressed": [strata, "trace", "--compression", "none", "-o", os.path.join(tmp, "u.strace"), "--"]
