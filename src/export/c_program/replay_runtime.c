@@ -680,15 +680,6 @@ void strata_swap(uint64_t recorded) {
 
 /* ---- The program ---- */
 
-void* strata_proc(const char* name) {
-  void* entry = (void*)eglGetProcAddress(name);
-  if (entry == NULL) {
-    fprintf(stderr, "%s: error: the driver has no %s\n", strata_trace_name, name);
-    exit(1);
-  }
-  return entry;
-}
-
 static void LoadData(const char* path) {
   FILE* f = fopen(path, "rb");
   long size;

@@ -28,9 +28,6 @@ enum { STRATA_PER_CONTEXT = 0, STRATA_PER_SHARE_GROUP = 1, STRATA_PER_PROCESS = 
 extern unsigned char* strata_data;
 #define STRATA_DATA(offset) ((void*)(strata_data + (offset)))
 
-/* A GL or EGL entry point; exits with an error naming it when the driver has none. */
-void* strata_proc(const char* name);
-
 /* Object names: the host's for a recorded one (a name never mapped stands for itself). */
 uint64_t strata_name(int scope, int object_class, uint64_t recorded);
 void strata_add_name(int scope, int object_class, uint64_t recorded, uint64_t host);
