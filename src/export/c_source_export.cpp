@@ -169,11 +169,11 @@ bool Exporter::Run(stream::RecordReader& reader, std::string* error) {
         stream::EglAttributes format;
         if (stream::DecodeConfigEvent(record.payload, &handle, &format)) {
           std::string pairs;
-          for (auto [name, value] : format) pairs += "0x" + [&] {
+          for (const auto& pair : format) {
             char text[32];
-            std::snprintf(text, sizeof text, "%x, %d, ", static_cast<uint32_t>(name), value);
-            return std::string(text);
-          }();
+            std::snprintf(text, sizeof text, "0x%x, %d, ", static_cast<uint32_t>(pair.first), pair.second);
+            pairs += text;
+          }
           Emit("strata_config_format(" + Hex(handle) + ", (const EGLint[]){" + pairs + "EGL_NONE});");
         } else if (stream::DecodeSurfaceEvent(record.payload, &handle, &width, &height) &&
                    stream::PlausibleFramebufferSize(width, height)) {
