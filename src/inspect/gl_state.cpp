@@ -24,19 +24,8 @@ namespace {
 
 using api::ObjectClass;
 
-// The parameter table's state of GLES 2+ a context of `version` has, by kind:
-// values, bindings (outside texture units), and texture parameters.
+// The parameter table's texture parameters a context of `version` has.
 bool InVersion(const api::Parameter& p, int version) { return p.since != 0 && p.since <= version; }
-std::vector<const api::Parameter*> Values(int version) {
-  return StateValues([version](const api::Parameter& p) {
-    return InVersion(p, version) && p.names == ObjectClass::kNone && !(p.getters & api::kGetEnabled);
-  });
-}
-std::vector<const api::Parameter*> Bindings(int version) {
-  return StateValues([version](const api::Parameter& p) {
-    return InVersion(p, version) && p.names != ObjectClass::kNone && !(p.flags & api::kUnit);
-  });
-}
 std::vector<const api::Parameter*> TextureParameters(int version) {
   std::vector<const api::Parameter*> values;
   for (const api::Parameter& p : api::kParameters) {
@@ -64,10 +53,10 @@ class StateReader {
     json_.Key("handle").String(handle);
     WriteSurfaces();
     json_.EndObject();
-    version_ = HostVersion(host_version);
+    version_ = glstate::HostVersion(Lookup(driver_));
     const StreamNames& names = names_;
     if (requested == 1) {
-      WriteFixedFunctionState(driver_, gl_, json_, names);
+      WriteFixedFunctionState(driver_, gl_, glstate::ReadContextState(Lookup(driver_), 10), json_, names);
       WriteFramebuffer();
       if (!options_.output_dir.empty()) {
         files_->unread.push_back("GLES 1.1 textures and buffers: not read back (GLES 1.1 can read neither)");
@@ -75,15 +64,16 @@ class StateReader {
       json_.EndObject();
       return;
     }
+    state_ = glstate::ReadContextState(Lookup(driver_), version_);
     json_.Key("capabilities").BeginObject();
-    std::vector<uint32_t> capabilities;
-    for (const api::VersionedEnum& capability : api::kCapabilities) {
-      if (capability.min_version <= version_) capabilities.push_back(capability.value);
-    }
-    WriteCapabilities(gl_, capabilities, json_);
+    WriteCapabilities(state_.capabilities, json_);
     json_.EndObject();
     json_.Key("values").BeginObject();
-    WriteValues(gl_, Values(version_), json_, names);
+    std::vector<glstate::StateValue> values;  // bindings apart
+    for (const glstate::StateValue& value : state_.values) {
+      if (value.parameter->names == ObjectClass::kNone) values.push_back(value);
+    }
+    WriteValues(values, json_, names);
     json_.EndObject();
     WriteBindings();
     WriteProgram();
@@ -96,11 +86,6 @@ class StateReader {
   }
 
  private:
-  static int HostVersion(const char* text) {
-    int major = 2, minor = 0;
-    if (text) std::sscanf(text, "OpenGL ES %d.%d", &major, &minor);
-    return major * 10 + minor;
-  }
   uint64_t StreamName(ObjectClass object, GLint host) {
     return executor_.StreamName(thread_, object, static_cast<uint64_t>(static_cast<GLuint>(host)));
   }
@@ -147,73 +132,56 @@ class StateReader {
 
   void WriteBindings() {
     json_.Key("bindings").BeginObject();
-    for (const api::Parameter* binding : Bindings(version_)) {
-      gl_.ClearErrors();
-      const GLint host = gl_.Integer(binding->pname);
-      if (gl_.GetError() != GL_NO_ERROR) continue;
-      const uint64_t name = StreamName(binding->names, host);
-      json_.Key(binding->name).UInt(name);
-      if (binding->names == ObjectClass::kBuffer && name) buffers_[name].insert(binding->name);
-      if (binding->pname == GL_CURRENT_PROGRAM) program_ = static_cast<GLuint>(host);
+    for (const glstate::StateValue& binding : state_.values) {
+      if (binding.parameter->names == ObjectClass::kNone) continue;
+      const GLint host = binding.ints[0];
+      const uint64_t name = StreamName(binding.parameter->names, host);
+      json_.Key(binding.parameter->name).UInt(name);
+      if (binding.parameter->names == ObjectClass::kBuffer && name) buffers_[name].insert(binding.parameter->name);
+      if (binding.parameter->pname == GL_CURRENT_PROGRAM) program_ = static_cast<GLuint>(host);
     }
     // Indexed buffer bindings: only those with a buffer.
-    for (const api::IndexedBufferTarget& indexed : api::kIndexedBufferTargets) {
-      if (indexed.min_version > version_ || !gl_.GetIntegeri_v) continue;
-      const GLint count = std::min(gl_.Integer(indexed.max_count), kMaxIndexedBindingsRead);
-      bool opened = false;
-      for (GLint i = 0; i < count; ++i) {
-        GLint host = 0, start = 0, size = 0;
-        gl_.GetIntegeri_v(indexed.binding, static_cast<GLuint>(i), &host);
-        if (!host) continue;
-        gl_.GetIntegeri_v(indexed.start, static_cast<GLuint>(i), &start);
-        gl_.GetIntegeri_v(indexed.size, static_cast<GLuint>(i), &size);
-        if (!opened) json_.Key(EnumText(indexed.target) + "[]").BeginArray(), opened = true;
-        const uint64_t name = StreamName(ObjectClass::kBuffer, host);
-        json_.BeginObject().Key("index").Int(i).Key("buffer").UInt(name).Key("start").Int(start).Key("size").Int(size);
-        json_.EndObject();
-        buffers_[name].insert(EnumText(indexed.target) + "[" + std::to_string(i) + "]");
+    for (const glstate::IndexedTargetBindings& indexed : state_.indexed) {
+      if (indexed.bound.empty()) continue;
+      const std::string target = EnumText(indexed.target->target);
+      json_.Key(target + "[]").BeginArray();
+      for (const glstate::IndexedBinding& bound : indexed.bound) {
+        const uint64_t name = StreamName(ObjectClass::kBuffer, static_cast<GLint>(bound.buffer));
+        json_.BeginObject().Key("index").Int(bound.index).Key("buffer").UInt(name);
+        json_.Key("start").Int(bound.start).Key("size").Int(bound.size).EndObject();
+        buffers_[name].insert(target + "[" + std::to_string(bound.index) + "]");
       }
-      if (opened) json_.EndArray();
+      json_.EndArray();
     }
     // Per texture unit: the textures bound at each target and the sampler.
-    const GLint units = std::min(gl_.Integer(GL_MAX_COMBINED_TEXTURE_IMAGE_UNITS), kMaxTextureUnitsRead);
-    const GLint active = gl_.Integer(GL_ACTIVE_TEXTURE);
     json_.Key("texture_units").BeginArray();
-    for (GLint unit = 0; unit < units; ++unit) {
-      gl_.ActiveTexture(GL_TEXTURE0 + static_cast<GLenum>(unit));
+    for (size_t unit = 0; unit < state_.units.size(); ++unit) {
+      const glstate::TextureUnit& read = state_.units[unit];
       bool opened = false;
-      for (const api::TargetBinding& target : api::kTextureTargets) {
-        if (target.min_version > version_) continue;
-        gl_.ClearErrors();
-        const GLint host = gl_.Integer(target.binding);
-        if (gl_.GetError() != GL_NO_ERROR || host == 0) continue;
-        if (!opened) json_.BeginObject().Key("unit").Int(unit), opened = true;
-        const uint64_t name = StreamName(ObjectClass::kTexture, host);
-        json_.Key(EnumText(target.binding)).UInt(name);
-        textures_.push_back({name, static_cast<GLuint>(host), target.target, unit});
+      auto open = [&] {
+        if (!opened) json_.BeginObject().Key("unit").Int(static_cast<int64_t>(unit)), opened = true;
+      };
+      for (const auto& [target, host] : read.textures) {
+        if (host == 0) continue;
+        open();
+        const uint64_t name = StreamName(ObjectClass::kTexture, static_cast<GLint>(host));
+        json_.Key(EnumText(target->binding)).UInt(name);
+        textures_.push_back({name, host, target->target, static_cast<GLint>(unit)});
       }
-      if (version_ >= 30) {
-        const GLint sampler = gl_.Integer(GL_SAMPLER_BINDING);
-        if (sampler) {
-          if (!opened) json_.BeginObject().Key("unit").Int(unit), opened = true;
-          const uint64_t name = StreamName(ObjectClass::kSampler, sampler);
-          json_.Key("GL_SAMPLER_BINDING").UInt(name);
-          samplers_[name] = static_cast<GLuint>(sampler);
-        }
+      if (read.sampler != 0) {
+        open();
+        const uint64_t name = StreamName(ObjectClass::kSampler, static_cast<GLint>(read.sampler));
+        json_.Key("GL_SAMPLER_BINDING").UInt(name);
+        samplers_[name] = read.sampler;
       }
       if (opened) json_.EndObject();
     }
     json_.EndArray();
-    gl_.ActiveTexture(static_cast<GLenum>(active));
     // Queries in progress.
     if (version_ >= 30) {
-      auto get_query = Function<PFNGLGETQUERYIVPROC>(api::glGetQueryiv);
       json_.Key("active_queries").BeginObject();
-      for (GLenum target : {GL_ANY_SAMPLES_PASSED, GL_ANY_SAMPLES_PASSED_CONSERVATIVE,
-                            GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN}) {
-        GLint query = 0;
-        get_query(target, GL_CURRENT_QUERY, &query);
-        if (query) json_.Key(EnumText(target)).UInt(StreamName(ObjectClass::kQuery, query));
+      for (const auto& [target, query] : state_.active_queries) {
+        json_.Key(EnumText(target)).UInt(StreamName(ObjectClass::kQuery, static_cast<GLint>(query)));
       }
       json_.EndObject();
     }
@@ -334,44 +302,31 @@ class StateReader {
   }
 
   void WriteVertexAttributes() {
-    auto attrib_i = Function<PFNGLGETVERTEXATTRIBIVPROC>(api::glGetVertexAttribiv);
-    auto attrib_f = Function<PFNGLGETVERTEXATTRIBFVPROC>(api::glGetVertexAttribfv);
-    auto attrib_pointer = Function<PFNGLGETVERTEXATTRIBPOINTERVPROC>(api::glGetVertexAttribPointerv);
-    const GLint count = std::min(gl_.Integer(GL_MAX_VERTEX_ATTRIBS), kMaxVertexAttributesRead);
     json_.Key("vertex_attributes").BeginArray();
-    for (GLint index = 0; index < count; ++index) {
-      auto get = [&](GLenum pname) {
-        GLint value = 0;
-        attrib_i(static_cast<GLuint>(index), pname, &value);
-        return value;
-      };
-      const bool enabled = get(GL_VERTEX_ATTRIB_ARRAY_ENABLED) != 0;
-      if (!enabled && !program_attributes_.count(index)) continue;
-      const GLint buffer = get(GL_VERTEX_ATTRIB_ARRAY_BUFFER_BINDING);
-      const uint64_t buffer_name = StreamName(ObjectClass::kBuffer, buffer);
-      json_.BeginObject().Key("index").Int(index).Key("enabled").Bool(enabled);
-      json_.Key("size").Int(get(GL_VERTEX_ATTRIB_ARRAY_SIZE));
-      json_.Key("type").String(EnumText(static_cast<GLenum>(get(GL_VERTEX_ATTRIB_ARRAY_TYPE))));
-      json_.Key("normalized").Bool(get(GL_VERTEX_ATTRIB_ARRAY_NORMALIZED) != 0);
+    for (size_t index = 0; index < state_.attributes.size(); ++index) {
+      const glstate::VertexAttribute& attribute = state_.attributes[index];
+      const glstate::AttributeArray& a = attribute.array;
+      if (!a.enabled && !program_attributes_.count(static_cast<GLint>(index))) continue;
+      const uint64_t buffer_name = StreamName(ObjectClass::kBuffer, a.buffer);
+      json_.BeginObject().Key("index").Int(static_cast<int64_t>(index)).Key("enabled").Bool(a.enabled != 0);
+      json_.Key("size").Int(a.size);
+      json_.Key("type").String(EnumText(static_cast<GLenum>(a.type)));
+      json_.Key("normalized").Bool(a.normalized != 0);
       if (version_ >= 30) {
-        json_.Key("integer").Bool(get(GL_VERTEX_ATTRIB_ARRAY_INTEGER) != 0);
-        json_.Key("divisor").Int(get(GL_VERTEX_ATTRIB_ARRAY_DIVISOR));
+        json_.Key("integer").Bool(a.integer != 0);
+        json_.Key("divisor").Int(a.divisor);
       }
-      json_.Key("stride").Int(get(GL_VERTEX_ATTRIB_ARRAY_STRIDE));
+      json_.Key("stride").Int(a.stride);
       json_.Key("buffer").UInt(buffer_name);
-      void* pointer = nullptr;
-      attrib_pointer(static_cast<GLuint>(index), GL_VERTEX_ATTRIB_ARRAY_POINTER, &pointer);
       // With a buffer the pointer is an offset; without, an address of the replay's own copy.
       json_.Key("offset");
-      if (buffer) {
-        json_.UInt(reinterpret_cast<uintptr_t>(pointer));
+      if (a.buffer) {
+        json_.UInt(reinterpret_cast<uintptr_t>(a.pointer));
       } else {
         json_.String("client memory");
       }
-      GLfloat current[4] = {};
-      attrib_f(static_cast<GLuint>(index), GL_CURRENT_VERTEX_ATTRIB, current);
       json_.Key("current").BeginArray();
-      for (GLfloat v : current) json_.Float(v);
+      for (GLfloat v : attribute.current) json_.Float(v);
       json_.EndArray().EndObject();
       if (buffer_name) buffers_[buffer_name].insert("vertex attribute " + std::to_string(index));
     }
@@ -769,6 +724,7 @@ class StateReader {
     return StreamName(object, static_cast<GLint>(host));
   };
   int version_ = 20;
+  glstate::ContextState state_;
   GLuint program_ = 0;
   std::set<GLint> program_attributes_;
   std::vector<BoundTexture> textures_;

@@ -6,12 +6,10 @@
 namespace strata::inspect {
 namespace {
 
-// GLES 1.1's state values, and those per texture unit (glActiveTexture
-// and glClientActiveTexture both set to it).
-std::vector<const api::Parameter*> Values(bool per_unit) {
-  return StateValues([per_unit](const api::Parameter& p) {
-    return p.gles1 && !(p.getters & api::kGetEnabled) && ((p.flags & api::kUnit) != 0) == per_unit;
-  });
+// GLES 1.1's state values per texture unit (glActiveTexture and
+// glClientActiveTexture both set to it).
+bool UnitValue(const api::Parameter& p) {
+  return p.gles1 && !(p.getters & api::kGetEnabled) && (p.flags & api::kUnit) != 0;
 }
 
 void Floats(JsonWriter& json, const GLfloat* values, int count) {
@@ -22,19 +20,18 @@ void Floats(JsonWriter& json, const GLfloat* values, int count) {
 
 }  // namespace
 
-void WriteFixedFunctionState(const host::HostDriver& driver, const GlFunctions& gl, JsonWriter& json,
-                             const StreamNames& names) {
+void WriteFixedFunctionState(const host::HostDriver& driver, const GlFunctions& gl,
+                             const glstate::ContextState& state, JsonWriter& json, const StreamNames& names) {
   auto light = driver.Get<decltype(&glGetLightfv)>(api::glGetLightfv);
   auto material = driver.Get<decltype(&glGetMaterialfv)>(api::glGetMaterialfv);
   auto env_i = driver.Get<decltype(&glGetTexEnviv)>(api::glGetTexEnviv);
   auto env_f = driver.Get<decltype(&glGetTexEnvfv)>(api::glGetTexEnvfv);
   auto client_active = driver.Get<decltype(&glClientActiveTexture)>(api::glClientActiveTexture);
   json.Key("capabilities").BeginObject();
-  WriteCapabilities(gl, api::kFixedFunctionCapabilities, json);
-  WriteCapabilities(gl, api::kClientArrays, json);
+  WriteCapabilities(state.capabilities, json);
   json.EndObject();
   json.Key("values").BeginObject();
-  WriteValues(gl, Values(false), json, names);
+  WriteValues(state.values, json, names);
   json.EndObject();
 
   json.Key("lights").BeginArray();
@@ -69,7 +66,7 @@ void WriteFixedFunctionState(const host::HostDriver& driver, const GlFunctions& 
   const GLint active = gl.Integer(GL_ACTIVE_TEXTURE), client = gl.Integer(GL_CLIENT_ACTIVE_TEXTURE);
   const GLint units = std::min(gl.Integer(GL_MAX_TEXTURE_UNITS), 32);
   json.Key("texture_units").BeginArray();
-  const std::vector<const api::Parameter*> unit_values = Values(true);
+  const glstate::FunctionLookup functions = Lookup(driver);
   for (GLint unit = 0; unit < units; ++unit) {
     gl.ActiveTexture(GL_TEXTURE0 + static_cast<GLenum>(unit));
     client_active(GL_TEXTURE0 + static_cast<GLenum>(unit));
@@ -79,8 +76,8 @@ void WriteFixedFunctionState(const host::HostDriver& driver, const GlFunctions& 
       continue;
     }
     json.BeginObject().Key("unit").Int(unit);
-    WriteCapabilities(gl, api::kUnitCapabilities, json);
-    WriteValues(gl, unit_values, json, names);
+    WriteCapabilities(glstate::ReadCapabilities(functions, api::kUnitCapabilities), json);
+    WriteValues(glstate::ReadValues(functions, UnitValue), json, names);
     json.Key("environment").BeginObject();
     for (GLenum pname : api::kTextureEnvironmentEnums) {
       GLint value = 0;

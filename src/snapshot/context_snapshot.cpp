@@ -9,7 +9,8 @@
 
 #include "common/state_read_limits.h"
 #include "common/uniform_types.h"
-#include "snapshot/attribute_array.h"
+#include "glstate/attribute_array.h"
+#include "glstate/context_state.h"
 #include "snapshot/gles1_snapshot.h"
 #include "snapshot/shader_sources.h"
 #include "snapshot/snapshot_writer.h"
@@ -138,7 +139,9 @@ class Snapshot : SnapshotWriter {
       : SnapshotWriter(source, result), version_(source.Version()), scope_(scope) {}
 
   bool Take(std::string* error) {
-    host_version_ = HostVersion();
+    host_version_ = glstate::HostVersion(functions_);
+    // The context's own state as the app left it, before the reading below changes any.
+    state_ = glstate::ReadContextState(functions_, host_version_);
     if (!CheckNothingInProgress(error)) return false;
     BeginReads();
     // Emitted with the defaults a fresh context has for unpacking, on unit 0.
@@ -167,36 +170,18 @@ class Snapshot : SnapshotWriter {
   }
 
  private:
-  int HostVersion() const {
-    auto get_string = F<PFNGLGETSTRINGPROC>(api::glGetString);
-    const char* text = reinterpret_cast<const char*>(get_string(GL_VERSION));
-    int major = 2, minor = 0;
-    if (text != nullptr) std::sscanf(text, "OpenGL ES %d.%d", &major, &minor);
-    return major * 10 + minor;
-  }
-
   // A query or transform feedback running, or a buffer mapped, cannot be
   // recreated by calls without running the draws that fed it.
   bool CheckNothingInProgress(std::string* error) {
-    if (host_version_ < 30) return true;
-    auto get_query = F<PFNGLGETQUERYIVPROC>(api::glGetQueryiv);
-    for (GLenum target : {GL_ANY_SAMPLES_PASSED, GL_ANY_SAMPLES_PASSED_CONSERVATIVE,
-                          GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN}) {
-      GLint active = 0;
-      get_query(target, GL_CURRENT_QUERY, &active);
-      if (active != 0) {
-        *error = "query " + std::to_string(Stream(ObjectClass::kQuery, active)) +
-                 " is in progress; a snapshot cannot recreate what it counted so far";
-        return false;
-      }
+    if (!state_.active_queries.empty()) {
+      *error = "query " + std::to_string(Stream(ObjectClass::kQuery, static_cast<GLint>(state_.active_queries[0].second))) +
+               " is in progress; a snapshot cannot recreate what it counted so far";
+      return false;
     }
-    GLboolean tf_active = GL_FALSE;
-    F<PFNGLGETBOOLEANVPROC>(api::glGetBooleanv)(GL_TRANSFORM_FEEDBACK_ACTIVE, &tf_active);
-    if (tf_active) {
+    if (state_.transform_feedback_active) {
       *error = "transform feedback is active; a snapshot cannot recreate a capture in progress";
       return false;
     }
-    ClearErrors();
     return true;
   }
 
@@ -890,7 +875,8 @@ class Snapshot : SnapshotWriter {
     const GLint attributes = std::min(Integer(GL_MAX_VERTEX_ATTRIBS), kMaxVertexAttributesRead);
     for (GLint i = 0; i < attributes; ++i) {
       const GLuint index = static_cast<GLuint>(i);
-      const AttributeArray a = ReadAttributeArray(get_i, get_pointer, index, host_version_ >= 30 && version_ >= 30);
+      const glstate::AttributeArray a =
+          glstate::ReadAttributeArray(get_i, get_pointer, index, host_version_ >= 30 && version_ >= 30);
       const GLint buffer = a.buffer, size = a.size, type = a.type, stride = a.stride, normalized = a.normalized;
       const GLint integer = a.integer, divisor = a.divisor, enabled = a.enabled;
       uint64_t address = reinterpret_cast<uintptr_t>(a.pointer);
@@ -932,13 +918,10 @@ class Snapshot : SnapshotWriter {
     }
     AttributeArrays(true);
     // Current values of the attributes (those arrays do not feed).
-    auto get_f = F<PFNGLGETVERTEXATTRIBFVPROC>(api::glGetVertexAttribfv);
-    const GLint attributes = std::min(Integer(GL_MAX_VERTEX_ATTRIBS), kMaxVertexAttributesRead);
-    for (GLint i = 0; i < attributes; ++i) {
-      GLfloat value[4] = {0, 0, 0, 1};
-      get_f(static_cast<GLuint>(i), GL_CURRENT_VERTEX_ATTRIB, value);
+    for (size_t i = 0; i < state_.attributes.size(); ++i) {
+      const GLfloat* value = state_.attributes[i].current;
       if (value[0] == 0 && value[1] == 0 && value[2] == 0 && value[3] == 1) continue;
-      calls_.Add(api::glVertexAttrib4fv).Arg(i).In(value, sizeof value);
+      calls_.Add(api::glVertexAttrib4fv).Arg(static_cast<int64_t>(i)).In(value, 4 * sizeof(GLfloat));
     }
     ClearErrors();
   }
@@ -975,7 +958,9 @@ class Snapshot : SnapshotWriter {
       bind(GL_TRANSFORM_FEEDBACK, static_cast<GLuint>(host));
       calls_.Add(api::glBindTransformFeedback).Arg(GL_TRANSFORM_FEEDBACK).Arg(static_cast<int64_t>(name));
       for (const api::IndexedBufferTarget& target : api::kIndexedBufferTargets) {
-        if (target.target == GL_TRANSFORM_FEEDBACK_BUFFER) IndexedBindings(target);
+        if (target.target == GL_TRANSFORM_FEEDBACK_BUFFER) {
+          IndexedBindings(glstate::ReadIndexedBindings(functions_, target));
+        }
       }
     }
     bind(GL_TRANSFORM_FEEDBACK, static_cast<GLuint>(saved));
@@ -1005,55 +990,37 @@ class Snapshot : SnapshotWriter {
     calls_.Add(on ? api::glEnable : api::glDisable).Arg(capability);
   }
 
+  // The context's own state (state_), as calls.
   void ContextState() {
-    auto is_enabled = F<PFNGLISENABLEDPROC>(api::glIsEnabled);
-    auto get_f = F<PFNGLGETFLOATVPROC>(api::glGetFloatv);
-    auto get_b = F<PFNGLGETBOOLEANVPROC>(api::glGetBooleanv);
-    for (const api::VersionedEnum& capability : api::kCapabilities) {
-      if (capability.min_version > version_ || capability.min_version > host_version_) continue;
-      ClearErrors();
-      const bool on = is_enabled(capability.value) != 0;
-      if (GetError() == GL_NO_ERROR) Enable(capability.value, on);
+    for (const auto& [capability, on] : state_.capabilities) {
+      if (CapabilityVersion(capability) <= version_) Enable(capability, on);
     }
-    auto ints = [&](GLenum pname, int count) {
-      std::vector<GLint> values(static_cast<size_t>(count));
-      GetIntegerv(pname, values.data());
-      return values;
-    };
-    auto floats = [&](GLenum pname, int count) {
-      std::vector<GLfloat> values(static_cast<size_t>(count));
-      get_f(pname, values.data());
-      return values;
-    };
-    auto one = [&](GLenum pname) { return Integer(pname); };
-    auto v = ints(GL_VIEWPORT, 4);
+    const glstate::ContextState& st = state_;
+    auto one = [&](GLenum pname) { return st.Integer(pname); };
+    auto v = st.Integers(GL_VIEWPORT);
     calls_.Add(api::glViewport).Arg(v[0]).Arg(v[1]).Arg(v[2]).Arg(v[3]);
-    v = ints(GL_SCISSOR_BOX, 4);
+    v = st.Integers(GL_SCISSOR_BOX);
     calls_.Add(api::glScissor).Arg(v[0]).Arg(v[1]).Arg(v[2]).Arg(v[3]);
     calls_.Add(api::glBlendFuncSeparate).Arg(one(GL_BLEND_SRC_RGB)).Arg(one(GL_BLEND_DST_RGB))
         .Arg(one(GL_BLEND_SRC_ALPHA)).Arg(one(GL_BLEND_DST_ALPHA));
     calls_.Add(api::glBlendEquationSeparate).Arg(one(GL_BLEND_EQUATION_RGB)).Arg(one(GL_BLEND_EQUATION_ALPHA));
-    auto f = floats(GL_BLEND_COLOR, 4);
+    auto f = st.Floats(GL_BLEND_COLOR);
     calls_.Add(api::glBlendColor).Float(f[0]).Float(f[1]).Float(f[2]).Float(f[3]);
     calls_.Add(api::glDepthFunc).Arg(one(GL_DEPTH_FUNC));
-    GLboolean b[4] = {};
-    get_b(GL_DEPTH_WRITEMASK, b);
-    calls_.Add(api::glDepthMask).Arg(b[0]);
-    f = floats(GL_DEPTH_RANGE, 2);
+    calls_.Add(api::glDepthMask).Arg(one(GL_DEPTH_WRITEMASK));
+    f = st.Floats(GL_DEPTH_RANGE);
     calls_.Add(api::glDepthRangef).Float(f[0]).Float(f[1]);
-    f = floats(GL_COLOR_CLEAR_VALUE, 4);
+    f = st.Floats(GL_COLOR_CLEAR_VALUE);
     calls_.Add(api::glClearColor).Float(f[0]).Float(f[1]).Float(f[2]).Float(f[3]);
-    calls_.Add(api::glClearDepthf).Float(floats(GL_DEPTH_CLEAR_VALUE, 1)[0]);
+    calls_.Add(api::glClearDepthf).Float(st.Float(GL_DEPTH_CLEAR_VALUE));
     calls_.Add(api::glClearStencil).Arg(one(GL_STENCIL_CLEAR_VALUE));
-    get_b(GL_COLOR_WRITEMASK, b);
-    calls_.Add(api::glColorMask).Arg(b[0]).Arg(b[1]).Arg(b[2]).Arg(b[3]);
+    v = st.Integers(GL_COLOR_WRITEMASK);
+    calls_.Add(api::glColorMask).Arg(v[0]).Arg(v[1]).Arg(v[2]).Arg(v[3]);
     calls_.Add(api::glCullFace).Arg(one(GL_CULL_FACE_MODE));
     calls_.Add(api::glFrontFace).Arg(one(GL_FRONT_FACE));
-    calls_.Add(api::glLineWidth).Float(floats(GL_LINE_WIDTH, 1)[0]);
-    calls_.Add(api::glPolygonOffset).Float(floats(GL_POLYGON_OFFSET_FACTOR, 1)[0])
-        .Float(floats(GL_POLYGON_OFFSET_UNITS, 1)[0]);
-    get_b(GL_SAMPLE_COVERAGE_INVERT, b);
-    calls_.Add(api::glSampleCoverage).Float(floats(GL_SAMPLE_COVERAGE_VALUE, 1)[0]).Arg(b[0]);
+    calls_.Add(api::glLineWidth).Float(st.Float(GL_LINE_WIDTH));
+    calls_.Add(api::glPolygonOffset).Float(st.Float(GL_POLYGON_OFFSET_FACTOR)).Float(st.Float(GL_POLYGON_OFFSET_UNITS));
+    calls_.Add(api::glSampleCoverage).Float(st.Float(GL_SAMPLE_COVERAGE_VALUE)).Arg(one(GL_SAMPLE_COVERAGE_INVERT));
     calls_.Add(api::glStencilFuncSeparate).Arg(GL_FRONT).Arg(one(GL_STENCIL_FUNC)).Arg(one(GL_STENCIL_REF))
         .Arg(one(GL_STENCIL_VALUE_MASK));
     calls_.Add(api::glStencilFuncSeparate).Arg(GL_BACK).Arg(one(GL_STENCIL_BACK_FUNC)).Arg(one(GL_STENCIL_BACK_REF))
@@ -1064,108 +1031,97 @@ class Snapshot : SnapshotWriter {
         .Arg(one(GL_STENCIL_BACK_PASS_DEPTH_FAIL)).Arg(one(GL_STENCIL_BACK_PASS_DEPTH_PASS));
     calls_.Add(api::glStencilMaskSeparate).Arg(GL_FRONT).Arg(one(GL_STENCIL_WRITEMASK));
     calls_.Add(api::glStencilMaskSeparate).Arg(GL_BACK).Arg(one(GL_STENCIL_BACK_WRITEMASK));
-    calls_.Add(api::glHint).Arg(GL_GENERATE_MIPMAP_HINT).Arg(one(GL_GENERATE_MIPMAP_HINT));
-    if (version_ >= 30) {
-      calls_.Add(api::glHint).Arg(GL_FRAGMENT_SHADER_DERIVATIVE_HINT).Arg(one(GL_FRAGMENT_SHADER_DERIVATIVE_HINT));
+    for (const api::VersionedEnum& hint : api::kHints) {
+      if (hint.min_version <= version_) calls_.Add(api::glHint).Arg(hint.value).Arg(one(hint.value));
     }
     for (const api::VersionedEnum& pname : api::kPixelStoreParameters) {
-      if (pname.min_version > version_) continue;
-      calls_.Add(api::glPixelStorei).Arg(pname.value).Arg(one(pname.value));
+      if (pname.min_version <= version_) calls_.Add(api::glPixelStorei).Arg(pname.value).Arg(one(pname.value));
     }
     Bindings();
   }
 
+  static int CapabilityVersion(GLenum capability) {
+    for (const api::VersionedEnum& known : api::kCapabilities) {
+      if (known.value == capability) return known.min_version;
+    }
+    return 20;
+  }
+
   void Bindings() {
     // Textures and samplers per unit; the units past the last one bound are left alone.
-    const GLint units = std::min(Integer(GL_MAX_COMBINED_TEXTURE_IMAGE_UNITS), kMaxTextureUnitsRead);
-    auto active = F<PFNGLACTIVETEXTUREPROC>(api::glActiveTexture);
-    const GLint saved_unit = Integer(GL_ACTIVE_TEXTURE);
-    for (GLint unit = 0; unit < units; ++unit) {
-      active(GL_TEXTURE0 + static_cast<GLenum>(unit));
+    for (size_t unit = 0; unit < state_.units.size(); ++unit) {
+      const glstate::TextureUnit& read = state_.units[unit];
       bool unit_chosen = false;
-      auto choose_unit = [&] {
-        if (!unit_chosen) calls_.Add(api::glActiveTexture).Arg(GL_TEXTURE0 + unit);
-        unit_chosen = true;
-      };
-      for (const api::TargetBinding& target : api::kTextureTargets) {
-        if (target.min_version > version_ || target.min_version > host_version_) continue;
-        ClearErrors();
-        const GLint bound = Integer(target.binding);
-        if (GetError() != GL_NO_ERROR) continue;
+      for (const auto& [target, bound] : read.textures) {
+        if (target->min_version > version_) continue;
         // Unit 0 had every texture bound while the snapshot filled them: each target is set again.
         if (bound == 0 && unit != 0) continue;
-        choose_unit();
-        calls_.Add(api::glBindTexture).Arg(target.target).Arg(static_cast<int64_t>(Stream(ObjectClass::kTexture, bound)));
+        if (!unit_chosen) calls_.Add(api::glActiveTexture).Arg(GL_TEXTURE0 + static_cast<int64_t>(unit));
+        unit_chosen = true;
+        calls_.Add(api::glBindTexture).Arg(target->target)
+            .Arg(static_cast<int64_t>(Stream(ObjectClass::kTexture, static_cast<GLint>(bound))));
       }
-      if (version_ >= 30) {
-        const GLint sampler = Integer(GL_SAMPLER_BINDING);
-        if (sampler != 0) {
-          calls_.Add(api::glBindSampler).Arg(unit).Arg(static_cast<int64_t>(Stream(ObjectClass::kSampler, sampler)));
-        }
+      if (version_ >= 30 && read.sampler != 0) {
+        calls_.Add(api::glBindSampler).Arg(static_cast<int64_t>(unit))
+            .Arg(static_cast<int64_t>(Stream(ObjectClass::kSampler, static_cast<GLint>(read.sampler))));
       }
     }
-    active(static_cast<GLenum>(saved_unit));
-    calls_.Add(api::glActiveTexture).Arg(saved_unit);
+    calls_.Add(api::glActiveTexture).Arg(state_.Integer(GL_ACTIVE_TEXTURE));
 
     // Transform feedback buffers are the transform feedback objects' (TransformFeedbacks).
-    for (const api::IndexedBufferTarget& target : api::kIndexedBufferTargets) {
-      if (target.target != GL_TRANSFORM_FEEDBACK_BUFFER) IndexedBindings(target);
+    for (const glstate::IndexedTargetBindings& indexed : state_.indexed) {
+      if (indexed.target->target != GL_TRANSFORM_FEEDBACK_BUFFER) IndexedBindings(indexed);
     }
+    auto bound = [&](ObjectClass object, GLenum binding) {
+      return static_cast<int64_t>(Stream(object, state_.Integer(binding)));
+    };
     // Generic buffer bindings, after the indexed ones that also set them; the
     // element array buffer is the vertex array's (VertexArrays).
     for (const api::TargetBinding& target : api::kBufferTargets) {
       if (target.target == GL_ELEMENT_ARRAY_BUFFER) continue;
       if (target.min_version > version_ || target.min_version > host_version_) continue;
-      calls_.Add(api::glBindBuffer).Arg(target.target)
-          .Arg(static_cast<int64_t>(Stream(ObjectClass::kBuffer, Integer(target.binding))));
+      calls_.Add(api::glBindBuffer).Arg(target.target).Arg(bound(ObjectClass::kBuffer, target.binding));
     }
     if (version_ >= 30) {
       calls_.Add(api::glBindFramebuffer).Arg(GL_DRAW_FRAMEBUFFER)
-          .Arg(static_cast<int64_t>(Stream(ObjectClass::kFramebuffer, Integer(GL_DRAW_FRAMEBUFFER_BINDING))));
+          .Arg(bound(ObjectClass::kFramebuffer, GL_DRAW_FRAMEBUFFER_BINDING));
       calls_.Add(api::glBindFramebuffer).Arg(GL_READ_FRAMEBUFFER)
-          .Arg(static_cast<int64_t>(Stream(ObjectClass::kFramebuffer, Integer(GL_READ_FRAMEBUFFER_BINDING))));
+          .Arg(bound(ObjectClass::kFramebuffer, GL_READ_FRAMEBUFFER_BINDING));
       calls_.Add(api::glBindTransformFeedback).Arg(GL_TRANSFORM_FEEDBACK)
-          .Arg(static_cast<int64_t>(Stream(ObjectClass::kTransformFeedback, Integer(GL_TRANSFORM_FEEDBACK_BINDING))));
-      calls_.Add(api::glBindVertexArray)
-          .Arg(static_cast<int64_t>(Stream(ObjectClass::kVertexArray, Integer(GL_VERTEX_ARRAY_BINDING))));
+          .Arg(bound(ObjectClass::kTransformFeedback, GL_TRANSFORM_FEEDBACK_BINDING));
+      calls_.Add(api::glBindVertexArray).Arg(bound(ObjectClass::kVertexArray, GL_VERTEX_ARRAY_BINDING));
       if (version_ >= 31 && host_version_ >= 31) {
         calls_.Add(api::glBindProgramPipeline)
-            .Arg(static_cast<int64_t>(Stream(ObjectClass::kProgramPipeline, Integer(GL_PROGRAM_PIPELINE_BINDING))));
+            .Arg(bound(ObjectClass::kProgramPipeline, GL_PROGRAM_PIPELINE_BINDING));
       }
     } else {
-      calls_.Add(api::glBindFramebuffer).Arg(GL_FRAMEBUFFER)
-          .Arg(static_cast<int64_t>(Stream(ObjectClass::kFramebuffer, Integer(GL_FRAMEBUFFER_BINDING))));
+      calls_.Add(api::glBindFramebuffer).Arg(GL_FRAMEBUFFER).Arg(bound(ObjectClass::kFramebuffer, GL_FRAMEBUFFER_BINDING));
     }
     calls_.Add(api::glBindRenderbuffer).Arg(GL_RENDERBUFFER)
-        .Arg(static_cast<int64_t>(Stream(ObjectClass::kRenderbuffer, Integer(GL_RENDERBUFFER_BINDING))));
-    calls_.Add(api::glUseProgram).Arg(static_cast<int64_t>(Stream(ObjectClass::kProgram, Integer(GL_CURRENT_PROGRAM))));
+        .Arg(bound(ObjectClass::kRenderbuffer, GL_RENDERBUFFER_BINDING));
+    calls_.Add(api::glUseProgram).Arg(bound(ObjectClass::kProgram, GL_CURRENT_PROGRAM));
   }
 
   // What is bound at each index of an indexed buffer target.
-  void IndexedBindings(const api::IndexedBufferTarget& target) {
+  void IndexedBindings(const glstate::IndexedTargetBindings& indexed) {
+    const api::IndexedBufferTarget& target = *indexed.target;
     if (target.min_version > version_ || target.min_version > host_version_) return;
-    auto get_i_i = F<PFNGLGETINTEGERI_VPROC>(api::glGetIntegeri_v);
-    auto get_64_i = F<PFNGLGETINTEGER64I_VPROC>(api::glGetInteger64i_v);
-    const GLint count = std::min(Integer(target.max_count), kMaxIndexedBindingsRead);
-    for (GLint i = 0; i < count; ++i) {
-      GLint buffer = 0;
-      get_i_i(target.binding, static_cast<GLuint>(i), &buffer);
-      if (buffer == 0) continue;
-      GLint64 start = 0, size = 0;
-      get_64_i(target.start, static_cast<GLuint>(i), &start);
-      get_64_i(target.size, static_cast<GLuint>(i), &size);
-      const int64_t name = static_cast<int64_t>(Stream(ObjectClass::kBuffer, buffer));
-      if (size > 0) {
-        calls_.Add(api::glBindBufferRange).Arg(target.target).Arg(i).Arg(name).Arg(start).Arg(size);
+    for (const glstate::IndexedBinding& binding : indexed.bound) {
+      const int64_t name = static_cast<int64_t>(Stream(ObjectClass::kBuffer, static_cast<GLint>(binding.buffer)));
+      if (binding.size > 0) {
+        calls_.Add(api::glBindBufferRange).Arg(target.target).Arg(binding.index).Arg(name).Arg(binding.start)
+            .Arg(binding.size);
       } else {
-        calls_.Add(api::glBindBufferBase).Arg(target.target).Arg(i).Arg(name);
+        calls_.Add(api::glBindBufferBase).Arg(target.target).Arg(binding.index).Arg(name);
       }
     }
   }
 
   const int version_;
   const SnapshotScope scope_;
+  const glstate::FunctionLookup functions_ = [this](api::Slot slot) { return source_.Function(slot); };
   int host_version_ = 20;
+  glstate::ContextState state_;
   GLint saved_active_texture_ = 0, saved_pack_alignment_ = 4, saved_array_buffer_ = 0, saved_renderbuffer_ = 0;
   GLint saved_read_framebuffer_ = 0, saved_draw_framebuffer_ = 0, saved_pack_[3] = {}, saved_pack_buffer_ = 0;
   GLint saved_copy_read_ = 0, saved_vertex_array_ = 0;

@@ -18,7 +18,7 @@
 #include "layers/trace/next_functions.h"
 #include "layers/trace/trace_session.h"
 #include "layers/trace/upload_shadows.h"
-#include "snapshot/attribute_array.h"
+#include "glstate/attribute_array.h"
 #include "snapshot/context_snapshot.h"
 #include "strata/api/parameters.h"
 #include "stream/call_encoder.h"
@@ -232,7 +232,7 @@ void LearnClientArrays(ContextState& state, int version) {
   auto get_pointer = Next<PFNGLGETVERTEXATTRIBPOINTERVPROC>(api::glGetVertexAttribPointerv);
   const GLint attributes = std::min<GLint>(QueryInteger(GL_MAX_VERTEX_ATTRIBS), capture::ClientArrays::kSlots);
   for (GLint i = 0; i < attributes; ++i) {
-    const snapshot::AttributeArray a = snapshot::ReadAttributeArray(get, get_pointer, static_cast<GLuint>(i), version >= 30);
+    const glstate::AttributeArray a = glstate::ReadAttributeArray(get, get_pointer, static_cast<GLuint>(i), version >= 30);
     state.arrays.SetPointer(i, a.size, static_cast<GLenum>(a.type), a.stride, a.pointer, a.buffer == 0);
     state.arrays.Enable(i, a.enabled != 0);
     state.arrays.SetDivisor(i, static_cast<GLuint>(a.divisor));

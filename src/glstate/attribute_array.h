@@ -1,14 +1,14 @@
 #pragma once
 // One vertex attribute's array as the driver holds it (of the bound vertex
-// array object): what a snapshot writes as glVertexAttrib*Pointer, and what
-// a tracer joining mid-run must learn of client-side arrays. Read in one
-// place for both.
+// array object): what `strata state` prints, what a snapshot writes as
+// glVertexAttrib*Pointer, and what a tracer joining mid-run must learn of
+// client-side arrays. Read in one place for all three.
 
 #include <GLES3/gl32.h>
 
 #include <cstdint>
 
-namespace strata::snapshot {
+namespace strata::glstate {
 
 struct AttributeArray {
   GLint enabled = 0, buffer = 0, size = 4, type = GL_FLOAT, stride = 0, normalized = 0, integer = 0, divisor = 0;
@@ -45,4 +45,4 @@ inline AttributeArray ReadAttributeArray(PFNGLGETVERTEXATTRIBIVPROC get, PFNGLGE
   return a;
 }
 
-}  // namespace strata::snapshot
+}  // namespace strata::glstate
