@@ -1,6 +1,7 @@
 #include "glstate/context_state.h"
 
 #include <GLES/gl.h>
+#include <GLES/glext.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -63,6 +64,75 @@ void ReadUnits(const FunctionLookup& functions, const Queries& gl, ContextState&
   active_texture(static_cast<GLenum>(active));
 }
 
+// GLES 1.1's lights, material, clip planes and texture units.
+void ReadFixedFunction(const FunctionLookup& functions, const Queries& gl, ContextState& state) {
+  auto light = Get<decltype(&glGetLightfv)>(functions, api::glGetLightfv);
+  auto material = Get<decltype(&glGetMaterialfv)>(functions, api::glGetMaterialfv);
+  auto clip_plane = Get<decltype(&glGetClipPlanef)>(functions, api::glGetClipPlanef);
+  auto env_i = Get<decltype(&glGetTexEnviv)>(functions, api::glGetTexEnviv);
+  auto env_f = Get<decltype(&glGetTexEnvfv)>(functions, api::glGetTexEnvfv);
+  auto active_texture = Get<PFNGLACTIVETEXTUREPROC>(functions, api::glActiveTexture);
+  auto client_active = Get<decltype(&glClientActiveTexture)>(functions, api::glClientActiveTexture);
+  auto floats = [](auto get, GLenum which, GLenum pname, int count) {
+    std::vector<GLfloat> values(4, 0);
+    get(which, pname, values.data());
+    values.resize(static_cast<size_t>(count));
+    return values;
+  };
+  const GLint lights = std::min(gl.Integer(GL_MAX_LIGHTS), 32);
+  for (GLint i = 0; i < lights; ++i) {
+    Light read;
+    read.light = GL_LIGHT0 + static_cast<GLenum>(i);
+    read.enabled = gl.IsEnabled(read.light) != GL_FALSE;
+    for (const api::CountedParameter& parameter : api::kLightParameters) {
+      read.values.push_back(floats(light, read.light, parameter.pname, parameter.count));
+    }
+    state.lights.push_back(std::move(read));
+  }
+  for (size_t face = 0; face < 2; ++face) {
+    for (const api::CountedParameter& parameter : api::kMaterialParameters) {
+      state.material[face].push_back(floats(material, face == 0 ? GL_FRONT : GL_BACK, parameter.pname, parameter.count));
+    }
+  }
+  const GLint planes = std::min(gl.Integer(GL_MAX_CLIP_PLANES), 6);
+  for (GLint i = 0; i < planes; ++i) {
+    std::array<GLfloat, 4> equation{};
+    clip_plane(GL_CLIP_PLANE0 + static_cast<GLenum>(i), equation.data());
+    state.clip_planes.push_back(equation);
+  }
+  // Per texture unit (glActiveTexture and glClientActiveTexture both set to it).
+  const GLint active = gl.Integer(GL_ACTIVE_TEXTURE), client = gl.Integer(GL_CLIENT_ACTIVE_TEXTURE);
+  const GLint units = std::min(gl.Integer(GL_MAX_TEXTURE_UNITS), 32);
+  for (GLint unit = 0; unit < units; ++unit) {
+    active_texture(GL_TEXTURE0 + static_cast<GLenum>(unit));
+    client_active(GL_TEXTURE0 + static_cast<GLenum>(unit));
+    FixedFunctionUnit read;
+    read.capabilities = ReadCapabilities(functions, api::kUnitCapabilities);
+    read.values = ReadValues(functions, [](const api::Parameter& p) {
+      return p.gles1 && !(p.getters & api::kGetEnabled) && (p.flags & api::kUnit) != 0;
+    });
+    for (GLenum pname : api::kTextureEnvironmentEnums) {
+      GLint value = 0;
+      gl.ClearErrors();
+      env_i(GL_TEXTURE_ENV, pname, &value);
+      if (gl.GetError() == GL_NO_ERROR) read.environment.emplace_back(pname, value);
+    }
+    for (GLenum pname : api::kTextureEnvironmentFloats) {
+      GLfloat value = 1;
+      gl.ClearErrors();
+      env_f(GL_TEXTURE_ENV, pname, &value);
+      if (gl.GetError() == GL_NO_ERROR) read.environment_floats.emplace_back(pname, value);
+    }
+    env_f(GL_TEXTURE_ENV, GL_TEXTURE_ENV_COLOR, read.environment_color.data());
+    gl.ClearErrors();
+    env_i(GL_POINT_SPRITE_OES, GL_COORD_REPLACE_OES, &read.coord_replace);
+    read.has_coord_replace = gl.GetError() == GL_NO_ERROR;
+    state.fixed_function_units.push_back(std::move(read));
+  }
+  active_texture(static_cast<GLenum>(active));
+  client_active(static_cast<GLenum>(client));
+}
+
 void ReadAttributes(const FunctionLookup& functions, const Queries& gl, ContextState& state) {
   auto get_i = Get<PFNGLGETVERTEXATTRIBIVPROC>(functions, api::glGetVertexAttribiv);
   auto get_f = Get<PFNGLGETVERTEXATTRIBFVPROC>(functions, api::glGetVertexAttribfv);
@@ -91,11 +161,20 @@ void ReadActiveQueries(const FunctionLookup& functions, const Queries& gl, Conte
 
 }  // namespace
 
-const StateValue* ContextState::Find(GLenum pname) const {
+const StateValue* FindValue(std::span<const StateValue> values, GLenum pname) {
   for (const StateValue& value : values) {
     if (value.parameter->pname == pname) return &value;
   }
   return nullptr;
+}
+
+const StateValue* ContextState::Find(GLenum pname) const { return FindValue(values, pname); }
+
+bool FixedFunctionUnit::Enabled(GLenum capability) const {
+  for (const auto& [known, enabled] : capabilities) {
+    if (known == capability) return enabled;
+  }
+  return false;
 }
 
 GLint ContextState::Integer(GLenum pname) const {
@@ -207,7 +286,9 @@ ContextState ReadContextState(const FunctionLookup& functions, int version) {
     state.capabilities = ReadCapabilities(functions, capabilities);
   }
   state.values = ReadValues(functions, [version](const api::Parameter& p) { return ContextValue(p, version); });
-  if (version >= 20) {
+  if (version < 20) {
+    ReadFixedFunction(functions, gl, state);
+  } else {
     for (const api::IndexedBufferTarget& target : api::kIndexedBufferTargets) {
       if (target.min_version <= version) state.indexed.push_back(ReadIndexedBindings(functions, target));
     }

@@ -12,6 +12,7 @@
 
 #include <GLES3/gl32.h>
 
+#include <array>
 #include <functional>
 #include <span>
 #include <vector>
@@ -50,6 +51,23 @@ struct TextureUnit {
   GLuint sampler = 0;
 };
 
+// GLES 1.1: one light, and what a texture unit holds besides its array.
+struct Light {
+  GLenum light = 0;
+  bool enabled = false;
+  std::vector<std::vector<GLfloat>> values;  // by api::kLightParameters
+};
+struct FixedFunctionUnit {
+  std::vector<std::pair<GLenum, bool>> capabilities;           // api::kUnitCapabilities'
+  std::vector<StateValue> values;                              // the table's per-unit rows
+  std::vector<std::pair<GLenum, GLint>> environment;           // api::kTextureEnvironmentEnums'
+  std::vector<std::pair<GLenum, GLfloat>> environment_floats;  // api::kTextureEnvironmentFloats'
+  std::array<GLfloat, 4> environment_color{};
+  bool has_coord_replace = false;  // GL_POINT_SPRITE_OES's GL_COORD_REPLACE_OES (an extension's)
+  GLint coord_replace = 0;
+  bool Enabled(GLenum capability) const;
+};
+
 struct VertexAttribute {
   AttributeArray array;
   GLfloat current[4] = {0, 0, 0, 1};
@@ -63,8 +81,14 @@ struct ContextState {
   // The parameter table's state rows taken by glGet*v that the context has,
   // in the table's order: for GLES 1.1 those outside texture units.
   std::vector<StateValue> values;
-  // GLES 3+ from here on (GLES 1.1's units and arrays are its own: inspect
-  // and snapshot read them).
+  // GLES 1.1 only: lights, material (GL_FRONT's, GL_BACK's; by
+  // api::kMaterialParameters), user clip planes, texture units. Its matrix
+  // stacks below the top and its arrays' pointers are the snapshot's to read.
+  std::vector<Light> lights;
+  std::array<std::vector<std::vector<GLfloat>>, 2> material;
+  std::vector<std::array<GLfloat, 4>> clip_planes;
+  std::vector<FixedFunctionUnit> fixed_function_units;
+  // GLES 2+ only from here on.
   std::vector<IndexedTargetBindings> indexed;
   std::vector<TextureUnit> units;
   std::vector<std::pair<GLenum, GLuint>> active_queries;  // target, query
@@ -79,6 +103,9 @@ struct ContextState {
   std::vector<GLint> Integers(GLenum pname) const;
   std::vector<GLfloat> Floats(GLenum pname) const;
 };
+
+// The value of `pname` among `values`, or null.
+const StateValue* FindValue(std::span<const StateValue> values, GLenum pname);
 
 // Reads the context current on the calling thread; `version` as above (10,
 // or HostVersion's). Leaves the driver's state as it found it.

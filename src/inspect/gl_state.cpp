@@ -56,7 +56,7 @@ class StateReader {
     version_ = glstate::HostVersion(Lookup(driver_));
     const StreamNames& names = names_;
     if (requested == 1) {
-      WriteFixedFunctionState(driver_, gl_, glstate::ReadContextState(Lookup(driver_), 10), json_, names);
+      WriteFixedFunctionState(glstate::ReadContextState(Lookup(driver_), 10), json_, names);
       WriteFramebuffer();
       if (!options_.output_dir.empty()) {
         files_->unread.push_back("GLES 1.1 textures and buffers: not read back (GLES 1.1 can read neither)");

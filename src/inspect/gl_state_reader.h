@@ -54,9 +54,8 @@ void WriteValue(const api::Parameter& parameter, GLint integer, GLfloat real, Js
 // "name": enabled for each capability.
 void WriteCapabilities(std::span<const std::pair<GLenum, bool>> capabilities, JsonWriter& json);
 
-// GLES 1.1 contexts: `state`'s capabilities and values, then lights,
-// material and texture units (gl_state_fixed_function.cpp).
-void WriteFixedFunctionState(const host::HostDriver& driver, const GlFunctions& gl,
-                             const glstate::ContextState& state, JsonWriter& json, const StreamNames& names);
+// GLES 1.1 contexts: capabilities, values, lights, material and texture
+// units (gl_state_fixed_function.cpp).
+void WriteFixedFunctionState(const glstate::ContextState& state, JsonWriter& json, const StreamNames& names);
 
 }  // namespace strata::inspect
