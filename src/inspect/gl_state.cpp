@@ -15,6 +15,7 @@
 #include "common/png_file.h"
 #include "common/state_read_limits.h"
 #include "common/uniform_types.h"
+#include "glstate/object_state.h"
 #include "inspect/gl_state_reader.h"
 #include "strata/api/functions.h"
 #include "strata/api/parameters.h"
@@ -414,21 +415,15 @@ class StateReader {
   // Each sampler object bound at a unit: its parameters.
   void WriteSamplers() {
     if (samplers_.empty()) return;
-    auto get_i = Function<PFNGLGETSAMPLERPARAMETERIVPROC>(api::glGetSamplerParameteriv);
-    auto get_f = Function<PFNGLGETSAMPLERPARAMETERFVPROC>(api::glGetSamplerParameterfv);
     json_.Key("samplers").BeginArray();
     for (const auto& [name, host] : samplers_) {
       json_.BeginObject().Key("name").UInt(name).Key("parameters").BeginObject();
-      for (const api::SamplingParameter& parameter : api::kSamplingParameters) {
-        json_.Key(EnumText(parameter.pname));
-        if (parameter.is_float) {
-          GLfloat value = 0;
-          get_f(host, parameter.pname, &value);
-          json_.Float(value);
+      for (const glstate::SamplingValue& value : glstate::ReadSamplerParameters(Lookup(driver_), host)) {
+        json_.Key(EnumText(value.parameter->pname));
+        if (value.parameter->is_float) {
+          json_.Float(value.real);
         } else {
-          GLint value = 0;  // filters, wraps and comparisons: enums all
-          get_i(host, parameter.pname, &value);
-          json_.String(EnumText(static_cast<GLenum>(value)));
+          json_.String(EnumText(static_cast<GLenum>(value.integer)));
         }
       }
       json_.EndObject().EndObject();
@@ -482,30 +477,18 @@ class StateReader {
   }
 
   void WriteFramebuffer() {
-    auto attachment_parameter =
-        Function<PFNGLGETFRAMEBUFFERATTACHMENTPARAMETERIVPROC>(api::glGetFramebufferAttachmentParameteriv);
     const GLint draw = gl_.Integer(GL_FRAMEBUFFER_BINDING);
     const uint64_t draw_name = StreamName(ObjectClass::kFramebuffer, draw);
     json_.Key("draw_framebuffer").BeginObject().Key("name").UInt(draw_name);
     if (draw != 0) {
       json_.Key("attachments").BeginArray();
-      const GLint colors = version_ >= 30 ? std::min(gl_.Integer(GL_MAX_COLOR_ATTACHMENTS), 16) : 1;
-      std::vector<GLenum> points;
-      for (GLint i = 0; i < colors; ++i) points.push_back(GL_COLOR_ATTACHMENT0 + static_cast<GLenum>(i));
-      points.push_back(GL_DEPTH_ATTACHMENT);
-      points.push_back(GL_STENCIL_ATTACHMENT);
-      for (GLenum point : points) {
-        GLint type = GL_NONE, object = 0, level = 0;
-        attachment_parameter(GL_FRAMEBUFFER, point, GL_FRAMEBUFFER_ATTACHMENT_OBJECT_TYPE, &type);
-        if (type == GL_NONE) continue;
-        attachment_parameter(GL_FRAMEBUFFER, point, GL_FRAMEBUFFER_ATTACHMENT_OBJECT_NAME, &object);
-        json_.BeginObject().Key("attachment").String(EnumText(point)).Key("type").String(EnumText(static_cast<GLenum>(type)));
-        const ObjectClass object_class = type == GL_TEXTURE ? ObjectClass::kTexture : ObjectClass::kRenderbuffer;
-        json_.Key("name").UInt(StreamName(object_class, object));
-        if (type == GL_TEXTURE) {
-          attachment_parameter(GL_FRAMEBUFFER, point, GL_FRAMEBUFFER_ATTACHMENT_TEXTURE_LEVEL, &level);
-          json_.Key("level").Int(level);
-        }
+      for (const glstate::Attachment& attachment : glstate::ReadAttachments(Lookup(driver_), GL_FRAMEBUFFER, version_)) {
+        const GLenum point = attachment.point;
+        json_.BeginObject().Key("attachment").String(EnumText(point)).Key("type").String(EnumText(attachment.type));
+        const ObjectClass object_class =
+            attachment.type == GL_TEXTURE ? ObjectClass::kTexture : ObjectClass::kRenderbuffer;
+        json_.Key("name").UInt(StreamName(object_class, static_cast<GLint>(attachment.object)));
+        if (attachment.type == GL_TEXTURE) json_.Key("level").Int(attachment.level);
         if (ImagesWanted()) {
           if (point == GL_DEPTH_ATTACHMENT || point == GL_STENCIL_ATTACHMENT) {
             files_->unread.push_back("draw framebuffer " + EnumText(point) + ": GLES reads back color only");

@@ -11,6 +11,7 @@
 #include "common/uniform_types.h"
 #include "glstate/attribute_array.h"
 #include "glstate/context_state.h"
+#include "glstate/object_state.h"
 #include "snapshot/gles1_snapshot.h"
 #include "snapshot/shader_sources.h"
 #include "snapshot/snapshot_writer.h"
@@ -537,19 +538,14 @@ class Snapshot : SnapshotWriter {
 
   void Samplers() {
     if (version_ < 30) return;
-    auto get_i = F<PFNGLGETSAMPLERPARAMETERIVPROC>(api::glGetSamplerParameteriv);
-    auto get_f = F<PFNGLGETSAMPLERPARAMETERFVPROC>(api::glGetSamplerParameterfv);
     for (const auto& [name, host] : source_.LiveObjects(ObjectClass::kSampler)) {
       Generate(api::glGenSamplers, name);
-      for (const api::SamplingParameter& parameter : api::kSamplingParameters) {
-        if (parameter.is_float) {
-          GLfloat value = 0;
-          get_f(static_cast<GLuint>(host), parameter.pname, &value);
-          calls_.Add(api::glSamplerParameterf).Arg(static_cast<int64_t>(name)).Arg(parameter.pname).Float(value);
+      for (const glstate::SamplingValue& value : glstate::ReadSamplerParameters(functions_, static_cast<GLuint>(host))) {
+        const GLenum pname = value.parameter->pname;
+        if (value.parameter->is_float) {
+          calls_.Add(api::glSamplerParameterf).Arg(static_cast<int64_t>(name)).Arg(pname).Float(value.real);
         } else {
-          GLint value = 0;
-          get_i(static_cast<GLuint>(host), parameter.pname, &value);
-          calls_.Add(api::glSamplerParameteri).Arg(static_cast<int64_t>(name)).Arg(parameter.pname).Arg(value);
+          calls_.Add(api::glSamplerParameteri).Arg(static_cast<int64_t>(name)).Arg(pname).Arg(value.integer);
         }
       }
     }
@@ -798,35 +794,24 @@ class Snapshot : SnapshotWriter {
   void Framebuffers() {
     auto is_framebuffer = F<PFNGLISFRAMEBUFFERPROC>(api::glIsFramebuffer);
     auto bind = F<PFNGLBINDFRAMEBUFFERPROC>(api::glBindFramebuffer);
-    auto attachment = F<PFNGLGETFRAMEBUFFERATTACHMENTPARAMETERIVPROC>(api::glGetFramebufferAttachmentParameteriv);
     // GLES 2 has one binding point: the framebuffer is read where the app's draws go.
     const GLenum read_at = host_version_ >= 30 ? GL_READ_FRAMEBUFFER : GL_FRAMEBUFFER;
     const GLint saved = Integer(host_version_ >= 30 ? GL_READ_FRAMEBUFFER_BINDING : GL_FRAMEBUFFER_BINDING);
-    const GLint colors = version_ >= 30 ? std::min(Integer(GL_MAX_COLOR_ATTACHMENTS), 16) : 1;
     for (const auto& [name, host] : source_.LiveObjects(ObjectClass::kFramebuffer)) {
       if (read_framebuffer_ != 0 && host == read_framebuffer_) continue;  // the snapshot's own, for reading images
       Generate(api::glGenFramebuffers, name);
       if (!is_framebuffer(static_cast<GLuint>(host))) continue;
       calls_.Add(api::glBindFramebuffer).Arg(GL_FRAMEBUFFER).Arg(static_cast<int64_t>(name));
       bind(read_at, static_cast<GLuint>(host));
-      std::vector<GLenum> points;
-      for (GLint c = 0; c < colors; ++c) points.push_back(GL_COLOR_ATTACHMENT0 + static_cast<GLenum>(c));
-      points.push_back(GL_DEPTH_ATTACHMENT);
-      points.push_back(GL_STENCIL_ATTACHMENT);
-      for (GLenum point : points) {
-        GLint type = GL_NONE, object = 0, level = 0, face = 0, layer = 0;
-        attachment(read_at, point, GL_FRAMEBUFFER_ATTACHMENT_OBJECT_TYPE, &type);
-        if (type == GL_NONE) continue;
-        attachment(read_at, point, GL_FRAMEBUFFER_ATTACHMENT_OBJECT_NAME, &object);
-        if (type == GL_RENDERBUFFER) {
+      for (const glstate::Attachment& a : glstate::ReadAttachments(functions_, read_at, host_version_)) {
+        const GLenum point = a.point;
+        const GLint level = a.level, face = a.face, layer = a.layer;
+        if (a.type == GL_RENDERBUFFER) {
           calls_.Add(api::glFramebufferRenderbuffer).Arg(GL_FRAMEBUFFER).Arg(point).Arg(GL_RENDERBUFFER)
-              .Arg(static_cast<int64_t>(Stream(ObjectClass::kRenderbuffer, object)));
+              .Arg(static_cast<int64_t>(Stream(ObjectClass::kRenderbuffer, static_cast<GLint>(a.object))));
           continue;
         }
-        attachment(read_at, point, GL_FRAMEBUFFER_ATTACHMENT_TEXTURE_LEVEL, &level);
-        attachment(read_at, point, GL_FRAMEBUFFER_ATTACHMENT_TEXTURE_CUBE_MAP_FACE, &face);
-        if (host_version_ >= 30) attachment(read_at, point, GL_FRAMEBUFFER_ATTACHMENT_TEXTURE_LAYER, &layer);
-        const uint64_t texture = Stream(ObjectClass::kTexture, object);
+        const uint64_t texture = Stream(ObjectClass::kTexture, static_cast<GLint>(a.object));
         const GLenum target = source_.TextureTarget(texture);
         if (api::IsLayeredTarget(target)) {
           calls_.Add(api::glFramebufferTextureLayer).Arg(GL_FRAMEBUFFER).Arg(point).Arg(static_cast<int64_t>(texture))
