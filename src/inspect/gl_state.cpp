@@ -6,6 +6,7 @@
 
 #include <GLES2/gl2ext.h>
 
+#include <bit>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -16,6 +17,7 @@
 #include "common/state_read_limits.h"
 #include "common/uniform_types.h"
 #include "glstate/object_state.h"
+#include "glstate/program_state.h"
 #include "inspect/gl_state_reader.h"
 #include "strata/api/functions.h"
 #include "strata/api/parameters.h"
@@ -199,13 +201,8 @@ class StateReader {
     auto attached = Function<PFNGLGETATTACHEDSHADERSPROC>(api::glGetAttachedShaders);
     auto get_shader = Function<PFNGLGETSHADERIVPROC>(api::glGetShaderiv);
     auto shader_source = Function<PFNGLGETSHADERSOURCEPROC>(api::glGetShaderSource);
-    auto active_uniform = Function<PFNGLGETACTIVEUNIFORMPROC>(api::glGetActiveUniform);
     auto active_attrib = Function<PFNGLGETACTIVEATTRIBPROC>(api::glGetActiveAttrib);
-    auto uniform_location = Function<PFNGLGETUNIFORMLOCATIONPROC>(api::glGetUniformLocation);
     auto attrib_location = Function<PFNGLGETATTRIBLOCATIONPROC>(api::glGetAttribLocation);
-    auto uniform_f = Function<PFNGLGETUNIFORMFVPROC>(api::glGetUniformfv);
-    auto uniform_i = Function<PFNGLGETUNIFORMIVPROC>(api::glGetUniformiv);
-    auto uniform_u = Function<PFNGLGETUNIFORMUIVPROC>(api::glGetUniformuiv);
     auto program_int = [&](GLenum pname) {
       GLint value = 0;
       get_program(program_, pname, &value);
@@ -235,49 +232,38 @@ class StateReader {
           .EndObject();
     }
     json_.EndArray();
-    char name[512];
     json_.Key("uniforms").BeginArray();
-    const GLint uniforms = program_int(GL_ACTIVE_UNIFORMS);
-    for (GLint u = 0; u < uniforms; ++u) {
-      GLsizei length = 0;
-      GLint size = 0;
-      GLenum type = 0;
-      active_uniform(program_, static_cast<GLuint>(u), sizeof name, &length, &size, &type, name);
-      std::string base(name, static_cast<size_t>(length));
-      json_.BeginObject().Key("name").String(base).Key("type").String(EnumText(type)).Key("size").Int(size);
-      const UniformScalar scalar = UniformTypeScalar(type);
-      const size_t components = UniformTypeComponents(type);
-      if (base.size() > 3 && base.compare(base.size() - 3, 3, "[0]") == 0) base.resize(base.size() - 3);
+    for (const glstate::Uniform& uniform : glstate::ReadUniforms(Lookup(driver_), program_, version_)) {
+      json_.BeginObject().Key("name").String(uniform.name).Key("type").String(EnumText(uniform.type));
+      json_.Key("size").Int(uniform.size);
+      const UniformScalar scalar = UniformTypeScalar(uniform.type);
+      const size_t components = UniformTypeComponents(uniform.type);
       json_.Key("value");
-      if (size > 1) json_.BeginArray();
+      if (uniform.size > 1) json_.BeginArray();
       bool in_block = false;
-      for (GLint element = 0; element < std::min(size, 1024); ++element) {
-        const std::string element_name = size > 1 ? base + "[" + std::to_string(element) + "]" : base;
-        const GLint location = uniform_location(program_, element_name.c_str());
-        if (location < 0) {
+      const size_t shown = std::min<size_t>(uniform.elements.size(), 1024);
+      for (size_t e = 0; e < shown; ++e) {
+        const glstate::UniformElement& element = uniform.elements[e];
+        if (element.location < 0) {
           in_block = true;
           json_.Null();
           continue;
         }
-        GLfloat f[16] = {};
-        GLint i[16] = {};
-        GLuint ui[16] = {};
-        if (scalar == UniformScalar::kFloat) uniform_f(program_, location, f);
-        if (scalar == UniformScalar::kInt) uniform_i(program_, location, i);
-        if (scalar == UniformScalar::kUnsigned && uniform_u) uniform_u(program_, location, ui);
         if (components > 1) json_.BeginArray();
         for (size_t c = 0; c < components; ++c) {
-          if (scalar == UniformScalar::kFloat) json_.Float(f[c]);
-          if (scalar == UniformScalar::kInt) json_.Int(i[c]);
-          if (scalar == UniformScalar::kUnsigned) json_.UInt(ui[c]);
+          const uint32_t bits = element.values[c];
+          if (scalar == UniformScalar::kFloat) json_.Float(std::bit_cast<GLfloat>(bits));
+          if (scalar == UniformScalar::kInt) json_.Int(std::bit_cast<GLint>(bits));
+          if (scalar == UniformScalar::kUnsigned) json_.UInt(bits);
         }
         if (components > 1) json_.EndArray();
       }
-      if (size > 1) json_.EndArray();
+      if (uniform.size > 1) json_.EndArray();
       if (in_block) json_.Key("note").String("in a uniform block: its value is in the block's buffer");
       json_.EndObject();
     }
     json_.EndArray();
+    char name[512];
     json_.Key("attributes").BeginArray();
     const GLint attributes = program_int(GL_ACTIVE_ATTRIBUTES);
     for (GLint a = 0; a < attributes; ++a) {

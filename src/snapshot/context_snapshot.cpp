@@ -12,6 +12,7 @@
 #include "glstate/attribute_array.h"
 #include "glstate/context_state.h"
 #include "glstate/object_state.h"
+#include "glstate/program_state.h"
 #include "snapshot/gles1_snapshot.h"
 #include "snapshot/shader_sources.h"
 #include "snapshot/snapshot_writer.h"
@@ -726,57 +727,25 @@ class Snapshot : SnapshotWriter {
 
   void Uniforms(uint64_t name, GLuint host) {
     auto get = F<PFNGLGETPROGRAMIVPROC>(api::glGetProgramiv);
-    auto location_of = F<PFNGLGETUNIFORMLOCATIONPROC>(api::glGetUniformLocation);
-    GLint count = 0, longest = 0;
-    get(host, GL_ACTIVE_UNIFORMS, &count);
-    get(host, GL_ACTIVE_UNIFORM_MAX_LENGTH, &longest);
-    std::vector<char> text(static_cast<size_t>(std::max(longest, 1)) + 1);
     bool in_use = false;
-    for (GLint i = 0; i < count; ++i) {
-      GLsizei length = 0;
-      GLint size = 0;
-      GLenum type = 0;
-      F<PFNGLGETACTIVEUNIFORMPROC>(api::glGetActiveUniform)(host, static_cast<GLuint>(i), static_cast<GLsizei>(text.size()),
-                                                            &length, &size, &type, text.data());
-      std::string base(text.data(), static_cast<size_t>(std::max(length, 0)));
-      if (base.rfind("gl_", 0) == 0) continue;
-      if (version_ >= 30) {
-        GLint block = -1;
-        const GLuint index = static_cast<GLuint>(i);
-        F<PFNGLGETACTIVEUNIFORMSIVPROC>(api::glGetActiveUniformsiv)(host, 1, &index, GL_UNIFORM_BLOCK_INDEX, &block);
-        if (block >= 0) continue;  // its value lives in a buffer
-      }
-      const bool array = base.size() > 3 && base.compare(base.size() - 3, 3, "[0]") == 0;
-      if (array) base.resize(base.size() - 3);
-      const UniformSetter setter = SetterOf(type);
-      const size_t components = UniformTypeComponents(type);
-      for (GLint element = 0; element < std::max(size, 1); ++element) {
-        const std::string uniform = array ? base + "[" + std::to_string(element) + "]" : base;
-        const GLint location = location_of(host, uniform.c_str());
-        if (location < 0) continue;
+    for (const glstate::Uniform& uniform : glstate::ReadUniforms(functions_, host, host_version_)) {
+      if (uniform.name.rfind("gl_", 0) == 0) continue;
+      if (version_ >= 30 && uniform.block >= 0) continue;  // its value lives in a buffer
+      const UniformSetter setter = SetterOf(uniform.type);
+      const size_t components = UniformTypeComponents(uniform.type);
+      for (const glstate::UniformElement& element : uniform.elements) {
+        if (element.location < 0) continue;
         if (!in_use) {
           calls_.Add(api::glUseProgram).Arg(static_cast<int64_t>(name));
           in_use = true;
         }
-        const int64_t stream_location = source_.StreamLocation(name, location);
-        calls_.Add(api::glGetUniformLocation).Arg(static_cast<int64_t>(name)).String(uniform)
+        const int64_t stream_location = source_.StreamLocation(name, element.location);
+        calls_.Add(api::glGetUniformLocation).Arg(static_cast<int64_t>(name)).String(element.name)
             .Returns(static_cast<uint64_t>(stream_location));
-        uint32_t values[16] = {};
-        switch (UniformTypeScalar(type)) {
-          case UniformScalar::kFloat:
-            F<PFNGLGETUNIFORMFVPROC>(api::glGetUniformfv)(host, location, reinterpret_cast<GLfloat*>(values));
-            break;
-          case UniformScalar::kUnsigned:
-            F<PFNGLGETUNIFORMUIVPROC>(api::glGetUniformuiv)(host, location, values);
-            break;
-          case UniformScalar::kInt:
-            F<PFNGLGETUNIFORMIVPROC>(api::glGetUniformiv)(host, location, reinterpret_cast<GLint*>(values));
-            break;
-        }
         auto set = calls_.Add(setter.slot);
         set.Arg(stream_location).Arg(1);
         if (setter.matrix) set.Arg(GL_FALSE);
-        set.In(values, components * sizeof(uint32_t));
+        set.In(element.values, components * sizeof(uint32_t));
       }
     }
     if (version_ >= 30) {
