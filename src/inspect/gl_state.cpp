@@ -11,6 +11,7 @@
 #include <cstring>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <set>
 
 #include "common/png_file.h"
@@ -19,6 +20,7 @@
 #include "glstate/object_state.h"
 #include "glstate/program_state.h"
 #include "inspect/gl_state_reader.h"
+#include "stream/pack_state.h"
 #include "strata/api/functions.h"
 #include "strata/api/parameters.h"
 
@@ -606,16 +608,16 @@ class StateReader {
     for (int image = 0; image < images; ++image) {
       std::string suffix;
       if (texture.target == GL_TEXTURE_CUBE_MAP) {
-        texture_2d(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_CUBE_MAP_POSITIVE_X + static_cast<GLenum>(image),
-                   texture.host, level.level);
+        texture_2d(GL_READ_FRAMEBUFFER, GL_COLOR_ATTACHMENT0,
+                   GL_TEXTURE_CUBE_MAP_POSITIVE_X + static_cast<GLenum>(image), texture.host, level.level);
         suffix = "-face" + std::to_string(image);
       } else if (layered) {
-        texture_layer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, texture.host, level.level, image);
+        texture_layer(GL_READ_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, texture.host, level.level, image);
         suffix = "-layer" + std::to_string(image);
       } else {
-        texture_2d(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, texture.target, texture.host, level.level);
+        texture_2d(GL_READ_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, texture.target, texture.host, level.level);
       }
-      const GLenum complete = status(GL_FRAMEBUFFER);
+      const GLenum complete = status(GL_READ_FRAMEBUFFER);
       if (complete != GL_FRAMEBUFFER_COMPLETE) {
         files_->unread.push_back(what + suffix + ": its format cannot be rendered to, so not read back (" +
                                  EnumText(complete) + ")");
@@ -642,42 +644,17 @@ class StateReader {
     return paths;
   }
 
+  // Levels are read (GLES 3.1 only) through a framebuffer of our own bound
+  // for reading, with the pack state a read into memory expects.
   void BeginImageReads() {
-    if (reading_images_) return;
-    reading_images_ = true;
-    saved_framebuffer_ = gl_.Integer(GL_FRAMEBUFFER_BINDING);
-    if (version_ >= 30) saved_read_framebuffer_ = gl_.Integer(GL_READ_FRAMEBUFFER_BINDING);
-    saved_pack_[0] = gl_.Integer(GL_PACK_ALIGNMENT);
-    auto pixel_store = Function<PFNGLPIXELSTOREIPROC>(api::glPixelStorei);
-    pixel_store(GL_PACK_ALIGNMENT, 4);
-    if (version_ >= 30) {
-      saved_pack_[1] = gl_.Integer(GL_PACK_ROW_LENGTH);
-      saved_pack_[2] = gl_.Integer(GL_PACK_SKIP_ROWS);
-      saved_pack_[3] = gl_.Integer(GL_PACK_SKIP_PIXELS);
-      saved_pack_[4] = gl_.Integer(GL_PIXEL_PACK_BUFFER_BINDING);
-      Function<PFNGLBINDBUFFERPROC>(api::glBindBuffer)(GL_PIXEL_PACK_BUFFER, 0);
-      pixel_store(GL_PACK_ROW_LENGTH, 0);
-      pixel_store(GL_PACK_SKIP_ROWS, 0);
-      pixel_store(GL_PACK_SKIP_PIXELS, 0);
-    }
+    if (image_reads_) return;
     Function<PFNGLGENFRAMEBUFFERSPROC>(api::glGenFramebuffers)(1, &image_framebuffer_);
-    Function<PFNGLBINDFRAMEBUFFERPROC>(api::glBindFramebuffer)(GL_FRAMEBUFFER, image_framebuffer_);
+    image_reads_.emplace(driver_.functions(), version_ / 10, static_cast<GLint>(image_framebuffer_));
   }
 
   void EndImageReads() {
-    if (!reading_images_) return;
-    reading_images_ = false;
-    auto bind = Function<PFNGLBINDFRAMEBUFFERPROC>(api::glBindFramebuffer);
-    auto pixel_store = Function<PFNGLPIXELSTOREIPROC>(api::glPixelStorei);
-    bind(GL_FRAMEBUFFER, static_cast<GLuint>(saved_framebuffer_));
-    if (version_ >= 30) {
-      bind(GL_READ_FRAMEBUFFER, static_cast<GLuint>(saved_read_framebuffer_));
-      pixel_store(GL_PACK_ROW_LENGTH, saved_pack_[1]);
-      pixel_store(GL_PACK_SKIP_ROWS, saved_pack_[2]);
-      pixel_store(GL_PACK_SKIP_PIXELS, saved_pack_[3]);
-      Function<PFNGLBINDBUFFERPROC>(api::glBindBuffer)(GL_PIXEL_PACK_BUFFER, static_cast<GLuint>(saved_pack_[4]));
-    }
-    pixel_store(GL_PACK_ALIGNMENT, saved_pack_[0]);
+    if (!image_reads_) return;
+    image_reads_.reset();  // the app's read framebuffer and pack state back, then ours goes
     Function<PFNGLDELETEFRAMEBUFFERSPROC>(api::glDeleteFramebuffers)(1, &image_framebuffer_);
     image_framebuffer_ = 0;
   }
@@ -698,9 +675,8 @@ class StateReader {
   std::set<GLint> program_attributes_;
   std::vector<BoundTexture> textures_;
   std::set<std::pair<uint64_t, GLint>> written_levels_;
-  bool reading_images_ = false;
   GLuint image_framebuffer_ = 0;
-  GLint saved_framebuffer_ = 0, saved_read_framebuffer_ = 0, saved_pack_[5] = {};
+  std::optional<capture::ScopedPackState> image_reads_;
   std::map<uint64_t, std::set<std::string>> buffers_;  // by name: where each is bound
   std::map<uint64_t, GLuint> samplers_;                 // bound at some unit: stream name -> host name
 };
