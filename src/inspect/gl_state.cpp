@@ -19,6 +19,7 @@
 #include "common/uniform_types.h"
 #include "glstate/object_state.h"
 #include "glstate/program_state.h"
+#include "glstate/shader_state.h"
 #include "inspect/gl_state_reader.h"
 #include "stream/pack_state.h"
 #include "strata/api/functions.h"
@@ -212,25 +213,15 @@ class StateReader {
     };
     json_.BeginObject().Key("name").UInt(StreamName(ObjectClass::kProgram, static_cast<GLint>(program_)));
     json_.Key("GL_LINK_STATUS").Bool(program_int(GL_LINK_STATUS) != 0);
-    GLuint shaders[8] = {};
-    GLsizei shader_count = 0;
-    attached(program_, 8, &shader_count, shaders);
     json_.Key("shaders").BeginArray();
-    for (GLsizei i = 0; i < shader_count; ++i) {
-      GLint type = 0, length = 0;
-      get_shader(shaders[i], GL_SHADER_TYPE, &type);
-      get_shader(shaders[i], GL_SHADER_SOURCE_LENGTH, &length);
-      std::string source(static_cast<size_t>(std::max(length, 1)), '\0');
-      GLsizei written = 0;
-      shader_source(shaders[i], static_cast<GLsizei>(source.size()), &written, source.data());
-      source.resize(static_cast<size_t>(written));
+    for (const glstate::ShaderSource& shader : glstate::ReadAttachedShaders({get_shader, shader_source, attached}, program_)) {
       json_.BeginObject()
           .Key("name")
-          .UInt(StreamName(ObjectClass::kShader, static_cast<GLint>(shaders[i])))
+          .UInt(StreamName(ObjectClass::kShader, static_cast<GLint>(shader.shader)))
           .Key("type")
-          .String(EnumText(static_cast<GLenum>(type)))
+          .String(EnumText(shader.type))
           .Key("source")
-          .String(source)
+          .String(shader.source)
           .EndObject();
     }
     json_.EndArray();

@@ -14,7 +14,6 @@
 #include "glstate/object_state.h"
 #include "glstate/program_state.h"
 #include "snapshot/gles1_snapshot.h"
-#include "snapshot/shader_sources.h"
 #include "snapshot/snapshot_writer.h"
 #include "strata/api/parameters.h"
 #include "strata/api/traits.h"
@@ -553,7 +552,7 @@ class Snapshot : SnapshotWriter {
     ClearErrors();
   }
 
-  ShaderQueries ShaderFunctions() const {
+  glstate::ShaderQueries ShaderFunctions() const {
     return {F<PFNGLGETSHADERIVPROC>(api::glGetShaderiv), F<PFNGLGETSHADERSOURCEPROC>(api::glGetShaderSource),
             F<PFNGLGETATTACHEDSHADERSPROC>(api::glGetAttachedShaders)};
   }
@@ -571,7 +570,7 @@ class Snapshot : SnapshotWriter {
       GLint type = 0, compiled = 0;
       get(static_cast<GLuint>(host), GL_SHADER_TYPE, &type);
       get(static_cast<GLuint>(host), GL_COMPILE_STATUS, &compiled);
-      Shader(name, static_cast<GLenum>(type), ReadShaderSource(ShaderFunctions(), static_cast<GLuint>(host)), compiled != 0);
+      Shader(name, static_cast<GLenum>(type), glstate::ReadShaderSource(ShaderFunctions(), static_cast<GLuint>(host)), compiled != 0);
     }
     ClearErrors();
   }
@@ -587,7 +586,7 @@ class Snapshot : SnapshotWriter {
       const std::vector<LinkedShader>* linked_from = source_.LinkedShaders(name);
       std::vector<LinkedShader> attached_now;
       if (linked && linked_from == nullptr) {
-        attached_now = ReadAttachedShaders(ShaderFunctions(), host);  // those it was linked from, unless changed since
+        attached_now = glstate::ReadAttachedShaders(ShaderFunctions(), host);  // those it was linked from, unless changed since
         if (!attached_now.empty()) linked_from = &attached_now;
       }
       if (linked && linked_from == nullptr) {
