@@ -52,4 +52,33 @@ std::vector<SamplingValue> ReadSamplerParameters(const FunctionLookup& functions
   return values;
 }
 
+std::vector<TextureLevel> ReadTextureLevels(const FunctionLookup& functions, GLenum target, GLint max_levels) {
+  auto parameter = reinterpret_cast<PFNGLGETTEXLEVELPARAMETERIVPROC>(functions(api::glGetTexLevelParameteriv));
+  std::vector<TextureLevel> levels;
+  if (parameter == nullptr) return levels;
+  const GLenum face = target == GL_TEXTURE_CUBE_MAP ? GL_TEXTURE_CUBE_MAP_POSITIVE_X : target;
+  const bool multisampled = target == GL_TEXTURE_2D_MULTISAMPLE || target == GL_TEXTURE_2D_MULTISAMPLE_ARRAY;
+  for (GLint level = 0; level < max_levels; ++level) {
+    auto get = [&](GLenum pname) {
+      GLint value = 0;
+      parameter(face, level, pname, &value);
+      return value;
+    };
+    TextureLevel read;
+    read.level = level;
+    read.width = get(GL_TEXTURE_WIDTH);
+    read.height = get(GL_TEXTURE_HEIGHT);
+    if (read.width == 0 || read.height == 0) break;
+    read.depth = get(GL_TEXTURE_DEPTH);
+    read.internal_format = static_cast<GLenum>(get(GL_TEXTURE_INTERNAL_FORMAT));
+    read.compressed = get(GL_TEXTURE_COMPRESSED) != 0;
+    if (multisampled) {
+      read.samples = get(GL_TEXTURE_SAMPLES);
+      read.fixed_sample_locations = get(GL_TEXTURE_FIXED_SAMPLE_LOCATIONS) != 0;
+    }
+    levels.push_back(read);
+  }
+  return levels;
+}
+
 }  // namespace strata::glstate

@@ -1,8 +1,9 @@
 #pragma once
 // What some objects hold, read from a live driver into plain data, for
 // `strata state` (inspect/gl_state.cpp) and snapshots
-// (snapshot/context_snapshot.cpp) alike: a framebuffer's attachments and a
-// sampler object's parameters. Object names are the driver's.
+// (snapshot/context_snapshot.cpp) alike: a framebuffer's attachments, a
+// sampler object's parameters, a texture's levels. Object names are the
+// driver's.
 
 #include <GLES3/gl32.h>
 
@@ -34,5 +35,19 @@ struct SamplingValue {
 
 // A sampler object's parameters, each of api::kSamplingParameters.
 std::vector<SamplingValue> ReadSamplerParameters(const FunctionLookup& functions, GLuint sampler);
+
+// One level of a texture as glGetTexLevelParameteriv (GLES 3.1) gives it;
+// for a cube map, its first face's.
+struct TextureLevel {
+  GLint level = 0, width = 0, height = 0, depth = 0;
+  GLenum internal_format = 0;
+  bool compressed = false;
+  GLint samples = 0;                // multisampled targets only
+  bool fixed_sample_locations = false;
+};
+
+// The levels of the texture bound at `target` (of the active unit), from 0
+// up to the first without an image or `max_levels`.
+std::vector<TextureLevel> ReadTextureLevels(const FunctionLookup& functions, GLenum target, GLint max_levels = 16);
 
 }  // namespace strata::glstate

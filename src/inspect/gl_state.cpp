@@ -347,29 +347,18 @@ class StateReader {
       json_.EndObject();
       // Level sizes: glGetTexLevelParameter is GLES 3.1's.
       json_.Key("levels").BeginArray();
-      const bool cube = texture.target == GL_TEXTURE_CUBE_MAP;
       if (version_ >= 31 && level_parameter && texture.target != GL_TEXTURE_BUFFER &&
           texture.target != GL_TEXTURE_EXTERNAL_OES) {
-        for (GLint level = 0; level < 16; ++level) {
-          const GLenum face_target = cube ? GL_TEXTURE_CUBE_MAP_POSITIVE_X : texture.target;
-          auto get = [&](GLenum pname) {
-            GLint value = 0;
-            level_parameter(face_target, level, pname, &value);
-            return value;
-          };
-          const GLint width = get(GL_TEXTURE_WIDTH), height = get(GL_TEXTURE_HEIGHT), depth = get(GL_TEXTURE_DEPTH);
-          if (width == 0) break;
-          const GLenum format = static_cast<GLenum>(get(GL_TEXTURE_INTERNAL_FORMAT));
-          const bool compressed = get(GL_TEXTURE_COMPRESSED) != 0;
-          json_.BeginObject().Key("level").Int(level).Key("width").Int(width).Key("height").Int(height);
-          json_.Key("depth").Int(depth).Key("internal_format").String(EnumText(format));
-          json_.Key("compressed").Bool(compressed);
+        for (const glstate::TextureLevel& l : glstate::ReadTextureLevels(Lookup(driver_), texture.target)) {
+          json_.BeginObject().Key("level").Int(l.level).Key("width").Int(l.width).Key("height").Int(l.height);
+          json_.Key("depth").Int(l.depth).Key("internal_format").String(EnumText(l.internal_format));
+          json_.Key("compressed").Bool(l.compressed);
           if (texture.target == GL_TEXTURE_2D_MULTISAMPLE || texture.target == GL_TEXTURE_2D_MULTISAMPLE_ARRAY) {
-            json_.Key("samples").Int(get(GL_TEXTURE_SAMPLES));
+            json_.Key("samples").Int(l.samples);
           }
-          if (ImagesWanted() && (level == 0 || !options_.base_levels_only)) {
+          if (ImagesWanted() && (l.level == 0 || !options_.base_levels_only)) {
             json_.Key("images").BeginArray();
-            for (const std::string& path : LevelImages({texture, level, width, height, depth, compressed})) {
+            for (const std::string& path : LevelImages({texture, l.level, l.width, l.height, l.depth, l.compressed})) {
               json_.String(path);
             }
             json_.EndArray();

@@ -401,65 +401,44 @@ class Snapshot : SnapshotWriter {
     tex_i(target, GL_TEXTURE_IMMUTABLE_FORMAT, &immutable);
     tex_i(target, GL_TEXTURE_IMMUTABLE_LEVELS, levels);
     if (!immutable || *levels <= 0 || host_version_ < 31) return immutable != 0;
-    auto level_parameter = F<PFNGLGETTEXLEVELPARAMETERIVPROC>(api::glGetTexLevelParameteriv);
-    const GLenum face = target == GL_TEXTURE_CUBE_MAP ? GL_TEXTURE_CUBE_MAP_POSITIVE_X : target;
-    GLint internal = 0, width = 0, height = 0, depth = 0;
-    level_parameter(face, 0, GL_TEXTURE_INTERNAL_FORMAT, &internal);
-    level_parameter(face, 0, GL_TEXTURE_WIDTH, &width);
-    level_parameter(face, 0, GL_TEXTURE_HEIGHT, &height);
-    level_parameter(face, 0, GL_TEXTURE_DEPTH, &depth);
+    const std::vector<glstate::TextureLevel> base = glstate::ReadTextureLevels(functions_, target, 1);
+    const glstate::TextureLevel first = base.empty() ? glstate::TextureLevel{} : base[0];
     if (api::IsLayeredTarget(target)) {
-      calls_.Add(api::glTexStorage3D).Arg(target).Arg(*levels).Arg(internal).Arg(width).Arg(height).Arg(depth);
+      calls_.Add(api::glTexStorage3D).Arg(target).Arg(*levels).Arg(first.internal_format).Arg(first.width)
+          .Arg(first.height).Arg(first.depth);
     } else {
-      calls_.Add(api::glTexStorage2D).Arg(target).Arg(*levels).Arg(internal).Arg(width).Arg(height);
+      calls_.Add(api::glTexStorage2D).Arg(target).Arg(*levels).Arg(first.internal_format).Arg(first.width)
+          .Arg(first.height);
     }
     return true;
   }
 
   void TextureImages(uint64_t name, GLenum target, GLuint host) {
-    auto level_parameter = F<PFNGLGETTEXLEVELPARAMETERIVPROC>(api::glGetTexLevelParameteriv);
     const std::string what = "texture " + std::to_string(name);
     const bool cube = target == GL_TEXTURE_CUBE_MAP;
     const bool layered = api::IsLayeredTarget(target);
     const bool multisampled = target == GL_TEXTURE_2D_MULTISAMPLE || target == GL_TEXTURE_2D_MULTISAMPLE_ARRAY;
     if (multisampled) {
       // Its storage (a render target's, as a rule); samples cannot be read back one by one.
-      auto get = [&](GLenum pname) {
-        GLint value = 0;
-        level_parameter(target, 0, pname, &value);
-        return value;
-      };
-      if (get(GL_TEXTURE_WIDTH) > 0) {
+      const std::vector<glstate::TextureLevel> base = glstate::ReadTextureLevels(functions_, target, 1);
+      if (!base.empty()) {
+        const glstate::TextureLevel& l = base[0];
         auto storage = layered ? calls_.Add(api::glTexStorage3DMultisample) : calls_.Add(api::glTexStorage2DMultisample);
-        storage.Arg(target).Arg(get(GL_TEXTURE_SAMPLES)).Arg(get(GL_TEXTURE_INTERNAL_FORMAT))
-            .Arg(get(GL_TEXTURE_WIDTH)).Arg(get(GL_TEXTURE_HEIGHT));
-        if (layered) storage.Arg(get(GL_TEXTURE_DEPTH));
-        storage.Arg(get(GL_TEXTURE_FIXED_SAMPLE_LOCATIONS));
+        storage.Arg(target).Arg(l.samples).Arg(l.internal_format).Arg(l.width).Arg(l.height);
+        if (layered) storage.Arg(l.depth);
+        storage.Arg(l.fixed_sample_locations ? 1 : 0);
         Note(what + ": multisampled; its storage is carried, not its samples");
       }
       return;
     }
     GLint immutable_levels = 0;
     const bool immutable = ImmutableStorage(target, &immutable_levels);
-    const GLenum first_face = cube ? GL_TEXTURE_CUBE_MAP_POSITIVE_X : target;
-    auto get = [&](GLenum face, GLint level, GLenum pname) {
-      GLint value = 0;
-      level_parameter(face, level, pname, &value);
-      return value;
-    };
-    const GLint levels = immutable ? immutable_levels : 16;
-    for (GLint level = 0; level < levels; ++level) {
-      const GLint width = get(first_face, level, GL_TEXTURE_WIDTH);
-      const GLint height = get(first_face, level, GL_TEXTURE_HEIGHT);
-      const GLint depth = layered ? get(first_face, level, GL_TEXTURE_DEPTH) : 1;
-      if (width == 0 || height == 0) {
-        if (immutable) continue;
-        break;
-      }
-      const GLenum internal = static_cast<GLenum>(get(first_face, level, GL_TEXTURE_INTERNAL_FORMAT));
+    for (const glstate::TextureLevel& l : glstate::ReadTextureLevels(functions_, target, immutable ? immutable_levels : 16)) {
+      const GLint level = l.level, width = l.width, height = l.height, depth = layered ? l.depth : 1;
+      const GLenum internal = l.internal_format;
       const std::string level_what = what + " level " + std::to_string(level);
       ImageLayout layout;
-      const bool readable = LayoutOf(internal, &layout) && get(first_face, level, GL_TEXTURE_COMPRESSED) == 0;
+      const bool readable = LayoutOf(internal, &layout) && !l.compressed;
       if (!readable) {
         Note(level_what + ": its format (" + stream::GlEnumText(internal) +
              ") cannot be read back, and no upload of it was kept; its storage is carried, not its contents");
