@@ -52,6 +52,30 @@ std::vector<SamplingValue> ReadSamplerParameters(const FunctionLookup& functions
   return values;
 }
 
+std::vector<StateValue> ReadTextureParameters(const FunctionLookup& functions, GLenum target, int version) {
+  auto get_i = reinterpret_cast<PFNGLGETTEXPARAMETERIVPROC>(functions(api::glGetTexParameteriv));
+  auto get_f = reinterpret_cast<PFNGLGETTEXPARAMETERFVPROC>(functions(api::glGetTexParameterfv));
+  auto get_error = reinterpret_cast<PFNGLGETERRORPROC>(functions(api::glGetError));
+  std::vector<StateValue> values;
+  for (const api::Parameter& p : api::kParameters) {
+    if (!(p.flags & api::kState) || !(p.getters & api::kGetTexture) || p.since == 0 || p.since > version) continue;
+    StateValue value{&p, {}, {}};
+    const size_t count = p.count != 0 ? p.count : 1;
+    DrainGlErrors(get_error);
+    if (p.type == api::ValueType::kFloat) {
+      value.floats.assign(count + 4, 0);
+      get_f(target, p.pname, value.floats.data());
+      value.floats.resize(count);
+    } else {
+      value.ints.assign(count + 4, 0);
+      get_i(target, p.pname, value.ints.data());
+      value.ints.resize(count);
+    }
+    if (get_error() == GL_NO_ERROR) values.push_back(std::move(value));
+  }
+  return values;
+}
+
 std::vector<TextureLevel> ReadTextureLevels(const FunctionLookup& functions, GLenum target, GLint max_levels) {
   auto parameter = reinterpret_cast<PFNGLGETTEXLEVELPARAMETERIVPROC>(functions(api::glGetTexLevelParameteriv));
   std::vector<TextureLevel> levels;

@@ -36,6 +36,12 @@ struct SamplingValue {
 // A sampler object's parameters, each of api::kSamplingParameters.
 std::vector<SamplingValue> ReadSamplerParameters(const FunctionLookup& functions, GLuint sampler);
 
+// The parameters of the texture bound at `target` (of the active unit): the
+// table's state rows taken by glGetTexParameter*v that a context of
+// `version` has, in the table's order (sampling parameters first); one the
+// driver refuses is left out.
+std::vector<StateValue> ReadTextureParameters(const FunctionLookup& functions, GLenum target, int version);
+
 // One level of a texture as glGetTexLevelParameteriv (GLES 3.1) gives it;
 // for a cube map, its first face's.
 struct TextureLevel {

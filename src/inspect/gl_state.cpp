@@ -30,16 +30,6 @@ namespace {
 
 using api::ObjectClass;
 
-// The parameter table's texture parameters a context of `version` has.
-bool InVersion(const api::Parameter& p, int version) { return p.since != 0 && p.since <= version; }
-std::vector<const api::Parameter*> TextureParameters(int version) {
-  std::vector<const api::Parameter*> values;
-  for (const api::Parameter& p : api::kParameters) {
-    if ((p.flags & api::kState) && (p.getters & api::kGetTexture) && InVersion(p, version)) values.push_back(&p);
-  }
-  return values;
-}
-
 class StateReader {
  public:
   StateReader(host::Executor& executor, uint32_t thread, const GlStateOptions& options, JsonWriter& json,
@@ -321,8 +311,6 @@ class StateReader {
   };
 
   void WriteTextures() {
-    auto tex_parameter_i = Function<PFNGLGETTEXPARAMETERIVPROC>(api::glGetTexParameteriv);
-    auto tex_parameter_f = Function<PFNGLGETTEXPARAMETERFVPROC>(api::glGetTexParameterfv);
     auto level_parameter = Function<PFNGLGETTEXLEVELPARAMETERIVPROC>(api::glGetTexLevelParameteriv);
     const GLint active = gl_.Integer(GL_ACTIVE_TEXTURE);
     json_.Key("textures").BeginArray();
@@ -331,19 +319,7 @@ class StateReader {
       json_.BeginObject().Key("name").UInt(texture.name).Key("target").String(EnumText(texture.target));
       json_.Key("unit").Int(texture.unit);
       json_.Key("parameters").BeginObject();
-      for (const api::Parameter* value : TextureParameters(version_)) {
-        gl_.ClearErrors();
-        GLint i = 0;
-        GLfloat f = 0;
-        if (value->type == api::ValueType::kFloat) {
-          tex_parameter_f(texture.target, value->pname, &f);
-        } else {
-          tex_parameter_i(texture.target, value->pname, &i);
-        }
-        if (gl_.GetError() != GL_NO_ERROR) continue;
-        json_.Key(value->name);
-        WriteValue(*value, i, f, json_, names_);
-      }
+      WriteValues(glstate::ReadTextureParameters(Lookup(driver_), texture.target, version_), json_, names_);
       json_.EndObject();
       // Level sizes: glGetTexLevelParameter is GLES 3.1's.
       json_.Key("levels").BeginArray();

@@ -313,8 +313,6 @@ class Snapshot : SnapshotWriter {
 
   void Textures() {
     auto bind = F<PFNGLBINDTEXTUREPROC>(api::glBindTexture);
-    auto tex_i = F<PFNGLGETTEXPARAMETERIVPROC>(api::glGetTexParameteriv);
-    auto tex_f = F<PFNGLGETTEXPARAMETERFVPROC>(api::glGetTexParameterfv);
     auto level_parameter = F<PFNGLGETTEXLEVELPARAMETERIVPROC>(api::glGetTexLevelParameteriv);
     for (const auto& [name, host] : source_.LiveObjects(ObjectClass::kTexture)) {
       Generate(api::glGenTextures, name);
@@ -340,20 +338,14 @@ class Snapshot : SnapshotWriter {
       // Parameters after the images: glTexStorage leaves them as they were.
       // Multisampled textures take no sampling parameters (setting one is an error).
       const bool multisampled = target == GL_TEXTURE_2D_MULTISAMPLE || target == GL_TEXTURE_2D_MULTISAMPLE_ARRAY;
-      for (const auto& list : {std::span<const api::SamplingParameter>(api::kSamplingParameters),
-                               std::span<const api::SamplingParameter>(api::kTextureOnlyParameters)}) {
-        if (multisampled && list.data() == api::kSamplingParameters) continue;
-        for (const api::SamplingParameter& parameter : list) {
-          if (parameter.min_version > version_ || parameter.min_version > host_version_) continue;
-          if (parameter.is_float) {
-            GLfloat value = 0;
-            tex_f(target, parameter.pname, &value);
-            calls_.Add(api::glTexParameterf).Arg(target).Arg(parameter.pname).Float(value);
-          } else {
-            GLint value = 0;
-            tex_i(target, parameter.pname, &value);
-            calls_.Add(api::glTexParameteri).Arg(target).Arg(parameter.pname).Arg(value);
-          }
+      for (const glstate::StateValue& value : glstate::ReadTextureParameters(functions_, target, host_version_)) {
+        const api::Parameter& parameter = *value.parameter;
+        if ((parameter.flags & api::kReadOnly) || parameter.since > version_) continue;
+        if (multisampled && (parameter.getters & api::kGetSampler)) continue;
+        if (parameter.type == api::ValueType::kFloat) {
+          calls_.Add(api::glTexParameterf).Arg(target).Arg(parameter.pname).Float(value.floats[0]);
+        } else {
+          calls_.Add(api::glTexParameteri).Arg(target).Arg(parameter.pname).Arg(value.ints[0]);
         }
       }
       bind(target, static_cast<GLuint>(previous));
