@@ -105,4 +105,29 @@ std::vector<TextureLevel> ReadTextureLevels(const FunctionLookup& functions, GLe
   return levels;
 }
 
+BufferInfo ReadBufferInfo(const FunctionLookup& functions, GLenum target, int version) {
+  auto parameter = reinterpret_cast<PFNGLGETBUFFERPARAMETERIVPROC>(functions(api::glGetBufferParameteriv));
+  BufferInfo info;
+  parameter(target, GL_BUFFER_SIZE, &info.size);
+  parameter(target, GL_BUFFER_USAGE, &info.usage);
+  if (version >= 30) {
+    GLint mapped = 0;
+    parameter(target, GL_BUFFER_MAPPED, &mapped);
+    info.mapped = mapped != 0;
+  }
+  return info;
+}
+
+bool ReadBufferBytes(const FunctionLookup& functions, GLenum target, int version, GLint size,
+                     const std::function<void(const void* bytes)>& read) {
+  auto map = reinterpret_cast<PFNGLMAPBUFFERRANGEPROC>(functions(api::glMapBufferRange));
+  auto unmap = reinterpret_cast<PFNGLUNMAPBUFFERPROC>(functions(api::glUnmapBuffer));
+  if (version < 30 || map == nullptr || size <= 0) return false;
+  const void* bytes = map(target, 0, size, GL_MAP_READ_BIT);
+  if (bytes == nullptr) return false;
+  read(bytes);
+  unmap(target);
+  return true;
+}
+
 }  // namespace strata::glstate

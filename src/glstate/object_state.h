@@ -7,6 +7,7 @@
 
 #include <GLES3/gl32.h>
 
+#include <functional>
 #include <vector>
 
 #include "glstate/context_state.h"
@@ -55,5 +56,20 @@ struct TextureLevel {
 // The levels of the texture bound at `target` (of the active unit), from 0
 // up to the first without an image or `max_levels`.
 std::vector<TextureLevel> ReadTextureLevels(const FunctionLookup& functions, GLenum target, GLint max_levels = 16);
+
+// The buffer bound at `target`: its size, usage, and whether the app has it
+// mapped (asked of GLES 3+ only).
+struct BufferInfo {
+  GLint size = 0;
+  GLint usage = GL_STATIC_DRAW;
+  bool mapped = false;
+};
+BufferInfo ReadBufferInfo(const FunctionLookup& functions, GLenum target, int version);
+
+// Hands `read` the `size` bytes of the buffer bound at `target`, mapped for
+// reading (glMapBufferRange: GLES 3+), and unmaps it; false, without calling
+// it, when the buffer cannot be mapped (GLES 2, mapped by the app, refused).
+bool ReadBufferBytes(const FunctionLookup& functions, GLenum target, int version, GLint size,
+                     const std::function<void(const void* bytes)>& read);
 
 }  // namespace strata::glstate

@@ -376,7 +376,6 @@ class StateReader {
   }
 
   void WriteBuffers() {
-    auto buffer_parameter = Function<PFNGLGETBUFFERPARAMETERIVPROC>(api::glGetBufferParameteriv);
     auto bind_buffer = Function<PFNGLBINDBUFFERPROC>(api::glBindBuffer);
     const GLenum target = version_ >= 30 ? GL_COPY_READ_BUFFER : GL_ARRAY_BUFFER;
     const GLint previous = gl_.Integer(api::BufferBindingOf(target));
@@ -384,34 +383,28 @@ class StateReader {
     for (const auto& [name, bound_at] : buffers_) {
       const GLuint host = static_cast<GLuint>(executor_.HostName(thread_, ObjectClass::kBuffer, name));
       bind_buffer(target, host);
-      GLint size = 0, usage = 0;
-      buffer_parameter(target, GL_BUFFER_SIZE, &size);
-      buffer_parameter(target, GL_BUFFER_USAGE, &usage);
-      json_.BeginObject().Key("name").UInt(name).Key("size").Int(size).Key("usage").String(EnumText(static_cast<GLenum>(usage)));
+      const glstate::BufferInfo info = glstate::ReadBufferInfo(Lookup(driver_), target, version_);
+      const GLint size = info.size;
+      json_.BeginObject().Key("name").UInt(name).Key("size").Int(size);
+      json_.Key("usage").String(EnumText(static_cast<GLenum>(info.usage)));
       json_.Key("bound_at").BeginArray();
       for (const std::string& where : bound_at) json_.String(where);
       json_.EndArray();
-      if (!options_.output_dir.empty()) {
-        if (version_ >= 30 && size > 0) {
-          auto map = Function<PFNGLMAPBUFFERRANGEPROC>(api::glMapBufferRange);
-          auto unmap = Function<PFNGLUNMAPBUFFERPROC>(api::glUnmapBuffer);
-          const void* bytes = map(target, 0, size, GL_MAP_READ_BIT);
-          if (bytes) {
-            const std::string path = OutputPath("buffer-" + std::to_string(name) + ".bin");
-            if (FILE* out = std::fopen(path.c_str(), "wb")) {
-              std::fwrite(bytes, 1, static_cast<size_t>(size), out);
-              if (std::fclose(out) == 0) {
-                files_->written.push_back(path);
-                json_.Key("file").String(path);
-              }
+      if (!options_.output_dir.empty() && size > 0) {
+        const bool read = glstate::ReadBufferBytes(Lookup(driver_), target, version_, size, [&](const void* bytes) {
+          const std::string path = OutputPath("buffer-" + std::to_string(name) + ".bin");
+          if (FILE* out = std::fopen(path.c_str(), "wb")) {
+            std::fwrite(bytes, 1, static_cast<size_t>(size), out);
+            if (std::fclose(out) == 0) {
+              files_->written.push_back(path);
+              json_.Key("file").String(path);
             }
-            unmap(target);
-          } else {
-            files_->unread.push_back("buffer " + std::to_string(name) + ": the host could not map it for reading");
           }
-        } else if (size > 0) {
+        });
+        if (!read) {
           files_->unread.push_back("buffer " + std::to_string(name) +
-                                   ": GLES 2 cannot read a buffer's contents back (no glMapBufferRange)");
+                                   (version_ >= 30 ? ": the host could not map it for reading"
+                                                   : ": GLES 2 cannot read a buffer's contents back (no glMapBufferRange)"));
         }
       }
       json_.EndObject();

@@ -235,9 +235,6 @@ class Snapshot : SnapshotWriter {
   void Buffers() {
     auto is_buffer = F<PFNGLISBUFFERPROC>(api::glIsBuffer);
     auto bind = F<PFNGLBINDBUFFERPROC>(api::glBindBuffer);
-    auto parameter = F<PFNGLGETBUFFERPARAMETERIVPROC>(api::glGetBufferParameteriv);
-    auto map = F<PFNGLMAPBUFFERRANGEPROC>(api::glMapBufferRange);
-    auto unmap = F<PFNGLUNMAPBUFFERPROC>(api::glUnmapBuffer);
     // The stream's buffers are bound to GL_ARRAY_BUFFER to fill them: any
     // buffer may be bound there (GLES has no typed buffers).
     const GLenum read_target = host_version_ >= 30 ? GL_COPY_READ_BUFFER : GL_ARRAY_BUFFER;
@@ -246,25 +243,21 @@ class Snapshot : SnapshotWriter {
       if (!is_buffer(static_cast<GLuint>(host))) continue;  // named, never bound
       calls_.Add(api::glBindBuffer).Arg(GL_ARRAY_BUFFER).Arg(static_cast<int64_t>(name));
       bind(read_target, static_cast<GLuint>(host));
-      GLint size = 0, usage = GL_STATIC_DRAW, mapped = 0;
-      parameter(read_target, GL_BUFFER_SIZE, &size);
-      parameter(read_target, GL_BUFFER_USAGE, &usage);
-      if (host_version_ >= 30) parameter(read_target, GL_BUFFER_MAPPED, &mapped);
+      const glstate::BufferInfo info = glstate::ReadBufferInfo(functions_, read_target, host_version_);
+      const GLint size = info.size;
       if (size <= 0) continue;
-      const void* bytes = nullptr;
-      if (mapped) {
+      const bool read = !info.mapped && glstate::ReadBufferBytes(functions_, read_target, host_version_, size,
+                                                                 [&](const void* bytes) {
+        calls_.Add(api::glBufferData).Arg(GL_ARRAY_BUFFER).Arg(size).In(bytes, static_cast<size_t>(size))
+            .Arg(info.usage);
+      });
+      if (info.mapped) {
         Note("buffer " + std::to_string(name) + ": mapped by the app at the snapshot, so its contents are not read");
-      } else if (host_version_ >= 30 && map != nullptr) {
-        bytes = map(read_target, 0, size, GL_MAP_READ_BIT);
+      } else if (!read) {
+        Note("buffer " + std::to_string(name) + ": the driver cannot map it for reading; its " +
+             std::to_string(size) + " bytes are left undefined");
       }
-      if (bytes != nullptr) {
-        calls_.Add(api::glBufferData).Arg(GL_ARRAY_BUFFER).Arg(size).In(bytes, static_cast<size_t>(size)).Arg(usage);
-        unmap(read_target);
-      } else {
-        if (!mapped) Note("buffer " + std::to_string(name) + ": the driver cannot map it for reading; its " +
-                          std::to_string(size) + " bytes are left undefined");
-        calls_.Add(api::glBufferData).Arg(GL_ARRAY_BUFFER).Arg(size).Arg(0).Arg(usage);
-      }
+      if (!read) calls_.Add(api::glBufferData).Arg(GL_ARRAY_BUFFER).Arg(size).Arg(0).Arg(info.usage);
       ClearErrors();
     }
   }
