@@ -105,6 +105,28 @@ std::vector<TextureLevel> ReadTextureLevels(const FunctionLookup& functions, GLe
   return levels;
 }
 
+ImageRead ReadTextureImage(const FunctionLookup& functions, GLenum target, GLuint texture, GLint level,
+                           GLenum image_target, GLint layer, GLint width, GLint height, GLenum type, void* rgba) {
+  auto texture_layer = reinterpret_cast<PFNGLFRAMEBUFFERTEXTURELAYERPROC>(functions(api::glFramebufferTextureLayer));
+  auto texture_2d = reinterpret_cast<PFNGLFRAMEBUFFERTEXTURE2DPROC>(functions(api::glFramebufferTexture2D));
+  auto status = reinterpret_cast<PFNGLCHECKFRAMEBUFFERSTATUSPROC>(functions(api::glCheckFramebufferStatus));
+  auto read_pixels = reinterpret_cast<PFNGLREADPIXELSPROC>(functions(api::glReadPixels));
+  auto get_error = reinterpret_cast<PFNGLGETERRORPROC>(functions(api::glGetError));
+  if (api::IsLayeredTarget(target)) {
+    texture_layer(GL_READ_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, texture, level, layer);
+  } else {
+    texture_2d(GL_READ_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, image_target, texture, level);
+  }
+  ImageRead result;
+  result.status = status(GL_READ_FRAMEBUFFER);
+  if (result.status != GL_FRAMEBUFFER_COMPLETE) return result;
+  DrainGlErrors(get_error);
+  read_pixels(0, 0, width, height, GL_RGBA, type, rgba);
+  result.error = get_error();
+  result.read = result.error == GL_NO_ERROR;
+  return result;
+}
+
 BufferInfo ReadBufferInfo(const FunctionLookup& functions, GLenum target, int version) {
   auto parameter = reinterpret_cast<PFNGLGETBUFFERPARAMETERIVPROC>(functions(api::glGetBufferParameteriv));
   BufferInfo info;

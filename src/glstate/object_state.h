@@ -57,6 +57,19 @@ struct TextureLevel {
 // up to the first without an image or `max_levels`.
 std::vector<TextureLevel> ReadTextureLevels(const FunctionLookup& functions, GLenum target, GLint max_levels = 16);
 
+// One image of a texture level read as RGBA through the framebuffer bound
+// at GL_READ_FRAMEBUFFER (the caller's own, with the pack state a read into
+// memory expects: stream/pack_state.h): `image_target` is the level's
+// target, or the cube map face; `layer` the layer of a layered `target`.
+// `type` GL_UNSIGNED_BYTE or GL_FLOAT; `rgba` holds width * height texels.
+struct ImageRead {
+  bool read = false;
+  GLenum status = GL_FRAMEBUFFER_COMPLETE;  // not complete: the format cannot be rendered to, so not read
+  GLenum error = GL_NO_ERROR;               // glReadPixels refused the format
+};
+ImageRead ReadTextureImage(const FunctionLookup& functions, GLenum target, GLuint texture, GLint level,
+                           GLenum image_target, GLint layer, GLint width, GLint height, GLenum type, void* rgba);
+
 // The buffer bound at `target`: its size, usage, and whether the app has it
 // mapped (asked of GLES 3+ only).
 struct BufferInfo {

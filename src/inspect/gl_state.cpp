@@ -546,37 +546,29 @@ class StateReader {
       return paths;
     }
     BeginImageReads();
-    auto texture_2d = Function<PFNGLFRAMEBUFFERTEXTURE2DPROC>(api::glFramebufferTexture2D);
-    auto texture_layer = Function<PFNGLFRAMEBUFFERTEXTURELAYERPROC>(api::glFramebufferTextureLayer);
-    auto status = Function<PFNGLCHECKFRAMEBUFFERSTATUSPROC>(api::glCheckFramebufferStatus);
-    auto read_pixels = Function<PFNGLREADPIXELSPROC>(api::glReadPixels);
-    const bool layered = texture.target == GL_TEXTURE_3D || texture.target == GL_TEXTURE_2D_ARRAY ||
-                         texture.target == GL_TEXTURE_CUBE_MAP_ARRAY;
+    const bool layered = api::IsLayeredTarget(texture.target);
     const int images = texture.target == GL_TEXTURE_CUBE_MAP ? 6 : layered ? std::min(level.depth, 64) : 1;
     if (layered && level.depth > 64) files_->unread.push_back(what + ": layers past 64 not written");
     for (int image = 0; image < images; ++image) {
       std::string suffix;
+      GLenum image_target = texture.target;
       if (texture.target == GL_TEXTURE_CUBE_MAP) {
-        texture_2d(GL_READ_FRAMEBUFFER, GL_COLOR_ATTACHMENT0,
-                   GL_TEXTURE_CUBE_MAP_POSITIVE_X + static_cast<GLenum>(image), texture.host, level.level);
+        image_target = GL_TEXTURE_CUBE_MAP_POSITIVE_X + static_cast<GLenum>(image);
         suffix = "-face" + std::to_string(image);
       } else if (layered) {
-        texture_layer(GL_READ_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, texture.host, level.level, image);
         suffix = "-layer" + std::to_string(image);
-      } else {
-        texture_2d(GL_READ_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, texture.target, texture.host, level.level);
-      }
-      const GLenum complete = status(GL_READ_FRAMEBUFFER);
-      if (complete != GL_FRAMEBUFFER_COMPLETE) {
-        files_->unread.push_back(what + suffix + ": its format cannot be rendered to, so not read back (" +
-                                 EnumText(complete) + ")");
-        continue;
       }
       std::vector<uint8_t> pixels(static_cast<size_t>(level.width) * level.height * 4);
-      gl_.ClearErrors();
-      read_pixels(0, 0, level.width, level.height, GL_RGBA, GL_UNSIGNED_BYTE, pixels.data());
-      if (const GLenum error = gl_.GetError(); error != GL_NO_ERROR) {
-        files_->unread.push_back(what + suffix + ": not readable as RGBA8 (" + EnumText(error) +
+      const glstate::ImageRead read = glstate::ReadTextureImage(Lookup(driver_), texture.target, texture.host, level.level,
+                                                                image_target, image, level.width, level.height,
+                                                                GL_UNSIGNED_BYTE, pixels.data());
+      if (read.status != GL_FRAMEBUFFER_COMPLETE) {
+        files_->unread.push_back(what + suffix + ": its format cannot be rendered to, so not read back (" +
+                                 EnumText(read.status) + ")");
+        continue;
+      }
+      if (!read.read) {
+        files_->unread.push_back(what + suffix + ": not readable as RGBA8 (" + EnumText(read.error) +
                                  "; integer and float formats are not written)");
         continue;
       }

@@ -262,33 +262,17 @@ class Snapshot : SnapshotWriter {
     }
   }
 
-  // Attaches one image of a texture level to the reading framebuffer; false
-  // when the driver cannot render to (so cannot read) it.
-  bool AttachForReading(GLenum target, GLuint host, GLint level, GLenum face, GLint layer) {
-    auto bind_framebuffer = F<PFNGLBINDFRAMEBUFFERPROC>(api::glBindFramebuffer);
-    bind_framebuffer(GL_READ_FRAMEBUFFER, read_framebuffer_);
-    if (api::IsLayeredTarget(target)) {
-      F<PFNGLFRAMEBUFFERTEXTURELAYERPROC>(api::glFramebufferTextureLayer)(GL_READ_FRAMEBUFFER, GL_COLOR_ATTACHMENT0,
-                                                                         host, level, layer);
-    } else {
-      F<PFNGLFRAMEBUFFERTEXTURE2DPROC>(api::glFramebufferTexture2D)(GL_READ_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, face,
-                                                                   host, level);
-    }
-    return F<PFNGLCHECKFRAMEBUFFERSTATUSPROC>(api::glCheckFramebufferStatus)(GL_READ_FRAMEBUFFER) ==
-           GL_FRAMEBUFFER_COMPLETE;
-  }
-
   // One image (a face or a layer) of a level, in `layout`; false when unreadable.
   bool ReadImage(GLenum target, GLuint host, GLint level, GLenum face, GLint layer, GLint width, GLint height,
                  const ImageLayout& layout, std::vector<uint8_t>* out) {
-    if (!AttachForReading(target, host, level, face, layer)) return false;
+    F<PFNGLBINDFRAMEBUFFERPROC>(api::glBindFramebuffer)(GL_READ_FRAMEBUFFER, read_framebuffer_);
     const size_t texels = static_cast<size_t>(width) * static_cast<size_t>(height);
     const size_t component_bytes = layout.floats ? 4 : 1;
     std::vector<uint8_t> rgba(texels * 4 * component_bytes);
-    ClearErrors();
-    F<PFNGLREADPIXELSPROC>(api::glReadPixels)(0, 0, width, height, GL_RGBA, layout.floats ? GL_FLOAT : GL_UNSIGNED_BYTE,
-                                              rgba.data());
-    if (GetError() != GL_NO_ERROR) return false;
+    if (!glstate::ReadTextureImage(functions_, target, host, level, face, layer, width, height,
+                                   layout.floats ? GL_FLOAT : GL_UNSIGNED_BYTE, rgba.data()).read) {
+      return false;
+    }
     const size_t at = out->size();
     out->resize(at + texels * layout.components * component_bytes);
     uint8_t* o = out->data() + at;
