@@ -91,7 +91,8 @@ void ReadFixedFunction(const FunctionLookup& functions, const Queries& gl, Conte
   }
   for (size_t face = 0; face < 2; ++face) {
     for (const api::CountedParameter& parameter : api::kMaterialParameters) {
-      state.material[face].push_back(floats(material, face == 0 ? GL_FRONT : GL_BACK, parameter.pname, parameter.count));
+      const GLenum side = face == 0 ? GL_FRONT : GL_BACK;
+      state.material[face].push_back(floats(material, side, parameter.pname, parameter.count));
     }
   }
   const GLint planes = std::min(gl.Integer(GL_MAX_CLIP_PLANES), 6);

@@ -204,7 +204,8 @@ class StateReader {
     json_.BeginObject().Key("name").UInt(StreamName(ObjectClass::kProgram, static_cast<GLint>(program_)));
     json_.Key("GL_LINK_STATUS").Bool(program_int(GL_LINK_STATUS) != 0);
     json_.Key("shaders").BeginArray();
-    for (const glstate::ShaderSource& shader : glstate::ReadAttachedShaders({get_shader, shader_source, attached}, program_)) {
+    const glstate::ShaderQueries shader_queries{get_shader, shader_source, attached};
+    for (const glstate::ShaderSource& shader : glstate::ReadAttachedShaders(shader_queries, program_)) {
       json_.BeginObject()
           .Key("name")
           .UInt(StreamName(ObjectClass::kShader, static_cast<GLint>(shader.shader)))
@@ -402,9 +403,9 @@ class StateReader {
           }
         });
         if (!read) {
-          files_->unread.push_back("buffer " + std::to_string(name) +
-                                   (version_ >= 30 ? ": the host could not map it for reading"
-                                                   : ": GLES 2 cannot read a buffer's contents back (no glMapBufferRange)"));
+          const char* why = version_ >= 30 ? ": the host could not map it for reading"
+                                           : ": GLES 2 cannot read a buffer's contents back (no glMapBufferRange)";
+          files_->unread.push_back("buffer " + std::to_string(name) + why);
         }
       }
       json_.EndObject();
@@ -419,7 +420,8 @@ class StateReader {
     json_.Key("draw_framebuffer").BeginObject().Key("name").UInt(draw_name);
     if (draw != 0) {
       json_.Key("attachments").BeginArray();
-      for (const glstate::Attachment& attachment : glstate::ReadAttachments(Lookup(driver_), GL_FRAMEBUFFER, version_)) {
+      for (const glstate::Attachment& attachment :
+           glstate::ReadAttachments(Lookup(driver_), GL_FRAMEBUFFER, version_)) {
         const GLenum point = attachment.point;
         json_.BeginObject().Key("attachment").String(EnumText(point)).Key("type").String(EnumText(attachment.type));
         const ObjectClass object_class =
@@ -559,9 +561,9 @@ class StateReader {
         suffix = "-layer" + std::to_string(image);
       }
       std::vector<uint8_t> pixels(static_cast<size_t>(level.width) * level.height * 4);
-      const glstate::ImageRead read = glstate::ReadTextureImage(Lookup(driver_), texture.target, texture.host, level.level,
-                                                                image_target, image, level.width, level.height,
-                                                                GL_UNSIGNED_BYTE, pixels.data());
+      const glstate::ImageRead read =
+          glstate::ReadTextureImage(Lookup(driver_), texture.target, texture.host, level.level, image_target, image,
+                                    level.width, level.height, GL_UNSIGNED_BYTE, pixels.data());
       if (read.status != GL_FRAMEBUFFER_COMPLETE) {
         files_->unread.push_back(what + suffix + ": its format cannot be rendered to, so not read back (" +
                                  EnumText(read.status) + ")");

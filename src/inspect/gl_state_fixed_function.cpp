@@ -57,7 +57,9 @@ void WriteFixedFunctionState(const glstate::ContextState& state, JsonWriter& jso
     WriteCapabilities(read.capabilities, json);
     WriteValues(read.values, json, names);
     json.Key("environment").BeginObject();
-    for (const auto& [pname, value] : read.environment) json.Key(EnumText(pname)).String(EnumText(static_cast<GLenum>(value)));
+    for (const auto& [pname, value] : read.environment) {
+      json.Key(EnumText(pname)).String(EnumText(static_cast<GLenum>(value)));
+    }
     for (const auto& [pname, value] : read.environment_floats) json.Key(EnumText(pname)).Float(value);
     if (read.has_coord_replace) json.Key("GL_COORD_REPLACE_OES").Bool(read.coord_replace != 0);
     json.Key("GL_TEXTURE_ENV_COLOR");

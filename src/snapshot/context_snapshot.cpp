@@ -175,7 +175,8 @@ class Snapshot : SnapshotWriter {
   // recreated by calls without running the draws that fed it.
   bool CheckNothingInProgress(std::string* error) {
     if (!state_.active_queries.empty()) {
-      *error = "query " + std::to_string(Stream(ObjectClass::kQuery, static_cast<GLint>(state_.active_queries[0].second))) +
+      const GLint query = static_cast<GLint>(state_.active_queries[0].second);
+      *error = "query " + std::to_string(Stream(ObjectClass::kQuery, query)) +
                " is in progress; a snapshot cannot recreate what it counted so far";
       return false;
     }
@@ -402,7 +403,8 @@ class Snapshot : SnapshotWriter {
     }
     GLint immutable_levels = 0;
     const bool immutable = ImmutableStorage(target, &immutable_levels);
-    for (const glstate::TextureLevel& l : glstate::ReadTextureLevels(functions_, target, immutable ? immutable_levels : 16)) {
+    const GLint max_levels = immutable ? immutable_levels : 16;
+    for (const glstate::TextureLevel& l : glstate::ReadTextureLevels(functions_, target, max_levels)) {
       const GLint level = l.level, width = l.width, height = l.height, depth = layered ? l.depth : 1;
       const GLenum internal = l.internal_format;
       const std::string level_what = what + " level " + std::to_string(level);
@@ -488,7 +490,8 @@ class Snapshot : SnapshotWriter {
     if (version_ < 30) return;
     for (const auto& [name, host] : source_.LiveObjects(ObjectClass::kSampler)) {
       Generate(api::glGenSamplers, name);
-      for (const glstate::SamplingValue& value : glstate::ReadSamplerParameters(functions_, static_cast<GLuint>(host))) {
+      for (const glstate::SamplingValue& value :
+           glstate::ReadSamplerParameters(functions_, static_cast<GLuint>(host))) {
         const GLenum pname = value.parameter->pname;
         if (value.parameter->is_float) {
           calls_.Add(api::glSamplerParameterf).Arg(static_cast<int64_t>(name)).Arg(pname).Float(value.real);
@@ -518,7 +521,8 @@ class Snapshot : SnapshotWriter {
       GLint type = 0, compiled = 0;
       get(static_cast<GLuint>(host), GL_SHADER_TYPE, &type);
       get(static_cast<GLuint>(host), GL_COMPILE_STATUS, &compiled);
-      Shader(name, static_cast<GLenum>(type), glstate::ReadShaderSource(ShaderFunctions(), static_cast<GLuint>(host)), compiled != 0);
+      Shader(name, static_cast<GLenum>(type), glstate::ReadShaderSource(ShaderFunctions(), static_cast<GLuint>(host)),
+             compiled != 0);
     }
     ClearErrors();
   }
@@ -534,7 +538,8 @@ class Snapshot : SnapshotWriter {
       const std::vector<LinkedShader>* linked_from = source_.LinkedShaders(name);
       std::vector<LinkedShader> attached_now;
       if (linked && linked_from == nullptr) {
-        attached_now = glstate::ReadAttachedShaders(ShaderFunctions(), host);  // those it was linked from, unless changed since
+        // Those it was linked from, unless changed since.
+        attached_now = glstate::ReadAttachedShaders(ShaderFunctions(), host);
         if (!attached_now.empty()) linked_from = &attached_now;
       }
       if (linked && linked_from == nullptr) {
@@ -996,7 +1001,8 @@ class Snapshot : SnapshotWriter {
             .Arg(bound(ObjectClass::kProgramPipeline, GL_PROGRAM_PIPELINE_BINDING));
       }
     } else {
-      calls_.Add(api::glBindFramebuffer).Arg(GL_FRAMEBUFFER).Arg(bound(ObjectClass::kFramebuffer, GL_FRAMEBUFFER_BINDING));
+      calls_.Add(api::glBindFramebuffer).Arg(GL_FRAMEBUFFER)
+          .Arg(bound(ObjectClass::kFramebuffer, GL_FRAMEBUFFER_BINDING));
     }
     calls_.Add(api::glBindRenderbuffer).Arg(GL_RENDERBUFFER)
         .Arg(bound(ObjectClass::kRenderbuffer, GL_RENDERBUFFER_BINDING));

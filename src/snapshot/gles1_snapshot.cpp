@@ -53,7 +53,8 @@ class Gles1Snapshot : SnapshotWriter {
     state_ = glstate::ReadContextState([this](api::Slot slot) { return source_.Function(slot); }, 10);
     const GLint saved_unit = state_.Integer(GL_ACTIVE_TEXTURE);
     const GLint saved_client_unit = state_.Integer(GL_CLIENT_ACTIVE_TEXTURE);
-    const GLint saved_mode = state_.Integer(GL_MATRIX_MODE), saved_array_buffer = state_.Integer(GL_ARRAY_BUFFER_BINDING);
+    const GLint saved_mode = state_.Integer(GL_MATRIX_MODE);
+    const GLint saved_array_buffer = state_.Integer(GL_ARRAY_BUFFER_BINDING);
     ActiveTexture(GL_TEXTURE0);
     calls_.Add(api::glActiveTexture).Arg(GL_TEXTURE0);
     calls_.Add(api::glPixelStorei).Arg(GL_UNPACK_ALIGNMENT).Arg(1);
@@ -77,7 +78,8 @@ class Gles1Snapshot : SnapshotWriter {
     F<PFNGLBINDBUFFERPROC>(api::glBindBuffer)(GL_ARRAY_BUFFER, static_cast<GLuint>(saved_array_buffer));
     for (GLenum target : {GL_ARRAY_BUFFER, GL_ELEMENT_ARRAY_BUFFER}) {
       const GLenum binding = target == GL_ARRAY_BUFFER ? GL_ARRAY_BUFFER_BINDING : GL_ELEMENT_ARRAY_BUFFER_BINDING;
-      calls_.Add(api::glBindBuffer).Arg(target).Arg(static_cast<int64_t>(Stream(ObjectClass::kBuffer, state_.Integer(binding))));
+      const uint64_t buffer = Stream(ObjectClass::kBuffer, state_.Integer(binding));
+      calls_.Add(api::glBindBuffer).Arg(target).Arg(static_cast<int64_t>(buffer));
     }
     ActiveTexture(static_cast<GLenum>(saved_unit));
     ClientActiveTexture(static_cast<GLenum>(saved_client_unit));
@@ -227,7 +229,8 @@ class Gles1Snapshot : SnapshotWriter {
     }
     const std::vector<GLfloat> ambient = state_.Floats(GL_LIGHT_MODEL_AMBIENT);
     calls_.Add(api::glLightModelfv).Arg(GL_LIGHT_MODEL_AMBIENT).In(ambient.data(), sizeof(GLfloat) * 4);
-    calls_.Add(api::glLightModelf).Arg(GL_LIGHT_MODEL_TWO_SIDE).Float(state_.Integer(GL_LIGHT_MODEL_TWO_SIDE) ? 1.0 : 0.0);
+    const double two_side = state_.Integer(GL_LIGHT_MODEL_TWO_SIDE) ? 1.0 : 0.0;
+    calls_.Add(api::glLightModelf).Arg(GL_LIGHT_MODEL_TWO_SIDE).Float(two_side);
   }
 
   void CurrentValues() {
@@ -295,7 +298,9 @@ class Gles1Snapshot : SnapshotWriter {
       const glstate::StateValue* texture = glstate::FindValue(unit.values, GL_TEXTURE_BINDING_2D);
       calls_.Add(api::glBindTexture).Arg(GL_TEXTURE_2D)
           .Arg(static_cast<int64_t>(Stream(ObjectClass::kTexture, texture != nullptr ? texture->ints[0] : 0)));
-      for (const auto& [pname, value] : unit.environment) calls_.Add(api::glTexEnvi).Arg(GL_TEXTURE_ENV).Arg(pname).Arg(value);
+      for (const auto& [pname, value] : unit.environment) {
+        calls_.Add(api::glTexEnvi).Arg(GL_TEXTURE_ENV).Arg(pname).Arg(value);
+      }
       for (const auto& [pname, value] : unit.environment_floats) {
         calls_.Add(api::glTexEnvf).Arg(GL_TEXTURE_ENV).Arg(pname).Float(value);
       }

@@ -232,7 +232,8 @@ void LearnClientArrays(ContextState& state, int version) {
   auto get_pointer = Next<PFNGLGETVERTEXATTRIBPOINTERVPROC>(api::glGetVertexAttribPointerv);
   const GLint attributes = std::min<GLint>(QueryInteger(GL_MAX_VERTEX_ATTRIBS), capture::ClientArrays::kSlots);
   for (GLint i = 0; i < attributes; ++i) {
-    const glstate::AttributeArray a = glstate::ReadAttributeArray(get, get_pointer, static_cast<GLuint>(i), version >= 30);
+    const glstate::AttributeArray a =
+        glstate::ReadAttributeArray(get, get_pointer, static_cast<GLuint>(i), version >= 30);
     state.arrays.SetPointer(i, a.size, static_cast<GLenum>(a.type), a.stride, a.pointer, a.buffer == 0);
     state.arrays.Enable(i, a.enabled != 0);
     state.arrays.SetDivisor(i, static_cast<GLuint>(a.divisor));
