@@ -1,12 +1,16 @@
 #pragma once
 // One vertex attribute's array as the driver holds it (of the bound vertex
-// array object): what `strata state` prints, what a snapshot writes as
-// glVertexAttrib*Pointer, and what a tracer joining mid-run must learn of
+// array object), and one GLES 1.1 client array (glVertexPointer, ...): what
+// `strata state` prints, what a snapshot writes as glVertexAttrib*Pointer or
+// glVertexPointer, and what a tracer joining mid-run must learn of
 // client-side arrays. Read in one place for all three.
 
 #include <GLES3/gl32.h>
 
 #include <cstdint>
+
+#include "common/gl_queries.h"
+#include "strata/api/parameters.h"
 
 namespace strata::glstate {
 
@@ -41,6 +45,38 @@ inline AttributeArray ReadAttributeArray(PFNGLGETVERTEXATTRIBIVPROC get, PFNGLGE
   }
   void* pointer = nullptr;
   get_pointer(index, GL_VERTEX_ATTRIB_ARRAY_POINTER, &pointer);
+  a.pointer = pointer;
+  return a;
+}
+
+// A GLES 1.1 client array of the active client texture unit (for
+// GL_TEXTURE_COORD_ARRAY): `known` is false where the context lacks it
+// (GL_POINT_SIZE_ARRAY_OES without its extension).
+struct ClientArray {
+  bool known = false, enabled = false;
+  GLint size = 0, type = 0, stride = 0, buffer = 0;
+  const void* pointer = nullptr;
+};
+
+inline ClientArray ReadClientArray(PFNGLGETINTEGERVPROC get_integer, PFNGLISENABLEDPROC is_enabled,
+                                   void (*get_pointer)(GLenum, void**), PFNGLGETERRORPROC get_error,
+                                   const api::ClientArrayQueries& q) {
+  auto value = [&](GLenum pname) {
+    GLint v = 0;
+    get_integer(pname, &v);
+    return v;
+  };
+  ClientArray a;
+  DrainGlErrors(get_error);
+  a.enabled = is_enabled(q.array) != GL_FALSE;
+  a.known = get_error() == GL_NO_ERROR;
+  if (!a.known) return a;
+  a.size = q.size != 0 ? value(q.size) : q.fixed_size;
+  a.type = value(q.type);
+  a.stride = value(q.stride);
+  a.buffer = value(q.buffer);
+  void* pointer = nullptr;
+  get_pointer(q.pointer, &pointer);
   a.pointer = pointer;
   return a;
 }

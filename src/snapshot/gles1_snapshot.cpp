@@ -12,6 +12,7 @@
 #include <array>
 #include <vector>
 
+#include "glstate/attribute_array.h"
 #include "glstate/context_state.h"
 #include "snapshot/snapshot_writer.h"
 #include "strata/api/parameters.h"
@@ -347,24 +348,20 @@ class Gles1Snapshot : SnapshotWriter {
   // One client array: enabled or not, and where it points (a buffer's
   // offset, or the app memory the stream's draws carry).
   void Array(const api::ClientArrayQueries& q, GLuint unit) {
-    auto is_enabled = F<PFNGLISENABLEDPROC>(api::glIsEnabled);
-    auto get_pointer = F<decltype(&glGetPointerv)>(api::glGetPointerv);
-    ClearErrors();
-    const bool enabled = is_enabled(q.array) != GL_FALSE;
-    if (GetError() != GL_NO_ERROR) return;  // GL_POINT_SIZE_ARRAY_OES without its extension
-    const GLint buffer = Integer(q.buffer);
-    void* pointer = nullptr;
-    get_pointer(q.pointer, &pointer);
-    uint64_t address = reinterpret_cast<uint64_t>(pointer);
+    const glstate::ClientArray a =
+        glstate::ReadClientArray(GetIntegerv, F<PFNGLISENABLEDPROC>(api::glIsEnabled),
+                                 F<void (*)(GLenum, void**)>(api::glGetPointerv), GetError, q);
+    if (!a.known) return;  // GL_POINT_SIZE_ARRAY_OES without its extension
+    uint64_t address = reinterpret_cast<uint64_t>(a.pointer);
     const api::Slot pointer_function = PointerFunctionOf(q.array);
-    if (buffer == 0) address = source_.Gles1ClientArrayAddress(pointer_function, unit, address);
-    if (buffer != 0 || address != 0) {
-      calls_.Add(api::glBindBuffer).Arg(GL_ARRAY_BUFFER).Arg(static_cast<int64_t>(Stream(ObjectClass::kBuffer, buffer)));
+    if (a.buffer == 0) address = source_.Gles1ClientArrayAddress(pointer_function, unit, address);
+    if (a.buffer != 0 || address != 0) {
+      calls_.Add(api::glBindBuffer).Arg(GL_ARRAY_BUFFER).Arg(static_cast<int64_t>(Stream(ObjectClass::kBuffer, a.buffer)));
       CallList::Builder call = calls_.Add(pointer_function);
-      if (q.size != 0) call.Arg(Integer(q.size));
-      call.Arg(Integer(q.type)).Arg(Integer(q.stride)).Arg(static_cast<int64_t>(address));
+      if (q.size != 0) call.Arg(a.size);
+      call.Arg(a.type).Arg(a.stride).Arg(static_cast<int64_t>(address));
     }
-    calls_.Add(enabled ? api::glEnableClientState : api::glDisableClientState).Arg(q.array);
+    calls_.Add(a.enabled ? api::glEnableClientState : api::glDisableClientState).Arg(q.array);
   }
 
   void ClientArrays() {
