@@ -83,7 +83,8 @@ struct ContextState {
   std::vector<StateValue> values;
   // GLES 1.1 only: lights, material (GL_FRONT's, GL_BACK's; by
   // api::kMaterialParameters), user clip planes, texture units. Its matrix
-  // stacks below the top and its arrays' pointers are the snapshot's to read.
+  // stacks below the top are the snapshot's to read; its client arrays,
+  // ReadClientArray's (attribute_array.h).
   std::vector<Light> lights;
   std::array<std::vector<std::vector<GLfloat>>, 2> material;
   std::vector<std::array<GLfloat, 4>> clip_planes;
