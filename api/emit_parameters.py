@@ -130,8 +130,6 @@ def emit_parameters_h(model: registry.Model, rows: list[pm.Parameter], array_siz
 
     capabilities = where(getter("enabled"), state, plain, gles2)
     sampling = where(getter("texture"), getter("sampler"), state, settable, gles2)
-    texture_only = where(getter("texture"), lambda r: "sampler" not in r.getters, state, settable, gles2,
-                         lambda r: r.since != 0)
     light = where(getter("light"), state)
     material = where(getter("material"), state)
     counted = lambda selection: "\n".join(f"    {{{model.enum(r.name)}, {r.count}}}," for r in selection)  # noqa: E731
@@ -271,8 +269,8 @@ inline constexpr IndexedBufferTarget kIndexedBufferTargets[] = {{
 {chr(10).join(indexed)}
 }};
 
-// Sampling parameters a texture and a sampler object share, and those of a
-// texture alone, that the app sets (glTexParameter*, glSamplerParameter*).
+// Sampling parameters a texture and a sampler object share, that the app
+// sets (glSamplerParameter*; a texture's: glstate::ReadTextureParameters).
 struct SamplingParameter {{
   uint32_t pname;
   bool is_float;
@@ -280,9 +278,6 @@ struct SamplingParameter {{
 }};
 inline constexpr SamplingParameter kSamplingParameters[] = {{
 {sampling_rows(sampling)}
-}};
-inline constexpr SamplingParameter kTextureOnlyParameters[] = {{
-{sampling_rows(texture_only)}
 }};
 // GLES 1.1's texture parameters.
 inline constexpr uint32_t kFixedFunctionTextureParameters[] = {{{enums(where(getter("texture"), state, gles1))}}};

@@ -6,16 +6,22 @@
 
 #include <GLES2/gl2ext.h>
 
+#include <bit>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <set>
 
 #include "common/png_file.h"
 #include "common/state_read_limits.h"
 #include "common/uniform_types.h"
+#include "glstate/object_state.h"
+#include "glstate/program_state.h"
+#include "glstate/shader_state.h"
 #include "inspect/gl_state_reader.h"
+#include "stream/pack_state.h"
 #include "strata/api/functions.h"
 #include "strata/api/parameters.h"
 
@@ -23,27 +29,6 @@ namespace strata::inspect {
 namespace {
 
 using api::ObjectClass;
-
-// The parameter table's state of GLES 2+ a context of `version` has, by kind:
-// values, bindings (outside texture units), and texture parameters.
-bool InVersion(const api::Parameter& p, int version) { return p.since != 0 && p.since <= version; }
-std::vector<const api::Parameter*> Values(int version) {
-  return StateValues([version](const api::Parameter& p) {
-    return InVersion(p, version) && p.names == ObjectClass::kNone && !(p.getters & api::kGetEnabled);
-  });
-}
-std::vector<const api::Parameter*> Bindings(int version) {
-  return StateValues([version](const api::Parameter& p) {
-    return InVersion(p, version) && p.names != ObjectClass::kNone && !(p.flags & api::kUnit);
-  });
-}
-std::vector<const api::Parameter*> TextureParameters(int version) {
-  std::vector<const api::Parameter*> values;
-  for (const api::Parameter& p : api::kParameters) {
-    if ((p.flags & api::kState) && (p.getters & api::kGetTexture) && InVersion(p, version)) values.push_back(&p);
-  }
-  return values;
-}
 
 class StateReader {
  public:
@@ -64,10 +49,10 @@ class StateReader {
     json_.Key("handle").String(handle);
     WriteSurfaces();
     json_.EndObject();
-    version_ = HostVersion(host_version);
+    version_ = glstate::HostVersion(Lookup(driver_));
     const StreamNames& names = names_;
     if (requested == 1) {
-      WriteFixedFunctionState(driver_, gl_, json_, names);
+      WriteFixedFunctionState(glstate::ReadContextState(Lookup(driver_), 10), json_, names);
       WriteFramebuffer();
       if (!options_.output_dir.empty()) {
         files_->unread.push_back("GLES 1.1 textures and buffers: not read back (GLES 1.1 can read neither)");
@@ -75,15 +60,16 @@ class StateReader {
       json_.EndObject();
       return;
     }
+    state_ = glstate::ReadContextState(Lookup(driver_), version_);
     json_.Key("capabilities").BeginObject();
-    std::vector<uint32_t> capabilities;
-    for (const api::VersionedEnum& capability : api::kCapabilities) {
-      if (capability.min_version <= version_) capabilities.push_back(capability.value);
-    }
-    WriteCapabilities(gl_, capabilities, json_);
+    WriteCapabilities(state_.capabilities, json_);
     json_.EndObject();
     json_.Key("values").BeginObject();
-    WriteValues(gl_, Values(version_), json_, names);
+    std::vector<glstate::StateValue> values;  // bindings apart
+    for (const glstate::StateValue& value : state_.values) {
+      if (value.parameter->names == ObjectClass::kNone) values.push_back(value);
+    }
+    WriteValues(values, json_, names);
     json_.EndObject();
     WriteBindings();
     WriteProgram();
@@ -96,11 +82,6 @@ class StateReader {
   }
 
  private:
-  static int HostVersion(const char* text) {
-    int major = 2, minor = 0;
-    if (text) std::sscanf(text, "OpenGL ES %d.%d", &major, &minor);
-    return major * 10 + minor;
-  }
   uint64_t StreamName(ObjectClass object, GLint host) {
     return executor_.StreamName(thread_, object, static_cast<uint64_t>(static_cast<GLuint>(host)));
   }
@@ -147,73 +128,56 @@ class StateReader {
 
   void WriteBindings() {
     json_.Key("bindings").BeginObject();
-    for (const api::Parameter* binding : Bindings(version_)) {
-      gl_.ClearErrors();
-      const GLint host = gl_.Integer(binding->pname);
-      if (gl_.GetError() != GL_NO_ERROR) continue;
-      const uint64_t name = StreamName(binding->names, host);
-      json_.Key(binding->name).UInt(name);
-      if (binding->names == ObjectClass::kBuffer && name) buffers_[name].insert(binding->name);
-      if (binding->pname == GL_CURRENT_PROGRAM) program_ = static_cast<GLuint>(host);
+    for (const glstate::StateValue& binding : state_.values) {
+      if (binding.parameter->names == ObjectClass::kNone) continue;
+      const GLint host = binding.ints[0];
+      const uint64_t name = StreamName(binding.parameter->names, host);
+      json_.Key(binding.parameter->name).UInt(name);
+      if (binding.parameter->names == ObjectClass::kBuffer && name) buffers_[name].insert(binding.parameter->name);
+      if (binding.parameter->pname == GL_CURRENT_PROGRAM) program_ = static_cast<GLuint>(host);
     }
     // Indexed buffer bindings: only those with a buffer.
-    for (const api::IndexedBufferTarget& indexed : api::kIndexedBufferTargets) {
-      if (indexed.min_version > version_ || !gl_.GetIntegeri_v) continue;
-      const GLint count = std::min(gl_.Integer(indexed.max_count), kMaxIndexedBindingsRead);
-      bool opened = false;
-      for (GLint i = 0; i < count; ++i) {
-        GLint host = 0, start = 0, size = 0;
-        gl_.GetIntegeri_v(indexed.binding, static_cast<GLuint>(i), &host);
-        if (!host) continue;
-        gl_.GetIntegeri_v(indexed.start, static_cast<GLuint>(i), &start);
-        gl_.GetIntegeri_v(indexed.size, static_cast<GLuint>(i), &size);
-        if (!opened) json_.Key(EnumText(indexed.target) + "[]").BeginArray(), opened = true;
-        const uint64_t name = StreamName(ObjectClass::kBuffer, host);
-        json_.BeginObject().Key("index").Int(i).Key("buffer").UInt(name).Key("start").Int(start).Key("size").Int(size);
-        json_.EndObject();
-        buffers_[name].insert(EnumText(indexed.target) + "[" + std::to_string(i) + "]");
+    for (const glstate::IndexedTargetBindings& indexed : state_.indexed) {
+      if (indexed.bound.empty()) continue;
+      const std::string target = EnumText(indexed.target->target);
+      json_.Key(target + "[]").BeginArray();
+      for (const glstate::IndexedBinding& bound : indexed.bound) {
+        const uint64_t name = StreamName(ObjectClass::kBuffer, static_cast<GLint>(bound.buffer));
+        json_.BeginObject().Key("index").Int(bound.index).Key("buffer").UInt(name);
+        json_.Key("start").Int(bound.start).Key("size").Int(bound.size).EndObject();
+        buffers_[name].insert(target + "[" + std::to_string(bound.index) + "]");
       }
-      if (opened) json_.EndArray();
+      json_.EndArray();
     }
     // Per texture unit: the textures bound at each target and the sampler.
-    const GLint units = std::min(gl_.Integer(GL_MAX_COMBINED_TEXTURE_IMAGE_UNITS), kMaxTextureUnitsRead);
-    const GLint active = gl_.Integer(GL_ACTIVE_TEXTURE);
     json_.Key("texture_units").BeginArray();
-    for (GLint unit = 0; unit < units; ++unit) {
-      gl_.ActiveTexture(GL_TEXTURE0 + static_cast<GLenum>(unit));
+    for (size_t unit = 0; unit < state_.units.size(); ++unit) {
+      const glstate::TextureUnit& read = state_.units[unit];
       bool opened = false;
-      for (const api::TargetBinding& target : api::kTextureTargets) {
-        if (target.min_version > version_) continue;
-        gl_.ClearErrors();
-        const GLint host = gl_.Integer(target.binding);
-        if (gl_.GetError() != GL_NO_ERROR || host == 0) continue;
-        if (!opened) json_.BeginObject().Key("unit").Int(unit), opened = true;
-        const uint64_t name = StreamName(ObjectClass::kTexture, host);
-        json_.Key(EnumText(target.binding)).UInt(name);
-        textures_.push_back({name, static_cast<GLuint>(host), target.target, unit});
+      auto open = [&] {
+        if (!opened) json_.BeginObject().Key("unit").Int(static_cast<int64_t>(unit)), opened = true;
+      };
+      for (const auto& [target, host] : read.textures) {
+        if (host == 0) continue;
+        open();
+        const uint64_t name = StreamName(ObjectClass::kTexture, static_cast<GLint>(host));
+        json_.Key(EnumText(target->binding)).UInt(name);
+        textures_.push_back({name, host, target->target, static_cast<GLint>(unit)});
       }
-      if (version_ >= 30) {
-        const GLint sampler = gl_.Integer(GL_SAMPLER_BINDING);
-        if (sampler) {
-          if (!opened) json_.BeginObject().Key("unit").Int(unit), opened = true;
-          const uint64_t name = StreamName(ObjectClass::kSampler, sampler);
-          json_.Key("GL_SAMPLER_BINDING").UInt(name);
-          samplers_[name] = static_cast<GLuint>(sampler);
-        }
+      if (read.sampler != 0) {
+        open();
+        const uint64_t name = StreamName(ObjectClass::kSampler, static_cast<GLint>(read.sampler));
+        json_.Key("GL_SAMPLER_BINDING").UInt(name);
+        samplers_[name] = read.sampler;
       }
       if (opened) json_.EndObject();
     }
     json_.EndArray();
-    gl_.ActiveTexture(static_cast<GLenum>(active));
     // Queries in progress.
     if (version_ >= 30) {
-      auto get_query = Function<PFNGLGETQUERYIVPROC>(api::glGetQueryiv);
       json_.Key("active_queries").BeginObject();
-      for (GLenum target : {GL_ANY_SAMPLES_PASSED, GL_ANY_SAMPLES_PASSED_CONSERVATIVE,
-                            GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN}) {
-        GLint query = 0;
-        get_query(target, GL_CURRENT_QUERY, &query);
-        if (query) json_.Key(EnumText(target)).UInt(StreamName(ObjectClass::kQuery, query));
+      for (const auto& [target, query] : state_.active_queries) {
+        json_.Key(EnumText(target)).UInt(StreamName(ObjectClass::kQuery, static_cast<GLint>(query)));
       }
       json_.EndObject();
     }
@@ -230,13 +194,8 @@ class StateReader {
     auto attached = Function<PFNGLGETATTACHEDSHADERSPROC>(api::glGetAttachedShaders);
     auto get_shader = Function<PFNGLGETSHADERIVPROC>(api::glGetShaderiv);
     auto shader_source = Function<PFNGLGETSHADERSOURCEPROC>(api::glGetShaderSource);
-    auto active_uniform = Function<PFNGLGETACTIVEUNIFORMPROC>(api::glGetActiveUniform);
     auto active_attrib = Function<PFNGLGETACTIVEATTRIBPROC>(api::glGetActiveAttrib);
-    auto uniform_location = Function<PFNGLGETUNIFORMLOCATIONPROC>(api::glGetUniformLocation);
     auto attrib_location = Function<PFNGLGETATTRIBLOCATIONPROC>(api::glGetAttribLocation);
-    auto uniform_f = Function<PFNGLGETUNIFORMFVPROC>(api::glGetUniformfv);
-    auto uniform_i = Function<PFNGLGETUNIFORMIVPROC>(api::glGetUniformiv);
-    auto uniform_u = Function<PFNGLGETUNIFORMUIVPROC>(api::glGetUniformuiv);
     auto program_int = [&](GLenum pname) {
       GLint value = 0;
       get_program(program_, pname, &value);
@@ -244,71 +203,51 @@ class StateReader {
     };
     json_.BeginObject().Key("name").UInt(StreamName(ObjectClass::kProgram, static_cast<GLint>(program_)));
     json_.Key("GL_LINK_STATUS").Bool(program_int(GL_LINK_STATUS) != 0);
-    GLuint shaders[8] = {};
-    GLsizei shader_count = 0;
-    attached(program_, 8, &shader_count, shaders);
     json_.Key("shaders").BeginArray();
-    for (GLsizei i = 0; i < shader_count; ++i) {
-      GLint type = 0, length = 0;
-      get_shader(shaders[i], GL_SHADER_TYPE, &type);
-      get_shader(shaders[i], GL_SHADER_SOURCE_LENGTH, &length);
-      std::string source(static_cast<size_t>(std::max(length, 1)), '\0');
-      GLsizei written = 0;
-      shader_source(shaders[i], static_cast<GLsizei>(source.size()), &written, source.data());
-      source.resize(static_cast<size_t>(written));
+    const glstate::ShaderQueries shader_queries{get_shader, shader_source, attached};
+    for (const glstate::ShaderSource& shader : glstate::ReadAttachedShaders(shader_queries, program_)) {
       json_.BeginObject()
           .Key("name")
-          .UInt(StreamName(ObjectClass::kShader, static_cast<GLint>(shaders[i])))
+          .UInt(StreamName(ObjectClass::kShader, static_cast<GLint>(shader.shader)))
           .Key("type")
-          .String(EnumText(static_cast<GLenum>(type)))
+          .String(EnumText(shader.type))
           .Key("source")
-          .String(source)
+          .String(shader.source)
           .EndObject();
     }
     json_.EndArray();
-    char name[512];
     json_.Key("uniforms").BeginArray();
-    const GLint uniforms = program_int(GL_ACTIVE_UNIFORMS);
-    for (GLint u = 0; u < uniforms; ++u) {
-      GLsizei length = 0;
-      GLint size = 0;
-      GLenum type = 0;
-      active_uniform(program_, static_cast<GLuint>(u), sizeof name, &length, &size, &type, name);
-      std::string base(name, static_cast<size_t>(length));
-      json_.BeginObject().Key("name").String(base).Key("type").String(EnumText(type)).Key("size").Int(size);
-      const UniformScalar scalar = UniformTypeScalar(type);
-      const size_t components = UniformTypeComponents(type);
-      if (base.size() > 3 && base.compare(base.size() - 3, 3, "[0]") == 0) base.resize(base.size() - 3);
+    for (const glstate::Uniform& uniform : glstate::ReadUniforms(Lookup(driver_), program_, version_)) {
+      json_.BeginObject().Key("name").String(uniform.name).Key("type").String(EnumText(uniform.type));
+      json_.Key("size").Int(uniform.size);
+      const UniformScalar scalar = UniformTypeScalar(uniform.type);
+      const size_t components = UniformTypeComponents(uniform.type);
       json_.Key("value");
-      if (size > 1) json_.BeginArray();
+      if (uniform.size > 1) json_.BeginArray();
       bool in_block = false;
-      for (GLint element = 0; element < std::min(size, 1024); ++element) {
-        const std::string element_name = size > 1 ? base + "[" + std::to_string(element) + "]" : base;
-        const GLint location = uniform_location(program_, element_name.c_str());
-        if (location < 0) {
+      const size_t shown = std::min<size_t>(uniform.elements.size(), 1024);
+      for (size_t e = 0; e < shown; ++e) {
+        const glstate::UniformElement& element = uniform.elements[e];
+        if (element.location < 0) {
           in_block = true;
           json_.Null();
           continue;
         }
-        GLfloat f[16] = {};
-        GLint i[16] = {};
-        GLuint ui[16] = {};
-        if (scalar == UniformScalar::kFloat) uniform_f(program_, location, f);
-        if (scalar == UniformScalar::kInt) uniform_i(program_, location, i);
-        if (scalar == UniformScalar::kUnsigned && uniform_u) uniform_u(program_, location, ui);
         if (components > 1) json_.BeginArray();
         for (size_t c = 0; c < components; ++c) {
-          if (scalar == UniformScalar::kFloat) json_.Float(f[c]);
-          if (scalar == UniformScalar::kInt) json_.Int(i[c]);
-          if (scalar == UniformScalar::kUnsigned) json_.UInt(ui[c]);
+          const uint32_t bits = element.values[c];
+          if (scalar == UniformScalar::kFloat) json_.Float(std::bit_cast<GLfloat>(bits));
+          if (scalar == UniformScalar::kInt) json_.Int(std::bit_cast<GLint>(bits));
+          if (scalar == UniformScalar::kUnsigned) json_.UInt(bits);
         }
         if (components > 1) json_.EndArray();
       }
-      if (size > 1) json_.EndArray();
+      if (uniform.size > 1) json_.EndArray();
       if (in_block) json_.Key("note").String("in a uniform block: its value is in the block's buffer");
       json_.EndObject();
     }
     json_.EndArray();
+    char name[512];
     json_.Key("attributes").BeginArray();
     const GLint attributes = program_int(GL_ACTIVE_ATTRIBUTES);
     for (GLint a = 0; a < attributes; ++a) {
@@ -334,44 +273,31 @@ class StateReader {
   }
 
   void WriteVertexAttributes() {
-    auto attrib_i = Function<PFNGLGETVERTEXATTRIBIVPROC>(api::glGetVertexAttribiv);
-    auto attrib_f = Function<PFNGLGETVERTEXATTRIBFVPROC>(api::glGetVertexAttribfv);
-    auto attrib_pointer = Function<PFNGLGETVERTEXATTRIBPOINTERVPROC>(api::glGetVertexAttribPointerv);
-    const GLint count = std::min(gl_.Integer(GL_MAX_VERTEX_ATTRIBS), kMaxVertexAttributesRead);
     json_.Key("vertex_attributes").BeginArray();
-    for (GLint index = 0; index < count; ++index) {
-      auto get = [&](GLenum pname) {
-        GLint value = 0;
-        attrib_i(static_cast<GLuint>(index), pname, &value);
-        return value;
-      };
-      const bool enabled = get(GL_VERTEX_ATTRIB_ARRAY_ENABLED) != 0;
-      if (!enabled && !program_attributes_.count(index)) continue;
-      const GLint buffer = get(GL_VERTEX_ATTRIB_ARRAY_BUFFER_BINDING);
-      const uint64_t buffer_name = StreamName(ObjectClass::kBuffer, buffer);
-      json_.BeginObject().Key("index").Int(index).Key("enabled").Bool(enabled);
-      json_.Key("size").Int(get(GL_VERTEX_ATTRIB_ARRAY_SIZE));
-      json_.Key("type").String(EnumText(static_cast<GLenum>(get(GL_VERTEX_ATTRIB_ARRAY_TYPE))));
-      json_.Key("normalized").Bool(get(GL_VERTEX_ATTRIB_ARRAY_NORMALIZED) != 0);
+    for (size_t index = 0; index < state_.attributes.size(); ++index) {
+      const glstate::VertexAttribute& attribute = state_.attributes[index];
+      const glstate::AttributeArray& a = attribute.array;
+      if (!a.enabled && !program_attributes_.count(static_cast<GLint>(index))) continue;
+      const uint64_t buffer_name = StreamName(ObjectClass::kBuffer, a.buffer);
+      json_.BeginObject().Key("index").Int(static_cast<int64_t>(index)).Key("enabled").Bool(a.enabled != 0);
+      json_.Key("size").Int(a.size);
+      json_.Key("type").String(EnumText(static_cast<GLenum>(a.type)));
+      json_.Key("normalized").Bool(a.normalized != 0);
       if (version_ >= 30) {
-        json_.Key("integer").Bool(get(GL_VERTEX_ATTRIB_ARRAY_INTEGER) != 0);
-        json_.Key("divisor").Int(get(GL_VERTEX_ATTRIB_ARRAY_DIVISOR));
+        json_.Key("integer").Bool(a.integer != 0);
+        json_.Key("divisor").Int(a.divisor);
       }
-      json_.Key("stride").Int(get(GL_VERTEX_ATTRIB_ARRAY_STRIDE));
+      json_.Key("stride").Int(a.stride);
       json_.Key("buffer").UInt(buffer_name);
-      void* pointer = nullptr;
-      attrib_pointer(static_cast<GLuint>(index), GL_VERTEX_ATTRIB_ARRAY_POINTER, &pointer);
       // With a buffer the pointer is an offset; without, an address of the replay's own copy.
       json_.Key("offset");
-      if (buffer) {
-        json_.UInt(reinterpret_cast<uintptr_t>(pointer));
+      if (a.buffer) {
+        json_.UInt(reinterpret_cast<uintptr_t>(a.pointer));
       } else {
         json_.String("client memory");
       }
-      GLfloat current[4] = {};
-      attrib_f(static_cast<GLuint>(index), GL_CURRENT_VERTEX_ATTRIB, current);
       json_.Key("current").BeginArray();
-      for (GLfloat v : current) json_.Float(v);
+      for (GLfloat v : attribute.current) json_.Float(v);
       json_.EndArray().EndObject();
       if (buffer_name) buffers_[buffer_name].insert("vertex attribute " + std::to_string(index));
     }
@@ -386,8 +312,6 @@ class StateReader {
   };
 
   void WriteTextures() {
-    auto tex_parameter_i = Function<PFNGLGETTEXPARAMETERIVPROC>(api::glGetTexParameteriv);
-    auto tex_parameter_f = Function<PFNGLGETTEXPARAMETERFVPROC>(api::glGetTexParameterfv);
     auto level_parameter = Function<PFNGLGETTEXLEVELPARAMETERIVPROC>(api::glGetTexLevelParameteriv);
     const GLint active = gl_.Integer(GL_ACTIVE_TEXTURE);
     json_.Key("textures").BeginArray();
@@ -396,45 +320,22 @@ class StateReader {
       json_.BeginObject().Key("name").UInt(texture.name).Key("target").String(EnumText(texture.target));
       json_.Key("unit").Int(texture.unit);
       json_.Key("parameters").BeginObject();
-      for (const api::Parameter* value : TextureParameters(version_)) {
-        gl_.ClearErrors();
-        GLint i = 0;
-        GLfloat f = 0;
-        if (value->type == api::ValueType::kFloat) {
-          tex_parameter_f(texture.target, value->pname, &f);
-        } else {
-          tex_parameter_i(texture.target, value->pname, &i);
-        }
-        if (gl_.GetError() != GL_NO_ERROR) continue;
-        json_.Key(value->name);
-        WriteValue(*value, i, f, json_, names_);
-      }
+      WriteValues(glstate::ReadTextureParameters(Lookup(driver_), texture.target, version_), json_, names_);
       json_.EndObject();
       // Level sizes: glGetTexLevelParameter is GLES 3.1's.
       json_.Key("levels").BeginArray();
-      const bool cube = texture.target == GL_TEXTURE_CUBE_MAP;
       if (version_ >= 31 && level_parameter && texture.target != GL_TEXTURE_BUFFER &&
           texture.target != GL_TEXTURE_EXTERNAL_OES) {
-        for (GLint level = 0; level < 16; ++level) {
-          const GLenum face_target = cube ? GL_TEXTURE_CUBE_MAP_POSITIVE_X : texture.target;
-          auto get = [&](GLenum pname) {
-            GLint value = 0;
-            level_parameter(face_target, level, pname, &value);
-            return value;
-          };
-          const GLint width = get(GL_TEXTURE_WIDTH), height = get(GL_TEXTURE_HEIGHT), depth = get(GL_TEXTURE_DEPTH);
-          if (width == 0) break;
-          const GLenum format = static_cast<GLenum>(get(GL_TEXTURE_INTERNAL_FORMAT));
-          const bool compressed = get(GL_TEXTURE_COMPRESSED) != 0;
-          json_.BeginObject().Key("level").Int(level).Key("width").Int(width).Key("height").Int(height);
-          json_.Key("depth").Int(depth).Key("internal_format").String(EnumText(format));
-          json_.Key("compressed").Bool(compressed);
+        for (const glstate::TextureLevel& l : glstate::ReadTextureLevels(Lookup(driver_), texture.target)) {
+          json_.BeginObject().Key("level").Int(l.level).Key("width").Int(l.width).Key("height").Int(l.height);
+          json_.Key("depth").Int(l.depth).Key("internal_format").String(EnumText(l.internal_format));
+          json_.Key("compressed").Bool(l.compressed);
           if (texture.target == GL_TEXTURE_2D_MULTISAMPLE || texture.target == GL_TEXTURE_2D_MULTISAMPLE_ARRAY) {
-            json_.Key("samples").Int(get(GL_TEXTURE_SAMPLES));
+            json_.Key("samples").Int(l.samples);
           }
-          if (ImagesWanted() && (level == 0 || !options_.base_levels_only)) {
+          if (ImagesWanted() && (l.level == 0 || !options_.base_levels_only)) {
             json_.Key("images").BeginArray();
-            for (const std::string& path : LevelImages({texture, level, width, height, depth, compressed})) {
+            for (const std::string& path : LevelImages({texture, l.level, l.width, l.height, l.depth, l.compressed})) {
               json_.String(path);
             }
             json_.EndArray();
@@ -459,21 +360,15 @@ class StateReader {
   // Each sampler object bound at a unit: its parameters.
   void WriteSamplers() {
     if (samplers_.empty()) return;
-    auto get_i = Function<PFNGLGETSAMPLERPARAMETERIVPROC>(api::glGetSamplerParameteriv);
-    auto get_f = Function<PFNGLGETSAMPLERPARAMETERFVPROC>(api::glGetSamplerParameterfv);
     json_.Key("samplers").BeginArray();
     for (const auto& [name, host] : samplers_) {
       json_.BeginObject().Key("name").UInt(name).Key("parameters").BeginObject();
-      for (const api::SamplingParameter& parameter : api::kSamplingParameters) {
-        json_.Key(EnumText(parameter.pname));
-        if (parameter.is_float) {
-          GLfloat value = 0;
-          get_f(host, parameter.pname, &value);
-          json_.Float(value);
+      for (const glstate::SamplingValue& value : glstate::ReadSamplerParameters(Lookup(driver_), host)) {
+        json_.Key(EnumText(value.parameter->pname));
+        if (value.parameter->is_float) {
+          json_.Float(value.real);
         } else {
-          GLint value = 0;  // filters, wraps and comparisons: enums all
-          get_i(host, parameter.pname, &value);
-          json_.String(EnumText(static_cast<GLenum>(value)));
+          json_.String(EnumText(static_cast<GLenum>(value.integer)));
         }
       }
       json_.EndObject().EndObject();
@@ -482,7 +377,6 @@ class StateReader {
   }
 
   void WriteBuffers() {
-    auto buffer_parameter = Function<PFNGLGETBUFFERPARAMETERIVPROC>(api::glGetBufferParameteriv);
     auto bind_buffer = Function<PFNGLBINDBUFFERPROC>(api::glBindBuffer);
     const GLenum target = version_ >= 30 ? GL_COPY_READ_BUFFER : GL_ARRAY_BUFFER;
     const GLint previous = gl_.Integer(api::BufferBindingOf(target));
@@ -490,34 +384,28 @@ class StateReader {
     for (const auto& [name, bound_at] : buffers_) {
       const GLuint host = static_cast<GLuint>(executor_.HostName(thread_, ObjectClass::kBuffer, name));
       bind_buffer(target, host);
-      GLint size = 0, usage = 0;
-      buffer_parameter(target, GL_BUFFER_SIZE, &size);
-      buffer_parameter(target, GL_BUFFER_USAGE, &usage);
-      json_.BeginObject().Key("name").UInt(name).Key("size").Int(size).Key("usage").String(EnumText(static_cast<GLenum>(usage)));
+      const glstate::BufferInfo info = glstate::ReadBufferInfo(Lookup(driver_), target, version_);
+      const GLint size = info.size;
+      json_.BeginObject().Key("name").UInt(name).Key("size").Int(size);
+      json_.Key("usage").String(EnumText(static_cast<GLenum>(info.usage)));
       json_.Key("bound_at").BeginArray();
       for (const std::string& where : bound_at) json_.String(where);
       json_.EndArray();
-      if (!options_.output_dir.empty()) {
-        if (version_ >= 30 && size > 0) {
-          auto map = Function<PFNGLMAPBUFFERRANGEPROC>(api::glMapBufferRange);
-          auto unmap = Function<PFNGLUNMAPBUFFERPROC>(api::glUnmapBuffer);
-          const void* bytes = map(target, 0, size, GL_MAP_READ_BIT);
-          if (bytes) {
-            const std::string path = OutputPath("buffer-" + std::to_string(name) + ".bin");
-            if (FILE* out = std::fopen(path.c_str(), "wb")) {
-              std::fwrite(bytes, 1, static_cast<size_t>(size), out);
-              if (std::fclose(out) == 0) {
-                files_->written.push_back(path);
-                json_.Key("file").String(path);
-              }
+      if (!options_.output_dir.empty() && size > 0) {
+        const bool read = glstate::ReadBufferBytes(Lookup(driver_), target, version_, size, [&](const void* bytes) {
+          const std::string path = OutputPath("buffer-" + std::to_string(name) + ".bin");
+          if (FILE* out = std::fopen(path.c_str(), "wb")) {
+            std::fwrite(bytes, 1, static_cast<size_t>(size), out);
+            if (std::fclose(out) == 0) {
+              files_->written.push_back(path);
+              json_.Key("file").String(path);
             }
-            unmap(target);
-          } else {
-            files_->unread.push_back("buffer " + std::to_string(name) + ": the host could not map it for reading");
           }
-        } else if (size > 0) {
-          files_->unread.push_back("buffer " + std::to_string(name) +
-                                   ": GLES 2 cannot read a buffer's contents back (no glMapBufferRange)");
+        });
+        if (!read) {
+          const char* why = version_ >= 30 ? ": the host could not map it for reading"
+                                           : ": GLES 2 cannot read a buffer's contents back (no glMapBufferRange)";
+          files_->unread.push_back("buffer " + std::to_string(name) + why);
         }
       }
       json_.EndObject();
@@ -527,30 +415,19 @@ class StateReader {
   }
 
   void WriteFramebuffer() {
-    auto attachment_parameter =
-        Function<PFNGLGETFRAMEBUFFERATTACHMENTPARAMETERIVPROC>(api::glGetFramebufferAttachmentParameteriv);
     const GLint draw = gl_.Integer(GL_FRAMEBUFFER_BINDING);
     const uint64_t draw_name = StreamName(ObjectClass::kFramebuffer, draw);
     json_.Key("draw_framebuffer").BeginObject().Key("name").UInt(draw_name);
     if (draw != 0) {
       json_.Key("attachments").BeginArray();
-      const GLint colors = version_ >= 30 ? std::min(gl_.Integer(GL_MAX_COLOR_ATTACHMENTS), 16) : 1;
-      std::vector<GLenum> points;
-      for (GLint i = 0; i < colors; ++i) points.push_back(GL_COLOR_ATTACHMENT0 + static_cast<GLenum>(i));
-      points.push_back(GL_DEPTH_ATTACHMENT);
-      points.push_back(GL_STENCIL_ATTACHMENT);
-      for (GLenum point : points) {
-        GLint type = GL_NONE, object = 0, level = 0;
-        attachment_parameter(GL_FRAMEBUFFER, point, GL_FRAMEBUFFER_ATTACHMENT_OBJECT_TYPE, &type);
-        if (type == GL_NONE) continue;
-        attachment_parameter(GL_FRAMEBUFFER, point, GL_FRAMEBUFFER_ATTACHMENT_OBJECT_NAME, &object);
-        json_.BeginObject().Key("attachment").String(EnumText(point)).Key("type").String(EnumText(static_cast<GLenum>(type)));
-        const ObjectClass object_class = type == GL_TEXTURE ? ObjectClass::kTexture : ObjectClass::kRenderbuffer;
-        json_.Key("name").UInt(StreamName(object_class, object));
-        if (type == GL_TEXTURE) {
-          attachment_parameter(GL_FRAMEBUFFER, point, GL_FRAMEBUFFER_ATTACHMENT_TEXTURE_LEVEL, &level);
-          json_.Key("level").Int(level);
-        }
+      for (const glstate::Attachment& attachment :
+           glstate::ReadAttachments(Lookup(driver_), GL_FRAMEBUFFER, version_)) {
+        const GLenum point = attachment.point;
+        json_.BeginObject().Key("attachment").String(EnumText(point)).Key("type").String(EnumText(attachment.type));
+        const ObjectClass object_class =
+            attachment.type == GL_TEXTURE ? ObjectClass::kTexture : ObjectClass::kRenderbuffer;
+        json_.Key("name").UInt(StreamName(object_class, static_cast<GLint>(attachment.object)));
+        if (attachment.type == GL_TEXTURE) json_.Key("level").Int(attachment.level);
         if (ImagesWanted()) {
           if (point == GL_DEPTH_ATTACHMENT || point == GL_STENCIL_ATTACHMENT) {
             files_->unread.push_back("draw framebuffer " + EnumText(point) + ": GLES reads back color only");
@@ -671,37 +548,29 @@ class StateReader {
       return paths;
     }
     BeginImageReads();
-    auto texture_2d = Function<PFNGLFRAMEBUFFERTEXTURE2DPROC>(api::glFramebufferTexture2D);
-    auto texture_layer = Function<PFNGLFRAMEBUFFERTEXTURELAYERPROC>(api::glFramebufferTextureLayer);
-    auto status = Function<PFNGLCHECKFRAMEBUFFERSTATUSPROC>(api::glCheckFramebufferStatus);
-    auto read_pixels = Function<PFNGLREADPIXELSPROC>(api::glReadPixels);
-    const bool layered = texture.target == GL_TEXTURE_3D || texture.target == GL_TEXTURE_2D_ARRAY ||
-                         texture.target == GL_TEXTURE_CUBE_MAP_ARRAY;
+    const bool layered = api::IsLayeredTarget(texture.target);
     const int images = texture.target == GL_TEXTURE_CUBE_MAP ? 6 : layered ? std::min(level.depth, 64) : 1;
     if (layered && level.depth > 64) files_->unread.push_back(what + ": layers past 64 not written");
     for (int image = 0; image < images; ++image) {
       std::string suffix;
+      GLenum image_target = texture.target;
       if (texture.target == GL_TEXTURE_CUBE_MAP) {
-        texture_2d(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_CUBE_MAP_POSITIVE_X + static_cast<GLenum>(image),
-                   texture.host, level.level);
+        image_target = GL_TEXTURE_CUBE_MAP_POSITIVE_X + static_cast<GLenum>(image);
         suffix = "-face" + std::to_string(image);
       } else if (layered) {
-        texture_layer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, texture.host, level.level, image);
         suffix = "-layer" + std::to_string(image);
-      } else {
-        texture_2d(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, texture.target, texture.host, level.level);
-      }
-      const GLenum complete = status(GL_FRAMEBUFFER);
-      if (complete != GL_FRAMEBUFFER_COMPLETE) {
-        files_->unread.push_back(what + suffix + ": its format cannot be rendered to, so not read back (" +
-                                 EnumText(complete) + ")");
-        continue;
       }
       std::vector<uint8_t> pixels(static_cast<size_t>(level.width) * level.height * 4);
-      gl_.ClearErrors();
-      read_pixels(0, 0, level.width, level.height, GL_RGBA, GL_UNSIGNED_BYTE, pixels.data());
-      if (const GLenum error = gl_.GetError(); error != GL_NO_ERROR) {
-        files_->unread.push_back(what + suffix + ": not readable as RGBA8 (" + EnumText(error) +
+      const glstate::ImageRead read =
+          glstate::ReadTextureImage(Lookup(driver_), texture.target, texture.host, level.level, image_target, image,
+                                    level.width, level.height, GL_UNSIGNED_BYTE, pixels.data());
+      if (read.status != GL_FRAMEBUFFER_COMPLETE) {
+        files_->unread.push_back(what + suffix + ": its format cannot be rendered to, so not read back (" +
+                                 EnumText(read.status) + ")");
+        continue;
+      }
+      if (!read.read) {
+        files_->unread.push_back(what + suffix + ": not readable as RGBA8 (" + EnumText(read.error) +
                                  "; integer and float formats are not written)");
         continue;
       }
@@ -718,42 +587,17 @@ class StateReader {
     return paths;
   }
 
+  // Levels are read (GLES 3.1 only) through a framebuffer of our own bound
+  // for reading, with the pack state a read into memory expects.
   void BeginImageReads() {
-    if (reading_images_) return;
-    reading_images_ = true;
-    saved_framebuffer_ = gl_.Integer(GL_FRAMEBUFFER_BINDING);
-    if (version_ >= 30) saved_read_framebuffer_ = gl_.Integer(GL_READ_FRAMEBUFFER_BINDING);
-    saved_pack_[0] = gl_.Integer(GL_PACK_ALIGNMENT);
-    auto pixel_store = Function<PFNGLPIXELSTOREIPROC>(api::glPixelStorei);
-    pixel_store(GL_PACK_ALIGNMENT, 4);
-    if (version_ >= 30) {
-      saved_pack_[1] = gl_.Integer(GL_PACK_ROW_LENGTH);
-      saved_pack_[2] = gl_.Integer(GL_PACK_SKIP_ROWS);
-      saved_pack_[3] = gl_.Integer(GL_PACK_SKIP_PIXELS);
-      saved_pack_[4] = gl_.Integer(GL_PIXEL_PACK_BUFFER_BINDING);
-      Function<PFNGLBINDBUFFERPROC>(api::glBindBuffer)(GL_PIXEL_PACK_BUFFER, 0);
-      pixel_store(GL_PACK_ROW_LENGTH, 0);
-      pixel_store(GL_PACK_SKIP_ROWS, 0);
-      pixel_store(GL_PACK_SKIP_PIXELS, 0);
-    }
+    if (image_reads_) return;
     Function<PFNGLGENFRAMEBUFFERSPROC>(api::glGenFramebuffers)(1, &image_framebuffer_);
-    Function<PFNGLBINDFRAMEBUFFERPROC>(api::glBindFramebuffer)(GL_FRAMEBUFFER, image_framebuffer_);
+    image_reads_.emplace(driver_.functions(), version_ / 10, static_cast<GLint>(image_framebuffer_));
   }
 
   void EndImageReads() {
-    if (!reading_images_) return;
-    reading_images_ = false;
-    auto bind = Function<PFNGLBINDFRAMEBUFFERPROC>(api::glBindFramebuffer);
-    auto pixel_store = Function<PFNGLPIXELSTOREIPROC>(api::glPixelStorei);
-    bind(GL_FRAMEBUFFER, static_cast<GLuint>(saved_framebuffer_));
-    if (version_ >= 30) {
-      bind(GL_READ_FRAMEBUFFER, static_cast<GLuint>(saved_read_framebuffer_));
-      pixel_store(GL_PACK_ROW_LENGTH, saved_pack_[1]);
-      pixel_store(GL_PACK_SKIP_ROWS, saved_pack_[2]);
-      pixel_store(GL_PACK_SKIP_PIXELS, saved_pack_[3]);
-      Function<PFNGLBINDBUFFERPROC>(api::glBindBuffer)(GL_PIXEL_PACK_BUFFER, static_cast<GLuint>(saved_pack_[4]));
-    }
-    pixel_store(GL_PACK_ALIGNMENT, saved_pack_[0]);
+    if (!image_reads_) return;
+    image_reads_.reset();  // the app's read framebuffer and pack state back, then ours goes
     Function<PFNGLDELETEFRAMEBUFFERSPROC>(api::glDeleteFramebuffers)(1, &image_framebuffer_);
     image_framebuffer_ = 0;
   }
@@ -769,13 +613,13 @@ class StateReader {
     return StreamName(object, static_cast<GLint>(host));
   };
   int version_ = 20;
+  glstate::ContextState state_;
   GLuint program_ = 0;
   std::set<GLint> program_attributes_;
   std::vector<BoundTexture> textures_;
   std::set<std::pair<uint64_t, GLint>> written_levels_;
-  bool reading_images_ = false;
   GLuint image_framebuffer_ = 0;
-  GLint saved_framebuffer_ = 0, saved_read_framebuffer_ = 0, saved_pack_[5] = {};
+  std::optional<capture::ScopedPackState> image_reads_;
   std::map<uint64_t, std::set<std::string>> buffers_;  // by name: where each is bound
   std::map<uint64_t, GLuint> samplers_;                 // bound at some unit: stream name -> host name
 };

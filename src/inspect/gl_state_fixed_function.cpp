@@ -1,102 +1,72 @@
 // GLES 1.1's fixed-function state: what a GLES 1 context has instead of
-// programs and generic vertex attributes.
+// programs and generic vertex attributes, as glstate/context_state.h read it.
 #include "inspect/gl_state_reader.h"
-#include "strata/api/functions.h"
 
 namespace strata::inspect {
 namespace {
 
-// GLES 1.1's state values, and those per texture unit (glActiveTexture
-// and glClientActiveTexture both set to it).
-std::vector<const api::Parameter*> Values(bool per_unit) {
-  return StateValues([per_unit](const api::Parameter& p) {
-    return p.gles1 && !(p.getters & api::kGetEnabled) && ((p.flags & api::kUnit) != 0) == per_unit;
-  });
-}
-
-void Floats(JsonWriter& json, const GLfloat* values, int count) {
+void Floats(JsonWriter& json, const GLfloat* values, size_t count) {
   if (count > 1) json.BeginArray();
-  for (int i = 0; i < count; ++i) json.Float(values[i]);
+  for (size_t i = 0; i < count; ++i) json.Float(values[i]);
   if (count > 1) json.EndArray();
 }
 
 }  // namespace
 
-void WriteFixedFunctionState(const host::HostDriver& driver, const GlFunctions& gl, JsonWriter& json,
-                             const StreamNames& names) {
-  auto light = driver.Get<decltype(&glGetLightfv)>(api::glGetLightfv);
-  auto material = driver.Get<decltype(&glGetMaterialfv)>(api::glGetMaterialfv);
-  auto env_i = driver.Get<decltype(&glGetTexEnviv)>(api::glGetTexEnviv);
-  auto env_f = driver.Get<decltype(&glGetTexEnvfv)>(api::glGetTexEnvfv);
-  auto client_active = driver.Get<decltype(&glClientActiveTexture)>(api::glClientActiveTexture);
+void WriteFixedFunctionState(const glstate::ContextState& state, JsonWriter& json, const StreamNames& names) {
   json.Key("capabilities").BeginObject();
-  WriteCapabilities(gl, api::kFixedFunctionCapabilities, json);
-  WriteCapabilities(gl, api::kClientArrays, json);
+  WriteCapabilities(state.capabilities, json);
   json.EndObject();
   json.Key("values").BeginObject();
-  WriteValues(gl, Values(false), json, names);
+  WriteValues(state.values, json, names);
   json.EndObject();
 
   json.Key("lights").BeginArray();
-  const GLint lights = std::min(gl.Integer(GL_MAX_LIGHTS), 32);
-  for (GLint i = 0; i < lights; ++i) {
-    const GLenum name = GL_LIGHT0 + static_cast<GLenum>(i);
-    json.BeginObject().Key("light").String(EnumText(name)).Key("enabled").Bool(gl.IsEnabled(name) != GL_FALSE);
-    for (const api::CountedParameter& parameter : api::kLightParameters) {
-      GLfloat values[4] = {};
-      light(name, parameter.pname, values);
-      json.Key(EnumText(parameter.pname));
-      Floats(json, values, parameter.count);
+  for (const glstate::Light& light : state.lights) {
+    json.BeginObject().Key("light").String(EnumText(light.light)).Key("enabled").Bool(light.enabled);
+    for (size_t i = 0; i < light.values.size(); ++i) {
+      json.Key(EnumText(api::kLightParameters[i].pname));
+      Floats(json, light.values[i].data(), light.values[i].size());
     }
     json.EndObject();
   }
   json.EndArray();
 
   json.Key("material").BeginObject();
-  for (GLenum face : {GL_FRONT, GL_BACK}) {
-    json.Key(EnumText(face)).BeginObject();
-    for (const api::CountedParameter& parameter : api::kMaterialParameters) {
-      GLfloat values[4] = {};
-      material(face, parameter.pname, values);
-      json.Key(EnumText(parameter.pname));
-      Floats(json, values, parameter.count);
+  for (size_t face = 0; face < state.material.size(); ++face) {
+    json.Key(EnumText(face == 0 ? GL_FRONT : GL_BACK)).BeginObject();
+    for (size_t i = 0; i < state.material[face].size(); ++i) {
+      json.Key(EnumText(api::kMaterialParameters[i].pname));
+      Floats(json, state.material[face][i].data(), state.material[face][i].size());
     }
     json.EndObject();
   }
   json.EndObject();
 
   // Per texture unit: its texture, matrix, coordinates array and environment.
-  const GLint active = gl.Integer(GL_ACTIVE_TEXTURE), client = gl.Integer(GL_CLIENT_ACTIVE_TEXTURE);
-  const GLint units = std::min(gl.Integer(GL_MAX_TEXTURE_UNITS), 32);
   json.Key("texture_units").BeginArray();
-  const std::vector<const api::Parameter*> unit_values = Values(true);
-  for (GLint unit = 0; unit < units; ++unit) {
-    gl.ActiveTexture(GL_TEXTURE0 + static_cast<GLenum>(unit));
-    client_active(GL_TEXTURE0 + static_cast<GLenum>(unit));
+  for (size_t unit = 0; unit < state.fixed_function_units.size(); ++unit) {
+    const glstate::FixedFunctionUnit& read = state.fixed_function_units[unit];
     // Units past the first that hold nothing are left out.
-    if (unit > 0 && !gl.Integer(GL_TEXTURE_BINDING_2D) && !gl.IsEnabled(GL_TEXTURE_2D) &&
-        !gl.IsEnabled(GL_TEXTURE_COORD_ARRAY)) {
+    const glstate::StateValue* texture = glstate::FindValue(read.values, GL_TEXTURE_BINDING_2D);
+    if (unit > 0 && (texture == nullptr || texture->ints[0] == 0) && !read.Enabled(GL_TEXTURE_2D) &&
+        !read.Enabled(GL_TEXTURE_COORD_ARRAY)) {
       continue;
     }
-    json.BeginObject().Key("unit").Int(unit);
-    WriteCapabilities(gl, api::kUnitCapabilities, json);
-    WriteValues(gl, unit_values, json, names);
+    json.BeginObject().Key("unit").Int(static_cast<int64_t>(unit));
+    WriteCapabilities(read.capabilities, json);
+    WriteValues(read.values, json, names);
     json.Key("environment").BeginObject();
-    for (GLenum pname : api::kTextureEnvironmentEnums) {
-      GLint value = 0;
-      gl.ClearErrors();
-      env_i(GL_TEXTURE_ENV, pname, &value);
-      if (gl.GetError() == GL_NO_ERROR) json.Key(EnumText(pname)).String(EnumText(static_cast<GLenum>(value)));
+    for (const auto& [pname, value] : read.environment) {
+      json.Key(EnumText(pname)).String(EnumText(static_cast<GLenum>(value)));
     }
-    GLfloat color[4] = {};
-    env_f(GL_TEXTURE_ENV, GL_TEXTURE_ENV_COLOR, color);
+    for (const auto& [pname, value] : read.environment_floats) json.Key(EnumText(pname)).Float(value);
+    if (read.has_coord_replace) json.Key("GL_COORD_REPLACE_OES").Bool(read.coord_replace != 0);
     json.Key("GL_TEXTURE_ENV_COLOR");
-    Floats(json, color, 4);
+    Floats(json, read.environment_color.data(), 4);
     json.EndObject().EndObject();
   }
   json.EndArray();
-  gl.ActiveTexture(static_cast<GLenum>(active));
-  client_active(static_cast<GLenum>(client));
 }
 
 }  // namespace strata::inspect

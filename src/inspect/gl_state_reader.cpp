@@ -16,17 +16,10 @@ GlFunctions::GlFunctions(const host::HostDriver& driver)
       IsEnabled(driver.Get<PFNGLISENABLEDPROC>(api::glIsEnabled)),
       GetError(driver.Get<PFNGLGETERRORPROC>(api::glGetError)),
       ActiveTexture(driver.Get<PFNGLACTIVETEXTUREPROC>(api::glActiveTexture)),
-      GetString(driver.Get<PFNGLGETSTRINGPROC>(api::glGetString)),
-      GetIntegeri_v(driver.Get<PFNGLGETINTEGERI_VPROC>(api::glGetIntegeri_v)) {}
+      GetString(driver.Get<PFNGLGETSTRINGPROC>(api::glGetString)) {}
 
-std::vector<const api::Parameter*> StateValues(const std::function<bool(const api::Parameter&)>& wanted) {
-  std::vector<const api::Parameter*> values;
-  for (const api::Parameter& parameter : api::kParameters) {
-    if ((parameter.flags & api::kState) && (parameter.getters & api::kGetGet) && wanted(parameter)) {
-      values.push_back(&parameter);
-    }
-  }
-  return values;
+glstate::FunctionLookup Lookup(const host::HostDriver& driver) {
+  return [&driver](api::Slot slot) { return driver.Function(slot); };
 }
 
 std::string EnumText(GLenum value) {
@@ -62,36 +55,22 @@ void WriteValue(const api::Parameter& parameter, GLint integer, GLfloat real, Js
   }
 }
 
-void WriteValues(const GlFunctions& gl, std::span<const api::Parameter* const> values, JsonWriter& json,
-                 const StreamNames& names) {
-  for (const api::Parameter* value : values) {
-    const int count = value->count != 0 ? value->count : 1;
-    gl.ClearErrors();
-    std::vector<GLint> ints(static_cast<size_t>(count) + 4, 0);
-    std::vector<GLfloat> floats(static_cast<size_t>(count) + 4, 0);
-    std::vector<GLboolean> bools(static_cast<size_t>(count) + 4, 0);
-    switch (value->type) {
-      case api::ValueType::kFloat: gl.GetFloatv(value->pname, floats.data()); break;
-      case api::ValueType::kBool: gl.GetBooleanv(value->pname, bools.data()); break;
-      default: gl.GetIntegerv(value->pname, ints.data()); break;
-    }
-    if (gl.GetError() != GL_NO_ERROR) continue;  // not a state of this context (an extension's)
-    json.Key(value->name);
+void WriteValues(std::span<const glstate::StateValue> values, JsonWriter& json, const StreamNames& names) {
+  for (const glstate::StateValue& value : values) {
+    const api::Parameter& parameter = *value.parameter;
+    const bool floats = parameter.type == api::ValueType::kFloat;
+    const size_t count = floats ? value.floats.size() : value.ints.size();
+    json.Key(parameter.name);
     if (count > 1) json.BeginArray();
-    for (int i = 0; i < count; ++i) {
-      WriteValue(*value, value->type == api::ValueType::kBool ? bools[i] : ints[i], floats[i], json, names);
+    for (size_t i = 0; i < count; ++i) {
+      WriteValue(parameter, floats ? 0 : value.ints[i], floats ? value.floats[i] : 0, json, names);
     }
     if (count > 1) json.EndArray();
   }
 }
 
-void WriteCapabilities(const GlFunctions& gl, std::span<const uint32_t> capabilities, JsonWriter& json) {
-  for (GLenum capability : capabilities) {
-    gl.ClearErrors();
-    const bool enabled = gl.IsEnabled(capability) != GL_FALSE;
-    if (gl.GetError() != GL_NO_ERROR) continue;
-    json.Key(EnumText(capability)).Bool(enabled);
-  }
+void WriteCapabilities(std::span<const std::pair<GLenum, bool>> capabilities, JsonWriter& json) {
+  for (const auto& [capability, enabled] : capabilities) json.Key(EnumText(capability)).Bool(enabled);
 }
 
 }  // namespace strata::inspect

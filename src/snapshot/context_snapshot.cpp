@@ -9,9 +9,11 @@
 
 #include "common/state_read_limits.h"
 #include "common/uniform_types.h"
-#include "snapshot/attribute_array.h"
+#include "glstate/attribute_array.h"
+#include "glstate/context_state.h"
+#include "glstate/object_state.h"
+#include "glstate/program_state.h"
 #include "snapshot/gles1_snapshot.h"
-#include "snapshot/shader_sources.h"
 #include "snapshot/snapshot_writer.h"
 #include "strata/api/parameters.h"
 #include "strata/api/traits.h"
@@ -138,7 +140,9 @@ class Snapshot : SnapshotWriter {
       : SnapshotWriter(source, result), version_(source.Version()), scope_(scope) {}
 
   bool Take(std::string* error) {
-    host_version_ = HostVersion();
+    host_version_ = glstate::HostVersion(functions_);
+    // The context's own state as the app left it, before the reading below changes any.
+    state_ = glstate::ReadContextState(functions_, host_version_);
     if (!CheckNothingInProgress(error)) return false;
     BeginReads();
     // Emitted with the defaults a fresh context has for unpacking, on unit 0.
@@ -167,36 +171,19 @@ class Snapshot : SnapshotWriter {
   }
 
  private:
-  int HostVersion() const {
-    auto get_string = F<PFNGLGETSTRINGPROC>(api::glGetString);
-    const char* text = reinterpret_cast<const char*>(get_string(GL_VERSION));
-    int major = 2, minor = 0;
-    if (text != nullptr) std::sscanf(text, "OpenGL ES %d.%d", &major, &minor);
-    return major * 10 + minor;
-  }
-
   // A query or transform feedback running, or a buffer mapped, cannot be
   // recreated by calls without running the draws that fed it.
   bool CheckNothingInProgress(std::string* error) {
-    if (host_version_ < 30) return true;
-    auto get_query = F<PFNGLGETQUERYIVPROC>(api::glGetQueryiv);
-    for (GLenum target : {GL_ANY_SAMPLES_PASSED, GL_ANY_SAMPLES_PASSED_CONSERVATIVE,
-                          GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN}) {
-      GLint active = 0;
-      get_query(target, GL_CURRENT_QUERY, &active);
-      if (active != 0) {
-        *error = "query " + std::to_string(Stream(ObjectClass::kQuery, active)) +
-                 " is in progress; a snapshot cannot recreate what it counted so far";
-        return false;
-      }
+    if (!state_.active_queries.empty()) {
+      const GLint query = static_cast<GLint>(state_.active_queries[0].second);
+      *error = "query " + std::to_string(Stream(ObjectClass::kQuery, query)) +
+               " is in progress; a snapshot cannot recreate what it counted so far";
+      return false;
     }
-    GLboolean tf_active = GL_FALSE;
-    F<PFNGLGETBOOLEANVPROC>(api::glGetBooleanv)(GL_TRANSFORM_FEEDBACK_ACTIVE, &tf_active);
-    if (tf_active) {
+    if (state_.transform_feedback_active) {
       *error = "transform feedback is active; a snapshot cannot recreate a capture in progress";
       return false;
     }
-    ClearErrors();
     return true;
   }
 
@@ -249,9 +236,6 @@ class Snapshot : SnapshotWriter {
   void Buffers() {
     auto is_buffer = F<PFNGLISBUFFERPROC>(api::glIsBuffer);
     auto bind = F<PFNGLBINDBUFFERPROC>(api::glBindBuffer);
-    auto parameter = F<PFNGLGETBUFFERPARAMETERIVPROC>(api::glGetBufferParameteriv);
-    auto map = F<PFNGLMAPBUFFERRANGEPROC>(api::glMapBufferRange);
-    auto unmap = F<PFNGLUNMAPBUFFERPROC>(api::glUnmapBuffer);
     // The stream's buffers are bound to GL_ARRAY_BUFFER to fill them: any
     // buffer may be bound there (GLES has no typed buffers).
     const GLenum read_target = host_version_ >= 30 ? GL_COPY_READ_BUFFER : GL_ARRAY_BUFFER;
@@ -260,56 +244,36 @@ class Snapshot : SnapshotWriter {
       if (!is_buffer(static_cast<GLuint>(host))) continue;  // named, never bound
       calls_.Add(api::glBindBuffer).Arg(GL_ARRAY_BUFFER).Arg(static_cast<int64_t>(name));
       bind(read_target, static_cast<GLuint>(host));
-      GLint size = 0, usage = GL_STATIC_DRAW, mapped = 0;
-      parameter(read_target, GL_BUFFER_SIZE, &size);
-      parameter(read_target, GL_BUFFER_USAGE, &usage);
-      if (host_version_ >= 30) parameter(read_target, GL_BUFFER_MAPPED, &mapped);
+      const glstate::BufferInfo info = glstate::ReadBufferInfo(functions_, read_target, host_version_);
+      const GLint size = info.size;
       if (size <= 0) continue;
-      const void* bytes = nullptr;
-      if (mapped) {
+      const bool read = !info.mapped && glstate::ReadBufferBytes(functions_, read_target, host_version_, size,
+                                                                 [&](const void* bytes) {
+        calls_.Add(api::glBufferData).Arg(GL_ARRAY_BUFFER).Arg(size).In(bytes, static_cast<size_t>(size))
+            .Arg(info.usage);
+      });
+      if (info.mapped) {
         Note("buffer " + std::to_string(name) + ": mapped by the app at the snapshot, so its contents are not read");
-      } else if (host_version_ >= 30 && map != nullptr) {
-        bytes = map(read_target, 0, size, GL_MAP_READ_BIT);
+      } else if (!read) {
+        Note("buffer " + std::to_string(name) + ": the driver cannot map it for reading; its " +
+             std::to_string(size) + " bytes are left undefined");
       }
-      if (bytes != nullptr) {
-        calls_.Add(api::glBufferData).Arg(GL_ARRAY_BUFFER).Arg(size).In(bytes, static_cast<size_t>(size)).Arg(usage);
-        unmap(read_target);
-      } else {
-        if (!mapped) Note("buffer " + std::to_string(name) + ": the driver cannot map it for reading; its " +
-                          std::to_string(size) + " bytes are left undefined");
-        calls_.Add(api::glBufferData).Arg(GL_ARRAY_BUFFER).Arg(size).Arg(0).Arg(usage);
-      }
+      if (!read) calls_.Add(api::glBufferData).Arg(GL_ARRAY_BUFFER).Arg(size).Arg(0).Arg(info.usage);
       ClearErrors();
     }
-  }
-
-  // Attaches one image of a texture level to the reading framebuffer; false
-  // when the driver cannot render to (so cannot read) it.
-  bool AttachForReading(GLenum target, GLuint host, GLint level, GLenum face, GLint layer) {
-    auto bind_framebuffer = F<PFNGLBINDFRAMEBUFFERPROC>(api::glBindFramebuffer);
-    bind_framebuffer(GL_READ_FRAMEBUFFER, read_framebuffer_);
-    if (api::IsLayeredTarget(target)) {
-      F<PFNGLFRAMEBUFFERTEXTURELAYERPROC>(api::glFramebufferTextureLayer)(GL_READ_FRAMEBUFFER, GL_COLOR_ATTACHMENT0,
-                                                                         host, level, layer);
-    } else {
-      F<PFNGLFRAMEBUFFERTEXTURE2DPROC>(api::glFramebufferTexture2D)(GL_READ_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, face,
-                                                                   host, level);
-    }
-    return F<PFNGLCHECKFRAMEBUFFERSTATUSPROC>(api::glCheckFramebufferStatus)(GL_READ_FRAMEBUFFER) ==
-           GL_FRAMEBUFFER_COMPLETE;
   }
 
   // One image (a face or a layer) of a level, in `layout`; false when unreadable.
   bool ReadImage(GLenum target, GLuint host, GLint level, GLenum face, GLint layer, GLint width, GLint height,
                  const ImageLayout& layout, std::vector<uint8_t>* out) {
-    if (!AttachForReading(target, host, level, face, layer)) return false;
+    F<PFNGLBINDFRAMEBUFFERPROC>(api::glBindFramebuffer)(GL_READ_FRAMEBUFFER, read_framebuffer_);
     const size_t texels = static_cast<size_t>(width) * static_cast<size_t>(height);
     const size_t component_bytes = layout.floats ? 4 : 1;
     std::vector<uint8_t> rgba(texels * 4 * component_bytes);
-    ClearErrors();
-    F<PFNGLREADPIXELSPROC>(api::glReadPixels)(0, 0, width, height, GL_RGBA, layout.floats ? GL_FLOAT : GL_UNSIGNED_BYTE,
-                                              rgba.data());
-    if (GetError() != GL_NO_ERROR) return false;
+    if (!glstate::ReadTextureImage(functions_, target, host, level, face, layer, width, height,
+                                   layout.floats ? GL_FLOAT : GL_UNSIGNED_BYTE, rgba.data()).read) {
+      return false;
+    }
     const size_t at = out->size();
     out->resize(at + texels * layout.components * component_bytes);
     uint8_t* o = out->data() + at;
@@ -327,8 +291,6 @@ class Snapshot : SnapshotWriter {
 
   void Textures() {
     auto bind = F<PFNGLBINDTEXTUREPROC>(api::glBindTexture);
-    auto tex_i = F<PFNGLGETTEXPARAMETERIVPROC>(api::glGetTexParameteriv);
-    auto tex_f = F<PFNGLGETTEXPARAMETERFVPROC>(api::glGetTexParameterfv);
     auto level_parameter = F<PFNGLGETTEXLEVELPARAMETERIVPROC>(api::glGetTexLevelParameteriv);
     for (const auto& [name, host] : source_.LiveObjects(ObjectClass::kTexture)) {
       Generate(api::glGenTextures, name);
@@ -354,20 +316,14 @@ class Snapshot : SnapshotWriter {
       // Parameters after the images: glTexStorage leaves them as they were.
       // Multisampled textures take no sampling parameters (setting one is an error).
       const bool multisampled = target == GL_TEXTURE_2D_MULTISAMPLE || target == GL_TEXTURE_2D_MULTISAMPLE_ARRAY;
-      for (const auto& list : {std::span<const api::SamplingParameter>(api::kSamplingParameters),
-                               std::span<const api::SamplingParameter>(api::kTextureOnlyParameters)}) {
-        if (multisampled && list.data() == api::kSamplingParameters) continue;
-        for (const api::SamplingParameter& parameter : list) {
-          if (parameter.min_version > version_ || parameter.min_version > host_version_) continue;
-          if (parameter.is_float) {
-            GLfloat value = 0;
-            tex_f(target, parameter.pname, &value);
-            calls_.Add(api::glTexParameterf).Arg(target).Arg(parameter.pname).Float(value);
-          } else {
-            GLint value = 0;
-            tex_i(target, parameter.pname, &value);
-            calls_.Add(api::glTexParameteri).Arg(target).Arg(parameter.pname).Arg(value);
-          }
+      for (const glstate::StateValue& value : glstate::ReadTextureParameters(functions_, target, host_version_)) {
+        const api::Parameter& parameter = *value.parameter;
+        if ((parameter.flags & api::kReadOnly) || parameter.since > version_) continue;
+        if (multisampled && (parameter.getters & api::kGetSampler)) continue;
+        if (parameter.type == api::ValueType::kFloat) {
+          calls_.Add(api::glTexParameterf).Arg(target).Arg(parameter.pname).Float(value.floats[0]);
+        } else {
+          calls_.Add(api::glTexParameteri).Arg(target).Arg(parameter.pname).Arg(value.ints[0]);
         }
       }
       bind(target, static_cast<GLuint>(previous));
@@ -415,65 +371,45 @@ class Snapshot : SnapshotWriter {
     tex_i(target, GL_TEXTURE_IMMUTABLE_FORMAT, &immutable);
     tex_i(target, GL_TEXTURE_IMMUTABLE_LEVELS, levels);
     if (!immutable || *levels <= 0 || host_version_ < 31) return immutable != 0;
-    auto level_parameter = F<PFNGLGETTEXLEVELPARAMETERIVPROC>(api::glGetTexLevelParameteriv);
-    const GLenum face = target == GL_TEXTURE_CUBE_MAP ? GL_TEXTURE_CUBE_MAP_POSITIVE_X : target;
-    GLint internal = 0, width = 0, height = 0, depth = 0;
-    level_parameter(face, 0, GL_TEXTURE_INTERNAL_FORMAT, &internal);
-    level_parameter(face, 0, GL_TEXTURE_WIDTH, &width);
-    level_parameter(face, 0, GL_TEXTURE_HEIGHT, &height);
-    level_parameter(face, 0, GL_TEXTURE_DEPTH, &depth);
+    const std::vector<glstate::TextureLevel> base = glstate::ReadTextureLevels(functions_, target, 1);
+    const glstate::TextureLevel first = base.empty() ? glstate::TextureLevel{} : base[0];
     if (api::IsLayeredTarget(target)) {
-      calls_.Add(api::glTexStorage3D).Arg(target).Arg(*levels).Arg(internal).Arg(width).Arg(height).Arg(depth);
+      calls_.Add(api::glTexStorage3D).Arg(target).Arg(*levels).Arg(first.internal_format).Arg(first.width)
+          .Arg(first.height).Arg(first.depth);
     } else {
-      calls_.Add(api::glTexStorage2D).Arg(target).Arg(*levels).Arg(internal).Arg(width).Arg(height);
+      calls_.Add(api::glTexStorage2D).Arg(target).Arg(*levels).Arg(first.internal_format).Arg(first.width)
+          .Arg(first.height);
     }
     return true;
   }
 
   void TextureImages(uint64_t name, GLenum target, GLuint host) {
-    auto level_parameter = F<PFNGLGETTEXLEVELPARAMETERIVPROC>(api::glGetTexLevelParameteriv);
     const std::string what = "texture " + std::to_string(name);
     const bool cube = target == GL_TEXTURE_CUBE_MAP;
     const bool layered = api::IsLayeredTarget(target);
     const bool multisampled = target == GL_TEXTURE_2D_MULTISAMPLE || target == GL_TEXTURE_2D_MULTISAMPLE_ARRAY;
     if (multisampled) {
       // Its storage (a render target's, as a rule); samples cannot be read back one by one.
-      auto get = [&](GLenum pname) {
-        GLint value = 0;
-        level_parameter(target, 0, pname, &value);
-        return value;
-      };
-      if (get(GL_TEXTURE_WIDTH) > 0) {
+      const std::vector<glstate::TextureLevel> base = glstate::ReadTextureLevels(functions_, target, 1);
+      if (!base.empty()) {
+        const glstate::TextureLevel& l = base[0];
         auto storage = layered ? calls_.Add(api::glTexStorage3DMultisample) : calls_.Add(api::glTexStorage2DMultisample);
-        storage.Arg(target).Arg(get(GL_TEXTURE_SAMPLES)).Arg(get(GL_TEXTURE_INTERNAL_FORMAT))
-            .Arg(get(GL_TEXTURE_WIDTH)).Arg(get(GL_TEXTURE_HEIGHT));
-        if (layered) storage.Arg(get(GL_TEXTURE_DEPTH));
-        storage.Arg(get(GL_TEXTURE_FIXED_SAMPLE_LOCATIONS));
+        storage.Arg(target).Arg(l.samples).Arg(l.internal_format).Arg(l.width).Arg(l.height);
+        if (layered) storage.Arg(l.depth);
+        storage.Arg(l.fixed_sample_locations ? 1 : 0);
         Note(what + ": multisampled; its storage is carried, not its samples");
       }
       return;
     }
     GLint immutable_levels = 0;
     const bool immutable = ImmutableStorage(target, &immutable_levels);
-    const GLenum first_face = cube ? GL_TEXTURE_CUBE_MAP_POSITIVE_X : target;
-    auto get = [&](GLenum face, GLint level, GLenum pname) {
-      GLint value = 0;
-      level_parameter(face, level, pname, &value);
-      return value;
-    };
-    const GLint levels = immutable ? immutable_levels : 16;
-    for (GLint level = 0; level < levels; ++level) {
-      const GLint width = get(first_face, level, GL_TEXTURE_WIDTH);
-      const GLint height = get(first_face, level, GL_TEXTURE_HEIGHT);
-      const GLint depth = layered ? get(first_face, level, GL_TEXTURE_DEPTH) : 1;
-      if (width == 0 || height == 0) {
-        if (immutable) continue;
-        break;
-      }
-      const GLenum internal = static_cast<GLenum>(get(first_face, level, GL_TEXTURE_INTERNAL_FORMAT));
+    const GLint max_levels = immutable ? immutable_levels : 16;
+    for (const glstate::TextureLevel& l : glstate::ReadTextureLevels(functions_, target, max_levels)) {
+      const GLint level = l.level, width = l.width, height = l.height, depth = layered ? l.depth : 1;
+      const GLenum internal = l.internal_format;
       const std::string level_what = what + " level " + std::to_string(level);
       ImageLayout layout;
-      const bool readable = LayoutOf(internal, &layout) && get(first_face, level, GL_TEXTURE_COMPRESSED) == 0;
+      const bool readable = LayoutOf(internal, &layout) && !l.compressed;
       if (!readable) {
         Note(level_what + ": its format (" + stream::GlEnumText(internal) +
              ") cannot be read back, and no upload of it was kept; its storage is carried, not its contents");
@@ -552,26 +488,22 @@ class Snapshot : SnapshotWriter {
 
   void Samplers() {
     if (version_ < 30) return;
-    auto get_i = F<PFNGLGETSAMPLERPARAMETERIVPROC>(api::glGetSamplerParameteriv);
-    auto get_f = F<PFNGLGETSAMPLERPARAMETERFVPROC>(api::glGetSamplerParameterfv);
     for (const auto& [name, host] : source_.LiveObjects(ObjectClass::kSampler)) {
       Generate(api::glGenSamplers, name);
-      for (const api::SamplingParameter& parameter : api::kSamplingParameters) {
-        if (parameter.is_float) {
-          GLfloat value = 0;
-          get_f(static_cast<GLuint>(host), parameter.pname, &value);
-          calls_.Add(api::glSamplerParameterf).Arg(static_cast<int64_t>(name)).Arg(parameter.pname).Float(value);
+      for (const glstate::SamplingValue& value :
+           glstate::ReadSamplerParameters(functions_, static_cast<GLuint>(host))) {
+        const GLenum pname = value.parameter->pname;
+        if (value.parameter->is_float) {
+          calls_.Add(api::glSamplerParameterf).Arg(static_cast<int64_t>(name)).Arg(pname).Float(value.real);
         } else {
-          GLint value = 0;
-          get_i(static_cast<GLuint>(host), parameter.pname, &value);
-          calls_.Add(api::glSamplerParameteri).Arg(static_cast<int64_t>(name)).Arg(parameter.pname).Arg(value);
+          calls_.Add(api::glSamplerParameteri).Arg(static_cast<int64_t>(name)).Arg(pname).Arg(value.integer);
         }
       }
     }
     ClearErrors();
   }
 
-  ShaderQueries ShaderFunctions() const {
+  glstate::ShaderQueries ShaderFunctions() const {
     return {F<PFNGLGETSHADERIVPROC>(api::glGetShaderiv), F<PFNGLGETSHADERSOURCEPROC>(api::glGetShaderSource),
             F<PFNGLGETATTACHEDSHADERSPROC>(api::glGetAttachedShaders)};
   }
@@ -589,7 +521,8 @@ class Snapshot : SnapshotWriter {
       GLint type = 0, compiled = 0;
       get(static_cast<GLuint>(host), GL_SHADER_TYPE, &type);
       get(static_cast<GLuint>(host), GL_COMPILE_STATUS, &compiled);
-      Shader(name, static_cast<GLenum>(type), ReadShaderSource(ShaderFunctions(), static_cast<GLuint>(host)), compiled != 0);
+      Shader(name, static_cast<GLenum>(type), glstate::ReadShaderSource(ShaderFunctions(), static_cast<GLuint>(host)),
+             compiled != 0);
     }
     ClearErrors();
   }
@@ -605,7 +538,8 @@ class Snapshot : SnapshotWriter {
       const std::vector<LinkedShader>* linked_from = source_.LinkedShaders(name);
       std::vector<LinkedShader> attached_now;
       if (linked && linked_from == nullptr) {
-        attached_now = ReadAttachedShaders(ShaderFunctions(), host);  // those it was linked from, unless changed since
+        // Those it was linked from, unless changed since.
+        attached_now = glstate::ReadAttachedShaders(ShaderFunctions(), host);
         if (!attached_now.empty()) linked_from = &attached_now;
       }
       if (linked && linked_from == nullptr) {
@@ -745,57 +679,25 @@ class Snapshot : SnapshotWriter {
 
   void Uniforms(uint64_t name, GLuint host) {
     auto get = F<PFNGLGETPROGRAMIVPROC>(api::glGetProgramiv);
-    auto location_of = F<PFNGLGETUNIFORMLOCATIONPROC>(api::glGetUniformLocation);
-    GLint count = 0, longest = 0;
-    get(host, GL_ACTIVE_UNIFORMS, &count);
-    get(host, GL_ACTIVE_UNIFORM_MAX_LENGTH, &longest);
-    std::vector<char> text(static_cast<size_t>(std::max(longest, 1)) + 1);
     bool in_use = false;
-    for (GLint i = 0; i < count; ++i) {
-      GLsizei length = 0;
-      GLint size = 0;
-      GLenum type = 0;
-      F<PFNGLGETACTIVEUNIFORMPROC>(api::glGetActiveUniform)(host, static_cast<GLuint>(i), static_cast<GLsizei>(text.size()),
-                                                            &length, &size, &type, text.data());
-      std::string base(text.data(), static_cast<size_t>(std::max(length, 0)));
-      if (base.rfind("gl_", 0) == 0) continue;
-      if (version_ >= 30) {
-        GLint block = -1;
-        const GLuint index = static_cast<GLuint>(i);
-        F<PFNGLGETACTIVEUNIFORMSIVPROC>(api::glGetActiveUniformsiv)(host, 1, &index, GL_UNIFORM_BLOCK_INDEX, &block);
-        if (block >= 0) continue;  // its value lives in a buffer
-      }
-      const bool array = base.size() > 3 && base.compare(base.size() - 3, 3, "[0]") == 0;
-      if (array) base.resize(base.size() - 3);
-      const UniformSetter setter = SetterOf(type);
-      const size_t components = UniformTypeComponents(type);
-      for (GLint element = 0; element < std::max(size, 1); ++element) {
-        const std::string uniform = array ? base + "[" + std::to_string(element) + "]" : base;
-        const GLint location = location_of(host, uniform.c_str());
-        if (location < 0) continue;
+    for (const glstate::Uniform& uniform : glstate::ReadUniforms(functions_, host, host_version_)) {
+      if (uniform.name.rfind("gl_", 0) == 0) continue;
+      if (version_ >= 30 && uniform.block >= 0) continue;  // its value lives in a buffer
+      const UniformSetter setter = SetterOf(uniform.type);
+      const size_t components = UniformTypeComponents(uniform.type);
+      for (const glstate::UniformElement& element : uniform.elements) {
+        if (element.location < 0) continue;
         if (!in_use) {
           calls_.Add(api::glUseProgram).Arg(static_cast<int64_t>(name));
           in_use = true;
         }
-        const int64_t stream_location = source_.StreamLocation(name, location);
-        calls_.Add(api::glGetUniformLocation).Arg(static_cast<int64_t>(name)).String(uniform)
+        const int64_t stream_location = source_.StreamLocation(name, element.location);
+        calls_.Add(api::glGetUniformLocation).Arg(static_cast<int64_t>(name)).String(element.name)
             .Returns(static_cast<uint64_t>(stream_location));
-        uint32_t values[16] = {};
-        switch (UniformTypeScalar(type)) {
-          case UniformScalar::kFloat:
-            F<PFNGLGETUNIFORMFVPROC>(api::glGetUniformfv)(host, location, reinterpret_cast<GLfloat*>(values));
-            break;
-          case UniformScalar::kUnsigned:
-            F<PFNGLGETUNIFORMUIVPROC>(api::glGetUniformuiv)(host, location, values);
-            break;
-          case UniformScalar::kInt:
-            F<PFNGLGETUNIFORMIVPROC>(api::glGetUniformiv)(host, location, reinterpret_cast<GLint*>(values));
-            break;
-        }
         auto set = calls_.Add(setter.slot);
         set.Arg(stream_location).Arg(1);
         if (setter.matrix) set.Arg(GL_FALSE);
-        set.In(values, components * sizeof(uint32_t));
+        set.In(element.values, components * sizeof(uint32_t));
       }
     }
     if (version_ >= 30) {
@@ -813,35 +715,24 @@ class Snapshot : SnapshotWriter {
   void Framebuffers() {
     auto is_framebuffer = F<PFNGLISFRAMEBUFFERPROC>(api::glIsFramebuffer);
     auto bind = F<PFNGLBINDFRAMEBUFFERPROC>(api::glBindFramebuffer);
-    auto attachment = F<PFNGLGETFRAMEBUFFERATTACHMENTPARAMETERIVPROC>(api::glGetFramebufferAttachmentParameteriv);
     // GLES 2 has one binding point: the framebuffer is read where the app's draws go.
     const GLenum read_at = host_version_ >= 30 ? GL_READ_FRAMEBUFFER : GL_FRAMEBUFFER;
     const GLint saved = Integer(host_version_ >= 30 ? GL_READ_FRAMEBUFFER_BINDING : GL_FRAMEBUFFER_BINDING);
-    const GLint colors = version_ >= 30 ? std::min(Integer(GL_MAX_COLOR_ATTACHMENTS), 16) : 1;
     for (const auto& [name, host] : source_.LiveObjects(ObjectClass::kFramebuffer)) {
       if (read_framebuffer_ != 0 && host == read_framebuffer_) continue;  // the snapshot's own, for reading images
       Generate(api::glGenFramebuffers, name);
       if (!is_framebuffer(static_cast<GLuint>(host))) continue;
       calls_.Add(api::glBindFramebuffer).Arg(GL_FRAMEBUFFER).Arg(static_cast<int64_t>(name));
       bind(read_at, static_cast<GLuint>(host));
-      std::vector<GLenum> points;
-      for (GLint c = 0; c < colors; ++c) points.push_back(GL_COLOR_ATTACHMENT0 + static_cast<GLenum>(c));
-      points.push_back(GL_DEPTH_ATTACHMENT);
-      points.push_back(GL_STENCIL_ATTACHMENT);
-      for (GLenum point : points) {
-        GLint type = GL_NONE, object = 0, level = 0, face = 0, layer = 0;
-        attachment(read_at, point, GL_FRAMEBUFFER_ATTACHMENT_OBJECT_TYPE, &type);
-        if (type == GL_NONE) continue;
-        attachment(read_at, point, GL_FRAMEBUFFER_ATTACHMENT_OBJECT_NAME, &object);
-        if (type == GL_RENDERBUFFER) {
+      for (const glstate::Attachment& a : glstate::ReadAttachments(functions_, read_at, host_version_)) {
+        const GLenum point = a.point;
+        const GLint level = a.level, face = a.face, layer = a.layer;
+        if (a.type == GL_RENDERBUFFER) {
           calls_.Add(api::glFramebufferRenderbuffer).Arg(GL_FRAMEBUFFER).Arg(point).Arg(GL_RENDERBUFFER)
-              .Arg(static_cast<int64_t>(Stream(ObjectClass::kRenderbuffer, object)));
+              .Arg(static_cast<int64_t>(Stream(ObjectClass::kRenderbuffer, static_cast<GLint>(a.object))));
           continue;
         }
-        attachment(read_at, point, GL_FRAMEBUFFER_ATTACHMENT_TEXTURE_LEVEL, &level);
-        attachment(read_at, point, GL_FRAMEBUFFER_ATTACHMENT_TEXTURE_CUBE_MAP_FACE, &face);
-        if (host_version_ >= 30) attachment(read_at, point, GL_FRAMEBUFFER_ATTACHMENT_TEXTURE_LAYER, &layer);
-        const uint64_t texture = Stream(ObjectClass::kTexture, object);
+        const uint64_t texture = Stream(ObjectClass::kTexture, static_cast<GLint>(a.object));
         const GLenum target = source_.TextureTarget(texture);
         if (api::IsLayeredTarget(target)) {
           calls_.Add(api::glFramebufferTextureLayer).Arg(GL_FRAMEBUFFER).Arg(point).Arg(static_cast<int64_t>(texture))
@@ -890,7 +781,8 @@ class Snapshot : SnapshotWriter {
     const GLint attributes = std::min(Integer(GL_MAX_VERTEX_ATTRIBS), kMaxVertexAttributesRead);
     for (GLint i = 0; i < attributes; ++i) {
       const GLuint index = static_cast<GLuint>(i);
-      const AttributeArray a = ReadAttributeArray(get_i, get_pointer, index, host_version_ >= 30 && version_ >= 30);
+      const glstate::AttributeArray a =
+          glstate::ReadAttributeArray(get_i, get_pointer, index, host_version_ >= 30 && version_ >= 30);
       const GLint buffer = a.buffer, size = a.size, type = a.type, stride = a.stride, normalized = a.normalized;
       const GLint integer = a.integer, divisor = a.divisor, enabled = a.enabled;
       uint64_t address = reinterpret_cast<uintptr_t>(a.pointer);
@@ -932,13 +824,10 @@ class Snapshot : SnapshotWriter {
     }
     AttributeArrays(true);
     // Current values of the attributes (those arrays do not feed).
-    auto get_f = F<PFNGLGETVERTEXATTRIBFVPROC>(api::glGetVertexAttribfv);
-    const GLint attributes = std::min(Integer(GL_MAX_VERTEX_ATTRIBS), kMaxVertexAttributesRead);
-    for (GLint i = 0; i < attributes; ++i) {
-      GLfloat value[4] = {0, 0, 0, 1};
-      get_f(static_cast<GLuint>(i), GL_CURRENT_VERTEX_ATTRIB, value);
+    for (size_t i = 0; i < state_.attributes.size(); ++i) {
+      const GLfloat* value = state_.attributes[i].current;
       if (value[0] == 0 && value[1] == 0 && value[2] == 0 && value[3] == 1) continue;
-      calls_.Add(api::glVertexAttrib4fv).Arg(i).In(value, sizeof value);
+      calls_.Add(api::glVertexAttrib4fv).Arg(static_cast<int64_t>(i)).In(value, 4 * sizeof(GLfloat));
     }
     ClearErrors();
   }
@@ -975,7 +864,9 @@ class Snapshot : SnapshotWriter {
       bind(GL_TRANSFORM_FEEDBACK, static_cast<GLuint>(host));
       calls_.Add(api::glBindTransformFeedback).Arg(GL_TRANSFORM_FEEDBACK).Arg(static_cast<int64_t>(name));
       for (const api::IndexedBufferTarget& target : api::kIndexedBufferTargets) {
-        if (target.target == GL_TRANSFORM_FEEDBACK_BUFFER) IndexedBindings(target);
+        if (target.target == GL_TRANSFORM_FEEDBACK_BUFFER) {
+          IndexedBindings(glstate::ReadIndexedBindings(functions_, target));
+        }
       }
     }
     bind(GL_TRANSFORM_FEEDBACK, static_cast<GLuint>(saved));
@@ -1005,55 +896,37 @@ class Snapshot : SnapshotWriter {
     calls_.Add(on ? api::glEnable : api::glDisable).Arg(capability);
   }
 
+  // The context's own state (state_), as calls.
   void ContextState() {
-    auto is_enabled = F<PFNGLISENABLEDPROC>(api::glIsEnabled);
-    auto get_f = F<PFNGLGETFLOATVPROC>(api::glGetFloatv);
-    auto get_b = F<PFNGLGETBOOLEANVPROC>(api::glGetBooleanv);
-    for (const api::VersionedEnum& capability : api::kCapabilities) {
-      if (capability.min_version > version_ || capability.min_version > host_version_) continue;
-      ClearErrors();
-      const bool on = is_enabled(capability.value) != 0;
-      if (GetError() == GL_NO_ERROR) Enable(capability.value, on);
+    for (const auto& [capability, on] : state_.capabilities) {
+      if (CapabilityVersion(capability) <= version_) Enable(capability, on);
     }
-    auto ints = [&](GLenum pname, int count) {
-      std::vector<GLint> values(static_cast<size_t>(count));
-      GetIntegerv(pname, values.data());
-      return values;
-    };
-    auto floats = [&](GLenum pname, int count) {
-      std::vector<GLfloat> values(static_cast<size_t>(count));
-      get_f(pname, values.data());
-      return values;
-    };
-    auto one = [&](GLenum pname) { return Integer(pname); };
-    auto v = ints(GL_VIEWPORT, 4);
+    const glstate::ContextState& st = state_;
+    auto one = [&](GLenum pname) { return st.Integer(pname); };
+    auto v = st.Integers(GL_VIEWPORT);
     calls_.Add(api::glViewport).Arg(v[0]).Arg(v[1]).Arg(v[2]).Arg(v[3]);
-    v = ints(GL_SCISSOR_BOX, 4);
+    v = st.Integers(GL_SCISSOR_BOX);
     calls_.Add(api::glScissor).Arg(v[0]).Arg(v[1]).Arg(v[2]).Arg(v[3]);
     calls_.Add(api::glBlendFuncSeparate).Arg(one(GL_BLEND_SRC_RGB)).Arg(one(GL_BLEND_DST_RGB))
         .Arg(one(GL_BLEND_SRC_ALPHA)).Arg(one(GL_BLEND_DST_ALPHA));
     calls_.Add(api::glBlendEquationSeparate).Arg(one(GL_BLEND_EQUATION_RGB)).Arg(one(GL_BLEND_EQUATION_ALPHA));
-    auto f = floats(GL_BLEND_COLOR, 4);
+    auto f = st.Floats(GL_BLEND_COLOR);
     calls_.Add(api::glBlendColor).Float(f[0]).Float(f[1]).Float(f[2]).Float(f[3]);
     calls_.Add(api::glDepthFunc).Arg(one(GL_DEPTH_FUNC));
-    GLboolean b[4] = {};
-    get_b(GL_DEPTH_WRITEMASK, b);
-    calls_.Add(api::glDepthMask).Arg(b[0]);
-    f = floats(GL_DEPTH_RANGE, 2);
+    calls_.Add(api::glDepthMask).Arg(one(GL_DEPTH_WRITEMASK));
+    f = st.Floats(GL_DEPTH_RANGE);
     calls_.Add(api::glDepthRangef).Float(f[0]).Float(f[1]);
-    f = floats(GL_COLOR_CLEAR_VALUE, 4);
+    f = st.Floats(GL_COLOR_CLEAR_VALUE);
     calls_.Add(api::glClearColor).Float(f[0]).Float(f[1]).Float(f[2]).Float(f[3]);
-    calls_.Add(api::glClearDepthf).Float(floats(GL_DEPTH_CLEAR_VALUE, 1)[0]);
+    calls_.Add(api::glClearDepthf).Float(st.Float(GL_DEPTH_CLEAR_VALUE));
     calls_.Add(api::glClearStencil).Arg(one(GL_STENCIL_CLEAR_VALUE));
-    get_b(GL_COLOR_WRITEMASK, b);
-    calls_.Add(api::glColorMask).Arg(b[0]).Arg(b[1]).Arg(b[2]).Arg(b[3]);
+    v = st.Integers(GL_COLOR_WRITEMASK);
+    calls_.Add(api::glColorMask).Arg(v[0]).Arg(v[1]).Arg(v[2]).Arg(v[3]);
     calls_.Add(api::glCullFace).Arg(one(GL_CULL_FACE_MODE));
     calls_.Add(api::glFrontFace).Arg(one(GL_FRONT_FACE));
-    calls_.Add(api::glLineWidth).Float(floats(GL_LINE_WIDTH, 1)[0]);
-    calls_.Add(api::glPolygonOffset).Float(floats(GL_POLYGON_OFFSET_FACTOR, 1)[0])
-        .Float(floats(GL_POLYGON_OFFSET_UNITS, 1)[0]);
-    get_b(GL_SAMPLE_COVERAGE_INVERT, b);
-    calls_.Add(api::glSampleCoverage).Float(floats(GL_SAMPLE_COVERAGE_VALUE, 1)[0]).Arg(b[0]);
+    calls_.Add(api::glLineWidth).Float(st.Float(GL_LINE_WIDTH));
+    calls_.Add(api::glPolygonOffset).Float(st.Float(GL_POLYGON_OFFSET_FACTOR)).Float(st.Float(GL_POLYGON_OFFSET_UNITS));
+    calls_.Add(api::glSampleCoverage).Float(st.Float(GL_SAMPLE_COVERAGE_VALUE)).Arg(one(GL_SAMPLE_COVERAGE_INVERT));
     calls_.Add(api::glStencilFuncSeparate).Arg(GL_FRONT).Arg(one(GL_STENCIL_FUNC)).Arg(one(GL_STENCIL_REF))
         .Arg(one(GL_STENCIL_VALUE_MASK));
     calls_.Add(api::glStencilFuncSeparate).Arg(GL_BACK).Arg(one(GL_STENCIL_BACK_FUNC)).Arg(one(GL_STENCIL_BACK_REF))
@@ -1064,108 +937,98 @@ class Snapshot : SnapshotWriter {
         .Arg(one(GL_STENCIL_BACK_PASS_DEPTH_FAIL)).Arg(one(GL_STENCIL_BACK_PASS_DEPTH_PASS));
     calls_.Add(api::glStencilMaskSeparate).Arg(GL_FRONT).Arg(one(GL_STENCIL_WRITEMASK));
     calls_.Add(api::glStencilMaskSeparate).Arg(GL_BACK).Arg(one(GL_STENCIL_BACK_WRITEMASK));
-    calls_.Add(api::glHint).Arg(GL_GENERATE_MIPMAP_HINT).Arg(one(GL_GENERATE_MIPMAP_HINT));
-    if (version_ >= 30) {
-      calls_.Add(api::glHint).Arg(GL_FRAGMENT_SHADER_DERIVATIVE_HINT).Arg(one(GL_FRAGMENT_SHADER_DERIVATIVE_HINT));
+    for (const api::VersionedEnum& hint : api::kHints) {
+      if (hint.min_version <= version_) calls_.Add(api::glHint).Arg(hint.value).Arg(one(hint.value));
     }
     for (const api::VersionedEnum& pname : api::kPixelStoreParameters) {
-      if (pname.min_version > version_) continue;
-      calls_.Add(api::glPixelStorei).Arg(pname.value).Arg(one(pname.value));
+      if (pname.min_version <= version_) calls_.Add(api::glPixelStorei).Arg(pname.value).Arg(one(pname.value));
     }
     Bindings();
   }
 
+  static int CapabilityVersion(GLenum capability) {
+    for (const api::VersionedEnum& known : api::kCapabilities) {
+      if (known.value == capability) return known.min_version;
+    }
+    return 20;
+  }
+
   void Bindings() {
     // Textures and samplers per unit; the units past the last one bound are left alone.
-    const GLint units = std::min(Integer(GL_MAX_COMBINED_TEXTURE_IMAGE_UNITS), kMaxTextureUnitsRead);
-    auto active = F<PFNGLACTIVETEXTUREPROC>(api::glActiveTexture);
-    const GLint saved_unit = Integer(GL_ACTIVE_TEXTURE);
-    for (GLint unit = 0; unit < units; ++unit) {
-      active(GL_TEXTURE0 + static_cast<GLenum>(unit));
+    for (size_t unit = 0; unit < state_.units.size(); ++unit) {
+      const glstate::TextureUnit& read = state_.units[unit];
       bool unit_chosen = false;
-      auto choose_unit = [&] {
-        if (!unit_chosen) calls_.Add(api::glActiveTexture).Arg(GL_TEXTURE0 + unit);
-        unit_chosen = true;
-      };
-      for (const api::TargetBinding& target : api::kTextureTargets) {
-        if (target.min_version > version_ || target.min_version > host_version_) continue;
-        ClearErrors();
-        const GLint bound = Integer(target.binding);
-        if (GetError() != GL_NO_ERROR) continue;
+      for (const auto& [target, bound] : read.textures) {
+        if (target->min_version > version_) continue;
         // Unit 0 had every texture bound while the snapshot filled them: each target is set again.
         if (bound == 0 && unit != 0) continue;
-        choose_unit();
-        calls_.Add(api::glBindTexture).Arg(target.target).Arg(static_cast<int64_t>(Stream(ObjectClass::kTexture, bound)));
+        if (!unit_chosen) calls_.Add(api::glActiveTexture).Arg(GL_TEXTURE0 + static_cast<int64_t>(unit));
+        unit_chosen = true;
+        calls_.Add(api::glBindTexture).Arg(target->target)
+            .Arg(static_cast<int64_t>(Stream(ObjectClass::kTexture, static_cast<GLint>(bound))));
       }
-      if (version_ >= 30) {
-        const GLint sampler = Integer(GL_SAMPLER_BINDING);
-        if (sampler != 0) {
-          calls_.Add(api::glBindSampler).Arg(unit).Arg(static_cast<int64_t>(Stream(ObjectClass::kSampler, sampler)));
-        }
+      if (version_ >= 30 && read.sampler != 0) {
+        calls_.Add(api::glBindSampler).Arg(static_cast<int64_t>(unit))
+            .Arg(static_cast<int64_t>(Stream(ObjectClass::kSampler, static_cast<GLint>(read.sampler))));
       }
     }
-    active(static_cast<GLenum>(saved_unit));
-    calls_.Add(api::glActiveTexture).Arg(saved_unit);
+    calls_.Add(api::glActiveTexture).Arg(state_.Integer(GL_ACTIVE_TEXTURE));
 
     // Transform feedback buffers are the transform feedback objects' (TransformFeedbacks).
-    for (const api::IndexedBufferTarget& target : api::kIndexedBufferTargets) {
-      if (target.target != GL_TRANSFORM_FEEDBACK_BUFFER) IndexedBindings(target);
+    for (const glstate::IndexedTargetBindings& indexed : state_.indexed) {
+      if (indexed.target->target != GL_TRANSFORM_FEEDBACK_BUFFER) IndexedBindings(indexed);
     }
+    auto bound = [&](ObjectClass object, GLenum binding) {
+      return static_cast<int64_t>(Stream(object, state_.Integer(binding)));
+    };
     // Generic buffer bindings, after the indexed ones that also set them; the
     // element array buffer is the vertex array's (VertexArrays).
     for (const api::TargetBinding& target : api::kBufferTargets) {
       if (target.target == GL_ELEMENT_ARRAY_BUFFER) continue;
       if (target.min_version > version_ || target.min_version > host_version_) continue;
-      calls_.Add(api::glBindBuffer).Arg(target.target)
-          .Arg(static_cast<int64_t>(Stream(ObjectClass::kBuffer, Integer(target.binding))));
+      calls_.Add(api::glBindBuffer).Arg(target.target).Arg(bound(ObjectClass::kBuffer, target.binding));
     }
     if (version_ >= 30) {
       calls_.Add(api::glBindFramebuffer).Arg(GL_DRAW_FRAMEBUFFER)
-          .Arg(static_cast<int64_t>(Stream(ObjectClass::kFramebuffer, Integer(GL_DRAW_FRAMEBUFFER_BINDING))));
+          .Arg(bound(ObjectClass::kFramebuffer, GL_DRAW_FRAMEBUFFER_BINDING));
       calls_.Add(api::glBindFramebuffer).Arg(GL_READ_FRAMEBUFFER)
-          .Arg(static_cast<int64_t>(Stream(ObjectClass::kFramebuffer, Integer(GL_READ_FRAMEBUFFER_BINDING))));
+          .Arg(bound(ObjectClass::kFramebuffer, GL_READ_FRAMEBUFFER_BINDING));
       calls_.Add(api::glBindTransformFeedback).Arg(GL_TRANSFORM_FEEDBACK)
-          .Arg(static_cast<int64_t>(Stream(ObjectClass::kTransformFeedback, Integer(GL_TRANSFORM_FEEDBACK_BINDING))));
-      calls_.Add(api::glBindVertexArray)
-          .Arg(static_cast<int64_t>(Stream(ObjectClass::kVertexArray, Integer(GL_VERTEX_ARRAY_BINDING))));
+          .Arg(bound(ObjectClass::kTransformFeedback, GL_TRANSFORM_FEEDBACK_BINDING));
+      calls_.Add(api::glBindVertexArray).Arg(bound(ObjectClass::kVertexArray, GL_VERTEX_ARRAY_BINDING));
       if (version_ >= 31 && host_version_ >= 31) {
         calls_.Add(api::glBindProgramPipeline)
-            .Arg(static_cast<int64_t>(Stream(ObjectClass::kProgramPipeline, Integer(GL_PROGRAM_PIPELINE_BINDING))));
+            .Arg(bound(ObjectClass::kProgramPipeline, GL_PROGRAM_PIPELINE_BINDING));
       }
     } else {
       calls_.Add(api::glBindFramebuffer).Arg(GL_FRAMEBUFFER)
-          .Arg(static_cast<int64_t>(Stream(ObjectClass::kFramebuffer, Integer(GL_FRAMEBUFFER_BINDING))));
+          .Arg(bound(ObjectClass::kFramebuffer, GL_FRAMEBUFFER_BINDING));
     }
     calls_.Add(api::glBindRenderbuffer).Arg(GL_RENDERBUFFER)
-        .Arg(static_cast<int64_t>(Stream(ObjectClass::kRenderbuffer, Integer(GL_RENDERBUFFER_BINDING))));
-    calls_.Add(api::glUseProgram).Arg(static_cast<int64_t>(Stream(ObjectClass::kProgram, Integer(GL_CURRENT_PROGRAM))));
+        .Arg(bound(ObjectClass::kRenderbuffer, GL_RENDERBUFFER_BINDING));
+    calls_.Add(api::glUseProgram).Arg(bound(ObjectClass::kProgram, GL_CURRENT_PROGRAM));
   }
 
   // What is bound at each index of an indexed buffer target.
-  void IndexedBindings(const api::IndexedBufferTarget& target) {
+  void IndexedBindings(const glstate::IndexedTargetBindings& indexed) {
+    const api::IndexedBufferTarget& target = *indexed.target;
     if (target.min_version > version_ || target.min_version > host_version_) return;
-    auto get_i_i = F<PFNGLGETINTEGERI_VPROC>(api::glGetIntegeri_v);
-    auto get_64_i = F<PFNGLGETINTEGER64I_VPROC>(api::glGetInteger64i_v);
-    const GLint count = std::min(Integer(target.max_count), kMaxIndexedBindingsRead);
-    for (GLint i = 0; i < count; ++i) {
-      GLint buffer = 0;
-      get_i_i(target.binding, static_cast<GLuint>(i), &buffer);
-      if (buffer == 0) continue;
-      GLint64 start = 0, size = 0;
-      get_64_i(target.start, static_cast<GLuint>(i), &start);
-      get_64_i(target.size, static_cast<GLuint>(i), &size);
-      const int64_t name = static_cast<int64_t>(Stream(ObjectClass::kBuffer, buffer));
-      if (size > 0) {
-        calls_.Add(api::glBindBufferRange).Arg(target.target).Arg(i).Arg(name).Arg(start).Arg(size);
+    for (const glstate::IndexedBinding& binding : indexed.bound) {
+      const int64_t name = static_cast<int64_t>(Stream(ObjectClass::kBuffer, static_cast<GLint>(binding.buffer)));
+      if (binding.size > 0) {
+        calls_.Add(api::glBindBufferRange).Arg(target.target).Arg(binding.index).Arg(name).Arg(binding.start)
+            .Arg(binding.size);
       } else {
-        calls_.Add(api::glBindBufferBase).Arg(target.target).Arg(i).Arg(name);
+        calls_.Add(api::glBindBufferBase).Arg(target.target).Arg(binding.index).Arg(name);
       }
     }
   }
 
   const int version_;
   const SnapshotScope scope_;
+  const glstate::FunctionLookup functions_ = [this](api::Slot slot) { return source_.Function(slot); };
   int host_version_ = 20;
+  glstate::ContextState state_;
   GLint saved_active_texture_ = 0, saved_pack_alignment_ = 4, saved_array_buffer_ = 0, saved_renderbuffer_ = 0;
   GLint saved_read_framebuffer_ = 0, saved_draw_framebuffer_ = 0, saved_pack_[3] = {}, saved_pack_buffer_ = 0;
   GLint saved_copy_read_ = 0, saved_vertex_array_ = 0;

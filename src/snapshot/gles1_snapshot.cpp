@@ -12,6 +12,8 @@
 #include <array>
 #include <vector>
 
+#include "glstate/attribute_array.h"
+#include "glstate/context_state.h"
 #include "snapshot/snapshot_writer.h"
 #include "strata/api/parameters.h"
 
@@ -48,8 +50,12 @@ class Gles1Snapshot : SnapshotWriter {
       return false;
     }
     ClearErrors();
-    const GLint saved_unit = Integer(GL_ACTIVE_TEXTURE), saved_client_unit = Integer(GL_CLIENT_ACTIVE_TEXTURE);
-    const GLint saved_mode = Integer(GL_MATRIX_MODE), saved_array_buffer = Integer(GL_ARRAY_BUFFER_BINDING);
+    // The context's own state as the app left it, before the reading below changes any.
+    state_ = glstate::ReadContextState([this](api::Slot slot) { return source_.Function(slot); }, 10);
+    const GLint saved_unit = state_.Integer(GL_ACTIVE_TEXTURE);
+    const GLint saved_client_unit = state_.Integer(GL_CLIENT_ACTIVE_TEXTURE);
+    const GLint saved_mode = state_.Integer(GL_MATRIX_MODE);
+    const GLint saved_array_buffer = state_.Integer(GL_ARRAY_BUFFER_BINDING);
     ActiveTexture(GL_TEXTURE0);
     calls_.Add(api::glActiveTexture).Arg(GL_TEXTURE0);
     calls_.Add(api::glPixelStorei).Arg(GL_UNPACK_ALIGNMENT).Arg(1);
@@ -73,7 +79,8 @@ class Gles1Snapshot : SnapshotWriter {
     F<PFNGLBINDBUFFERPROC>(api::glBindBuffer)(GL_ARRAY_BUFFER, static_cast<GLuint>(saved_array_buffer));
     for (GLenum target : {GL_ARRAY_BUFFER, GL_ELEMENT_ARRAY_BUFFER}) {
       const GLenum binding = target == GL_ARRAY_BUFFER ? GL_ARRAY_BUFFER_BINDING : GL_ELEMENT_ARRAY_BUFFER_BINDING;
-      calls_.Add(api::glBindBuffer).Arg(target).Arg(static_cast<int64_t>(Stream(ObjectClass::kBuffer, Integer(binding))));
+      const uint64_t buffer = Stream(ObjectClass::kBuffer, state_.Integer(binding));
+      calls_.Add(api::glBindBuffer).Arg(target).Arg(static_cast<int64_t>(buffer));
     }
     ActiveTexture(static_cast<GLenum>(saved_unit));
     ClientActiveTexture(static_cast<GLenum>(saved_client_unit));
@@ -86,12 +93,6 @@ class Gles1Snapshot : SnapshotWriter {
   }
 
  private:
-  std::vector<GLfloat> Floats(GLenum pname, int count) const {
-    std::vector<GLfloat> values(static_cast<size_t>(count));
-    GetFloatv(pname, values.data());
-    return values;
-  }
-
   void Buffers() {
     auto is_buffer = F<PFNGLISBUFFERPROC>(api::glIsBuffer);
     auto bind = F<PFNGLBINDBUFFERPROC>(api::glBindBuffer);
@@ -210,51 +211,43 @@ class Gles1Snapshot : SnapshotWriter {
   }
 
   void LightsAndMaterial() {
-    auto light = F<decltype(&glGetLightfv)>(api::glGetLightfv);
-    auto material = F<decltype(&glGetMaterialfv)>(api::glGetMaterialfv);
-    auto clip_plane = F<decltype(&glGetClipPlanef)>(api::glGetClipPlanef);
-    auto is_enabled = F<PFNGLISENABLEDPROC>(api::glIsEnabled);
-    const GLint lights = std::min(Integer(GL_MAX_LIGHTS), 32);
-    for (GLint i = 0; i < lights; ++i) {
-      const GLenum name = GL_LIGHT0 + static_cast<GLenum>(i);
-      calls_.Add(is_enabled(name) ? api::glEnable : api::glDisable).Arg(name);
-      for (const api::CountedParameter& parameter : api::kLightParameters) {
-        GLfloat values[4] = {};
-        light(name, parameter.pname, values);
-        calls_.Add(api::glLightfv).Arg(name).Arg(parameter.pname).In(values, sizeof(GLfloat) * parameter.count);
+    for (const glstate::Light& light : state_.lights) {
+      calls_.Add(light.enabled ? api::glEnable : api::glDisable).Arg(light.light);
+      for (size_t i = 0; i < light.values.size(); ++i) {
+        calls_.Add(api::glLightfv).Arg(light.light).Arg(api::kLightParameters[i].pname)
+            .In(light.values[i].data(), sizeof(GLfloat) * light.values[i].size());
       }
     }
-    const GLint planes = std::min(Integer(GL_MAX_CLIP_PLANES), 6);
-    for (GLint i = 0; i < planes; ++i) {
-      GLfloat equation[4] = {};
-      clip_plane(GL_CLIP_PLANE0 + static_cast<GLenum>(i), equation);
-      calls_.Add(api::glClipPlanef).Arg(GL_CLIP_PLANE0 + i).In(equation, sizeof equation);
+    for (size_t i = 0; i < state_.clip_planes.size(); ++i) {
+      calls_.Add(api::glClipPlanef).Arg(GL_CLIP_PLANE0 + static_cast<int64_t>(i))
+          .In(state_.clip_planes[i].data(), sizeof(GLfloat) * 4);
     }
-    for (const api::CountedParameter& parameter : api::kMaterialParameters) {
-      GLfloat values[4] = {};
-      material(GL_FRONT, parameter.pname, values);
-      calls_.Add(api::glMaterialfv).Arg(GL_FRONT_AND_BACK).Arg(parameter.pname)
-          .In(values, sizeof(GLfloat) * parameter.count);
+    // GLES 1.1 sets both faces' material at once: the front's is carried.
+    const std::vector<std::vector<GLfloat>>& front = state_.material[0];
+    for (size_t i = 0; i < front.size(); ++i) {
+      calls_.Add(api::glMaterialfv).Arg(GL_FRONT_AND_BACK).Arg(api::kMaterialParameters[i].pname)
+          .In(front[i].data(), sizeof(GLfloat) * front[i].size());
     }
-    const std::vector<GLfloat> ambient = Floats(GL_LIGHT_MODEL_AMBIENT, 4);
+    const std::vector<GLfloat> ambient = state_.Floats(GL_LIGHT_MODEL_AMBIENT);
     calls_.Add(api::glLightModelfv).Arg(GL_LIGHT_MODEL_AMBIENT).In(ambient.data(), sizeof(GLfloat) * 4);
-    calls_.Add(api::glLightModelf).Arg(GL_LIGHT_MODEL_TWO_SIDE).Float(Integer(GL_LIGHT_MODEL_TWO_SIDE) ? 1.0 : 0.0);
+    const double two_side = state_.Integer(GL_LIGHT_MODEL_TWO_SIDE) ? 1.0 : 0.0;
+    calls_.Add(api::glLightModelf).Arg(GL_LIGHT_MODEL_TWO_SIDE).Float(two_side);
   }
 
   void CurrentValues() {
-    auto c = Floats(GL_CURRENT_COLOR, 4);
+    auto c = state_.Floats(GL_CURRENT_COLOR);
     calls_.Add(api::glColor4f).Float(c[0]).Float(c[1]).Float(c[2]).Float(c[3]);
-    auto n = Floats(GL_CURRENT_NORMAL, 3);
+    auto n = state_.Floats(GL_CURRENT_NORMAL);
     calls_.Add(api::glNormal3f).Float(n[0]).Float(n[1]).Float(n[2]);
   }
 
   void FixedState() {
-    auto get_b = F<PFNGLGETBOOLEANVPROC>(api::glGetBooleanv);
-    auto one = [&](GLenum pname) { return Integer(pname); };
-    auto f1 = [&](GLenum pname) { return Floats(pname, 1)[0]; };
+    const glstate::ContextState& st = state_;
+    auto one = [&](GLenum pname) { return st.Integer(pname); };
+    auto f1 = [&](GLenum pname) { return st.Float(pname); };
     calls_.Add(api::glFogf).Arg(GL_FOG_MODE).Float(one(GL_FOG_MODE));
     for (GLenum pname : {GL_FOG_DENSITY, GL_FOG_START, GL_FOG_END}) calls_.Add(api::glFogf).Arg(pname).Float(f1(pname));
-    const std::vector<GLfloat> fog = Floats(GL_FOG_COLOR, 4);
+    const std::vector<GLfloat> fog = st.Floats(GL_FOG_COLOR);
     calls_.Add(api::glFogfv).Arg(GL_FOG_COLOR).In(fog.data(), sizeof(GLfloat) * 4);
     calls_.Add(api::glAlphaFunc).Arg(one(GL_ALPHA_TEST_FUNC)).Float(f1(GL_ALPHA_TEST_REF));
     calls_.Add(api::glBlendFunc).Arg(one(GL_BLEND_SRC)).Arg(one(GL_BLEND_DST));
@@ -264,77 +257,63 @@ class Gles1Snapshot : SnapshotWriter {
     for (GLenum pname : {GL_POINT_SIZE_MIN, GL_POINT_SIZE_MAX, GL_POINT_FADE_THRESHOLD_SIZE}) {
       calls_.Add(api::glPointParameterf).Arg(pname).Float(f1(pname));
     }
-    const std::vector<GLfloat> attenuation = Floats(GL_POINT_DISTANCE_ATTENUATION, 3);
+    const std::vector<GLfloat> attenuation = st.Floats(GL_POINT_DISTANCE_ATTENUATION);
     calls_.Add(api::glPointParameterfv).Arg(GL_POINT_DISTANCE_ATTENUATION).In(attenuation.data(), sizeof(GLfloat) * 3);
     calls_.Add(api::glLineWidth).Float(f1(GL_LINE_WIDTH));
     calls_.Add(api::glPolygonOffset).Float(f1(GL_POLYGON_OFFSET_FACTOR)).Float(f1(GL_POLYGON_OFFSET_UNITS));
     calls_.Add(api::glDepthFunc).Arg(one(GL_DEPTH_FUNC));
-    GLboolean b[4] = {};
-    get_b(GL_DEPTH_WRITEMASK, b);
-    calls_.Add(api::glDepthMask).Arg(b[0]);
-    auto range = Floats(GL_DEPTH_RANGE, 2);
+    calls_.Add(api::glDepthMask).Arg(one(GL_DEPTH_WRITEMASK));
+    auto range = st.Floats(GL_DEPTH_RANGE);
     calls_.Add(api::glDepthRangef).Float(range[0]).Float(range[1]);
-    auto clear = Floats(GL_COLOR_CLEAR_VALUE, 4);
+    auto clear = st.Floats(GL_COLOR_CLEAR_VALUE);
     calls_.Add(api::glClearColor).Float(clear[0]).Float(clear[1]).Float(clear[2]).Float(clear[3]);
     calls_.Add(api::glClearDepthf).Float(f1(GL_DEPTH_CLEAR_VALUE));
     calls_.Add(api::glClearStencil).Arg(one(GL_STENCIL_CLEAR_VALUE));
-    get_b(GL_COLOR_WRITEMASK, b);
-    calls_.Add(api::glColorMask).Arg(b[0]).Arg(b[1]).Arg(b[2]).Arg(b[3]);
+    auto mask = st.Integers(GL_COLOR_WRITEMASK);
+    calls_.Add(api::glColorMask).Arg(mask[0]).Arg(mask[1]).Arg(mask[2]).Arg(mask[3]);
     calls_.Add(api::glCullFace).Arg(one(GL_CULL_FACE_MODE));
     calls_.Add(api::glFrontFace).Arg(one(GL_FRONT_FACE));
     calls_.Add(api::glStencilFunc).Arg(one(GL_STENCIL_FUNC)).Arg(one(GL_STENCIL_REF)).Arg(one(GL_STENCIL_VALUE_MASK));
     calls_.Add(api::glStencilOp).Arg(one(GL_STENCIL_FAIL)).Arg(one(GL_STENCIL_PASS_DEPTH_FAIL))
         .Arg(one(GL_STENCIL_PASS_DEPTH_PASS));
     calls_.Add(api::glStencilMask).Arg(one(GL_STENCIL_WRITEMASK));
-    GLint box[4] = {};
-    GetIntegerv(GL_VIEWPORT, box);
+    auto box = st.Integers(GL_VIEWPORT);
     calls_.Add(api::glViewport).Arg(box[0]).Arg(box[1]).Arg(box[2]).Arg(box[3]);
-    GetIntegerv(GL_SCISSOR_BOX, box);
+    box = st.Integers(GL_SCISSOR_BOX);
     calls_.Add(api::glScissor).Arg(box[0]).Arg(box[1]).Arg(box[2]).Arg(box[3]);
-    get_b(GL_SAMPLE_COVERAGE_INVERT, b);
-    calls_.Add(api::glSampleCoverage).Float(f1(GL_SAMPLE_COVERAGE_VALUE)).Arg(b[0]);
+    calls_.Add(api::glSampleCoverage).Float(f1(GL_SAMPLE_COVERAGE_VALUE)).Arg(one(GL_SAMPLE_COVERAGE_INVERT));
     for (GLenum hint : api::kFixedFunctionHints) calls_.Add(api::glHint).Arg(hint).Arg(one(hint));
     for (GLenum pname : {GL_UNPACK_ALIGNMENT, GL_PACK_ALIGNMENT}) calls_.Add(api::glPixelStorei).Arg(pname).Arg(one(pname));
-    ClearErrors();
   }
 
   // Each unit's texture, environment, coordinates and matrix stack.
   void TextureUnits() {
-    auto is_enabled = F<PFNGLISENABLEDPROC>(api::glIsEnabled);
-    auto env_i = F<decltype(&glGetTexEnviv)>(api::glGetTexEnviv);
-    auto env_f = F<decltype(&glGetTexEnvfv)>(api::glGetTexEnvfv);
-    const GLint units = std::min(Integer(GL_MAX_TEXTURE_UNITS), 32);
-    for (GLint unit = 0; unit < units; ++unit) {
-      const GLenum texture_unit = GL_TEXTURE0 + static_cast<GLenum>(unit);
+    for (size_t u = 0; u < state_.fixed_function_units.size(); ++u) {
+      const glstate::FixedFunctionUnit& unit = state_.fixed_function_units[u];
+      const GLenum texture_unit = GL_TEXTURE0 + static_cast<GLenum>(u);
       ActiveTexture(texture_unit);
       ClientActiveTexture(texture_unit);
       calls_.Add(api::glActiveTexture).Arg(texture_unit);
       calls_.Add(api::glClientActiveTexture).Arg(texture_unit);
-      calls_.Add(is_enabled(GL_TEXTURE_2D) ? api::glEnable : api::glDisable).Arg(GL_TEXTURE_2D);
+      calls_.Add(unit.Enabled(GL_TEXTURE_2D) ? api::glEnable : api::glDisable).Arg(GL_TEXTURE_2D);
+      const glstate::StateValue* texture = glstate::FindValue(unit.values, GL_TEXTURE_BINDING_2D);
       calls_.Add(api::glBindTexture).Arg(GL_TEXTURE_2D)
-          .Arg(static_cast<int64_t>(Stream(ObjectClass::kTexture, Integer(GL_TEXTURE_BINDING_2D))));
-      for (GLenum pname : api::kTextureEnvironmentEnums) {
-        GLint value = 0;
-        env_i(GL_TEXTURE_ENV, pname, &value);
+          .Arg(static_cast<int64_t>(Stream(ObjectClass::kTexture, texture != nullptr ? texture->ints[0] : 0)));
+      for (const auto& [pname, value] : unit.environment) {
         calls_.Add(api::glTexEnvi).Arg(GL_TEXTURE_ENV).Arg(pname).Arg(value);
       }
-      for (GLenum pname : api::kTextureEnvironmentFloats) {
-        GLfloat value = 1;
-        env_f(GL_TEXTURE_ENV, pname, &value);
+      for (const auto& [pname, value] : unit.environment_floats) {
         calls_.Add(api::glTexEnvf).Arg(GL_TEXTURE_ENV).Arg(pname).Float(value);
       }
-      GLfloat color[4] = {};
-      env_f(GL_TEXTURE_ENV, GL_TEXTURE_ENV_COLOR, color);
-      calls_.Add(api::glTexEnvfv).Arg(GL_TEXTURE_ENV).Arg(GL_TEXTURE_ENV_COLOR).In(color, sizeof color);
-      GLint replace = 0;
-      env_i(GL_POINT_SPRITE_OES, GL_COORD_REPLACE_OES, &replace);
-      if (GetError() == GL_NO_ERROR) {
-        calls_.Add(api::glTexEnvi).Arg(GL_POINT_SPRITE_OES).Arg(GL_COORD_REPLACE_OES).Arg(replace);
+      calls_.Add(api::glTexEnvfv).Arg(GL_TEXTURE_ENV).Arg(GL_TEXTURE_ENV_COLOR)
+          .In(unit.environment_color.data(), sizeof(GLfloat) * 4);
+      if (unit.has_coord_replace) {
+        calls_.Add(api::glTexEnvi).Arg(GL_POINT_SPRITE_OES).Arg(GL_COORD_REPLACE_OES).Arg(unit.coord_replace);
       }
-      auto coords = Floats(GL_CURRENT_TEXTURE_COORDS, 4);
-      calls_.Add(api::glMultiTexCoord4f).Arg(texture_unit).Float(coords[0]).Float(coords[1]).Float(coords[2])
-          .Float(coords[3]);
-      Array(api::kTexCoordArrayQueries, static_cast<GLuint>(unit));
+      const glstate::StateValue* coords = glstate::FindValue(unit.values, GL_CURRENT_TEXTURE_COORDS);
+      const std::vector<GLfloat> c = coords != nullptr ? coords->floats : std::vector<GLfloat>{0, 0, 0, 1};
+      calls_.Add(api::glMultiTexCoord4f).Arg(texture_unit).Float(c[0]).Float(c[1]).Float(c[2]).Float(c[3]);
+      Array(api::kTexCoordArrayQueries, static_cast<GLuint>(u));
       MatrixStack(GL_TEXTURE, GL_TEXTURE_MATRIX, GL_TEXTURE_STACK_DEPTH);
     }
     ActiveTexture(GL_TEXTURE0);
@@ -369,40 +348,38 @@ class Gles1Snapshot : SnapshotWriter {
   // One client array: enabled or not, and where it points (a buffer's
   // offset, or the app memory the stream's draws carry).
   void Array(const api::ClientArrayQueries& q, GLuint unit) {
-    auto is_enabled = F<PFNGLISENABLEDPROC>(api::glIsEnabled);
-    auto get_pointer = F<decltype(&glGetPointerv)>(api::glGetPointerv);
-    ClearErrors();
-    const bool enabled = is_enabled(q.array) != GL_FALSE;
-    if (GetError() != GL_NO_ERROR) return;  // GL_POINT_SIZE_ARRAY_OES without its extension
-    const GLint buffer = Integer(q.buffer);
-    void* pointer = nullptr;
-    get_pointer(q.pointer, &pointer);
-    uint64_t address = reinterpret_cast<uint64_t>(pointer);
+    const glstate::ClientArray a =
+        glstate::ReadClientArray(GetIntegerv, F<PFNGLISENABLEDPROC>(api::glIsEnabled),
+                                 F<void (*)(GLenum, void**)>(api::glGetPointerv), GetError, q);
+    if (!a.known) return;  // GL_POINT_SIZE_ARRAY_OES without its extension
+    uint64_t address = reinterpret_cast<uint64_t>(a.pointer);
     const api::Slot pointer_function = PointerFunctionOf(q.array);
-    if (buffer == 0) address = source_.Gles1ClientArrayAddress(pointer_function, unit, address);
-    if (buffer != 0 || address != 0) {
-      calls_.Add(api::glBindBuffer).Arg(GL_ARRAY_BUFFER).Arg(static_cast<int64_t>(Stream(ObjectClass::kBuffer, buffer)));
+    if (a.buffer == 0) address = source_.Gles1ClientArrayAddress(pointer_function, unit, address);
+    if (a.buffer != 0 || address != 0) {
+      calls_.Add(api::glBindBuffer).Arg(GL_ARRAY_BUFFER).Arg(static_cast<int64_t>(Stream(ObjectClass::kBuffer, a.buffer)));
       CallList::Builder call = calls_.Add(pointer_function);
-      if (q.size != 0) call.Arg(Integer(q.size));
-      call.Arg(Integer(q.type)).Arg(Integer(q.stride)).Arg(static_cast<int64_t>(address));
+      if (q.size != 0) call.Arg(a.size);
+      call.Arg(a.type).Arg(a.stride).Arg(static_cast<int64_t>(address));
     }
-    calls_.Add(enabled ? api::glEnableClientState : api::glDisableClientState).Arg(q.array);
+    calls_.Add(a.enabled ? api::glEnableClientState : api::glDisableClientState).Arg(q.array);
   }
 
   void ClientArrays() {
     for (const api::ClientArrayQueries& q : api::kClientArrayQueries) Array(q, 0);
   }
 
+  // glEnable's capabilities (the client arrays are Array's).
   void Capabilities() {
-    auto is_enabled = F<PFNGLISENABLEDPROC>(api::glIsEnabled);
-    for (GLenum capability : api::kFixedFunctionCapabilities) {
-      ClearErrors();
-      const bool on = is_enabled(capability) != GL_FALSE;
-      if (GetError() == GL_NO_ERROR) calls_.Add(on ? api::glEnable : api::glDisable).Arg(capability);
+    for (const auto& [capability, on] : state_.capabilities) {
+      if (std::find(std::begin(api::kClientArrays), std::end(api::kClientArrays), capability) ==
+          std::end(api::kClientArrays)) {
+        calls_.Add(on ? api::glEnable : api::glDisable).Arg(capability);
+      }
     }
   }
 
   const SnapshotScope scope_;
+  glstate::ContextState state_;
   PFNGLGETFLOATVPROC GetFloatv = nullptr;
   decltype(&glMatrixMode) MatrixMode = nullptr;
   PFNGLACTIVETEXTUREPROC ActiveTexture = nullptr;

@@ -13,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "glstate/shader_state.h"
 #include "stream/call_decoder.h"
 #include "strata/api/functions.h"
 #include "strata/api/replay.h"
@@ -30,10 +31,8 @@ struct TextureUploads {
   bool from_buffer = false;  // some upload read a pixel unpack buffer: not kept
 };
 
-struct LinkedShader {
-  GLenum type = 0;
-  std::string source;
-};
+// A shader a program was linked from (its name is of no use once linked).
+using LinkedShader = glstate::ShaderSource;
 
 // The version a snapshot writes for a context made for GLES `major`: a GLES
 // 3 context is whatever 3.x the app used (the snapshot also stays within the

@@ -7,7 +7,7 @@
 #include <cstring>
 
 #include "snapshot/context_snapshot.h"
-#include "snapshot/shader_sources.h"
+#include "glstate/shader_state.h"
 #include "strata/api/parameters.h"
 #include "strata/api/traits.h"
 
@@ -102,7 +102,7 @@ void StreamFacts::BeforeCall(host::Executor& executor, const stream::DecodedCall
       const host::HostDriver& gl = executor.driver();
       const GLuint program = static_cast<GLuint>(executor.HostName(static_cast<uint32_t>(call.thread),
                                                                   ObjectClass::kProgram, a[0].u));
-      linked_[ObjectKey(group(), a[0].u)] = snapshot::ReadAttachedShaders(
+      linked_[ObjectKey(group(), a[0].u)] = glstate::ReadAttachedShaders(
           {gl.Get<PFNGLGETSHADERIVPROC>(api::glGetShaderiv), gl.Get<PFNGLGETSHADERSOURCEPROC>(api::glGetShaderSource),
            gl.Get<PFNGLGETATTACHEDSHADERSPROC>(api::glGetAttachedShaders)},
           program);

@@ -105,6 +105,15 @@ void Values() {
   glNormal3f(0.5f, 0.6f, 0.7f);
   glSampleCoverage(0.5f, GL_TRUE);
   glHint(GL_GENERATE_MIPMAP_HINT, GL_NICEST);
+  glPointParameterf(GL_POINT_SIZE_MIN, 2.0f);
+  glPointParameterf(GL_POINT_SIZE_MAX, 6.0f);
+  glPointParameterf(GL_POINT_FADE_THRESHOLD_SIZE, 1.5f);
+  const GLfloat attenuation[] = {1.0f, 0.5f, 0.25f};
+  glPointParameterfv(GL_POINT_DISTANCE_ATTENUATION, attenuation);
+  glHint(GL_PERSPECTIVE_CORRECTION_HINT, GL_NICEST);
+  glHint(GL_POINT_SMOOTH_HINT, GL_FASTEST);
+  glHint(GL_LINE_SMOOTH_HINT, GL_NICEST);
+  glHint(GL_FOG_HINT, GL_FASTEST);
   Check("values");
 }
 

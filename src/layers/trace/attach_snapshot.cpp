@@ -18,7 +18,7 @@
 #include "layers/trace/next_functions.h"
 #include "layers/trace/trace_session.h"
 #include "layers/trace/upload_shadows.h"
-#include "snapshot/attribute_array.h"
+#include "glstate/attribute_array.h"
 #include "snapshot/context_snapshot.h"
 #include "strata/api/parameters.h"
 #include "stream/call_encoder.h"
@@ -198,13 +198,13 @@ void LearnGles1ClientArrays(ContextState& state) {
   auto is_enabled = Next<PFNGLISENABLEDPROC>(api::glIsEnabled);
   auto get_pointer = Next<void (*)(GLenum, void**)>(api::glGetPointerv);
   auto client_active = Next<void (*)(GLenum)>(api::glClientActiveTexture);
+  auto get_integer = Next<PFNGLGETINTEGERVPROC>(api::glGetIntegerv);
+  auto get_error = Next<PFNGLGETERRORPROC>(api::glGetError);
   auto learn = [&](const api::ClientArrayQueries& q) {
-    void* pointer = nullptr;
-    get_pointer(q.pointer, &pointer);
-    const GLint size = q.size != 0 ? QueryInteger(q.size) : q.fixed_size;
-    state.arrays.SetGles1Pointer(q.array, size, static_cast<GLenum>(QueryInteger(q.type)), QueryInteger(q.stride),
-                                 pointer, QueryInteger(q.buffer) == 0);
-    state.arrays.Enable(state.arrays.Gles1Slot(q.array), is_enabled(q.array) != GL_FALSE);
+    const glstate::ClientArray a = glstate::ReadClientArray(get_integer, is_enabled, get_pointer, get_error, q);
+    if (!a.known) return;  // GL_POINT_SIZE_ARRAY_OES without its extension
+    state.arrays.SetGles1Pointer(q.array, a.size, static_cast<GLenum>(a.type), a.stride, a.pointer, a.buffer == 0);
+    state.arrays.Enable(state.arrays.Gles1Slot(q.array), a.enabled);
   };
   for (const api::ClientArrayQueries& q : api::kClientArrayQueries) learn(q);
   const GLint saved_unit = QueryInteger(GL_CLIENT_ACTIVE_TEXTURE);
@@ -232,7 +232,8 @@ void LearnClientArrays(ContextState& state, int version) {
   auto get_pointer = Next<PFNGLGETVERTEXATTRIBPOINTERVPROC>(api::glGetVertexAttribPointerv);
   const GLint attributes = std::min<GLint>(QueryInteger(GL_MAX_VERTEX_ATTRIBS), capture::ClientArrays::kSlots);
   for (GLint i = 0; i < attributes; ++i) {
-    const snapshot::AttributeArray a = snapshot::ReadAttributeArray(get, get_pointer, static_cast<GLuint>(i), version >= 30);
+    const glstate::AttributeArray a =
+        glstate::ReadAttributeArray(get, get_pointer, static_cast<GLuint>(i), version >= 30);
     state.arrays.SetPointer(i, a.size, static_cast<GLenum>(a.type), a.stride, a.pointer, a.buffer == 0);
     state.arrays.Enable(i, a.enabled != 0);
     state.arrays.SetDivisor(i, static_cast<GLuint>(a.divisor));

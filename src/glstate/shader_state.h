@@ -1,8 +1,9 @@
 #pragma once
-// A shader's source, and the sources of the shaders attached to a program,
-// as the driver holds them: what a snapshot relinks a program from, read
-// where a program is linked (strata trim watches the stream) and where it is
-// snapshot (an attach). Read in one place for both.
+// A shader's source, and the shaders attached to a program, as the driver
+// holds them: what `strata state` prints of the current program, and what a
+// snapshot relinks a program from, read where a program is linked (strata
+// trim watches the stream) and where it is snapshot (an attach). Read in one
+// place for all.
 
 #include <GLES3/gl32.h>
 
@@ -10,14 +11,19 @@
 #include <string>
 #include <vector>
 
-#include "snapshot/snapshot_source.h"
-
-namespace strata::snapshot {
+namespace strata::glstate {
 
 struct ShaderQueries {
   PFNGLGETSHADERIVPROC GetShaderiv;
   PFNGLGETSHADERSOURCEPROC GetShaderSource;
   PFNGLGETATTACHEDSHADERSPROC GetAttachedShaders;
+};
+
+// A shader's stage and source; `shader` is the driver's name for it.
+struct ShaderSource {
+  GLenum type = 0;
+  std::string source;
+  GLuint shader = 0;
 };
 
 inline std::string ReadShaderSource(const ShaderQueries& gl, GLuint shader) {
@@ -31,17 +37,17 @@ inline std::string ReadShaderSource(const ShaderQueries& gl, GLuint shader) {
   return text;
 }
 
-inline std::vector<LinkedShader> ReadAttachedShaders(const ShaderQueries& gl, GLuint program) {
-  std::vector<LinkedShader> shaders;
+inline std::vector<ShaderSource> ReadAttachedShaders(const ShaderQueries& gl, GLuint program) {
+  std::vector<ShaderSource> shaders;
   GLuint attached[16];
   GLsizei count = 0;
   gl.GetAttachedShaders(program, 16, &count, attached);
   for (GLsizei i = 0; i < count; ++i) {
     GLint type = 0;
     gl.GetShaderiv(attached[i], GL_SHADER_TYPE, &type);
-    shaders.push_back({static_cast<GLenum>(type), ReadShaderSource(gl, attached[i])});
+    shaders.push_back({static_cast<GLenum>(type), ReadShaderSource(gl, attached[i]), attached[i]});
   }
   return shaders;
 }
 
-}  // namespace strata::snapshot
+}  // namespace strata::glstate
