@@ -381,7 +381,9 @@ class StateReader {
     const GLenum target = version_ >= 30 ? GL_COPY_READ_BUFFER : GL_ARRAY_BUFFER;
     const GLint previous = gl_.Integer(api::BufferBindingOf(target));
     json_.Key("buffers").BeginArray();
-    for (const auto& [name, bound_at] : buffers_) {
+    for (const auto& buffer : buffers_) {
+      const uint64_t name = buffer.first;  // a plain variable: the file-writing lambda below captures it
+      const auto& bound_at = buffer.second;
       const GLuint host = static_cast<GLuint>(executor_.HostName(thread_, ObjectClass::kBuffer, name));
       bind_buffer(target, host);
       const glstate::BufferInfo info = glstate::ReadBufferInfo(Lookup(driver_), target, version_);
