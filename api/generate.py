@@ -88,6 +88,7 @@ def emit_functions_h(model: registry.Model) -> str:
                      for i, label in enumerate(registry.API_BITS))
     return f"""{HEADER}#pragma once
 #include <cstdint>
+#include <string_view>
 
 namespace strata::api {{
 
@@ -129,6 +130,8 @@ extern const FunctionInfo kFunctions[kFunctionCount];
 
 // Slot of a function by name, or -1 when the registry does not know it.
 int FindFunction(const char* name);
+// The index of `slot`'s parameter called `name`, or -1.
+int ParamIndexOf(int slot, std::string_view name);
 
 // Names of values, by enum group (api/enums.py): gl.xml's groups, plus the
 // preferred name of every GLES and every EGL token.
@@ -224,6 +227,14 @@ int FindFunction(const char* name) {{
   int slot = kSlotOfHash[HashName(name, seed) % {len(slots)}];
   if (slot < 0 || std::strcmp(kFunctions[slot].name, name) != 0) return -1;
   return slot;
+}}
+
+int ParamIndexOf(int slot, std::string_view name) {{
+  const FunctionInfo& info = kFunctions[slot];
+  for (int i = 0; i < info.param_count; ++i) {{
+    if (name == info.params[i].name) return i;
+  }}
+  return -1;
 }}
 
 }}  // namespace strata::api

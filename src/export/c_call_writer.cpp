@@ -92,11 +92,6 @@ std::string RecordedHandles(const stream::DecodedValue& v, size_t* count) {
   return *count ? text + "}" : "NULL";
 }
 
-bool IsGlImageTarget(uint64_t target) {
-  return target == EGL_GL_TEXTURE_2D_KHR || target == EGL_GL_TEXTURE_3D_KHR || target == EGL_GL_RENDERBUFFER_KHR ||
-         (target >= EGL_GL_TEXTURE_CUBE_MAP_POSITIVE_X_KHR && target <= EGL_GL_TEXTURE_CUBE_MAP_NEGATIVE_Z_KHR);
-}
-
 }  // namespace
 
 uint64_t DataFile::Add(std::span<const uint8_t> bytes, bool terminate) {
@@ -385,12 +380,11 @@ bool CallWriter::Write(const stream::DecodedCall& call, uint64_t program, const 
   for (const auto& [param, expression] : lengths) arguments[param] = expression;
   if (api::CoreOf(call.slot) == api::eglCreateImage || api::CoreOf(call.slot) == api::eglCreateImageKHR) {
     // The client buffer of a GL image is an object of the context named.
-    const uint64_t target = call.args[2].u;
-    if (!IsGlImageTarget(target)) {
+    const ObjectClass object = host::GlImageSource(call.args[2].u);
+    if (object == ObjectClass::kNone) {
       *why = "only images of GL textures and renderbuffers can be replayed";
       return false;
     }
-    const ObjectClass object = target == EGL_GL_RENDERBUFFER_KHR ? ObjectClass::kRenderbuffer : ObjectClass::kTexture;
     arguments[3] = Format("(EGLClientBuffer)(uintptr_t)strata_name_in_context(0x%" PRIx64 "u, %d, 0x%" PRIx64 "u)",
                           call.args[1].u, static_cast<int>(object), call.args[3].u);
   }

@@ -40,14 +40,6 @@ std::string Hex(uint64_t v) {
   return text;
 }
 
-int ParamNamed(int slot, const char* name) {
-  const api::FunctionInfo& info = api::kFunctions[slot];
-  for (int i = 0; i < info.param_count; ++i) {
-    if (std::strcmp(info.params[i].name, name) == 0) return i;
-  }
-  return -1;
-}
-
 int ClientArrayParam(int slot) {
   for (int i = 0; i < api::kFunctions[slot].param_count; ++i) {
     if (api::kReplay[slot].params[i].client_array) return i;
@@ -405,7 +397,7 @@ void Exporter::FollowClientArrayCall(const stream::DecodedCall& call, CallWriter
   if (current_ == nullptr) return;
   ContextState& c = *current_;
   auto arg = [&](const char* name) -> uint64_t {
-    const int i = ParamNamed(call.slot, name);
+    const int i = api::ParamIndexOf(call.slot, name);
     return i >= 0 ? call.args[i].u : 0;
   };
   switch (traits.client_array) {
@@ -419,11 +411,11 @@ void Exporter::FollowClientArrayCall(const stream::DecodedCall& call, CallWriter
         c.client_arrays.erase(key);
         return;
       }
-      const int size_param = ParamNamed(call.slot, "size"), type_param = ParamNamed(call.slot, "type");
+      const int size_param = api::ParamIndexOf(call.slot, "size"), type_param = api::ParamIndexOf(call.slot, "type");
       const int64_t components = size_param >= 0 ? call.args[size_param].i : traits.array_size;
       const uint64_t element =
           type_param >= 0 ? VertexAttribBytes(static_cast<uint32_t>(call.args[type_param].u), components) : 4;
-      const int stride_param = ParamNamed(call.slot, "stride");
+      const int stride_param = api::ParamIndexOf(call.slot, "stride");
       ClientArray array;
       array.call = call;
       for (auto& v : array.call.args) v.has_in = v.has_out = false, v.in = v.out = {};

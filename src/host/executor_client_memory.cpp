@@ -21,14 +21,6 @@ namespace strata::host {
 
 namespace {
 
-int ParamIndex(int slot, const char* name) {
-  const api::FunctionInfo& info = api::kFunctions[slot];
-  for (int i = 0; i < info.param_count; ++i) {
-    if (std::strcmp(info.params[i].name, name) == 0) return i;
-  }
-  return -1;
-}
-
 // A multi-draw of indices: its index arrays may lie in app memory.
 bool MultiIndexed(int slot) {
   const api::FunctionTraits& traits = api::kTraits[slot];
@@ -176,7 +168,7 @@ void Executor::TrackPointerCall(const stream::DecodedCall& call, Thread& thread,
   }
   if (pointer < 0) return;
   // Which array: the attribute index, or for GLES 1 the named array (and texture unit).
-  int index_param = ParamIndex(call.slot, "index");
+  int index_param = api::ParamIndexOf(call.slot, "index");
   uint64_t key = index_param >= 0 ? call.args[index_param].u : Gles1ArrayKey(call.slot, context->client_texture);
   if (context->vertex_array != 0 || context->array_buffer != 0 || call.args[pointer].u == 0) {
     context->client_arrays.erase(key);
@@ -184,8 +176,8 @@ void Executor::TrackPointerCall(const stream::DecodedCall& call, Thread& thread,
   }
   // Size and stride are GLint and GLsizei: signed values. A GLES 1 array
   // whose function has no size has its trait's (normals 3, point sizes 1).
-  int size_param = ParamIndex(call.slot, "size"), type_param = ParamIndex(call.slot, "type");
-  int stride_param = ParamIndex(call.slot, "stride");
+  int size_param = api::ParamIndexOf(call.slot, "size"), type_param = api::ParamIndexOf(call.slot, "type");
+  int stride_param = api::ParamIndexOf(call.slot, "stride");
   const int64_t components = size_param >= 0 ? call.args[size_param].i : api::kTraits[call.slot].array_size;
   const uint64_t element =
       type_param >= 0 ? VertexAttribBytes(static_cast<uint32_t>(call.args[type_param].u), components) : 4;

@@ -38,11 +38,6 @@ bool RecordedFailure(const stream::DecodedCall& call) {
   return call.has_reply && !call.result.has_out && call.result.u == 0;
 }
 
-bool IsGlTextureTarget(uint64_t target) {
-  return target == EGL_GL_TEXTURE_2D_KHR || target == EGL_GL_TEXTURE_3D_KHR ||
-         (target >= EGL_GL_TEXTURE_CUBE_MAP_POSITIVE_X_KHR && target <= EGL_GL_TEXTURE_CUBE_MAP_NEGATIVE_Z_KHR);
-}
-
 }  // namespace
 
 EGLDisplay Executor::HostDisplay() {
@@ -413,11 +408,11 @@ bool Executor::ExecuteEgl(const stream::DecodedCall& call, Thread& thread, bool*
       // The client buffer of a GL image is an object name of the context named.
       uint64_t target = a[2].u;
       auto it = contexts_.find(Recorded(1));
-      if (it == contexts_.end() || !(IsGlTextureTarget(target) || target == EGL_GL_RENDERBUFFER_KHR)) {
+      const ObjectClass object = GlImageSource(target);
+      if (it == contexts_.end() || object == ObjectClass::kNone) {
         Problem(call, "only images of GL textures and renderbuffers can be replayed");
         return false;
       }
-      ObjectClass object = target == EGL_GL_RENDERBUFFER_KHR ? ObjectClass::kRenderbuffer : ObjectClass::kTexture;
       std::vector<Word> args;
       std::vector<size_t> capacity;
       if (!BuildArguments(call, thread, &args, &capacity)) return false;

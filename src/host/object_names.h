@@ -245,6 +245,17 @@ inline bool IsEglHandle(api::ObjectClass object) {
 }
 
 // Bytes of one element of an array of such names (GLuint, or a handle).
+// The GL object whose name an EGL image of `target` takes as its client
+// buffer (eglCreateImage: EGL_GL_TEXTURE_*_KHR, EGL_GL_RENDERBUFFER_KHR), or
+// kNone for an image of anything else.
+inline api::ObjectClass GlImageSource(uint64_t target) {
+  constexpr uint64_t kTexture2d = 0x30B1, kTextureCubeFirst = 0x30B3, kTextureCubeLast = 0x30B8, kTexture3d = 0x30B2,
+                     kRenderbuffer = 0x30B9;  // EGL_GL_TEXTURE_2D_KHR, ... (eglext.h, kept out of this header)
+  if (target == kRenderbuffer) return api::ObjectClass::kRenderbuffer;
+  const bool texture = target == kTexture2d || target == kTexture3d || (target >= kTextureCubeFirst && target <= kTextureCubeLast);
+  return texture ? api::ObjectClass::kTexture : api::ObjectClass::kNone;
+}
+
 inline size_t NameBytes(api::ObjectClass object) {
   return IsEglHandle(object) || object == api::ObjectClass::kGlSync ? sizeof(void*) : sizeof(uint32_t);
 }

@@ -80,17 +80,8 @@ std::string HexCode(uint64_t value) {
   return buffer;
 }
 
-// The index of the parameter called `name`, or -1.
-int ParamIndex(const stream::DecodedCall& call, std::string_view name) {
-  const api::FunctionInfo& info = api::kFunctions[call.slot];
-  for (int i = 0; i < info.param_count; ++i) {
-    if (name == info.params[i].name) return i;
-  }
-  return -1;
-}
-
 const stream::DecodedValue* Arg(const stream::DecodedCall& call, std::string_view name) {
-  int index = ParamIndex(call, name);
+  int index = api::ParamIndexOf(call.slot, name);
   return index >= 0 && static_cast<size_t>(index) < call.args.size() ? &call.args[index] : nullptr;
 }
 
