@@ -46,6 +46,9 @@ bool WalkCalls(const std::string& path, const CallDiffOptions& options, const Ca
       return false;
     }
     *warning = reader->error() + " (compared up to there)";
+  } else if (!reader->complete()) {
+    *warning = path + ": the trace has no index, so it was not finished (cut short, or still being written); "
+                      "compared up to its end";
   }
   return true;
 }

@@ -34,6 +34,9 @@ class OrderedRecordReader final : public RecordSource {
   // begins. Empty for a file that was not finished cleanly.
   const std::vector<FrameIndexEntry>& frame_index() const { return file_->frames(); }
   const FunctionTable& functions() const { return functions_; }
+  // The file was finished (it has its index and trailer); a file that was not
+  // can still read cleanly to a chunk boundary.
+  bool complete() const { return file_->complete(); }
   // How many threads have chunks in the file.
   size_t thread_count() const { return threads_.size(); }
 

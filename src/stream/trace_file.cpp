@@ -635,7 +635,14 @@ bool TraceFileReader::ScanChunks(std::vector<ChunkLocation>* chunks, std::string
   uint64_t at = data_start_;
   while (!(complete() && at == index_offset_)) {
     ChunkRead r = ReadChunkAt(fd_, at, nullptr, nullptr);
-    if (r.status == ChunkStatus::kEnd || r.is_index) return true;
+    if (r.status == ChunkStatus::kEnd) return true;  // Unfinished file that stops on a chunk boundary.
+    if (r.is_index) {
+      // complete() would have stopped at its index; this one was not confirmed by a trailer.
+      *error = path_ + Format(": index at byte %" PRIu64 " is truncated or damaged (the trace was cut short while it "
+                              "was being finished); all %zu chunks before it are intact",
+                              at, chunks->size());
+      return false;
+    }
     if (r.status != ChunkStatus::kOk) {
       *error = path_ + Format(": chunk at byte %" PRIu64 " is %s (", at,
                               r.status == ChunkStatus::kTruncated ? "truncated" : "corrupt") +

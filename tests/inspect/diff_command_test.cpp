@@ -203,16 +203,35 @@ TEST_F(DiffCommand, BadInputIsOneClearErrorWithStatus2) {
   EXPECT_EQ(run.exit_code, 2);
   EXPECT_NE(run.err.find("error"), std::string::npos) << run.err;
 
-  // A trace cut short compares up to its end, with a warning.
-  const std::string cut = ScratchPath("cut.strata");
+  // A trace cut short compares up to its end, with a warning: cut inside its
+  // last data chunk, it lacks calls; cut by one byte (its trailer), it has
+  // every call but no confirmed index; without index and trailer at all, it
+  // ends cleanly on a chunk boundary but is still not a finished trace.
+  std::string bytes;
   {
     std::ifstream in(base_, std::ios::binary);
-    std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    std::ofstream(cut, std::ios::binary) << bytes.substr(0, bytes.size() - 100);
+    bytes.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
   }
-  run = Strata({"diff", base_, cut});
-  EXPECT_EQ(run.exit_code, 1) << run.err;
-  EXPECT_NE(run.err.find("strata diff: warning: " + cut), std::string::npos) << run.err;
+  const size_t last_chunk = bytes.rfind("CHNK");
+  const size_t index = bytes.rfind("INDX");
+  ASSERT_NE(last_chunk, std::string::npos);
+  ASSERT_NE(index, std::string::npos);
+  ASSERT_LT(last_chunk, index);
+  const std::string cut = ScratchPath("cut.strata");
+  struct Cut {
+    size_t keep;
+    int exit_code;
+    const char* says;
+  };
+  for (const Cut& c : {Cut{last_chunk + (index - last_chunk) / 2, 1, "is truncated"},
+                       Cut{bytes.size() - 1, 0, "index at byte"}, Cut{index, 0, "has no index"}}) {
+    SCOPED_TRACE(c.says);
+    std::ofstream(cut, std::ios::binary | std::ios::trunc) << bytes.substr(0, c.keep);
+    run = Strata({"diff", base_, cut});
+    EXPECT_EQ(run.exit_code, c.exit_code) << run.out << run.err;
+    EXPECT_NE(run.err.find("strata diff: warning: " + cut + ": "), std::string::npos) << run.err;
+    EXPECT_NE(run.err.find(c.says), std::string::npos) << run.err;
+  }
   for (const std::string& path : {foreign, cut}) std::filesystem::remove(path);
 
   for (const std::vector<std::string>& args :
