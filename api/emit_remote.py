@@ -18,6 +18,7 @@ import re
 import string
 
 import emit_replay
+import error_checks
 import emit_trace
 import plan as fp
 import registry
@@ -73,11 +74,17 @@ DEFERRABLE = {
     "glEnable", "glDisable", "glBlendFunc", "glBindBuffer",
     "glUniform1f", "glUniform2f", "glUniform3f", "glUniform4f", "glUniform1i", "glUniform2i", "glUniform3i",
     "glUniform4i", "glUniform1ui", "glUniform2ui", "glUniform3ui", "glUniform4ui",
+    # A generic attribute's current value: each call sets all of it (remote/deferred_state.h).
+    "glVertexAttrib1f", "glVertexAttrib2f", "glVertexAttrib3f", "glVertexAttrib4f", "glVertexAttribI4i",
+    "glVertexAttribI4ui",
     # Textures made, bound, set up and deleted before anything reads them (remote/deferred_textures.h).
     "glGenTextures", "glBindTexture", "glTexParameteri", "glTexParameterf", "glDeleteTextures",
 }
 
 _HELD_UNIFORM = re.compile(r"glUniform[1-4](f|i|ui)")
+_HELD_ATTRIBUTE = re.compile(r"glVertexAttrib([1-4]f|I4i|I4ui)")
+# Held by their first parameter (a location, an attribute index), with up to four 32-bit values.
+_HELD_VALUES = {"uniform": _HELD_UNIFORM, "attribute": _HELD_ATTRIBUTE}
 
 # Set state the held calls also set, in a way the client does not follow
 # (per draw buffer, separate factors): after them the client no longer knows
@@ -214,7 +221,8 @@ class RemotePlan:
         self.hand_written_for_slot = hand if hand in HAND_WRITTEN_FOR_SLOT else None
         self.reply = p.returns or any(q.carries_out for q in p.pointers)
         self.deferrable = f.name in DEFERRABLE
-        self.held_uniform = self.deferrable and _HELD_UNIFORM.fullmatch(f.name) is not None
+        self.held_values = next((kind for kind, pattern in _HELD_VALUES.items()
+                                 if self.deferrable and pattern.fullmatch(f.name)), None)
         self.answered = f.name in ANSWERED_ON_CLIENT
         self.effect = query_effect(f.name)
         self.forgets_sent = f.name in FORGETS_SENT_STATE
@@ -353,16 +361,21 @@ def _prologue(rp: RemotePlan) -> list[str]:
                          f"{(args + ', ') if args else ''}&strata_answer)) return strata_answer;")
         else:
             lines.append(f"if (Answer_{f.name}(*strata_c, {args})) return;")
+        # Answered with calls still held (they teach the client's answers what
+        # they set, and raise no errors); asked, after them.
+        lines.append("strata_c->SendDeferred();")
     if p.traits.binds in CREATED_ON_BIND:
         lines += [f"strata_c->shadow().SawName(api::ObjectClass::{emit_replay.param_class(f, q.param)}, {q.name});"
                   for q in p.params if emit_replay.param_class(f, q.param) in emit_replay.GL_CLASSES.values()]
     if rp.effect is not None and not rp.deferrable:
         lines.append(f"strata_c->shadow().queries().Forget({rp.effect});")
-    if rp.held_uniform:
-        # A uniform's 32-bit values, held by location (the same shape for all twelve).
+    if rp.held_values is not None:
+        # A uniform's or an attribute's 32-bit values, held by location or
+        # index (the same shape for every such function).
         values = ", ".join(f"std::bit_cast<uint32_t>({q.name})" for q in p.params[1:])
+        method = {"uniform": "Uniform", "attribute": "Attribute"}[rp.held_values]
         lines.append(f"const uint32_t strata_held[] = {{{values}}};")
-        lines.append(f"if (strata_c->deferred().Uniform(*strata_c, api::{f.name}, {f.params[0].name}, "
+        lines.append(f"if (strata_c->deferred().{method}(*strata_c, api::{f.name}, {f.params[0].name}, "
                      f"{len(f.params) - 1}, strata_held)) return;")
         lines.append("strata_c->SendDeferred();")
     elif rp.deferrable:
@@ -447,7 +460,14 @@ def emit_remote_function(rp: RemotePlan) -> tuple[str, list[str]]:
         sending += named_lines
         if named_send is not None:
             sends.append(named_send)
+    errors = rp.p.traits.errors
+    if errors is not None and not rp.reply:
+        # Decided before the call counts as sent (NextSequence), kept after it.
+        sending.append("  const bool strata_keeps_errors = strata_c->NothingSentSinceCleanError() && "
+                       f"{error_checks.condition(errors, 'strata_c')};")
     sending += _record(rp, rp.flags)
+    if errors is not None and not rp.reply:
+        sending.append("  if (strata_keeps_errors) strata_c->ErrorsClean();")
     if rp.forgets_sent:
         sending.append("  strata_c->shadow().ForgetSent();")
     if rp.reply:
@@ -460,7 +480,7 @@ def emit_remote_function(rp: RemotePlan) -> tuple[str, list[str]]:
         epilogue = ["  " + call for call in rp.after]
     text = REMOTE_FUNCTION.substitute(
         common, display=f"  if (!DisplayReady({rp.display})) {_failed(f)}\n" if rp.display else "",
-        connection="ThreadConnectionHolding();" if rp.deferrable else "ThreadConnection();",
+        connection="ThreadConnectionHolding();" if rp.deferrable or rp.answered else "ThreadConnection();",
         lost=_lost(f),
         prologue="".join(line + "\n" for line in _prologue(rp)),
         sending="".join(line + "\n" for line in sending),
@@ -468,8 +488,9 @@ def emit_remote_function(rp: RemotePlan) -> tuple[str, list[str]]:
     return text, sends
 
 
-def emit_remote_functions(plans: list[fp.FunctionPlan], model: registry.Model) -> str:
-    out = [HEADER, '#include "remote/generated_support.h"\n\n', "namespace strata::remote {\nnamespace {\n\n"]
+def emit_remote_functions(plans: list[fp.FunctionPlan], model: registry.Model, checks: error_checks.Facts) -> str:
+    out = [HEADER, '#include "remote/generated_support.h"\n\n', "namespace strata::remote {\n\n",
+           error_checks.emit_helpers(checks), "namespace {\n\n"]
     model_names = {f.name for f in model.functions}
     # A held call's encoding, as Send_<name>: the app's call and DeferredState::Send both use it.
     held_sends = []
@@ -482,27 +503,29 @@ def emit_remote_functions(plans: list[fp.FunctionPlan], model: registry.Model) -
         held_sends += sends
     out.append("}  // namespace\n\n")
     out.extend(held_sends)
-    out.append(_emit_send_held_uniform(model))
+    out.append(_emit_send_held_values(model, "uniform", "SendHeldUniform"))
+    out.append(_emit_send_held_values(model, "attribute", "SendHeldAttribute"))
     out.append(emit_trace.function_table(model, "kRemoteFunctions", "Remote_") + "\n}  // namespace strata::remote\n")
     return "".join(out)
 
 
-def _held_uniforms(model: registry.Model) -> list[registry.Function]:
-    return [f for f in model.functions if f.name in DEFERRABLE and _HELD_UNIFORM.fullmatch(f.name)]
+def _held(model: registry.Model, kind: str) -> list[registry.Function]:
+    return [f for f in model.functions if f.name in DEFERRABLE and _HELD_VALUES[kind].fullmatch(f.name)]
 
 
-def _emit_send_held_uniform(model: registry.Model) -> str:
-    """SendHeldUniform: a held uniform's 32-bit values back into its function's arguments."""
-    lines = ["void SendHeldUniform(Connection& c, api::Slot slot, GLint location, const uint32_t* values) {",
+def _emit_send_held_values(model: registry.Model, kind: str, name: str) -> str:
+    """SendHeldUniform, SendHeldAttribute: held 32-bit values back into their function's arguments."""
+    lines = [f"void {name}(Connection& c, api::Slot slot, uint32_t first, const uint32_t* values) {{",
              "  switch (slot) {"]
-    for f in _held_uniforms(model):
+    for f in _held(model, kind):
         values = ", ".join(f"std::bit_cast<{p.type}>(values[{k}])" for k, p in enumerate(f.params[1:]))
-        lines.append(f"    case api::{f.name}: return Send_{f.name}(c, location, {values});")
+        lines.append(f"    case api::{f.name}: return Send_{f.name}(c, static_cast<{f.params[0].type}>(first), "
+                     f"{values});")
     lines += ["    default: return;", "  }", "}\n"]
     return "\n".join(lines) + "\n"
 
 
-def emit_remote_declarations(model: registry.Model) -> str:
+def emit_remote_declarations(model: registry.Model, checks: error_checks.Facts) -> str:
     by_name = model.by_name()
     lines = [HEADER, "// Hand-written in src/remote/ (but the held calls' Send_ functions, generated with the",
              "// client functions); declared here so a signature that drifts from the registry fails to",
@@ -529,11 +552,13 @@ def emit_remote_declarations(model: registry.Model) -> str:
         f = by_name.get(name)
         if f is None:
             continue
-        if not _HELD_UNIFORM.fullmatch(name):
+        if not any(pattern.fullmatch(name) for pattern in _HELD_VALUES.values()):
             lines.append(f"bool Defer_{name}(Connection& c, {f.param_list()});")
         lines.append(f"void Send_{name}(Connection& c, {f.param_list()});  // generated")
-    lines.append("void SendHeldUniform(Connection& c, api::Slot slot, GLint location, const uint32_t* values);"
-                 "  // generated")
+    lines += error_checks.declarations(checks)
+    for held in ("SendHeldUniform", "SendHeldAttribute"):
+        lines.append(f"void {held}(Connection& c, api::Slot slot, uint32_t first, const uint32_t* values);"
+                     "  // generated")
     return "\n".join(lines) + "\n"
 
 

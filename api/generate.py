@@ -21,7 +21,8 @@ Writes under DIR:
   include/strata/api/parameters.h   what each pname is (parameters.txt), and the selections of it state readers walk
   src/exports_{egl,glesv2,glesv1}.cpp  the symbols each public library exports
   src/exports_gl.cpp, include/loader/libgl_exports.h  Strata's libGL.so.1 (emit_libgl.py)
-  src/remote_functions.cpp, include/remote/remote_hand_written.inc  the remote client driver (emit_remote.py)
+  src/remote_functions.cpp, include/remote/remote_hand_written.inc  the remote client driver (emit_remote.py;
+      its error checks: error_checks.py)
   src/remote_glvnd_dispatch.cpp  its glvnd dispatch stubs for EGL display extensions (emit_remote.py)
 """
 
@@ -41,6 +42,7 @@ import emit_sizes
 import emit_trace
 import emit_traits
 import enums
+import error_checks
 import parameters as parameter_table
 import perfect_hash
 import plan as function_plan
@@ -383,6 +385,8 @@ def main() -> int:
     parser.add_argument("--annotations", required=True)
     parser.add_argument("--traits", required=True, help="function_traits.txt: what each function does")
     parser.add_argument("--parameters", required=True, help="parameters.txt: what each pname is")
+    parser.add_argument("--error-checks", required=True,
+                        help="error_checks.txt: the enum sets and limits the errors= traits check")
     parser.add_argument("--hot-functions", required=True, help="hot_functions.txt: the functions given the first slots")
     parser.add_argument("--require-coverage", action="store_true",
                         help="fail when a function has a pointer parameter without a capture rule")
@@ -403,6 +407,11 @@ def main() -> int:
         function_traits.check_consistent(model, traits)
         annotated = annotations.inherited(model, annotated, function_traits.cores(model, args.traits))
         params = parameter_table.load(args.parameters, model, tuple(function_traits.NAMESPACES))
+        checks = error_checks.load(args.error_checks, model.enums)
+        for fn in model.functions:
+            if traits[fn.name].errors is not None:
+                error_checks.check_known(traits[fn.name].errors, [q.name for q in fn.params], checks, model.enums,
+                                         f"{args.traits}: {fn.name}")
     except ValueError as error:
         print(f"generate.py: error: {error}", file=sys.stderr)
         return 1
@@ -446,8 +455,8 @@ def main() -> int:
     write_if_changed(os.path.join(inc, "strata/api/parameters.h"), header)
     write_if_changed(os.path.join(src, "parameters.cpp"), emit_parameters.emit_parameters_cpp(model, params))
     write_if_changed(os.path.join(src, "remote_functions.cpp"),
-                     emit_remote.emit_remote_functions(plans, model))
-    write_if_changed(os.path.join(inc, "remote/remote_hand_written.inc"), emit_remote.emit_remote_declarations(model))
+                     emit_remote.emit_remote_functions(plans, model, checks))
+    write_if_changed(os.path.join(inc, "remote/remote_hand_written.inc"), emit_remote.emit_remote_declarations(model, checks))
     write_if_changed(os.path.join(src, "remote_glvnd_dispatch.cpp"), emit_remote.emit_glvnd_dispatch(model))
     write_if_changed(os.path.join(src, "host_sizers.cpp"), emit_sizes.emit_host_sizers(plans))
     write_if_changed(os.path.join(src, "call_handlers.cpp"), emit_executor.emit_call_handlers(plans))

@@ -44,6 +44,7 @@ TRAITS:
     mapping=map | unmap | flush
     client-array=OP         pointer | enable | disable | divisor | pointer(ARRAY[,SIZE]) |
                             enable-state | disable-state | client-texture
+    errors=CHECK[+CHECK...] every GL error the call can raise, as checks of its arguments (api/error_checks.py)
     like=CORE               an alias the registry does not record
 """
 
@@ -53,6 +54,7 @@ import dataclasses
 import re
 
 import data_file
+import error_checks
 import registry
 
 DRAW_KINDS = ("arrays", "elements", "arrays-indirect", "elements-indirect", "other")
@@ -108,6 +110,7 @@ class Traits:
     client_array_name: str | None = None  # a GLES 1 array: GL_VERTEX_ARRAY, ...
     client_array_size: int | None = None  # its components when the call has no size
     array_params: dict[str, str] = dataclasses.field(default_factory=dict)  # ARRAY_PARTS key -> parameter name
+    errors: tuple[error_checks.Check, ...] | None = None  # None: the client cannot decide the call's errors
 
     def has(self, flag: str) -> bool:
         return flag in self.flags
@@ -165,6 +168,8 @@ def _parse_line(name: str, words: list[str], where: str) -> _Line:
                 t.client_array = value
             else:
                 raise ValueError(f"{where}: client-array={value}: one of {CLIENT_ARRAY_OPS} or pointer(GL_ARRAY[,N])")
+        elif key == "errors" and value:
+            t.errors = error_checks.parse_checks(value, where)
         elif key == "like" and value:
             like = value
         else:
@@ -211,7 +216,9 @@ def _renamed(t: Traits, core: registry.Function, fn: registry.Function) -> Trait
     by_position = dict(zip(_param_names(core), _param_names(fn)))
     copy = dataclasses.replace(t, flags=set(t.flags), core=core.name,
                                draw_params={k: by_position[v] for k, v in t.draw_params.items()},
-                               array_params={k: by_position[v] for k, v in t.array_params.items()})
+                               array_params={k: by_position[v] for k, v in t.array_params.items()},
+                               errors=None if t.errors is None else tuple(
+                                   dataclasses.replace(c, param=by_position[c.param]) for c in t.errors))
     return copy
 
 

@@ -2,8 +2,9 @@
 // on the client"): limits and strings, which do not change within a context,
 // asked of the renderer once per context; state the context's query cache
 // holds (query_cache.h: bindings, viewport, blend, capabilities ...); and glGetError when nothing has
-// gone to the renderer since a glGetError that said GL_NO_ERROR (a call held
-// back on the client is valid, or it is sent).
+// gone to the renderer since a glGetError that said GL_NO_ERROR but calls
+// whose errors the client decides (their errors= traits, api/error_checks.py)
+// and found none (a call held back on the client is valid, or it is sent).
 #include <initializer_list>
 #include <utility>
 
@@ -106,6 +107,23 @@ void LearnCapability(Connection& c, GLenum pname, const Value* data) {
 
 }  // namespace
 
+uint64_t KnownLimit(Connection& c, GLenum pname, int64_t spec_minimum) {
+  GLint value = 0;
+  const int64_t known = c.shadow().Known(pname, &value) ? value : spec_minimum;
+  return known > 0 ? static_cast<uint64_t>(known) : 0;
+}
+
+bool IsCapability(uint64_t value, int version) {
+  return value <= UINT32_MAX && CapabilityIndex(static_cast<GLenum>(value), version) >= 0;
+}
+
+bool IsHintTarget(uint64_t value, int version) {
+  for (const api::VersionedEnum& hint : api::kHints) {
+    if (hint.value == value) return version * 10 >= hint.min_version && hint.min_version <= 30;
+  }
+  return false;
+}
+
 bool Answer_glGetError(Connection& c, GLenum* answer) {
   if (!Answering(c) || !c.NothingSentSinceCleanError()) return false;
   *answer = GL_NO_ERROR;
@@ -177,17 +195,6 @@ QueryCache* Cache() {
   return c != nullptr && Answering(*c) ? &c->shadow().queries() : nullptr;
 }
 
-bool IsBlendEquation(GLenum mode, int version) {
-  switch (mode) {
-    case GL_FUNC_ADD: case GL_FUNC_SUBTRACT: case GL_FUNC_REVERSE_SUBTRACT:
-      return true;
-    case GL_MIN: case GL_MAX:
-      return version >= 3;
-    default:
-      return false;
-  }
-}
-
 void Learn(QueryCache* cache, std::initializer_list<std::pair<GLenum, GLint>> values) {
   for (const auto& [pname, value] : values) cache->LearnInteger(pname, &value);
 }
@@ -199,17 +206,17 @@ void After_glScissor(GLint x, GLint y, GLsizei width, GLsizei height) {
   if (QueryCache* cache = Cache(); cache != nullptr && width >= 0 && height >= 0) cache->LearnInteger(GL_SCISSOR_BOX, box);
 }
 void After_glDepthFunc(GLenum func) {
-  if (QueryCache* cache = Cache(); cache != nullptr && func >= GL_NEVER && func <= GL_ALWAYS) {
+  if (QueryCache* cache = Cache(); cache != nullptr && InSet_compare_function(func, cache->client_version())) {
     Learn(cache, {{GL_DEPTH_FUNC, static_cast<GLint>(func)}});
   }
 }
 void After_glCullFace(GLenum mode) {
-  if (QueryCache* cache = Cache(); cache != nullptr && (mode == GL_FRONT || mode == GL_BACK || mode == GL_FRONT_AND_BACK)) {
+  if (QueryCache* cache = Cache(); cache != nullptr && InSet_face(mode, cache->client_version())) {
     Learn(cache, {{GL_CULL_FACE_MODE, static_cast<GLint>(mode)}});
   }
 }
 void After_glFrontFace(GLenum mode) {
-  if (QueryCache* cache = Cache(); cache != nullptr && (mode == GL_CW || mode == GL_CCW)) {
+  if (QueryCache* cache = Cache(); cache != nullptr && InSet_front_face(mode, cache->client_version())) {
     Learn(cache, {{GL_FRONT_FACE, static_cast<GLint>(mode)}});
   }
 }
@@ -223,12 +230,12 @@ void After_glBindTexture(GLenum target, GLuint texture) {
   if (QueryCache* cache = Cache()) cache->LearnTexture(target, texture);
 }
 void After_glActiveTexture(GLenum texture) {
-  // Units every conformant driver has (GLES 2.0: 8 combined, 3.0: 32); past
-  // them the limit decides, which the client may not hold.
+  // Units every conformant driver has (api/error_checks.txt); past them the
+  // limit decides, which the client may not hold.
   QueryCache* cache = Cache();
   if (cache == nullptr || texture < GL_TEXTURE0) return;
-  const GLuint units = cache->client_version() >= 3 ? 32 : 8;
-  const bool known = texture - GL_TEXTURE0 < units;
+  const bool known = texture - GL_TEXTURE0 <
+                     SpecMinimum_GL_MAX_COMBINED_TEXTURE_IMAGE_UNITS(cache->client_version());
   if (known) Learn(cache, {{GL_ACTIVE_TEXTURE, static_cast<GLint>(texture)}});
   // The unit whose texture bindings the held ones are (deferred_textures.h).
   ThreadConnectionHolding()->shadow().textures().active_unit = known ? static_cast<int>(texture - GL_TEXTURE0) : -1;
@@ -237,15 +244,17 @@ void After_glBlendEquationSeparate(GLenum rgb, GLenum alpha) {
   QueryCache* cache = Cache();
   if (cache == nullptr) return;
   const int version = cache->client_version();
-  if (IsBlendEquation(rgb, version) && IsBlendEquation(alpha, version)) {
+  if (InSet_blend_equation(rgb, version) && InSet_blend_equation(alpha, version)) {
     Learn(cache, {{GL_BLEND_EQUATION_RGB, static_cast<GLint>(rgb)}, {GL_BLEND_EQUATION_ALPHA, static_cast<GLint>(alpha)}});
   }
 }
 void After_glBlendEquation(GLenum mode) { After_glBlendEquationSeparate(mode, mode); }
 void After_glBlendFuncSeparate(GLenum src_rgb, GLenum dst_rgb, GLenum src_alpha, GLenum dst_alpha) {
   QueryCache* cache = Cache();
-  if (cache == nullptr || !IsBlendFactor(src_rgb) || !IsBlendFactor(dst_rgb) || !IsBlendFactor(src_alpha) ||
-      !IsBlendFactor(dst_alpha)) {
+  if (cache == nullptr) return;
+  const int version = cache->client_version();
+  if (!InSet_blend_factor(src_rgb, version) || !InSet_blend_factor(dst_rgb, version) ||
+      !InSet_blend_factor(src_alpha, version) || !InSet_blend_factor(dst_alpha, version)) {
     return;
   }
   Learn(cache, {{GL_BLEND_SRC_RGB, static_cast<GLint>(src_rgb)}, {GL_BLEND_DST_RGB, static_cast<GLint>(dst_rgb)},

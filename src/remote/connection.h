@@ -61,7 +61,8 @@ class Connection final : public stream::BulkSink {
     if (!deferred_.empty()) [[unlikely]] deferred_.Send(*this);
   }
 
-  // glGetError said GL_NO_ERROR: until the next call goes out, it would again.
+  // glGetError said GL_NO_ERROR: until a call goes out that may raise an
+  // error, it would again (a call found valid calls ErrorsClean again).
   void ErrorsClean() { clean_after_ = calls_encoded_; }
   bool NothingSentSinceCleanError() const { return clean_after_ == calls_encoded_; }
   // A call the client answered itself (client_answers.cpp), for STRATA_REMOTE_STATS.

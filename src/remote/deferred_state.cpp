@@ -16,20 +16,6 @@ constexpr GLint kMaxHeldLocation = 1024;
 
 }  // namespace
 
-// Blend factors valid for both source and destination in GLES 2.0 and later
-// (GL_SRC_ALPHA_SATURATE is not held: GLES 2.0 allows it as source only).
-bool IsBlendFactor(GLenum factor) {
-  switch (factor) {
-    case GL_ZERO: case GL_ONE: case GL_SRC_COLOR: case GL_ONE_MINUS_SRC_COLOR: case GL_DST_COLOR:
-    case GL_ONE_MINUS_DST_COLOR: case GL_SRC_ALPHA: case GL_ONE_MINUS_SRC_ALPHA: case GL_DST_ALPHA:
-    case GL_ONE_MINUS_DST_ALPHA: case GL_CONSTANT_COLOR: case GL_ONE_MINUS_CONSTANT_COLOR: case GL_CONSTANT_ALPHA:
-    case GL_ONE_MINUS_CONSTANT_ALPHA:
-      return true;
-    default:
-      return false;
-  }
-}
-
 DeferredState::DeferredState() : enabled_(ClientShadowWanted()) {}
 
 bool DeferredState::Enabled(Connection& c) const {
@@ -60,7 +46,8 @@ bool DeferredState::Capability(Connection& c, GLenum cap, bool on) {
 
 bool DeferredState::BlendFunc(Connection& c, GLenum source, GLenum destination) {
   if (!Enabled(c)) return false;
-  if (!IsBlendFactor(source) || !IsBlendFactor(destination)) {
+  const int version = c.shadow().client_version();
+  if (!InSet_blend_factor(source, version) || !InSet_blend_factor(destination, version)) {
     c.shadow().sent().blend_known = false;
     return false;
   }
@@ -109,10 +96,27 @@ bool DeferredState::Uniform(Connection& c, api::Slot slot, GLint location, int c
   }
   if (index < 0) {
     index = static_cast<int32_t>(uniforms_.size());
-    uniforms_.push_back({slot, location, {}});
+    uniforms_.push_back({slot, static_cast<uint32_t>(location), {}});
     ++held_;
   }
-  HeldUniform& held = uniforms_[index];
+  HeldValues& held = uniforms_[index];
+  std::memcpy(held.values, values, sizeof(uint32_t) * count);
+  ++absorbed_;
+  return true;
+}
+
+bool DeferredState::Attribute(Connection& c, api::Slot slot, GLuint index, int count, const uint32_t* values) {
+  // Only valid indexes are held: another raises GL_INVALID_VALUE.
+  if (!Enabled(c) || index >= kMaxHeldAttributes ||
+      index >= KnownLimit(c, GL_MAX_VERTEX_ATTRIBS, SpecMinimum_GL_MAX_VERTEX_ATTRIBS(c.shadow().client_version()))) {
+    return false;
+  }
+  const uint32_t bit = 1u << index;
+  if ((attributes_held_ & bit) == 0) ++held_;
+  attributes_held_ |= bit;
+  HeldValues& held = attributes_[index];
+  held.slot = slot;
+  held.first = index;
   std::memcpy(held.values, values, sizeof(uint32_t) * count);
   ++absorbed_;
   return true;
@@ -151,12 +155,18 @@ void DeferredState::Send(Connection& c) {
     sent.array_buffer = array_buffer_;
   }
   array_buffer_held_ = false;
-  for (const HeldUniform& u : uniforms_) {
-    SendHeldUniform(c, u.slot, u.location, u.values);
+  for (const HeldValues& u : uniforms_) {
+    SendHeldUniform(c, u.slot, u.first, u.values);
     --absorbed_;
-    uniform_index_[u.location] = -1;
+    uniform_index_[u.first] = -1;
   }
   uniforms_.clear();
+  for (uint32_t held = attributes_held_; held != 0; held &= held - 1) {
+    const HeldValues& a = attributes_[__builtin_ctz(held)];
+    SendHeldAttribute(c, a.slot, a.first, a.values);
+    --absorbed_;
+  }
+  attributes_held_ = 0;
 }
 
 // The generated functions' entry points (remote_hand_written.inc).

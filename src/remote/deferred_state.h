@@ -1,8 +1,9 @@
 #pragma once
 // State calls the client holds back instead of sending. A call that only sets
 // one piece of context state (a capability, the blend factors, the array
-// buffer binding, one uniform's value) is kept until a call that might read
-// that state; a later call that sets the same piece replaces it, and a value
+// buffer binding, one uniform's or generic attribute's value) is kept until a
+// call that might read that state; a later call that sets the same piece
+// replaces it, and a value
 // the renderer already has is not sent again. Every other call first sends
 // what is held (Connection::SendDeferred), so the renderer sees the state
 // exactly as the app left it whenever anything can observe it. The held calls
@@ -10,8 +11,9 @@
 // (textures made and bound go out before the bindings that end up held).
 //
 // Nothing observable changes: only calls whose arguments the client can
-// check are held (valid capabilities and factors, buffer names it saw made),
-// so a dropped call could not have raised a GL error; a uniform call replaces
+// check are held (valid capabilities and factors, buffer names it saw made,
+// attribute indexes below the limit), so a dropped call could not have raised
+// a GL error; a uniform call replaces
 // only one of the same function and location, which fails or succeeds alike
 // (the current program cannot change while calls are held: glUseProgram is a
 // call that sends them). STRATA_REMOTE_SHADOW=off sends every call as it comes.
@@ -28,9 +30,6 @@ namespace strata::remote {
 
 class Connection;
 class ContextShadow;
-
-// Blend factors valid for both source and destination in GLES 2.0 and later.
-bool IsBlendFactor(GLenum factor);
 
 // What the renderer's context holds, as far as the client sent it; kept per
 // context (in ContextShadow), so that a value set again is dropped.
@@ -54,6 +53,9 @@ class DeferredState {
   bool BindBuffer(Connection& c, GLenum target, GLuint buffer);
   // glUniform{1,2,3,4}{f,i,ui}: `values` are the call's 32-bit arguments.
   bool Uniform(Connection& c, api::Slot slot, GLint location, int count, const uint32_t* values);
+  // glVertexAttrib{1,2,3,4}f, glVertexAttribI4{i,ui}: a generic attribute's
+  // current value, which each of them sets whole (the last one held wins).
+  bool Attribute(Connection& c, api::Slot slot, GLuint index, int count, const uint32_t* values);
   // Texture objects and bindings (deferred_textures.h): held when the
   // context holds state and `take`, one of textures()'s calls, takes the call.
   template <class Take>
@@ -72,11 +74,15 @@ class DeferredState {
   int64_t TakeAbsorbed();
 
  private:
-  struct HeldUniform {
+  // A held call of up to four 32-bit values: its function and its first
+  // argument (a uniform's location, an attribute's index).
+  struct HeldValues {
     api::Slot slot;
-    GLint location;
+    uint32_t first;
     uint32_t values[4];
   };
+  // Indexes above this are sent as they come (the held ones are a bit mask).
+  static constexpr GLuint kMaxHeldAttributes = 32;
   bool Enabled(Connection& c) const;
 
   const bool enabled_;
@@ -87,8 +93,10 @@ class DeferredState {
   GLenum blend_source_ = 0, blend_destination_ = 0;
   bool array_buffer_held_ = false;
   GLuint array_buffer_ = 0;
-  std::vector<HeldUniform> uniforms_;
+  std::vector<HeldValues> uniforms_;
   std::vector<int32_t> uniform_index_;  // by location: index into uniforms_, or -1
+  uint32_t attributes_held_ = 0;        // bit per index
+  HeldValues attributes_[kMaxHeldAttributes] = {};
   DeferredTextures textures_;
 };
 

@@ -41,6 +41,14 @@ void BeforeDrawFromBuffers();
 // window_sizes.cpp: a resized window's size (the draws above send it too).
 void BeforeSurfaceWrite();
 
+// For the errors= checks (api/error_checks.py), in client_answers.cpp: a
+// limit's value as the context's driver answered it, else the least one the
+// specification allows; whether a value is glEnable's or glHint's target in
+// a context of major version `version`.
+uint64_t KnownLimit(Connection& c, GLenum pname, int64_t spec_minimum);
+bool IsCapability(uint64_t value, int version);
+bool IsHintTarget(uint64_t value, int version);
+
 // Whether `dpy` is one of the client's displays and initialized; sets the
 // thread's EGL error when not (client_egl.cpp).
 bool DisplayReady(EGLDisplay dpy);

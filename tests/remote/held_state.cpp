@@ -1,6 +1,7 @@
 // A GLES 3 program whose state calls a remote client may hold back or drop
 // (remote/deferred_state.h): capabilities toggled many times before a draw,
-// blend factors and uniforms overwritten, array buffers bound in turn, the
+// blend factors, uniforms and a generic attribute's current value
+// overwritten, array buffers bound in turn, the
 // same values set again, and invalid arguments among them. It prints what an
 // app can observe: GL errors, glIsEnabled, bindings, and a checksum of each
 // frame. Natively and through a renderer, with calls held back or not, the
@@ -27,11 +28,12 @@ constexpr int kSize = 64;
 
 GLuint Program() {
   const char* vs =
-      "#version 300 es\nlayout(location = 0) in vec2 p; uniform vec2 offset; uniform float scale;\n"
-      "void main() { gl_Position = vec4(p * scale + offset, 0.0, 1.0); }";
+      "#version 300 es\nlayout(location = 0) in vec2 p; layout(location = 1) in vec4 tint; uniform vec2 offset;\n"
+      "uniform float scale; out vec4 shade;\n"
+      "void main() { gl_Position = vec4(p * scale + offset, 0.0, 1.0); shade = tint; }";
   const char* fs =
-      "#version 300 es\nprecision mediump float; uniform vec4 color; uniform int boost; out vec4 o;\n"
-      "void main() { o = color * (boost > 0 ? 2.0 : 1.0); }";
+      "#version 300 es\nprecision mediump float; uniform vec4 color; uniform int boost; in vec4 shade; out vec4 o;\n"
+      "void main() { o = color * shade * (boost > 0 ? 2.0 : 1.0); }";
   GLuint program = LinkedProgram(CompiledShader(GL_VERTEX_SHADER, vs), CompiledShader(GL_FRAGMENT_SHADER, fs));
   if (program == 0) Fail("link failed");
   return program;
@@ -69,6 +71,7 @@ int main() {
     glBufferData(GL_ARRAY_BUFFER, sizeof triangle, triangle, GL_STATIC_DRAW);
   }
   glEnableVertexAttribArray(0);
+  glVertexAttrib4f(1, 1.0f, 1.0f, 1.0f, 1.0f);
   glUniform1f(scale, 1.0f);
   auto draw = [] { glDrawArrays(GL_TRIANGLES, 0, 3); };
   glClearColor(0.1f, 0.2f, 0.3f, 1.0f);
@@ -86,6 +89,27 @@ int main() {
   glUniform2f(offset, -0.3f, 0.0f);
   draw();
   Say("toggled");
+
+  // A generic attribute's current value (array 1 is disabled) set over and
+  // over by different functions, the last one drawn with; an index past the
+  // limit among them must still raise its error.
+  for (int i = 0; i < 50; ++i) {
+    glVertexAttrib4f(1, 1.0f, i / 50.0f, 0.5f, 1.0f);
+    glVertexAttrib1f(1, 0.25f * (i % 4));  // (x, 0, 0, 1)
+    glVertexAttrib3f(1, 0.9f, 0.8f, i / 100.0f);
+  }
+  draw();
+  Say("attribute");
+  GLint attributes = 0;
+  glGetIntegerv(GL_MAX_VERTEX_ATTRIBS, &attributes);
+  glVertexAttrib2f(static_cast<GLuint>(attributes), 1.0f, 1.0f);  // GL_INVALID_VALUE
+  glVertexAttrib2f(1, 0.5f, 1.0f);
+  GLfloat current[4] = {};
+  glGetVertexAttribfv(1, GL_CURRENT_VERTEX_ATTRIB, current);
+  std::printf("attribute 1: %.2f %.2f %.2f %.2f\n", current[0], current[1], current[2], current[3]);
+  Say("invalid attribute");
+  draw();
+  Say("attribute drawn");
 
   // Ending disabled this time, with depth enabled and disabled again.
   glEnable(GL_DEPTH_TEST);

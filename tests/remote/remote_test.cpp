@@ -524,13 +524,16 @@ void ExpectHoldingChangesNothing(const std::string& app, const std::string& nati
 // checksums are the same natively, through a renderer with calls held back,
 // and with every call sent as it comes (STRATA_REMOTE_SHADOW=off). Breaks when
 // a held call is lost, sent after a call that reads it, or dropped while its
-// error should show; and, through the absorbed count, when nothing is held.
+// error should show (an attribute index past the limit); and, through the
+// absorbed count, when nothing is held.
 TEST(Remote, HeldBackCallsChangeNothingAnAppCanSee) {
   const std::string app = std::string(STRATA_BIN_DIR) + "/held_state";
   ProcessResult native = RunProcess({app});
   ASSERT_EQ(native.exit_code, 0) << native.err;
   ASSERT_NE(native.out.find("invalid capability: error 0x0500"), std::string::npos) << native.out;
-  ExpectHoldingChangesNothing(app, native.out, 300, "the toggling loop's 404 calls should mostly stay on the client");
+  ExpectHoldingChangesNothing(app, native.out, 500,
+                              "the toggling loop's 404 calls and the attribute loop's 150 should mostly stay on "
+                              "the client");
 }
 
 // Textures made, bound, set up and deleted before anything reads them, and
@@ -608,6 +611,35 @@ TEST(Remote, SavedAndRestoredStateQueriesMatchNative) {
     trips[cached ? 0 : 1] = std::stol(m[1]);
   }
   EXPECT_LT(trips[0] * 3, trips[1]) << "round trips with the cache: " << trips[0] << ", without: " << trips[1];
+}
+
+// glGetError after calls whose errors the client decides (errors= traits,
+// api/error_checks.py): checked_errors calls each of them with valid and
+// invalid arguments, a glGetError after each. Its output, every error, must be
+// native's with the client's answers and without (STRATA_REMOTE_SHADOW=off),
+// and the valid calls' 360 checks must not wait for the renderer (but the
+// first, after an error).
+// Catches: a check that passes an argument the driver refuses (an error lost),
+// an invalid call that leaves the client sure of GL_NO_ERROR, a limit taken
+// above what the driver has, and checks that answer nothing.
+TEST(Remote, ErrorsOfCallsTheClientChecksMatchNative) {
+  const std::string app = std::string(STRATA_BIN_DIR) + "/checked_errors";
+  ProcessResult native = RunProcess({app});
+  ASSERT_EQ(native.exit_code, 0) << native.err;
+  ASSERT_NE(native.out.find("glBlendFunc invalid: error 0x0500"), std::string::npos) << native.out;
+  ASSERT_NE(native.out.find("glVertexAttrib1f invalid: error 0x0501"), std::string::npos) << native.out;
+  Renderer renderer;
+  static const std::regex round_trips(R"(, (\d+) round trips)");
+  long trips[2] = {0, 0};
+  for (const bool answered : {true, false}) {
+    ProcessResult remote = RunRemoteWithStats(renderer, app, "STRATA_REMOTE_SHADOW", answered ? "on" : "off");
+    ASSERT_EQ(remote.exit_code, 0) << remote.err << renderer.Log();
+    EXPECT_EQ(remote.out, native.out) << (answered ? "errors answered on the client" : "every glGetError asked");
+    std::smatch m;
+    ASSERT_TRUE(std::regex_search(remote.err, m, round_trips)) << remote.err;
+    trips[answered ? 0 : 1] = std::stol(m[1]);
+  }
+  EXPECT_GE(trips[1] - trips[0], 359) << "round trips with the checks: " << trips[0] << ", without: " << trips[1];
 }
 
 // Objects the client names itself (remote/client_names.h) and queries it
