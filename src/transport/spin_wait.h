@@ -13,6 +13,8 @@
 // as soon as they outnumber the cores; then the waiter sleeps on its file
 // descriptor or futex as usual.
 
+#include <sched.h>
+
 #include <chrono>
 #include <cstdint>
 
@@ -31,10 +33,25 @@ bool RecentlyFull(std::chrono::steady_clock::time_point now);
 // CoreToSpare, remembered for RecentlyFull.
 bool CoreToSpareNow(std::chrono::steady_clock::time_point now);
 
-// Spins until `ready()` or `spin_ns` passed, or until the machine has no core
-// to spare (asked first after a short grace, so that an answer that comes
-// in a few microseconds costs no system call, then every few microseconds).
-// True when ready() was seen true.
+// On a full machine: looks for `ready()` between giving the core away
+// (sched_yield) until `until`. The thread waited for, if it waits for this
+// core, runs at once, with no wake-up across CPUs (a futex or eventfd wake
+// and its sleep cost about 11 us a round trip here, a yield about 6:
+// bench/round_trip_floor.cpp); a waiter with nobody else to run looks again.
+template <typename Ready>
+bool YieldWhileWaiting(Ready ready, std::chrono::steady_clock::time_point until) {
+  for (;;) {
+    if (ready()) return true;
+    sched_yield();
+    if (std::chrono::steady_clock::now() >= until) return ready();
+  }
+}
+
+// Spins until `ready()` or `spin_ns` passed; once the machine has no core to
+// spare (asked first after a short grace, so that an answer that comes in a
+// few microseconds costs no system call, then every few microseconds), it
+// yields the core between looks instead (YieldWhileWaiting). True when
+// ready() was seen true.
 template <typename Ready>
 bool SpinWhileUseful(Ready ready, int64_t spin_ns) {
   using Clock = std::chrono::steady_clock;
@@ -42,8 +59,8 @@ bool SpinWhileUseful(Ready ready, int64_t spin_ns) {
   constexpr int64_t kGraceNs = 4'000;
   constexpr int64_t kAskEveryNs = 20'000;
   const auto start = Clock::now();
-  if (RecentlyFull(start)) return ready();
   const auto until = start + std::chrono::nanoseconds(spin_ns);
+  if (RecentlyFull(start)) return YieldWhileWaiting(ready, until);
   auto next_ask = start + std::chrono::nanoseconds(kGraceNs);
   for (;;) {
     if (ready()) return true;
@@ -53,7 +70,7 @@ bool SpinWhileUseful(Ready ready, int64_t spin_ns) {
     const auto now = Clock::now();
     if (now >= until) return false;
     if (now >= next_ask) {
-      if (!CoreToSpareNow(now)) return ready();
+      if (!CoreToSpareNow(now)) return YieldWhileWaiting(ready, until);
       next_ask = now + std::chrono::nanoseconds(kAskEveryNs);
     }
   }
