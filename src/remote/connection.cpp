@@ -2,9 +2,11 @@
 
 #include <EGL/egl.h>
 #include <GLES3/gl32.h>
+#include <pthread.h>
 #include <time.h>
 
 #include <algorithm>
+#include <atomic>
 #include <mutex>
 #include <set>
 #include <utility>
@@ -168,6 +170,7 @@ uint64_t Connection::NextSequence() {
 
 void Connection::SetCurrent(uint64_t context_id, ContextShadow* shadow) {
   context_id_ = context_id;
+  deferred_.ContextChanged();
   shadow_ = shadow != nullptr ? shadow : &no_context_;
   shadow_->set_connection(this);
 }
@@ -280,15 +283,32 @@ void Connection::TakeEglError(const stream::wire::Reply& reply) {
 
 namespace {
 
+// The first thread that connects, and its connection: found by comparing
+// pthread_self() (one load from the thread pointer), where a thread_local of
+// a shared library costs a call to __tls_get_addr on every GL call. Written
+// by that thread only; cleared before its connection goes, so a later
+// thread given the same pthread_t finds nothing.
+std::atomic<pthread_t> g_first_thread{0};
+Connection* g_first_connection = nullptr;
+
 struct ThreadSlot {
   std::unique_ptr<Connection> connection;
   bool tried = false;
   ~ThreadSlot() {
+    if (g_first_thread.load(std::memory_order_relaxed) == pthread_self()) {
+      g_first_thread.store(0, std::memory_order_relaxed);
+    }
     // Runs at thread exit: what the thread sent last must not be lost.
     connection.reset();
   }
 };
 thread_local ThreadSlot t_slot;
+
+Connection* Unlost(Connection* c) {
+  if (!Session::Get().lost()) [[likely]] return c;
+  Session::Get().EndUnlessToldOfResets();
+  return nullptr;
+}
 
 }  // namespace
 
@@ -299,17 +319,19 @@ Connection* ThreadConnection() {
 }
 
 Connection* ThreadConnectionHolding() {
+  if (g_first_thread.load(std::memory_order_relaxed) == pthread_self()) [[likely]] return Unlost(g_first_connection);
   Connection* c = t_slot.connection.get();
-  if (c != nullptr) [[likely]] {
-    if (!Session::Get().lost()) [[likely]] return c;
-    Session::Get().EndUnlessToldOfResets();
-    return nullptr;
-  }
+  if (c != nullptr) return Unlost(c);
   if (t_slot.tried) return nullptr;
   Session& session = Session::Get();
   if (!session.Start()) return nullptr;
   t_slot.tried = true;
   t_slot.connection = session.ConnectThread(session.NewThreadId());
+  pthread_t none = 0;
+  if (t_slot.connection != nullptr &&
+      g_first_thread.compare_exchange_strong(none, pthread_self(), std::memory_order_relaxed)) {
+    g_first_connection = t_slot.connection.get();  // read by this thread alone, from its next call on
+  }
   return t_slot.connection.get();
 }
 

@@ -106,10 +106,15 @@ bool DeferredState::Uniform(Connection& c, api::Slot slot, GLint location, int c
 }
 
 bool DeferredState::Attribute(Connection& c, api::Slot slot, GLuint index, int count, const uint32_t* values) {
-  // Only valid indexes are held: another raises GL_INVALID_VALUE.
-  if (!Enabled(c) || index >= kMaxHeldAttributes ||
-      index >= KnownLimit(c, GL_MAX_VERTEX_ATTRIBS, SpecMinimum_GL_MAX_VERTEX_ATTRIBS(c.shadow().client_version()))) {
-    return false;
+  if (!Enabled(c) || index >= kMaxHeldAttributes) return false;
+  // Only valid indexes are held: another raises GL_INVALID_VALUE. The limit
+  // as last found for the current context (it only grows, as the client
+  // learns the driver's own).
+  if (index >= attribute_limit_) {
+    const uint64_t limit =
+        KnownLimit(c, GL_MAX_VERTEX_ATTRIBS, SpecMinimum_GL_MAX_VERTEX_ATTRIBS(c.shadow().client_version()));
+    if (index >= limit) return false;
+    attribute_limit_ = limit;
   }
   const uint32_t bit = 1u << index;
   if ((attributes_held_ & bit) == 0) ++held_;
@@ -117,7 +122,7 @@ bool DeferredState::Attribute(Connection& c, api::Slot slot, GLuint index, int c
   HeldValues& held = attributes_[index];
   held.slot = slot;
   held.first = index;
-  std::memcpy(held.values, values, sizeof(uint32_t) * count);
+  for (int i = 0; i < count; ++i) held.values[i] = values[i];
   ++absorbed_;
   return true;
 }

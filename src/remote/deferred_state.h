@@ -67,6 +67,8 @@ class DeferredState {
   }
   DeferredTextures& textures() { return textures_; }
 
+  // Another context is current (nothing is held then: eglMakeCurrent sends it).
+  void ContextChanged() { attribute_limit_ = 0; }
   // Encodes what is held into the connection's batch, one call record each.
   void Send(Connection& c);
   // Calls taken less calls sent since the last time asked: the calls that
@@ -96,6 +98,7 @@ class DeferredState {
   std::vector<HeldValues> uniforms_;
   std::vector<int32_t> uniform_index_;  // by location: index into uniforms_, or -1
   uint32_t attributes_held_ = 0;        // bit per index
+  uint64_t attribute_limit_ = 0;  // of the current context, as far as known
   HeldValues attributes_[kMaxHeldAttributes] = {};
   DeferredTextures textures_;
 };
