@@ -13,7 +13,7 @@ Run every process with MALLOC_TOP_PAD_=268435456 (the script sets it): on
 this VM llvmpipe's page faults otherwise dominate draw-heavy runs.
 
 usage: replay_frame_rate.py [--rounds N] [--frames N] [--modes draws,cheap,...]
-                            [--no-check] [--build DIR]
+                            [--no-check] [--loop N] [--build DIR]
 """
 
 import argparse
@@ -46,6 +46,8 @@ def main():
     parser.add_argument("--frames", type=int, default=300)
     parser.add_argument("--modes", default="draws,cheap,upload")
     parser.add_argument("--no-check", action="store_true", help="replay with --no-check (no self-check)")
+    parser.add_argument("--loop", type=int, default=1,
+                        help="replay with --loop N (the loops after the first run from memory; the median is taken)")
     parser.add_argument("--build", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "build"))
     args = parser.parse_args()
     if args.rounds < 1 or args.frames < 2:
@@ -61,7 +63,8 @@ def main():
             program = [call_mix, "--mode", mode, "--frames", str(args.frames)]
             trace = os.path.join(tmp, mode + ".strace")
             run([strata, "trace", "-o", trace, "--"] + program, env)
-            replay = [strata, "replay", "--benchmark"] + (["--no-check"] if args.no_check else []) + [trace]
+            replay = ([strata, "replay", "--benchmark"] + (["--no-check"] if args.no_check else []) +
+                      (["--loop", str(args.loop)] if args.loop > 1 else []) + [trace])
             whole, steady = [], []
             for round_number in range(args.rounds):
                 print(f"{mode}: round {round_number + 1} of {args.rounds}", file=sys.stderr, flush=True)

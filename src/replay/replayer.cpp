@@ -19,6 +19,7 @@
 #include "stream/framebuffer_record.h"
 #include "stream/ordered_reader.h"
 #include "stream/read_ahead.h"
+#include "stream/record_store.h"
 #include "strata/api/functions.h"
 
 namespace strata::replay {
@@ -142,7 +143,10 @@ class LoopReplay {
         ++frame_;
         if (frame_ == options_.first_frame) Mark(&range_);
         if (frame_ == 1) Mark(&steady_);
-        if (frame_ > options_.last_frame) break;
+        if (frame_ > options_.last_frame) {
+          ended_at_last_frame_ = true;
+          break;
+        }
         if (show_progress && Clock::now() - last_progress > std::chrono::seconds(1)) {
           last_progress = Clock::now();
           std::fprintf(stderr, "\rreplay: frame %llu, %llu calls", static_cast<unsigned long long>(frame_),
@@ -214,6 +218,8 @@ class LoopReplay {
   }
 
   // With a frame range: the seconds from its first call to its last frame's end.
+  // The loop stopped at the end of the frame range (as every loop does there).
+  bool EndedAtLastFrame() const { return ended_at_last_frame_; }
   double RangeSeconds() const {
     return std::chrono::duration<double>(range_end_ - (range_.started ? range_.at : range_end_)).count();
   }
@@ -353,12 +359,20 @@ class LoopReplay {
   SelfCheck check_;
   uint64_t frame_ = 0;
   std::string snapshot_error_;
+  bool ended_at_last_frame_ = false;
   std::string hook_error_;  // a CallHooks hook stopped the replay: why
   std::vector<uint8_t> rgba_scratch_;  // a recorded BGRA8 frame as RGBA8
   SpanStart range_;   // the first frame of --frames
   SpanStart steady_;  // the first frame's end: the frames after it hold no setup
   Clock::time_point range_end_{};
 };
+
+// What the loops after the first may keep of the trace's records: a quarter
+// of the machine's memory (the driver's storage takes its share too).
+size_t MemoryForLoops() {
+  const long pages = sysconf(_SC_PHYS_PAGES), page_size = sysconf(_SC_PAGE_SIZE);
+  return pages > 0 && page_size > 0 ? static_cast<size_t>(pages) * static_cast<size_t>(page_size) / 4 : 0;
+}
 
 // Why the draws into the surface before `first_frame` matter, or empty when
 // they do not: something before it reads a framebuffer back (it could be the
@@ -403,17 +417,53 @@ bool Replay(const std::string& trace_path, const ReplayOptions& given_options, R
   std::unique_ptr<host::SurfaceFactory> surfaces =
       options.window ? host::MakeX11SurfaceFactory(*driver, error) : host::MakePbufferSurfaceFactory(*driver);
   if (!surfaces) return false;
-  for (int loop = 0; loop < std::max(options.loops, 1); ++loop) {
-    auto reader = stream::OrderedRecordReader::Open(trace_path, error);
-    if (!reader) return false;
+  // Loops after the first run from the records the first one read, where
+  // they fit in a quarter of the machine's memory.
+  const int loops = std::max(options.loops, 1);
+  stream::RecordStore store(loops > 1 ? MemoryForLoops() : 0);
+  bool from_store = false;
+  stream::FunctionTable functions;
+  for (int loop = 0; loop < loops; ++loop) {
     Clock::time_point start = Clock::now();
     bool ok;
     double range_seconds = 0;
-    {
+    if (from_store) {
+      stream::StoredRecords records(store);
+      LoopReplay replay(options, *driver, *surfaces, functions, result, false);
+      ok = replay.Run(records, error);
+      range_seconds = replay.RangeSeconds();
+    } else {
+      auto reader = stream::OrderedRecordReader::Open(trace_path, error);
+      if (!reader) return false;
+      start = Clock::now();
       // Reading, decompressing and ordering the records runs on the other core.
       stream::ReadAhead records(*reader);
       LoopReplay replay(options, *driver, *surfaces, reader->functions(), result, loop == 0);
-      ok = replay.Run(records, error);
+      if (loops > 1 && loop == 0) {
+        stream::KeepingSource keeping(records, store);
+        ok = replay.Run(keeping, error);
+        // A later loop reads what this one read: all of it, or up to the
+        // frame range's end, where every loop stops.
+        from_store = ok && !store.overflowed() && (keeping.ended() || replay.EndedAtLastFrame());
+        if (from_store) functions = reader->functions();
+        result->loops_from_memory = from_store;
+        constexpr double kMiB = 1024.0 * 1024.0;
+        char note[200];
+        if (from_store) {
+          std::snprintf(note, sizeof note, "loops after the first ran from memory (%.1f MiB of records)",
+                        double(store.payload_bytes()) / kMiB);
+        } else if (store.overflowed()) {
+          std::snprintf(note, sizeof note,
+                        "loops after the first read the file: its records take more than the %.0f MiB kept for them "
+                        "(a quarter of this machine's memory)",
+                        double(store.budget()) / kMiB);
+        } else {
+          std::snprintf(note, sizeof note, "loops after the first read the file (the first loop stopped early)");
+        }
+        result->loops_note = note;
+      } else {
+        ok = replay.Run(records, error);
+      }
       range_seconds = replay.RangeSeconds();
     }
     // A whole loop counts its teardown too; a frame range only its frames.

@@ -68,7 +68,10 @@ options:
                        the first (the steady rate a program reports: the
                        first frame holds the setup, shader compiles included)
   --loop N             replay N times (default 1); with --benchmark each
-                       loop is timed and the median is reported
+                       loop is timed and the median is reported. The loops
+                       after the first run from the records the first one
+                       read, kept in memory where they fit in a quarter of
+                       this machine's memory (else each reads the file)
   --memory SIZE        GL storage (buffers, textures, renderbuffers) the
                        trace's calls may hold, in bytes or with K, M, G; a
                        call past it is not run and gets GL_OUT_OF_MEMORY
@@ -127,7 +130,9 @@ bool MakeDirectory(const std::string& path, std::string* error) {
   return true;
 }
 
+// 0 for none (a frame range has no steady span).
 double Median(std::vector<double> values) {
+  if (values.empty()) return 0;
   std::sort(values.begin(), values.end());
   size_t n = values.size();
   return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
@@ -399,6 +404,7 @@ int ReplayCommandMain(int argc, char** argv) {
     std::printf("replay: %.3f s, %.1f fps", seconds, seconds > 0 ? double(result.frames) / seconds : 0.0);
     if (result.loop_seconds.size() > 1) std::printf(" (median of %zu loops)", result.loop_seconds.size());
     std::printf("\n");
+    if (!result.loops_note.empty()) std::printf("%s\n", result.loops_note.c_str());
     if (result.traced_seconds > 0) {
       std::printf("original run: %.3f s, %.1f fps; replay speed %.2fx the original\n", result.traced_seconds,
                   double(result.frames) / result.traced_seconds, result.traced_seconds / seconds);

@@ -543,6 +543,43 @@ TEST(Replay, BenchmarkAndLoops) {
   EXPECT_LT(original_seconds, Decimal(r.out, R"(original run: ([0-9.]+) s)")) << r.out;
 }
 
+// The loops after the first run from the records the first one read, kept in
+// memory: the whole trace, a frame range, and a trace cut short each replay
+// the same calls in every loop as in one.
+// Catches: a later loop that loses records or stops early (fewer calls, a
+// frame range cut short), that still reads the file, or that forgets the cut
+// trace's warning.
+TEST(Replay, LoopsAfterTheFirstRunFromMemory) {
+  const std::string trace = ScratchPath("loops.strace"), cut = ScratchPath("loops-cut.strace");
+  ASSERT_EQ(Trace(trace, {App("gles2_shaders"), "--frames", "6"}, "").exit_code, 0);
+  {
+    std::ifstream in(trace, std::ios::binary);
+    std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::ofstream(cut, std::ios::binary) << bytes.substr(0, bytes.size() - bytes.size() / 3);
+  }
+  for (const std::vector<std::string>& extra :
+       std::vector<std::vector<std::string>>{{trace}, {"--frames", "2-4", trace}, {cut}}) {
+    SCOPED_TRACE(extra.back() + (extra.size() > 1 ? " " + extra[1] : ""));
+    std::vector<std::string> once = {STRATA_CLI, "replay", "--benchmark"};
+    once.insert(once.end(), extra.begin(), extra.end());
+    std::vector<std::string> looped = once;
+    looped.insert(looped.begin() + 3, {"--loop", "3"});
+    ProcessResult one = RunProcess(once), three = RunProcess(looped);
+    ASSERT_EQ(one.exit_code, 0) << one.out << one.err;
+    ASSERT_EQ(three.exit_code, 0) << three.out << three.err;
+    EXPECT_NE(three.out.find("loops after the first ran from memory ("), std::string::npos) << three.out;
+    const long calls = Number(one.out, R"(replayed (\d+) calls)");
+    EXPECT_GT(calls, 50) << one.out;
+    EXPECT_EQ(Number(three.out, R"(replayed (\d+) calls)"), calls) << three.out;
+    EXPECT_EQ(one.err.find("warning") != std::string::npos, extra.back() == cut) << one.err;
+    EXPECT_EQ(three.err.find("warning") != std::string::npos, extra.back() == cut) << three.err;
+    if (extra.size() > 1) {
+      EXPECT_NE(three.out.find("3 frames in the range"), std::string::npos) << three.out;
+    }
+  }
+  for (const std::string& path : {trace, cut}) std::filesystem::remove(path);
+}
+
 // Catches: a frame range that draws what it skipped, verifies or snapshots
 // frames outside it, or skips draws something before it reads back.
 TEST(Replay, FramesFastForwardToTheRange) {
