@@ -9,6 +9,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <array>
 #include <chrono>
 #include <cstring>
 #include <filesystem>
@@ -470,6 +471,29 @@ ProcessResult RunRemoteWithStats(const Renderer& renderer, const std::string& ap
   return RunProcess({STRATA_CLI, "run", "--remote", renderer.address(), "--", app}, options);
 }
 
+// Runs `app` through `renderer` with the client's shadow on and off
+// (STRATA_REMOTE_SHADOW: held calls, client names and answers): its output
+// must be `native_out` both ways (`on_says`, `off_says` name each way in a
+// failure). The round trips each run took: {on, off}; -1 where unknown.
+std::array<long, 2> RoundTripsWithShadowAndWithout(const Renderer& renderer, const std::string& app,
+                                                   const std::string& native_out, const char* on_says,
+                                                   const char* off_says) {
+  static const std::regex round_trips(R"((\d+) round trips)");
+  std::array<long, 2> trips = {-1, -1};
+  for (const bool on : {true, false}) {
+    ProcessResult remote = RunRemoteWithStats(renderer, app, "STRATA_REMOTE_SHADOW", on ? "on" : "off");
+    EXPECT_EQ(remote.exit_code, 0) << remote.err << renderer.Log();
+    EXPECT_EQ(remote.out, native_out) << (on ? on_says : off_says);
+    std::smatch m;
+    if (std::regex_search(remote.err, m, round_trips)) {
+      trips[on ? 0 : 1] = std::stol(m[1]);
+    } else {
+      ADD_FAILURE() << "no round trips in the statistics: " << remote.err;
+    }
+  }
+  return trips;
+}
+
 // STRATA_REMOTE_STATS=1: one line at exit with the frames, the calls that
 // went out, bytes both ways, round trips, flushes and the calls that stayed
 // on the client, in all and per frame, and the transport.
@@ -600,16 +624,8 @@ TEST(Remote, SavedAndRestoredStateQueriesMatchNative) {
   ASSERT_EQ(native.exit_code, 0) << native.err;
   ASSERT_NE(native.out.find("frame 7: "), std::string::npos) << native.out;
   Renderer renderer;
-  static const std::regex round_trips(R"(, (\d+) round trips)");
-  long trips[2] = {};
-  for (const bool cached : {true, false}) {
-    ProcessResult remote = RunRemoteWithStats(renderer, app, "STRATA_REMOTE_SHADOW", cached ? "on" : "off");
-    ASSERT_EQ(remote.exit_code, 0) << remote.err << renderer.Log();
-    EXPECT_EQ(remote.out, native.out) << (cached ? "answered from the cache" : "every query asked");
-    std::smatch m;
-    ASSERT_TRUE(std::regex_search(remote.err, m, round_trips)) << remote.err;
-    trips[cached ? 0 : 1] = std::stol(m[1]);
-  }
+  const std::array<long, 2> trips =
+      RoundTripsWithShadowAndWithout(renderer, app, native.out, "answered from the cache", "every query asked");
   EXPECT_LT(trips[0] * 3, trips[1]) << "round trips with the cache: " << trips[0] << ", without: " << trips[1];
 }
 
@@ -629,16 +645,8 @@ TEST(Remote, ErrorsOfCallsTheClientChecksMatchNative) {
   ASSERT_NE(native.out.find("glBlendFunc invalid: error 0x0500"), std::string::npos) << native.out;
   ASSERT_NE(native.out.find("glVertexAttrib1f invalid: error 0x0501"), std::string::npos) << native.out;
   Renderer renderer;
-  static const std::regex round_trips(R"(, (\d+) round trips)");
-  long trips[2] = {0, 0};
-  for (const bool answered : {true, false}) {
-    ProcessResult remote = RunRemoteWithStats(renderer, app, "STRATA_REMOTE_SHADOW", answered ? "on" : "off");
-    ASSERT_EQ(remote.exit_code, 0) << remote.err << renderer.Log();
-    EXPECT_EQ(remote.out, native.out) << (answered ? "errors answered on the client" : "every glGetError asked");
-    std::smatch m;
-    ASSERT_TRUE(std::regex_search(remote.err, m, round_trips)) << remote.err;
-    trips[answered ? 0 : 1] = std::stol(m[1]);
-  }
+  const std::array<long, 2> trips = RoundTripsWithShadowAndWithout(
+      renderer, app, native.out, "errors answered on the client", "every glGetError asked");
   EXPECT_GE(trips[1] - trips[0], 359) << "round trips with the checks: " << trips[0] << ", without: " << trips[1];
 }
 
@@ -661,16 +669,8 @@ TEST(Remote, ClientMadeNamesAndAnswersMatchNative) {
   const std::string dir = ScratchPath("client-names");
   std::filesystem::create_directories(dir);
   Renderer renderer({"--record", dir});
-  static const std::regex round_trips(R"((\d+) round trips)");
-  long trips[2] = {0, 0};
-  for (const bool client_names : {true, false}) {
-    ProcessResult remote = RunRemoteWithStats(renderer, app, "STRATA_REMOTE_SHADOW", client_names ? "on" : "off");
-    ASSERT_EQ(remote.exit_code, 0) << remote.err << renderer.Log();
-    EXPECT_EQ(remote.out, native.out) << (client_names ? "names made on the client" : "names made by the renderer");
-    std::smatch m;
-    ASSERT_TRUE(std::regex_search(remote.err, m, round_trips)) << remote.err;
-    trips[client_names ? 0 : 1] = std::stol(m[1]);
-  }
+  const std::array<long, 2> trips = RoundTripsWithShadowAndWithout(
+      renderer, app, native.out, "names made on the client", "names made by the renderer");
   // Over 200 objects made, and 100 rounds of five queries (one glGetError of
   // each pair must ask), each of which would wait for the renderer.
   EXPECT_LT(trips[0] + 200 + 400, trips[1]) << "names made on the client: " << trips[0] << " round trips, by the renderer: "
