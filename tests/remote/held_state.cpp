@@ -102,12 +102,13 @@ int main() {
   Say("attribute");
   GLint attributes = 0;
   glGetIntegerv(GL_MAX_VERTEX_ATTRIBS, &attributes);
-  glVertexAttrib2f(static_cast<GLuint>(attributes), 1.0f, 1.0f);  // GL_INVALID_VALUE
+  glGetError();  // no error here: the client may answer the next one itself, if it sent nothing that could fail
   glVertexAttrib2f(1, 0.5f, 1.0f);
+  glVertexAttrib2f(static_cast<GLuint>(attributes), 1.0f, 1.0f);  // GL_INVALID_VALUE, asked at once
+  std::printf("invalid attribute: error 0x%04x\n", glGetError());
   GLfloat current[4] = {};
   glGetVertexAttribfv(1, GL_CURRENT_VERTEX_ATTRIB, current);
   std::printf("attribute 1: %.2f %.2f %.2f %.2f\n", current[0], current[1], current[2], current[3]);
-  Say("invalid attribute");
   draw();
   Say("attribute drawn");
 
