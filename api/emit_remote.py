@@ -460,13 +460,14 @@ def emit_remote_function(rp: RemotePlan) -> tuple[str, list[str]]:
         sending += named_lines
         if named_send is not None:
             sends.append(named_send)
-    errors = rp.p.traits.errors
-    if errors is not None and not rp.reply:
-        # Decided before the call counts as sent (NextSequence), kept after it.
+    # A call whose errors the client decides: decided before it counts as
+    # sent (NextSequence), kept after it (a call with a reply asks anyway).
+    errors = rp.p.traits.errors if not rp.reply else None
+    if errors is not None:
         sending.append("  const bool strata_keeps_errors = strata_c->NothingSentSinceCleanError() && "
                        f"{error_checks.condition(errors, 'strata_c')};")
     sending += _record(rp, rp.flags)
-    if errors is not None and not rp.reply:
+    if errors is not None:
         sending.append("  if (strata_keeps_errors) strata_c->ErrorsClean();")
     if rp.forgets_sent:
         sending.append("  strata_c->shadow().ForgetSent();")

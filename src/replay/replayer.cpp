@@ -9,6 +9,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
+#include <optional>
+#include <string>
 
 #include "common/png_file.h"
 #include "host/host_driver.h"
@@ -374,6 +376,24 @@ size_t MemoryForLoops() {
   return pages > 0 && page_size > 0 ? static_cast<size_t>(pages) * static_cast<size_t>(page_size) / 4 : 0;
 }
 
+// Where the loops after the first read their records, for --benchmark.
+std::string LoopsNote(const stream::RecordStore& store, bool from_store) {
+  constexpr double kMiB = 1024.0 * 1024.0;
+  char note[200];
+  if (from_store) {
+    std::snprintf(note, sizeof note, "loops after the first ran from memory (%.1f MiB of records)",
+                  double(store.payload_bytes()) / kMiB);
+  } else if (store.overflowed()) {
+    std::snprintf(note, sizeof note,
+                  "loops after the first read the file: its records take more than the %.0f MiB kept for them "
+                  "(a quarter of this machine's memory)",
+                  double(store.budget()) / kMiB);
+  } else {
+    std::snprintf(note, sizeof note, "loops after the first read the file (the first loop stopped early)");
+  }
+  return note;
+}
+
 // Why the draws into the surface before `first_frame` matter, or empty when
 // they do not: something before it reads a framebuffer back (it could be the
 // surface), or asks for the back buffer to be kept across swaps.
@@ -424,47 +444,28 @@ bool Replay(const std::string& trace_path, const ReplayOptions& given_options, R
   bool from_store = false;
   stream::FunctionTable functions;
   for (int loop = 0; loop < loops; ++loop) {
-    Clock::time_point start = Clock::now();
-    bool ok;
-    double range_seconds = 0;
+    std::unique_ptr<stream::OrderedRecordReader> reader;
+    std::unique_ptr<stream::RecordSource> records;
     if (from_store) {
-      stream::StoredRecords records(store);
-      LoopReplay replay(options, *driver, *surfaces, functions, result, false);
-      ok = replay.Run(records, error);
-      range_seconds = replay.RangeSeconds();
+      records = std::make_unique<stream::StoredRecords>(store);
     } else {
-      auto reader = stream::OrderedRecordReader::Open(trace_path, error);
+      reader = stream::OrderedRecordReader::Open(trace_path, error);
       if (!reader) return false;
-      start = Clock::now();
+      if (loop == 0) functions = reader->functions();
       // Reading, decompressing and ordering the records runs on the other core.
-      stream::ReadAhead records(*reader);
-      LoopReplay replay(options, *driver, *surfaces, reader->functions(), result, loop == 0);
-      if (loops > 1 && loop == 0) {
-        stream::KeepingSource keeping(records, store);
-        ok = replay.Run(keeping, error);
-        // A later loop reads what this one read: all of it, or up to the
-        // frame range's end, where every loop stops.
-        from_store = ok && !store.overflowed() && (keeping.ended() || replay.EndedAtLastFrame());
-        if (from_store) functions = reader->functions();
-        result->loops_from_memory = from_store;
-        constexpr double kMiB = 1024.0 * 1024.0;
-        char note[200];
-        if (from_store) {
-          std::snprintf(note, sizeof note, "loops after the first ran from memory (%.1f MiB of records)",
-                        double(store.payload_bytes()) / kMiB);
-        } else if (store.overflowed()) {
-          std::snprintf(note, sizeof note,
-                        "loops after the first read the file: its records take more than the %.0f MiB kept for them "
-                        "(a quarter of this machine's memory)",
-                        double(store.budget()) / kMiB);
-        } else {
-          std::snprintf(note, sizeof note, "loops after the first read the file (the first loop stopped early)");
-        }
-        result->loops_note = note;
-      } else {
-        ok = replay.Run(records, error);
-      }
-      range_seconds = replay.RangeSeconds();
+      records = std::make_unique<stream::ReadAhead>(*reader);
+    }
+    std::optional<stream::KeepingSource> keeping;
+    if (loops > 1 && loop == 0) keeping.emplace(*records, store);
+    const Clock::time_point start = Clock::now();
+    LoopReplay replay(options, *driver, *surfaces, functions, result, loop == 0);
+    const bool ok = replay.Run(keeping ? *keeping : *records, error);
+    const double range_seconds = replay.RangeSeconds();
+    if (keeping) {
+      // A later loop reads what this one read: all of it, or up to the
+      // frame range's end, where every loop stops.
+      from_store = ok && !store.overflowed() && (keeping->ended() || replay.EndedAtLastFrame());
+      result->loops_note = LoopsNote(store, from_store);
     }
     // A whole loop counts its teardown too; a frame range only its frames.
     result->loop_seconds.push_back(options.first_frame > 0

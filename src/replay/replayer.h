@@ -101,7 +101,6 @@ struct ReplayResult {
   std::vector<double> loop_seconds;      // wall time of each loop
   // With more than one loop: where the loops after the first read their
   // records (from memory: stream/record_store.h), as a line for the user.
-  bool loops_from_memory = false;
   std::string loops_note;
   double traced_seconds = 0;             // first call's start to last call's end, as recorded
   // The frames after the first, where a program times its frame rate: the

@@ -28,11 +28,8 @@ class RecordStore {
   void End(const std::string& error, bool truncated);
 
   bool overflowed() const { return overflowed_; }
-  size_t records() const { return entries_.size(); }
   size_t payload_bytes() const { return kept_bytes_; }
   size_t budget() const { return budget_; }
-  const std::string& end_error() const { return end_error_; }
-  bool end_truncated() const { return end_truncated_; }
 
  private:
   friend class StoredRecords;

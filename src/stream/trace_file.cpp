@@ -602,6 +602,13 @@ bool TraceFileReader::NextChunk(ByteBuffer* records, ChunkInfo* info, std::strin
   return NextChunkInto(&sink, info, error);
 }
 
+// complete() stops at the index; an index met before that was not confirmed by a trailer.
+std::string TraceFileReader::CutIndexError(uint64_t offset, uint64_t chunks_before) const {
+  return path_ + Format(": index at byte %" PRIu64 " is truncated or damaged (the trace was cut short while it was "
+                        "being finished); all %" PRIu64 " chunks before it are intact",
+                        offset, chunks_before);
+}
+
 bool TraceFileReader::NextChunkInto(ChunkSink* records, ChunkInfo* info, std::string* error) {
   error->clear();
   if (!failure_.empty()) return *error = failure_, false;
@@ -609,10 +616,7 @@ bool TraceFileReader::NextChunkInto(ChunkSink* records, ChunkInfo* info, std::st
   ChunkRead r = ReadChunkAt(fd_, offset_, &stored_, records);
   if (r.status == ChunkStatus::kEnd) return false;  // Unfinished file that stops on a chunk boundary.
   if (r.is_index) {
-    // complete() would have stopped at its index; this one was not confirmed by a trailer.
-    failure_ = path_ + Format(": index at byte %" PRIu64 " is truncated or damaged (the trace was cut short while it "
-                              "was being finished); all %" PRIu64 " chunks before it are intact",
-                              offset_, chunks_read_);
+    failure_ = CutIndexError(offset_, chunks_read_);
   } else if (r.status == ChunkStatus::kTruncated) {
     failure_ = ChunkError(offset_, "is truncated (" + r.detail +
                                        "; the trace was cut short, e.g. the process was killed)");
@@ -637,10 +641,7 @@ bool TraceFileReader::ScanChunks(std::vector<ChunkLocation>* chunks, std::string
     ChunkRead r = ReadChunkAt(fd_, at, nullptr, nullptr);
     if (r.status == ChunkStatus::kEnd) return true;  // Unfinished file that stops on a chunk boundary.
     if (r.is_index) {
-      // complete() would have stopped at its index; this one was not confirmed by a trailer.
-      *error = path_ + Format(": index at byte %" PRIu64 " is truncated or damaged (the trace was cut short while it "
-                              "was being finished); all %zu chunks before it are intact",
-                              at, chunks->size());
+      *error = CutIndexError(at, chunks->size());
       return false;
     }
     if (r.status != ChunkStatus::kOk) {

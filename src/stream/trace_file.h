@@ -165,6 +165,8 @@ class TraceFileReader {
   bool ReadHeader(std::string* error);
   void LoadIndex();
   std::string ChunkError(uint64_t at, const std::string& what) const;
+  // An index at byte `offset` that no trailer confirms: the file was cut while it was finished.
+  std::string CutIndexError(uint64_t offset, uint64_t chunks_before) const;
   bool NextChunkInto(ChunkSink* records, ChunkInfo* info, std::string* error);
 
   const std::string path_;
