@@ -222,12 +222,19 @@ bool Connection::Flush() {
 }
 
 const stream::wire::Reply* Connection::Roundtrip(uint64_t sequence, int slot) {
-  if (!Flush()) return nullptr;
-  session_.traffic().round_trips += 1;
-  // The replies of window swaps come first; the frame thread takes them.
-  WaitForFrames(0);
-  if (session_.lost()) return nullptr;
-  return Await(sequence, slot, incoming_, &reply_, nullptr) ? &reply_ : nullptr;
+  bool answered = false;
+  if (Flush()) {
+    session_.traffic().round_trips += 1;
+    // The replies of window swaps come first; the frame thread takes them.
+    WaitForFrames(0);
+    answered = !session_.lost() && Await(sequence, slot, incoming_, &reply_, nullptr);
+  }
+  if (answered) return &reply_;
+  // The renderer is gone: the program ends in the call that found it out, as
+  // the line Session::Lose wrote says (the app's own handling of the failed
+  // call would end it otherwise), unless it asked to be told of resets.
+  if (session_.lost()) session_.EndUnlessToldOfResets();
+  return nullptr;
 }
 
 bool Connection::Await(uint64_t sequence, int slot, std::vector<uint8_t>& incoming, stream::wire::Reply* reply,
@@ -321,12 +328,12 @@ Connection* ThreadConnection() {
 Connection* ThreadConnectionHolding() {
   if (g_first_thread.load(std::memory_order_relaxed) == pthread_self()) [[likely]] return Unlost(g_first_connection);
   Connection* c = t_slot.connection.get();
-  if (c != nullptr) return Unlost(c);
-  if (t_slot.tried) return nullptr;
+  if (c != nullptr || t_slot.tried) return Unlost(c);
   Session& session = Session::Get();
   if (!session.Start()) return nullptr;
   t_slot.tried = true;
   t_slot.connection = session.ConnectThread(session.NewThreadId());
+  if (t_slot.connection == nullptr) return Unlost(nullptr);  // the renderer went while this thread connected
   pthread_t none = 0;
   if (t_slot.connection != nullptr &&
       g_first_thread.compare_exchange_strong(none, pthread_self(), std::memory_order_relaxed)) {
