@@ -113,12 +113,9 @@ uint64_t Executor::ClientArrayAddress(uint32_t thread, uint32_t attribute) {
   return it == context->client_arrays.end() ? 0 : it->second.pointer;
 }
 
-Executor::Thread& Executor::ThreadOf(uint32_t id) {
-  // Calls come in runs of one thread: remember the last one (map nodes do not move).
-  if (last_thread_ == nullptr || last_thread_id_ != id) {
-    last_thread_ = &threads_[id];
-    last_thread_id_ = id;
-  }
+Executor::Thread& Executor::AnotherThread(uint32_t id) {
+  last_thread_ = &threads_[id];
+  last_thread_id_ = id;
   return *last_thread_;
 }
 
@@ -302,6 +299,11 @@ int64_t Executor::FastLocation(Thread& thread, int64_t recorded) {
     context->locations_seen = context->shared->location_tables_changed;
   }
   return context->locations != nullptr ? context->locations->ToHost(recorded) : recorded;
+}
+
+bool Executor::FollowsHandledCall(int slot) {
+  const SlotTraits& traits = TraitsOf(slot);
+  return traits.tracks_state || traits.changes_vertex_arrays;
 }
 
 void Executor::AfterHandledCall(Thread& thread, int slot, uint64_t first, uint64_t second) {

@@ -98,6 +98,9 @@ class Executor {
   // stream never made stands for itself).
   int CurrentVersion(uint32_t thread);
   uint64_t StreamName(uint32_t thread, api::ObjectClass object, uint64_t host);
+  // Whether the executor follows anything of a slot's calls that a generated
+  // handler ran (fast_call.h: bindings, changes to where vertex arrays read from).
+  static bool FollowsHandledCall(int slot);
   uint64_t CurrentContext(uint32_t thread) { return ThreadOf(thread).context; }  // the recorded handle
   // The stream's number of the context the thread's last call ran in (DecodedCall::context).
   uint64_t StreamContext(uint32_t thread) { return ThreadOf(thread).stream_context; }
@@ -243,7 +246,11 @@ class Executor {
   void AfterHandledCall(Thread& thread, int slot, uint64_t first, uint64_t second);
 
   Context* Current(const Thread& thread);
-  Thread& ThreadOf(uint32_t id);
+  // Calls come in runs of one thread: the last one is remembered (map nodes do not move).
+  Thread& ThreadOf(uint32_t id) {
+    return last_thread_ != nullptr && last_thread_id_ == id ? *last_thread_ : AnotherThread(id);
+  }
+  Thread& AnotherThread(uint32_t id);
   // Inline for the common case: most scalar arguments name no object.
   uint64_t ToHost(const Thread& thread, api::ObjectClass object, uint64_t recorded, uint64_t program_hint) {
     return object == api::ObjectClass::kNone ? recorded : MappedToHost(thread, object, recorded, program_hint);

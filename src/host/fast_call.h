@@ -30,9 +30,8 @@ enum class CallOutcome : uint8_t {
 
 class FastCall {
  public:
-  FastCall(Executor& executor, stream::CallDecoder& decoder, void* function, uint32_t thread)
-      : x_(executor), decoder_(decoder), function_(function), thread_(executor.ThreadOf(thread)),
-        context_(thread_.current) {}
+  FastCall(Executor& executor, stream::CallDecoder& decoder, uint32_t thread)
+      : x_(executor), decoder_(decoder), thread_(executor.ThreadOf(thread)), context_(thread_.current) {}
 
   // The record, from the first argument on.
   stream::ByteReader r{{}};
@@ -40,12 +39,17 @@ class FastCall {
 
   // After the arguments: the call's times and the end of its record. False:
   // the record is malformed.
-  bool End(api::ArgKind return_kind) { return decoder_.EndCall(r, head, return_kind, &start_ns, &duration_ns); }
-  uint64_t start_ns = 0, duration_ns = 0;
+  [[gnu::always_inline]] bool End(api::ArgKind return_kind) { return decoder_.EndCall(r, head, return_kind, &start_ns, &duration_ns); }
+  uint64_t start_ns, duration_ns;  // set by End
+
+  // The driver's entry point, and whether the executor follows anything of
+  // the call after it ran (Executor::FollowsHandledCall): set by the dispatch.
+  void* function = nullptr;
+  bool follows = false;
 
   template <typename Pfn>
   Pfn Driver() const {
-    return reinterpret_cast<Pfn>(function_);
+    return reinterpret_cast<Pfn>(function);
   }
 
   // A recorded GL object name -> the host's (one a stream never made stands
@@ -67,7 +71,7 @@ class FastCall {
   // binding, vertex arrays it changed), by the function's traits.
   CallOutcome Ran(int slot, uint64_t first, uint64_t second) {
     thread_.stream_context = head.context;
-    x_.AfterHandledCall(thread_, slot, first, second);
+    if (follows) x_.AfterHandledCall(thread_, slot, first, second);
     return CallOutcome::kRan;
   }
   // Before a draw: true when it reads its vertex arrays from buffers only,
@@ -79,7 +83,6 @@ class FastCall {
  private:
   Executor& x_;
   stream::CallDecoder& decoder_;
-  void* const function_;
   Executor::Thread& thread_;
   Executor::Context* const context_;
 };

@@ -21,11 +21,10 @@ void RecordDispatch::RunOn(uint64_t thread, const std::function<void()>& work) {
   runner_.Run(thread, work);
 }
 
-bool RecordDispatch::Dispatch(const stream::Record& record, std::string* error) {
+bool RecordDispatch::DispatchRecord(const stream::Record& record, std::string* error) {
   switch (record.type) {
     case stream::RecordType::kCall: {
       if (stopped_) return true;
-      if (!hooked_.empty() && !before_call && RunHandled(record, error)) return error->empty();
       std::string problem;
       if (!decoder_.Decode(record.payload, record.thread_id, record.chunk, &call_, &problem)) {
         *error = "call " + std::to_string(calls_) + " (thread " + std::to_string(record.thread_id) + "): " + problem;
@@ -57,42 +56,35 @@ bool RecordDispatch::Dispatch(const stream::Record& record, std::string* error) 
 }
 
 void RecordDispatch::HookSlots(const std::function<bool(int slot)>& hooked) {
-  hooked_.assign(api::kFunctionCount, 0);
-  for (int slot = 0; slot < api::kFunctionCount; ++slot) hooked_[slot] = hooked(slot) || kCallHandlers[slot] == nullptr;
+  handled_.assign(api::kFunctionCount, HandledSlot{});
+  for (int slot = 0; slot < api::kFunctionCount; ++slot) {
+    void* const function = executor_.driver().Function(slot);
+    if (hooked(slot) || kCallHandlers[slot] == nullptr || function == nullptr) continue;
+    handled_[slot] = {kCallHandlers[slot], function, Executor::FollowsHandledCall(slot)};
+  }
 }
 
-bool RecordDispatch::RunHandled(const stream::Record& record, std::string* error) {
+bool RecordDispatch::RunHandled(const stream::Record& record) {
   if (threads_ != HostThreads::kCaller && !runner_.RunsOnCaller(record.thread_id)) return false;
-  stream::ByteReader r{{}};
-  stream::CallDecoder::CallHead head;
-  if (!decoder_.BeginCall(record.payload, record.thread_id, record.chunk, &r, &head)) return false;
-  if (hooked_[head.slot] || (head.flags & stream::wire::kCallWantsReply)) return false;
-  void* const function = executor_.driver().Function(head.slot);
-  if (function == nullptr) return false;
-  FastCall call(executor_, decoder_, function, record.thread_id);
-  call.r = r;
-  call.head = head;
-  switch (kCallHandlers[head.slot](call)) {
-    case CallOutcome::kRan:
-      decoder_.TakeCall(head, call.start_ns);
-      ++calls_;
-      last_sequence_ = head.sequence;
-      first_start_ns_ = std::min(first_start_ns_, call.start_ns);
-      last_end_ns_ = std::max(last_end_ns_, call.start_ns + call.duration_ns);
-      return true;
-    case CallOutcome::kMalformed:
-      *error = "call " + std::to_string(calls_) + " (thread " + std::to_string(record.thread_id) +
-               "): malformed call record for " + api::kFunctions[head.slot].name;
-      return true;
-    case CallOutcome::kGeneric:
-      break;
-  }
-  return false;
+  FastCall call(executor_, decoder_, record.thread_id);
+  if (!decoder_.BeginCall(record.payload, record.thread_id, record.chunk, &call.r, &call.head)) return false;
+  const HandledSlot& slot = handled_[call.head.slot];
+  if (slot.handler == nullptr || (call.head.flags & stream::wire::kCallWantsReply)) return false;
+  call.function = slot.function;
+  call.follows = slot.follows;
+  // A record a handler finds malformed ran nothing: Decode finds it too, and says why.
+  if (slot.handler(call) != CallOutcome::kRan) return false;
+  decoder_.TakeCall(call.head, call.start_ns);
+  ++calls_;
+  last_sequence_ = call.head.sequence;
+  first_start_ns_ = std::min(first_start_ns_, call.start_ns);
+  last_end_ns_ = std::max(last_end_ns_, call.start_ns + call.duration_ns);
+  return true;
 }
 
 void RecordDispatch::RunCall(const stream::Record& record) {
   auto run = [&] {
-    if (before_unhandled && !hooked_.empty()) before_unhandled(call_);
+    if (before_unhandled && !handled_.empty()) before_unhandled(call_);
     const CallAction action = before_call ? before_call(call_) : CallAction::kRun;
     if (action == CallAction::kStop) {
       stopped_ = true;

@@ -18,6 +18,9 @@
 
 namespace strata::host {
 
+class FastCall;
+enum class CallOutcome : uint8_t;
+
 // Where a stream thread's calls run: a host thread of its own (replay: one
 // reader feeds every recorded thread), or the thread that dispatches them
 // (the renderer: each client thread already has a connection thread).
@@ -33,7 +36,14 @@ class RecordDispatch {
   // call, memory or trace event record that is malformed: the stream is
   // damaged or hostile); a call the executor refuses is a problem it
   // reports, and the stream goes on.
-  bool Dispatch(const stream::Record& record, std::string* error);
+  bool Dispatch(const stream::Record& record, std::string* error) {
+    // Inline for the calls a generated handler takes, most of a stream.
+    if (record.type == stream::RecordType::kCall && !handled_.empty() && !before_call && !stopped_ &&
+        RunHandled(record)) {
+      return true;
+    }
+    return DispatchRecord(record, error);
+  }
 
   // Runs `work` on the host thread of recorded thread `thread` (to read its
   // context's framebuffers, for example).
@@ -87,9 +97,10 @@ class RecordDispatch {
 
  private:
   void RunCall(const stream::Record& record);
-  // A call taken by its generated handler: true (and *error set when it was
-  // malformed); false to decode it and run it through Execute.
-  bool RunHandled(const stream::Record& record, std::string* error);
+  // A call its generated handler ran: true; false when none did (nothing of
+  // it ran): decode it and run it through Execute, or report it malformed.
+  bool RunHandled(const stream::Record& record);
+  bool DispatchRecord(const stream::Record& record, std::string* error);
   bool TraceEvent(const stream::Record& record, std::string* error);
 
   const HostThreads threads_;
@@ -100,7 +111,14 @@ class RecordDispatch {
   CallReply reply_;
   uint64_t calls_ = 0, first_start_ns_ = UINT64_MAX, last_end_ns_ = 0;
   uint64_t last_sequence_ = 0;  // of the last call run, by either path
-  std::vector<uint8_t> hooked_;  // by slot: 1 = through Execute (empty: every slot)
+  // By slot, for calls run through a generated handler (empty: none is; a
+  // null handler: that slot's calls run through Execute).
+  struct HandledSlot {
+    CallOutcome (*handler)(FastCall& call) = nullptr;
+    void* function = nullptr;  // the driver's entry point
+    bool follows = false;      // Executor::FollowsHandledCall
+  };
+  std::vector<HandledSlot> handled_;
   bool stopped_ = false;
   uint64_t skipped_ = 0;
 };

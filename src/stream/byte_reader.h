@@ -23,50 +23,23 @@ class ByteReader {
     return bytes_[at_++];
   }
   uint32_t U32() { return Fixed<uint32_t>(); }
-  uint64_t Varint() {
-    if (!ok_) return 0;
-    // Through local pointers, with one store of the offset: most varints of
-    // a call record are one or two bytes, read in a handful of instructions.
-    const uint8_t* const begin = bytes_.data();
-    const uint8_t* p = begin + at_;
-    const uint8_t* const end = begin + bytes_.size();
-    if (p != end && *p < 0x80) {
-      ++at_;
-      return *p;
-    }
-    // Two bytes: GL enums (0x0DE1, 0x8892) and function ids, the next most common.
-    if (end - p >= 2 && p[1] < 0x80) {
-      at_ += 2;
-      return static_cast<uint64_t>(p[0] & 0x7f) | static_cast<uint64_t>(p[1]) << 7;
-    }
-    // Up to 8 bytes at once where 8 remain: pointers and handles take 6 or
-    // 7, and a byte-at-a-time loop of varying length mispredicts its exit.
-    if (end - p >= 8) {
-      uint64_t word;
-      std::memcpy(&word, p, sizeof word);
-      const uint64_t stops = ~word & 0x8080808080808080ull;  // the high bit of each byte that ends it
-      if (stops != 0) {
-        const int length = (__builtin_ctzll(stops) >> 3) + 1;
-        uint64_t v = length == 8 ? word : word & ((uint64_t{1} << (length * 8)) - 1);
-        // Squeeze out the continuation bits: 7-bit groups to 14, 28, then 56 bits.
-        v = ((v & 0x7f007f007f007f00ull) >> 1) | (v & 0x007f007f007f007full);
-        v = ((v & 0x3fff00003fff0000ull) >> 2) | (v & 0x00003fff00003fffull);
-        v = ((v & 0x0fffffff00000000ull) >> 4) | (v & 0x000000000fffffffull);
-        at_ += static_cast<size_t>(length);
-        return v;
+  // Inline for the one- and two-byte varints most of a call record is made
+  // of (GL enums, function ids, names, deltas); the rest out of line, so
+  // that every read of a generated handler stays a handful of instructions.
+  [[gnu::always_inline]] uint64_t Varint() {
+    const uint8_t* const p = bytes_.data() + at_;
+    const size_t left = bytes_.size() - at_;
+    if (left != 0 && ok_) {
+      if (p[0] < 0x80) {
+        at_ += 1;
+        return p[0];
+      }
+      if (left >= 2 && p[1] < 0x80) {
+        at_ += 2;
+        return static_cast<uint64_t>(p[0] & 0x7f) | static_cast<uint64_t>(p[1]) << 7;
       }
     }
-    uint64_t v = 0;
-    for (int shift = 0; shift < 64 && p != end; shift += 7) {
-      const uint8_t b = *p++;
-      v |= static_cast<uint64_t>(b & 0x7f) << shift;
-      if (!(b & 0x80)) {
-        at_ = static_cast<size_t>(p - begin);
-        return v;
-      }
-    }
-    ok_ = false;  // cut short, or more than 10 bytes: not a varint
-    return 0;
+    return VarintTail();
   }
   int64_t Zigzag() {
     uint64_t v = Varint();
@@ -96,6 +69,41 @@ class ByteReader {
   }
 
  private:
+  // The varints Varint() leaves: those of three bytes or more, and any cut short.
+  [[gnu::noinline]] uint64_t VarintTail() {
+    if (!ok_) return 0;
+    const uint8_t* const begin = bytes_.data();
+    const uint8_t* p = begin + at_;
+    const uint8_t* const end = begin + bytes_.size();
+    // Up to 8 bytes at once where 8 remain: pointers and handles take 6 or
+    // 7, and a byte-at-a-time loop of varying length mispredicts its exit.
+    if (end - p >= 8) {
+      uint64_t word;
+      std::memcpy(&word, p, sizeof word);
+      const uint64_t stops = ~word & 0x8080808080808080ull;  // the high bit of each byte that ends it
+      if (stops != 0) {
+        const int length = (__builtin_ctzll(stops) >> 3) + 1;
+        uint64_t v = length == 8 ? word : word & ((uint64_t{1} << (length * 8)) - 1);
+        // Squeeze out the continuation bits: 7-bit groups to 14, 28, then 56 bits.
+        v = ((v & 0x7f007f007f007f00ull) >> 1) | (v & 0x007f007f007f007full);
+        v = ((v & 0x3fff00003fff0000ull) >> 2) | (v & 0x00003fff00003fffull);
+        v = ((v & 0x0fffffff00000000ull) >> 4) | (v & 0x000000000fffffffull);
+        at_ += static_cast<size_t>(length);
+        return v;
+      }
+    }
+    uint64_t v = 0;
+    for (int shift = 0; shift < 64 && p != end; shift += 7) {
+      const uint8_t b = *p++;
+      v |= static_cast<uint64_t>(b & 0x7f) << shift;
+      if (!(b & 0x80)) {
+        at_ = static_cast<size_t>(p - begin);
+        return v;
+      }
+    }
+    ok_ = false;  // cut short, or more than 10 bytes: not a varint
+    return 0;
+  }
   // A little-endian value of fixed size (the host is little-endian).
   template <typename T>
   T Fixed() {

@@ -138,36 +138,16 @@ bool CallDecoder::Decode(std::span<const uint8_t> payload, uint32_t thread, uint
   return true;
 }
 
-bool CallDecoder::BeginCall(std::span<const uint8_t> payload, uint32_t thread, uint64_t chunk, ByteReader* r,
-                            CallHead* head) {
-  if (last_state_ == nullptr || last_thread_ != thread) {
-    last_state_ = &threads_[thread];
-    last_thread_ = thread;
-  }
-  const ThreadState& state = *last_state_;
-  *r = ByteReader(payload);
-  const uint64_t id = r->Varint();
-  const uint64_t sequence = r->Varint();
-  head->context = r->Varint();
-  head->flags = r->U8();
-  head->slot = table_.SlotOf(id);
-  head->sequence = state.chunk != chunk ? sequence : state.sequence + 1 + sequence;
-  chunk_ = chunk;
-  return r->ok() && head->slot >= 0 && (head->flags & kCallUnknownFunction) == 0;
+CallDecoder::ThreadState* CallDecoder::StateOf(uint32_t thread) {
+  last_state_ = &threads_[thread];
+  last_thread_ = thread;
+  return last_state_;
 }
 
-bool CallDecoder::EndCall(ByteReader& r, const CallHead& head, ArgKind return_kind, uint64_t* start_ns,
-                          uint64_t* duration_ns) {
-  const ThreadState& state = *last_state_;
-  const uint64_t start = r.Varint();
-  *duration_ns = r.Varint();
-  if (head.flags & kCallHasReply) {
-    DecodedValue skipped;
-    if (return_kind != ArgKind::kVoid) ReadScalar(r, return_kind, &skipped);
-  }
-  if (!r.ok() || !r.done()) return false;
-  *start_ns = state.chunk != chunk_ ? start : state.start_ns + start;
-  return true;
+bool CallDecoder::SkipResult(ByteReader& r, ArgKind return_kind) {
+  DecodedValue skipped;
+  if (return_kind != ArgKind::kVoid) ReadScalar(r, return_kind, &skipped);
+  return r.ok();
 }
 
 bool CallDecoder::DecodeUnknownFunction(ByteReader r, bool first, DecodedCall* call, std::string* error) {

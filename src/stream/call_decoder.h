@@ -10,6 +10,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "stream/byte_reader.h"
+#include "stream/record_format.h"
 #include "strata/api/functions.h"
 
 namespace strata::stream {
@@ -70,18 +72,39 @@ class CallDecoder {
   // head, with the reader left at the first argument. False (nothing taken)
   // for a record such a reader cannot take: cut short, a call to a function
   // the tracer or this build does not know. Decode it then, which says why.
-  struct CallHead {
-    int slot = -1;
-    uint8_t flags = 0;
-    uint64_t sequence = 0, context = 0;
+  struct CallHead {  // BeginCall sets every field (no initializers: it is made per call)
+    int slot;
+    uint8_t flags;
+    uint64_t sequence, context;
   };
-  bool BeginCall(std::span<const uint8_t> payload, uint32_t thread, uint64_t chunk, ByteReader* r, CallHead* head);
+  // Inline, with EndCall: they are most of what a handled call costs.
+  [[gnu::always_inline]] bool BeginCall(std::span<const uint8_t> payload, uint32_t thread, uint64_t chunk,
+                                        ByteReader* r, CallHead* head) {
+    const ThreadState& state = last_state_ != nullptr && last_thread_ == thread ? *last_state_ : *StateOf(thread);
+    ByteReader local(payload);  // in registers while it reads
+    const uint64_t id = local.Varint();
+    const uint64_t sequence = local.Varint();
+    head->context = local.Varint();
+    head->flags = local.U8();
+    head->slot = table_.SlotOf(id);
+    head->sequence = state.chunk != chunk ? sequence : state.sequence + 1 + sequence;
+    chunk_ = chunk;
+    *r = local;
+    return local.ok() && head->slot >= 0 && (head->flags & kCallUnknownFunction) == 0;
+  }
   // After the arguments: the call's start and duration, and its reply part
   // for a function that returns `return_kind`, a scalar, and has no data
   // pointers (its recorded result, when it has one, is skipped). False when
   // the record is malformed or longer.
-  bool EndCall(ByteReader& r, const CallHead& head, api::ArgKind return_kind, uint64_t* start_ns,
-               uint64_t* duration_ns);
+  [[gnu::always_inline]] bool EndCall(ByteReader& r, const CallHead& head, api::ArgKind return_kind,
+                                      uint64_t* start_ns, uint64_t* duration_ns) {
+    const uint64_t start = r.Varint();
+    *duration_ns = r.Varint();
+    if ((head.flags & kCallHasReply) && !SkipResult(r, return_kind)) return false;
+    if (!r.ok() || !r.done()) return false;
+    *start_ns = last_state_->chunk != chunk_ ? start : last_state_->start_ns + start;
+    return true;
+  }
   // The call BeginCall and EndCall read was taken: the thread's sequence and
   // start move on to it, as Decode moves them. (One that was not taken is
   // decoded again with Decode.)
@@ -107,6 +130,10 @@ class CallDecoder {
     uint64_t chunk = UINT64_MAX;
     uint64_t sequence = 0, start_ns = 0;
   };
+  // The state of another thread than the last call's (made on its first call).
+  ThreadState* StateOf(uint32_t thread);
+  // A recorded scalar result, read past. False: the record is malformed.
+  static bool SkipResult(ByteReader& r, api::ArgKind return_kind);
   const FunctionTable& table_;
   std::unordered_map<uint32_t, ThreadState> threads_;
   ThreadState* last_state_ = nullptr;
