@@ -306,6 +306,51 @@ int RewriteCalls(const std::string& trace, const std::string& changed,
   return changes;
 }
 
+// A call record whose last byte is changed to say "more follows": its
+// duration, the record's last field, runs past the record's end. glClear has
+// a generated handler (host/fast_call.h), which finds the record malformed
+// before the driver sees the call; the replay stops there with the decoder's
+// error naming the function and the byte, with the self-check and without
+// (with it, glClear still runs through its handler: it gives nothing back).
+TEST(Replay, AHandledCallCutShortIsOneClearError) {
+  namespace stream = strata::stream;
+  std::string trace = ScratchPath("cut-call.strace"), changed = ScratchPath("cut-call-changed.strace");
+  ASSERT_EQ(Trace(trace, {App("gles2_shaders"), "--frames", "3"}, "").exit_code, 0);
+  std::string error;
+  auto in = stream::TraceFileReader::Open(trace, &error);
+  ASSERT_TRUE(in) << error;
+  stream::FunctionTable functions;
+  ASSERT_TRUE(stream::LoadFunctionTable(in->header(), trace, &functions, &error)) << error;
+  auto out = stream::TraceFileWriter::Create(changed, in->header(), stream::Compression::kLz4, &error);
+  ASSERT_TRUE(out) << error;
+  std::vector<uint8_t> records;
+  stream::ChunkInfo info;
+  int clears = 0;
+  while (in->NextChunk(&records, &info, &error)) {
+    stream::ByteReader walk(records);
+    while (walk.remaining() > 0) {
+      const uint8_t type = walk.U8();
+      const uint64_t length = walk.Varint();
+      const size_t start = walk.offset();
+      ASSERT_TRUE(walk.ok() && length <= walk.remaining());
+      stream::ByteReader call(walk.Bytes(length));
+      if (type != static_cast<uint8_t>(stream::RecordType::kCall)) continue;
+      // The second glClear: the first frame's calls have run by then.
+      if (functions.NameOf(call.Varint()) == "glClear" && ++clears == 2) records[start + length - 1] |= 0x80;
+    }
+    ASSERT_TRUE(out->WriteChunk(records, info, &error)) << error;
+  }
+  ASSERT_TRUE(error.empty()) << error;
+  ASSERT_TRUE(out->Finish(&error)) << error;
+  ASSERT_GE(clears, 2);
+  for (const char* check : {"--no-check", "--verify"}) {
+    ProcessResult r = RunProcess({STRATA_CLI, "replay", check, changed});
+    EXPECT_NE(r.exit_code, 0) << check << "\n" << r.out << r.err;
+    EXPECT_NE(r.err.find("malformed call record for glClear (at byte "), std::string::npos) << check << "\n" << r.err;
+    EXPECT_EQ(r.err.find("malformed"), r.err.rfind("malformed")) << "one error, said once\n" << r.err;
+  }
+}
+
 // A glTexImage2D whose width grew by one after tracing: its pixels are a row
 // short of what its arguments say the driver reads. The replay refuses that
 // call, says why, and replays the rest.
