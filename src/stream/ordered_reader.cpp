@@ -92,21 +92,36 @@ bool OrderedRecordReader::PeekSequence(const ThreadCursor& cursor, uint64_t* seq
 }
 
 bool OrderedRecordReader::TakeRecord(uint32_t thread, ThreadCursor& cursor, Record* record) {
-  ByteReader r(cursor.records->bytes().subspan(cursor.at));
-  uint8_t type = r.U8();
-  uint64_t length = r.Varint();
-  if (!r.ok() || length > r.remaining()) {
-    Fail("record at offset " + std::to_string(cursor.at) + " of a chunk of thread " + std::to_string(thread) +
-             " has a damaged header",
-         false);
-    return false;
+  const uint8_t* const base = cursor.records->storage.data();
+  const size_t left = cursor.records->size - cursor.at;
+  const uint8_t* const p = base + cursor.at;
+  // u8 type | varint length: most records' length is one byte.
+  uint64_t length;
+  size_t header;
+  if (left >= 2 && p[1] < 0x80) {
+    length = p[1];
+    header = 2;
+  } else {
+    ByteReader r({p, left});
+    r.U8();
+    length = r.Varint();
+    header = r.offset();
+    if (!r.ok()) return DamagedHeader(thread, cursor);
   }
-  record->type = static_cast<RecordType>(type);
-  record->payload = std::span<const uint8_t>(cursor.records->storage.data() + cursor.at + r.offset(), length);
+  if (length > left - header) return DamagedHeader(thread, cursor);
+  record->type = static_cast<RecordType>(p[0]);
+  record->payload = std::span<const uint8_t>(p + header, length);
   record->thread_id = thread;
   record->chunk = cursor.chunk_serial;
-  cursor.at += r.offset() + length;
+  cursor.at += header + length;
   return true;
+}
+
+bool OrderedRecordReader::DamagedHeader(uint32_t thread, const ThreadCursor& cursor) {
+  Fail("record at offset " + std::to_string(cursor.at) + " of a chunk of thread " + std::to_string(thread) +
+           " has a damaged header",
+       false);
+  return false;
 }
 
 bool OrderedRecordReader::Next(Record* record) {

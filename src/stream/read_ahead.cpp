@@ -12,8 +12,6 @@ namespace {
 constexpr size_t kBatchBytes = 1 << 20;
 constexpr size_t kBatchRecords = 4096;
 constexpr size_t kBatchesAhead = 4;
-// How far ahead of the record handed out the next ones are fetched into the cache.
-constexpr size_t kPrefetchRecords = 8;
 
 }  // namespace
 
@@ -98,25 +96,8 @@ void ReadAhead::Read() {
   return batch.owners[static_cast<size_t>(known - batch.owned_chunks.begin())] != nullptr;
 }
 
-bool ReadAhead::Next(Record* record) {
-  while (true) {
-    if (current_ && at_ < current_->entries.size()) {
-      // The batch was written on the reading thread's core: ask for the
-      // entries and payload a few records ahead now, so that the caller does
-      // not wait for each cache line as it gets there (most of this
-      // function's time, and of the decoder's first reads, without it).
-      // Entries twice as far ahead as payloads: an entry's line is in the
-      // cache by the time its payload's address is read from it.
-      const std::vector<Entry>& entries = current_->entries;
-      if (at_ + 2 * kPrefetchRecords < entries.size()) __builtin_prefetch(&entries[at_ + 2 * kPrefetchRecords]);
-      if (at_ + kPrefetchRecords < entries.size()) __builtin_prefetch(entries[at_ + kPrefetchRecords].data);
-      const Entry& e = entries[at_++];
-      record->type = e.type;
-      record->thread_id = e.thread_id;
-      record->chunk = e.chunk;
-      record->payload = std::span<const uint8_t>(e.data, e.size);
-      return true;
-    }
+bool ReadAhead::NextBatch(Record* record) {
+  while (next_ == end_) {
     if (ended_) return false;
     // The source's chunk buffers go back to it as soon as their records are used.
     if (current_) {
@@ -138,8 +119,10 @@ bool ReadAhead::Next(Record* record) {
     ready_.wait(lock, [this] { return !full_.empty(); });
     current_ = std::move(full_.front());
     full_.pop_front();
-    at_ = 0;
+    next_ = current_->entries.data();
+    end_ = next_ + current_->entries.size();
   }
+  return Next(record);
 }
 
 }  // namespace strata::stream
