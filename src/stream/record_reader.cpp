@@ -27,21 +27,44 @@ bool LoadFunctionTable(const TraceHeader& header, const std::string& path, Funct
   return true;
 }
 
+namespace {
+
+// NextRecordIn's error for a record whose header does not decode or whose
+// length runs past the bytes: false.
+[[gnu::cold]] bool BadRecordHeader(std::span<const uint8_t> bytes, size_t at, std::string* error) {
+  ByteReader header(bytes.subspan(at));
+  header.U8();
+  const uint64_t length = header.Varint();
+  *error = "record at offset " + std::to_string(at) +
+           (header.ok() ? " claims " + std::to_string(length) + " bytes, more than remain (" +
+                              std::to_string(header.remaining()) + ")"
+                        : " has a damaged header");
+  return false;
+}
+
+}  // namespace
+
 bool NextRecordIn(std::span<const uint8_t> bytes, size_t* at, Record* record, std::string* error) {
   if (*at >= bytes.size()) return false;
-  ByteReader header(bytes.subspan(*at));
-  uint8_t type = header.U8();
-  uint64_t length = header.Varint();
-  if (!header.ok() || length > header.remaining()) {
-    *error = "record at offset " + std::to_string(*at) +
-             (header.ok() ? " claims " + std::to_string(length) + " bytes, more than remain (" +
-                                std::to_string(header.remaining()) + ")"
-                          : " has a damaged header");
-    return false;
+  const uint8_t* const p = bytes.data() + *at;
+  const size_t left = bytes.size() - *at;
+  // u8 type | varint length: most records' length is one byte.
+  uint64_t length;
+  size_t header;
+  if (left >= 2 && p[1] < 0x80) {
+    length = p[1];
+    header = 2;
+  } else {
+    ByteReader r({p, left});
+    r.U8();
+    length = r.Varint();
+    header = r.offset();
+    if (!r.ok()) return BadRecordHeader(bytes, *at, error);
   }
-  record->type = static_cast<RecordType>(type);
-  record->payload = bytes.subspan(*at + header.offset(), length);
-  *at += header.offset() + length;
+  if (length > left - header) return BadRecordHeader(bytes, *at, error);
+  record->type = static_cast<RecordType>(p[0]);
+  record->payload = std::span<const uint8_t>(p + header, length);
+  *at += header + length;
   return true;
 }
 
