@@ -13,7 +13,9 @@ usage: check_cost.py --before BUILD_DIR --after BUILD_DIR [--rounds N]
 """
 
 import argparse
+import atexit
 import os
+import shutil
 import statistics
 import subprocess
 import tempfile
@@ -49,6 +51,7 @@ def main():
         "gles3_instanced, 300 frames": [os.path.join(bin_dir, "gles3_instanced"), "--frames", "300"],
     }
     tmp = tempfile.mkdtemp(prefix="strata-check-cost-")
+    atexit.register(shutil.rmtree, tmp, True)  # also when a run fails
     for name, program in workloads.items():
         trace = os.path.join(tmp, "w.strace")
         subprocess.run([after, "trace", "-o", trace, "--"] + program, check=True, capture_output=True)

@@ -17,7 +17,9 @@ usage: inspection_cost.py [--rounds N] [--build DIR]
 """
 
 import argparse
+import atexit
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -52,6 +54,7 @@ def main():
     strata = os.path.join(bin_dir, "strata")
     workload = os.path.join(bin_dir, "trace_workload")
     tmp = tempfile.mkdtemp(prefix="strata-inspection-bench-")
+    atexit.register(shutil.rmtree, tmp, True)  # also when a run fails
 
     def trace(name, program):
         path = os.path.join(tmp, name + ".strace")

@@ -204,12 +204,15 @@ def main():
     strata = os.path.join(args.build, "bin", "strata")
     if not os.access(strata, os.X_OK):
         fail(f"no strata in {args.build}/bin (build first, or give --build)")
-    tmp = tempfile.mkdtemp(prefix="strata-remote-bench-")
-    servers = Servers(strata, configs, "glmark2" in workloads, tmp)
     speeds = {(w, c): [] for w in workloads for c in configs}
     ratios = {(w, c): [] for w in workloads for c in configs}
     latency = {(w, c): [] for w in workloads for c in configs}
+    # The servers' logs: removed after a run that completes, kept (and named) after one that does not.
+    tmp = tempfile.mkdtemp(prefix="strata-remote-bench-")
+    servers = None
+    completed = False
     try:
+        servers = Servers(strata, configs, "glmark2" in workloads, tmp)
         for round_index in range(args.rounds):
             for workload in workloads:
                 order = configs[:]
@@ -224,8 +227,14 @@ def main():
                 for config in configs:
                     ratios[(workload, config)].append(this_round[config] / this_round["native"])
             print(f"round {round_index + 1}/{args.rounds} done", file=sys.stderr)
+        completed = True
     finally:
-        servers.stop()
+        if servers is not None:
+            servers.stop()
+        if completed:
+            shutil.rmtree(tmp, ignore_errors=True)
+        else:
+            print(f"remote_speed: the servers' logs are kept in {tmp}", file=sys.stderr)
     print(f"{'workload':<10} {'config':<8} {'median speed':>14} {'x native (median of rounds)':>28}")
     for workload in workloads:
         unit = {"glmark2": "score", "upload": "MB/s"}.get(workload, "frames/s")

@@ -14,7 +14,9 @@ usage: replay_speed.py [--rounds N] [--build DIR]
 """
 
 import argparse
+import atexit
 import os
+import shutil
 import statistics
 import subprocess
 import tempfile
@@ -47,6 +49,7 @@ def main():
         "glmark2-es2, 7 scenes of 1 s, 320x240": glmark2,
     }
     tmp = tempfile.mkdtemp(prefix="strata-replay-bench-")
+    atexit.register(shutil.rmtree, tmp, True)  # also when a run fails
     for name, program in workloads.items():
         strata_file = os.path.join(tmp, "w.strace")
         apitrace_file = os.path.join(tmp, "w.trace")

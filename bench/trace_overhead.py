@@ -26,8 +26,10 @@ usage: trace_overhead.py [--rounds N] [--frames N] [--modes cheap,draws] [--buil
 """
 
 import argparse
+import atexit
 import os
 import re
+import shutil
 import statistics
 import subprocess
 import sys
@@ -55,6 +57,7 @@ def main():
     strata = os.path.join(args.build, "bin", "strata")
     workload = os.path.join(args.build, "bin", "trace_workload")
     tmp = tempfile.mkdtemp(prefix="strata-trace-bench-")
+    atexit.register(shutil.rmtree, tmp, True)  # also when a run fails
     for mode in args.modes.split(","):
         program = [workload, "--mode", mode, "--frames", str(args.frames)]
         files = {"strata": os.path.join(tmp, f"{mode}.strace"),
