@@ -4,6 +4,7 @@
 
 #include "stream/byte_reader.h"
 #include "stream/record_format.h"
+#include "stream/record_reader.h"
 
 namespace strata::stream {
 
@@ -79,11 +80,11 @@ bool OrderedRecordReader::Load(uint32_t thread, ThreadCursor& cursor) {
 }
 
 bool OrderedRecordReader::PeekSequence(const ThreadCursor& cursor, uint64_t* sequence, bool* malformed) const {
-  ByteReader r(cursor.records->bytes().subspan(cursor.at));
-  uint8_t type = r.U8();
-  uint64_t length = r.Varint();
-  *malformed = !r.ok() || length > r.remaining();
-  if (*malformed || type != static_cast<uint8_t>(RecordType::kCall)) return false;
+  size_t at = cursor.at;
+  Record record;
+  *malformed = !ReadRecordAt(cursor.records->bytes(), &at, &record);
+  if (*malformed || record.type != RecordType::kCall) return false;
+  ByteReader r(record.payload);
   r.Varint();  // function id
   uint64_t delta = r.Varint();
   if (!r.ok()) return *malformed = true, false;
@@ -92,28 +93,9 @@ bool OrderedRecordReader::PeekSequence(const ThreadCursor& cursor, uint64_t* seq
 }
 
 bool OrderedRecordReader::TakeRecord(uint32_t thread, ThreadCursor& cursor, Record* record) {
-  const uint8_t* const base = cursor.records->storage.data();
-  const size_t left = cursor.records->size - cursor.at;
-  const uint8_t* const p = base + cursor.at;
-  // u8 type | varint length: most records' length is one byte.
-  uint64_t length;
-  size_t header;
-  if (left >= 2 && p[1] < 0x80) {
-    length = p[1];
-    header = 2;
-  } else {
-    ByteReader r({p, left});
-    r.U8();
-    length = r.Varint();
-    header = r.offset();
-    if (!r.ok()) return DamagedHeader(thread, cursor);
-  }
-  if (length > left - header) return DamagedHeader(thread, cursor);
-  record->type = static_cast<RecordType>(p[0]);
-  record->payload = std::span<const uint8_t>(p + header, length);
+  if (!ReadRecordAt(cursor.records->bytes(), &cursor.at, record)) return DamagedHeader(thread, cursor);
   record->thread_id = thread;
   record->chunk = cursor.chunk_serial;
-  cursor.at += header + length;
   return true;
 }
 

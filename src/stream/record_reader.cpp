@@ -46,26 +46,7 @@ namespace {
 
 bool NextRecordIn(std::span<const uint8_t> bytes, size_t* at, Record* record, std::string* error) {
   if (*at >= bytes.size()) return false;
-  const uint8_t* const p = bytes.data() + *at;
-  const size_t left = bytes.size() - *at;
-  // u8 type | varint length: most records' length is one byte.
-  uint64_t length;
-  size_t header;
-  if (left >= 2 && p[1] < 0x80) {
-    length = p[1];
-    header = 2;
-  } else {
-    ByteReader r({p, left});
-    r.U8();
-    length = r.Varint();
-    header = r.offset();
-    if (!r.ok()) return BadRecordHeader(bytes, *at, error);
-  }
-  if (length > left - header) return BadRecordHeader(bytes, *at, error);
-  record->type = static_cast<RecordType>(p[0]);
-  record->payload = std::span<const uint8_t>(p + header, length);
-  *at += header + length;
-  return true;
+  return ReadRecordAt(bytes, at, record) || BadRecordHeader(bytes, *at, error);
 }
 
 bool RecordReader::Next(Record* record) {

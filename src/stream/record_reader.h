@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "stream/byte_reader.h"
 #include "stream/call_decoder.h"
 #include "stream/record_format.h"
 #include "stream/trace_file.h"
@@ -22,6 +23,33 @@ struct Record {
   uint32_t thread_id;                // of the chunk it came from
   uint64_t chunk;                    // which chunk (counts up), for CallDecoder
 };
+
+// The record at `*at` (before the end) of a run of records: its type and
+// payload, `*at` moved past it. False, with nothing moved, when its header
+// does not decode or its length runs past `bytes`. Inline: every record of a
+// trace or a wire message is read here.
+inline bool ReadRecordAt(std::span<const uint8_t> bytes, size_t* at, Record* record) {
+  const uint8_t* const p = bytes.data() + *at;
+  const size_t left = bytes.size() - *at;
+  // u8 type | varint length: most records' length is one byte.
+  uint64_t length;
+  size_t header;
+  if (left >= 2 && p[1] < 0x80) {
+    length = p[1];
+    header = 2;
+  } else {
+    ByteReader r({p, left});
+    r.U8();
+    length = r.Varint();
+    header = r.offset();
+    if (!r.ok()) return false;
+  }
+  if (length > left - header) return false;
+  record->type = static_cast<RecordType>(p[0]);
+  record->payload = std::span<const uint8_t>(p + header, length);
+  *at += header + length;
+  return true;
+}
 
 // The record at `*at` of a run of records (a chunk's payload, a wire
 // message): its type and payload, `*at` moved past it. False at the end of
