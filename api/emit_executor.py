@@ -37,7 +37,7 @@ RETURN_KINDS = {"kVoid", "kInt", "kUInt", "kEnum", "kBitfield", "kBoolean", "kFl
 ANSWERED_BY_THE_EXECUTOR = {"glGetError"}
 
 HANDLER = string.Template("""CallOutcome Run_${name}(FastCall& strata_call) {
-${reads}  if (!strata_call.End(api::ArgKind::${result})) return CallOutcome::kMalformed;
+${reads}  if (!strata_call.End(api::ArgKind::${result})) return CallOutcome::kNotRun;
 ${draw}  strata_call.Driver<api::PFN_${name}>()(${arguments});
   return strata_call.Ran(api::${name}, ${first}, ${second});
 }
@@ -97,7 +97,7 @@ def _handler(p: fp.FunctionPlan) -> str:
     reads = "".join(f"  const {READERS[q.param.kind][0]} {q.name} = {READERS[q.param.kind][1]};\n" for q in p.params)
     if p.params:
         reads = "  stream::ByteReader& strata_r = strata_call.r;\n" + reads
-    draw = "  if (!strata_call.DrawReadsBuffersOnly()) return CallOutcome::kGeneric;\n" if p.traits.draw else ""
+    draw = "  if (!strata_call.DrawReadsBuffersOnly()) return CallOutcome::kNotRun;\n" if p.traits.draw else ""
     # The first two arguments as recorded, for the bindings the executor follows (floats never name one).
     follow = [q.name if READERS[q.param.kind][0] == "uint64_t" else "0" for q in p.params[:2]]
     follow += ["0"] * (2 - len(follow))

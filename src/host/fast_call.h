@@ -12,7 +12,7 @@
 //
 // The handler reads the record with a stream::ByteReader that checks every
 // read; a record that does not decode is malformed, and nothing of it
-// reaches the driver.
+// reaches the driver: it goes on to Execute's decoder, which says why.
 
 #include <cstdint>
 
@@ -23,9 +23,8 @@
 namespace strata::host {
 
 enum class CallOutcome : uint8_t {
-  kRan,        // the call ran on the driver
-  kGeneric,    // nothing ran: decode it and run it through Executor::Execute
-  kMalformed,  // the record does not decode (nothing ran)
+  kRan,     // the call ran on the driver
+  kNotRun,  // nothing ran (a draw with client memory, a malformed record): decode it, run it through Execute
 };
 
 class FastCall {

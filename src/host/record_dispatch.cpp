@@ -72,7 +72,6 @@ bool RecordDispatch::RunHandled(const stream::Record& record) {
   if (slot.handler == nullptr || (call.head.flags & stream::wire::kCallWantsReply)) return false;
   call.function = slot.function;
   call.follows = slot.follows;
-  // A record a handler finds malformed ran nothing: Decode finds it too, and says why.
   if (slot.handler(call) != CallOutcome::kRan) return false;
   decoder_.TakeCall(call.head, call.start_ns);
   ++calls_;

@@ -12,14 +12,12 @@
 #include <vector>
 
 #include "host/executor.h"
+#include "host/fast_call.h"
 #include "host/thread_runner.h"
 #include "stream/call_decoder.h"
 #include "stream/record_source.h"
 
 namespace strata::host {
-
-class FastCall;
-enum class CallOutcome : uint8_t;
 
 // Where a stream thread's calls run: a host thread of its own (replay: one
 // reader feeds every recorded thread), or the thread that dispatches them
@@ -114,7 +112,7 @@ class RecordDispatch {
   // By slot, for calls run through a generated handler (empty: none is; a
   // null handler: that slot's calls run through Execute).
   struct HandledSlot {
-    CallOutcome (*handler)(FastCall& call) = nullptr;
+    CallHandler handler = nullptr;
     void* function = nullptr;  // the driver's entry point
     bool follows = false;      // Executor::FollowsHandledCall
   };
