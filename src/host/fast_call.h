@@ -1,7 +1,8 @@
 #pragma once
 // One call as the executor's handlers generated per function run it
 // (api/emit_executor.py -> build/generated/src/call_handlers.cpp): straight
-// from its record into typed locals, object names mapped where the
+// from its record, or from the call kept decoded (stream/prepared_call.h),
+// into typed locals, object names mapped where the
 // function's parameters name objects, and a direct call of the driver's
 // entry point. A handler exists for the functions whose arguments are
 // scalars and whose traits ask nothing of the executor but what the small
@@ -19,6 +20,7 @@
 #include "host/executor.h"
 #include "stream/byte_reader.h"
 #include "stream/call_decoder.h"
+#include "stream/prepared_call.h"
 
 namespace strata::host {
 
@@ -86,8 +88,32 @@ class FastCall {
   Executor::Context* const context_;
 };
 
+// Where a generated handler reads its arguments from, in parameter order:
+// the record after its head (each read checked; End reads the call's times
+// and says whether the record was whole) ...
+struct RecordArguments {
+  stream::ByteReader& r;
+  uint64_t Varint() { return r.Varint(); }
+  int64_t Zigzag() { return r.Zigzag(); }
+  float Float() { return r.Float(); }
+  double Double() { return r.Double(); }
+  [[gnu::always_inline]] bool End(FastCall& call, api::ArgKind return_kind) { return call.End(return_kind); }
+};
+// ... or a call kept decoded, read once already (its head and times too).
+struct PreparedArguments {
+  const stream::PreparedWord* at;
+  uint64_t Varint() { return (at++)->u; }
+  int64_t Zigzag() { return (at++)->i; }
+  float Float() { return (at++)->f; }
+  double Double() { return (at++)->d; }
+  static bool End(FastCall&, api::ArgKind) { return true; }
+};
+
 using CallHandler = CallOutcome (*)(FastCall& call);
-// By dispatch slot; null where calls run through Execute only.
+using PreparedCallHandler = CallOutcome (*)(FastCall& call, const stream::PreparedWord* arguments);
+// By dispatch slot, one body per function for either source; null where
+// calls run through Execute only.
 extern const CallHandler kCallHandlers[api::kFunctionCount];
+extern const PreparedCallHandler kPreparedCallHandlers[api::kFunctionCount];
 
 }  // namespace strata::host

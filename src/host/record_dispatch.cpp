@@ -60,7 +60,7 @@ void RecordDispatch::HookSlots(const std::function<bool(int slot)>& hooked) {
   for (int slot = 0; slot < api::kFunctionCount; ++slot) {
     void* const function = executor_.driver().Function(slot);
     if (hooked(slot) || kCallHandlers[slot] == nullptr || function == nullptr) continue;
-    handled_[slot] = {kCallHandlers[slot], function, Executor::FollowsHandledCall(slot)};
+    handled_[slot] = {kCallHandlers[slot], kPreparedCallHandlers[slot], function, Executor::FollowsHandledCall(slot)};
   }
 }
 
@@ -74,10 +74,22 @@ bool RecordDispatch::RunHandled(const stream::Record& record) {
   call.follows = slot.follows;
   if (slot.handler(call) != CallOutcome::kRan) return false;
   decoder_.TakeCall(call.head, call.start_ns);
-  ++calls_;
-  last_sequence_ = call.head.sequence;
-  first_start_ns_ = std::min(first_start_ns_, call.start_ns);
-  last_end_ns_ = std::max(last_end_ns_, call.start_ns + call.duration_ns);
+  Ran(call.head.sequence, call.start_ns, call.duration_ns);
+  return true;
+}
+
+bool RecordDispatch::RunPrepared(const stream::Record& record) {
+  if (threads_ != HostThreads::kCaller && !runner_.RunsOnCaller(record.thread_id)) return false;
+  const stream::PreparedCall& prepared = *record.prepared;
+  const HandledSlot& slot = handled_[prepared.slot];
+  if (slot.prepared == nullptr) return false;
+  FastCall call(executor_, decoder_, record.thread_id);
+  call.head = {prepared.slot, 0, prepared.sequence, prepared.context};
+  call.function = slot.function;
+  call.follows = slot.follows;
+  if (slot.prepared(call, prepared.arguments()) != CallOutcome::kRan) return false;
+  decoder_.TakeCall(record.thread_id, record.chunk, prepared.sequence, prepared.start_ns);
+  Ran(prepared.sequence, prepared.start_ns, prepared.duration_ns);
   return true;
 }
 
@@ -105,10 +117,7 @@ void RecordDispatch::RunCall(const stream::Record& record) {
     runner_.Run(record.thread_id, run);
   }
   if (stopped_) return;
-  ++calls_;
-  last_sequence_ = call_.sequence;
-  first_start_ns_ = std::min(first_start_ns_, call_.start_ns);
-  last_end_ns_ = std::max(last_end_ns_, call_.start_ns + call_.duration_ns);
+  Ran(call_.sequence, call_.start_ns, call_.duration_ns);
 }
 
 bool RecordDispatch::TraceEvent(const stream::Record& record, std::string* error) {

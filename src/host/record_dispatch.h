@@ -6,6 +6,7 @@
 // the renderer drive it alike; records it does not run (frames, framebuffer
 // images) are left to its driver.
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -37,7 +38,7 @@ class RecordDispatch {
   bool Dispatch(const stream::Record& record, std::string* error) {
     // Inline for the calls a generated handler takes, most of a stream.
     if (record.type == stream::RecordType::kCall && !handled_.empty() && !before_call && !stopped_ &&
-        RunHandled(record)) {
+        (record.prepared != nullptr ? RunPrepared(record) : RunHandled(record))) {
       return true;
     }
     return DispatchRecord(record, error);
@@ -78,6 +79,9 @@ class RecordDispatch {
   // Executor::Execute, hooks and all, as are calls flagged kCallWantsReply.
   // Until this is called every slot is hooked.
   void HookSlots(const std::function<bool(int slot)>& hooked);
+  // Whether a slot's calls can run through a generated handler, and so
+  // from their decoded form (Record::prepared) too.
+  static bool Handles(int slot) { return kCallHandlers[slot] != nullptr; }
 
   // A wire stream's blobs sent out of line (stream/bulk_blobs.h).
   void SetBulk(stream::BulkBlobs* bulk, size_t threshold) { decoder_.SetBulk(bulk, threshold); }
@@ -98,6 +102,15 @@ class RecordDispatch {
   // A call its generated handler ran: true; false when none did (nothing of
   // it ran): decode it and run it through Execute, or report it malformed.
   bool RunHandled(const stream::Record& record);
+  // The same for a call kept decoded (record.prepared).
+  bool RunPrepared(const stream::Record& record);
+  // Counts a call either path ran.
+  void Ran(uint64_t sequence, uint64_t start_ns, uint64_t duration_ns) {
+    ++calls_;
+    last_sequence_ = sequence;
+    first_start_ns_ = std::min(first_start_ns_, start_ns);
+    last_end_ns_ = std::max(last_end_ns_, start_ns + duration_ns);
+  }
   bool DispatchRecord(const stream::Record& record, std::string* error);
   bool TraceEvent(const stream::Record& record, std::string* error);
 
@@ -113,7 +126,8 @@ class RecordDispatch {
   // null handler: that slot's calls run through Execute).
   struct HandledSlot {
     CallHandler handler = nullptr;
-    void* function = nullptr;  // the driver's entry point
+    PreparedCallHandler prepared = nullptr;  // the same, for a call kept decoded
+    void* function = nullptr;                // the driver's entry point
     bool follows = false;      // Executor::FollowsHandledCall
   };
   std::vector<HandledSlot> handled_;

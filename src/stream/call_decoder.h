@@ -109,6 +109,13 @@ class CallDecoder {
   // start move on to it, as Decode moves them. (One that was not taken is
   // decoded again with Decode.)
   void TakeCall(const CallHead& head, uint64_t start_ns) { *last_state_ = {chunk_, head.sequence, start_ns}; }
+  // A call of `thread` in `chunk` run from its decoded form
+  // (stream/prepared_call.h): the thread's sequence and start move on to it,
+  // for the next record of the thread that is decoded.
+  void TakeCall(uint32_t thread, uint64_t chunk, uint64_t sequence, uint64_t start_ns) {
+    ThreadState& state = last_state_ != nullptr && last_thread_ == thread ? *last_state_ : *StateOf(thread);
+    state = {chunk, sequence, start_ns};
+  }
 
   // Calls to functions the tracer did not know (kCallUnknownFunction) decode
   // with slot -1, their name and no arguments; by default they are an error,

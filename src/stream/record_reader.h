@@ -12,6 +12,7 @@
 
 #include "stream/byte_reader.h"
 #include "stream/call_decoder.h"
+#include "stream/prepared_call.h"
 #include "stream/record_format.h"
 #include "stream/trace_file.h"
 
@@ -22,6 +23,9 @@ struct Record {
   std::span<const uint8_t> payload;  // valid until the next Next()
   uint32_t thread_id;                // of the chunk it came from
   uint64_t chunk;                    // which chunk (counts up), for CallDecoder
+  // The call kept decoded (a replay's loops from memory: RecordStore); null
+  // for every record read from a file or a connection.
+  const PreparedCall* prepared = nullptr;
 };
 
 // The record at `*at` (before the end) of a run of records: its type and

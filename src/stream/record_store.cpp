@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstring>
 
+#include "stream/wire.h"
+
 namespace strata::stream {
 
 void RecordStore::Keep(const Record& record) {
@@ -26,25 +28,54 @@ void RecordStore::Keep(const Record& record) {
   if (size != 0) std::memcpy(data, record.payload.data(), size);
   block_used_ += size;
   kept_bytes_ += size;
-  entries_.push_back({record.type, record.thread_id, record.chunk, data, size});
+  entries_.push_back({record.type, record.thread_id, record.chunk, data, size, kNotPrepared});
+}
+
+size_t RecordStore::PrepareCalls(const FunctionTable& functions, const std::function<bool(int slot)>& wanted) {
+  prepared_.clear();
+  for (Entry& e : entries_) e.prepared_at = kNotPrepared;
+  CallDecoder decoder(functions);
+  decoder.AcceptUnknownFunctions(true);
+  DecodedCall call;
+  std::string error;
+  size_t count = 0;
+  constexpr size_t kHeadWords = sizeof(PreparedCall) / sizeof(PreparedWord);
+  for (Entry& e : entries_) {
+    if (e.type != RecordType::kCall) continue;
+    // Every call is decoded, prepared or not: the next one's sequence and start follow from it.
+    if (!decoder.Decode({e.data, e.size}, e.thread_id, e.chunk, &call, &error)) break;
+    if (call.slot < 0 || (call.flags & wire::kCallWantsReply) || !wanted(call.slot)) continue;
+    const bool scalars = std::all_of(call.args.begin(), call.args.end(), [](const DecodedValue& v) {
+      return !v.has_in && !v.has_out && v.kind != api::ArgKind::kPointer && v.kind != api::ArgKind::kString;
+    });
+    if (!scalars) continue;
+    const size_t words = kHeadWords + call.args.size();
+    if (kept_bytes_ + (prepared_.size() + words) * sizeof(PreparedWord) > budget_) break;
+    e.prepared_at = prepared_.size();
+    prepared_.resize(prepared_.size() + words);
+    PreparedWord* at = &prepared_[e.prepared_at];
+    PreparedCall head{call.sequence, call.context, call.start_ns, call.duration_ns, call.slot,
+                      static_cast<uint32_t>(call.args.size())};
+    std::memcpy(at, &head, sizeof head);
+    at += kHeadWords;
+    for (const DecodedValue& v : call.args) {
+      PreparedWord& word = *at++;
+      switch (v.kind) {
+        case api::ArgKind::kInt: word.i = v.i; break;
+        case api::ArgKind::kFloat: word.f = static_cast<float>(v.f); break;
+        case api::ArgKind::kDouble: word.d = v.f; break;
+        default: word.u = v.u; break;
+      }
+    }
+    ++count;
+  }
+  prepared_.shrink_to_fit();
+  return count;
 }
 
 void RecordStore::End(const std::string& error, bool truncated) {
   end_error_ = error;
   end_truncated_ = truncated;
-}
-
-bool StoredRecords::Next(Record* record) {
-  if (at_ >= store_.entries_.size()) {
-    at_end_ = true;
-    return false;
-  }
-  const RecordStore::Entry& e = store_.entries_[at_++];
-  record->type = e.type;
-  record->thread_id = e.thread_id;
-  record->chunk = e.chunk;
-  record->payload = {e.data, e.size};
-  return true;
 }
 
 bool KeepingSource::Next(Record* record) {

@@ -4,9 +4,12 @@
 // here (StoredRecords), with no file, decompression or ordering, so that a
 // loop measures the driver and the executor, not the reader. Payloads live in
 // blocks that never move, so a record's bytes stay valid for the store's life.
+// Calls with scalar arguments only can be kept decoded too (PrepareCalls):
+// each such record then comes with its PreparedCall.
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -27,8 +30,17 @@ class RecordStore {
   // The source's end: how its records stopped (a clean end: empty).
   void End(const std::string& error, bool truncated);
 
+  // Decodes once, as `functions` says the stream's ids are, the call
+  // records of the slots `wanted` names whose arguments are all scalars and
+  // that want no reply, and keeps them decoded beside their records, as far
+  // as the budget allows (what does not fit stays a record only). A record
+  // that does not decode ends the preparing there: its replay reports it.
+  // Returns the number of calls prepared.
+  size_t PrepareCalls(const FunctionTable& functions, const std::function<bool(int slot)>& wanted);
+
   bool overflowed() const { return overflowed_; }
   size_t payload_bytes() const { return kept_bytes_; }
+  size_t prepared_bytes() const { return prepared_.size() * sizeof(PreparedWord); }
   size_t budget() const { return budget_; }
 
  private:
@@ -39,7 +51,9 @@ class RecordStore {
     uint64_t chunk;
     const uint8_t* data;
     size_t size;
+    size_t prepared_at;  // the call kept decoded: its first word in prepared_ (kNotPrepared: none)
   };
+  static constexpr size_t kNotPrepared = SIZE_MAX;
   static constexpr size_t kBlockBytes = size_t{16} << 20;
 
   size_t budget_;
@@ -48,6 +62,7 @@ class RecordStore {
   std::vector<std::unique_ptr<uint8_t[]>> blocks_;
   size_t block_used_ = 0, block_size_ = 0;  // of the last block
   std::vector<Entry> entries_;
+  std::vector<PreparedWord> prepared_;  // PreparedCalls, each with its arguments
   std::string end_error_;
   bool end_truncated_ = false;
 };
@@ -56,7 +71,22 @@ class RecordStore {
 class StoredRecords final : public RecordSource {
  public:
   explicit StoredRecords(const RecordStore& store) : store_(store) {}
-  bool Next(Record* record) override;
+  // Inline: a loop over the store is the replay at its fastest.
+  bool Next(Record* record) override {
+    if (at_ == store_.entries_.size()) [[unlikely]] {
+      at_end_ = true;
+      return false;
+    }
+    const RecordStore::Entry& e = store_.entries_[at_++];
+    record->type = e.type;
+    record->thread_id = e.thread_id;
+    record->chunk = e.chunk;
+    record->payload = {e.data, e.size};
+    record->prepared = e.prepared_at == RecordStore::kNotPrepared
+                           ? nullptr
+                           : reinterpret_cast<const PreparedCall*>(store_.prepared_.data() + e.prepared_at);
+    return true;
+  }
   const std::string& error() const override { return at_end_ ? store_.end_error_ : no_error_; }
   bool truncated() const override { return at_end_ && store_.end_truncated_; }
 

@@ -47,7 +47,8 @@ options:
                        more) with the replayed one; say how far those that
                        differ are off (largest channel difference, share of
                        pixels that differ, PSNR) and exit 1 if any is past
-                       the tolerance (by default, any that is not equal)
+                       the tolerance (by default, any that is not equal);
+                       with --loop, in every loop
   --threshold N        with --verify: a channel differs when it is off by
                        more than N (0-255, default 0)
   --max-differing P    with --verify: up to P percent of a framebuffer's
@@ -455,9 +456,10 @@ int ReplayCommandMain(int argc, char** argv) {
     }
     const std::string tolerance = options.tolerance.exact() ? "" : " the tolerance (" + options.tolerance.Describe() + ")";
     if (result.framebuffers_differing == 0) {
-      std::printf("verify: all %llu framebuffers match the trace%s\n",
+      std::printf("verify: all %llu framebuffers match the trace%s%s\n",
                   static_cast<unsigned long long>(result.framebuffers_checked),
-                  tolerance.empty() ? "" : (" within" + tolerance).c_str());
+                  tolerance.empty() ? "" : (" within" + tolerance).c_str(),
+                  options.loops > 1 ? (" (" + std::to_string(options.loops) + " loops)").c_str() : "");
     } else {
       std::printf("verify: %llu of %llu framebuffers differ%s:\n",
                   static_cast<unsigned long long>(result.framebuffers_differing),

@@ -625,6 +625,28 @@ TEST(Replay, LoopsAfterTheFirstRunFromMemory) {
   for (const std::string& path : {trace, cut}) std::filesystem::remove(path);
 }
 
+// The loops after the first run their calls with scalar arguments from their
+// decoded form: every loop draws every framebuffer the trace captured.
+// Catches: a decoded call that runs with other arguments than its record's
+// (a float read as an integer, a name not mapped, a word skipped), or that
+// loses the executor's bindings; a later loop that is not verified.
+TEST(Replay, LoopsFromDecodedCallsDrawWhatTheTraceDrew) {
+  const std::string trace = ScratchPath("decoded-loops.strace");
+  ASSERT_EQ(Trace(trace, {App("gles2_shaders"), "--frames", "4"}, "swap").exit_code, 0);
+  ProcessResult one = RunProcess({STRATA_CLI, "replay", "--verify", trace});
+  ASSERT_EQ(one.exit_code, 0) << one.out << one.err;
+  const long framebuffers = Number(one.out, R"(verify: all (\d+) framebuffers match the trace)");
+  EXPECT_GE(framebuffers, 4) << one.out;
+  ProcessResult three = RunProcess({STRATA_CLI, "replay", "--verify", "--benchmark", "--loop", "3", trace});
+  ASSERT_EQ(three.exit_code, 0) << three.out << three.err;
+  EXPECT_EQ(Number(three.out, R"(verify: all (\d+) framebuffers match the trace \(3 loops\))"), 3 * framebuffers)
+      << three.out;
+  EXPECT_GT(Number(three.out, R"(loops after the first ran from memory \([0-9.]+ MiB of records; (\d+) calls kept decoded)"),
+            100)
+      << three.out;
+  std::filesystem::remove(trace);
+}
+
 // Catches: a frame range that draws what it skipped, verifies or snapshots
 // frames outside it, or skips draws something before it reads back.
 TEST(Replay, FramesFastForwardToTheRange) {

@@ -1,0 +1,185 @@
+// RecordStore keeps a replay's records for its later loops, and keeps the
+// calls with scalar arguments decoded too (PrepareCalls): each prepared call
+// carries exactly what the record says (its arguments word by word, by kind;
+// its sequence, context and times as decoding the whole run gives them,
+// deltas included), calls with data pointers and calls not wanted stay
+// records only, records come out in order whether prepared or not, and
+// preparing stops at the budget, keeping every record.
+#include "stream/record_store.h"
+
+#include <gtest/gtest.h>
+
+#include <GLES3/gl3.h>
+
+#include <cmath>
+#include <cstring>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "stream/call_encoder.h"
+#include "strata/api/functions.h"
+
+namespace {
+
+namespace api = strata::api;
+namespace stream = strata::stream;
+
+struct Encoded {
+  int slot;
+  uint32_t thread;
+  uint64_t sequence, start_ns, end_ns;
+};
+
+class RecordStoreTest : public ::testing::Test {
+ protected:
+  void SetUp() override { functions_.Load(stream::FunctionTable::OwnNames()); }
+
+  // One call record, encoded as the tracer encodes it, kept in `store`.
+  template <typename Arguments>
+  void Keep(stream::RecordStore& store, const Encoded& call, Arguments arguments) {
+    stream::ByteBuffer buffer;
+    stream::CallRun& run = runs_[call.thread];
+    stream::CallEncoder e(buffer, run, call.slot, call.sequence, /*context=*/7, /*flags=*/0);
+    arguments(e);
+    e.Times(call.start_ns, call.end_ns);
+    e.End();
+    KeepBytes(store, buffer, call.thread);
+  }
+  void KeepBytes(stream::RecordStore& store, const stream::ByteBuffer& buffer, uint32_t thread) {
+    size_t at = 0;
+    stream::Record record;
+    std::string error;
+    ASSERT_TRUE(stream::NextRecordIn(buffer.bytes(), &at, &record, &error)) << error;
+    record.thread_id = thread;
+    record.chunk = 0;
+    store.Keep(record);
+  }
+  // The store's records of a few calls on two threads, one with a data pointer, one not wanted.
+  void KeepCalls(stream::RecordStore& store) {
+    Keep(store, {api::glUniform4f, 1, 100, 1000, 1010}, [](stream::CallEncoder& e) {
+      e.Signed(-1);
+      e.Float(0.25f);
+      e.Float(-3.5f);
+      e.Float(std::nanf(""));
+      e.Float(1e30f);
+    });
+    Keep(store, {api::glEnable, 1, 101, 1020, 1021}, [](stream::CallEncoder& e) { e.Unsigned(GL_BLEND); });
+    Keep(store, {api::glUniform1i, 2, 102, 1030, 1040}, [](stream::CallEncoder& e) {
+      e.Signed(3);
+      e.Signed(-70000);
+    });
+    const uint8_t data[8] = {1, 2, 3, 4, 5, 6, 7, 8};
+    Keep(store, {api::glBufferData, 1, 103, 1050, 1090}, [&](stream::CallEncoder& e) {
+      e.Unsigned(GL_ARRAY_BUFFER);
+      e.Signed(sizeof data);
+      e.Pointer(0x1000);
+      e.Blob(data, sizeof data);
+      e.Unsigned(GL_STATIC_DRAW);
+    });
+    Keep(store, {api::glDisable, 1, 104, 2000, 2001}, [](stream::CallEncoder& e) { e.Unsigned(GL_DEPTH_TEST); });
+    Keep(store, {api::glBlendFunc, 1, 105, 3000, 3005}, [](stream::CallEncoder& e) {
+      e.Unsigned(GL_SRC_ALPHA);
+      e.Unsigned(GL_ONE_MINUS_SRC_ALPHA);
+    });
+  }
+
+  stream::FunctionTable functions_;
+  std::map<uint32_t, stream::CallRun> runs_;
+};
+
+TEST_F(RecordStoreTest, PreparedCallsCarryWhatTheRecordsSay) {
+  stream::RecordStore store(size_t{1} << 20);
+  KeepCalls(store);
+  const size_t prepared = store.PrepareCalls(functions_, [](int slot) { return slot != api::glDisable; });
+  EXPECT_EQ(prepared, 4u);  // not glBufferData (a data pointer), not glDisable (not wanted)
+
+  stream::StoredRecords records(store);
+  stream::Record record;
+  std::vector<int> slots;
+  std::vector<const stream::PreparedCall*> calls;
+  while (records.Next(&record)) {
+    ASSERT_EQ(record.type, stream::RecordType::kCall);
+    EXPECT_FALSE(record.payload.empty()) << "the record stays beside its decoded form";
+    calls.push_back(record.prepared);
+  }
+  EXPECT_TRUE(records.error().empty());
+  ASSERT_EQ(calls.size(), 6u);
+  EXPECT_EQ(calls[3], nullptr) << "glBufferData";
+  EXPECT_EQ(calls[4], nullptr) << "glDisable";
+  for (size_t i : {0, 1, 2, 5}) ASSERT_NE(calls[i], nullptr) << i;
+
+  const stream::PreparedCall& uniform = *calls[0];
+  EXPECT_EQ(uniform.slot, api::glUniform4f);
+  EXPECT_EQ(uniform.sequence, 100u);
+  EXPECT_EQ(uniform.context, 7u);
+  EXPECT_EQ(uniform.start_ns, 1000u);
+  EXPECT_EQ(uniform.duration_ns, 10u);
+  ASSERT_EQ(uniform.argument_count, 5u);
+  const stream::PreparedWord* a = uniform.arguments();
+  EXPECT_EQ(a[0].i, -1);
+  EXPECT_EQ(a[1].f, 0.25f);
+  EXPECT_EQ(a[2].f, -3.5f);
+  EXPECT_TRUE(std::isnan(a[3].f));
+  EXPECT_EQ(a[4].f, 1e30f);
+
+  EXPECT_EQ(calls[1]->slot, api::glEnable);
+  EXPECT_EQ(calls[1]->sequence, 101u) << "a delta from the thread's call before";
+  EXPECT_EQ(calls[1]->start_ns, 1020u);
+  EXPECT_EQ(calls[1]->arguments()[0].u, uint64_t{GL_BLEND});
+
+  EXPECT_EQ(calls[2]->slot, api::glUniform1i);  // the first call of thread 2: absolute numbers
+  EXPECT_EQ(calls[2]->sequence, 102u);
+  EXPECT_EQ(calls[2]->start_ns, 1030u);
+  EXPECT_EQ(calls[2]->arguments()[0].i, 3);
+  EXPECT_EQ(calls[2]->arguments()[1].i, -70000);
+
+  // After two calls that were not prepared, the deltas still add up.
+  EXPECT_EQ(calls[5]->slot, api::glBlendFunc);
+  EXPECT_EQ(calls[5]->sequence, 105u);
+  EXPECT_EQ(calls[5]->start_ns, 3000u);
+  EXPECT_EQ(calls[5]->duration_ns, 5u);
+  EXPECT_EQ(calls[5]->arguments()[1].u, uint64_t{GL_ONE_MINUS_SRC_ALPHA});
+}
+
+TEST_F(RecordStoreTest, PreparingStopsAtTheBudgetAndKeepsEveryRecord) {
+  stream::RecordStore roomy(size_t{1} << 20);
+  KeepCalls(roomy);
+  roomy.PrepareCalls(functions_, [](int) { return true; });
+  // Room for the records and the first prepared call only.
+  const size_t first_call = sizeof(stream::PreparedCall) + 5 * sizeof(stream::PreparedWord);
+  stream::RecordStore tight(roomy.payload_bytes() + first_call);
+  runs_.clear();
+  KeepCalls(tight);
+  ASSERT_FALSE(tight.overflowed());
+  EXPECT_EQ(tight.PrepareCalls(functions_, [](int) { return true; }), 1u);
+  EXPECT_EQ(tight.prepared_bytes(), first_call);
+  stream::StoredRecords records(tight);
+  stream::Record record;
+  size_t n = 0, prepared = 0;
+  while (records.Next(&record)) {
+    ++n;
+    prepared += record.prepared != nullptr;
+  }
+  EXPECT_EQ(n, 6u);
+  EXPECT_EQ(prepared, 1u);
+}
+
+TEST_F(RecordStoreTest, PreparingStopsAtARecordThatDoesNotDecode) {
+  stream::RecordStore store(size_t{1} << 20);
+  Keep(store, {api::glEnable, 1, 1, 10, 11}, [](stream::CallEncoder& e) { e.Unsigned(GL_BLEND); });
+  stream::ByteBuffer cut;  // glEnable without its argument and times
+  stream::CallRun run;
+  stream::CallEncoder e(cut, run, api::glEnable, 2, 7, 0);
+  e.End();
+  KeepBytes(store, cut, 1);
+  Keep(store, {api::glDisable, 1, 3, 30, 31}, [](stream::CallEncoder& e) { e.Unsigned(GL_BLEND); });
+  EXPECT_EQ(store.PrepareCalls(functions_, [](int) { return true; }), 1u);
+  stream::StoredRecords records(store);
+  stream::Record record;
+  std::vector<bool> prepared;
+  while (records.Next(&record)) prepared.push_back(record.prepared != nullptr);
+  EXPECT_EQ(prepared, (std::vector<bool>{true, false, false}));
+}
+
+}  // namespace
