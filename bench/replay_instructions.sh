@@ -4,8 +4,11 @@
 # between them (start-up, shader compiles and exit drop out):
 #   native   the program itself (call_mix under callgrind, 5 and 10 frames)
 #   file     `strata replay --no-check`, records read from the trace file
-#   memory   a loop after the first of `--loop 3` (records kept in memory):
-#            (loop 3 - loop 1) of 10 frames less that of 5 frames, halved
+#   memory   one loop from memory, calls kept decoded: `--loop 3` less
+#            `--loop 2` (the first loop, keeping and preparing drop out)
+#   prepare  once per replay: what the first loop's keeping and decoding of
+#            the records for the loops to come adds (`--loop 2` less
+#            `--loop 1` less one loop from memory)
 # and Strata's own: each replay's figure less the native one.
 # usage: replay_instructions.sh [--build DIR] [--modes cheap,draws,...]
 set -euo pipefail
@@ -15,7 +18,7 @@ while [ $# -gt 0 ]; do
   case "$1" in
     --build) build=$2; shift 2 ;;
     --modes) modes=$2; shift 2 ;;
-    -h|--help) sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "replay_instructions.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -33,23 +36,25 @@ ir() {  # instructions of one whole run, all threads
     { echo "replay_instructions.sh: failed: $*" >&2; cat "$tmp/log" >&2; exit 1; }
   grep -m1 '^summary:' "$tmp/cg" | awk '{print $2}'
 }
-printf '%-8s %10s %10s %8s %10s %8s\n' mode native file own memory own
+printf '%-8s %10s %10s %8s %10s %8s %8s\n' mode native file own memory own prepare
 for mode in ${modes//,/ }; do
-  declare -A n l1 l3
+  declare -A n l1 l2 l3
   for f in 5 10; do
     "$strata" trace -o "$tmp/$mode$f.strace" -- "$call_mix" --mode "$mode" --frames "$f" >/dev/null 2>"$tmp/log" ||
       { echo "replay_instructions.sh: tracing call_mix --mode $mode failed" >&2; cat "$tmp/log" >&2; exit 1; }
     n[$f]=$(ir "$call_mix" --mode "$mode" --frames "$f")
     l1[$f]=$(ir "$strata" replay --no-check --loop 1 "$tmp/$mode$f.strace")
+    l2[$f]=$(ir "$strata" replay --no-check --loop 2 "$tmp/$mode$f.strace")
     l3[$f]=$(ir "$strata" replay --no-check --loop 3 "$tmp/$mode$f.strace")
   done
   # The calls of 5 frames: what call_mix says it made in its timed loop.
   made() { "$call_mix" --mode "$mode" --frames "$1" | awk '{for (i = 2; i <= NF; ++i) if ($i == "calls") { print $(i - 1); exit }}'; }
   calls=$(( $(made 10) - $(made 5) ))
   awk -v mode="$mode" -v c="$calls" -v n5="${n[5]}" -v n10="${n[10]}" -v a5="${l1[5]}" -v a10="${l1[10]}" \
-      -v b5="${l3[5]}" -v b10="${l3[10]}" 'BEGIN {
-    native = (n10 - n5) / c; file = (a10 - a5) / c; memory = ((b10 - a10) - (b5 - a5)) / 2 / c
-    printf "%-8s %10.0f %10.0f %8.0f %10.0f %8.0f\n", mode, native, file, file - native, memory, memory - native
+      -v b5="${l2[5]}" -v b10="${l2[10]}" -v d5="${l3[5]}" -v d10="${l3[10]}" 'BEGIN {
+    native = (n10 - n5) / c; file = (a10 - a5) / c; memory = ((d10 - b10) - (d5 - b5)) / c
+    prepare = ((b10 - a10) - (b5 - a5)) / c - memory
+    printf "%-8s %10.0f %10.0f %8.0f %10.0f %8.0f %8.0f\n", mode, native, file, file - native, memory, memory - native, prepare
   }'
-  unset n l1 l3
+  unset n l1 l2 l3
 done
