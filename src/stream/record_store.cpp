@@ -18,16 +18,19 @@ void RecordStore::Keep(const Record& record) {
     kept_bytes_ = block_used_ = block_size_ = 0;
     return;
   }
-  if (block_size_ - block_used_ < size) {
-    // A new block; a payload larger than a block gets one of its own size.
-    block_size_ = std::max(kBlockBytes, size);
-    blocks_.push_back(std::make_unique_for_overwrite<uint8_t[]>(block_size_));
-    block_used_ = 0;
+  uint8_t* data = nullptr;  // an empty payload (a frame's end, say) needs no block, not even a first one
+  if (size != 0) {
+    if (block_size_ - block_used_ < size) {
+      // A new block; a payload larger than a block gets one of its own size.
+      block_size_ = std::max(kBlockBytes, size);
+      blocks_.push_back(std::make_unique_for_overwrite<uint8_t[]>(block_size_));
+      block_used_ = 0;
+    }
+    data = blocks_.back().get() + block_used_;
+    std::memcpy(data, record.payload.data(), size);
+    block_used_ += size;
+    kept_bytes_ += size;
   }
-  uint8_t* data = blocks_.back().get() + block_used_;
-  if (size != 0) std::memcpy(data, record.payload.data(), size);
-  block_used_ += size;
-  kept_bytes_ += size;
   entries_.push_back({record.type, record.thread_id, record.chunk, data, size, kNotPrepared});
 }
 

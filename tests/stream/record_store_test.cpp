@@ -4,7 +4,8 @@
 // its sequence, context and times as decoding the whole run gives them,
 // deltas included), calls with data pointers and calls not wanted stay
 // records only, records come out in order whether prepared or not, and
-// preparing stops at the budget, keeping every record.
+// preparing stops at the budget, keeping every record; an empty record first
+// is kept as any other.
 #include "stream/record_store.h"
 
 #include <gtest/gtest.h>
@@ -180,6 +181,22 @@ TEST_F(RecordStoreTest, PreparingStopsAtARecordThatDoesNotDecode) {
   std::vector<bool> prepared;
   while (records.Next(&record)) prepared.push_back(record.prepared != nullptr);
   EXPECT_EQ(prepared, (std::vector<bool>{true, false, false}));
+}
+
+TEST(RecordStore, AnEmptyRecordFirstIsKept) {
+  stream::RecordStore store(1024);
+  const uint8_t bytes[3] = {1, 2, 3};
+  store.Keep({stream::RecordType::kFrame, {}, 1, 0});
+  store.Keep({stream::RecordType::kMemory, bytes, 1, 0});
+  stream::StoredRecords records(store);
+  stream::Record record;
+  ASSERT_TRUE(records.Next(&record));
+  EXPECT_EQ(record.type, stream::RecordType::kFrame);
+  EXPECT_TRUE(record.payload.empty());
+  ASSERT_TRUE(records.Next(&record));
+  EXPECT_EQ(std::vector<uint8_t>(record.payload.begin(), record.payload.end()), std::vector<uint8_t>(bytes, bytes + 3));
+  EXPECT_FALSE(records.Next(&record));
+  EXPECT_EQ(store.payload_bytes(), 3u);
 }
 
 }  // namespace
