@@ -78,18 +78,48 @@ bool RecordDispatch::RunHandled(const stream::Record& record) {
   return true;
 }
 
-bool RecordDispatch::RunPrepared(const stream::Record& record) {
-  if (threads_ != HostThreads::kCaller && !runner_.RunsOnCaller(record.thread_id)) return false;
-  const stream::PreparedCall& prepared = *record.prepared;
-  const HandledSlot& slot = handled_[prepared.slot];
-  if (slot.prepared == nullptr) return false;
-  FastCall call(executor_, decoder_, record.thread_id);
-  call.head = {prepared.slot, 0, prepared.sequence, prepared.context};
-  call.function = slot.function;
-  call.follows = slot.follows;
-  if (slot.prepared(call, prepared.arguments()) != CallOutcome::kRan) return false;
-  decoder_.TakeCall(record.thread_id, record.chunk, prepared.sequence, prepared.start_ns);
-  Ran(prepared.sequence, prepared.start_ns, prepared.duration_ns);
+bool RecordDispatch::RunPrepared(const stream::Record& record, std::string* error) {
+  const stream::PreparedRun& run = *record.prepared;
+  const stream::PreparedCall* call = run.first();
+  const stream::PreparedCall* last = nullptr;  // the last call that ran
+  uint64_t ran = 0;
+  if (!handled_.empty() && !before_call && !stopped_ &&
+      (threads_ == HostThreads::kCaller || runner_.RunsOnCaller(record.thread_id))) {
+    FastCall fast(executor_, decoder_, record.thread_id);
+    for (; ran < run.count; ++ran) {
+      const HandledSlot& slot = handled_[call->slot];
+      if (slot.prepared == nullptr) break;
+      fast.head.context = call->context;
+      fast.function = slot.function;
+      fast.follows = slot.follows;
+      if (slot.prepared(fast, call->arguments()) != CallOutcome::kRan) break;
+      last = call;
+      call = call->next();
+    }
+  }
+  if (ran == run.count) [[likely]] {
+    calls_ += ran;
+    last_sequence_ = last->sequence;
+    first_start_ns_ = std::min(first_start_ns_, run.first_start_ns);
+    last_end_ns_ = std::max(last_end_ns_, run.last_end_ns);
+    decoder_.TakeCall(record.thread_id, record.chunk, last->sequence, last->start_ns);
+    return true;
+  }
+  return FinishRun(record, last, call, error);
+}
+
+bool RecordDispatch::FinishRun(const stream::Record& record, const stream::PreparedCall* last,
+                               const stream::PreparedCall* call, std::string* error) {
+  const stream::PreparedRun& run = *record.prepared;
+  uint64_t at = 0;
+  for (const stream::PreparedCall* done = run.first(); done != call; done = done->next(), ++at) {
+    Ran(done->sequence, done->start_ns, done->duration_ns);
+  }
+  if (last != nullptr) decoder_.TakeCall(record.thread_id, record.chunk, last->sequence, last->start_ns);
+  for (; at < run.count; ++at, call = call->next()) {
+    const stream::Record one{stream::RecordType::kCall, {call->record, call->record_size}, record.thread_id, record.chunk};
+    if (!Dispatch(one, error)) return false;
+  }
   return true;
 }
 

@@ -37,8 +37,9 @@ class RecordDispatch {
   // reports, and the stream goes on.
   bool Dispatch(const stream::Record& record, std::string* error) {
     // Inline for the calls a generated handler takes, most of a stream.
+    if (record.prepared != nullptr) return RunPrepared(record, error);
     if (record.type == stream::RecordType::kCall && !handled_.empty() && !before_call && !stopped_ &&
-        (record.prepared != nullptr ? RunPrepared(record) : RunHandled(record))) {
+        RunHandled(record)) {
       return true;
     }
     return DispatchRecord(record, error);
@@ -102,8 +103,13 @@ class RecordDispatch {
   // A call its generated handler ran: true; false when none did (nothing of
   // it ran): decode it and run it through Execute, or report it malformed.
   bool RunHandled(const stream::Record& record);
-  // The same for a call kept decoded (record.prepared).
-  bool RunPrepared(const stream::Record& record);
+  // A run of calls kept decoded (record.prepared): through their generated
+  // handlers in one loop, as far as they take them; the rest one by one,
+  // from their records.
+  bool RunPrepared(const stream::Record& record, std::string* error);
+  // The rest of a run from `call` on, after `last` (null: none) ran: one by one, from their records.
+  bool FinishRun(const stream::Record& record, const stream::PreparedCall* last, const stream::PreparedCall* call,
+                 std::string* error);
   // Counts a call either path ran.
   void Ran(uint64_t sequence, uint64_t start_ns, uint64_t duration_ns) {
     ++calls_;

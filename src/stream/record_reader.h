@@ -23,9 +23,10 @@ struct Record {
   std::span<const uint8_t> payload;  // valid until the next Next()
   uint32_t thread_id;                // of the chunk it came from
   uint64_t chunk;                    // which chunk (counts up), for CallDecoder
-  // The call kept decoded (a replay's loops from memory: RecordStore); null
-  // for every record read from a file or a connection.
-  const PreparedCall* prepared = nullptr;
+  // A run of calls kept decoded, this record's call the first of them (a
+  // replay's loops from memory: RecordStore); null for every record read
+  // from a file or a connection.
+  const PreparedRun* prepared = nullptr;
 };
 
 // The record at `*at` (before the end) of a run of records: its type and

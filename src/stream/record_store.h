@@ -33,9 +33,10 @@ class RecordStore {
   // Decodes once, as `functions` says the stream's ids are, the call
   // records of the slots `wanted` names whose arguments are all scalars and
   // that want no reply, and keeps them decoded beside their records, as far
-  // as the budget allows (what does not fit stays a record only). A record
-  // that does not decode ends the preparing there: its replay reports it.
-  // Returns the number of calls prepared.
+  // as the budget allows (what does not fit stays a record only), in runs
+  // (stream/prepared_call.h): StoredRecords then hands out each run as one
+  // record. A record that does not decode ends the preparing there: its
+  // replay reports it. Returns the number of calls prepared.
   size_t PrepareCalls(const FunctionTable& functions, const std::function<bool(int slot)>& wanted);
 
   bool overflowed() const { return overflowed_; }
@@ -51,8 +52,13 @@ class RecordStore {
     uint64_t chunk;
     const uint8_t* data;
     size_t size;
-    size_t prepared_at;  // the call kept decoded: its first word in prepared_ (kNotPrepared: none)
+    // The first record of a run of calls kept decoded: the run's first word
+    // in prepared_, and how many records it spans (kNotPrepared: none).
+    size_t prepared_at;
+    size_t run_records;
   };
+  // Closes the run of `records` records from entries_[first] on, which starts at prepared_[at].
+  void CloseRun(size_t first, size_t records, size_t at);
   static constexpr size_t kNotPrepared = SIZE_MAX;
   static constexpr size_t kBlockBytes = size_t{16} << 20;
 
@@ -62,12 +68,14 @@ class RecordStore {
   std::vector<std::unique_ptr<uint8_t[]>> blocks_;
   size_t block_used_ = 0, block_size_ = 0;  // of the last block
   std::vector<Entry> entries_;
-  std::vector<PreparedWord> prepared_;  // PreparedCalls, each with its arguments
+  std::vector<PreparedWord> prepared_;  // runs: a PreparedRun, then its PreparedCalls, each with its arguments
   std::string end_error_;
   bool end_truncated_ = false;
 };
 
-// The records of a store, from its first, ending as its source ended.
+// The records of a store, from its first, ending as its source ended; a run
+// of calls kept decoded comes as one record (Record::prepared), whose payload
+// is its first call's.
 class StoredRecords final : public RecordSource {
  public:
   explicit StoredRecords(const RecordStore& store) : store_(store) {}
@@ -77,14 +85,18 @@ class StoredRecords final : public RecordSource {
       at_end_ = true;
       return false;
     }
-    const RecordStore::Entry& e = store_.entries_[at_++];
+    const RecordStore::Entry& e = store_.entries_[at_];
     record->type = e.type;
     record->thread_id = e.thread_id;
     record->chunk = e.chunk;
     record->payload = {e.data, e.size};
-    record->prepared = e.prepared_at == RecordStore::kNotPrepared
-                           ? nullptr
-                           : reinterpret_cast<const PreparedCall*>(store_.prepared_.data() + e.prepared_at);
+    if (e.prepared_at == RecordStore::kNotPrepared) {
+      record->prepared = nullptr;
+      ++at_;
+    } else {  // a run: its records are the run's
+      record->prepared = reinterpret_cast<const PreparedRun*>(store_.prepared_.data() + e.prepared_at);
+      at_ += e.run_records;
+    }
     return true;
   }
   const std::string& error() const override { return at_end_ ? store_.end_error_ : no_error_; }

@@ -626,25 +626,40 @@ TEST(Replay, LoopsAfterTheFirstRunFromMemory) {
 }
 
 // The loops after the first run their calls with scalar arguments from their
-// decoded form: every loop draws every framebuffer the trace captured.
+// decoded form, a run of them at a time: every loop draws every framebuffer
+// the trace captured. threaded_app's runs stop short where a draw reads a
+// client-side array and where a thread runs on a host thread of its own: the
+// rest of such a run goes on from its records.
 // Catches: a decoded call that runs with other arguments than its record's
 // (a float read as an integer, a name not mapped, a word skipped), or that
-// loses the executor's bindings; a later loop that is not verified.
+// loses the executor's bindings; a run cut short that drops or repeats calls
+// or leaves the decoder behind; a later loop that is not verified.
 TEST(Replay, LoopsFromDecodedCallsDrawWhatTheTraceDrew) {
-  const std::string trace = ScratchPath("decoded-loops.strace");
-  ASSERT_EQ(Trace(trace, {App("gles2_shaders"), "--frames", "4"}, "swap").exit_code, 0);
-  ProcessResult one = RunProcess({STRATA_CLI, "replay", "--verify", trace});
-  ASSERT_EQ(one.exit_code, 0) << one.out << one.err;
-  const long framebuffers = Number(one.out, R"(verify: all (\d+) framebuffers match the trace)");
-  EXPECT_GE(framebuffers, 4) << one.out;
-  ProcessResult three = RunProcess({STRATA_CLI, "replay", "--verify", "--benchmark", "--loop", "3", trace});
-  ASSERT_EQ(three.exit_code, 0) << three.out << three.err;
-  EXPECT_EQ(Number(three.out, R"(verify: all (\d+) framebuffers match the trace \(3 loops\))"), 3 * framebuffers)
-      << three.out;
-  EXPECT_GT(Number(three.out, R"(loops after the first ran from memory \([0-9.]+ MiB of records; (\d+) calls kept decoded)"),
-            100)
-      << three.out;
-  std::filesystem::remove(trace);
+  for (const std::vector<std::string>& program :
+       {std::vector<std::string>{App("gles2_shaders"), "--frames", "4"}, std::vector<std::string>{App("threaded_app"), "6"}}) {
+    SCOPED_TRACE(program.front());
+    const std::string trace = ScratchPath("decoded-loops.strace");
+    ASSERT_EQ(Trace(trace, program, "swap").exit_code, 0);
+    ProcessResult one = RunProcess({STRATA_CLI, "replay", "--verify", "--benchmark", trace});
+    ASSERT_EQ(one.exit_code, 0) << one.out << one.err;
+    const long framebuffers = Number(one.out, R"(verify: all (\d+) framebuffers match the trace)");
+    EXPECT_GE(framebuffers, 4) << one.out;
+    const long calls = Number(one.out, R"(replayed (\d+) calls)");
+    ProcessResult three = RunProcess({STRATA_CLI, "replay", "--verify", "--benchmark", "--loop", "3", trace});
+    ASSERT_EQ(three.exit_code, 0) << three.out << three.err;
+    EXPECT_EQ(Number(three.out, R"(verify: all (\d+) framebuffers match the trace \(3 loops\))"), 3 * framebuffers)
+        << three.out;
+    EXPECT_EQ(Number(three.out, R"(replayed (\d+) calls)"), calls) << three.out;
+    // The recorded times, as each loop decodes them, come out the same.
+    for (const char* original : {R"(original run: ([0-9.]+) s)", R"(; original ([0-9.]+) s)"}) {
+      EXPECT_GT(Decimal(one.out, original), 0) << one.out;
+      EXPECT_EQ(Decimal(three.out, original), Decimal(one.out, original)) << one.out << three.out;
+    }
+    EXPECT_GT(Number(three.out, R"(loops after the first ran from memory \([0-9.]+ MiB of records; (\d+) calls kept decoded)"),
+              calls / 4)
+        << three.out;
+    std::filesystem::remove(trace);
+  }
 }
 
 // Catches: a frame range that draws what it skipped, verifies or snapshots

@@ -12,6 +12,7 @@
 
 #include <GLES3/gl3.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <map>
@@ -95,20 +96,40 @@ TEST_F(RecordStoreTest, PreparedCallsCarryWhatTheRecordsSay) {
   const size_t prepared = store.PrepareCalls(functions_, [](int slot) { return slot != api::glDisable; });
   EXPECT_EQ(prepared, 4u);  // not glBufferData (a data pointer), not glDisable (not wanted)
 
+  // Runs: glUniform4f and glEnable (thread 1), glUniform1i (thread 2), then
+  // two records, then glBlendFunc (thread 1 again, after records between).
   stream::StoredRecords records(store);
   stream::Record record;
-  std::vector<int> slots;
-  std::vector<const stream::PreparedCall*> calls;
+  std::vector<const stream::PreparedCall*> calls;  // null for a record not prepared
+  std::vector<uint64_t> runs;
   while (records.Next(&record)) {
     ASSERT_EQ(record.type, stream::RecordType::kCall);
     EXPECT_FALSE(record.payload.empty()) << "the record stays beside its decoded form";
-    calls.push_back(record.prepared);
+    if (record.prepared == nullptr) {
+      calls.push_back(nullptr);
+      continue;
+    }
+    runs.push_back(record.prepared->count);
+    const stream::PreparedCall* call = record.prepared->first();
+    EXPECT_EQ(call->record, record.payload.data()) << "a run comes as its first call's record";
+    uint64_t least_start = UINT64_MAX, greatest_end = 0;
+    for (uint64_t i = 0; i < record.prepared->count; ++i, call = call->next()) {
+      calls.push_back(call);
+      least_start = std::min(least_start, call->start_ns);
+      greatest_end = std::max(greatest_end, call->start_ns + call->duration_ns);
+    }
+    EXPECT_EQ(record.prepared->first_start_ns, least_start);
+    EXPECT_EQ(record.prepared->last_end_ns, greatest_end);
   }
   EXPECT_TRUE(records.error().empty());
+  EXPECT_EQ(runs, (std::vector<uint64_t>{2, 1, 1}));
   ASSERT_EQ(calls.size(), 6u);
   EXPECT_EQ(calls[3], nullptr) << "glBufferData";
   EXPECT_EQ(calls[4], nullptr) << "glDisable";
   for (size_t i : {0, 1, 2, 5}) ASSERT_NE(calls[i], nullptr) << i;
+  // Each call kept decoded knows its own record, to be run from there instead.
+  EXPECT_EQ(calls[1]->record, calls[0]->record + calls[0]->record_size) << "the store keeps payloads back to back";
+  EXPECT_GT(calls[1]->record_size, 0u);
 
   const stream::PreparedCall& uniform = *calls[0];
   EXPECT_EQ(uniform.slot, api::glUniform4f);
@@ -148,7 +169,7 @@ TEST_F(RecordStoreTest, PreparingStopsAtTheBudgetAndKeepsEveryRecord) {
   KeepCalls(roomy);
   roomy.PrepareCalls(functions_, [](int) { return true; });
   // Room for the records and the first prepared call only.
-  const size_t first_call = sizeof(stream::PreparedCall) + 5 * sizeof(stream::PreparedWord);
+  const size_t first_call = sizeof(stream::PreparedRun) + sizeof(stream::PreparedCall) + 5 * sizeof(stream::PreparedWord);
   stream::RecordStore tight(roomy.payload_bytes() + first_call);
   runs_.clear();
   KeepCalls(tight);
@@ -160,7 +181,7 @@ TEST_F(RecordStoreTest, PreparingStopsAtTheBudgetAndKeepsEveryRecord) {
   size_t n = 0, prepared = 0;
   while (records.Next(&record)) {
     ++n;
-    prepared += record.prepared != nullptr;
+    if (record.prepared != nullptr) prepared += record.prepared->count;
   }
   EXPECT_EQ(n, 6u);
   EXPECT_EQ(prepared, 1u);
@@ -179,7 +200,12 @@ TEST_F(RecordStoreTest, PreparingStopsAtARecordThatDoesNotDecode) {
   stream::StoredRecords records(store);
   stream::Record record;
   std::vector<bool> prepared;
-  while (records.Next(&record)) prepared.push_back(record.prepared != nullptr);
+  while (records.Next(&record)) {
+    prepared.push_back(record.prepared != nullptr);
+    if (record.prepared != nullptr) {
+      EXPECT_EQ(record.prepared->count, 1u);
+    }
+  }
   EXPECT_EQ(prepared, (std::vector<bool>{true, false, false}));
 }
 
