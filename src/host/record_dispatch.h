@@ -71,6 +71,9 @@ class RecordDispatch {
   // calls that ran unseen before it. It does not turn the handlers off.
   std::function<void(const stream::DecodedCall& call)> before_unhandled;
   bool stopped() const { return stopped_; }
+  // Whether calls run through the generated handlers (HookSlots, no
+  // before_call): only then is keeping calls decoded worth its while.
+  bool RunsHandlers() const { return !handled_.empty() && !before_call; }
   uint64_t skipped() const { return skipped_; }
 
   // Calls run through the executor's handlers generated per function

@@ -222,6 +222,8 @@ class LoopReplay {
   }
 
   // With a frame range: the seconds from its first call to its last frame's end.
+  // Whether its calls run through the generated handlers (RecordDispatch::RunsHandlers).
+  bool RunsHandlers() const { return dispatch_.RunsHandlers(); }
   // The loop stopped at the end of the frame range (as every loop does there).
   bool EndedAtLastFrame() const { return ended_at_last_frame_; }
   double RangeSeconds() const {
@@ -448,20 +450,24 @@ bool Replay(const std::string& trace_path, const ReplayOptions& given_options, R
   stream::FunctionTable functions;
   for (int loop = 0; loop < loops; ++loop) {
     std::unique_ptr<stream::OrderedRecordReader> reader;
-    std::unique_ptr<stream::RecordSource> records;
-    if (from_store) {
-      records = std::make_unique<stream::StoredRecords>(store);
-    } else {
+    if (!from_store) {
       reader = stream::OrderedRecordReader::Open(trace_path, error);
       if (!reader) return false;
       if (loop == 0) functions = reader->functions();
-      // Reading, decompressing and ordering the records runs on the other core.
+    }
+    const Clock::time_point start = Clock::now();
+    LoopReplay replay(options, *driver, *surfaces, functions, result, loop == 0);
+    std::unique_ptr<stream::RecordSource> records;
+    if (from_store) {
+      records = std::make_unique<stream::StoredRecords>(store);
+    } else if (replay.RunsHandlers()) {
+      // Reading, decompressing, ordering and decoding the calls the handlers take run on the other core.
+      records = std::make_unique<stream::ReadAhead>(*reader, functions, host::RecordDispatch::Handles);
+    } else {
       records = std::make_unique<stream::ReadAhead>(*reader);
     }
     std::optional<stream::KeepingSource> keeping;
     if (loops > 1 && loop == 0) keeping.emplace(*records, store);
-    const Clock::time_point start = Clock::now();
-    LoopReplay replay(options, *driver, *surfaces, functions, result, loop == 0);
     const bool ok = from_store ? replay.Run(static_cast<stream::StoredRecords&>(*records), error)
                                : replay.Run(keeping ? *keeping : *records, error);
     const double range_seconds = replay.RangeSeconds();

@@ -9,7 +9,11 @@
 // record between them, form a run, handed out as one record: the dispatch
 // runs them in one loop (host/record_dispatch.h).
 
+#include <algorithm>
+#include <cstddef>
 #include <cstdint>
+#include <cstring>
+#include <memory>
 
 namespace strata::stream {
 
@@ -42,5 +46,39 @@ struct PreparedRun {
 
 static_assert(sizeof(PreparedCall) % sizeof(PreparedWord) == 0 && sizeof(PreparedRun) % sizeof(PreparedWord) == 0,
               "what follows stays aligned");
+
+// The words of runs, appended to without being zeroed first (a vector's
+// resize would zero every word it then overwrites).
+class PreparedWords {
+ public:
+  size_t size() const { return size_; }
+  PreparedWord* data() { return words_.get(); }
+  const PreparedWord* data() const { return words_.get(); }
+  // Room for `n` more words at the end, which the caller writes.
+  PreparedWord* Append(size_t n) {
+    if (capacity_ - size_ < n) Grow(n);
+    PreparedWord* at = words_.get() + size_;
+    size_ += n;
+    return at;
+  }
+  void Truncate(size_t size) { size_ = size; }
+  void Clear() { size_ = 0; }
+  // Gives back what is not used (for words kept long).
+  void ShrinkToFit() {
+    if (size_ == capacity_) return;
+    Reallocate(size_);
+  }
+
+ private:
+  void Grow(size_t n) { Reallocate(std::max(capacity_ * 2, size_ + n + 1024)); }
+  void Reallocate(size_t capacity) {
+    std::unique_ptr<PreparedWord[]> words(capacity != 0 ? new PreparedWord[capacity] : nullptr);
+    if (size_ != 0) std::memcpy(words.get(), words_.get(), size_ * sizeof(PreparedWord));
+    words_ = std::move(words);
+    capacity_ = capacity;
+  }
+  std::unique_ptr<PreparedWord[]> words_;
+  size_t size_ = 0, capacity_ = 0;
+};
 
 }  // namespace strata::stream

@@ -17,6 +17,10 @@ constexpr size_t kBatchesAhead = 4;
 
 ReadAhead::ReadAhead(RecordSource& source) : source_(source), reader_([this] { Read(); }) {}
 
+ReadAhead::ReadAhead(RecordSource& source, const FunctionTable& functions, std::function<bool(int slot)> wanted)
+    : source_(source), preparer_(std::make_unique<CallPreparer>(functions, std::move(wanted))),
+      reader_([this] { Read(); }) {}
+
 ReadAhead::~ReadAhead() {
   {
     std::lock_guard<std::mutex> lock(mu_);
@@ -45,6 +49,8 @@ void ReadAhead::Read() {
     batch->owners.clear();
     batch->owned_chunks.clear();
     batch->entries.clear();
+    batch->prepared.Clear();
+    batch->runs.clear();
     batch->last = false;
     size_t payload_bytes = 0;
     uint64_t chunk = UINT64_MAX;  // the chunk of the record before
@@ -61,17 +67,19 @@ void ReadAhead::Read() {
       payload_bytes += record.payload.size();
       if (owned) {
         batch->entries.push_back(
-            {record.type, false, record.thread_id, record.chunk, record.payload.data(), 0, record.payload.size()});
+            {record.type, false, record.thread_id, record.chunk, record.payload.data(), 0, record.payload.size(), 0, 0});
       } else {
         const size_t offset = batch->bytes.size();
         batch->bytes.insert(batch->bytes.end(), record.payload.begin(), record.payload.end());
-        batch->entries.push_back({record.type, true, record.thread_id, record.chunk, nullptr, offset, record.payload.size()});
+        batch->entries.push_back(
+            {record.type, true, record.thread_id, record.chunk, nullptr, offset, record.payload.size(), 0, 0});
       }
     }
     // The copies' addresses are known once the bytes stop growing.
     for (Entry& e : batch->entries) {
       if (e.copied) e.data = batch->bytes.data() + e.offset;
     }
+    if (preparer_) Prepare(*batch);
     std::lock_guard<std::mutex> lock(mu_);
     if (!more) {
       batch->last = true;
@@ -80,6 +88,21 @@ void ReadAhead::Read() {
     }
     full_.push_back(std::move(batch));
     ready_.notify_one();
+  }
+}
+
+void ReadAhead::Prepare(Batch& batch) {
+  // Runs end with the batch: a run's records are handed out together.
+  for (size_t i = 0; i < batch.entries.size(); ++i) {
+    const Entry& e = batch.entries[i];
+    preparer_->Add(records_read_++, e.type, e.thread_id, e.chunk, {e.data, e.size}, &batch.prepared, &batch.runs);
+  }
+  preparer_->Close(&batch.prepared, &batch.runs);
+  const size_t batch_first = records_read_ - batch.entries.size();
+  for (const CallPreparer::Run& run : batch.runs) {
+    Entry& first = batch.entries[run.first_record - batch_first];
+    first.run_records = static_cast<uint32_t>(run.records);
+    first.prepared_at = run.at;
   }
 }
 

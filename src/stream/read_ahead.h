@@ -4,18 +4,24 @@
 // order (a trace file's OrderedRecordReader) on the other core. A batch
 // holds on to the source's chunk buffers where the source lets it
 // (PayloadOwner) and copies the payloads only where it does not; a payload
-// stays valid until the next Next(), as any RecordSource promises.
+// stays valid until the next Next(), as any RecordSource promises. Asked to,
+// it also keeps the calls with scalar arguments decoded (CallPreparer), so
+// that decoding them is done on the reading core too: a run of them comes as
+// one record (Record::prepared).
 
 #include <condition_variable>
 #include <cstddef>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "stream/call_preparer.h"
+#include "stream/prepared_call.h"
 #include "stream/record_source.h"
 
 namespace strata::stream {
@@ -25,6 +31,9 @@ class ReadAhead final : public RecordSource {
   // Starts reading `source` at once; it must not be used elsewhere until
   // this is destroyed (which stops the reading).
   explicit ReadAhead(RecordSource& source);
+  // The same, keeping the calls of the slots `wanted` names decoded, the
+  // source's function ids being `functions` (which must outlive this).
+  ReadAhead(RecordSource& source, const FunctionTable& functions, std::function<bool(int slot)> wanted);
   ~ReadAhead() override;
   ReadAhead(const ReadAhead&) = delete;
   ReadAhead& operator=(const ReadAhead&) = delete;
@@ -39,11 +48,18 @@ class ReadAhead final : public RecordSource {
     // cache by the time its payload's address is read from it.
     if (end_ - next_ > 2 * kPrefetchRecords) __builtin_prefetch(next_ + 2 * kPrefetchRecords);
     if (end_ - next_ > kPrefetchRecords) __builtin_prefetch(next_[kPrefetchRecords].data);
-    const Entry& e = *next_++;
+    const Entry& e = *next_;
     record->type = e.type;
     record->thread_id = e.thread_id;
     record->chunk = e.chunk;
     record->payload = std::span<const uint8_t>(e.data, e.size);
+    if (e.run_records == 0) {
+      record->prepared = nullptr;
+      ++next_;
+    } else {  // a run: its records are the run's
+      record->prepared = reinterpret_cast<const PreparedRun*>(current_->prepared.data() + e.prepared_at);
+      next_ += e.run_records;
+    }
     return true;
   }
   const std::string& error() const override { return error_; }
@@ -57,12 +73,18 @@ class ReadAhead final : public RecordSource {
     uint64_t chunk;
     const uint8_t* data;
     size_t offset, size;
+    // The first record of a run of calls kept decoded: how many records it
+    // spans (0: none) and its first word in the batch's `prepared`.
+    uint32_t run_records;
+    size_t prepared_at;
   };
   struct Batch {
     std::vector<uint8_t> bytes;  // payloads copied (their source keeps none)
     std::vector<std::shared_ptr<const void>> owners;  // what keeps the other payloads valid (or null)
     std::vector<uint64_t> owned_chunks;               // the chunk of each of `owners`
     std::vector<Entry> entries;
+    PreparedWords prepared;  // its runs of calls kept decoded
+    std::vector<CallPreparer::Run> runs;
     bool last = false;  // the source ended after this batch
   };
   // How far ahead of the record handed out the next ones are fetched into the cache.
@@ -70,10 +92,14 @@ class ReadAhead final : public RecordSource {
   // Next() at the end of a batch: the next batch, waited for.
   bool NextBatch(Record* record);
   void Read();
+  // Keeps the batch's calls decoded where they can be (preparer_).
+  void Prepare(Batch& batch);
   // Whether `batch` holds `chunk`'s buffer (asking the source the first time): its records need no copy.
   bool Hold(Batch& batch, uint64_t chunk);
 
   RecordSource& source_;
+  std::unique_ptr<CallPreparer> preparer_;  // used on the reading thread only; null: nothing is prepared
+  size_t records_read_ = 0;                 // by the reading thread, for the preparer
   std::mutex mu_;
   std::condition_variable ready_, room_;
   std::deque<std::unique_ptr<Batch>> full_;  // read, not yet handed out

@@ -57,8 +57,6 @@ class RecordStore {
     size_t prepared_at;
     size_t run_records;
   };
-  // Closes the run of `records` records from entries_[first] on, which starts at prepared_[at].
-  void CloseRun(size_t first, size_t records, size_t at);
   static constexpr size_t kNotPrepared = SIZE_MAX;
   static constexpr size_t kBlockBytes = size_t{16} << 20;
 
@@ -68,7 +66,7 @@ class RecordStore {
   std::vector<std::unique_ptr<uint8_t[]>> blocks_;
   size_t block_used_ = 0, block_size_ = 0;  // of the last block
   std::vector<Entry> entries_;
-  std::vector<PreparedWord> prepared_;  // runs: a PreparedRun, then its PreparedCalls, each with its arguments
+  PreparedWords prepared_;  // runs: a PreparedRun, then its PreparedCalls, each with its arguments
   std::string end_error_;
   bool end_truncated_ = false;
 };

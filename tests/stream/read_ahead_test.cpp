@@ -2,14 +2,20 @@
 // their bytes, across many batches, whether it holds the source's chunk
 // buffers or copies the payloads; it lets go of the buffers once their
 // records are used; the source's error and truncation come out once its
-// records are used up; a reader stopped early does not hang.
+// records are used up; a reader stopped early does not hang; asked to, it
+// hands out runs of calls kept decoded that stand for exactly the records.
 #include "stream/read_ahead.h"
+
+#include <GLES2/gl2.h>
 
 #include <gtest/gtest.h>
 
 #include <memory>
 #include <string>
 #include <vector>
+
+#include "stream/call_encoder.h"
+#include "strata/api/functions.h"
 
 namespace {
 
@@ -239,6 +245,106 @@ TEST(ReadAhead, StoppingEarlyDoesNotHang) {
     ASSERT_TRUE(records.Next(&record));
   }  // the reader thread is blocked on a full queue here: it must be woken and joined
   SUCCEED();
+}
+
+// Call records as a tracer writes them, on two threads, in chunks of 50, a
+// memory record after every 37th call, the payloads in one buffer.
+class EncodedCallsSource final : public MadeUpSource {
+ public:
+  explicit EncodedCallsSource(size_t count) {
+    strata::stream::CallRun runs[2];
+    for (size_t n = 0; n < count; ++n) {
+      const uint32_t thread = (n / 300) % 2;
+      strata::stream::CallRun& run = runs[thread];
+      if (n % 50 == 0) run.Restart();  // a new chunk starts with absolute numbers
+      strata::stream::ByteBuffer bytes;
+      if (n % 3 == 0) {
+        strata::stream::CallEncoder e(bytes, run, strata::api::glUniform1f, n, 1, 0);
+        e.Signed(static_cast<int64_t>(n % 16));
+        e.Float(static_cast<float>(n) * 0.5f);
+        e.Times(1000 * n, 1000 * n + 10);
+        e.End();
+      } else {
+        strata::stream::CallEncoder e(bytes, run, n % 3 == 1 ? strata::api::glEnable : strata::api::glDisable, n, 1, 0);
+        e.Unsigned(GL_BLEND);
+        e.Times(1000 * n, 1000 * n + 10);
+        e.End();
+      }
+      size_t at = 0;
+      Record record;
+      std::string error;
+      EXPECT_TRUE(strata::stream::NextRecordIn(bytes.bytes(), &at, &record, &error)) << error;
+      records_.push_back({RecordType::kCall, thread, n / 50,
+                          std::vector<uint8_t>(record.payload.begin(), record.payload.end())});
+      if (n % 37 == 36) records_.push_back({RecordType::kMemory, thread, n / 50, {1, 2, 3}});
+    }
+  }
+  bool Next(Record* record) override {
+    if (next_ == records_.size()) return false;
+    const Kept& k = records_[next_++];
+    Emit(record, k.payload, k.thread, k.chunk);
+    record->type = k.type;
+    return true;
+  }
+  struct Kept {
+    RecordType type;
+    uint32_t thread;
+    uint64_t chunk;
+    std::vector<uint8_t> payload;
+  };
+  const std::vector<Kept>& records() const { return records_; }
+
+ private:
+  std::vector<Kept> records_;
+  size_t next_ = 0;
+};
+
+TEST(ReadAhead, RunsOfCallsKeptDecodedStandForTheirRecords) {
+  EncodedCallsSource source(20000);
+  strata::stream::FunctionTable functions;
+  functions.Load(strata::stream::FunctionTable::OwnNames());
+  ReadAhead records(source, functions, [](int slot) { return slot != strata::api::glDisable; });
+  Record record;
+  size_t at = 0, runs = 0, longest = 0, prepared = 0;
+  auto expect_record = [&](RecordType type, std::span<const uint8_t> payload, uint32_t thread, uint64_t chunk) {
+    ASSERT_LT(at, source.records().size());
+    const EncodedCallsSource::Kept& k = source.records()[at++];
+    ASSERT_EQ(type, k.type) << at;
+    ASSERT_EQ(thread, k.thread) << at;
+    ASSERT_EQ(chunk, k.chunk) << at;
+    ASSERT_EQ(std::vector<uint8_t>(payload.begin(), payload.end()), k.payload) << at;
+  };
+  while (records.Next(&record)) {
+    if (record.prepared == nullptr) {
+      expect_record(record.type, record.payload, record.thread_id, record.chunk);
+      continue;
+    }
+    ++runs;
+    longest = std::max<size_t>(longest, record.prepared->count);
+    const strata::stream::PreparedCall* call = record.prepared->first();
+    for (uint64_t i = 0; i < record.prepared->count; ++i, call = call->next()) {
+      expect_record(RecordType::kCall, {call->record, call->record_size}, record.thread_id, record.chunk);
+      // The call's sequence is its number among the calls made.
+      const uint64_t n = call->sequence;
+      EXPECT_EQ(call->start_ns, 1000 * n);
+      EXPECT_EQ(call->duration_ns, 10u);
+      EXPECT_NE(call->slot, strata::api::glDisable) << "not wanted";
+      if (call->slot == strata::api::glUniform1f) {
+        EXPECT_EQ(call->arguments()[0].i, static_cast<int64_t>(n % 16));
+        EXPECT_EQ(call->arguments()[1].f, static_cast<float>(n) * 0.5f);
+      } else {
+        EXPECT_EQ(call->slot, strata::api::glEnable);
+        EXPECT_EQ(call->arguments()[0].u, uint64_t{GL_BLEND});
+      }
+      ++prepared;
+    }
+  }
+  EXPECT_EQ(at, source.records().size()) << "every record, in order";
+  size_t wanted = 0;  // glUniform1f and glEnable: all but every third call
+  for (size_t n = 0; n < 20000; ++n) wanted += n % 3 != 2;
+  EXPECT_EQ(prepared, wanted);
+  EXPECT_GT(runs, 100u);
+  EXPECT_GE(longest, 2u);
 }
 
 }  // namespace

@@ -1,0 +1,71 @@
+#pragma once
+// Keeps call records decoded (stream/prepared_call.h) as a run of records
+// goes by in stream order: each call record is decoded (so that the next
+// one's sequence and start follow from it), and a call of a slot `wanted`
+// names, with scalar arguments only and no reply wanted, is appended to a
+// run. A run is closed by any other record, a change of thread or chunk,
+// and Close(). Used for replay's loops from memory (RecordStore) and by the
+// reading ahead of a trace file (ReadAhead).
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "stream/call_decoder.h"
+#include "stream/prepared_call.h"
+#include "stream/record_format.h"
+
+namespace strata::stream {
+
+class CallPreparer {
+ public:
+  CallPreparer(const FunctionTable& functions, std::function<bool(int slot)> wanted);
+
+  // A closed run: the records from `first_record` on, `records` of them, whose
+  // PreparedRun starts at word `at`.
+  struct Run {
+    size_t first_record, records, at;
+  };
+  // The next record of the stream, number `index` among those given so far
+  // (`payload` stays where it is while its words are used). Appends to
+  // `words` and `runs`, as long as `words` stays within `word_budget`.
+  // Once a call record does not decode, nothing more is prepared: its
+  // reader reports it.
+  void Add(size_t index, RecordType type, uint32_t thread, uint64_t chunk, std::span<const uint8_t> payload,
+           PreparedWords* words, std::vector<Run>* runs, size_t word_budget = SIZE_MAX);
+  // Closes the open run, if any (the end of what the runs may span).
+  void Close(PreparedWords* words, std::vector<Run>* runs);
+
+  size_t prepared() const { return prepared_; }
+
+ private:
+  // The call record's arguments read straight into `words` (all scalars by
+  // `wanted`'s promise... checked here all the same). False: not prepared.
+  bool PrepareCall(std::span<const uint8_t> payload, uint32_t thread, uint64_t chunk, PreparedWords* words,
+                   size_t word_budget);
+
+  // Whether a slot's calls are prepared: `wanted`, arguments and result all
+  // scalars (by slot, worked out at its first call: -1 not yet).
+  bool Preparable(int slot) {
+    if (preparable_[slot] < 0) preparable_[slot] = WorkOutPreparable(slot);
+    return preparable_[slot] != 0;
+  }
+  int8_t WorkOutPreparable(int slot) const;
+
+  CallDecoder decoder_;
+  std::function<bool(int slot)> wanted_;
+  std::vector<int8_t> preparable_;
+  DecodedCall call_;
+  std::string error_;
+  bool failed_ = false;
+  size_t prepared_ = 0;
+  // The open run (records_ 0: none).
+  size_t run_first_ = 0, run_records_ = 0, run_at_ = 0;
+  uint32_t run_thread_ = 0;
+  uint64_t run_chunk_ = 0;
+};
+
+}  // namespace strata::stream
