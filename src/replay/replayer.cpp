@@ -11,6 +11,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <thread>
 
 #include "common/png_file.h"
 #include "host/host_driver.h"
@@ -460,8 +461,9 @@ bool Replay(const std::string& trace_path, const ReplayOptions& given_options, R
     std::unique_ptr<stream::RecordSource> records;
     if (from_store) {
       records = std::make_unique<stream::StoredRecords>(store);
-    } else if (replay.RunsHandlers()) {
-      // Reading, decompressing, ordering and decoding the calls the handlers take run on the other core.
+    } else if (replay.RunsHandlers() && std::thread::hardware_concurrency() > 1) {
+      // Reading, decompressing, ordering and decoding the calls the handlers take run on
+      // another core (with one core, decoding there would only add the runs' bookkeeping).
       records = std::make_unique<stream::ReadAhead>(*reader, functions, host::RecordDispatch::Handles);
     } else {
       records = std::make_unique<stream::ReadAhead>(*reader);
