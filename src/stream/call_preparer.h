@@ -42,8 +42,9 @@ class CallPreparer {
   size_t prepared() const { return prepared_; }
 
  private:
-  // The call record's arguments read straight into `words` (all scalars by
-  // `wanted`'s promise... checked here all the same). False: not prepared.
+  // The call record kept decoded at the end of `words`, when its slot is
+  // Preparable and the record decodes whole; false (nothing appended) when
+  // it is not, the record then decoded the generic way for the next one's deltas.
   bool PrepareCall(std::span<const uint8_t> payload, uint32_t thread, uint64_t chunk, PreparedWords* words,
                    size_t word_budget);
 
