@@ -29,8 +29,9 @@ class CallPreparer {
   struct Run {
     size_t first_record, records, at;
   };
-  // The next record of the stream, number `index` among those given so far
-  // (`payload` stays where it is while its words are used). Appends to
+  // The next record of the stream, numbered `index` by the caller (Run's
+  // first_record; a run never spans a Close(), so numbers restarting after
+  // one are fine) (`payload` stays where it is while its words are used). Appends to
   // `words` and `runs`, as long as `words` stays within `word_budget`.
   // Once a call record does not decode, nothing more is prepared: its
   // reader reports it.

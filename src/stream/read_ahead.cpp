@@ -95,12 +95,11 @@ void ReadAhead::Prepare(Batch& batch) {
   // Runs end with the batch: a run's records are handed out together.
   for (size_t i = 0; i < batch.entries.size(); ++i) {
     const Entry& e = batch.entries[i];
-    preparer_->Add(records_read_++, e.type, e.thread_id, e.chunk, {e.data, e.size}, &batch.prepared, &batch.runs);
+    preparer_->Add(i, e.type, e.thread_id, e.chunk, {e.data, e.size}, &batch.prepared, &batch.runs);
   }
   preparer_->Close(&batch.prepared, &batch.runs);
-  const size_t batch_first = records_read_ - batch.entries.size();
   for (const CallPreparer::Run& run : batch.runs) {
-    Entry& first = batch.entries[run.first_record - batch_first];
+    Entry& first = batch.entries[run.first_record];
     first.run_records = static_cast<uint32_t>(run.records);
     first.prepared_at = run.at;
   }

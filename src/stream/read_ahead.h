@@ -99,7 +99,6 @@ class ReadAhead final : public RecordSource {
 
   RecordSource& source_;
   std::unique_ptr<CallPreparer> preparer_;  // used on the reading thread only; null: nothing is prepared
-  size_t records_read_ = 0;                 // by the reading thread, for the preparer
   std::mutex mu_;
   std::condition_variable ready_, room_;
   std::deque<std::unique_ptr<Batch>> full_;  // read, not yet handed out
