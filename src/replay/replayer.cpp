@@ -374,15 +374,27 @@ class LoopReplay {
   Clock::time_point range_end_{};
 };
 
-// What the loops after the first may keep of the trace's records: a quarter
-// of the machine's memory (the driver's storage takes its share too).
-size_t MemoryForLoops() {
+// What the loops may keep of the trace's records and their calls decoded:
+// by default a quarter of the machine's memory (the driver's storage takes its share too).
+size_t MemoryForRecords(const ReplayOptions& options) {
+  if (options.record_memory != 0) return options.record_memory;
   const long pages = sysconf(_SC_PHYS_PAGES), page_size = sysconf(_SC_PAGE_SIZE);
   return pages > 0 && page_size > 0 ? static_cast<size_t>(pages) * static_cast<size_t>(page_size) / 4 : 0;
 }
 
+// "the N MiB kept for them (where N comes from)", for a note on records that did not fit.
+std::string KeptFor(const stream::RecordStore& store, const ReplayOptions& options) {
+  const double budget = double(store.budget());
+  const bool mib = budget >= 1024.0 * 1024.0;
+  char text[120];
+  std::snprintf(text, sizeof text, "the %.1f %s kept for them (%s)", mib ? budget / (1024.0 * 1024.0) : budget / 1024.0,
+                mib ? "MiB" : "KiB", options.record_memory != 0 ? "--record-memory" : "a quarter of this machine's memory");
+  return text;
+}
+
 // Where the loops after the first read their records, for --benchmark.
-std::string LoopsNote(const stream::RecordStore& store, bool from_store, size_t prepared_calls) {
+std::string LoopsNote(const stream::RecordStore& store, const ReplayOptions& options, bool from_store,
+                      size_t prepared_calls) {
   constexpr double kMiB = 1024.0 * 1024.0;
   char note[200];
   if (from_store) {
@@ -390,14 +402,55 @@ std::string LoopsNote(const stream::RecordStore& store, bool from_store, size_t 
                   "loops after the first ran from memory (%.1f MiB of records; %zu calls kept decoded, %.1f MiB)",
                   double(store.payload_bytes()) / kMiB, prepared_calls, double(store.prepared_bytes()) / kMiB);
   } else if (store.overflowed()) {
-    std::snprintf(note, sizeof note,
-                  "loops after the first read the file: its records take more than the %.0f MiB kept for them "
-                  "(a quarter of this machine's memory)",
-                  double(store.budget()) / kMiB);
+    return "loops after the first read the file: its records take more than " + KeptFor(store, options);
   } else {
     std::snprintf(note, sizeof note, "loops after the first read the file (the first loop stopped early)");
   }
   return note;
+}
+
+// --preload: the trace's records, up to the end of the frame range, read
+// into `store` (the other core decompressing and ordering them), and the
+// calls the handlers take decoded. False, with `note` saying why, when they
+// do not fit; with *error when the file cannot be opened.
+bool Preload(const std::string& trace_path, const ReplayOptions& options, stream::RecordStore& store,
+             stream::FunctionTable* functions, ReplayResult* result, std::string* error) {
+  constexpr double kMiB = 1024.0 * 1024.0;
+  auto reader = stream::OrderedRecordReader::Open(trace_path, error);
+  if (!reader) return false;
+  *functions = reader->functions();
+  const Clock::time_point start = Clock::now();
+  const bool show_progress = options.progress && isatty(STDERR_FILENO);
+  Clock::time_point last_progress = start;
+  {
+    stream::ReadAhead ahead(*reader);
+    stream::KeepingSource keeping(ahead, store);
+    stream::Record record;
+    uint64_t frame = 0;
+    while (!store.overflowed() && keeping.Next(&record)) {
+      // Every loop stops at the frame range's end: nothing after it is needed.
+      if (record.type == stream::RecordType::kFrame && ++frame > options.last_frame) break;
+      if (show_progress && Clock::now() - last_progress > std::chrono::seconds(1)) {
+        last_progress = Clock::now();
+        std::fprintf(stderr, "\rreplay: preloading, %.0f MiB read", double(store.payload_bytes()) / kMiB);
+      }
+    }
+    if (show_progress) std::fprintf(stderr, "\r%60s\r", "");
+  }
+  if (store.overflowed()) {
+    result->loops_note = "preload: the trace's records take more than " + KeptFor(store, options) +
+                         "; every loop read the file";
+    return false;
+  }
+  char note[200];
+  const size_t prepared = store.PrepareCalls(*functions, host::RecordDispatch::Handles);
+  result->preload_seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  std::snprintf(note, sizeof note,
+                "preloaded in %.3f s; every loop ran from memory (%.1f MiB of records; %zu calls kept decoded, %.1f MiB)",
+                result->preload_seconds, double(store.payload_bytes()) / kMiB, prepared,
+                double(store.prepared_bytes()) / kMiB);
+  result->loops_note = note;
+  return true;
 }
 
 // Why the draws into the surface before `first_frame` matter, or empty when
@@ -446,9 +499,17 @@ bool Replay(const std::string& trace_path, const ReplayOptions& given_options, R
   // Loops after the first run from the records the first one read, where
   // they fit in a quarter of the machine's memory.
   const int loops = std::max(options.loops, 1);
-  stream::RecordStore store(loops > 1 ? MemoryForLoops() : 0);
+  stream::RecordStore store(loops > 1 || options.preload ? MemoryForRecords(options) : 0);
   bool from_store = false;
   stream::FunctionTable functions;
+  if (options.preload) {
+    std::string open_error;
+    from_store = Preload(trace_path, options, store, &functions, result, &open_error);
+    if (!open_error.empty()) {
+      *error = open_error;
+      return false;
+    }
+  }
   for (int loop = 0; loop < loops; ++loop) {
     std::unique_ptr<stream::OrderedRecordReader> reader;
     if (!from_store) {
@@ -469,7 +530,7 @@ bool Replay(const std::string& trace_path, const ReplayOptions& given_options, R
       records = std::make_unique<stream::ReadAhead>(*reader);
     }
     std::optional<stream::KeepingSource> keeping;
-    if (loops > 1 && loop == 0) keeping.emplace(*records, store);
+    if (loops > 1 && loop == 0 && !from_store && !store.overflowed()) keeping.emplace(*records, store);
     const bool ok = from_store ? replay.Run(static_cast<stream::StoredRecords&>(*records), error)
                                : replay.Run(keeping ? *keeping : *records, error);
     const double range_seconds = replay.RangeSeconds();
@@ -479,7 +540,7 @@ bool Replay(const std::string& trace_path, const ReplayOptions& given_options, R
       from_store = ok && !store.overflowed() && (keeping->ended() || replay.EndedAtLastFrame());
       // Calls a generated handler can run are decoded once for all the loops to come.
       const size_t prepared = from_store ? store.PrepareCalls(functions, host::RecordDispatch::Handles) : 0;
-      result->loops_note = LoopsNote(store, from_store, prepared);
+      result->loops_note = LoopsNote(store, options, from_store, prepared);
     }
     // A whole loop counts its teardown too; a frame range only its frames.
     result->loop_seconds.push_back(options.first_frame > 0

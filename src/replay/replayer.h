@@ -32,6 +32,12 @@ struct ReplayOptions {
   // unseen, and an error is named by the calls since the last one seen.
   bool check_each_call = false;
   int loops = 1;
+  // Read the trace into memory, and decode the calls the handlers take,
+  // before the first loop, so that every loop runs from memory (where the
+  // records fit in a quarter of this machine's memory; else they read the file).
+  bool preload = false;
+  // What --loop and --preload may keep of the records and calls decoded (0: a quarter of this machine's memory).
+  uint64_t record_memory = 0;
   bool progress = false;            // a progress line on stderr for long replays
   uint64_t memory_limit = 0;        // GL storage the trace's calls may hold (host/storage_budget.h; 0: no limit)
   // Where Strata's own libraries are, so they are never taken as the host driver.
@@ -99,9 +105,10 @@ struct ReplayResult {
   uint64_t calls = 0, frames = 0, skipped_calls = 0;
   uint64_t frame_ends = 0;               // every frame end read, inside the range or before it
   std::vector<double> loop_seconds;      // wall time of each loop
-  // With more than one loop: where the loops after the first read their
+  // With more than one loop, or preloading: where the loops read their
   // records (from memory: stream/record_store.h), as a line for the user.
   std::string loops_note;
+  double preload_seconds = 0;  // reading the trace into memory and decoding its calls (--preload)
   double traced_seconds = 0;             // first call's start to last call's end, as recorded
   // The frames after the first, where a program times its frame rate: the
   // first frame also holds the setup (the display, contexts, shader

@@ -71,8 +71,19 @@ options:
   --loop N             replay N times (default 1); with --benchmark each
                        loop is timed and the median is reported. The loops
                        after the first run from the records the first one
-                       read, kept in memory where they fit in a quarter of
-                       this machine's memory (else each reads the file)
+                       read, kept in memory where they fit (--record-memory;
+                       else each reads the file)
+  --preload            read the trace (up to the end of --frames) into
+                       memory, and decode its calls, before the first loop,
+                       so that every loop runs from memory and --benchmark
+                       times the driver and the replay, not the file's
+                       reading; the time this takes is printed apart. Where
+                       the records do not fit (--record-memory), the loops
+                       read the file (and say so)
+  --record-memory SIZE what --loop and --preload may keep in memory of the
+                       trace's records and their calls decoded, in bytes or
+                       with K, M, G (default: a quarter of this machine's
+                       memory)
   --memory SIZE        GL storage (buffers, textures, renderbuffers) the
                        trace's calls may hold, in bytes or with K, M, G; a
                        call past it is not run and gets GL_OUT_OF_MEMORY
@@ -274,6 +285,7 @@ int ReplayCommandMain(int argc, char** argv) {
   };
   std::vector<OptionSpec> specs = {{"help", 'h', false}, {"window", 0, false},    {"verify", 0, false},
                                    {"strict", 0, false}, {"no-check", 0, false}, {"check-each-call", 0, false}, {"benchmark", 0, false},
+                                   {"preload", 0, false}, {"record-memory", 0, true},
                                    {"snapshot", 0, true}, {"output", 'o', true}, {"memory", 0, true},
                                    {"loop", 0, true},     {"frames", 0, true},   {"replace-shader", 0, true},
                                    {"gpu-times", 0, true}};
@@ -337,6 +349,12 @@ int ReplayCommandMain(int argc, char** argv) {
       long loops = std::strtol(value.c_str(), &end, 10);
       if (value.empty() || *end != '\0' || loops < 1 || loops > 1000000) return usage_error("--loop takes a number from 1");
       options.loops = static_cast<int>(loops);
+    } else if (args.Is("preload")) {
+      options.preload = true;
+    } else if (args.Is("record-memory")) {
+      if (!ParseByteSize(value, &options.record_memory) || options.record_memory == 0) {
+        return usage_error("--record-memory takes a size above 0 (1073741824, 512M, 4G), not '" + value + "'");
+      }
     }
   }
   if (args.failed()) return 2;
@@ -400,6 +418,7 @@ int ReplayCommandMain(int argc, char** argv) {
     std::fprintf(stderr, "strata replay: warning: the trace has none of the frames asked for (it has %llu)\n",
                  static_cast<unsigned long long>(result.frames));
   }
+  if (options.preload && !benchmark && !result.loops_note.empty()) std::printf("%s\n", result.loops_note.c_str());
   if (benchmark) {
     double seconds = Median(result.loop_seconds);
     std::printf("replay: %.3f s, %.1f fps", seconds, seconds > 0 ? double(result.frames) / seconds : 0.0);

@@ -662,6 +662,61 @@ TEST(Replay, LoopsFromDecodedCallsDrawWhatTheTraceDrew) {
   }
 }
 
+// --preload reads the trace into memory before the first loop: every loop,
+// the first with its self-check included, runs from there and draws what the
+// trace drew; a frame range, a trace cut short and records that do not fit
+// (which read the file, and say so) replay as they do from the file.
+// Catches: a preloaded first loop that loses or repeats records, skips the
+// self-check or the cut trace's warning, is not verified; a preload that
+// ignores its budget or hides that it read the file.
+TEST(Replay, PreloadRunsEveryLoopFromMemory) {
+  const std::string trace = ScratchPath("preload.strace"), cut = ScratchPath("preload-cut.strace");
+  ASSERT_EQ(Trace(trace, {App("gles2_shaders"), "--frames", "6"}, "swap").exit_code, 0);
+  {
+    std::ifstream in(trace, std::ios::binary);
+    std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::ofstream(cut, std::ios::binary) << bytes.substr(0, bytes.size() * 2 / 3);
+  }
+  for (const std::vector<std::string>& extra :
+       std::vector<std::vector<std::string>>{{trace}, {"--frames", "2-4", trace}, {cut}}) {
+    SCOPED_TRACE(extra.back() + (extra.size() > 1 ? " " + extra[1] : ""));
+    std::vector<std::string> from_file = {STRATA_CLI, "replay", "--verify", "--benchmark"};
+    from_file.insert(from_file.end(), extra.begin(), extra.end());
+    std::vector<std::string> preloaded = from_file, too_big = from_file;
+    preloaded.insert(preloaded.begin() + 2, {"--preload", "--loop", "2"});
+    too_big.insert(too_big.begin() + 2, {"--preload", "--record-memory", "64K"});
+    ProcessResult file = RunProcess(from_file), memory = RunProcess(preloaded), over = RunProcess(too_big);
+    ASSERT_EQ(file.exit_code, 0) << file.out << file.err;
+    ASSERT_EQ(memory.exit_code, 0) << memory.out << memory.err;
+    ASSERT_EQ(over.exit_code, 0) << over.out << over.err;
+    const long calls = Number(file.out, R"(replayed (\d+) calls)");
+    EXPECT_GT(calls, 50) << file.out;
+    EXPECT_EQ(Number(memory.out, R"(replayed (\d+) calls)"), calls) << memory.out;
+    EXPECT_EQ(Number(over.out, R"(replayed (\d+) calls)"), calls) << over.out;
+    EXPECT_GT(Number(memory.out, R"(every loop ran from memory \([0-9.]+ MiB of records; (\d+) calls kept decoded)"), 0)
+        << memory.out;
+    EXPECT_NE(over.out.find("preload: the trace's records take more than the 64.0 KiB kept for them (--record-memory); "
+                            "every loop read the file"),
+              std::string::npos)
+        << over.out;
+    const long framebuffers = Number(file.out, R"(verify: all (\d+) framebuffers match the trace)");
+    EXPECT_GE(framebuffers, 1) << file.out;
+    EXPECT_EQ(Number(memory.out, R"(verify: all (\d+) framebuffers match the trace \(2 loops\))"), 2 * framebuffers)
+        << memory.out;
+    // The self-check runs in the first loop, from memory too.
+    const long compared = Number(file.out, R"(check: (\d+) calls compared with the recording, all agree)");
+    EXPECT_GT(compared, 0) << file.out;
+    EXPECT_EQ(Number(memory.out, R"(check: (\d+) calls compared with the recording, all agree)"), compared) << memory.out;
+    for (const ProcessResult* r : {&file, &memory, &over}) {
+      EXPECT_EQ(r->err.find("warning") != std::string::npos, extra.back() == cut) << r->err;
+    }
+  }
+  ProcessResult bad = RunProcess({STRATA_CLI, "replay", "--preload", "--record-memory", "lots", trace});
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.err.find("--record-memory takes a size above 0"), std::string::npos) << bad.err;
+  for (const std::string& path : {trace, cut}) std::filesystem::remove(path);
+}
+
 // Catches: a frame range that draws what it skipped, verifies or snapshots
 // frames outside it, or skips draws something before it reads back.
 TEST(Replay, FramesFastForwardToTheRange) {
