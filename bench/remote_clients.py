@@ -34,7 +34,7 @@ import sys
 import tempfile
 import time
 
-MODES = ("cheap", "draws", "roundtrip", "geterror", "upload", "create", "saved")
+MODES = ("cheap", "draws", "roundtrip", "geterror", "upload", "create", "saved", "matrices", "streaming")
 LOOP = re.compile(r"frames in ([0-9.]+) s \(monotonic ([0-9.]+) to ([0-9.]+)\)")
 
 

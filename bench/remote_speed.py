@@ -23,6 +23,10 @@ Workloads (several shapes, so that no single call mix decides):
   create     trace_workload --mode create: 500 textures a frame made, bound, set up and deleted
   saved      trace_workload --mode saved: 100 draws a frame, each with the app's state saved by
              11 queries (bindings, viewport, blend, capabilities) and put back
+  matrices   trace_workload --mode matrices: 500 draws a frame, each with a glUniformMatrix4fv and a
+             glUniform4fv (uniforms by pointer)
+  streaming  trace_workload --mode streaming: 200 draws a frame, each of a 16-vertex strip written
+             into an orphaned vertex buffer (glBufferData, glBufferSubData) first
   glmark2    glmark2-es2 (a subset of scenes) in an X11 window on an Xvfb this script starts
 
 Each round runs every workload in every configuration, in a random order; the
@@ -36,7 +40,7 @@ docs/benchmarks.md asks. Needs: a build tree, virgl-server, glmark2-es2-x11,
 xvfb (scripts/setup.sh installs them).
 
 usage: remote_speed.py [--rounds N] [--frames N]
-                       [--workloads cheap,draws,roundtrip,geterror,upload,create,saved,glmark2]
+                       [--workloads cheap,draws,roundtrip,geterror,upload,create,saved,matrices,streaming,glmark2]
                        [--configs native,ring,plain,socket,tcp,virgl] [--build DIR]
 """
 
@@ -58,7 +62,7 @@ GLMARK2_SCENES = ["-b", "build:duration=2", "-b", "texture:duration=2", "-b", "s
 VIRGL_SOCKET = "/tmp/.virgl_test"  # the one path Mesa's vtest client connects to
 TRACE_CALLS_PER_FRAME = {"roundtrip": 1000, "geterror": 1000, "create": 500, "saved": 100}
 UPLOAD_MB_PER_FRAME = 1024 * 1024 * 4 / 1e6
-WORKLOADS = ("cheap", "draws", "roundtrip", "geterror", "upload", "create", "saved", "glmark2")
+WORKLOADS = ("cheap", "draws", "roundtrip", "geterror", "upload", "create", "saved", "matrices", "streaming", "glmark2")
 CONFIGS = ("native", "ring", "plain", "socket", "tcp", "virgl")
 STRATA_CONFIGS = ("ring", "plain", "socket", "tcp")
 

@@ -8,7 +8,13 @@
 // texture uploaded (glTexSubImage2D) and drawn each frame; --mode saved: 100
 // draws a frame by "middleware" that saves the app's state (8 glGetIntegerv and 3
 // glIsEnabled), sets its own and puts the app's back; --mode create: 500
-// textures a frame made, bound, set up and deleted (streaming apps' pattern).
+// textures a frame made, bound, set up and deleted (streaming apps' pattern);
+// --mode matrices: 500 draws a frame, each with its own model matrix
+// (glUniformMatrix4fv) and colour (glUniform4fv), uniforms passed by pointer
+// as a scene graph's renderer passes them; --mode streaming: 200 draws a
+// frame, each of a 16-vertex strip first written into a vertex buffer
+// (orphaned with glBufferData, then glBufferSubData of 128 bytes), as a UI
+// or text renderer streams its quads.
 // --output FILE writes the last frame as a binary PPM (for comparing a remote
 // run's pixels with a native one's); the line it prints at the end gives the
 // frame loop's start and end on CLOCK_MONOTONIC too, so that several runs at
@@ -16,6 +22,7 @@
 #include <GLES2/gl2.h>
 
 #include <chrono>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -50,6 +57,25 @@ GLuint Program() {
   return program;
 }
 
+// --mode matrices: a program with a model matrix.
+GLuint MatrixProgram() {
+  const char* vs = "attribute vec2 p; uniform mat4 model; void main() { gl_Position = model * vec4(p * 0.05, 0.0, 1.0); }";
+  const char* fs = "precision mediump float; uniform vec4 color; void main() { gl_FragColor = color; }";
+  GLuint program = glCreateProgram();
+  for (auto [type, source] : {std::pair{GL_VERTEX_SHADER, vs}, std::pair{GL_FRAGMENT_SHADER, fs}}) {
+    GLuint shader = glCreateShader(type);
+    glShaderSource(shader, 1, &source, nullptr);
+    glCompileShader(shader);
+    glAttachShader(program, shader);
+  }
+  glBindAttribLocation(program, 0, "p");
+  glLinkProgram(program);
+  GLint ok = 0;
+  glGetProgramiv(program, GL_LINK_STATUS, &ok);
+  if (!ok) Fail("link failed");
+  return program;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -63,7 +89,8 @@ int main(int argc, char** argv) {
     else if (!std::strcmp(argv[i], "--output") && i + 1 < argc) output = argv[++i];
     else if (!std::strcmp(argv[i], "--draws") && i + 1 < argc) draws = std::atoi(argv[++i]);
     else if (!std::strcmp(argv[i], "--help")) {
-      std::puts("usage: trace_workload [--mode cheap|draws|roundtrip|geterror|upload|create|saved] [--frames N] "
+      std::puts("usage: trace_workload [--mode cheap|draws|roundtrip|geterror|upload|create|saved|matrices|streaming] "
+                "[--frames N] "
                 "[--draws N] [--output FILE.ppm]");
       return 0;
     } else {
@@ -71,8 +98,8 @@ int main(int argc, char** argv) {
     }
   }
   if (mode != "cheap" && mode != "draws" && mode != "roundtrip" && mode != "geterror" && mode != "upload" &&
-      mode != "create" && mode != "saved")
-    Fail("--mode is cheap, draws, roundtrip, geterror, upload, create or saved");
+      mode != "create" && mode != "saved" && mode != "matrices" && mode != "streaming")
+    Fail("--mode is cheap, draws, roundtrip, geterror, upload, create, saved, matrices or streaming");
   HeadlessEgl egl("trace_workload", 2, 256, 256);
   egl.MakeCurrentContext();
   EGLDisplay display = egl.display;
@@ -99,6 +126,21 @@ int main(int argc, char** argv) {
     glBindTexture(GL_TEXTURE_2D, texture);
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
     glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA, kUploadSize, kUploadSize, 0, GL_RGBA, GL_UNSIGNED_BYTE, nullptr);
+  }
+  // --mode matrices: its own program; --mode streaming: a buffer rewritten a strip at a time.
+  GLuint matrix_program = 0;
+  GLint model = -1, matrix_color = -1;
+  if (mode == "matrices") {
+    matrix_program = MatrixProgram();
+    model = glGetUniformLocation(matrix_program, "model");
+    matrix_color = glGetUniformLocation(matrix_program, "color");
+  }
+  constexpr int kStripVertices = 16;
+  GLuint stream_buffer = 0;
+  if (mode == "streaming") {
+    glGenBuffers(1, &stream_buffer);
+    glBindBuffer(GL_ARRAY_BUFFER, stream_buffer);
+    glBufferData(GL_ARRAY_BUFFER, kStripVertices * 2 * sizeof(GLfloat), nullptr, GL_STREAM_DRAW);
   }
   auto start = std::chrono::steady_clock::now();
   for (int frame = 0; frame < frames; ++frame) {
@@ -175,6 +217,37 @@ int main(int argc, char** argv) {
         if (blend) glEnable(GL_BLEND); else glDisable(GL_BLEND);
         if (scissor) glEnable(GL_SCISSOR_TEST); else glDisable(GL_SCISSOR_TEST);
         if (depth) glEnable(GL_DEPTH_TEST); else glDisable(GL_DEPTH_TEST);
+      }
+    } else if (mode == "matrices") {
+      glUseProgram(matrix_program);
+      glBindBuffer(GL_ARRAY_BUFFER, buffers[frame & 3]);
+      glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 0, nullptr);
+      for (int i = 0; i < 500; ++i) {
+        const GLfloat angle = 0.01f * static_cast<GLfloat>(i + frame);
+        const GLfloat c = std::cos(angle), s = std::sin(angle);
+        const GLfloat matrix[16] = {c, s, 0, 0, -s, c, 0, 0, 0, 0, 1, 0,
+                                    ((i * 37) % 200) / 100.0f - 1.0f, ((i * 91) % 200) / 100.0f - 1.0f, 0, 1};
+        const GLfloat rgba[4] = {(i & 255) / 255.0f, 0.5f, 0.25f, 1.0f};
+        glUniformMatrix4fv(model, 1, GL_FALSE, matrix);
+        glUniform4fv(matrix_color, 1, rgba);
+        glDrawArrays(GL_TRIANGLES, 0, 3);
+      }
+      glUseProgram(program);
+    } else if (mode == "streaming") {
+      glBindBuffer(GL_ARRAY_BUFFER, stream_buffer);
+      glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 0, nullptr);
+      GLfloat strip[kStripVertices * 2];
+      for (int i = 0; i < 200; ++i) {
+        for (int v = 0; v < kStripVertices; ++v) {
+          // Small quads over the surface, as glyphs or widgets are (the shader scales by 0.05).
+          strip[2 * v] = static_cast<GLfloat>((i * 7 + frame) % 36 - 18) + 0.25f * static_cast<GLfloat>(v >> 1);
+          strip[2 * v + 1] = static_cast<GLfloat>((i * 13) % 36 - 18) + static_cast<GLfloat>(v & 1);
+        }
+        // Orphaned first, as streaming renderers do: the draw before may still be reading it.
+        glBufferData(GL_ARRAY_BUFFER, sizeof strip, nullptr, GL_STREAM_DRAW);
+        glBufferSubData(GL_ARRAY_BUFFER, 0, sizeof strip, strip);
+        glUniform4f(color, (i & 255) / 255.0f, 0.5f, 0.25f, 1.0f);
+        glDrawArrays(GL_TRIANGLE_STRIP, 0, kStripVertices);
       }
     } else if (mode == "upload") {
       for (size_t i = 0; i < texels.size(); i += 64) texels[i] = static_cast<uint32_t>(frame * 2654435761u + i);

@@ -157,7 +157,8 @@ TEST_P(FourClients, EachGetsTheNativeFrame) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Shapes, FourClients,
-                         ::testing::Values("cheap", "draws", "roundtrip", "geterror", "upload", "create"),
+                         ::testing::Values("cheap", "draws", "roundtrip", "geterror", "upload", "create", "saved",
+                                           "matrices", "streaming"),
                          [](const auto& info) { return std::string(info.param); });
 
 // A worker killed mid-frame ends its client alone: a client that asked to be
