@@ -39,7 +39,15 @@ class ByteReader {
         return static_cast<uint64_t>(p[0] & 0x7f) | static_cast<uint64_t>(p[1]) << 7;
       }
     }
-    return VarintTail();
+    if (!ok_) return 0;
+    uint64_t v;
+    const size_t length = VarintTail(p, left, &v);
+    if (length == 0) {
+      ok_ = false;
+      return 0;
+    }
+    at_ += length;
+    return v;
   }
   int64_t Zigzag() {
     uint64_t v = Varint();
@@ -69,17 +77,15 @@ class ByteReader {
   }
 
  private:
-  // The varints Varint() leaves: those of three bytes or more, and any cut short.
-  [[gnu::noinline]] uint64_t VarintTail() {
-    if (!ok_) return 0;
-    const uint8_t* const begin = bytes_.data();
-    const uint8_t* p = begin + at_;
-    const uint8_t* const end = begin + bytes_.size();
+  // The varints Varint() leaves: those of three bytes or more, and any cut
+  // short; their length (0: cut short, or more than 10 bytes: not a varint).
+  // Static: a reader that no call takes by address stays in registers.
+  [[gnu::noinline]] static size_t VarintTail(const uint8_t* const begin, const size_t left, uint64_t* value) {
     // Up to 8 bytes at once where 8 remain: pointers and handles take 6 or
     // 7, and a byte-at-a-time loop of varying length mispredicts its exit.
-    if (end - p >= 8) {
+    if (left >= 8) {
       uint64_t word;
-      std::memcpy(&word, p, sizeof word);
+      std::memcpy(&word, begin, sizeof word);
       const uint64_t stops = ~word & 0x8080808080808080ull;  // the high bit of each byte that ends it
       if (stops != 0) {
         const int length = (__builtin_ctzll(stops) >> 3) + 1;
@@ -88,20 +94,21 @@ class ByteReader {
         v = ((v & 0x7f007f007f007f00ull) >> 1) | (v & 0x007f007f007f007full);
         v = ((v & 0x3fff00003fff0000ull) >> 2) | (v & 0x00003fff00003fffull);
         v = ((v & 0x0fffffff00000000ull) >> 4) | (v & 0x000000000fffffffull);
-        at_ += static_cast<size_t>(length);
-        return v;
+        *value = v;
+        return static_cast<size_t>(length);
       }
     }
+    const uint8_t* p = begin;
+    const uint8_t* const end = begin + left;
     uint64_t v = 0;
     for (int shift = 0; shift < 64 && p != end; shift += 7) {
       const uint8_t b = *p++;
       v |= static_cast<uint64_t>(b & 0x7f) << shift;
       if (!(b & 0x80)) {
-        at_ = static_cast<size_t>(p - begin);
-        return v;
+        *value = v;
+        return static_cast<size_t>(p - begin);
       }
     }
-    ok_ = false;  // cut short, or more than 10 bytes: not a varint
     return 0;
   }
   // A little-endian value of fixed size (the host is little-endian).

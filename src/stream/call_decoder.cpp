@@ -144,10 +144,11 @@ CallDecoder::ThreadState* CallDecoder::StateOf(uint32_t thread) {
   return last_state_;
 }
 
-bool CallDecoder::SkipResult(ByteReader& r, ArgKind return_kind) {
+size_t CallDecoder::ResultLength(ByteReader r, ArgKind return_kind) {
+  const size_t at = r.offset();
   DecodedValue skipped;
   if (return_kind != ArgKind::kVoid) ReadScalar(r, return_kind, &skipped);
-  return r.ok();
+  return r.ok() ? r.offset() - at : SIZE_MAX;
 }
 
 bool CallDecoder::DecodeUnknownFunction(ByteReader r, bool first, DecodedCall* call, std::string* error) {

@@ -100,7 +100,11 @@ class CallDecoder {
                                       uint64_t* start_ns, uint64_t* duration_ns) {
     const uint64_t start = r.Varint();
     *duration_ns = r.Varint();
-    if ((head.flags & kCallHasReply) && !SkipResult(r, return_kind)) return false;
+    if (head.flags & kCallHasReply) {
+      const size_t length = ResultLength(r, return_kind);
+      if (length == SIZE_MAX) return false;
+      r.Bytes(length);
+    }
     if (!r.ok() || !r.done()) return false;
     *start_ns = last_state_->chunk != chunk_ ? start : last_state_->start_ns + start;
     return true;
@@ -139,8 +143,10 @@ class CallDecoder {
   };
   // The state of another thread than the last call's (made on its first call).
   ThreadState* StateOf(uint32_t thread);
-  // A recorded scalar result, read past. False: the record is malformed.
-  static bool SkipResult(ByteReader& r, api::ArgKind return_kind);
+  // The length of a recorded scalar result at `r`'s offset (SIZE_MAX: the
+  // record is malformed). Given a copy: a reader no call takes by address
+  // stays in registers.
+  static size_t ResultLength(ByteReader r, api::ArgKind return_kind);
   const FunctionTable& table_;
   std::unordered_map<uint32_t, ThreadState> threads_;
   ThreadState* last_state_ = nullptr;
