@@ -39,11 +39,11 @@ namespace {
   std::exit(1);
 }
 
-GLuint Program() {
-  const char* vs = "attribute vec2 p; uniform vec4 offset; void main() { gl_Position = vec4(p * 0.05, 0.0, 1.0) + offset; }";
+// A program of `vertex_shader` (attribute p at 0) and a fragment shader of one colour.
+GLuint Program(const char* vertex_shader) {
   const char* fs = "precision mediump float; uniform vec4 color; void main() { gl_FragColor = color; }";
   GLuint program = glCreateProgram();
-  for (auto [type, source] : {std::pair{GL_VERTEX_SHADER, vs}, std::pair{GL_FRAGMENT_SHADER, fs}}) {
+  for (auto [type, source] : {std::pair{GL_VERTEX_SHADER, vertex_shader}, std::pair{GL_FRAGMENT_SHADER, fs}}) {
     GLuint shader = glCreateShader(type);
     glShaderSource(shader, 1, &source, nullptr);
     glCompileShader(shader);
@@ -57,24 +57,11 @@ GLuint Program() {
   return program;
 }
 
-// --mode matrices: a program with a model matrix.
-GLuint MatrixProgram() {
-  const char* vs = "attribute vec2 p; uniform mat4 model; void main() { gl_Position = model * vec4(p * 0.05, 0.0, 1.0); }";
-  const char* fs = "precision mediump float; uniform vec4 color; void main() { gl_FragColor = color; }";
-  GLuint program = glCreateProgram();
-  for (auto [type, source] : {std::pair{GL_VERTEX_SHADER, vs}, std::pair{GL_FRAGMENT_SHADER, fs}}) {
-    GLuint shader = glCreateShader(type);
-    glShaderSource(shader, 1, &source, nullptr);
-    glCompileShader(shader);
-    glAttachShader(program, shader);
-  }
-  glBindAttribLocation(program, 0, "p");
-  glLinkProgram(program);
-  GLint ok = 0;
-  glGetProgramiv(program, GL_LINK_STATUS, &ok);
-  if (!ok) Fail("link failed");
-  return program;
-}
+constexpr const char* kOffsetShader =
+    "attribute vec2 p; uniform vec4 offset; void main() { gl_Position = vec4(p * 0.05, 0.0, 1.0) + offset; }";
+// --mode matrices: a model matrix per draw.
+constexpr const char* kMatrixShader =
+    "attribute vec2 p; uniform mat4 model; void main() { gl_Position = model * vec4(p * 0.05, 0.0, 1.0); }";
 
 }  // namespace
 
@@ -105,7 +92,7 @@ int main(int argc, char** argv) {
   EGLDisplay display = egl.display;
   EGLSurface surface = egl.surface;
 
-  GLuint program = Program();
+  GLuint program = Program(kOffsetShader);
   glUseProgram(program);
   GLint color = glGetUniformLocation(program, "color"), offset = glGetUniformLocation(program, "offset");
   GLuint buffers[4];
@@ -131,7 +118,7 @@ int main(int argc, char** argv) {
   GLuint matrix_program = 0;
   GLint model = -1, matrix_color = -1;
   if (mode == "matrices") {
-    matrix_program = MatrixProgram();
+    matrix_program = Program(kMatrixShader);
     model = glGetUniformLocation(matrix_program, "model");
     matrix_color = glGetUniformLocation(matrix_program, "color");
   }
