@@ -411,8 +411,8 @@ std::string LoopsNote(const stream::RecordStore& store, const ReplayOptions& opt
 
 // --preload: the trace's records, up to the end of the frame range, read
 // into `store` (the other core decompressing and ordering them), and the
-// calls the handlers take decoded. False, with `note` saying why, when they
-// do not fit; with *error when the file cannot be opened.
+// calls the handlers take decoded. False, with result->loops_note saying
+// why, when they do not fit; with *error when the file cannot be opened.
 bool Preload(const std::string& trace_path, const ReplayOptions& options, stream::RecordStore& store,
              stream::FunctionTable* functions, ReplayResult* result, std::string* error) {
   constexpr double kMiB = 1024.0 * 1024.0;
@@ -496,8 +496,8 @@ bool Replay(const std::string& trace_path, const ReplayOptions& given_options, R
   std::unique_ptr<host::SurfaceFactory> surfaces =
       options.window ? host::MakeX11SurfaceFactory(*driver, error) : host::MakePbufferSurfaceFactory(*driver);
   if (!surfaces) return false;
-  // Loops after the first run from the records the first one read, where
-  // they fit in a quarter of the machine's memory.
+  // Loops after the first run from the records the first one read (every
+  // loop, with --preload), where they fit (MemoryForRecords).
   const int loops = std::max(options.loops, 1);
   stream::RecordStore store(loops > 1 || options.preload ? MemoryForRecords(options) : 0);
   bool from_store = false;
