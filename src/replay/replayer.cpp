@@ -13,6 +13,7 @@
 #include <string>
 #include <thread>
 
+#include "common/byte_size.h"
 #include "common/png_file.h"
 #include "host/host_driver.h"
 #include "host/record_dispatch.h"
@@ -377,9 +378,7 @@ class LoopReplay {
 // What the loops may keep of the trace's records and their calls decoded:
 // by default a quarter of the machine's memory (the driver's storage takes its share too).
 size_t MemoryForRecords(const ReplayOptions& options) {
-  if (options.record_memory != 0) return options.record_memory;
-  const long pages = sysconf(_SC_PHYS_PAGES), page_size = sysconf(_SC_PAGE_SIZE);
-  return pages > 0 && page_size > 0 ? static_cast<size_t>(pages) * static_cast<size_t>(page_size) / 4 : 0;
+  return options.record_memory != 0 ? options.record_memory : PhysicalMemoryBytes() / 4;
 }
 
 // "the N MiB kept for them (where N comes from)", for a note on records that did not fit.
@@ -444,10 +443,9 @@ bool Preload(const std::string& trace_path, const ReplayOptions& options, stream
   }
   char note[200];
   const size_t prepared = store.PrepareCalls(*functions, host::RecordDispatch::Handles);
-  result->preload_seconds = std::chrono::duration<double>(Clock::now() - start).count();
   std::snprintf(note, sizeof note,
                 "preloaded in %.3f s; every loop ran from memory (%.1f MiB of records; %zu calls kept decoded, %.1f MiB)",
-                result->preload_seconds, double(store.payload_bytes()) / kMiB, prepared,
+                std::chrono::duration<double>(Clock::now() - start).count(), double(store.payload_bytes()) / kMiB, prepared,
                 double(store.prepared_bytes()) / kMiB);
   result->loops_note = note;
   return true;

@@ -34,7 +34,7 @@ struct ReplayOptions {
   int loops = 1;
   // Read the trace into memory, and decode the calls the handlers take,
   // before the first loop, so that every loop runs from memory (where the
-  // records fit in a quarter of this machine's memory; else they read the file).
+  // records fit in record_memory; else they read the file).
   bool preload = false;
   // What --loop and --preload may keep of the records and calls decoded (0: a quarter of this machine's memory).
   uint64_t record_memory = 0;
@@ -108,7 +108,6 @@ struct ReplayResult {
   // With more than one loop, or preloading: where the loops read their
   // records (from memory: stream/record_store.h), as a line for the user.
   std::string loops_note;
-  double preload_seconds = 0;  // reading the trace into memory and decoding its calls (--preload)
   double traced_seconds = 0;             // first call's start to last call's end, as recorded
   // The frames after the first, where a program times its frame rate: the
   // first frame also holds the setup (the display, contexts, shader
