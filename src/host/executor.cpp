@@ -449,6 +449,22 @@ bool Executor::BuildArguments(const stream::DecodedCall& call, Thread& thread, s
   return CheckBlobsAndSizeOutputs(call, thread, *args, capacity);
 }
 
+// A range draw's start and end only promise where its indices lie, and
+// llvmpipe reads vertices by the promise: a stream that breaks it (damaged
+// or hostile) would have it read outside the arrays. The same draw without
+// the range cannot be misled so, and draws the same.
+bool Executor::RunWithoutRange(int slot, const Word* args) {
+  const api::DrawParams& p = api::kTraits[slot].draw_params;
+  const bool base_vertex = api::kTraits[slot].draw_flags & api::kDrawBaseVertex;
+  const int plain = base_vertex ? api::glDrawElementsBaseVertex : api::glDrawElements;
+  void* const function = driver_.Function(plain);
+  if (function == nullptr) return false;
+  const Word without[5] = {args[0], args[p.count], args[p.type], args[p.indices], base_vertex ? args[p.base_vertex] : Word{}};
+  Word unused{};
+  kInvokers[plain](function, without, &unused);
+  return true;
+}
+
 bool Executor::RunGeneric(const stream::DecodedCall& call, Thread& thread, Word* result, CallReply* reply) {
   std::vector<Word>& args = generic_args_;
   if (!BuildArguments(call, thread, &args, &generic_capacity_)) return false;
@@ -456,7 +472,9 @@ bool Executor::RunGeneric(const stream::DecodedCall& call, Thread& thread, Word*
   if (traits.index_arrays && !ResolveIndexArrays(call, thread, args)) return false;
   if (storage_ && traits.counts_storage && !WithinStorageBudget(call, thread, args)) return false;
   if (traits.client_array) TrackPointerCall(call, thread, args);
-  kInvokers[call.slot](driver_.Function(call.slot), args.data(), result);
+  if (!(api::kTraits[call.slot].draw_flags & api::kDrawRange) || !RunWithoutRange(call.slot, args.data())) {
+    kInvokers[call.slot](driver_.Function(call.slot), args.data(), result);
+  }
 
   if (traits.names_objects) MapNamesMade(call, thread, args, *result);
   if (traits.tracks_state) TrackMapping(call, thread, *result);

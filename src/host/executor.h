@@ -264,6 +264,9 @@ class Executor {
   // Generic path: arguments from the record, names translated, the call made,
   // created names mapped.
   bool RunGeneric(const stream::DecodedCall& call, Thread& thread, Word* result, CallReply* reply);
+  // A range draw (glDrawRangeElements...) run as its draw without the
+  // range; false when the driver has no such draw.
+  bool RunWithoutRange(int slot, const Word* args);
   // Maps the names a call made (its result, its output names) and forgets the ones it deleted.
   void MapNamesMade(const stream::DecodedCall& call, const Thread& thread, const std::vector<Word>& args,
                     const Word& result);

@@ -371,6 +371,54 @@ TEST(Replay, RefusesABlobShorterThanItsArguments) {
   EXPECT_EQ(Number(r.out, R"(replayed \d+ calls, (\d+) frames)"), 2) << r.out;
 }
 
+// A range draw runs as the same draw without its range (its start and end
+// only promise where its indices lie, and llvmpipe reads vertices by the
+// promise: fuzz/regressions/executor/range-draw-indices-outside-its-range
+// broke it). The instanced draws of gles3_instanced become glDrawElements in
+// one copy, glDrawRangeElements over [0, 65535] in another and over
+// [65535, 65535], which excludes every index, in a third: all three replay
+// the same frame, not a blank one.
+// Catches: a range draw run with its arguments out of place, or not at all.
+TEST(Replay, RangeDrawsDrawAsTheSameDrawsWithoutTheirRange) {
+  namespace api = strata::api;
+  const std::string trace = ScratchPath("range.strace");
+  ASSERT_EQ(Trace(trace, {App("gles3_instanced"), "--frames", "2"}, "").exit_code, 0);
+  std::vector<std::vector<uint8_t>> frames;
+  for (int64_t start : {-1, 0, 65535}) {  // -1: glDrawElements
+    const std::string changed = ScratchPath("range-" + std::to_string(start) + ".strace");
+    const std::string dir = ScratchPath("range-" + std::to_string(start));
+    int draws = 0;
+    RewriteCalls(trace, changed, [&](strata::stream::DecodedCall& call) {
+      if (call.name != "glDrawElementsInstanced") return false;
+      const std::vector<strata::stream::DecodedValue> args = call.args;  // mode, count, type, indices, instances
+      if (start < 0) {
+        call.slot = api::glDrawElements;
+        call.args = {args[0], args[1], args[2], args[3]};
+      } else {
+        strata::stream::DecodedValue first, last;
+        first.kind = last.kind = api::ArgKind::kUInt;
+        first.u = static_cast<uint64_t>(start);
+        last.u = 65535;
+        call.slot = api::glDrawRangeElements;
+        call.args = {args[0], first, last, args[1], args[2], args[3]};
+      }
+      call.function_id = static_cast<uint64_t>(call.slot);
+      return ++draws > 0;
+    });
+    ASSERT_GE(draws, 2);
+    ProcessResult r = RunProcess({STRATA_CLI, "replay", "--snapshot", "1", "-o", dir, changed});
+    ASSERT_EQ(r.exit_code, 0) << start << "\n" << r.out << r.err;
+    EXPECT_EQ(r.err.find("not run"), std::string::npos) << start << "\n" << r.err;
+    strata::test::Image image;
+    std::string error;
+    ASSERT_TRUE(strata::test::ReadPng(dir + "/frame-000001.png", &image, &error)) << error << r.out;
+    EXPECT_GT(strata::test::CountColours(image), 2) << start << ": a blank frame";
+    frames.push_back(image.rgba);
+  }
+  EXPECT_TRUE(frames[0] == frames[1]) << "a range draw drew otherwise than the same glDrawElements";
+  EXPECT_TRUE(frames[0] == frames[2]) << "a range draw with a broken range drew otherwise than the same glDrawElements";
+}
+
 // A vertex array object the replay found reading only from buffers, then
 // pointed at app memory the trace never holds (a rewritten call, as a
 // damaged or hostile stream would): every later draw with it is refused,
