@@ -3,12 +3,17 @@
 the record or from the call kept decoded (stream/prepared_call.h), object
 names mapped by the class the replay table gives each parameter, the
 driver's entry point called directly. One body per function, instantiated
-for both sources. What the executor
+for both sources. A function may also pass one input array whose bytes the
+record carries (glUniform4fv's values, glUniformMatrix4fv's matrices): its
+handler reads the blob where it lies in the record and checks it against
+the size its arguments imply, as Execute checks it; such calls are never
+kept decoded, so their handlers read records only. What the executor
 follows of a call (bindings, vertex array changes) it does itself after the
 handler (Executor::AfterHandledCall), by the same traits as for any call.
 Functions whose traits say they make, delete, allocate, map or point
-anything, whose parameters carry bytes, handles or locations of a named
-program, and EGL get no handler: their calls run through Executor::Execute.
+anything, whose pointers carry names, strings, outputs or offsets, handles
+or locations of a named program, and EGL get no handler: their calls run
+through Executor::Execute.
 """
 
 from __future__ import annotations
@@ -68,6 +73,20 @@ ${prepared_rows}
 """)
 
 
+def input_array(p: fp.FunctionPlan, q: fp.ParamPlan) -> bool:
+    """A pointer whose bytes, all of them in the record, the driver reads as
+    they are: an array of values, sized by the call's own arguments."""
+    rule = q.rule
+    return (q.param.kind == "kPointer" and rule is not None and rule.sized and rule.direction == "in" and
+            not rule.buffer_target and not rule.reads_data and emit_replay.param_class(p.f, q.param) == "kNone")
+
+
+def blob_param(p: fp.FunctionPlan) -> fp.ParamPlan | None:
+    """The one input array of a handled function, or None."""
+    arrays = [q for q in p.params if q.param.kind == "kPointer"]
+    return arrays[0] if len(arrays) == 1 else None
+
+
 def handled(p: fp.FunctionPlan) -> bool:
     """Whether the function gets a generated handler."""
     f, t = p.f, p.traits
@@ -82,9 +101,12 @@ def handled(p: fp.FunctionPlan) -> bool:
     classes = [emit_replay.param_class(f, q.param) for q in p.params]
     if "kUniformLocation" in classes and "kProgram" in classes:
         return False  # a location of a named program (glProgramUniform*): that program's table
+    pointers = [q for q in p.params if q.param.kind not in READERS]
+    if pointers and (not p.covered or len(pointers) > 1 or not input_array(p, pointers[0])):
+        return False
     for q, cls in zip(p.params, classes):
         if q.param.kind not in READERS:
-            return False
+            continue
         if cls not in ("kNone", "kUniformLocation") and cls not in emit_replay.GL_CLASSES.values():
             return False
         if cls == "kGlSync":
@@ -101,7 +123,49 @@ def _argument(p: fp.FunctionPlan, q: fp.ParamPlan) -> str:
     return f"static_cast<{q.param.type}>({q.name})"
 
 
+BLOB_HANDLER = string.Template("""template <class Arguments>
+CallOutcome Run_${name}(FastCall& strata_call, Arguments strata_a) {
+${reads}  if (!strata_a.End(strata_call, api::ArgKind::${result}, 1) || ${blob}.data == nullptr) return CallOutcome::kNotRun;
+${hosts}  Word strata_words[${count}];
+${words}  if (!strata_call.InputCovered(api::${name}, strata_words, ${index}, ${blob}.size)) return CallOutcome::kNotRun;
+  strata_call.Driver<api::PFN_${name}>()(${arguments});
+  return strata_call.Ran(api::${name}, ${first}, ${second});
+}
+
+""")
+
+# The member of host::Word a host argument of a kind goes in (invoke.h's FromWord reads it back).
+WORD_MEMBERS = {"kInt": "i", "kFloat": "f", "kDouble": "f", "kPointer": "p"}
+
+
+def _blob_handler(p: fp.FunctionPlan, blob: fp.ParamPlan) -> str:
+    """A handler whose call passes an input array (blob_param): the host's
+    arguments are worked out first, for the size check and the call alike."""
+    reads, hosts, words, arguments = [], [], [], []
+    for q in p.params:
+        host = f"strata_host_{q.name}"
+        if q is blob:
+            reads.append(f"  const InputBlob {q.name} = strata_a.Blob(strata_call);\n")
+            hosts.append(f"  {q.param.type} const {host} = reinterpret_cast<{q.param.type}>({q.name}.data);\n")
+            words.append(f"  strata_words[{q.index}].p = const_cast<void*>(static_cast<const void*>({host}));\n")
+        else:
+            reads.append(f"  const {READERS[q.param.kind][0]} {q.name} = {READERS[q.param.kind][1]};\n")
+            hosts.append(f"  const {q.param.type} {host} = {_argument(p, q)};\n")
+            words.append(f"  strata_words[{q.index}].{WORD_MEMBERS.get(q.param.kind, 'u')} = {host};\n")
+        arguments.append(host)
+    follow = [q.name if q.param.kind in READERS and READERS[q.param.kind][0] == "uint64_t" else "0"
+              for q in p.params[:2]]
+    follow += ["0"] * (2 - len(follow))
+    return BLOB_HANDLER.substitute(name=p.name, reads="".join(reads), result=p.result_kind, blob=blob.name,
+                                   hosts="".join(hosts), count=len(p.params), words="".join(words),
+                                   index=blob.index, arguments=", ".join(arguments),
+                                   first=follow[0], second=follow[1])
+
+
 def _handler(p: fp.FunctionPlan) -> str:
+    blob = blob_param(p)
+    if blob is not None:
+        return _blob_handler(p, blob)
     reads = "".join(f"  const {READERS[q.param.kind][0]} {q.name} = {READERS[q.param.kind][1]};\n" for q in p.params)
     draw = "  if (!strata_call.DrawReadsBuffersOnly()) return CallOutcome::kNotRun;\n" if p.traits.draw else ""
     # The first two arguments as recorded, for the bindings the executor follows (floats never name one).
@@ -118,7 +182,10 @@ def emit_call_handlers(plans: list[fp.FunctionPlan]) -> str:
         if handled(p):
             handlers.append(_handler(p))
             rows.append(f"  [](FastCall& c) {{ return Run_{p.name}(c, RecordArguments{{c.r}}); }},")
-            prepared_rows.append(f"  [](FastCall& c, const stream::PreparedWord* a) {{ return Run_{p.name}(c, PreparedArguments{{a}}); }},")
+            if blob_param(p) is None:
+                prepared_rows.append(f"  [](FastCall& c, const stream::PreparedWord* a) {{ return Run_{p.name}(c, PreparedArguments{{a}}); }},")
+            else:
+                prepared_rows.append(f"  nullptr,  // {p.name}: its array is never kept decoded")
         else:
             rows.append(f"  nullptr,  // {p.name}")
             prepared_rows.append(f"  nullptr,  // {p.name}")

@@ -236,6 +236,10 @@ class Executor {
   friend class FastCall;
   int64_t FastLocation(Thread& thread, int64_t recorded);
   bool FastDrawReady(Thread& thread);
+  // Whether an input blob of `size` bytes for `slot`'s parameter `param`
+  // holds all its call's host arguments `args` imply (the check
+  // CheckBlobsAndSizeOutputs makes for Execute).
+  bool FastInputCovered(int slot, const Word* args, int param, uint64_t size);
   // What the executor follows of a call that binds (TrackBindings and the
   // handlers alike), by core function: the buffer bound to GL_ARRAY_BUFFER,
   // the program in use, the vertex array bound.

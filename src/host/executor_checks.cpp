@@ -70,6 +70,14 @@ bool Executor::HostBufferBound(const Thread& thread, uint32_t binding) {
   return bound != 0;
 }
 
+bool Executor::FastInputCovered(int slot, const Word* args, int param, uint64_t size) {
+  const Sizer sizer = kSizers[slot];
+  if (sizer == nullptr) return false;
+  sizes_.resize(api::kFunctions[slot].param_count);
+  sizer(args, capture::CaptureSizes(capture_state_), sizes_.data());
+  return sizes_[param] != kNoRule && size >= sizes_[param];
+}
+
 bool Executor::CheckBlobsAndSizeOutputs(const stream::DecodedCall& call, Thread& thread, std::vector<Word>& args,
                                         std::vector<size_t>* capacity) {
   const api::FunctionInfo& info = api::kFunctions[call.slot];

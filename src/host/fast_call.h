@@ -5,11 +5,12 @@
 // into typed locals, object names mapped where the
 // function's parameters name objects, and a direct call of the driver's
 // entry point. A handler exists for the functions whose arguments are
-// scalars and whose traits ask nothing of the executor but what the small
-// interface below covers (bindings it follows, draws that read vertex
-// arrays from buffers); every
+// scalars, or scalars and one input array whose bytes the record carries
+// (read where they lie once they hold what the arguments imply), and whose
+// traits ask nothing of the executor but what the small interface below
+// covers (bindings it follows, draws that read vertex arrays from buffers); every
 // other call, and any call a handler finds it cannot take (a draw with
-// client memory, say), runs through Executor::Execute as before.
+// client memory, say), runs through Executor::Execute.
 //
 // The handler reads the record with a stream::ByteReader that checks every
 // read; a record that does not decode is malformed, and nothing of it
@@ -40,7 +41,9 @@ class FastCall {
 
   // After the arguments: the call's times and the end of its record. False:
   // the record is malformed.
-  [[gnu::always_inline]] bool End(api::ArgKind return_kind) { return decoder_.EndCall(r, head, return_kind, &start_ns, &duration_ns); }
+  [[gnu::always_inline]] bool End(api::ArgKind return_kind, int data_pointers = 0) {
+    return decoder_.EndCall(r, head, return_kind, &start_ns, &duration_ns, data_pointers);
+  }
   uint64_t start_ns, duration_ns;  // set by End
 
   // The driver's entry point, and whether the executor follows anything of
@@ -67,6 +70,13 @@ class FastCall {
   }
   // A uniform location of the current program.
   int64_t Location(int64_t recorded) { return x_.FastLocation(thread_, recorded); }
+  // Whether a blob of `size` bytes lies in the record (not in a bulk segment).
+  bool BlobInRecord(uint64_t size) const { return decoder_.BlobInRecord(size); }
+  // Whether an input blob holds what the call's host arguments `args` imply
+  // for parameter `param`, as Execute checks it; false: Execute runs the call and says why.
+  bool InputCovered(int slot, const Word* args, int param, uint64_t size) {
+    return x_.FastInputCovered(slot, args, param, size);
+  }
 
   // After the driver ran it: what the executor follows of the call (its
   // binding, vertex arrays it changed), by the function's traits.
@@ -88,6 +98,13 @@ class FastCall {
   Executor::Context* const context_;
 };
 
+// The bytes an input pointer's blob carries; `data` null where the record
+// has none for it to run from (absent, in a bulk segment, or cut short).
+struct InputBlob {
+  const uint8_t* data;
+  uint64_t size;
+};
+
 // Where a generated handler reads its arguments from, in parameter order:
 // the record after its head (each read checked; End reads the call's times
 // and says whether the record was whole) ...
@@ -97,7 +114,16 @@ struct RecordArguments {
   int64_t Zigzag() { return r.Zigzag(); }
   float Float() { return r.Float(); }
   double Double() { return r.Double(); }
-  [[gnu::always_inline]] bool End(FastCall& call, api::ArgKind return_kind) { return call.End(return_kind); }
+  // A data pointer: its recorded value (unused: the bytes stand for it), then its blob.
+  InputBlob Blob(const FastCall& call) {
+    r.Varint();
+    const uint64_t tag = r.Varint();
+    if (tag == 0 || !call.BlobInRecord(tag - 1)) return {nullptr, 0};
+    return {r.Bytes(tag - 1).data(), tag - 1};
+  }
+  [[gnu::always_inline]] bool End(FastCall& call, api::ArgKind return_kind, int data_pointers = 0) {
+    return call.End(return_kind, data_pointers);
+  }
 };
 // ... or a call kept decoded, read once already (its head and times too).
 struct PreparedArguments {

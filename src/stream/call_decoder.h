@@ -93,17 +93,24 @@ class CallDecoder {
     return local.ok() && head->slot >= 0 && (head->flags & kCallUnknownFunction) == 0;
   }
   // After the arguments: the call's start and duration, and its reply part
-  // for a function that returns `return_kind`, a scalar, and has no data
-  // pointers (its recorded result, when it has one, is skipped). False when
-  // the record is malformed or longer.
+  // for a function that returns `return_kind`, a scalar, and has
+  // `data_pointers` inputs (its recorded result and what the reply holds of
+  // them, when it has one, are skipped). False when the record is malformed
+  // or longer, or its reply has bytes in a bulk segment.
   [[gnu::always_inline]] bool EndCall(ByteReader& r, const CallHead& head, api::ArgKind return_kind,
-                                      uint64_t* start_ns, uint64_t* duration_ns) {
+                                      uint64_t* start_ns, uint64_t* duration_ns, int data_pointers = 0) {
     const uint64_t start = r.Varint();
     *duration_ns = r.Varint();
     if (head.flags & kCallHasReply) {
       const size_t length = ResultLength(r, return_kind);
       if (length == SIZE_MAX) return false;
       r.Bytes(length);
+      for (int i = 0; i < data_pointers; ++i) {
+        const uint64_t tag = r.Varint();
+        if (tag == 0) continue;
+        if (!BlobInRecord(tag - 1)) return false;
+        r.Bytes(tag - 1);
+      }
     }
     if (!r.ok() || !r.done()) return false;
     *start_ns = last_state_->chunk != chunk_ ? start : last_state_->start_ns + start;
@@ -131,6 +138,8 @@ class CallDecoder {
     bulk_ = bulk;
     bulk_threshold_ = threshold;
   }
+  // Whether a blob of `size` bytes lies in its record (else in a bulk segment).
+  bool BlobInRecord(uint64_t size) const { return bulk_ == nullptr || size < bulk_threshold_; }
 
  private:
   // `r`: a copy of the record's reader after the header.

@@ -371,6 +371,34 @@ TEST(Replay, RefusesABlobShorterThanItsArguments) {
   EXPECT_EQ(Number(r.out, R"(replayed \d+ calls, (\d+) frames)"), 2) << r.out;
 }
 
+// The same for an array a generated handler reads from its record
+// (glUniformMatrix4fv's matrices, host/fast_call.h): a count grown by one
+// after tracing asks for a matrix more than the record holds. The handler
+// leaves the call to Execute, which refuses it and says why; the replay goes
+// on. Catches: a handler that hands the driver a blob it did not size.
+TEST(Replay, RefusesAUniformArrayShorterThanItsCount) {
+  std::string trace = ScratchPath("short-uniform.strace"), changed = ScratchPath("short-uniform-changed.strace");
+  ASSERT_EQ(Trace(trace, {App("gles2_shaders"), "--frames", "2"}, "").exit_code, 0);
+  int changed_calls = 0;
+  RewriteCalls(trace, changed, [&](strata::stream::DecodedCall& call) {
+    if (call.name != "glUniformMatrix4fv" || changed_calls == 1) return false;
+    call.args[1].i += 1;  // count
+    return ++changed_calls == 1;
+  });
+  ASSERT_EQ(changed_calls, 1);
+  // With the self-check (calls that give something back compared) and without.
+  for (const char* check : {"--no-check", ""}) {
+    std::vector<std::string> argv = {STRATA_CLI, "replay", changed};
+    if (*check != '\0') argv.insert(argv.begin() + 2, check);
+    ProcessResult r = RunProcess(argv);
+    EXPECT_EQ(r.exit_code, 0) << check << "\n" << r.out << r.err;
+    EXPECT_NE(r.err.find("glUniformMatrix4fv: 1 call not run ('value' holds 64 bytes, its arguments need 128)"),
+              std::string::npos)
+        << check << "\n" << r.out << r.err;
+    EXPECT_EQ(Number(r.out, R"(replayed \d+ calls, (\d+) frames)"), 2) << check << "\n" << r.out;
+  }
+}
+
 // A range draw runs as the same draw without its range (its start and end
 // only promise where its indices lie, and llvmpipe reads vertices by the
 // promise: fuzz/regressions/executor/range-draw-indices-outside-its-range
