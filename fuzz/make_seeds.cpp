@@ -7,6 +7,11 @@
 // draws) as one run; renderer: a client's process hello and those records
 // as messages; client_replies: the replies the traced calls got, as a
 // renderer would send them; ring and control: a few inputs of their format.
+// The executor's and the renderer's also come with one call of every
+// function whose arguments are scalars and input arrays after those first
+// records (the app's context current), so that every handler generated for
+// such calls (host/fast_call.h) runs from the first input, not only the
+// apps' own.
 #include <sys/stat.h>
 
 #include <cstdio>
@@ -17,9 +22,11 @@
 
 #include "stream/byte_writer.h"
 #include "stream/call_decoder.h"
+#include "stream/call_encoder.h"
 #include "stream/ordered_reader.h"
 #include "stream/record_format.h"
 #include "stream/wire.h"
+#include "strata/api/codec.h"
 
 using namespace strata;
 
@@ -28,6 +35,12 @@ namespace {
 // Seeds stay small: libFuzzer's input length limit follows the largest seed.
 constexpr size_t kRunBytes = 24 * 1024;
 constexpr size_t kMessageBytes = 8 * 1024;
+// The app's records before the calls of every function: those that keep a
+// seed under fuzz.sh's -max_len (64 KiB) with the calls after them (9 KiB
+// of calls with scalars, 24 KiB of calls with arrays), and for the renderer
+// also the client's hello (25 KiB).
+constexpr size_t kSetupBytes = 32 * 1024;
+constexpr size_t kClientSetupBytes = 12 * 1024;
 
 bool Write(const std::string& path, const std::vector<uint8_t>& bytes) {
   std::ofstream out(path, std::ios::binary);
@@ -53,6 +66,75 @@ void PutMessage(std::vector<uint8_t>& out, std::span<const uint8_t> records) {
   stream::wire::PutMessageHeader(header, static_cast<uint32_t>(records.size()));
   out.insert(out.end(), header, header + sizeof header);
   out.insert(out.end(), records.begin(), records.end());
+}
+
+bool IsScalar(api::ArgKind kind) {
+  return kind != api::ArgKind::kVoid && kind != api::ArgKind::kHandle && kind != api::ArgKind::kPointer &&
+         kind != api::ArgKind::kString;
+}
+
+// An array the call reads from the app (its bytes in the record).
+bool IsInputArray(int slot, int param) {
+  const api::FunctionCodec& codec = api::kCodec[slot];
+  return api::kFunctions[slot].params[param].kind == api::ArgKind::kPointer && codec.captures != nullptr &&
+         codec.captures[param] == api::Capture::kIn;
+}
+
+// What an input array holds in the seeds: enough for a count of 1 of the
+// largest element GLES passes (a 4x4 matrix of floats), all zeros.
+constexpr uint8_t kArrayBytes[64] = {};
+
+// A value a parameter of `param`'s kind may take: its enum group's first
+// member where it has one (a valid enum, so that the driver does more than
+// refuse it), else a small number.
+stream::DecodedValue PlausibleValue(const api::ParamInfo& param) {
+  stream::DecodedValue v;
+  v.kind = param.kind;
+  if (param.kind == api::ArgKind::kPointer) {
+    v.u = 0x1000;  // an address in the app; the bytes stand for it
+    v.has_in = true;
+    v.in = kArrayBytes;
+  } else if (param.kind == api::ArgKind::kFloat || param.kind == api::ArgKind::kDouble) {
+    v.f = 0.5;
+  } else if (param.kind == api::ArgKind::kInt) {
+    v.i = 1;
+  } else if ((param.kind == api::ArgKind::kEnum || param.kind == api::ArgKind::kBitfield) &&
+             param.enum_group > api::kGlNames && api::kEnumGroups[param.enum_group].count > 0) {
+    v.u = api::kEnumMembers[api::kEnumGroups[param.enum_group].first].value;
+  } else {
+    v.u = 1;
+  }
+  return v;
+}
+
+// One call record of every GLES function whose result is a scalar and whose
+// arguments are all scalars (`arrays` false) or scalars and at least one
+// input array (`arrays` true), in `context`, numbered and timed on from
+// `run` (the calls before, or none: a run of their own).
+stream::ByteBuffer EveryCall(bool arrays, uint64_t context, stream::CallRun run) {
+  stream::ByteBuffer out;
+  uint64_t sequence = run.last_sequence, start_ns = run.last_start_ns;
+  for (int slot = 0; slot < api::kFunctionCount; ++slot) {
+    const api::FunctionInfo& info = api::kFunctions[slot];
+    bool takes = !info.is_egl && (info.return_kind == api::ArgKind::kVoid || IsScalar(info.return_kind));
+    int array_count = 0;
+    for (int i = 0; takes && i < info.param_count; ++i) {
+      const bool array = IsInputArray(slot, i);
+      array_count += array;
+      takes = IsScalar(info.params[i].kind) || array;
+    }
+    if (!takes || (array_count > 0) != arrays) continue;
+    stream::DecodedCall call;
+    call.function_id = static_cast<uint64_t>(slot);  // this build's ids are its slots
+    call.slot = slot;
+    call.context = context;
+    call.sequence = ++sequence;
+    call.start_ns = start_ns += 1000;
+    call.duration_ns = 500;
+    for (int i = 0; i < info.param_count; ++i) call.args.push_back(PlausibleValue(info.params[i]));
+    stream::EncodeCall(call, run, out);
+  }
+  return out;
 }
 
 }  // namespace
@@ -91,18 +173,28 @@ int main(int argc, char** argv) {
     client = stream::wire::EncodeHello(stream::wire::kClientMagic, hello);
     int reply_seeds = 0;
     stream::Record record;
+    stream::CallRun last;  // where the run's last call left its thread's numbering
+    uint64_t context = 0;
+    // The run without the records too large for the every-call seeds (texture data).
+    stream::ByteBuffer setup, client_setup;
     while (reader->Next(&record) && run.size < kRunBytes) {
       PutRecord(run, record.type, record.payload);
+      if (setup.size + record.payload.size() < kSetupBytes) PutRecord(setup, record.type, record.payload);
+      if (client_setup.size + record.payload.size() < kClientSetupBytes) {
+        PutRecord(client_setup, record.type, record.payload);
+      }
       PutRecord(message, record.type, record.payload);
       if (message.size >= kMessageBytes) {
         PutMessage(client, message.bytes());
         message.Clear();
       }
       if (record.type != stream::RecordType::kCall ||
-          !decoder.Decode(record.payload, record.thread_id, record.chunk, &call, &error) || !call.has_reply ||
-          reply_seeds >= 40) {
+          !decoder.Decode(record.payload, record.thread_id, record.chunk, &call, &error)) {
         continue;
       }
+      last = {1, call.sequence, call.start_ns};
+      context = call.context;
+      if (!call.has_reply || reply_seeds >= 40) continue;
       stream::wire::Reply reply;
       reply.sequence = 1;
       reply.result = call.result;
@@ -119,6 +211,28 @@ int main(int argc, char** argv) {
     Write(out + "/call_decoder/" + name, records);
     Write(out + "/executor/" + name, records);
     Write(out + "/renderer/" + name, client);
+
+    for (bool arrays : {false, true}) {
+      const std::string seed_name = name + (arrays ? ".every-array-call" : ".every-scalar-call");
+      // The executor target runs an input through Execute, the generated
+      // handlers or the calls kept decoded by its length modulo 4 (0, 1, 3):
+      // one seed each, a byte of a record cut short after the calls.
+      std::vector<uint8_t> every(setup.bytes().begin(), setup.bytes().end());
+      const stream::ByteBuffer calls = EveryCall(arrays, context, last);
+      every.insert(every.end(), calls.bytes().begin(), calls.bytes().end());
+      for (size_t remainder : {0, 1, 3}) {
+        std::vector<uint8_t> seed = every;
+        while (seed.size() % 4 != remainder) seed.push_back(static_cast<uint8_t>(stream::RecordType::kCall));
+        Write(out + "/executor/" + seed_name + "." + std::to_string(remainder), seed);
+      }
+      // The app's records as one message, the calls as another: a message's
+      // first call carries absolute numbers.
+      std::vector<uint8_t> every_client = stream::wire::EncodeHello(stream::wire::kClientMagic, hello);
+      PutMessage(every_client, client_setup.bytes());
+      PutMessage(every_client, EveryCall(arrays, context, {}).bytes());
+      PutMessage(every_client, {});
+      Write(out + "/renderer/" + seed_name, every_client);
+    }
   }
 
   // The ring: a well-formed message in the ring with a head that covers it, then reads.
