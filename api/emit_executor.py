@@ -90,7 +90,7 @@ def blob_param(p: fp.FunctionPlan) -> fp.ParamPlan | None:
 def handled(p: fp.FunctionPlan) -> bool:
     """Whether the function gets a generated handler."""
     f, t = p.f, p.traits
-    if not f.is_gl() or f.name in emit_replay.NOT_REPLAYED or f.name in ANSWERED_BY_THE_EXECUTOR:
+    if not f.is_gl() or not emit_replay.runnable(f) or f.name in ANSWERED_BY_THE_EXECUTOR:
         return False
     if p.result_kind not in RETURN_KINDS or emit_replay.return_class(f) != "kNone":
         return False

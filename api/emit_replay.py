@@ -58,6 +58,17 @@ CALLBACK_TYPES = {"GLDEBUGPROC", "GLDEBUGPROCKHR", "EGLDEBUGPROCKHR", "EGLSetBlo
 # nothing a replay needs; the executor does not run them.
 NOT_REPLAYED = {"eglGetProcAddress"}
 
+# Parameters that carry a file descriptor of the traced process
+# (glImportMemoryFdEXT's fd): on the host the number names another file, or
+# one of the renderer's own, which the driver would take over and close.
+FILE_DESCRIPTOR_PARAMS = {"fd"}
+
+
+def runnable(f: registry.Function) -> bool:
+    """Whether the executor may run a call of `f` at all."""
+    return (f.name not in NOT_REPLAYED and
+            not any(_base_type(q.type) in CALLBACK_TYPES or q.name in FILE_DESCRIPTOR_PARAMS for q in f.params))
+
 # Object namespaces, as api/function_traits.txt and api/parameters.txt name them -> ObjectClass.
 NAMESPACE_CLASSES = {None: "kNone", "buffer": "kBuffer", "texture": "kTexture", "framebuffer": "kFramebuffer",
                   "renderbuffer": "kRenderbuffer", "program": "kProgram", "shader": "kShader",
@@ -189,8 +200,11 @@ struct ReplayParam {{
   int8_t named_by_type;      // the parameter whose object type enum says what this names (ObjectClassOfType), or -1
 }};
 
+// Why a call whose function is not runnable does not run.
+inline constexpr const char* kNotRunnableReason = "it passes code, memory or a file descriptor of the traced process";
+
 struct ReplayFunction {{
-  bool runnable;        // false: takes a callback, or returns a pointer into the traced process
+  bool runnable;        // false: takes a callback or a file descriptor, or returns a pointer into the traced process
   ObjectClass result;   // what the return value names
   const ReplayParam* params;  // one per parameter (nullptr when there are none)
 }};
@@ -261,12 +275,11 @@ def emit_replay_cpp(plans: list[fp.FunctionPlan], buffer_bindings: dict[str, str
     """`buffer_bindings`: a buffer target -> the pname of its binding (parameters.buffer_bindings)."""
     params, rows = [], []
     for p in plans:
-        runnable = p.name not in NOT_REPLAYED and not any(_base_type(q.param.type) in CALLBACK_TYPES for q in p.params)
         table = f"kParams_{p.name}" if p.params else "nullptr"
         if p.params:
             params.append(f"const ReplayParam {table}[] = "
                           f"{{{', '.join(_replay_param(p, q, buffer_bindings) for q in p.params)}}};\n")
-        rows.append(f"  {{{'true' if runnable else 'false'}, ObjectClass::{return_class(p.f)}, {table}}},  // {p.name}\n")
+        rows.append(f"  {{{'true' if runnable(p.f) else 'false'}, ObjectClass::{return_class(p.f)}, {table}}},  // {p.name}\n")
     names = "".join(f'    case ObjectClass::{cls}: return "{cls[1:]}";\n' for cls in OBJECT_CLASSES)
     types = "".join(f"    case {enum}: return ObjectClass::{cls};\n" for enum, cls in OBJECT_TYPES.items())
     return REPLAY_CPP.substitute(header=HEADER, params="".join(params), rows="".join(rows), names=names, types=types)

@@ -362,7 +362,7 @@ bool CallWriter::Write(const stream::DecodedCall& call, uint64_t program, const 
   }
   const api::ReplayFunction& replay = api::kReplay[call.slot];
   if (!replay.runnable) {
-    *why = "it passes code or memory of the traced process";
+    *why = api::kNotRunnableReason;
     return false;
   }
   temporaries_ = 0;

@@ -533,7 +533,7 @@ bool Executor::Execute(const stream::DecodedCall& call, CallReply* reply) {
   // Entry points are the host's own business: the stream names functions, not addresses.
   if (call.slot == api::eglGetProcAddress) return true;
   if (!replay.runnable) {
-    Problem(call, "it passes code or memory of the traced process");
+    Problem(call, api::kNotRunnableReason);
     return false;
   }
   if (driver_.Function(call.slot) == nullptr) {

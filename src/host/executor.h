@@ -312,6 +312,9 @@ class Executor {
   // The host config for a recorded one: of the same format when the trace
   // describes it, else the one eglChooseConfig put at the same position.
   EGLConfig HostConfig(uint64_t recorded, int version);
+  // Whether a surface of `width` x `height` is within the largest the host
+  // renders with `config` (else *why says so).
+  bool SurfaceSizeFits(EGLConfig config, int64_t width, int64_t height, std::string* why);
   EGLConfig MatchingConfig(const std::vector<std::pair<int32_t, int32_t>>& format);
 
   // Client memory (executor_client_memory.cpp).

@@ -67,6 +67,25 @@ EGLConfig Executor::AnyConfig(int version) {
   return count > 0 ? config : nullptr;
 }
 
+bool Executor::SurfaceSizeFits(EGLConfig config, int64_t width, int64_t height, std::string* why) {
+  // A config's EGL_MAX_PBUFFER_* is what it promises, not what the driver
+  // renders (Mesa says 4096, llvmpipe draws 16384 wide): a surface up to
+  // the larger of the two replays, as traces of wide displays need.
+  constexpr EGLint kRenderedEverywhere = 16384;
+  EGLint most_wide = 0, most_high = 0;
+  auto attribute = driver_.Get<PFNEGLGETCONFIGATTRIBPROC>(api::eglGetConfigAttrib);
+  if (config != nullptr) {
+    attribute(HostDisplay(), config, EGL_MAX_PBUFFER_WIDTH, &most_wide);
+    attribute(HostDisplay(), config, EGL_MAX_PBUFFER_HEIGHT, &most_high);
+  }
+  most_wide = std::max(most_wide, kRenderedEverywhere);
+  most_high = std::max(most_high, kRenderedEverywhere);
+  if (width <= most_wide && height <= most_high) return true;
+  *why = "its size " + std::to_string(width) + "x" + std::to_string(height) + " is past the host's largest surface (" +
+         std::to_string(most_wide) + "x" + std::to_string(most_high) + ")";
+  return false;
+}
+
 EGLSurface Executor::HostSurface(uint64_t recorded) {
   if (recorded == 0) return EGL_NO_SURFACE;
   auto it = recorded_surfaces_.find(recorded);
@@ -80,7 +99,11 @@ EGLSurface Executor::HostSurface(uint64_t recorded) {
       problems_["surface size"] = {1, "a window surface's size is not in the trace; it is replayed at 640x480"};
     }
     std::string error;
-    surface.host = surfaces_.CreateWindowSurface(HostDisplay(), surface.host_config, width, height, &error);
+    if (SurfaceSizeFits(surface.host_config, width, height, &error)) {
+      surface.host = surfaces_.CreateWindowSurface(HostDisplay(), surface.host_config, width, height, &error);
+    } else {
+      error = "a window surface is not made: " + error;
+    }
     surface.width = width;
     surface.height = height;
     if (surface.host == EGL_NO_SURFACE) {
@@ -311,6 +334,30 @@ bool Executor::ExecuteEgl(const stream::DecodedCall& call, Thread& thread, bool*
       }
       configs.resize(a[2].u != 0 || a[2].has_out ? static_cast<size_t>(std::min(count, wanted)) : 0);
       AnswerConfigs(call, 2, 4, configs, count, reply);
+      return true;
+    }
+    case api::eglCreatePbufferSurface: {
+      // llvmpipe makes a pbuffer of any size, and its rasterizer then
+      // writes past its tiles: one past the host's largest is refused.
+      int64_t width = 0, height = 0;
+      if (a[2].has_in) {
+        const size_t words = a[2].in.size() / sizeof(EGLint);
+        for (size_t i = 0; i + 1 < words; i += 2) {
+          EGLint pair[2];
+          std::memcpy(pair, a[2].in.data() + i * sizeof(EGLint), sizeof pair);
+          if (pair[0] == EGL_NONE) break;
+          if (pair[0] == EGL_WIDTH) width = pair[1];
+          if (pair[0] == EGL_HEIGHT) height = pair[1];
+        }
+      }
+      std::string why;
+      if (!SurfaceSizeFits(HostConfig(Recorded(1), 2), width, height, &why)) {
+        Problem(call, why);
+        result->p = EGL_NO_SURFACE;
+        thread.refused_egl_error = EGL_BAD_ALLOC;
+        return false;
+      }
+      *handled = false;
       return true;
     }
     case api::eglCreateWindowSurface:

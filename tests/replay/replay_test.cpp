@@ -447,6 +447,75 @@ TEST(Replay, RangeDrawsDrawAsTheSameDrawsWithoutTheirRange) {
   EXPECT_TRUE(frames[0] == frames[2]) << "a range draw with a broken range drew otherwise than the same glDrawElements";
 }
 
+// A call that passes a file descriptor of the traced process
+// (glImportMemoryFdEXT) is not run: on the host the number names another
+// file, here the replay's own standard output, which the driver would take
+// over and close. The replay says why and goes on, its output intact.
+// Catches: fd parameters handed to the driver (the generated handlers or Execute).
+TEST(Replay, RefusesAFileDescriptorOfTheTracedProcess) {
+  namespace api = strata::api;
+  std::string trace = ScratchPath("fd.strace"), changed = ScratchPath("fd-changed.strace");
+  ASSERT_EQ(Trace(trace, {App("gles3_instanced"), "--frames", "2"}, "").exit_code, 0);
+  bool changed_one = false;
+  RewriteCalls(trace, changed, [&](strata::stream::DecodedCall& call) {
+    if (changed_one || call.name != "glClear") return false;
+    strata::stream::DecodedValue memory, size, handle_type, fd;
+    memory.kind = api::ArgKind::kUInt;
+    memory.u = 1;
+    size.kind = api::ArgKind::kUInt;
+    size.u = 4096;
+    handle_type.kind = api::ArgKind::kEnum;
+    handle_type.u = 0x9586;  // GL_HANDLE_TYPE_OPAQUE_FD_EXT
+    fd.kind = api::ArgKind::kInt;
+    fd.i = 1;  // the replay's standard output
+    call.slot = api::glImportMemoryFdEXT;
+    call.function_id = api::glImportMemoryFdEXT;
+    call.args = {memory, size, handle_type, fd};
+    return changed_one = true;
+  });
+  ASSERT_TRUE(changed_one);
+  for (const char* check : {"--no-check", "--strict"}) {
+    ProcessResult r = RunProcess({STRATA_CLI, "replay", check, changed});
+    EXPECT_NE(r.err.find("glImportMemoryFdEXT: 1 call not run (it passes code, memory or a file descriptor of the "
+                         "traced process)"),
+              std::string::npos)
+        << check << "\n" << r.out << r.err;
+    EXPECT_EQ(Number(r.out, R"(replayed \d+ calls, (\d+) frames)"), 2) << check << "\n" << r.out << r.err;
+  }
+}
+
+// A pbuffer wider than the host renders (a damaged or hostile stream:
+// 5,308,736 pixels): llvmpipe makes it, and its rasterizer then writes past
+// its tiles at the first draw. The replay refuses the surface, says why,
+// and ends without a crash (fuzz/regressions/renderer/pbuffer-wider-than-the-host-renders).
+// Catches: surface sizes handed to the driver unchecked.
+TEST(Replay, RefusesAPbufferWiderThanTheHostRenders) {
+  std::string trace = ScratchPath("wide.strace"), changed = ScratchPath("wide-changed.strace");
+  ASSERT_EQ(Trace(trace, {App("gles3_instanced"), "--frames", "2"}, "").exit_code, 0);
+  std::vector<uint8_t> attribs;
+  bool changed_one = false;
+  RewriteCalls(trace, changed, [&](strata::stream::DecodedCall& call) {
+    if (changed_one || call.name != "eglCreatePbufferSurface" || !call.args[2].has_in) return false;
+    attribs.assign(call.args[2].in.begin(), call.args[2].in.end());
+    for (size_t i = 0; i + 8 <= attribs.size(); i += 8) {
+      int32_t pair[2];
+      std::memcpy(pair, attribs.data() + i, sizeof pair);
+      if (pair[0] != 0x3057) continue;  // EGL_WIDTH
+      pair[1] = 5308736;
+      std::memcpy(attribs.data() + i, pair, sizeof pair);
+      call.args[2].in = attribs;
+      return changed_one = true;
+    }
+    return false;
+  });
+  ASSERT_TRUE(changed_one);
+  ProcessResult r = RunProcess({STRATA_CLI, "replay", "--no-check", changed});
+  EXPECT_EQ(r.signal, 0) << r.out << r.err;
+  EXPECT_NE(r.err.find("eglCreatePbufferSurface: 1 call not run (its size 5308736x"), std::string::npos)
+      << r.out << r.err;
+  EXPECT_NE(r.err.find("is past the host's largest surface"), std::string::npos) << r.err;
+}
+
 // A vertex array object the replay found reading only from buffers, then
 // pointed at app memory the trace never holds (a rewritten call, as a
 // damaged or hostile stream would): every later draw with it is refused,
