@@ -102,8 +102,8 @@ def handled(p: fp.FunctionPlan) -> bool:
     if "kUniformLocation" in classes and "kProgram" in classes:
         return False  # a location of a named program (glProgramUniform*): that program's table
     pointers = [q for q in p.params if q.param.kind not in READERS]
-    if pointers and (not p.covered or len(pointers) > 1 or not input_array(p, pointers[0])):
-        return False
+    if pointers and (not p.covered or len(pointers) > 1 or not input_array(p, pointers[0]) or t.draw is not None):
+        return False  # a draw's arrays are Execute's to check (BLOB_HANDLER asks nothing of them)
     for q, cls in zip(p.params, classes):
         if q.param.kind not in READERS:
             continue
