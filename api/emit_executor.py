@@ -138,6 +138,14 @@ ${words}  if (!strata_call.InputCovered(api::${name}, strata_words, ${index}, ${
 WORD_MEMBERS = {"kInt": "i", "kFloat": "f", "kDouble": "f", "kPointer": "p"}
 
 
+def _followed(p: fp.FunctionPlan) -> list[str]:
+    """The first two arguments as recorded, for the bindings the executor
+    follows; "0" for those that never name one (floats, the input array)."""
+    follow = [q.name if q.param.kind in READERS and READERS[q.param.kind][0] == "uint64_t" else "0"
+              for q in p.params[:2]]
+    return follow + ["0"] * (2 - len(follow))
+
+
 def _blob_handler(p: fp.FunctionPlan, blob: fp.ParamPlan) -> str:
     """A handler whose call passes an input array (blob_param): the host's
     arguments are worked out first, for the size check and the call alike."""
@@ -153,9 +161,7 @@ def _blob_handler(p: fp.FunctionPlan, blob: fp.ParamPlan) -> str:
             hosts.append(f"  const {q.param.type} {host} = {_argument(p, q)};\n")
             words.append(f"  strata_words[{q.index}].{WORD_MEMBERS.get(q.param.kind, 'u')} = {host};\n")
         arguments.append(host)
-    follow = [q.name if q.param.kind in READERS and READERS[q.param.kind][0] == "uint64_t" else "0"
-              for q in p.params[:2]]
-    follow += ["0"] * (2 - len(follow))
+    follow = _followed(p)
     return BLOB_HANDLER.substitute(name=p.name, reads="".join(reads), result=p.result_kind, blob=blob.name,
                                    hosts="".join(hosts), count=len(p.params), words="".join(words),
                                    index=blob.index, arguments=", ".join(arguments),
@@ -168,9 +174,7 @@ def _handler(p: fp.FunctionPlan) -> str:
         return _blob_handler(p, blob)
     reads = "".join(f"  const {READERS[q.param.kind][0]} {q.name} = {READERS[q.param.kind][1]};\n" for q in p.params)
     draw = "  if (!strata_call.DrawReadsBuffersOnly()) return CallOutcome::kNotRun;\n" if p.traits.draw else ""
-    # The first two arguments as recorded, for the bindings the executor follows (floats never name one).
-    follow = [q.name if READERS[q.param.kind][0] == "uint64_t" else "0" for q in p.params[:2]]
-    follow += ["0"] * (2 - len(follow))
+    follow = _followed(p)
     return HANDLER.substitute(name=p.name, reads=reads, result=p.result_kind, draw=draw,
                               arguments=", ".join(_argument(p, q) for q in p.params),
                               first=follow[0], second=follow[1])

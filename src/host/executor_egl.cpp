@@ -340,15 +340,10 @@ bool Executor::ExecuteEgl(const stream::DecodedCall& call, Thread& thread, bool*
       // llvmpipe makes a pbuffer of any size, and its rasterizer then
       // writes past its tiles: one past the host's largest is refused.
       int64_t width = 0, height = 0;
-      if (a[2].has_in) {
-        const size_t words = a[2].in.size() / sizeof(EGLint);
-        for (size_t i = 0; i + 1 < words; i += 2) {
-          EGLint pair[2];
-          std::memcpy(pair, a[2].in.data() + i * sizeof(EGLint), sizeof pair);
-          if (pair[0] == EGL_NONE) break;
-          if (pair[0] == EGL_WIDTH) width = pair[1];
-          if (pair[0] == EGL_HEIGHT) height = pair[1];
-        }
+      const std::vector<EGLint> attribs = IntAttribs(a[2]);
+      for (size_t i = 0; i + 1 < attribs.size() && attribs[i] != EGL_NONE; i += 2) {
+        if (attribs[i] == EGL_WIDTH) width = attribs[i + 1];
+        if (attribs[i] == EGL_HEIGHT) height = attribs[i + 1];
       }
       std::string why;
       if (!SurfaceSizeFits(HostConfig(Recorded(1), 2), width, height, &why)) {
