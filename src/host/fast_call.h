@@ -30,6 +30,14 @@ enum class CallOutcome : uint8_t {
   kNotRun,  // nothing ran (a draw with client memory, a malformed record): decode it, run it through Execute
 };
 
+// What the dispatch hands a handler of its function: the driver's entry
+// point, and whether the executor follows anything of the call after it ran
+// (Executor::FollowsHandledCall).
+struct HandledFunction {
+  void* function = nullptr;
+  bool follows = false;
+};
+
 class FastCall {
  public:
   FastCall(Executor& executor, stream::CallDecoder& decoder, uint32_t thread)
@@ -46,14 +54,12 @@ class FastCall {
   }
   uint64_t start_ns, duration_ns;  // set by End
 
-  // The driver's entry point, and whether the executor follows anything of
-  // the call after it ran (Executor::FollowsHandledCall): set by the dispatch.
-  void* function = nullptr;
-  bool follows = false;
+  // Set by the dispatch before each call.
+  const HandledFunction* handled = nullptr;
 
   template <typename Pfn>
   Pfn Driver() const {
-    return reinterpret_cast<Pfn>(function);
+    return reinterpret_cast<Pfn>(handled->function);
   }
 
   // A recorded GL object name -> the host's (one a stream never made stands
@@ -69,7 +75,15 @@ class FastCall {
     }
   }
   // A uniform location of the current program.
-  int64_t Location(int64_t recorded) { return x_.FastLocation(thread_, recorded); }
+  int64_t Location(int64_t recorded) {
+    // The current program's table, while it stays current, is Executor::FastLocation's to find.
+    const Executor::Context* context = context_;
+    if (context != nullptr && context->locations != nullptr && context->locations_program == context->program &&
+        context->locations_seen == context->shared->location_tables_changed) {
+      return context->locations->ToHost(recorded);
+    }
+    return x_.FastLocation(thread_, recorded);
+  }
   // Whether a blob of `size` bytes lies in the record (not in a bulk segment).
   bool BlobInRecord(uint64_t size) const { return decoder_.BlobInRecord(size); }
   // Whether an input blob holds what the call's host arguments `args` imply
@@ -81,10 +95,12 @@ class FastCall {
   // After the driver ran it: what the executor follows of the call (its
   // binding, vertex arrays it changed), by the function's traits.
   CallOutcome Ran(int slot, uint64_t first, uint64_t second) {
-    thread_.stream_context = head.context;
-    if (follows) x_.AfterHandledCall(thread_, slot, first, second);
+    if (handled->follows) x_.AfterHandledCall(thread_, slot, first, second);
     return CallOutcome::kRan;
   }
+  // The stream's context the thread's calls ran in (head.context), as
+  // Execute keeps it: once a call ran, for one call or a run of them.
+  void KeepStreamContext() { thread_.stream_context = head.context; }
   // Before a draw: true when it reads its vertex arrays from buffers only,
   // as checked before (Executor::ClientArraysCovered); false for anything
   // else (client memory for it, arrays not known to be in buffers, no

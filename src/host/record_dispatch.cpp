@@ -55,12 +55,20 @@ bool RecordDispatch::DispatchRecord(const stream::Record& record, std::string* e
   }
 }
 
+namespace {
+
+// A slot whose calls kept decoded a handler does not take: Execute's.
+CallOutcome NotPrepared(FastCall&, const stream::PreparedWord*) { return CallOutcome::kNotRun; }
+
+}  // namespace
+
 void RecordDispatch::HookSlots(const std::function<bool(int slot)>& hooked) {
-  handled_.assign(api::kFunctionCount, HandledSlot{});
+  handled_.assign(api::kFunctionCount, HandledSlot{nullptr, NotPrepared, {}});
   for (int slot = 0; slot < api::kFunctionCount; ++slot) {
     void* const function = executor_.driver().Function(slot);
     if (hooked(slot) || kCallHandlers[slot] == nullptr || function == nullptr) continue;
-    handled_[slot] = {kCallHandlers[slot], kPreparedCallHandlers[slot], function, Executor::FollowsHandledCall(slot)};
+    handled_[slot] = {kCallHandlers[slot], kPreparedCallHandlers[slot] ? kPreparedCallHandlers[slot] : NotPrepared,
+                      {function, Executor::FollowsHandledCall(slot)}};
   }
 }
 
@@ -70,9 +78,9 @@ bool RecordDispatch::RunHandled(const stream::Record& record) {
   if (!decoder_.BeginCall(record.payload, record.thread_id, record.chunk, &call.r, &call.head)) return false;
   const HandledSlot& slot = handled_[call.head.slot];
   if (slot.handler == nullptr || (call.head.flags & stream::wire::kCallWantsReply)) return false;
-  call.function = slot.function;
-  call.follows = slot.follows;
+  call.handled = &slot.driver;
   if (slot.handler(call) != CallOutcome::kRan) return false;
+  call.KeepStreamContext();
   decoder_.TakeCall(call.head, call.start_ns);
   Ran(call.head.sequence, call.start_ns, call.duration_ns);
   return true;
@@ -86,16 +94,16 @@ bool RecordDispatch::RunPrepared(const stream::Record& record, std::string* erro
   if (!handled_.empty() && !before_call && !stopped_ &&
       (threads_ == HostThreads::kCaller || runner_.RunsOnCaller(record.thread_id))) {
     FastCall fast(executor_, decoder_, record.thread_id);
+    fast.head.context = run.context;
+    const HandledSlot* const handled = handled_.data();
     for (; ran < run.count; ++ran) {
-      const HandledSlot& slot = handled_[call->slot];
-      if (slot.prepared == nullptr) break;
-      fast.head.context = call->context;
-      fast.function = slot.function;
-      fast.follows = slot.follows;
+      const HandledSlot& slot = handled[call->slot];
+      fast.handled = &slot.driver;
       if (slot.prepared(fast, call->arguments()) != CallOutcome::kRan) break;
       last = call;
       call = call->next();
     }
+    if (ran != 0) fast.KeepStreamContext();
   }
   if (ran == run.count) [[likely]] {
     calls_ += ran;

@@ -135,9 +135,9 @@ class RecordDispatch {
   // null handler: that slot's calls run through Execute).
   struct HandledSlot {
     CallHandler handler = nullptr;
-    PreparedCallHandler prepared = nullptr;  // the same, for a call kept decoded
-    void* function = nullptr;                // the driver's entry point
-    bool follows = false;      // Executor::FollowsHandledCall
+    // The same, for a call kept decoded (never null: NotPrepared where handler is).
+    PreparedCallHandler prepared = nullptr;
+    HandledFunction driver;
   };
   std::vector<HandledSlot> handled_;
   bool stopped_ = false;

@@ -45,18 +45,29 @@ void CallPreparer::Add(size_t index, RecordType type, uint32_t thread, uint64_t 
                        PreparedWords* words, std::vector<Run>* runs, size_t word_budget) {
   if (type != RecordType::kCall || failed_) return Close(words, runs);
   if (run_records_ != 0 && (run_thread_ != thread || run_chunk_ != chunk)) Close(words, runs);
-  const bool opens = run_records_ == 0;
-  const size_t mark = words->size();
+  bool opens = run_records_ == 0;
+  size_t mark = words->size();
   if (opens) words->Append(kRunWords);  // the run's head, written at its close
-  if (!PrepareCall(payload, thread, chunk, words, word_budget)) {
+  uint64_t context = 0;
+  if (!PrepareCall(payload, thread, chunk, words, word_budget, &context)) {
     words->Truncate(mark);
     return Close(words, runs);
+  }
+  if (!opens && context != run_context_) {
+    // Another context (one made current by a record not kept decoded
+    // would have closed the run): the call opens a run of its own.
+    const size_t call_words = words->size() - mark;
+    Close(words, runs);
+    words->Append(kRunWords);
+    std::memmove(words->data() + mark + kRunWords, words->data() + mark, call_words * sizeof(PreparedWord));
+    opens = true;
   }
   if (opens) {
     run_first_ = index;
     run_at_ = mark;
     run_thread_ = thread;
     run_chunk_ = chunk;
+    run_context_ = context;
   }
   ++run_records_;
   ++prepared_;
@@ -64,7 +75,7 @@ void CallPreparer::Add(size_t index, RecordType type, uint32_t thread, uint64_t 
 
 void CallPreparer::Close(PreparedWords* words, std::vector<Run>* runs) {
   if (run_records_ == 0) return;
-  PreparedRun run{run_records_, UINT64_MAX, 0};
+  PreparedRun run{run_records_, run_context_, UINT64_MAX, 0};
   const PreparedCall* call = reinterpret_cast<const PreparedRun*>(words->data() + run_at_)->first();
   for (size_t i = 0; i < run_records_; ++i, call = call->next()) {
     run.first_start_ns = std::min(run.first_start_ns, call->start_ns);
@@ -76,7 +87,7 @@ void CallPreparer::Close(PreparedWords* words, std::vector<Run>* runs) {
 }
 
 bool CallPreparer::PrepareCall(std::span<const uint8_t> payload, uint32_t thread, uint64_t chunk,
-                               PreparedWords* words, size_t word_budget) {
+                               PreparedWords* words, size_t word_budget, uint64_t* context) {
   // Any call not prepared is decoded all the same: the thread's next call follows from it.
   auto decode_only = [&] {
     if (!decoder_.Decode(payload, thread, chunk, &call_, &error_)) failed_ = true;
@@ -106,8 +117,9 @@ bool CallPreparer::PrepareCall(std::span<const uint8_t> payload, uint32_t thread
     return decode_only();  // which says what is wrong with it
   }
   decoder_.TakeCall(head, start_ns);
-  const PreparedCall call{head.sequence, head.context, start_ns, duration_ns, payload.data(),
-                          static_cast<uint32_t>(payload.size()), head.slot, info.param_count, 0};
+  *context = head.context;
+  const PreparedCall call{head.slot, static_cast<uint32_t>(info.param_count), head.sequence, start_ns, duration_ns,
+                          payload.data(), payload.size()};
   std::memcpy(words->data() + at, &call, sizeof call);
   return true;
 }

@@ -45,9 +45,10 @@ class CallPreparer {
  private:
   // The call record kept decoded at the end of `words`, when its slot is
   // Preparable and the record decodes whole; false (nothing appended) when
-  // it is not, the record then decoded the generic way for the next one's deltas.
+  // it is not, the record then decoded the generic way for the next one's
+  // deltas. `context`: the stream's current context the call carries.
   bool PrepareCall(std::span<const uint8_t> payload, uint32_t thread, uint64_t chunk, PreparedWords* words,
-                   size_t word_budget);
+                   size_t word_budget, uint64_t* context);
 
   // Whether a slot's calls are prepared: `wanted`, arguments and result all
   // scalars (by slot, worked out at its first call: -1 not yet).
@@ -67,7 +68,7 @@ class CallPreparer {
   // The open run (records_ 0: none).
   size_t run_first_ = 0, run_records_ = 0, run_at_ = 0;
   uint32_t run_thread_ = 0;
-  uint64_t run_chunk_ = 0;
+  uint64_t run_chunk_ = 0, run_context_ = 0;
 };
 
 }  // namespace strata::stream

@@ -5,8 +5,8 @@
 // it again reads no varint and checks no bound. Only calls whose arguments
 // are all scalars are kept so; the executor's generated handlers read the
 // words in parameter order (host/fast_call.h, PreparedArguments). Calls kept
-// decoded that follow one another on one thread, in one chunk, with no other
-// record between them, form a run, handed out as one record: the dispatch
+// decoded that follow one another on one thread, in one chunk and one
+// context, with no other record between them, form a run, handed out as one record: the dispatch
 // runs them in one loop (host/record_dispatch.h).
 
 #include <algorithm>
@@ -27,12 +27,11 @@ union PreparedWord {
 };
 
 struct PreparedCall {
-  uint64_t sequence, context, start_ns, duration_ns;
-  const uint8_t* record;  // its record's payload, to run it from there instead
-  uint32_t record_size;
-  int32_t slot;
+  int32_t slot;  // what the dispatch reads of every call first
   uint32_t argument_count;
-  uint32_t unused;
+  uint64_t sequence, start_ns, duration_ns;
+  const uint8_t* record;  // its record's payload, to run it from there instead
+  uint64_t record_size;
   // The arguments follow the call, in parameter order; the next call of its run follows them.
   const PreparedWord* arguments() const { return reinterpret_cast<const PreparedWord*>(this + 1); }
   const PreparedCall* next() const { return reinterpret_cast<const PreparedCall*>(arguments() + argument_count); }
@@ -40,6 +39,7 @@ struct PreparedCall {
 
 struct PreparedRun {
   uint64_t count;                     // calls, at least one
+  uint64_t context;                   // the stream's current context of all of them
   uint64_t first_start_ns, last_end_ns;  // the least start and the greatest end of its calls
   const PreparedCall* first() const { return reinterpret_cast<const PreparedCall*>(this + 1); }
 };

@@ -1,8 +1,8 @@
 // RecordStore keeps a replay's records for its later loops, and keeps the
 // calls with scalar arguments decoded too (PrepareCalls): each prepared call
 // carries exactly what the record says (its arguments word by word, by kind;
-// its sequence, context and times as decoding the whole run gives them,
-// deltas included), calls with data pointers and calls not wanted stay
+// its sequence and times as decoding the whole run gives them, deltas
+// included; its run's context), calls with data pointers and calls not wanted stay
 // records only, records come out in order whether prepared or not, and
 // preparing stops at the budget, keeping every record; an empty record first
 // is kept as any other.
@@ -31,6 +31,7 @@ struct Encoded {
   int slot;
   uint32_t thread;
   uint64_t sequence, start_ns, end_ns;
+  uint64_t context = 7;
 };
 
 class RecordStoreTest : public ::testing::Test {
@@ -42,7 +43,7 @@ class RecordStoreTest : public ::testing::Test {
   void Keep(stream::RecordStore& store, const Encoded& call, Arguments arguments) {
     stream::ByteBuffer buffer;
     stream::CallRun& run = runs_[call.thread];
-    stream::CallEncoder e(buffer, run, call.slot, call.sequence, /*context=*/7, /*flags=*/0);
+    stream::CallEncoder e(buffer, run, call.slot, call.sequence, call.context, /*flags=*/0);
     arguments(e);
     e.Times(call.start_ns, call.end_ns);
     e.End();
@@ -110,6 +111,7 @@ TEST_F(RecordStoreTest, PreparedCallsCarryWhatTheRecordsSay) {
       continue;
     }
     runs.push_back(record.prepared->count);
+    EXPECT_EQ(record.prepared->context, 7u);
     const stream::PreparedCall* call = record.prepared->first();
     EXPECT_EQ(call->record, record.payload.data()) << "a run comes as its first call's record";
     uint64_t least_start = UINT64_MAX, greatest_end = 0;
@@ -134,7 +136,6 @@ TEST_F(RecordStoreTest, PreparedCallsCarryWhatTheRecordsSay) {
   const stream::PreparedCall& uniform = *calls[0];
   EXPECT_EQ(uniform.slot, api::glUniform4f);
   EXPECT_EQ(uniform.sequence, 100u);
-  EXPECT_EQ(uniform.context, 7u);
   EXPECT_EQ(uniform.start_ns, 1000u);
   EXPECT_EQ(uniform.duration_ns, 10u);
   ASSERT_EQ(uniform.argument_count, 5u);
@@ -162,6 +163,43 @@ TEST_F(RecordStoreTest, PreparedCallsCarryWhatTheRecordsSay) {
   EXPECT_EQ(calls[5]->start_ns, 3000u);
   EXPECT_EQ(calls[5]->duration_ns, 5u);
   EXPECT_EQ(calls[5]->arguments()[1].u, uint64_t{GL_ONE_MINUS_SRC_ALPHA});
+}
+
+TEST_F(RecordStoreTest, ARunHoldsTheCallsOfOneContext) {
+  // One thread, no record between its calls, but the second and third carry another context.
+  stream::RecordStore store(size_t{1} << 20);
+  Keep(store, {api::glEnable, 1, 10, 100, 101, 7}, [](stream::CallEncoder& e) { e.Unsigned(GL_BLEND); });
+  Keep(store, {api::glUniform1i, 1, 11, 110, 112, 8}, [](stream::CallEncoder& e) {
+    e.Signed(4);
+    e.Signed(-9);
+  });
+  Keep(store, {api::glDisable, 1, 12, 120, 125, 8}, [](stream::CallEncoder& e) { e.Unsigned(GL_DITHER); });
+  EXPECT_EQ(store.PrepareCalls(functions_, [](int) { return true; }), 3u);
+
+  stream::StoredRecords records(store);
+  stream::Record record;
+  std::vector<std::pair<uint64_t, uint64_t>> runs;  // (calls, context)
+  std::vector<const stream::PreparedRun*> heads;
+  while (records.Next(&record)) {
+    ASSERT_NE(record.prepared, nullptr);
+    runs.emplace_back(record.prepared->count, record.prepared->context);
+    heads.push_back(record.prepared);
+  }
+  EXPECT_TRUE(records.error().empty());
+  ASSERT_EQ(runs, (std::vector<std::pair<uint64_t, uint64_t>>{{1, 7}, {2, 8}}));
+  EXPECT_EQ(heads[0]->first_start_ns, 100u);
+  EXPECT_EQ(heads[0]->last_end_ns, 101u);
+  EXPECT_EQ(heads[1]->first_start_ns, 110u);
+  EXPECT_EQ(heads[1]->last_end_ns, 125u);
+  const stream::PreparedCall* uniform = heads[1]->first();
+  EXPECT_EQ(uniform->slot, api::glUniform1i);
+  EXPECT_EQ(uniform->sequence, 11u);
+  ASSERT_EQ(uniform->argument_count, 2u);
+  EXPECT_EQ(uniform->arguments()[0].i, 4);
+  EXPECT_EQ(uniform->arguments()[1].i, -9);
+  const stream::PreparedCall* disable = uniform->next();
+  EXPECT_EQ(disable->slot, api::glDisable);
+  EXPECT_EQ(disable->arguments()[0].u, uint64_t{GL_DITHER});
 }
 
 TEST_F(RecordStoreTest, PreparingStopsAtTheBudgetAndKeepsEveryRecord) {
