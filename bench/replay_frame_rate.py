@@ -13,7 +13,7 @@ Run every process with MALLOC_TOP_PAD_=268435456 (the script sets it): on
 this VM llvmpipe's page faults otherwise dominate draw-heavy runs.
 
 usage: replay_frame_rate.py [--rounds N] [--frames N] [--modes draws,cheap,...]
-                            [--no-check] [--loop N] [--preload] [--build DIR]
+                            [--no-check] [--loop N] [--from-file] [--build DIR]
 """
 
 import argparse
@@ -48,8 +48,9 @@ def main():
     parser.add_argument("--no-check", action="store_true", help="replay with --no-check (no self-check)")
     parser.add_argument("--loop", type=int, default=1,
                         help="replay with --loop N (the loops after the first run from memory; the median is taken)")
-    parser.add_argument("--preload", action="store_true",
-                        help="replay with --preload (every loop from memory; the preloading is not timed)")
+    parser.add_argument("--from-file", action="store_true",
+                        help="replay with --from-file (the trace read from the file as the replay runs; "
+                             "without it --benchmark preloads the trace, and the preloading is not timed)")
     parser.add_argument("--build", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "build"))
     args = parser.parse_args()
     if args.rounds < 1 or args.frames < 2:
@@ -67,7 +68,7 @@ def main():
             run([strata, "trace", "-o", trace, "--"] + program, env)
             replay = ([strata, "replay", "--benchmark"] + (["--no-check"] if args.no_check else []) +
                       (["--loop", str(args.loop)] if args.loop > 1 else []) +
-                      (["--preload"] if args.preload else []) + [trace])
+                      (["--from-file"] if args.from_file else []) + [trace])
             whole, steady = [], []
             for round_number in range(args.rounds):
                 print(f"{mode}: round {round_number + 1} of {args.rounds}", file=sys.stderr, flush=True)

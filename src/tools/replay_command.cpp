@@ -67,7 +67,14 @@ options:
   --benchmark          print the replay's time and frame rate next to the
                        original run's: the whole run, and the frames after
                        the first (the steady rate a program reports: the
-                       first frame holds the setup, shader compiles included)
+                       first frame holds the setup, shader compiles included).
+                       The trace is preloaded (--preload), so that the times
+                       are the driver's and the replay's, not the file's
+                       reading; a trace whose records do not fit is read from
+                       the file, and the replay says so
+  --from-file          with --benchmark: read the trace from the file as the
+                       replay runs, as without --benchmark (the reading, on a
+                       thread of its own, is then part of what is timed)
   --loop N             replay N times (default 1); with --benchmark each
                        loop is timed and the median is reported. The loops
                        after the first run from the records the first one
@@ -75,11 +82,10 @@ options:
                        else each reads the file)
   --preload            read the trace (up to the end of --frames) into
                        memory, and decode its calls, before the first loop,
-                       so that every loop runs from memory and --benchmark
-                       times the driver and the replay, not the file's
-                       reading; the time this takes is printed apart. Where
-                       the records do not fit (--record-memory), the loops
-                       read the file (and say so)
+                       so that every loop runs from memory (--benchmark does
+                       this unless --from-file; it prints the time this
+                       takes apart). Where the records do not fit
+                       (--record-memory), the loops read the file (and say so)
   --record-memory SIZE what --loop and --preload may keep in memory of the
                        trace's records and their calls decoded, in bytes or
                        with K, M, G (default: a quarter of this machine's
@@ -276,7 +282,7 @@ void PrintIgnoredAnswers(const std::vector<replay::IgnoredAnswers>& ignored) {
 int ReplayCommandMain(int argc, char** argv) {
   replay::ReplayOptions options;
   bool memory_given = false;
-  bool benchmark = false, strict = false;
+  bool benchmark = false, strict = false, from_file = false;
   std::string path, output, gpu_times_path;
   std::vector<replay::ShaderReplacement> replacements;
   auto usage_error = [](const std::string& message) {
@@ -285,7 +291,7 @@ int ReplayCommandMain(int argc, char** argv) {
   };
   std::vector<OptionSpec> specs = {{"help", 'h', false}, {"window", 0, false},    {"verify", 0, false},
                                    {"strict", 0, false}, {"no-check", 0, false}, {"check-each-call", 0, false}, {"benchmark", 0, false},
-                                   {"preload", 0, false}, {"record-memory", 0, true},
+                                   {"preload", 0, false}, {"from-file", 0, false}, {"record-memory", 0, true},
                                    {"snapshot", 0, true}, {"output", 'o', true}, {"memory", 0, true},
                                    {"loop", 0, true},     {"frames", 0, true},   {"replace-shader", 0, true},
                                    {"gpu-times", 0, true}};
@@ -351,6 +357,8 @@ int ReplayCommandMain(int argc, char** argv) {
       options.loops = static_cast<int>(loops);
     } else if (args.Is("preload")) {
       options.preload = true;
+    } else if (args.Is("from-file")) {
+      from_file = true;
     } else if (args.Is("record-memory")) {
       if (!ParseByteSize(value, &options.record_memory) || options.record_memory == 0) {
         return usage_error("--record-memory takes a size above 0 (1073741824, 512M, 4G), not '" + value + "'");
@@ -362,6 +370,9 @@ int ReplayCommandMain(int argc, char** argv) {
   if (!args.operands().empty()) path = args.operands()[0];
   if (path.empty()) return usage_error("no trace given");
   if (!memory_given) options.memory_limit = PhysicalMemoryBytes() / 2;
+  if (from_file && options.preload) return usage_error("--from-file and --preload ask for opposite things");
+  if (from_file && !benchmark) return usage_error("--from-file is for --benchmark (a replay reads the file unless --preload)");
+  if (benchmark && !from_file) options.preload = true;
   if (strict && !options.check) return usage_error("--strict needs the checks that --no-check turns off");
   if (options.check_each_call && !options.check) {
     return usage_error("--check-each-call and --no-check ask for opposite things");

@@ -750,7 +750,7 @@ TEST(Replay, LoopsAfterTheFirstRunFromMemory) {
   for (const std::vector<std::string>& extra :
        std::vector<std::vector<std::string>>{{trace}, {"--frames", "2-4", trace}, {cut}}) {
     SCOPED_TRACE(extra.back() + (extra.size() > 1 ? " " + extra[1] : ""));
-    std::vector<std::string> once = {STRATA_CLI, "replay", "--benchmark"};
+    std::vector<std::string> once = {STRATA_CLI, "replay", "--benchmark", "--from-file"};
     once.insert(once.end(), extra.begin(), extra.end());
     std::vector<std::string> looped = once;
     looped.insert(looped.begin() + 3, {"--loop", "3"});
@@ -785,12 +785,13 @@ TEST(Replay, LoopsFromDecodedCallsDrawWhatTheTraceDrew) {
     SCOPED_TRACE(program.front());
     const std::string trace = ScratchPath("decoded-loops.strace");
     ASSERT_EQ(Trace(trace, program, "swap").exit_code, 0);
-    ProcessResult one = RunProcess({STRATA_CLI, "replay", "--verify", "--benchmark", trace});
+    ProcessResult one = RunProcess({STRATA_CLI, "replay", "--verify", "--benchmark", "--from-file", trace});
     ASSERT_EQ(one.exit_code, 0) << one.out << one.err;
     const long framebuffers = Number(one.out, R"(verify: all (\d+) framebuffers match the trace)");
     EXPECT_GE(framebuffers, 4) << one.out;
     const long calls = Number(one.out, R"(replayed (\d+) calls)");
-    ProcessResult three = RunProcess({STRATA_CLI, "replay", "--verify", "--benchmark", "--loop", "3", trace});
+    ProcessResult three =
+        RunProcess({STRATA_CLI, "replay", "--verify", "--benchmark", "--from-file", "--loop", "3", trace});
     ASSERT_EQ(three.exit_code, 0) << three.out << three.err;
     EXPECT_EQ(Number(three.out, R"(verify: all (\d+) framebuffers match the trace \(3 loops\))"), 3 * framebuffers)
         << three.out;
@@ -807,13 +808,15 @@ TEST(Replay, LoopsFromDecodedCallsDrawWhatTheTraceDrew) {
   }
 }
 
-// --preload reads the trace into memory before the first loop: every loop,
-// the first with its self-check included, runs from there and draws what the
-// trace drew; a frame range, a trace cut short and records that do not fit
-// (which read the file, and say so) replay as they do from the file.
+// --preload, and --benchmark unless --from-file, read the trace into memory
+// before the first loop: every loop, the first with its self-check included,
+// runs from there and draws what the trace drew; a frame range, a trace cut
+// short and records that do not fit (which read the file, and say so) replay
+// as they do from the file.
 // Catches: a preloaded first loop that loses or repeats records, skips the
 // self-check or the cut trace's warning, is not verified; a preload that
-// ignores its budget or hides that it read the file.
+// ignores its budget or hides that it read the file; a benchmark that reads
+// the file unasked, or preloads when told --from-file.
 TEST(Replay, PreloadRunsEveryLoopFromMemory) {
   const std::string trace = ScratchPath("preload.strace"), cut = ScratchPath("preload-cut.strace");
   ASSERT_EQ(Trace(trace, {App("gles2_shaders"), "--frames", "6"}, "swap").exit_code, 0);
@@ -825,12 +828,15 @@ TEST(Replay, PreloadRunsEveryLoopFromMemory) {
   for (const std::vector<std::string>& extra :
        std::vector<std::vector<std::string>>{{trace}, {"--frames", "2-4", trace}, {cut}}) {
     SCOPED_TRACE(extra.back() + (extra.size() > 1 ? " " + extra[1] : ""));
-    std::vector<std::string> from_file = {STRATA_CLI, "replay", "--verify", "--benchmark"};
-    from_file.insert(from_file.end(), extra.begin(), extra.end());
-    std::vector<std::string> preloaded = from_file, too_big = from_file;
+    std::vector<std::string> benchmark = {STRATA_CLI, "replay", "--verify", "--benchmark"};
+    benchmark.insert(benchmark.end(), extra.begin(), extra.end());
+    std::vector<std::string> from_file = benchmark, preloaded = benchmark, too_big = benchmark;
+    from_file.insert(from_file.begin() + 2, "--from-file");
     preloaded.insert(preloaded.begin() + 2, {"--preload", "--loop", "2"});
-    too_big.insert(too_big.begin() + 2, {"--preload", "--record-memory", "64K"});
+    too_big.insert(too_big.begin() + 2, {"--record-memory", "64K"});  // --benchmark preloads
     ProcessResult file = RunProcess(from_file), memory = RunProcess(preloaded), over = RunProcess(too_big);
+    EXPECT_EQ(file.out.find("from memory"), std::string::npos) << file.out;
+    EXPECT_EQ(file.out.find("preload"), std::string::npos) << file.out;
     ASSERT_EQ(file.exit_code, 0) << file.out << file.err;
     ASSERT_EQ(memory.exit_code, 0) << memory.out << memory.err;
     ASSERT_EQ(over.exit_code, 0) << over.out << over.err;
@@ -856,9 +862,20 @@ TEST(Replay, PreloadRunsEveryLoopFromMemory) {
       EXPECT_EQ(r->err.find("warning") != std::string::npos, extra.back() == cut) << r->err;
     }
   }
+  ProcessResult plain = RunProcess({STRATA_CLI, "replay", "--benchmark", trace});
+  ASSERT_EQ(plain.exit_code, 0) << plain.out << plain.err;
+  EXPECT_GT(Number(plain.out, R"(every loop ran from memory \([0-9.]+ MiB of records; (\d+) calls kept decoded)"), 0)
+      << plain.out;
+  EXPECT_NE(plain.out.find("preloaded in "), std::string::npos) << plain.out;
   ProcessResult bad = RunProcess({STRATA_CLI, "replay", "--preload", "--record-memory", "lots", trace});
   EXPECT_EQ(bad.exit_code, 2);
   EXPECT_NE(bad.err.find("--record-memory takes a size above 0"), std::string::npos) << bad.err;
+  ProcessResult both = RunProcess({STRATA_CLI, "replay", "--benchmark", "--preload", "--from-file", trace});
+  EXPECT_EQ(both.exit_code, 2);
+  EXPECT_NE(both.err.find("--from-file and --preload ask for opposite things"), std::string::npos) << both.err;
+  ProcessResult alone = RunProcess({STRATA_CLI, "replay", "--from-file", trace});
+  EXPECT_EQ(alone.exit_code, 2);
+  EXPECT_NE(alone.err.find("--from-file is for --benchmark"), std::string::npos) << alone.err;
   for (const std::string& path : {trace, cut}) std::filesystem::remove(path);
 }
 
