@@ -44,7 +44,9 @@ int8_t CallPreparer::WorkOutPreparable(int slot) const {
 void CallPreparer::Add(size_t index, RecordType type, uint32_t thread, uint64_t chunk, std::span<const uint8_t> payload,
                        PreparedWords* words, std::vector<Run>* runs, size_t word_budget) {
   if (type != RecordType::kCall || failed_) return Close(words, runs);
-  if (run_records_ != 0 && (run_thread_ != thread || run_chunk_ != chunk)) Close(words, runs);
+  if (run_records_ != 0 && (run_thread_ != thread || run_chunk_ != chunk || run_records_ == kMostRunRecords)) {
+    Close(words, runs);
+  }
   bool opens = run_records_ == 0;
   size_t mark = words->size();
   if (opens) words->Append(kRunWords);  // the run's head, written at its close

@@ -29,6 +29,8 @@ class CallPreparer {
   struct Run {
     size_t first_record, records, at;
   };
+  // The records a run spans at most (a count RecordStore keeps in 32 bits).
+  static constexpr size_t kMostRunRecords = UINT32_MAX;
   // The next record of the stream, numbered `index` by the caller (Run's
   // first_record; a run never spans a Close(), so numbers restarting after
   // one are fine) (`payload` stays where it is while its words are used). Appends to

@@ -9,11 +9,10 @@
 // context, with no other record between them, form a run, handed out as one record: the dispatch
 // runs them in one loop (host/record_dispatch.h).
 
-#include <algorithm>
 #include <cstddef>
 #include <cstdint>
-#include <cstring>
-#include <memory>
+
+#include "common/growing_array.h"
 
 namespace strata::stream {
 
@@ -51,34 +50,18 @@ static_assert(sizeof(PreparedCall) % sizeof(PreparedWord) == 0 && sizeof(Prepare
 // resize would zero every word it then overwrites).
 class PreparedWords {
  public:
-  size_t size() const { return size_; }
-  PreparedWord* data() { return words_.get(); }
-  const PreparedWord* data() const { return words_.get(); }
+  size_t size() const { return words_.size(); }
+  PreparedWord* data() { return words_.data(); }
+  const PreparedWord* data() const { return words_.data(); }
   // Room for `n` more words at the end, which the caller writes.
-  PreparedWord* Append(size_t n) {
-    if (capacity_ - size_ < n) Grow(n);
-    PreparedWord* at = words_.get() + size_;
-    size_ += n;
-    return at;
-  }
-  void Truncate(size_t size) { size_ = size; }
-  void Clear() { size_ = 0; }
+  PreparedWord* Append(size_t n) { return words_.Append(n); }
+  void Truncate(size_t size) { words_.Truncate(size); }
+  void Clear() { words_.clear(); }
   // Gives back what is not used (for words kept long).
-  void ShrinkToFit() {
-    if (size_ == capacity_) return;
-    Reallocate(size_);
-  }
+  void ShrinkToFit() { words_.ShrinkToFit(); }
 
  private:
-  void Grow(size_t n) { Reallocate(std::max(capacity_ * 2, size_ + n + 1024)); }
-  void Reallocate(size_t capacity) {
-    std::unique_ptr<PreparedWord[]> words(capacity != 0 ? new PreparedWord[capacity] : nullptr);
-    if (size_ != 0) std::memcpy(words.get(), words_.get(), size_ * sizeof(PreparedWord));
-    words_ = std::move(words);
-    capacity_ = capacity;
-  }
-  std::unique_ptr<PreparedWord[]> words_;
-  size_t size_ = 0, capacity_ = 0;
+  GrowingArray<PreparedWord> words_;
 };
 
 }  // namespace strata::stream

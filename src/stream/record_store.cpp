@@ -10,11 +10,11 @@ namespace strata::stream {
 void RecordStore::Keep(const Record& record) {
   if (overflowed_) return;
   const size_t size = record.payload.size();
-  if (kept_bytes_ + size > budget_) {
+  if (held_bytes() + size + sizeof(Entry) > budget_ || size > UINT32_MAX) {
     overflowed_ = true;
     blocks_.clear();
     entries_.clear();
-    entries_.shrink_to_fit();
+    entries_.ShrinkToFit();
     kept_bytes_ = block_used_ = block_size_ = 0;
     return;
   }
@@ -31,7 +31,7 @@ void RecordStore::Keep(const Record& record) {
     block_used_ += size;
     kept_bytes_ += size;
   }
-  entries_.push_back({record.type, record.thread_id, record.chunk, data, size, kNotPrepared, 0});
+  entries_.push_back({data, record.chunk, kNotPrepared, static_cast<uint32_t>(size), record.thread_id, 0, record.type});
 }
 
 size_t RecordStore::PrepareCalls(const FunctionTable& functions, const std::function<bool(int slot)>& wanted) {
@@ -39,7 +39,7 @@ size_t RecordStore::PrepareCalls(const FunctionTable& functions, const std::func
   for (Entry& e : entries_) e.prepared_at = kNotPrepared;
   CallPreparer preparer(functions, wanted);
   std::vector<CallPreparer::Run> runs;
-  const size_t word_budget = budget_ > kept_bytes_ ? (budget_ - kept_bytes_) / sizeof(PreparedWord) : 0;
+  const size_t word_budget = budget_ > held_bytes() ? (budget_ - held_bytes()) / sizeof(PreparedWord) : 0;
   for (size_t index = 0; index < entries_.size(); ++index) {
     const Entry& e = entries_[index];
     preparer.Add(index, e.type, e.thread_id, e.chunk, {e.data, e.size}, &prepared_, &runs, word_budget);
@@ -47,7 +47,7 @@ size_t RecordStore::PrepareCalls(const FunctionTable& functions, const std::func
   preparer.Close(&prepared_, &runs);
   for (const CallPreparer::Run& run : runs) {
     entries_[run.first_record].prepared_at = run.at;
-    entries_[run.first_record].run_records = run.records;
+    entries_[run.first_record].run_records = static_cast<uint32_t>(run.records);
   }
   prepared_.ShrinkToFit();
   return preparer.prepared();

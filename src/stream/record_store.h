@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "common/growing_array.h"
 #include "stream/record_reader.h"
 #include "stream/record_source.h"
 
@@ -21,11 +22,13 @@ namespace strata::stream {
 
 class RecordStore {
  public:
-  // Keeps at most `budget_bytes` of payloads.
+  // Keeps at most `budget_bytes`: the payloads, an entry a record, and the
+  // calls kept decoded.
   explicit RecordStore(size_t budget_bytes) : budget_(budget_bytes) {}
 
-  // Keeps a copy of `record`; once the budget would be passed the store
-  // empties itself and keeps nothing more (overflowed()).
+  // Keeps a copy of `record`; once the budget would be passed (or a payload
+  // is 4 GiB or more) the store empties itself and keeps nothing more
+  // (overflowed()).
   void Keep(const Record& record);
   // The source's end: how its records stopped (a clean end: empty).
   void End(const std::string& error, bool truncated);
@@ -41,22 +44,26 @@ class RecordStore {
 
   bool overflowed() const { return overflowed_; }
   size_t payload_bytes() const { return kept_bytes_; }
+  // What the records take against the budget: payloads and an entry each.
+  size_t held_bytes() const { return kept_bytes_ + entries_.size() * sizeof(Entry); }
   size_t prepared_bytes() const { return prepared_.size() * sizeof(PreparedWord); }
   size_t budget() const { return budget_; }
 
  private:
   friend class StoredRecords;
+  // One a record: a preloaded trace of small calls has tens of millions.
   struct Entry {
-    RecordType type;
-    uint32_t thread_id;
-    uint64_t chunk;
     const uint8_t* data;
-    size_t size;
+    uint64_t chunk;
     // The first record of a run of calls kept decoded: the run's first word
     // in prepared_, and how many records it spans (kNotPrepared: none).
     size_t prepared_at;
-    size_t run_records;
+    uint32_t size;
+    uint32_t thread_id;
+    uint32_t run_records;
+    RecordType type;
   };
+  static_assert(sizeof(Entry) == 40);
   static constexpr size_t kNotPrepared = SIZE_MAX;
   static constexpr size_t kBlockBytes = size_t{16} << 20;
 
@@ -65,7 +72,7 @@ class RecordStore {
   bool overflowed_ = false;
   std::vector<std::unique_ptr<uint8_t[]>> blocks_;
   size_t block_used_ = 0, block_size_ = 0;  // of the last block
-  std::vector<Entry> entries_;
+  GrowingArray<Entry> entries_;
   PreparedWords prepared_;  // runs: a PreparedRun, then its PreparedCalls, each with its arguments
   std::string end_error_;
   bool end_truncated_ = false;

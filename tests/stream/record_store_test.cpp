@@ -208,7 +208,7 @@ TEST_F(RecordStoreTest, PreparingStopsAtTheBudgetAndKeepsEveryRecord) {
   roomy.PrepareCalls(functions_, [](int) { return true; });
   // Room for the records and the first prepared call only.
   const size_t first_call = sizeof(stream::PreparedRun) + sizeof(stream::PreparedCall) + 5 * sizeof(stream::PreparedWord);
-  stream::RecordStore tight(roomy.payload_bytes() + first_call);
+  stream::RecordStore tight(roomy.held_bytes() + first_call);
   runs_.clear();
   KeepCalls(tight);
   ASSERT_FALSE(tight.overflowed());
@@ -223,6 +223,12 @@ TEST_F(RecordStoreTest, PreparingStopsAtTheBudgetAndKeepsEveryRecord) {
   }
   EXPECT_EQ(n, 6u);
   EXPECT_EQ(prepared, 1u);
+  // The budget counts each record's entry beside its payload.
+  EXPECT_GT(roomy.held_bytes(), roomy.payload_bytes() + 5 * 32);
+  stream::RecordStore payloads_only(roomy.payload_bytes());
+  runs_.clear();
+  KeepCalls(payloads_only);
+  EXPECT_TRUE(payloads_only.overflowed());
 }
 
 TEST_F(RecordStoreTest, PreparingStopsAtARecordThatDoesNotDecode) {
