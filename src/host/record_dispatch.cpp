@@ -89,39 +89,39 @@ bool RecordDispatch::RunHandled(const stream::Record& record) {
 bool RecordDispatch::RunPrepared(const stream::Record& record, std::string* error) {
   const stream::PreparedRun& run = *record.prepared;
   const stream::PreparedCall* call = run.first();
-  const stream::PreparedCall* last = nullptr;  // the last call that ran
-  uint64_t ran = 0;
+  uint64_t left = run.count;  // at least one
   if (!handled_.empty() && !before_call && !stopped_ &&
       (threads_ == HostThreads::kCaller || runner_.RunsOnCaller(record.thread_id))) {
     FastCall fast(executor_, decoder_, record.thread_id);
     fast.head.context = run.context;
     const HandledSlot* const handled = handled_.data();
-    for (; ran < run.count; ++ran) {
+    // Only `call` and `left` live across the handler's call: the loop the replay spends its time in.
+    do {
       const HandledSlot& slot = handled[call->slot];
       fast.handled = &slot.driver;
       if (slot.prepared(fast, call->arguments()) != CallOutcome::kRan) break;
-      last = call;
       call = call->next();
-    }
-    if (ran != 0) fast.KeepStreamContext();
+    } while (--left != 0);
+    if (left != run.count) fast.KeepStreamContext();
   }
-  if (ran == run.count) [[likely]] {
-    calls_ += ran;
-    last_sequence_ = last->sequence;
+  if (left == 0) [[likely]] {
+    calls_ += run.count;
+    last_sequence_ = run.last_sequence;
     first_start_ns_ = std::min(first_start_ns_, run.first_start_ns);
     last_end_ns_ = std::max(last_end_ns_, run.last_end_ns);
-    decoder_.TakeCall(record.thread_id, record.chunk, last->sequence, last->start_ns);
+    decoder_.TakeCall(record.thread_id, record.chunk, run.last_sequence, run.last_start_ns);
     return true;
   }
-  return FinishRun(record, last, call, error);
+  return FinishRun(record, call, error);
 }
 
-bool RecordDispatch::FinishRun(const stream::Record& record, const stream::PreparedCall* last,
-                               const stream::PreparedCall* call, std::string* error) {
+bool RecordDispatch::FinishRun(const stream::Record& record, const stream::PreparedCall* call, std::string* error) {
   const stream::PreparedRun& run = *record.prepared;
   uint64_t at = 0;
+  const stream::PreparedCall* last = nullptr;  // the last call that ran
   for (const stream::PreparedCall* done = run.first(); done != call; done = done->next(), ++at) {
     Ran(done->sequence, done->start_ns, done->duration_ns);
+    last = done;
   }
   if (last != nullptr) decoder_.TakeCall(record.thread_id, record.chunk, last->sequence, last->start_ns);
   for (; at < run.count; ++at, call = call->next()) {

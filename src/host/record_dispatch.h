@@ -110,9 +110,8 @@ class RecordDispatch {
   // handlers in one loop, as far as they take them; the rest one by one,
   // from their records.
   bool RunPrepared(const stream::Record& record, std::string* error);
-  // The rest of a run from `call` on, after `last` (null: none) ran: one by one, from their records.
-  bool FinishRun(const stream::Record& record, const stream::PreparedCall* last, const stream::PreparedCall* call,
-                 std::string* error);
+  // The rest of a run from `call` on, after the calls before it ran: one by one, from their records.
+  bool FinishRun(const stream::Record& record, const stream::PreparedCall* call, std::string* error);
   // Counts a call either path ran.
   void Ran(uint64_t sequence, uint64_t start_ns, uint64_t duration_ns) {
     ++calls_;

@@ -77,11 +77,13 @@ void CallPreparer::Add(size_t index, RecordType type, uint32_t thread, uint64_t 
 
 void CallPreparer::Close(PreparedWords* words, std::vector<Run>* runs) {
   if (run_records_ == 0) return;
-  PreparedRun run{run_records_, run_context_, UINT64_MAX, 0};
+  PreparedRun run{run_records_, run_context_, UINT64_MAX, 0, 0, 0};
   const PreparedCall* call = reinterpret_cast<const PreparedRun*>(words->data() + run_at_)->first();
   for (size_t i = 0; i < run_records_; ++i, call = call->next()) {
     run.first_start_ns = std::min(run.first_start_ns, call->start_ns);
     run.last_end_ns = std::max(run.last_end_ns, call->start_ns + call->duration_ns);
+    run.last_sequence = call->sequence;
+    run.last_start_ns = call->start_ns;
   }
   std::memcpy(words->data() + run_at_, &run, sizeof run);
   runs->push_back({run_first_, run_records_, run_at_});

@@ -40,6 +40,7 @@ struct PreparedRun {
   uint64_t count;                     // calls, at least one
   uint64_t context;                   // the stream's current context of all of them
   uint64_t first_start_ns, last_end_ns;  // the least start and the greatest end of its calls
+  uint64_t last_sequence, last_start_ns;  // its last call's
   const PreparedCall* first() const { return reinterpret_cast<const PreparedCall*>(this + 1); }
 };
 

@@ -115,13 +115,17 @@ TEST_F(RecordStoreTest, PreparedCallsCarryWhatTheRecordsSay) {
     const stream::PreparedCall* call = record.prepared->first();
     EXPECT_EQ(call->record, record.payload.data()) << "a run comes as its first call's record";
     uint64_t least_start = UINT64_MAX, greatest_end = 0;
+    const stream::PreparedCall* last = nullptr;
     for (uint64_t i = 0; i < record.prepared->count; ++i, call = call->next()) {
       calls.push_back(call);
       least_start = std::min(least_start, call->start_ns);
       greatest_end = std::max(greatest_end, call->start_ns + call->duration_ns);
+      last = call;
     }
     EXPECT_EQ(record.prepared->first_start_ns, least_start);
     EXPECT_EQ(record.prepared->last_end_ns, greatest_end);
+    EXPECT_EQ(record.prepared->last_sequence, last->sequence);
+    EXPECT_EQ(record.prepared->last_start_ns, last->start_ns);
   }
   EXPECT_TRUE(records.error().empty());
   EXPECT_EQ(runs, (std::vector<uint64_t>{2, 1, 1}));
