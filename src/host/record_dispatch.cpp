@@ -90,20 +90,7 @@ bool RecordDispatch::RunPrepared(const stream::Record& record, std::string* erro
   const stream::PreparedRun& run = *record.prepared;
   const stream::PreparedCall* call = run.first();
   uint64_t left = run.count;  // at least one
-  if (!handled_.empty() && !before_call && !stopped_ &&
-      (threads_ == HostThreads::kCaller || runner_.RunsOnCaller(record.thread_id))) {
-    FastCall fast(executor_, decoder_, record.thread_id);
-    fast.head.context = run.context;
-    const HandledSlot* const handled = handled_.data();
-    // Only `call` and `left` live across the handler's call: the loop the replay spends its time in.
-    do {
-      const HandledSlot& slot = handled[call->slot];
-      fast.handled = &slot.driver;
-      if (slot.prepared(fast, call->arguments()) != CallOutcome::kRan) break;
-      call = call->next();
-    } while (--left != 0);
-    if (left != run.count) fast.KeepStreamContext();
-  }
+  RunPreparedCalls(record, run.context, &call, &left);
   if (left == 0) [[likely]] {
     calls_ += run.count;
     last_sequence_ = run.last_sequence;
@@ -112,21 +99,56 @@ bool RecordDispatch::RunPrepared(const stream::Record& record, std::string* erro
     decoder_.TakeCall(record.thread_id, record.chunk, run.last_sequence, run.last_start_ns);
     return true;
   }
-  return FinishRun(record, call, error);
+  return FinishRun(record, call, left, error);
 }
 
-bool RecordDispatch::FinishRun(const stream::Record& record, const stream::PreparedCall* call, std::string* error) {
-  const stream::PreparedRun& run = *record.prepared;
-  uint64_t at = 0;
-  const stream::PreparedCall* last = nullptr;  // the last call that ran
-  for (const stream::PreparedCall* done = run.first(); done != call; done = done->next(), ++at) {
-    Ran(done->sequence, done->start_ns, done->duration_ns);
-    last = done;
+void RecordDispatch::RunPreparedCalls(const stream::Record& record, uint64_t context, const stream::PreparedCall** at,
+                                      uint64_t* calls_left) {
+  if (handled_.empty() || before_call || stopped_ ||
+      (threads_ != HostThreads::kCaller && !runner_.RunsOnCaller(record.thread_id))) {
+    return;
   }
-  if (last != nullptr) decoder_.TakeCall(record.thread_id, record.chunk, last->sequence, last->start_ns);
-  for (; at < run.count; ++at, call = call->next()) {
+  FastCall fast(executor_, decoder_, record.thread_id);
+  fast.head.context = context;
+  const HandledSlot* const handled = handled_.data();
+  // Only `call` and `left` live across the handler's call: the loop the replay spends its time in.
+  const stream::PreparedCall* call = *at;
+  uint64_t left = *calls_left;
+  do {
+    const HandledSlot& slot = handled[call->slot];
+    fast.handled = &slot.driver;
+    if (slot.prepared(fast, call->arguments()) != CallOutcome::kRan) break;
+    call = call->next();
+  } while (--left != 0);
+  if (left != *calls_left) fast.KeepStreamContext();
+  *at = call;
+  *calls_left = left;
+}
+
+bool RecordDispatch::FinishRun(const stream::Record& record, const stream::PreparedCall* call, uint64_t left,
+                               std::string* error) {
+  const stream::PreparedRun& run = *record.prepared;
+  // Counts the calls from `done` up to `call` that ran from their decoded
+  // form, and leaves the decoder after the last, for the next record's deltas.
+  auto count_ran = [&](const stream::PreparedCall* done) {
+    const stream::PreparedCall* last = nullptr;
+    for (; done != call; done = done->next()) {
+      Ran(done->sequence, done->start_ns, done->duration_ns);
+      last = done;
+    }
+    if (last != nullptr) decoder_.TakeCall(record.thread_id, record.chunk, last->sequence, last->start_ns);
+  };
+  count_ran(run.first());
+  while (left != 0) {
+    // The call no handler took runs from its record (Execute checks it, or
+    // says why it cannot run); the run goes on from its decoded form after it.
     const stream::Record one{stream::RecordType::kCall, {call->record, call->record_size}, record.thread_id, record.chunk};
     if (!Dispatch(one, error)) return false;
+    call = call->next();
+    if (--left == 0) break;
+    const stream::PreparedCall* resumed = call;
+    RunPreparedCalls(record, run.context, &call, &left);
+    count_ran(resumed);
   }
   return true;
 }

@@ -107,11 +107,16 @@ class RecordDispatch {
   // it ran): decode it and run it through Execute, or report it malformed.
   bool RunHandled(const stream::Record& record);
   // A run of calls kept decoded (record.prepared): through their generated
-  // handlers in one loop, as far as they take them; the rest one by one,
-  // from their records.
+  // handlers in one loop; a call no handler takes from its record.
   bool RunPrepared(const stream::Record& record, std::string* error);
-  // The rest of a run from `call` on, after the calls before it ran: one by one, from their records.
-  bool FinishRun(const stream::Record& record, const stream::PreparedCall* call, std::string* error);
+  // Runs calls of a run from `*at` on through their handlers, as far as they
+  // take them: `*at` is then the first not run, and `*left` the calls left.
+  void RunPreparedCalls(const stream::Record& record, uint64_t context, const stream::PreparedCall** at,
+                        uint64_t* left);
+  // The rest of a run from `call` (one no handler took) on, `left` calls,
+  // after the calls before it ran: each refused call from its record, the
+  // calls after it from their decoded form again.
+  bool FinishRun(const stream::Record& record, const stream::PreparedCall* call, uint64_t left, std::string* error);
   // Counts a call either path ran.
   void Ran(uint64_t sequence, uint64_t start_ns, uint64_t duration_ns) {
     ++calls_;
