@@ -75,7 +75,7 @@ class FastCall {
     }
   }
   // A uniform location of the current program.
-  int64_t Location(int64_t recorded) {
+  [[gnu::always_inline]] int64_t Location(int64_t recorded) {
     // The current program's table, while it stays current, is Executor::FastLocation's to find.
     const Executor::Context* context = context_;
     if (context != nullptr && context->locations != nullptr && context->locations_program == context->program &&
