@@ -7,7 +7,8 @@ round). Both report their frame rate over the frames after the first (the
 first holds the setup and the shader compiles). Reported per workload: the
 median of the paired ratios, exported program over replay (above 1: the
 program is faster), with `strata replay` run with --no-check as well as with
-its self-check (as a user runs it).
+its self-check (as a user runs it); the replay preloads the trace, or with
+--from-file reads it as it runs.
 
 Workloads: call_mix's modes (bench/workloads/call_mix.cpp: `draws`, the
 small-draw mix; `cheap`, 30,000 state calls a frame; `upload`, 16 x 256 KiB
@@ -22,7 +23,7 @@ A workload may carry its own frame count (`cheap:10`): every call becomes a
 line of C, so a call-heavy trace makes a large program to build.
 
 usage: c_export_frame_rate.py [--rounds N] [--frames N] [--workloads draws,cheap:10,upload,glmark2]
-                              [--build DIR]
+                              [--from-file] [--build DIR]
 """
 
 import argparse
@@ -55,6 +56,8 @@ def main():
     parser.add_argument("--rounds", type=int, default=7)
     parser.add_argument("--frames", type=int, default=200, help="frames of each call_mix workload")
     parser.add_argument("--workloads", default="draws,cheap,upload")
+    parser.add_argument("--from-file", action="store_true",
+                        help="replay with --from-file (reading the trace as it runs; by default --benchmark preloads it)")
     parser.add_argument("--build", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "build"))
     args = parser.parse_args()
     if args.rounds < 1 or args.frames < 2:
@@ -82,8 +85,9 @@ def main():
             run(["cmake", "-S", source, "-B", source + "/build", "-G", "Ninja", "-DCMAKE_BUILD_TYPE=Release"], env)
             run(["cmake", "--build", source + "/build"], env)
             exported = [os.path.join(source, "build", workload)]
-            replays = {"self-check": [strata, "replay", "--benchmark", trace],
-                       "no-check": [strata, "replay", "--benchmark", "--no-check", trace]}
+            source = ["--from-file"] if args.from_file else []
+            replays = {"self-check": [strata, "replay", "--benchmark"] + source + [trace],
+                       "no-check": [strata, "replay", "--benchmark", "--no-check"] + source + [trace]}
             ratios = {name: [] for name in replays}
             for round_number in range(args.rounds):
                 print(f"{workload}: round {round_number + 1} of {args.rounds}", file=sys.stderr, flush=True)

@@ -5,7 +5,8 @@ round the program and `strata replay --benchmark` of its trace run in turn
 (in a random order within the round). The program times its own frame loop,
 which leaves its setup out; the replay prints its whole run and the frames
 after the first (the first frame holds the setup and the shader compiles).
-Reported per mode: the medians of the paired ratios of frame rates, replay
+The replay preloads the trace (what --benchmark does), or with --from-file
+reads it as it runs. Reported per mode: the medians of the paired ratios of frame rates, replay
 over program (above 1: the replay is faster), for the whole replay and for
 the frames after the first.
 
