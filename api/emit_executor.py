@@ -9,7 +9,11 @@ handler reads the blob where it lies in the record and checks it against
 the size its arguments imply, as Execute checks it; such calls are never
 kept decoded, so their handlers read records only. What the executor
 follows of a call (bindings, vertex array changes) it does itself after the
-handler (Executor::AfterHandledCall), by the same traits as for any call.
+driver ran it (Executor::AfterHandledCall), by the same traits as for any
+call: a handler of a record asks for it, the loop over calls kept decoded
+does it after their handlers, whose last act is then the driver's call. A
+handler that runs nothing says so (FastCall::Refuse), and the call goes to
+Execute.
 Functions whose traits say they make, delete, allocate, map or point
 anything, whose pointers carry names, strings, outputs or offsets, handles
 or locations of a named program, and EGL get no handler: their calls run
@@ -45,10 +49,10 @@ RETURN_KINDS = {"kVoid", "kInt", "kUInt", "kEnum", "kBitfield", "kBoolean", "kFl
 ANSWERED_BY_THE_EXECUTOR = {"glGetError"}
 
 HANDLER = string.Template("""template <class Arguments>
-CallOutcome Run_${name}(FastCall& strata_call, Arguments strata_a) {
-${reads}  if (!strata_a.End(strata_call, api::ArgKind::${result})) return CallOutcome::kNotRun;
+void Run_${name}(FastCall& strata_call, Arguments strata_a) {
+${reads}  if (!strata_a.End(strata_call, api::ArgKind::${result})) return strata_call.Refuse();
 ${draw}  strata_call.Driver<api::PFN_${name}>()(${arguments});
-  return strata_call.Ran(api::${name}, ${first}, ${second});
+  if constexpr (Arguments::kFollowedByHandler) strata_call.Ran(api::${name}, ${first}, ${second});
 }
 
 """)
@@ -124,12 +128,12 @@ def _argument(p: fp.FunctionPlan, q: fp.ParamPlan) -> str:
 
 
 BLOB_HANDLER = string.Template("""template <class Arguments>
-CallOutcome Run_${name}(FastCall& strata_call, Arguments strata_a) {
-${reads}  if (!strata_a.End(strata_call, api::ArgKind::${result}, 1) || ${blob}.data == nullptr) return CallOutcome::kNotRun;
+void Run_${name}(FastCall& strata_call, Arguments strata_a) {
+${reads}  if (!strata_a.End(strata_call, api::ArgKind::${result}, 1) || ${blob}.data == nullptr) return strata_call.Refuse();
 ${hosts}  Word strata_words[${count}];
-${words}  if (!strata_call.InputCovered(api::${name}, strata_words, ${index}, ${blob}.size)) return CallOutcome::kNotRun;
+${words}  if (!strata_call.InputCovered(api::${name}, strata_words, ${index}, ${blob}.size)) return strata_call.Refuse();
   strata_call.Driver<api::PFN_${name}>()(${arguments});
-  return strata_call.Ran(api::${name}, ${first}, ${second});
+  strata_call.Ran(api::${name}, ${first}, ${second});
 }
 
 """)
@@ -173,7 +177,7 @@ def _handler(p: fp.FunctionPlan) -> str:
     if blob is not None:
         return _blob_handler(p, blob)
     reads = "".join(f"  const {READERS[q.param.kind][0]} {q.name} = {READERS[q.param.kind][1]};\n" for q in p.params)
-    draw = "  if (!strata_call.DrawReadsBuffersOnly()) return CallOutcome::kNotRun;\n" if p.traits.draw else ""
+    draw = "  if (!strata_call.DrawReadsBuffersOnly()) return strata_call.Refuse();\n" if p.traits.draw else ""
     follow = _followed(p)
     return HANDLER.substitute(name=p.name, reads=reads, result=p.result_kind, draw=draw,
                               arguments=", ".join(_argument(p, q) for q in p.params),
@@ -185,9 +189,9 @@ def emit_call_handlers(plans: list[fp.FunctionPlan]) -> str:
     for p in plans:
         if handled(p):
             handlers.append(_handler(p))
-            rows.append(f"  [](FastCall& c) {{ return Run_{p.name}(c, RecordArguments{{c.r}}); }},")
+            rows.append(f"  [](FastCall& c) {{ Run_{p.name}(c, RecordArguments{{c.r}}); }},")
             if blob_param(p) is None:
-                prepared_rows.append(f"  [](FastCall& c, const stream::PreparedWord* a) {{ return Run_{p.name}(c, PreparedArguments{{a}}); }},")
+                prepared_rows.append(f"  [](FastCall& c, const stream::PreparedWord* a) {{ Run_{p.name}(c, PreparedArguments{{a}}); }},")
             else:
                 prepared_rows.append(f"  nullptr,  // {p.name}: its array is never kept decoded")
         else:

@@ -25,11 +25,6 @@
 
 namespace strata::host {
 
-enum class CallOutcome : uint8_t {
-  kRan,     // the call ran on the driver
-  kNotRun,  // nothing ran (a draw with client memory, a malformed record): decode it, run it through Execute
-};
-
 // What the dispatch hands a handler of its function: the driver's entry
 // point, and whether the executor follows anything of the call after it ran
 // (Executor::FollowsHandledCall).
@@ -46,6 +41,11 @@ class FastCall {
   // The record, from the first argument on.
   stream::ByteReader r{{}};
   stream::CallDecoder::CallHead head;
+
+  // Set by a handler that ran nothing (a draw with client memory, a
+  // malformed record): the call is decoded and run through Execute.
+  bool refused = false;
+  void Refuse() { refused = true; }
 
   // After the arguments: the call's times and the end of its record. False:
   // the record is malformed.
@@ -93,11 +93,14 @@ class FastCall {
   }
 
   // After the driver ran it: what the executor follows of the call (its
-  // binding, vertex arrays it changed), by the function's traits.
-  CallOutcome Ran(int slot, uint64_t first, uint64_t second) {
-    if (handled->follows) x_.AfterHandledCall(thread_, slot, first, second);
-    return CallOutcome::kRan;
+  // binding, vertex arrays it changed), by the function's traits. A call
+  // from a record is followed by its handler; a run of calls kept decoded
+  // is followed by the dispatch's loop (Follow), so that the handler's last
+  // act is the driver's call (a jump, with nothing to come back to).
+  void Ran(int slot, uint64_t first, uint64_t second) {
+    if (handled->follows) Follow(slot, first, second);
   }
+  void Follow(int slot, uint64_t first, uint64_t second) { x_.AfterHandledCall(thread_, slot, first, second); }
   // The stream's context the thread's calls ran in (head.context), as
   // Execute keeps it: once a call ran, for one call or a run of them.
   void KeepStreamContext() { thread_.stream_context = head.context; }
@@ -125,6 +128,7 @@ struct InputBlob {
 // the record after its head (each read checked; End reads the call's times
 // and says whether the record was whole) ...
 struct RecordArguments {
+  static constexpr bool kFollowedByHandler = true;
   stream::ByteReader& r;
   uint64_t Varint() { return r.Varint(); }
   int64_t Zigzag() { return r.Zigzag(); }
@@ -143,6 +147,7 @@ struct RecordArguments {
 };
 // ... or a call kept decoded, read once already (its head and times too).
 struct PreparedArguments {
+  static constexpr bool kFollowedByHandler = false;  // RecordDispatch's loop follows them
   const stream::PreparedWord* at;
   uint64_t Varint() { return (at++)->u; }
   int64_t Zigzag() { return (at++)->i; }
@@ -151,8 +156,9 @@ struct PreparedArguments {
   static bool End(FastCall&, api::ArgKind) { return true; }
 };
 
-using CallHandler = CallOutcome (*)(FastCall& call);
-using PreparedCallHandler = CallOutcome (*)(FastCall& call, const stream::PreparedWord* arguments);
+// A handler that does not run its call says so with FastCall::Refuse.
+using CallHandler = void (*)(FastCall& call);
+using PreparedCallHandler = void (*)(FastCall& call, const stream::PreparedWord* arguments);
 // By dispatch slot, one body per function for either source; null where
 // calls run through Execute only.
 extern const CallHandler kCallHandlers[api::kFunctionCount];

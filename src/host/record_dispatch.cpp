@@ -58,7 +58,7 @@ bool RecordDispatch::DispatchRecord(const stream::Record& record, std::string* e
 namespace {
 
 // A slot whose calls kept decoded a handler does not take: Execute's.
-CallOutcome NotPrepared(FastCall&, const stream::PreparedWord*) { return CallOutcome::kNotRun; }
+void NotPrepared(FastCall& call, const stream::PreparedWord*) { call.Refuse(); }
 
 }  // namespace
 
@@ -79,7 +79,8 @@ bool RecordDispatch::RunHandled(const stream::Record& record) {
   const HandledSlot& slot = handled_[call.head.slot];
   if (slot.handler == nullptr || (call.head.flags & stream::wire::kCallWantsReply)) return false;
   call.handled = &slot.driver;
-  if (slot.handler(call) != CallOutcome::kRan) return false;
+  slot.handler(call);
+  if (call.refused) return false;
   call.KeepStreamContext();
   decoder_.TakeCall(call.head, call.start_ns);
   Ran(call.head.sequence, call.start_ns, call.duration_ns);
@@ -117,7 +118,13 @@ void RecordDispatch::RunPreparedCalls(const stream::Record& record, uint64_t con
   do {
     const HandledSlot& slot = handled[call->slot];
     fast.handled = &slot.driver;
-    if (slot.prepared(fast, call->arguments()) != CallOutcome::kRan) break;
+    slot.prepared(fast, call->arguments());
+    if (fast.refused) [[unlikely]] break;
+    if (fast.handled->follows) [[unlikely]] {
+      // The first two arguments as recorded: the bindings the executor follows are in them.
+      const stream::PreparedWord* a = call->arguments();
+      fast.Follow(call->slot, call->argument_count > 0 ? a[0].u : 0, call->argument_count > 1 ? a[1].u : 0);
+    }
     call = call->next();
   } while (--left != 0);
   if (left != *calls_left) fast.KeepStreamContext();
