@@ -12,13 +12,17 @@ namespace {
 constexpr size_t kBatchBytes = 1 << 20;
 constexpr size_t kBatchRecords = 4096;
 constexpr size_t kBatchesAhead = 4;
+// Batches read and waiting for the caller when a chunk starts, from which on
+// the reading thread decodes that chunk's calls too (PreparesChunk).
+constexpr size_t kBatchesWaitingToPrepare = 2;
 
 }  // namespace
 
 ReadAhead::ReadAhead(RecordSource& source) : source_(source), reader_([this] { Read(); }) {}
 
-ReadAhead::ReadAhead(RecordSource& source, const FunctionTable& functions, std::function<bool(int slot)> wanted)
-    : source_(source), preparer_(std::make_unique<CallPreparer>(functions, std::move(wanted))),
+ReadAhead::ReadAhead(RecordSource& source, const FunctionTable& functions, std::function<bool(int slot)> wanted,
+                     Decoding decoding)
+    : source_(source), preparer_(std::make_unique<CallPreparer>(functions, std::move(wanted))), decoding_(decoding),
       reader_([this] { Read(); }) {}
 
 ReadAhead::~ReadAhead() {
@@ -91,10 +95,33 @@ void ReadAhead::Read() {
   }
 }
 
+bool ReadAhead::PreparesChunk(uint64_t chunk) {
+  if (decoding_ == Decoding::kEveryChunk) return true;
+  if (chunk == decided_chunk_) return prepares_decided_;
+  auto [decision, made] = chunk_prepared_.try_emplace(chunk, false);
+  if (made) {
+    // Decoding the calls here pays where the caller, busy with the driver,
+    // has batches waiting; where it waits for this thread, this thread is
+    // the one to spare, and the caller decodes the records itself.
+    std::lock_guard<std::mutex> lock(mu_);
+    decision->second = full_.size() >= kBatchesWaitingToPrepare;
+  }
+  decided_chunk_ = chunk;
+  prepares_decided_ = decision->second;
+  return prepares_decided_;
+}
+
 void ReadAhead::Prepare(Batch& batch) {
   // Runs end with the batch: a run's records are handed out together.
   for (size_t i = 0; i < batch.entries.size(); ++i) {
     const Entry& e = batch.entries[i];
+    // Whole chunks or none: a thread's first call of a chunk carries its
+    // numbers whole, the others as deltas from the call before, so the
+    // preparer's decoder may skip chunks but not part of one.
+    if (!PreparesChunk(e.chunk)) {
+      preparer_->Close(&batch.prepared, &batch.runs);
+      continue;
+    }
     preparer_->Add(i, e.type, e.thread_id, e.chunk, {e.data, e.size}, &batch.prepared, &batch.runs);
   }
   preparer_->Close(&batch.prepared, &batch.runs);

@@ -7,7 +7,10 @@
 // stays valid until the next Next(), as any RecordSource promises. Asked to,
 // it also keeps the calls with scalar arguments decoded (CallPreparer), so
 // that decoding them is done on the reading core too: a run of them comes as
-// one record (Record::prepared).
+// one record (Record::prepared). It does so chunk by chunk while the caller
+// is the busier thread (it has batches waiting), and leaves the decoding to
+// the caller while this thread is (cheap calls, whose records take longer
+// to read than to run).
 
 #include <condition_variable>
 #include <cstddef>
@@ -18,6 +21,7 @@
 #include <mutex>
 #include <string>
 #include <thread>
+#include <unordered_map>
 #include <vector>
 
 #include "stream/call_preparer.h"
@@ -31,9 +35,15 @@ class ReadAhead final : public RecordSource {
   // Starts reading `source` at once; it must not be used elsewhere until
   // this is destroyed (which stops the reading).
   explicit ReadAhead(RecordSource& source);
+  // Which chunks' calls the reading thread decodes.
+  enum class Decoding {
+    kWhileCallerIsBusier,  // a chunk's where the caller has batches waiting as it starts
+    kEveryChunk,
+  };
   // The same, keeping the calls of the slots `wanted` names decoded, the
   // source's function ids being `functions` (which must outlive this).
-  ReadAhead(RecordSource& source, const FunctionTable& functions, std::function<bool(int slot)> wanted);
+  ReadAhead(RecordSource& source, const FunctionTable& functions, std::function<bool(int slot)> wanted,
+            Decoding decoding = Decoding::kWhileCallerIsBusier);
   ~ReadAhead() override;
   ReadAhead(const ReadAhead&) = delete;
   ReadAhead& operator=(const ReadAhead&) = delete;
@@ -92,13 +102,21 @@ class ReadAhead final : public RecordSource {
   // Next() at the end of a batch: the next batch, waited for.
   bool NextBatch(Record* record);
   void Read();
-  // Keeps the batch's calls decoded where they can be (preparer_).
+  // Keeps the batch's calls decoded where they can be (preparer_), chunk by
+  // chunk while the caller has batches waiting.
   void Prepare(Batch& batch);
+  // Whether the calls of `chunk` are decoded here: decided at its first
+  // record, kept for all of them.
+  bool PreparesChunk(uint64_t chunk);
   // Whether `batch` holds `chunk`'s buffer (asking the source the first time): its records need no copy.
   bool Hold(Batch& batch, uint64_t chunk);
 
   RecordSource& source_;
   std::unique_ptr<CallPreparer> preparer_;  // used on the reading thread only; null: nothing is prepared
+  Decoding decoding_ = Decoding::kEveryChunk;
+  std::unordered_map<uint64_t, bool> chunk_prepared_;  // by chunk, whether its calls are (reading thread only)
+  uint64_t decided_chunk_ = UINT64_MAX;                // the last chunk asked about, and its answer
+  bool prepares_decided_ = false;
   std::mutex mu_;
   std::condition_variable ready_, room_;
   std::deque<std::unique_ptr<Batch>> full_;  // read, not yet handed out

@@ -3,15 +3,20 @@
 // buffers or copies the payloads; it lets go of the buffers once their
 // records are used; the source's error and truncation come out once its
 // records are used up; a reader stopped early does not hang; asked to, it
-// hands out runs of calls kept decoded that stand for exactly the records.
+// hands out runs of calls kept decoded that stand for exactly the records,
+// and left to choose, decodes whole chunks where the caller is the busier.
 #include "stream/read_ahead.h"
 
 #include <GLES2/gl2.h>
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <chrono>
+#include <map>
 #include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "stream/call_encoder.h"
@@ -299,13 +304,18 @@ class EncodedCallsSource final : public MadeUpSource {
   size_t next_ = 0;
 };
 
-TEST(ReadAhead, RunsOfCallsKeptDecodedStandForTheirRecords) {
-  EncodedCallsSource source(20000);
-  strata::stream::FunctionTable functions;
-  functions.Load(strata::stream::FunctionTable::OwnNames());
-  ReadAhead records(source, functions, [](int slot) { return slot != strata::api::glDisable; });
+// What came out of a ReadAhead over an EncodedCallsSource, checked record by
+// record against the source as it came: every record in order, each call
+// kept decoded with the numbers and arguments its record says.
+struct DecodedCalls {
+  size_t runs = 0, longest = 0, prepared = 0;
+  std::map<uint64_t, size_t> prepared_by_chunk;
+};
+
+DecodedCalls ReadAll(ReadAhead& records, const EncodedCallsSource& source) {
+  DecodedCalls out;
   Record record;
-  size_t at = 0, runs = 0, longest = 0, prepared = 0;
+  size_t at = 0;
   auto expect_record = [&](RecordType type, std::span<const uint8_t> payload, uint32_t thread, uint64_t chunk) {
     ASSERT_LT(at, source.records().size());
     const EncodedCallsSource::Kept& k = source.records()[at++];
@@ -319,8 +329,8 @@ TEST(ReadAhead, RunsOfCallsKeptDecodedStandForTheirRecords) {
       expect_record(record.type, record.payload, record.thread_id, record.chunk);
       continue;
     }
-    ++runs;
-    longest = std::max<size_t>(longest, record.prepared->count);
+    ++out.runs;
+    out.longest = std::max<size_t>(out.longest, record.prepared->count);
     const strata::stream::PreparedCall* call = record.prepared->first();
     for (uint64_t i = 0; i < record.prepared->count; ++i, call = call->next()) {
       expect_record(RecordType::kCall, {call->record, call->record_size}, record.thread_id, record.chunk);
@@ -336,15 +346,61 @@ TEST(ReadAhead, RunsOfCallsKeptDecodedStandForTheirRecords) {
         EXPECT_EQ(call->slot, strata::api::glEnable);
         EXPECT_EQ(call->arguments()[0].u, uint64_t{GL_BLEND});
       }
-      ++prepared;
+      ++out.prepared;
+      ++out.prepared_by_chunk[record.chunk];
     }
   }
   EXPECT_EQ(at, source.records().size()) << "every record, in order";
+  return out;
+}
+
+size_t WantedCalls(size_t calls) {
   size_t wanted = 0;  // glUniform1f and glEnable: all but every third call
-  for (size_t n = 0; n < 20000; ++n) wanted += n % 3 != 2;
-  EXPECT_EQ(prepared, wanted);
-  EXPECT_GT(runs, 100u);
-  EXPECT_GE(longest, 2u);
+  for (size_t n = 0; n < calls; ++n) wanted += n % 3 != 2;
+  return wanted;
+}
+
+// 20,000 calls read ahead, glDisable's not wanted decoded.
+struct CallsReadAhead {
+  explicit CallsReadAhead(ReadAhead::Decoding decoding)
+      : records(source, Functions(functions), [](int slot) { return slot != strata::api::glDisable; }, decoding) {}
+  static const strata::stream::FunctionTable& Functions(strata::stream::FunctionTable& table) {
+    table.Load(strata::stream::FunctionTable::OwnNames());
+    return table;
+  }
+  EncodedCallsSource source{20000};
+  strata::stream::FunctionTable functions;
+  ReadAhead records;
+};
+
+TEST(ReadAhead, RunsOfCallsKeptDecodedStandForTheirRecords) {
+  CallsReadAhead calls(ReadAhead::Decoding::kEveryChunk);
+  const DecodedCalls out = ReadAll(calls.records, calls.source);
+  EXPECT_EQ(out.prepared, WantedCalls(20000));
+  EXPECT_GT(out.runs, 100u);
+  EXPECT_GE(out.longest, 2u);
+}
+
+// Left to choose, the reading thread decodes a chunk's calls only where the
+// caller has batches waiting as the chunk starts (it is the busier thread),
+// and a chunk's calls all or none (the calls after a thread's first in a
+// chunk are deltas from the one before).
+// Catches: decoding that ignores who waits for whom (chunk 0, read before
+// anything waits, kept decoded; nothing kept decoded while the caller sleeps),
+// part of a chunk decoded from a decoder that skipped its start (wrong
+// numbers, caught by ReadAll's checks).
+TEST(ReadAhead, DecodesChunksWhereTheCallerHasBatchesWaiting) {
+  CallsReadAhead calls(ReadAhead::Decoding::kWhileCallerIsBusier);
+  // A caller busy elsewhere: the reading thread fills every batch it may hold ahead.
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  const DecodedCalls out = ReadAll(calls.records, calls.source);
+  EXPECT_EQ(out.prepared_by_chunk.count(0), 0u) << "chunk 0 starts before any batch waits";
+  EXPECT_GT(out.prepared, 0u) << "later chunks start with batches waiting";
+  EXPECT_LT(out.prepared, WantedCalls(20000));
+  for (const auto& [chunk, prepared] : out.prepared_by_chunk) {
+    // 50 calls a chunk, two thirds of them wanted: a chunk decoded is decoded whole.
+    EXPECT_GE(prepared, 33u) << "chunk " << chunk;
+  }
 }
 
 }  // namespace
