@@ -5,12 +5,14 @@
 #   native   the program itself (call_mix under callgrind, 5 and 10 frames)
 #   file     `strata replay --no-check`, records read from the trace file, all
 #            threads; "thread": the replaying thread's share (the rest is
-#            reading ahead: decompressing, ordering, decoding)
-#   memory   one loop from memory, calls kept decoded: `--loop 3` less
-#            `--loop 2` (the first loop, keeping and preparing drop out)
-#   prepare  once per replay: what the first loop's keeping and decoding of
-#            the records for the loops to come adds (`--loop 2` less
-#            `--loop 1` less one loop from memory)
+#            reading ahead: decompressing, ordering, and decoding the chunks
+#            the reading thread takes, which depends on which thread waits
+#            for the other: under callgrind, which runs one thread at a time,
+#            it varies from run to run)
+#   memory   one loop from memory, calls kept decoded: `--preload --loop 3`
+#            less `--preload --loop 2` (the preloading drops out)
+#   prepare  once per replay: reading the trace into memory and decoding its
+#            calls (`--preload --loop 2` less two loops from memory)
 # and Strata's own: each replay's figure less the native one.
 # usage: replay_instructions.sh [--build DIR] [--modes cheap,draws,...]
 set -euo pipefail
@@ -52,8 +54,8 @@ for mode in ${modes//,/ }; do
       { echo "replay_instructions.sh: tracing call_mix --mode $mode failed" >&2; cat "$tmp/log" >&2; exit 1; }
     n[$f]=$(ir "$call_mix" --mode "$mode" --frames "$f")
     read -r l1[$f] m1[$f] < <(ir_threads "$strata" replay --no-check --loop 1 "$tmp/$mode$f.strace")
-    l2[$f]=$(ir "$strata" replay --no-check --loop 2 "$tmp/$mode$f.strace")
-    l3[$f]=$(ir "$strata" replay --no-check --loop 3 "$tmp/$mode$f.strace")
+    l2[$f]=$(ir "$strata" replay --no-check --preload --loop 2 "$tmp/$mode$f.strace")
+    l3[$f]=$(ir "$strata" replay --no-check --preload --loop 3 "$tmp/$mode$f.strace")
   done
   # The calls of 5 frames: what call_mix says it made in its timed loop.
   made() { "$call_mix" --mode "$mode" --frames "$1" | awk '{for (i = 2; i <= NF; ++i) if ($i == "calls") { print $(i - 1); exit }}'; }
@@ -62,7 +64,7 @@ for mode in ${modes//,/ }; do
       -v m5="${m1[5]}" -v m10="${m1[10]}" \
       -v b5="${l2[5]}" -v b10="${l2[10]}" -v d5="${l3[5]}" -v d10="${l3[10]}" 'BEGIN {
     native = (n10 - n5) / c; file = (a10 - a5) / c; thread = (m10 - m5) / c; memory = ((d10 - b10) - (d5 - b5)) / c
-    prepare = ((b10 - a10) - (b5 - a5)) / c - memory
+    prepare = (b10 - b5) / c - 2 * memory
     printf "%-8s %10.0f %10.0f %8.0f %8.0f %10.0f %8.0f %8.0f\n", mode, native, file, file - native, thread - native,
            memory, memory - native, prepare
   }'
