@@ -521,8 +521,9 @@ bool Replay(const std::string& trace_path, const ReplayOptions& given_options, R
     if (from_store) {
       records = std::make_unique<stream::StoredRecords>(store);
     } else if (replay.RunsHandlers() && std::thread::hardware_concurrency() > 1) {
-      // Reading, decompressing, ordering and decoding the calls the handlers take run on
-      // another core (with one core, decoding there would only add the runs' bookkeeping).
+      // Reading, decompressing and ordering run on another core, and decoding the calls
+      // the handlers take too while this thread is the busier (ReadAhead::PreparesChunk);
+      // with one core, decoding there would only add the runs' bookkeeping.
       records = std::make_unique<stream::ReadAhead>(*reader, functions, host::RecordDispatch::Handles);
     } else {
       records = std::make_unique<stream::ReadAhead>(*reader);
