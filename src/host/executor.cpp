@@ -291,8 +291,7 @@ uint64_t ProgramOf(const stream::DecodedCall& call) {
 int64_t Executor::FastLocation(Thread& thread, int64_t recorded) {
   Context* context = thread.current;
   if (context == nullptr) return recorded;
-  if (context->locations_program != context->program ||
-      context->locations_seen != context->shared->location_tables_changed) {
+  if (!context->LocationsCurrent()) {
     auto table = context->shared->uniform_locations.find(context->program);
     context->locations = table == context->shared->uniform_locations.end() ? nullptr : &table->second;
     context->locations_program = context->program;

@@ -202,6 +202,9 @@ class Executor {
     // not changed since `locations_seen`.
     const UniformLocations* locations = nullptr;
     uint64_t locations_program = UINT64_MAX, locations_seen = 0;
+    bool LocationsCurrent() const {
+      return locations_program == program && locations_seen == shared->location_tables_changed;
+    }
     // The vertex array object bound on the host as the driver said it; -1:
     // ask again (a call that binds or deletes vertex arrays ran since).
     int64_t vertex_array_bound = -1;

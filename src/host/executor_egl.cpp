@@ -33,6 +33,16 @@ std::vector<EGLint> IntAttribs(const stream::DecodedValue& v) {
   return list;
 }
 
+// The value of `name` in an attribute list from IntAttribs (the last one
+// given, as the driver reads a list), or `absent`.
+EGLint AttribValue(const std::vector<EGLint>& attribs, EGLint name, EGLint absent) {
+  EGLint value = absent;
+  for (size_t i = 0; i + 1 < attribs.size() && attribs[i] != EGL_NONE; i += 2) {
+    if (attribs[i] == name) value = attribs[i + 1];
+  }
+  return value;
+}
+
 // What a recorded call returned was a failure: EGL_FALSE, or no handle or string.
 bool RecordedFailure(const stream::DecodedCall& call) {
   return call.has_reply && !call.result.has_out && call.result.u == 0;
@@ -339,12 +349,8 @@ bool Executor::ExecuteEgl(const stream::DecodedCall& call, Thread& thread, bool*
     case api::eglCreatePbufferSurface: {
       // llvmpipe makes a pbuffer of any size, and its rasterizer then
       // writes past its tiles: one past the host's largest is refused.
-      int64_t width = 0, height = 0;
       const std::vector<EGLint> attribs = IntAttribs(a[2]);
-      for (size_t i = 0; i + 1 < attribs.size() && attribs[i] != EGL_NONE; i += 2) {
-        if (attribs[i] == EGL_WIDTH) width = attribs[i + 1];
-        if (attribs[i] == EGL_HEIGHT) height = attribs[i + 1];
-      }
+      const int64_t width = AttribValue(attribs, EGL_WIDTH, 0), height = AttribValue(attribs, EGL_HEIGHT, 0);
       std::string why;
       if (!SurfaceSizeFits(HostConfig(Recorded(1), 2), width, height, &why)) {
         Problem(call, why);
@@ -372,10 +378,7 @@ bool Executor::ExecuteEgl(const stream::DecodedCall& call, Thread& thread, bool*
     }
     case api::eglCreateContext: {
       std::vector<EGLint> attribs = IntAttribs(a[3]);
-      int version = 1;
-      for (size_t i = 0; i + 1 < attribs.size() && attribs[i] != EGL_NONE; i += 2) {
-        if (attribs[i] == EGL_CONTEXT_CLIENT_VERSION) version = attribs[i + 1];
-      }
+      const int version = AttribValue(attribs, EGL_CONTEXT_CLIENT_VERSION, 1);
       // A context the tracer met mid-run names a config the trace never chose.
       EGLConfig config = Recorded(1) != 0 ? HostConfig(Recorded(1), version) : nullptr;
       Context* share = nullptr;

@@ -77,10 +77,8 @@ class FastCall {
   // A uniform location of the current program.
   [[gnu::always_inline]] int64_t Location(int64_t recorded) {
     // The current program's table, while it stays current, is Executor::FastLocation's to find.
-    const Executor::Context* context = context_;
-    if (context != nullptr && context->locations != nullptr && context->locations_program == context->program &&
-        context->locations_seen == context->shared->location_tables_changed) {
-      return context->locations->ToHost(recorded);
+    if (context_ != nullptr && context_->locations != nullptr && context_->LocationsCurrent()) {
+      return context_->locations->ToHost(recorded);
     }
     return x_.FastLocation(thread_, recorded);
   }
