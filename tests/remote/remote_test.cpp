@@ -608,6 +608,23 @@ TEST(Remote, DrawsThroughExtensionAliasesMatchNative) {
   EXPECT_EQ(renderer.Log().find("no memory record"), std::string::npos) << renderer.Log();
 }
 
+// A draw reading one vertex array from a buffer and one from client memory,
+// the buffer left bound (tests/trace/mixed_arrays_app.cpp): through a
+// renderer, whose executor runs the binds through its generated handlers,
+// every frame's pixel is the native one.
+// Catches: a handler that binds without the executor following the binding,
+// so that the client array is put in place with the app's buffer bound.
+TEST(Remote, ClientArraysBesideABoundBufferMatchNative) {
+  const std::string app = std::string(STRATA_BIN_DIR) + "/mixed_arrays_app";
+  Renderer renderer;
+  ProcessResult native = RunProcess({app, "--frames", "4"});
+  ASSERT_EQ(native.exit_code, 0) << native.out << native.err;
+  ASSERT_NE(native.out.find("frame 3: "), std::string::npos) << native.out;
+  ProcessResult remote = RunProcess({STRATA_CLI, "run", "--remote", renderer.address(), "--", app, "--frames", "4"});
+  ASSERT_EQ(remote.exit_code, 0) << remote.out << remote.err << renderer.Log();
+  EXPECT_EQ(remote.out, native.out) << "the frames' pixels differ from the native ones";
+}
+
 // State queries the client answers from its cache (remote/query_cache.h):
 // saved_state queries ~25 pieces of state twice a frame around drawing of its
 // own, after changing them in every way the cache must notice (each setter, a

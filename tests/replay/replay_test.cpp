@@ -114,6 +114,42 @@ TEST_P(AliasDrawsReplay, EveryDrawRunsAndEveryFramebufferMatches) {
 INSTANTIATE_TEST_SUITE_P(Contexts, AliasDrawsReplay, ::testing::Values(2, 3),
                          [](const auto& info) { return "Gles" + std::to_string(info.param); });
 
+// A draw reading one vertex array from a buffer and one from client memory,
+// the buffer left bound to GL_ARRAY_BUFFER (tests/trace/mixed_arrays_app.cpp),
+// replayed as a user replays it: binds run through the executor's generated
+// handlers, and the replayed frame's pixel is the one the program read back.
+// Catches: a handler that binds without the executor following the binding,
+// so that the client array is put in place with the app's buffer bound and
+// its pointer read as an offset into that buffer (a wrong colour, or none).
+TEST(Replay, ClientArraysBesideABoundBufferDrawWhatTheProgramDrew) {
+  const std::string trace = ScratchPath("mixed-arrays.strace"), dir = ScratchPath("mixed-arrays-snaps");
+  const std::vector<std::string> program = {App("mixed_arrays_app"), "--frames", "3"};
+  ProcessResult native = RunProcess(program);
+  ASSERT_EQ(native.exit_code, 0) << native.out << native.err;
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(native.out, m, std::regex(R"(frame 2: (\d+) (\d+) (\d+) (\d+))"))) << native.out;
+  const std::vector<int> drawn = {std::stoi(m[1]), std::stoi(m[2]), std::stoi(m[3]), std::stoi(m[4])};
+  ASSERT_NE(drawn, (std::vector<int>{0, 0, 0, 255})) << "the program drew nothing: " << native.out;
+  ProcessResult traced = Trace(trace, program, "");
+  ASSERT_EQ(traced.exit_code, 0) << traced.err;
+  ASSERT_EQ(traced.out, native.out);
+  for (const bool check : {true, false}) {
+    SCOPED_TRACE(check ? "with the self-check" : "--no-check");
+    std::vector<std::string> argv = {STRATA_CLI, "replay", "--snapshot", "2", "-o", dir, trace};
+    if (!check) argv.insert(argv.begin() + 2, "--no-check");
+    ProcessResult r = RunProcess(argv);
+    ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+    EXPECT_EQ(r.out.find("could not run"), std::string::npos) << r.out;
+    strata::test::Image replayed;
+    std::string error;
+    ASSERT_TRUE(strata::test::ReadPng(dir + "/frame-000002.png", &replayed, &error)) << error << r.out;
+    ASSERT_EQ(replayed.width, 32);
+    ASSERT_EQ(replayed.height, 32);
+    const uint8_t* pixel = &replayed.rgba[(16 * 32 + 16) * 4];
+    EXPECT_EQ((std::vector<int>{pixel[0], pixel[1], pixel[2], pixel[3]}), drawn);
+  }
+}
+
 // The replay's last frame, saved as PNG, equals the one the app saved itself.
 TEST_P(SampleAppReplay, SnapshotEqualsTheProgramsOwnFrame) {
   std::string app = GetParam(), trace = ScratchPath(app + "-snap.strace");
