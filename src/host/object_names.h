@@ -117,11 +117,14 @@ class NameMap {
   // names only grow; NVIDIA's driver hands deleted names out again): then
   // for a name no driver hands out, so that a call on a dead name (a label,
   // glIs*, a delete) never reaches a live object.
-  uint64_t ToHost(uint64_t recorded) const {
+  // Inline, a name the stream made is two loads; the rest out of line.
+  [[gnu::always_inline]] uint64_t ToHost(uint64_t recorded) const {
     if (recorded == 0) return 0;
-    const uint64_t host = HostOf(recorded);
-    if (host != kNone) return host;
-    return ToRecorded(recorded) == 0 ? recorded : kUnusedName;
+    if (recorded < PagedNames::kKeys) {
+      const uint64_t host = to_host_.Get(recorded);
+      if (host != kNone) [[likely]] return host;
+    }
+    return ToHostUnpaged(recorded);
   }
   // The recorded name of a host one, or 0 (eglGetCurrentContext and the
   // like: a handle the stream never named means nothing to it).
@@ -188,6 +191,12 @@ class NameMap {
       if (host != kNone || sparse_to_host_.empty()) return host;
     }
     return Find(sparse_to_host_, recorded, kNone);
+  }
+  // ToHost of a name not in the pages: in the maps, or one the stream never made.
+  [[gnu::noinline]] uint64_t ToHostUnpaged(uint64_t recorded) const {
+    const uint64_t host = sparse_to_host_.empty() ? kNone : Find(sparse_to_host_, recorded, kNone);
+    if (host != kNone) return host;
+    return ToRecorded(recorded) == 0 ? recorded : kUnusedName;
   }
   // Out of line: inlined, the hash lookup's registers cost every caller a
   // larger prologue although the maps are rarely asked.
@@ -267,14 +276,13 @@ class UniformLocations {
  public:
   static constexpr int64_t kDense = 4096;
   // The host's location, or the recorded one where none was mapped.
-  int64_t ToHost(int64_t recorded) const {
-    if (recorded >= 0 && recorded < static_cast<int64_t>(dense_.size())) {
+  // Inline, a dense location is a bound check and a load; the rest out of line.
+  [[gnu::always_inline]] int64_t ToHost(int64_t recorded) const {
+    if (static_cast<uint64_t>(recorded) < dense_.size()) {
       const int64_t host = dense_[static_cast<size_t>(recorded)];
-      if (host != kUnmapped) return host;
+      if (host != kUnmapped) [[likely]] return host;
     }
-    if (sparse_.empty()) return recorded;
-    auto it = sparse_.find(recorded);
-    return it == sparse_.end() ? recorded : it->second;
+    return ToHostSparse(recorded);
   }
   void Add(int64_t recorded, int64_t host) {
     if (recorded >= 0 && recorded < kDense) {
@@ -294,6 +302,11 @@ class UniformLocations {
   }
 
  private:
+  [[gnu::noinline]] int64_t ToHostSparse(int64_t recorded) const {
+    if (sparse_.empty()) return recorded;
+    auto it = sparse_.find(recorded);
+    return it == sparse_.end() ? recorded : it->second;
+  }
   static constexpr int64_t kUnmapped = INT64_MIN;
   std::vector<int64_t> dense_;
   std::unordered_map<int64_t, int64_t> sparse_;
