@@ -8,12 +8,11 @@ record carries (glUniform4fv's values, glUniformMatrix4fv's matrices): its
 handler reads the blob where it lies in the record and checks it against
 the size its arguments imply, as Execute checks it; such calls are never
 kept decoded, so their handlers read records only. What the executor
-follows of a call (bindings, vertex array changes) it does itself after the
-driver ran it (Executor::AfterHandledCall), by the same traits as for any
-call: a handler of a record asks for it, the loop over calls kept decoded
-does it after their handlers, whose last act is then the driver's call. A
-handler that runs nothing says so (FastCall::Refuse), and the call goes to
-Execute.
+follows of a call that binds or changes where vertex arrays read from, the
+handler has it follow just before the driver's call (FastCall::Follow, with
+the function's core and trait as constants), so that the driver's call is
+the handler's last act. A handler that runs nothing says so
+(FastCall::Refuse), and the call goes to Execute.
 Functions whose traits say they make, delete, allocate, map or point
 anything, whose pointers carry names, strings, outputs or offsets, handles
 or locations of a named program, and EGL get no handler: their calls run
@@ -51,8 +50,7 @@ ANSWERED_BY_THE_EXECUTOR = {"glGetError"}
 HANDLER = string.Template("""template <class Arguments>
 void Run_${name}(FastCall& strata_call, Arguments strata_a) {
 ${reads}  if (!strata_a.End(strata_call, api::ArgKind::${result})) return strata_call.Refuse();
-${draw}  strata_call.Driver<api::PFN_${name}>()(${arguments});
-  if constexpr (Arguments::kFollowedByHandler) strata_call.Ran(api::${name}, ${first}, ${second});
+${draw}${follow}  reinterpret_cast<api::PFN_${name}>(strata_a.driver)(${arguments});
 }
 
 """)
@@ -132,8 +130,7 @@ void Run_${name}(FastCall& strata_call, Arguments strata_a) {
 ${reads}  if (!strata_a.End(strata_call, api::ArgKind::${result}, 1) || ${blob}.data == nullptr) return strata_call.Refuse();
 ${hosts}  Word strata_words[${count}];
 ${words}  if (!strata_call.InputCovered(api::${name}, strata_words, ${index}, ${blob}.size)) return strata_call.Refuse();
-  strata_call.Driver<api::PFN_${name}>()(${arguments});
-  strata_call.Ran(api::${name}, ${first}, ${second});
+${follow}  reinterpret_cast<api::PFN_${name}>(strata_a.driver)(${arguments});
 }
 
 """)
@@ -142,15 +139,25 @@ ${words}  if (!strata_call.InputCovered(api::${name}, strata_words, ${index}, ${
 WORD_MEMBERS = {"kInt": "i", "kFloat": "f", "kDouble": "f", "kPointer": "p"}
 
 
-def _followed(p: fp.FunctionPlan) -> list[str]:
-    """The first two arguments as recorded, for the bindings the executor
-    follows; "0" for those that never name one (floats, the input array)."""
-    follow = [q.name if q.param.kind in READERS and READERS[q.param.kind][0] == "uint64_t" else "0"
-              for q in p.params[:2]]
-    return follow + ["0"] * (2 - len(follow))
+def _follow(p: fp.FunctionPlan, selected: set[str]) -> str:
+    """What the executor follows of the call (FastCall::Follow), for a
+    function that binds an object or changes where vertex arrays read from:
+    its core function (an alias is followed as its core) and the first two
+    arguments as recorded, where the bindings are ("0" for those that never
+    name one: floats, the input array). Nothing for other functions."""
+    t = p.traits
+    changes_arrays = t.has("changes-vertex-arrays")
+    if t.binds is None and not changes_arrays:
+        return ""
+    core = t.core if t.core in selected else p.name
+    args = [q.name if q.param.kind in READERS and READERS[q.param.kind][0] == "uint64_t" else "0"
+            for q in p.params[:2]]
+    args += ["0"] * (2 - len(args))
+    flag = "true" if changes_arrays else "false"
+    return f"  strata_call.Follow<api::{core}, {flag}>({args[0]}, {args[1]});\n"
 
 
-def _blob_handler(p: fp.FunctionPlan, blob: fp.ParamPlan) -> str:
+def _blob_handler(p: fp.FunctionPlan, blob: fp.ParamPlan, selected: set[str]) -> str:
     """A handler whose call passes an input array (blob_param): the host's
     arguments are worked out first, for the size check and the call alike."""
     reads, hosts, words, arguments = [], [], [], []
@@ -165,33 +172,31 @@ def _blob_handler(p: fp.FunctionPlan, blob: fp.ParamPlan) -> str:
             hosts.append(f"  const {q.param.type} {host} = {_argument(p, q)};\n")
             words.append(f"  strata_words[{q.index}].{WORD_MEMBERS.get(q.param.kind, 'u')} = {host};\n")
         arguments.append(host)
-    follow = _followed(p)
     return BLOB_HANDLER.substitute(name=p.name, reads="".join(reads), result=p.result_kind, blob=blob.name,
                                    hosts="".join(hosts), count=len(p.params), words="".join(words),
-                                   index=blob.index, arguments=", ".join(arguments),
-                                   first=follow[0], second=follow[1])
+                                   index=blob.index, arguments=", ".join(arguments), follow=_follow(p, selected))
 
 
-def _handler(p: fp.FunctionPlan) -> str:
+def _handler(p: fp.FunctionPlan, selected: set[str]) -> str:
     blob = blob_param(p)
     if blob is not None:
-        return _blob_handler(p, blob)
+        return _blob_handler(p, blob, selected)
     reads = "".join(f"  const {READERS[q.param.kind][0]} {q.name} = {READERS[q.param.kind][1]};\n" for q in p.params)
     draw = "  if (!strata_call.DrawReadsBuffersOnly()) return strata_call.Refuse();\n" if p.traits.draw else ""
-    follow = _followed(p)
-    return HANDLER.substitute(name=p.name, reads=reads, result=p.result_kind, draw=draw,
-                              arguments=", ".join(_argument(p, q) for q in p.params),
-                              first=follow[0], second=follow[1])
+    return HANDLER.substitute(name=p.name, reads=reads, result=p.result_kind, draw=draw, follow=_follow(p, selected),
+                              arguments=", ".join(_argument(p, q) for q in p.params))
 
 
 def emit_call_handlers(plans: list[fp.FunctionPlan]) -> str:
     handlers, rows, prepared_rows = [], [], []
+    selected = {p.name for p in plans}
     for p in plans:
         if handled(p):
-            handlers.append(_handler(p))
-            rows.append(f"  [](FastCall& c) {{ Run_{p.name}(c, RecordArguments{{c.r}}); }},")
+            handlers.append(_handler(p, selected))
+            rows.append(f"  [](FastCall& c, void* d) {{ Run_{p.name}(c, RecordArguments{{c.r, d}}); }},")
             if blob_param(p) is None:
-                prepared_rows.append(f"  [](FastCall& c, const stream::PreparedWord* a) {{ Run_{p.name}(c, PreparedArguments{{a}}); }},")
+                prepared_rows.append(f"  [](FastCall& c, const stream::PreparedWord* a, void* d) "
+                                     f"{{ Run_{p.name}(c, PreparedArguments{{a, d}}); }},")
             else:
                 prepared_rows.append(f"  nullptr,  // {p.name}: its array is never kept decoded")
         else:

@@ -300,19 +300,6 @@ int64_t Executor::FastLocation(Thread& thread, int64_t recorded) {
   return context->locations != nullptr ? context->locations->ToHost(recorded) : recorded;
 }
 
-bool Executor::FollowsHandledCall(int slot) {
-  const SlotTraits& traits = TraitsOf(slot);
-  return traits.tracks_state || traits.changes_vertex_arrays;
-}
-
-void Executor::AfterHandledCall(Thread& thread, int slot, uint64_t first, uint64_t second) {
-  Context* context = thread.current;
-  if (context == nullptr) return;
-  const SlotTraits& traits = TraitsOf(slot);
-  if (traits.tracks_state) FollowBinding(*context, api::CoreOf(slot), first, second);
-  if (traits.changes_vertex_arrays) context->arrays_in_buffers.clear();
-}
-
 bool Executor::FastDrawReady(Thread& thread) {
   Context* context = thread.current;
   // Client memory to put in place, arrays to check, GLES 1's named arrays: Execute's.

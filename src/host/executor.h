@@ -9,6 +9,7 @@
 // to threads); the caller runs calls of different threads one at a time.
 
 #include <EGL/egl.h>
+#include <GLES2/gl2.h>
 
 #include <cstdint>
 #include <functional>
@@ -98,9 +99,6 @@ class Executor {
   // stream never made stands for itself).
   int CurrentVersion(uint32_t thread);
   uint64_t StreamName(uint32_t thread, api::ObjectClass object, uint64_t host);
-  // Whether the executor follows anything of a slot's calls that a generated
-  // handler ran (fast_call.h: bindings, changes to where vertex arrays read from).
-  static bool FollowsHandledCall(int slot);
   uint64_t CurrentContext(uint32_t thread) { return ThreadOf(thread).context; }  // the recorded handle
   // The stream's number of the context the thread's last call ran in (DecodedCall::context).
   uint64_t StreamContext(uint32_t thread) { return ThreadOf(thread).stream_context; }
@@ -244,13 +242,26 @@ class Executor {
   // CheckBlobsAndSizeOutputs makes for Execute).
   bool FastInputCovered(int slot, const Word* args, int param, uint64_t size);
   // What the executor follows of a call that binds (TrackBindings and the
-  // handlers alike), by core function: the buffer bound to GL_ARRAY_BUFFER,
-  // the program in use, the vertex array bound.
-  void FollowBinding(Context& context, int core, uint64_t first, uint64_t second);
-  // After a generated handler ran a call: what Execute follows of any call
-  // (its binding, a change to where the vertex arrays read from), by the
-  // same traits; `first` and `second` are its first two arguments.
-  void AfterHandledCall(Thread& thread, int slot, uint64_t first, uint64_t second);
+  // generated handlers alike), by core function: the buffer bound to
+  // GL_ARRAY_BUFFER, the program in use, the vertex array bound. Inline: a
+  // handler passes its function's core as a constant, and the switch folds
+  // to its one case or to nothing (FastCall::Follow).
+  [[gnu::always_inline]] static void FollowBinding(Context& context, int core, uint64_t first, uint64_t second) {
+    switch (core) {
+      case api::glBindBuffer:
+        if (first == GL_ARRAY_BUFFER) context.array_buffer = second;
+        break;
+      case api::glBindVertexArray:
+        context.vertex_array = first;
+        context.vertex_array_bound = -1;
+        break;
+      case api::glUseProgram:
+        context.program = first;
+        break;
+      default:
+        break;
+    }
+  }
 
   Context* Current(const Thread& thread);
   // Calls come in runs of one thread: the last one is remembered (map nodes do not move).

@@ -380,23 +380,6 @@ std::span<const uint8_t> Executor::MappedReads(const Thread& thread) {
   return {bytes, total};
 }
 
-void Executor::FollowBinding(Context& context, int core, uint64_t first, uint64_t second) {
-  switch (core) {
-    case api::glBindBuffer:
-      if (first == GL_ARRAY_BUFFER) context.array_buffer = second;
-      break;
-    case api::glBindVertexArray:
-      context.vertex_array = first;
-      context.vertex_array_bound = -1;
-      break;
-    case api::glUseProgram:
-      context.program = first;
-      break;
-    default:
-      break;
-  }
-}
-
 void Executor::TrackBindings(const stream::DecodedCall& call, Thread& thread) {
   Context* context = Current(thread);
   if (context == nullptr) return;

@@ -25,14 +25,6 @@
 
 namespace strata::host {
 
-// What the dispatch hands a handler of its function: the driver's entry
-// point, and whether the executor follows anything of the call after it ran
-// (Executor::FollowsHandledCall).
-struct HandledFunction {
-  void* function = nullptr;
-  bool follows = false;
-};
-
 class FastCall {
  public:
   FastCall(Executor& executor, stream::CallDecoder& decoder, uint32_t thread)
@@ -53,14 +45,6 @@ class FastCall {
     return decoder_.EndCall(r, head, return_kind, &start_ns, &duration_ns, data_pointers);
   }
   uint64_t start_ns, duration_ns;  // set by End
-
-  // Set by the dispatch before each call.
-  const HandledFunction* handled = nullptr;
-
-  template <typename Pfn>
-  Pfn Driver() const {
-    return reinterpret_cast<Pfn>(handled->function);
-  }
 
   // A recorded GL object name -> the host's (one a stream never made stands
   // for itself). `Object` is known per parameter, so the share group's map
@@ -90,15 +74,18 @@ class FastCall {
     return x_.FastInputCovered(slot, args, param, size);
   }
 
-  // After the driver ran it: what the executor follows of the call (its
-  // binding, vertex arrays it changed), by the function's traits. A call
-  // from a record is followed by its handler; a run of calls kept decoded
-  // is followed by the dispatch's loop (Follow), so that the handler's last
-  // act is the driver's call (a jump, with nothing to come back to).
-  void Ran(int slot, uint64_t first, uint64_t second) {
-    if (handled->follows) Follow(slot, first, second);
+  // Before the driver runs it (once nothing can refuse the call): what the
+  // executor follows of a call that binds or changes where vertex arrays
+  // read from, as Execute follows it. The generator passes the function's
+  // core and its changes-vertex-arrays trait as constants, so that this
+  // folds to the few stores its one case makes, and the handler's last act
+  // is the driver's call (a jump, with nothing to come back to).
+  template <int kCore, bool kChangesVertexArrays>
+  [[gnu::always_inline]] void Follow(uint64_t first, uint64_t second) {
+    if (context_ == nullptr) return;
+    Executor::FollowBinding(*context_, kCore, first, second);
+    if constexpr (kChangesVertexArrays) context_->arrays_in_buffers.clear();
   }
-  void Follow(int slot, uint64_t first, uint64_t second) { x_.AfterHandledCall(thread_, slot, first, second); }
   // The stream's context the thread's calls ran in (head.context), as
   // Execute keeps it: once a call ran, for one call or a run of them.
   void KeepStreamContext() { thread_.stream_context = head.context; }
@@ -126,8 +113,8 @@ struct InputBlob {
 // the record after its head (each read checked; End reads the call's times
 // and says whether the record was whole) ...
 struct RecordArguments {
-  static constexpr bool kFollowedByHandler = true;
   stream::ByteReader& r;
+  void* driver;  // the function's entry point
   uint64_t Varint() { return r.Varint(); }
   int64_t Zigzag() { return r.Zigzag(); }
   float Float() { return r.Float(); }
@@ -145,8 +132,8 @@ struct RecordArguments {
 };
 // ... or a call kept decoded, read once already (its head and times too).
 struct PreparedArguments {
-  static constexpr bool kFollowedByHandler = false;  // RecordDispatch's loop follows them
   const stream::PreparedWord* at;
+  void* driver;
   uint64_t Varint() { return (at++)->u; }
   int64_t Zigzag() { return (at++)->i; }
   float Float() { return (at++)->f; }
@@ -155,8 +142,9 @@ struct PreparedArguments {
 };
 
 // A handler that does not run its call says so with FastCall::Refuse.
-using CallHandler = void (*)(FastCall& call);
-using PreparedCallHandler = void (*)(FastCall& call, const stream::PreparedWord* arguments);
+// The dispatch hands it the driver's entry point for the function.
+using CallHandler = void (*)(FastCall& call, void* driver);
+using PreparedCallHandler = void (*)(FastCall& call, const stream::PreparedWord* arguments, void* driver);
 // By dispatch slot, one body per function for either source; null where
 // calls run through Execute only.
 extern const CallHandler kCallHandlers[api::kFunctionCount];

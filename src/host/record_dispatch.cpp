@@ -58,17 +58,17 @@ bool RecordDispatch::DispatchRecord(const stream::Record& record, std::string* e
 namespace {
 
 // A slot whose calls kept decoded a handler does not take: Execute's.
-void NotPrepared(FastCall& call, const stream::PreparedWord*) { call.Refuse(); }
+void NotPrepared(FastCall& call, const stream::PreparedWord*, void*) { call.Refuse(); }
 
 }  // namespace
 
 void RecordDispatch::HookSlots(const std::function<bool(int slot)>& hooked) {
-  handled_.assign(api::kFunctionCount, HandledSlot{nullptr, NotPrepared, {}});
+  handled_.assign(api::kFunctionCount, HandledSlot{nullptr, NotPrepared, nullptr});
   for (int slot = 0; slot < api::kFunctionCount; ++slot) {
     void* const function = executor_.driver().Function(slot);
     if (hooked(slot) || kCallHandlers[slot] == nullptr || function == nullptr) continue;
     handled_[slot] = {kCallHandlers[slot], kPreparedCallHandlers[slot] ? kPreparedCallHandlers[slot] : NotPrepared,
-                      {function, Executor::FollowsHandledCall(slot)}};
+                      function};
   }
 }
 
@@ -78,8 +78,7 @@ bool RecordDispatch::RunHandled(const stream::Record& record) {
   if (!decoder_.BeginCall(record.payload, record.thread_id, record.chunk, &call.r, &call.head)) return false;
   const HandledSlot& slot = handled_[call.head.slot];
   if (slot.handler == nullptr || (call.head.flags & stream::wire::kCallWantsReply)) return false;
-  call.handled = &slot.driver;
-  slot.handler(call);
+  slot.handler(call, slot.driver);
   if (call.refused) return false;
   call.KeepStreamContext();
   decoder_.TakeCall(call.head, call.start_ns);
@@ -117,14 +116,8 @@ void RecordDispatch::RunPreparedCalls(const stream::Record& record, uint64_t con
   uint64_t left = *calls_left;
   do {
     const HandledSlot& slot = handled[call->slot];
-    fast.handled = &slot.driver;
-    slot.prepared(fast, call->arguments());
+    slot.prepared(fast, call->arguments(), slot.driver);
     if (fast.refused) [[unlikely]] break;
-    if (fast.handled->follows) [[unlikely]] {
-      // The first two arguments as recorded: the bindings the executor follows are in them.
-      const stream::PreparedWord* a = call->arguments();
-      fast.Follow(call->slot, call->argument_count > 0 ? a[0].u : 0, call->argument_count > 1 ? a[1].u : 0);
-    }
     call = call->next();
   } while (--left != 0);
   if (left != *calls_left) fast.KeepStreamContext();

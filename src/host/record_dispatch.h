@@ -141,7 +141,7 @@ class RecordDispatch {
     CallHandler handler = nullptr;
     // The same, for a call kept decoded (never null: NotPrepared where handler is).
     PreparedCallHandler prepared = nullptr;
-    HandledFunction driver;
+    void* driver = nullptr;  // the function's entry point
   };
   std::vector<HandledSlot> handled_;
   bool stopped_ = false;
