@@ -60,9 +60,10 @@ class FastCall {
   }
   // A uniform location of the current program.
   [[gnu::always_inline]] int64_t Location(int64_t recorded) {
-    // The current program's table, while it stays current, is Executor::FastLocation's to find.
-    if (context_ != nullptr && context_->locations != nullptr && context_->LocationsCurrent()) {
-      return context_->locations->ToHost(recorded);
+    // The current program's table, while it stays current, is Executor::FastLocation's to find;
+    // a program with none (a renderer's client asks the host for its locations) maps nothing.
+    if (context_ != nullptr && context_->LocationsCurrent()) [[likely]] {
+      return context_->locations != nullptr ? context_->locations->ToHost(recorded) : recorded;
     }
     return x_.FastLocation(thread_, recorded);
   }
