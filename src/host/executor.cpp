@@ -288,16 +288,12 @@ uint64_t ProgramOf(const stream::DecodedCall& call) {
 
 }  // namespace
 
-int64_t Executor::FastLocation(Thread& thread, int64_t recorded) {
-  Context* context = thread.current;
-  if (context == nullptr) return recorded;
-  if (!context->LocationsCurrent()) {
-    auto table = context->shared->uniform_locations.find(context->program);
-    context->locations = table == context->shared->uniform_locations.end() ? nullptr : &table->second;
-    context->locations_program = context->program;
-    context->locations_seen = context->shared->location_tables_changed;
-  }
-  return context->locations != nullptr ? context->locations->ToHost(recorded) : recorded;
+int64_t Executor::FindLocations(Context& context, int64_t recorded) {
+  auto table = context.shared->uniform_locations.find(context.program);
+  context.locations = table == context.shared->uniform_locations.end() ? nullptr : &table->second;
+  context.locations_program = context.program;
+  context.locations_seen = context.shared->location_tables_changed;
+  return context.MappedLocation(recorded);
 }
 
 bool Executor::FastDrawReady(Thread& thread) {

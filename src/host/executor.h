@@ -195,13 +195,18 @@ class Executor {
     // target and unbinds them); deleting or respecifying the buffer unmaps it.
     std::map<uint64_t, MappedRange> mapped;
     uint32_t refused_error = 0;  // GL_OUT_OF_MEMORY of a call refused over the storage budget, for glGetError
-    // The current program's uniform locations for FastLocation, while
+    // The current program's uniform locations (FindLocations), while
     // `locations_program` is the program and the share group's tables have
     // not changed since `locations_seen`.
     const UniformLocations* locations = nullptr;
     uint64_t locations_program = UINT64_MAX, locations_seen = 0;
     bool LocationsCurrent() const {
       return locations_program == program && locations_seen == shared->location_tables_changed;
+    }
+    // A recorded location through that table; a program with none (a
+    // renderer's client asks the host for its locations) maps nothing.
+    int64_t MappedLocation(int64_t recorded) const {
+      return locations != nullptr ? locations->ToHost(recorded) : recorded;
     }
     // The vertex array object bound on the host as the driver said it; -1:
     // ask again (a call that binds or deletes vertex arrays ran since).
@@ -235,7 +240,9 @@ class Executor {
 
   // The fast path's share of the work (fast_call.h).
   friend class FastCall;
-  int64_t FastLocation(Thread& thread, int64_t recorded);
+  // A recorded uniform location once the context's table is no longer
+  // LocationsCurrent(): the current program's table found again first.
+  static int64_t FindLocations(Context& context, int64_t recorded);
   bool FastDrawReady(Thread& thread);
   // Whether an input blob of `size` bytes for `slot`'s parameter `param`
   // holds all its call's host arguments `args` imply (the check

@@ -60,12 +60,10 @@ class FastCall {
   }
   // A uniform location of the current program.
   [[gnu::always_inline]] int64_t Location(int64_t recorded) {
-    // The current program's table, while it stays current, is Executor::FastLocation's to find;
-    // a program with none (a renderer's client asks the host for its locations) maps nothing.
-    if (context_ != nullptr && context_->LocationsCurrent()) [[likely]] {
-      return context_->locations != nullptr ? context_->locations->ToHost(recorded) : recorded;
-    }
-    return x_.FastLocation(thread_, recorded);
+    if (context_ == nullptr) return recorded;
+    // The table is found again only when another program is in use or tables changed.
+    if (context_->LocationsCurrent()) [[likely]] return context_->MappedLocation(recorded);
+    return Executor::FindLocations(*context_, recorded);
   }
   // Whether a blob of `size` bytes lies in the record (not in a bulk segment).
   bool BlobInRecord(uint64_t size) const { return decoder_.BlobInRecord(size); }

@@ -194,7 +194,7 @@ class NameMap {
   }
   // ToHost of a name not in the pages: in the maps, or one the stream never made.
   [[gnu::noinline]] uint64_t ToHostUnpaged(uint64_t recorded) const {
-    const uint64_t host = sparse_to_host_.empty() ? kNone : Find(sparse_to_host_, recorded, kNone);
+    const uint64_t host = HostOf(recorded);
     if (host != kNone) return host;
     return ToRecorded(recorded) == 0 ? recorded : kUnusedName;
   }
