@@ -4,6 +4,7 @@
 #include <signal.h>
 #include <spawn.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -13,6 +14,7 @@
 #include <cstring>
 #include <thread>
 
+#include "common/process_info.h"
 #include "serve/worker_channel.h"
 
 extern char** environ;
@@ -63,6 +65,27 @@ std::string DescribeExit(int status) {
   return "ended (wait status " + std::to_string(status) + ")";
 }
 
+namespace {
+
+// The program a worker runs: this one. By its path while that still names
+// the file this process runs, so that tools which follow a program's execs
+// (valgrind --trace-children, which cannot start /proc/self/exe: it names
+// the tool there) follow the workers too; /proc/self/exe once the path names
+// another file (a package upgraded under a running renderer), whose workers
+// must stay of the renderer's own version.
+std::string WorkerProgram() {
+  static constexpr char kSelf[] = "/proc/self/exe";
+  const std::string path = ExecutablePath();
+  struct stat running {}, named {};
+  const int self = open(kSelf, O_RDONLY | O_CLOEXEC);
+  const bool same = self >= 0 && fstat(self, &running) == 0 && !path.empty() && stat(path.c_str(), &named) == 0 &&
+                    running.st_dev == named.st_dev && running.st_ino == named.st_ino;
+  if (self >= 0) close(self);
+  return same ? path : kSelf;
+}
+
+}  // namespace
+
 WorkerPool::WorkerPool(std::vector<std::string> argv, size_t idle) : argv_(std::move(argv)), idle_(idle) {}
 
 WorkerPool::~WorkerPool() {
@@ -96,7 +119,9 @@ bool WorkerPool::Start(std::string* error) {
   for (std::string& arg : argv) args.push_back(arg.data());
   args.push_back(nullptr);
   pid_t pid = 0;
-  const int failed = child_end < 0 ? errno : posix_spawn(&pid, "/proc/self/exe", &actions, nullptr, args.data(), environ);
+  const std::string program = WorkerProgram();
+  const int failed =
+      child_end < 0 ? errno : posix_spawn(&pid, program.c_str(), &actions, nullptr, args.data(), environ);
   posix_spawn_file_actions_destroy(&actions);
   if (child_end >= 0) close(child_end);
   if (failed != 0) {

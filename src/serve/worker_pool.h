@@ -42,7 +42,7 @@ inline constexpr char kBackInPool[] = "ended its client's session normally and w
 
 class WorkerPool {
  public:
-  // `argv`: the worker's command line after the program (this one, by /proc/self/exe).
+  // `argv`: the worker's command line after the program (this one: WorkerProgram in the .cpp).
   // `idle`: how many started, idle workers to keep ahead of clients.
   WorkerPool(std::vector<std::string> argv, size_t idle);
   // Stops every worker (SIGTERM, then SIGKILL after 5 s) and reaps them.

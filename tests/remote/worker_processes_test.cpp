@@ -4,6 +4,7 @@
 // several clients at once getting the pixels they get natively.
 #include <gtest/gtest.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -326,6 +327,47 @@ TEST(Workers, TheRendererStopsPromptly) {
   EXPECT_LT(seconds, 3.0) << renderer.Log();
   EXPECT_NE(renderer.Log().find("strata serve: stopped"), std::string::npos) << renderer.Log();
   EXPECT_NE(kill(listener, 0), 0);
+}
+
+// Catches: workers started by the program's path after the file there was
+// replaced (a package upgraded under a running renderer): they would be the
+// new program, not the renderer's own version. Two clients at once need two
+// workers; at most one was started before the replacement.
+TEST(Workers, ARendererWhoseProgramWasReplacedStartsWorkersOfItsOwn) {
+  const std::string program = ScratchPath("upgraded-strata");
+  {
+    std::ifstream in(STRATA_CLI, std::ios::binary);
+    std::ofstream out(program, std::ios::binary);
+    out << in.rdbuf();
+  }
+  ASSERT_EQ(chmod(program.c_str(), 0755), 0);
+  strata::test::Renderer renderer(program, {"--idle-workers", "0"});
+  const std::string replacement = ScratchPath("replacement");
+  {
+    std::ofstream out(replacement);
+    out << "#!/bin/sh\nexit 3\n";
+  }
+  ASSERT_EQ(chmod(replacement.c_str(), 0755), 0);
+  ASSERT_EQ(rename(replacement.c_str(), program.c_str()), 0);
+
+  const std::string app = std::string(STRATA_BIN_DIR) + "/gles2_shaders";
+  std::vector<Background> clients;
+  for (int i = 0; i < 2; ++i) {
+    const std::string name = "replaced-" + std::to_string(i);
+    clients.emplace_back(Remote(renderer, {app, "--frames", "100", "--size", "64x64", "--output",
+                                           ScratchPath(name + ".png")}),
+                         ScratchPath(name + ".log"));
+  }
+  std::set<pid_t> workers;
+  for (Background& client : clients) {
+    const pid_t worker = WorkerOf(renderer, client.pid);
+    ASSERT_GT(worker, 0) << renderer.Log();
+    workers.insert(worker);
+    ASSERT_TRUE(client.Wait(60)) << client.output();
+    EXPECT_EQ(client.exit_code(), 0) << client.output() << renderer.Log();
+  }
+  EXPECT_EQ(workers.size(), 2u) << renderer.Log();
+  EXPECT_EQ(renderer.Log().find("exited with status 3"), std::string::npos) << renderer.Log();
 }
 
 // Catches: a driver the workers cannot load reported late (at a client's
