@@ -27,11 +27,7 @@ bool LoadFunctionTable(const TraceHeader& header, const std::string& path, Funct
   return true;
 }
 
-namespace {
-
-// NextRecordIn's error for a record whose header does not decode or whose
-// length runs past the bytes: false.
-[[gnu::cold]] bool BadRecordHeader(std::span<const uint8_t> bytes, size_t at, std::string* error) {
+bool BadRecordHeader(std::span<const uint8_t> bytes, size_t at, std::string* error) {
   ByteReader header(bytes.subspan(at));
   header.U8();
   const uint64_t length = header.Varint();
@@ -40,13 +36,6 @@ namespace {
                               std::to_string(header.remaining()) + ")"
                         : " has a damaged header");
   return false;
-}
-
-}  // namespace
-
-bool NextRecordIn(std::span<const uint8_t> bytes, size_t* at, Record* record, std::string* error) {
-  if (*at >= bytes.size()) return false;
-  return ReadRecordAt(bytes, at, record) || BadRecordHeader(bytes, *at, error);
 }
 
 bool RecordReader::Next(Record* record) {

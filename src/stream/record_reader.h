@@ -56,10 +56,19 @@ inline bool ReadRecordAt(std::span<const uint8_t> bytes, size_t* at, Record* rec
   return true;
 }
 
+// NextRecordIn's error for a record at `at` whose header does not decode or
+// whose length runs past the bytes: false.
+[[gnu::cold]] bool BadRecordHeader(std::span<const uint8_t> bytes, size_t at, std::string* error);
+
 // The record at `*at` of a run of records (a chunk's payload, a wire
 // message): its type and payload, `*at` moved past it. False at the end of
 // `bytes`, or with *error naming the offset when the record runs past it.
-bool NextRecordIn(std::span<const uint8_t> bytes, size_t* at, Record* record, std::string* error);
+// Inline: a renderer reads every record of its messages here, between two
+// driver calls.
+inline bool NextRecordIn(std::span<const uint8_t> bytes, size_t* at, Record* record, std::string* error) {
+  if (*at >= bytes.size()) return false;
+  return ReadRecordAt(bytes, at, record) || BadRecordHeader(bytes, *at, error);
+}
 
 // The function table a trace's header carries (key `functions`); false with
 // *error naming `path` when there is none.
