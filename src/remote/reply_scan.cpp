@@ -14,7 +14,7 @@ ReplyScan ScanRendererMessage(std::span<const uint8_t> message, uint64_t sequenc
     *why = "a reply awaited for unknown function slot " + std::to_string(slot);
     return ReplyScan::kMalformed;
   }
-  stream::Record record{};
+  stream::Record record;
   std::string error;
   size_t at = 0;
   while (stream::NextRecordIn(message, &at, &record, &error)) {

@@ -19,10 +19,10 @@
 namespace strata::stream {
 
 struct Record {
-  RecordType type;
+  RecordType type{};
   std::span<const uint8_t> payload;  // valid until the next Next()
-  uint32_t thread_id;                // of the chunk it came from
-  uint64_t chunk;                    // which chunk (counts up), for CallDecoder
+  uint32_t thread_id = 0;            // of the chunk it came from
+  uint64_t chunk = 0;                // which chunk (counts up), for CallDecoder
   // A run of calls kept decoded, this record's call the first of them (a
   // replay's loops from memory: RecordStore); null for every record read
   // from a file or a connection.
