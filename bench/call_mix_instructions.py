@@ -3,7 +3,8 @@
 programs), natively, under `strata run --no-attach` (the pass-through),
 under `strata run` (attachable: the trace layer loaded, switched off) and
 under `strata trace`, and through a renderer (`strata run --remote`: the
-app thread is the remote client's; the renderer, not profiled, runs the GL), by
+app thread is the remote client's; the renderer, profiled apart by
+bench/renderer_instructions.py, runs the GL), by
 callgrind: each configuration runs for F and 2F frames and the difference is
 divided by the calls of F frames, so start-up, shader compiles and exit drop
 out. Reported per thread (the app thread; the tracer's encoder and writer
