@@ -40,6 +40,15 @@ bool DriverCopiesBlobOnce(int slot);
 
 class BulkBlobs {
  public:
+  BulkBlobs() = default;
+  // One that holds no segment and hands every blob asked of it out empty:
+  // for a decoder that only follows a stream's calls (CallPreparer) while
+  // another takes the segments.
+  static BulkBlobs Skipping() {
+    BulkBlobs skipping;
+    skipping.skips_ = true;
+    return skipping;
+  }
   // Room of its own for a segment of `size` bytes read with a copy; then Add it.
   uint8_t* Room(size_t size);
   // A segment that came, in order. `shared`: it lies where the peer can
@@ -70,6 +79,7 @@ class BulkBlobs {
   // Copies: the outer vector may move its elements, their bytes stay put.
   std::vector<std::vector<uint8_t>> owned_;
   size_t owned_used_ = 0;
+  bool skips_ = false;
 };
 
 }  // namespace strata::stream

@@ -4,8 +4,9 @@
 // one's sequence and start follow from it), and a call of a slot `wanted`
 // names, with scalar arguments only and no reply wanted, is appended to a
 // run. A run is closed by any other record, a change of thread or chunk,
-// and Close(). Used for replay's loops from memory (RecordStore) and by the
-// reading ahead of a trace file (ReadAhead).
+// and Close(). Used for replay's loops from memory (RecordStore), by the
+// reading ahead of a trace file (ReadAhead) and by the renderer's
+// connections (serve/message_preparer.h).
 
 #include <cstddef>
 #include <cstdint>
@@ -14,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "stream/bulk_blobs.h"
 #include "stream/call_decoder.h"
 #include "stream/prepared_call.h"
 #include "stream/record_format.h"
@@ -42,6 +44,10 @@ class CallPreparer {
   // Closes the open run, if any (the end of what the runs may span).
   void Close(PreparedWords* words, std::vector<Run>* runs);
 
+  // A wire stream with bulk-v1: blobs of at least `threshold` bytes lie in
+  // bulk segments, which the stream's own decoder takes (this one skips them).
+  void SetBulkThreshold(size_t threshold) { decoder_.SetBulk(&skipped_bulk_, threshold); }
+
   size_t prepared() const { return prepared_; }
 
  private:
@@ -61,6 +67,7 @@ class CallPreparer {
   int8_t WorkOutPreparable(int slot) const;
 
   CallDecoder decoder_;
+  BulkBlobs skipped_bulk_ = BulkBlobs::Skipping();
   std::function<bool(int slot)> wanted_;
   std::vector<int8_t> preparable_;
   DecodedCall call_;
