@@ -24,6 +24,11 @@ using stream::RecordType;
 constexpr int kNextMessageSpinMicroseconds = 200;
 // How far ahead of the record being run its message is fetched into the cache.
 constexpr size_t kPrefetchBytes = 256;
+// The least message whose calls are kept decoded ahead on a second thread.
+constexpr size_t kDecodeAheadBytes = 4096;
+// After a message of which less than half was kept decoded, how many go
+// without (then one is tried again: a program's calls change with its scenes).
+constexpr uint32_t kMessagesUnpreparedAfterFew = 63;
 
 // The framebuffer record's fields for a frame read back before `swap`.
 stream::FramebufferImage FrameOfSwap(const stream::DecodedCall& swap, int width, int height, bool bgra) {
@@ -165,6 +170,15 @@ void Connection::MakeRoomToRead(size_t size) {
   bulk_held_ = 0;
 }
 
+bool Connection::PreparesAhead(size_t message_bytes) {
+  // Only calls that run through the generated handlers are kept decoded;
+  // a short message is run before a second thread would have helped.
+  if (!context_.decode_ahead || message_bytes < kDecodeAheadBytes || !session_->dispatch().RunsHandlers()) return false;
+  if (messages_unprepared_ == 0) return true;
+  --messages_unprepared_;
+  return false;
+}
+
 void Connection::ReleaseHostThread() {
   const host::HostDriver& driver = *context_.driver;
   EGLDisplay display = driver.Get<PFNEGLGETCURRENTDISPLAYPROC>(api::eglGetCurrentDisplay)();
@@ -219,22 +233,42 @@ bool Connection::HandleMessage(std::span<const uint8_t> message, std::string* pr
     stream::Record record;
     record.thread_id = thread_;
     record.chunk = session_->NextChunk();
-    bool ok = true;
-    size_t at = 0, start = 0;
-    while (ok && (start = at, stream::NextRecordIn(message, &at, &record, problem))) {
+    // One record (or run of calls kept decoded) of the message; false when it closes the client.
+    const auto run_record = [&](std::span<const uint8_t> bytes) __attribute__((always_inline)) {
       // What a client may send: calls and what they read (memory, surface sizes).
       if (record.type != RecordType::kCall && record.type != RecordType::kMemory &&
-          record.type != RecordType::kTraceEvent) {
+          record.type != RecordType::kTraceEvent) [[unlikely]] {
         *problem = "a record of type " + std::to_string(static_cast<int>(record.type)) + ", which clients do not send";
-        ok = false;
-        break;
+        return false;
       }
-      // The driver's work between two calls (a draw's copies in llvmpipe)
-      // pushes the message out of the cache: the records a few calls on are
-      // fetched now, so that decoding does not wait for each of their lines.
-      if (at + kPrefetchBytes < message.size()) __builtin_prefetch(message.data() + at + kPrefetchBytes);
-      ok = dispatch.Dispatch(record, problem);
-      if (ok && record.type != RecordType::kCall) StoreRecord(message.subspan(start, at - start));
+      if (!dispatch.Dispatch(record, problem)) return false;
+      if (record.type != RecordType::kCall) StoreRecord(bytes);
+      return true;
+    };
+    bool ok = true;
+    if (PreparesAhead(message.size())) {
+      if (preparer_ == nullptr) {
+        preparer_ = std::make_unique<MessagePreparer>(session_->functions(), bulk_allowed_ ? wire::kBulkBlobBytes : 0);
+      }
+      preparer_->Begin(message, thread_, record.chunk);
+      std::span<const uint8_t> bytes;
+      while (ok && preparer_->Next(&record, &bytes, problem)) ok = run_record(bytes);
+      if (!ok) preparer_->Finish();
+      session_->CountDecodedAhead(preparer_->message_records_prepared());
+      // Where few calls were kept decoded (most take pointers), the second
+      // thread only adds its handing over: the next messages go without it.
+      if (preparer_->message_records_prepared() * 2 < preparer_->message_records()) {
+        messages_unprepared_ = kMessagesUnpreparedAfterFew;
+      }
+    } else {
+      size_t at = 0, start = 0;
+      while (ok && (start = at, stream::NextRecordIn(message, &at, &record, problem))) {
+        // The driver's work between two calls (a draw's copies in llvmpipe)
+        // pushes the message out of the cache: the records a few calls on are
+        // fetched now, so that decoding does not wait for each of their lines.
+        if (at + kPrefetchBytes < message.size()) __builtin_prefetch(message.data() + at + kPrefetchBytes);
+        ok = run_record(message.subspan(start, at - start));
+      }
     }
     ok = ok && problem->empty();
     dispatch.on_reply = nullptr;

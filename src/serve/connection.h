@@ -9,6 +9,7 @@
 
 #include "host/host_driver.h"
 #include "serve/frame_display.h"
+#include "serve/message_preparer.h"
 #include "serve/session.h"
 #include "stream/bulk_blobs.h"
 #include "stream/byte_writer.h"
@@ -25,6 +26,9 @@ struct ServeContext {
   std::string record_dir;  // empty: no --record
   FrameDisplay* display = nullptr;  // --display
   uint64_t client_memory = 0;       // --client-memory (0: no limit)
+  // --decode-ahead: large messages' calls are kept decoded on a second
+  // thread while the connection's thread runs them (serve/message_preparer.h).
+  bool decode_ahead = false;
 };
 
 // The largest message a client may send (a texture upload of 8192x8192 RGBA
@@ -53,6 +57,8 @@ class Connection {
   bool Begin();
   // False with *problem for input that closes the client.
   bool HandleMessage(std::span<const uint8_t> message, std::string* problem);
+  // Whether a message of this size is kept decoded ahead (MessagePreparer).
+  bool PreparesAhead(size_t message_bytes);
   // After each call ran: its reply (and a window's frame) into this
   // message's answer, and the call with its reply into --record's chunk.
   void OnReply(const stream::DecodedCall& call, const host::CallReply& reply);
@@ -81,6 +87,8 @@ class Connection {
   uint32_t thread_ = 0;
   stream::DecodedCall stored_;
   std::vector<uint8_t> message_;
+  std::unique_ptr<MessagePreparer> preparer_;  // made for the first message it pays for
+  uint32_t messages_unprepared_ = 0;           // large messages still to run without it
   bool bulk_allowed_ = false;  // the client agreed to bulk-v1
   stream::BulkBlobs bulk_;     // the segments before the next message
   // Bytes read since views were taken (headers aside: ViewLimit leaves half

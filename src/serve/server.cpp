@@ -268,7 +268,8 @@ std::unique_ptr<Server> Server::Open(const ServeOptions& options, std::string* e
     return nullptr;
   }
   std::vector<std::string> worker = {"strata", "serve", "--worker", "--client-memory",
-                                     std::to_string(options.client_memory)};
+                                     std::to_string(options.client_memory), "--decode-ahead",
+                                     options.decode_ahead ? "on" : "off"};
   if (!options.record_dir.empty()) worker.insert(worker.end(), {"--record", options.record_dir});
   if (options.display) worker.push_back("--display");
   if (options.worker_memory > 0) worker.insert(worker.end(), {"--worker-memory", std::to_string(options.worker_memory)});

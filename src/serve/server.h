@@ -11,6 +11,7 @@
 
 #include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace strata::serve {
@@ -24,6 +25,9 @@ struct ServeOptions {
   uint64_t client_memory = 0;       // --client-memory: GL storage each client may hold (0: no limit)
   uint64_t worker_memory = 0;       // --worker-memory: each worker's RLIMIT_DATA (0: no limit)
   size_t idle_workers = 2;          // --idle-workers: started ahead of clients
+  // --decode-ahead (connection.h), by default where this machine has a core
+  // to spare beside a client's thread, the driver's and the driver's own.
+  bool decode_ahead = std::thread::hardware_concurrency() >= 4;
 };
 
 // The default address: unix:@strata-render-<uid> (abstract, so nothing to clean up).

@@ -43,6 +43,7 @@ Session::Session(std::string id, std::string key, ClientInfo client, const std::
 }
 
 Session::~Session() {
+  uint64_t calls = 0;
   {
     std::lock_guard lock(mu_);
     // What the executor refused (over the memory budget, blobs short of
@@ -50,13 +51,15 @@ Session::~Session() {
     for (const std::string& problem : dispatch_->executor().problems()) {
       Log("client " + client_.Describe() + ": " + problem);
     }
+    calls = dispatch_->calls();
     dispatch_.reset();  // frees the client's objects on this thread
     surfaces_.reset();
     recorder_.reset();
   }
   if (display_ != nullptr) display_->ForgetSession(id_);
   std::string how = close_reason_.empty() ? last_end_ : close_reason_;
-  Log("client left: " + client_.Describe() + ": " + (how.empty() ? "normal end" : how));
+  Log("client left: " + client_.Describe() + ": " + (how.empty() ? "normal end" : how) + " (" +
+      std::to_string(calls) + " calls run, " + std::to_string(decoded_ahead_) + " of them decoded ahead)");
 }
 
 bool Session::TakeCapture(host::RgbaImage* into, std::string* error) {

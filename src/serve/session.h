@@ -63,6 +63,8 @@ class Session {
   host::Executor& executor() { return dispatch_->executor(); }
   Recorder* recorder() { return recorder_.get(); }
   uint64_t NextChunk() { return ++chunks_; }
+  // Calls run from their decoded form kept ahead (serve/message_preparer.h), for the leaving line.
+  void CountDecodedAhead(uint64_t calls) { decoded_ahead_ += calls; }
   // Recorded handles of the window surfaces the client made (their swaps send frames back).
   std::set<uint64_t>& window_surfaces() { return window_surfaces_; }
   // --record: the contexts whose driver strings the recording holds (a `context` trace event each).
@@ -95,6 +97,7 @@ class Session {
   std::unique_ptr<host::RecordDispatch> dispatch_;
   std::unique_ptr<Recorder> recorder_;
   std::mutex mu_;
+  uint64_t decoded_ahead_ = 0;
   uint64_t chunks_ = 0;
   std::set<uint64_t> window_surfaces_;
   std::set<uint64_t> described_contexts_;

@@ -323,6 +323,7 @@ int RunWorker(const WorkerOptions& options) {
   context.record_dir = options.record_dir;
   context.display = display.get();
   context.client_memory = options.client_memory;
+  context.decode_ahead = options.decode_ahead;
   // Until now a stop ends the worker at once (the default action): it has
   // no client, and a driver's start-up may take seconds on a busy machine.
   struct sigaction action {};

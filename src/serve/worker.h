@@ -16,6 +16,7 @@ struct WorkerOptions {
   bool display = false;          // --display
   uint64_t client_memory = 0;    // the GL storage budget (host/storage_budget.h; 0: none)
   uint64_t process_memory = 0;   // --worker-memory: RLIMIT_DATA of the process (0: none)
+  bool decode_ahead = false;     // --decode-ahead (connection.h)
 };
 
 // The worker's life, on the control socket at kWorkerChannelFd; its exit status.

@@ -57,6 +57,11 @@ options:
                        (RLIMIT_DATA: heap and private mappings, the driver's
                        included); past it the driver's allocations fail in
                        that worker alone (default: no limit)
+  --decode-ahead WHEN  on, off or auto (default): keep a large message's
+                       calls decoded on a second thread of the worker while
+                       the thread that calls the driver runs the calls
+                       before them; auto: on where this machine has four
+                       CPUs or more
   --idle-workers N     worker processes started ahead of clients, their
                        driver loaded, so that a client's first call does
                        not wait for it (default 2; 0: each client waits for
@@ -109,7 +114,8 @@ int ServeCommandMain(int argc, char** argv) {
                    {{"help", 'h', false}, {"listen", 0, true}, {"allow-uid", 0, true}, {"token-file", 0, true},
                     {"record", 0, true}, {"driver-egl", 0, true}, {"driver-glesv2", 0, true},
                     {"driver-glesv1", 0, true}, {"display", 0, false}, {"client-memory", 0, true},
-                    {"worker-memory", 0, true}, {"idle-workers", 0, true}, {"worker", 0, false}},
+                    {"worker-memory", 0, true}, {"idle-workers", 0, true}, {"decode-ahead", 0, true},
+                    {"worker", 0, false}},
                    argc, argv);
   while (args.Next()) {
     const std::string value = args.value() ? args.value() : "";
@@ -154,6 +160,12 @@ int ServeCommandMain(int argc, char** argv) {
         return usage_error("--idle-workers takes a number from 0 to 64, not '" + value + "'");
       }
       options.idle_workers = n;
+    } else if (args.Is("decode-ahead")) {
+      if (value == "on" || value == "off") {
+        options.decode_ahead = value == "on";
+      } else if (value != "auto") {
+        return usage_error("--decode-ahead takes on, off or auto, not '" + value + "'");
+      }
     } else if (args.Is("worker")) {
       worker = true;
     }
@@ -177,6 +189,7 @@ int ServeCommandMain(int argc, char** argv) {
     worker_options.display = options.display;
     worker_options.client_memory = options.client_memory;
     worker_options.process_memory = options.worker_memory;
+    worker_options.decode_ahead = options.decode_ahead;
     return serve::RunWorker(worker_options);
   }
 

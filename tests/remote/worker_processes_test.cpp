@@ -1,7 +1,8 @@
 // The renderer's process model (docs/remote.md): a worker process per client
 // process, the listener never touching the GL driver, a worker's death ending
-// its client alone (as a GPU reset where the client asked to be told), and
-// several clients at once getting the pixels they get natively.
+// its client alone (as a GPU reset where the client asked to be told),
+// several clients at once getting the pixels they get natively, and a
+// worker's second thread keeping its client's messages decoded ahead.
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/stat.h>
@@ -160,6 +161,57 @@ TEST_P(FourClients, EachGetsTheNativeFrame) {
 INSTANTIATE_TEST_SUITE_P(Shapes, FourClients,
                          ::testing::Values("cheap", "draws", "roundtrip", "geterror", "upload", "create", "saved",
                                            "matrices", "streaming"),
+                         [](const auto& info) { return std::string(info.param); });
+
+// A worker that keeps its client's messages decoded ahead on a second
+// thread (--decode-ahead on) draws what the program draws natively, for
+// call shapes that keep most calls decoded (draws), few (matrices: uniforms
+// by pointer), blobs (streaming, upload: bulk segments) and answered calls
+// (saved); the leaving line says how many calls ran from their decoded
+// form, none with --decode-ahead off.
+// Catches: calls kept decoded with wrong arguments or run out of order,
+// records lost or repeated where the connection's thread and the preparing
+// thread hand over, a preparer that stops at a blob in a bulk segment, a
+// switch that does not switch.
+class DecodingAhead : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(DecodingAhead, DrawsTheNativeFrame) {
+  const std::string mode = GetParam();
+  const std::string workload = STRATA_BENCH_WORKLOAD;
+  const std::string native_ppm = ScratchPath("native-" + mode + ".ppm");
+  ProcessResult native = RunProcess({workload, "--mode", mode, "--frames", "20", "--output", native_ppm});
+  ASSERT_EQ(native.exit_code, 0) << native.err;
+  const std::string expected = ReadFile(native_ppm);
+  ASSERT_GT(expected.size(), 256u * 256u * 3u);
+  for (const char* decode_ahead : {"on", "off"}) {
+    strata::test::Renderer renderer(STRATA_CLI, {"--decode-ahead", decode_ahead});
+    const std::string ppm = ScratchPath(mode + "-" + decode_ahead + ".ppm");
+    ProcessResult remote = RunProcess(Remote(renderer, {workload, "--mode", mode, "--frames", "20", "--output", ppm}));
+    ASSERT_EQ(remote.exit_code, 0) << remote.err << renderer.Log();
+    EXPECT_TRUE(ReadFile(ppm) == expected) << mode << " with --decode-ahead " << decode_ahead
+                                           << ": the frame differs from the native one";
+    std::smatch m;
+    std::string log;
+    const std::regex left("client left: trace_workload [^\n]*normal end \\(([0-9]+) calls run, ([0-9]+) of them decoded ahead\\)");
+    for (int i = 0; i < 500 && !std::regex_search(log = renderer.Log(), m, left); ++i) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    ASSERT_FALSE(m.empty()) << log;
+    const uint64_t calls = std::stoull(m[1]), decoded_ahead = std::stoull(m[2]);
+    EXPECT_LE(decoded_ahead, calls) << log;
+    if (std::string(decode_ahead) == "off") {
+      EXPECT_EQ(decoded_ahead, 0u) << log;
+    } else if (mode == "draws") {
+      // 6,000 calls a frame, all of them kept decoded: all but those run
+      // before the preparing thread woke up at each message.
+      EXPECT_GT(decoded_ahead, calls / 2) << log;
+    } else if (mode == "matrices") {
+      EXPECT_GT(decoded_ahead, 0u) << log;  // the first message at least
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Shapes, DecodingAhead, ::testing::Values("draws", "matrices", "streaming", "upload", "saved"),
                          [](const auto& info) { return std::string(info.param); });
 
 // A worker killed mid-frame ends its client alone: a client that asked to be
