@@ -18,13 +18,16 @@ calls the driver, natively and on the renderer alike.
   driver     the renderer thread's instructions outside Strata, against the
              native run's outside the program's own code (1.00: the driver
              does the same work for the client as for the program)
+With --decode-ahead on, the renderer keeps large messages decoded ahead on a
+second thread (strata serve --decode-ahead); the figures are still the
+thread that runs the calls, not the one that decodes them.
 With --cache-sim, also the first-level instruction-cache misses a frame
 (callgrind's model of the cache): the driver's natively and on the
 renderer's thread, and Strata's own there. Strata's code between two driver
 calls displaces some of the driver's from the cache.
 
 usage: renderer_instructions.py [--build DIR] [--modes draws,matrices,...]
-                                [--frames LOW,HIGH] [--cache-sim]
+                                [--frames LOW,HIGH] [--cache-sim] [--decode-ahead on|off]
 """
 
 import argparse
@@ -104,7 +107,9 @@ def run(argv, env, log):
 
 
 def callgrind(args):
-    return ["valgrind", "--tool=callgrind"] + (["--cache-sim=yes"] if args.cache_sim else [])
+    # Valgrind runs one thread at a time; handing the turns round fairly lets
+    # the renderer's decoding thread keep ahead as it does on a second core.
+    return ["valgrind", "--tool=callgrind", "--fair-sched=yes"] + (["--cache-sim=yes"] if args.cache_sim else [])
 
 
 def is_strata(name):
@@ -129,7 +134,7 @@ def remote(args, env, tmp, mode, frames):
         serve = subprocess.Popen(
             callgrind(args) + ["--trace-children=yes", "--separate-threads=yes",
                                f"--callgrind-out-file={cg_dir}/cg.%p", args.strata, "serve", "--listen", address,
-                               "--idle-workers", "0"],
+                               "--idle-workers", "0"] + (["--decode-ahead", args.decode_ahead] if args.decode_ahead else []),
             env=env, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
     try:
         deadline = time.monotonic() + 120
@@ -173,6 +178,8 @@ def main():
     parser.add_argument("--build", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "build"))
     parser.add_argument("--modes", default="draws,matrices,streaming")
     parser.add_argument("--frames", default="2,12", help="LOW,HIGH (default 2,12)")
+    parser.add_argument("--decode-ahead", choices=("on", "off"),
+                        help="the renderer's --decode-ahead (default: its own choice for this machine)")
     parser.add_argument("--cache-sim", action="store_true",
                         help="also the instruction-cache misses a frame (callgrind's model of the first level)")
     args = parser.parse_args()
