@@ -137,6 +137,7 @@ void Connection::Run() {
       std::lock_guard lock(session_->mutex());
       ReleaseHostThread();
     }
+    preparer_.reset();  // it decodes with the session's function table
     session_->Detach(stream_.get(), how_it_ended);
     session_.reset();  // the last connection of a client frees its objects here, on a thread of its own
   }

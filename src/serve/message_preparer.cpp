@@ -68,6 +68,8 @@ void MessagePreparer::Begin(std::span<const uint8_t> message, uint32_t thread, u
   passed_prepared_ = 0;
   under_way_ = true;
   preparer_done_ = false;
+  abandoned_.store(false, std::memory_order_relaxed);
+  message_state_.store(kWaiting, std::memory_order_release);
   begun_.fetch_add(1, std::memory_order_release);
   begun_.notify_one();
 }
@@ -79,7 +81,11 @@ void MessagePreparer::Work() {
     WaitFor(begun_, [&] { return begun_.load(std::memory_order_acquire) != begun; });
     begun = begun_.load(std::memory_order_acquire);
     if (stopping_.load(std::memory_order_acquire)) return;
-    Prepare(message_, thread_, chunk_);
+    // The message waiting, unless the connection's thread ran it all and dropped it first.
+    int waiting = kWaiting;
+    if (message_state_.compare_exchange_strong(waiting, kTaken, std::memory_order_acq_rel)) {
+      Prepare(message_, thread_, chunk_);
+    }
   }
 }
 
@@ -97,6 +103,10 @@ void MessagePreparer::Prepare(std::span<const uint8_t> message, uint32_t thread,
     stretch->first_record = first_record;
     stream::Record record;
     while (stretch->entries.size() < records) {
+      if (abandoned_.load(std::memory_order_relaxed)) {
+        last = true;
+        break;
+      }
       const size_t start = at;
       if (!stream::NextRecordIn(message, &at, &record, &stretch->problem)) {
         last = true;
@@ -208,6 +218,11 @@ void MessagePreparer::Release() {
 void MessagePreparer::PassOver() {
   under_way_ = false;
   running_ = nullptr;
+  // Not taken yet: the preparing thread never will, nor read the message.
+  int waiting = kWaiting;
+  if (message_state_.compare_exchange_strong(waiting, kDropped, std::memory_order_acq_rel)) return;
+  // Taken: it stops at the next record, and says so in a last stretch.
+  abandoned_.store(true, std::memory_order_relaxed);
   while (!preparer_done_) {
     const Stretch& stretch = FilledStretch();
     preparer_done_ = stretch.last;

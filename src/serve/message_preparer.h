@@ -92,7 +92,9 @@ class MessagePreparer {
   bool TakeStretch();
   // Gives the oldest filled stretch back to the preparing thread.
   void Release();
-  // Gives back every stretch of the message, waiting for the preparing thread to reach its end.
+  // Gives back every stretch of the message and has the preparing thread
+  // stop where it is (or never start on it): once it returns, that thread
+  // no longer reads the message.
   void PassOver();
 
   stream::CallPreparer preparer_;
@@ -103,6 +105,12 @@ class MessagePreparer {
   uint64_t chunk_ = 0;
   // Counts that only grow (wrapping): messages begun, stretches filled and run.
   std::atomic<uint32_t> begun_{0}, filled_{0}, run_{0};
+  // The begun message: waiting for the preparing thread, taken by it, or
+  // dropped by the connection's thread (which ran it all itself) before.
+  enum MessageState : int { kWaiting, kTaken, kDropped };
+  std::atomic<int> message_state_{kDropped};
+  // Set once the connection's thread no longer wants the message's stretches.
+  std::atomic<bool> abandoned_{false};
   std::atomic<bool> stopping_{false};
   // The connection's side: the stretch it runs (null: it reads records
   // itself), the entry it is at, the records it passed and the byte after

@@ -13,6 +13,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <memory>
+#include <utility>
 #include <string>
 #include <thread>
 #include <vector>
@@ -253,18 +255,19 @@ TEST(MessagePreparer, ADamagedRecordEndsTheMessageWhereItIs) {
   for (uint8_t b : {static_cast<uint8_t>(RecordType::kCall), uint8_t{0x7f}, uint8_t{1}, uint8_t{2}}) damaged.push_back(b);
   MessagePreparer preparer(OwnFunctions(), kBulkThreshold);
   for (bool wait : {true, false}) {
-    preparer.Begin(damaged, 3, 1);
+    const uint64_t chunk = wait ? 1 : 2;  // each message a chunk of its own, as a renderer numbers them
+    preparer.Begin(damaged, 3, chunk);
     if (wait) LetItPrepare();
     Outcome out;
-    RunAll(preparer, message, damaged, 1, &out);
+    RunAll(preparer, message, damaged, chunk, &out);
     EXPECT_EQ(out.records, message.records.size()) << "the records before it";
     EXPECT_NE(out.problem.find(std::to_string(message.bytes.size())), std::string::npos)
         << "names the damaged record's offset: " << out.problem;
   }
   // The next message is whole again.
-  preparer.Begin(message.bytes, 3, 2);
+  preparer.Begin(message.bytes, 3, 3);
   Outcome out;
-  RunAll(preparer, message, message.bytes, 2, &out);
+  RunAll(preparer, message, message.bytes, 3, &out);
   EXPECT_EQ(out.problem, "");
   EXPECT_EQ(out.records, message.records.size());
 }
@@ -272,18 +275,26 @@ TEST(MessagePreparer, ADamagedRecordEndsTheMessageWhereItIs) {
 TEST(MessagePreparer, AMessageStoppedHalfwayLetsTheNextRun) {
   const Message message(5000);
   MessagePreparer preparer(OwnFunctions(), kBulkThreshold);
-  for (size_t stop : {size_t{0}, size_t{10}, size_t{700}, size_t{4000}}) {
-    preparer.Begin(message.bytes, 3, 2 * stop + 1);
-    if (stop % 20 == 0) LetItPrepare();
+  // Stopped before the preparing thread took the message, or after, at
+  // records before, inside and after the stretches it has ready.
+  const std::pair<size_t, bool> stops[] = {{0, false}, {0, true}, {10, false}, {700, true}, {4000, false}};
+  uint64_t chunk = 0;
+  for (const auto& [stop, wait] : stops) {
+    // Freed once the message is passed over: reading it after, the
+    // preparing thread would read freed memory (the sanitizers' build says so).
+    auto bytes = std::make_unique<std::vector<uint8_t>>(message.bytes);
+    preparer.Begin(*bytes, 3, ++chunk);
+    if (wait) LetItPrepare();
     Outcome half;
-    RunAll(preparer, message, message.bytes, 2 * stop + 1, &half, stop);
+    RunAll(preparer, message, *bytes, chunk, &half, stop);
     EXPECT_GE(half.records, stop);
     preparer.Finish();
+    bytes.reset();
     // A message of other bytes at once: the preparing thread reads only it now.
     std::vector<uint8_t> next = message.bytes;
-    preparer.Begin(next, 3, 2 * stop + 2);
+    preparer.Begin(next, 3, ++chunk);
     Outcome out;
-    RunAll(preparer, message, next, 2 * stop + 2, &out);
+    RunAll(preparer, message, next, chunk, &out);
     EXPECT_EQ(out.problem, "");
     EXPECT_EQ(out.records, message.records.size()) << "after stopping at " << stop;
   }
