@@ -2,7 +2,7 @@
 // reads and checks it (serve/handshake.h), then, for a process's first
 // connection, the worker's session and message loop (serve/connection.h):
 // message and bulk segment framing, and the records of each message run on
-// the executor, exactly as `strata serve` runs them. The input is everything
+// the executor, exactly as `strata serve --decode-ahead on` runs them. The input is everything
 // a client sends, from its hello on; it arrives over a Unix socket pair, and
 // what the renderer answers is read and dropped.
 #include <sys/socket.h>
@@ -24,6 +24,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   static serve::ServeContext* context = [] {
     auto* made = new serve::ServeContext;
     made->driver = &fuzz::Driver();
+    // Messages of 4 KiB and more are decoded ahead on a second thread, as
+    // with --decode-ahead on: the preparing thread reads hostile bytes too,
+    // and calls kept decoded run through the handlers' decoded-form entries.
+    made->decode_ahead = true;
     return made;
   }();
   int ends[2];
