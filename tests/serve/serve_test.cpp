@@ -369,6 +369,20 @@ TEST(Serve, DisplayWithoutAnXServerIsOneClearError) {
       << r.err;
 }
 
+// --decode-ahead takes on, off or auto: anything else is a usage error naming
+// the value, and no renderer starts.
+TEST(Serve, ADecodeAheadOtherThanOnOffOrAutoIsAUsageError) {
+  strata::test::ProcessOptions options;
+  options.timeout_seconds = 30;
+  auto r = strata::test::RunProcess({STRATA_CLI, "serve", "--decode-ahead", "maybe", "--listen",
+                                     "unix:@strata-test-decode-ahead-" + std::to_string(getpid())},
+                                    options);
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("strata serve: error: --decode-ahead takes on, off or auto, not 'maybe'"), std::string::npos)
+      << r.err;
+  EXPECT_EQ(r.err.find("strata serve: listening on"), std::string::npos) << r.err;
+}
+
 TEST(Serve, TcpClientsNeedTheToken) {
   Renderer renderer({"--listen", "tcp:127.0.0.1:0"});
   ASSERT_TRUE(renderer.ready()) << renderer.log();
