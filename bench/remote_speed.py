@@ -10,6 +10,8 @@ Configurations:
   ring       Strata over the shared-memory ring (unix: address, the default)
   ahead      the ring, with a renderer that keeps large messages decoded ahead on a second
              thread (strata serve --decode-ahead on)
+  inline     the ring, with a renderer that decodes every call on the thread that runs it
+             (strata serve --decode-ahead off); "ring" is the renderer's default, auto
   plain      the ring, with the client doing nothing on its own (STRATA_REMOTE_SHADOW=off:
              no held calls, names made and every query answered by the renderer)
   socket     Strata over the Unix socket itself (STRATA_REMOTE_RING=off)
@@ -43,7 +45,7 @@ xvfb (scripts/setup.sh installs them).
 
 usage: remote_speed.py [--rounds N] [--frames N]
                        [--workloads cheap,draws,roundtrip,geterror,upload,create,saved,matrices,streaming,glmark2]
-                       [--configs native,ring,ahead,plain,socket,tcp,virgl] [--build DIR]
+                       [--configs native,ring,ahead,inline,plain,socket,tcp,virgl] [--build DIR]
 """
 
 import argparse
@@ -65,7 +67,7 @@ VIRGL_SOCKET = "/tmp/.virgl_test"  # the one path Mesa's vtest client connects t
 TRACE_CALLS_PER_FRAME = {"roundtrip": 1000, "geterror": 1000, "create": 500, "saved": 100}
 UPLOAD_MB_PER_FRAME = 1024 * 1024 * 4 / 1e6
 WORKLOADS = ("cheap", "draws", "roundtrip", "geterror", "upload", "create", "saved", "matrices", "streaming", "glmark2")
-CONFIGS = ("native", "ring", "ahead", "plain", "socket", "tcp", "virgl")
+CONFIGS = ("native", "ring", "ahead", "inline", "plain", "socket", "tcp", "virgl")
 STRATA_CONFIGS = ("ring", "plain", "socket", "tcp")
 
 
@@ -116,14 +118,16 @@ class Servers:
                 return match.group(0) if match else None
             wait_for(tcp_address, "strata serve's TCP listener")
             self.strata_tcp_address = tcp_address()
-        if "ahead" in configs:
-            name = f"strata-remote-bench-ahead-{os.getpid()}"
-            self.ahead_address = "unix:@" + name
-            log = open(os.path.join(tmp, "serve-ahead.log"), "w")
-            self.processes.append(subprocess.Popen([strata, "serve", "--listen", self.ahead_address,
-                                                    "--decode-ahead", "on"],
-                                                   stdout=log, stderr=log, env=environment()))
-            wait_for(lambda: abstract_socket_listening(name), "strata serve --decode-ahead on")
+        self.decode_ahead_addresses = {}
+        for config, mode in (("ahead", "on"), ("inline", "off")):
+            if config in configs:
+                name = f"strata-remote-bench-{config}-{os.getpid()}"
+                self.decode_ahead_addresses[config] = "unix:@" + name
+                log = open(os.path.join(tmp, f"serve-{config}.log"), "w")
+                self.processes.append(subprocess.Popen([strata, "serve", "--listen", "unix:@" + name,
+                                                        "--decode-ahead", mode],
+                                                       stdout=log, stderr=log, env=environment()))
+                wait_for(lambda: abstract_socket_listening(name), f"strata serve --decode-ahead {mode}")
         if "virgl" in configs:
             if shutil.which("virgl_test_server") is None:
                 fail("virgl_test_server is not installed (Debian package virgl-server; scripts/setup.sh)")
@@ -162,8 +166,8 @@ class Servers:
 def command(config, program, strata, servers):
     if config == "ring":
         return [strata, "run", "--remote", servers.strata_address, "--"] + program, {}
-    if config == "ahead":
-        return [strata, "run", "--remote", servers.ahead_address, "--"] + program, {}
+    if config in ("ahead", "inline"):
+        return [strata, "run", "--remote", servers.decode_ahead_addresses[config], "--"] + program, {}
     if config == "socket":
         return [strata, "run", "--remote", servers.strata_address, "--"] + program, {"STRATA_REMOTE_RING": "off"}
     if config == "plain":
