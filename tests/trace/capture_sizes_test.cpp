@@ -532,6 +532,9 @@ TEST_F(CaptureSizesTest, GetValueCountByName) {
   // EXT_window_rectangles (not on llvmpipe): a rectangle per index.
   EXPECT_EQ(sizes.get_indexed_value_count(GL_WINDOW_RECTANGLE_EXT), 4u);
   EXPECT_EQ(sizes.get_value_count(GL_WINDOW_RECTANGLE_MODE_EXT), 1u);
+  // OES_matrix_get (GLES 1.1; not on llvmpipe): a whole matrix, 16 values
+  // (GLES/glext.h's GL_MODELVIEW_, GL_PROJECTION_, GL_TEXTURE_MATRIX_FLOAT_AS_INT_BITS_OES).
+  for (GLenum matrix_bits : {0x898Du, 0x898Eu, 0x898Fu}) EXPECT_EQ(sizes.get_value_count(matrix_bits), 16u);
   GLint formats = 0;
   glGetIntegerv(GL_NUM_COMPRESSED_TEXTURE_FORMATS, &formats);
   EXPECT_GT(formats, 0);
