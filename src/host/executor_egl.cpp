@@ -266,6 +266,12 @@ bool Executor::ExecuteEgl(const stream::DecodedCall& call, Thread& thread, bool*
     case api::eglGetDisplay:
     case api::eglGetPlatformDisplay:
     case api::eglGetPlatformDisplayEXT:
+      // A display the app's EGL did not open (no X server, an unknown
+      // platform): the host's would, but the call fails as it did.
+      if (RecordedFailure(call)) {
+        result->p = EGL_NO_DISPLAY;
+        return true;
+      }
       if (call.has_reply && call.result.u != 0) {
         stream_display_ = call.result.u;
         if (displays_seen_.insert(call.result.u).second) displays_not_initialized_.insert(call.result.u);

@@ -665,6 +665,30 @@ TEST(Replay, SelfCheckNamesACallThatFailsOnlyOnReplay) {
   EXPECT_EQ(unchecked.out.find("check:"), std::string::npos) << unchecked.out;
 }
 
+// An eglGetDisplay that found no display when traced (piglit's X11 tests on
+// a machine without an X server) fails on replay too, although the replay's
+// own display opens: the self-check finds every call agreeing.
+// Catches: a display stand-in that turns the recorded failure into a success
+// (the self-check names it, and --strict exits 1).
+TEST(Replay, ADisplayTheAppCouldNotOpenDoesNotOpenOnReplay) {
+  std::string trace = ScratchPath("no-display.strace"), changed = ScratchPath("no-display-changed.strace");
+  ASSERT_EQ(Trace(trace, {App("gles2_shaders"), "--frames", "1"}, "").exit_code, 0);
+  std::string function;
+  const int changes = RewriteCalls(trace, changed, [&](strata::stream::DecodedCall& call) {
+    if (!function.empty() || call.name.rfind("eglGet", 0) != 0 || call.name.find("Display") == std::string::npos ||
+        call.name == "eglGetCurrentDisplay") {
+      return false;
+    }
+    function = std::string(call.name);
+    call.result.u = 0;  // EGL_NO_DISPLAY
+    return true;
+  });
+  ASSERT_EQ(changes, 1) << "gles2_shaders opens a display";
+  ProcessResult r = RunProcess({STRATA_CLI, "replay", "--strict", "--check-each-call", changed});
+  EXPECT_EQ(r.exit_code, 0) << function << "\n" << r.out << r.err;
+  EXPECT_GT(Number(r.out, R"(check: (\d+) calls compared with the recording, all agree)"), 10) << r.out;
+}
+
 // A recorded answer the host does not give: a compile status turned to 0 in
 // the trace is reported with both values.
 // Catches: a self-check that compares outputs with themselves or not at all.
