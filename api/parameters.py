@@ -17,7 +17,7 @@ import registry
 
 GETTERS = ("get", "get-indexed", "enabled", "texture", "sampler", "vertex-attrib", "program", "shader", "buffer",
            "renderbuffer", "query", "program-pipeline", "multisample", "pointer", "light", "material", "tex-env")
-TYPES = ("int", "int64", "float", "bool", "enum")
+TYPES = ("int", "int64", "float", "bool", "enum", "ubyte")
 VERSIONS = {"es2": 20, "es3": 30, "es3.1": 31, "es3.2": 32}
 FLAGS = ("state", "app-set", "limit", "pixel-store", "hint", "unit", "read-only", "client-state", "layered")
 VALUED = ("target", "max", "start-of", "size-of", "array", "part")

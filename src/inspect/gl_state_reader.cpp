@@ -46,6 +46,7 @@ void WriteValue(const api::Parameter& parameter, GLint integer, GLfloat real, Js
       return;
     case api::ValueType::kInt:
     case api::ValueType::kInt64:
+    case api::ValueType::kUByte:
       if (parameter.names != api::ObjectClass::kNone) {
         json.UInt(names(parameter.names, static_cast<GLuint>(integer)));
       } else {

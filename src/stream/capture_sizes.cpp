@@ -255,6 +255,20 @@ size_t CaptureSizes::get_value_count(GLenum pname) const {
 // glGet*i_v: the same table (an indexed pname's count is one index's).
 size_t CaptureSizes::get_indexed_value_count(GLenum target) const { return get_value_count(target); }
 
+// EXT_memory_object's UUIDs are 16 bytes: glGetUnsignedBytevEXT writes 16,
+// and a driver that answers glGetIntegerv for them (Mesa) writes the same
+// bytes, four to an integer; taken as 16 integers, a trace would read past
+// the app's buffer and a remote client write past it.
+size_t CaptureSizes::get_value_bytes(GLenum pname, size_t element) const {
+  const api::Parameter* parameter = api::FindParameter(pname);
+  if (parameter != nullptr && parameter->type == api::ValueType::kUByte) return parameter->count;
+  return get_value_count(pname) * element;
+}
+
+size_t CaptureSizes::get_indexed_value_bytes(GLenum target, size_t element) const {
+  return get_value_bytes(target, element);
+}
+
 size_t CaptureSizes::uniform_value_count(GLuint program, GLint location) const {
   if (location < 0) return 0;
   return state_.UniformComponents(program, location);

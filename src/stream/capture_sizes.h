@@ -111,6 +111,11 @@ class CaptureSizes {
   // glGetInteger64i_v, glGetFloati_vOES, ...), where `target` is the pname:
   // GL_MAX_COMPUTE_WORK_GROUP_COUNT / _SIZE give one value per index.
   size_t get_indexed_value_count(GLenum target) const;
+  // Bytes a glGet*v whose values are `element` bytes each writes for `pname`
+  // (a pname of bytes, api::ValueType::kUByte, writes its count of bytes,
+  // whatever the element), and the same for the indexed queries.
+  size_t get_value_bytes(GLenum pname, size_t element) const;
+  size_t get_indexed_value_bytes(GLenum target, size_t element) const;
   // GLES 1.1 fixed-function parameters and state (glLightfv, glFogfv, glTexEnvfv,
   // glGetFixedv, ...): the same table's counts (4 for colours and positions,
   // 3 for directions and attenuation, 16 for matrices).

@@ -12,6 +12,7 @@
 #include <dlfcn.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <string>
@@ -503,12 +504,12 @@ constexpr GLint kSentinel = 0x7eadbeef;
 // Runs `query` on a buffer full of sentinels and returns how many leading
 // values it wrote; fails if it wrote anything past `count`.
 template <typename Query>
-size_t Written(size_t count, Query query) {
-  std::vector<GLint> buf(count + 32, kSentinel);
+size_t Written(size_t count, Query query, GLint sentinel = kSentinel) {
+  std::vector<GLint> buf(count + 32, sentinel);
   query(buf.data());
   size_t last = 0;
   for (size_t i = 0; i < buf.size(); ++i) {
-    if (buf[i] != kSentinel) last = i + 1;
+    if (buf[i] != sentinel) last = i + 1;
   }
   return last;
 }
@@ -532,6 +533,11 @@ TEST_F(CaptureSizesTest, GetValueCountByName) {
   // EXT_window_rectangles (not on llvmpipe): a rectangle per index.
   EXPECT_EQ(sizes.get_indexed_value_count(GL_WINDOW_RECTANGLE_EXT), 4u);
   EXPECT_EQ(sizes.get_value_count(GL_WINDOW_RECTANGLE_MODE_EXT), 1u);
+  // EXT_memory_object's UUIDs: 16 bytes, whatever the getter's values.
+  EXPECT_EQ(sizes.get_value_bytes(GL_DEVICE_UUID_EXT, sizeof(GLubyte)), 16u);
+  EXPECT_EQ(sizes.get_value_bytes(GL_DRIVER_UUID_EXT, sizeof(GLint)), 16u);
+  EXPECT_EQ(sizes.get_indexed_value_bytes(GL_DEVICE_UUID_EXT, sizeof(GLint64)), 16u);
+  EXPECT_EQ(sizes.get_value_bytes(GL_VIEWPORT, sizeof(GLint)), 4 * sizeof(GLint));
   // OES_matrix_get (GLES 1.1; not on llvmpipe): a whole matrix, 16 values
   // (GLES/glext.h's GL_MODELVIEW_, GL_PROJECTION_, GL_TEXTURE_MATRIX_FLOAT_AS_INT_BITS_OES).
   for (GLenum matrix_bits : {0x898Du, 0x898Eu, 0x898Fu}) EXPECT_EQ(sizes.get_value_count(matrix_bits), 16u);
@@ -547,6 +553,63 @@ TEST_F(CaptureSizesTest, GetValueCountByName) {
 // (a capture that cuts a query's answer short or reads past it). Every
 // GLES 2+ pname of the table that glGetIntegerv, glGetTexParameteriv or
 // glGetVertexAttribiv takes here writes exactly its count.
+// Asks glGetIntegerv of every GLES token of the registry in the current
+// context; each the driver answers without an error must write the count the
+// capture gives it. Returns how many it answered.
+int CheckEveryPnameTheDriverAnswers() {
+  const strata::api::EnumGroup& tokens = strata::api::kEnumGroups[strata::api::kGlNames];
+  int answered = 0;
+  for (uint32_t i = 0; i < tokens.count; ++i) {
+    const strata::api::EnumMember& token = strata::api::kEnumMembers[tokens.first + i];
+    // EXT_memory_object_win32's: Mesa 22.3's glGetIntegerv of them calls a
+    // driver hook llvmpipe lacks, and crashes.
+    if (token.value == 0x9599 /* GL_DEVICE_LUID_EXT */ || token.value == 0x959A /* GL_DEVICE_NODE_MASK_EXT */) continue;
+    while (glGetError() != GL_NO_ERROR) {
+    }
+    const size_t count = sizes.get_value_bytes(token.value, sizeof(GLint)) / sizeof(GLint);
+    // Twice, with other sentinels, so that a value equal to one is still seen written.
+    auto query = [&](GLint* p) { glGetIntegerv(token.value, p); };
+    const size_t written = std::max(Written(count, query), Written(count, query, ~kSentinel));
+    if (glGetError() != GL_NO_ERROR) continue;  // not a pname of glGetIntegerv, or not this context's
+    ++answered;
+    EXPECT_EQ(written, count) << token.name << " (0x" << std::hex << token.value << ")";
+  }
+  return answered;
+}
+
+// Catches: a pname the driver answers with several values that the table
+// lacks (its count then defaults to 1, and a traced or remote query keeps one
+// value of them: OES_matrix_get's matrices on NVIDIA were such), or one whose
+// count is more than the driver writes (a trace reads past the app's buffer,
+// a remote client writes past it: EXT_memory_object's UUIDs as integers).
+TEST_F(CaptureSizesTest, EveryPnameTheDriverAnswersWritesItsCount) {
+  EXPECT_GT(CheckEveryPnameTheDriverAnswers(), 250) << "the registry's tokens were not asked";
+}
+
+// The same in a GLES 1.1 context, which answers the fixed-function pnames
+// (matrices, lights, arrays) a GLES 3 context refuses.
+TEST_F(CaptureSizesTest, EveryPnameAGles1ContextAnswersWritesItsCount) {
+  const EGLint config_attribs[] = {EGL_SURFACE_TYPE, EGL_PBUFFER_BIT, EGL_RENDERABLE_TYPE, EGL_OPENGL_ES_BIT, EGL_NONE};
+  EGLConfig config = nullptr;
+  EGLint configs = 0;
+  ASSERT_TRUE(eglChooseConfig(display_, config_attribs, &config, 1, &configs) && configs == 1);
+  const EGLint context_attribs[] = {EGL_CONTEXT_CLIENT_VERSION, 1, EGL_NONE};
+  EGLContext gles1 = eglCreateContext(display_, config, EGL_NO_CONTEXT, context_attribs);
+  ASSERT_NE(gles1, EGL_NO_CONTEXT);
+  const EGLint pbuffer_attribs[] = {EGL_WIDTH, 16, EGL_HEIGHT, 16, EGL_NONE};
+  EGLSurface surface = eglCreatePbufferSurface(display_, config, pbuffer_attribs);
+  int answered = 0;
+  if (eglMakeCurrent(display_, surface, surface, gles1)) {
+    answered = CheckEveryPnameTheDriverAnswers();
+  } else {
+    ADD_FAILURE() << "cannot make a GLES 1.1 context current (eglGetError 0x" << std::hex << eglGetError() << ")";
+  }
+  eglMakeCurrent(display_, surface_, surface_, context_);
+  eglDestroySurface(display_, surface);
+  eglDestroyContext(display_, gles1);
+  EXPECT_GT(answered, 150) << "the registry's tokens were not asked";
+}
+
 TEST_F(CaptureSizesTest, EveryParameterOfTheTableWritesItsCount) {
   GLuint texture = 0;
   glGenTextures(1, &texture);
