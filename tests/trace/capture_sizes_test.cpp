@@ -14,8 +14,10 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <functional>
 #include <cstring>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "strata/api/parameters.h"
@@ -553,10 +555,11 @@ TEST_F(CaptureSizesTest, GetValueCountByName) {
 // (a capture that cuts a query's answer short or reads past it). Every
 // GLES 2+ pname of the table that glGetIntegerv, glGetTexParameteriv or
 // glGetVertexAttribiv takes here writes exactly its count.
-// Asks glGetIntegerv of every GLES token of the registry in the current
-// context; each the driver answers without an error must write the count the
-// capture gives it. Returns how many it answered.
-int CheckEveryPnameTheDriverAnswers() {
+// Asks `get` (a query of pname and an int array, as glGetIntegerv) of every
+// GLES token of the registry in the current context; each the driver answers
+// without an error must write `count(pname)` values. Returns how many it answered.
+template <typename Get, typename Count>
+int CheckEveryPnameTheDriverAnswers(const char* query, Get get, Count count_of) {
   const strata::api::EnumGroup& tokens = strata::api::kEnumGroups[strata::api::kGlNames];
   int answered = 0;
   for (uint32_t i = 0; i < tokens.count; ++i) {
@@ -566,15 +569,21 @@ int CheckEveryPnameTheDriverAnswers() {
     if (token.value == 0x9599 /* GL_DEVICE_LUID_EXT */ || token.value == 0x959A /* GL_DEVICE_NODE_MASK_EXT */) continue;
     while (glGetError() != GL_NO_ERROR) {
     }
-    const size_t count = sizes.get_value_bytes(token.value, sizeof(GLint)) / sizeof(GLint);
+    const size_t count = count_of(token.value);
     // Twice, with other sentinels, so that a value equal to one is still seen written.
-    auto query = [&](GLint* p) { glGetIntegerv(token.value, p); };
-    const size_t written = std::max(Written(count, query), Written(count, query, ~kSentinel));
-    if (glGetError() != GL_NO_ERROR) continue;  // not a pname of glGetIntegerv, or not this context's
+    auto ask = [&](GLint* p) { get(token.value, p); };
+    const size_t written = std::max(Written(count, ask), Written(count, ask, ~kSentinel));
+    if (glGetError() != GL_NO_ERROR) continue;  // not a pname of this query, or not this context's
     ++answered;
-    EXPECT_EQ(written, count) << token.name << " (0x" << std::hex << token.value << ")";
+    EXPECT_EQ(written, count) << query << "(" << token.name << ", 0x" << std::hex << token.value << ")";
   }
   return answered;
+}
+
+int CheckEveryPnameTheDriverAnswers() {
+  return CheckEveryPnameTheDriverAnswers(
+      "glGetIntegerv", [](GLenum pname, GLint* p) { glGetIntegerv(pname, p); },
+      [](GLenum pname) { return sizes.get_value_bytes(pname, sizeof(GLint)) / sizeof(GLint); });
 }
 
 // Catches: a pname the driver answers with several values that the table
@@ -601,6 +610,23 @@ TEST_F(CaptureSizesTest, EveryPnameAGles1ContextAnswersWritesItsCount) {
   int answered = 0;
   if (eglMakeCurrent(display_, surface, surface, gles1)) {
     answered = CheckEveryPnameTheDriverAnswers();
+    // GLES 1.1's own queries, of light 0, the front material and the texture environment.
+    using GetOf = void (*)(GLenum, GLenum, GLfloat*);
+    auto counted = [](GLenum pname) { return sizes.gles1_value_count(pname); };
+    for (const auto& [name, of, least] : {std::tuple{"glGetLightfv", 0x4000u /* GL_LIGHT0 */, 8},
+                                          std::tuple{"glGetMaterialfv", GLenum{GL_FRONT}, 5},
+                                          std::tuple{"glGetTexEnvfv", 0x2300u /* GL_TEXTURE_ENV */, 10}}) {
+      const auto get = reinterpret_cast<GetOf>(eglGetProcAddress(name));
+      if (get == nullptr) {  // not an ASSERT: the GLES 3.2 context must be made current again below
+        ADD_FAILURE() << "eglGetProcAddress(" << name << ") gave nothing";
+        continue;
+      }
+      const GLenum object = of;
+      EXPECT_GE(CheckEveryPnameTheDriverAnswers(
+                    name, [&](GLenum pname, GLint* p) { get(object, pname, reinterpret_cast<GLfloat*>(p)); }, counted),
+                least)
+          << name;
+    }
   } else {
     ADD_FAILURE() << "cannot make a GLES 1.1 context current (eglGetError 0x" << std::hex << eglGetError() << ")";
   }
@@ -608,6 +634,63 @@ TEST_F(CaptureSizesTest, EveryPnameAGles1ContextAnswersWritesItsCount) {
   eglDestroySurface(display_, surface);
   eglDestroyContext(display_, gles1);
   EXPECT_GT(answered, 150) << "the registry's tokens were not asked";
+}
+
+// The same for the queries of an object's parameters, each of an object
+// that has them: a texture, a sampler, a buffer, a renderbuffer, a
+// framebuffer, a program, a shader, vertex attribute 0 and a query target.
+TEST_F(CaptureSizesTest, EveryPnameAnObjectsQueryAnswersWritesItsCount) {
+  GLuint texture = 0, sampler = 0, buffer = 0, renderbuffer = 0, framebuffer = 0;
+  glGenTextures(1, &texture);
+  glBindTexture(GL_TEXTURE_2D, texture);
+  glTexStorage2D(GL_TEXTURE_2D, 1, GL_RGBA8, 4, 4);
+  glGenSamplers(1, &sampler);
+  glGenBuffers(1, &buffer);
+  glBindBuffer(GL_ARRAY_BUFFER, buffer);
+  glBufferData(GL_ARRAY_BUFFER, 64, nullptr, GL_STATIC_DRAW);
+  glGenRenderbuffers(1, &renderbuffer);
+  glBindRenderbuffer(GL_RENDERBUFFER, renderbuffer);
+  glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, 4, 4);
+  glGenFramebuffers(1, &framebuffer);
+  glBindFramebuffer(GL_FRAMEBUFFER, framebuffer);
+  glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, renderbuffer);
+  const GLuint shader = Compile(GL_VERTEX_SHADER, "#version 300 es\nin vec4 p;\nvoid main() { gl_Position = p; }\n");
+  const GLuint program =
+      Link({Compile(GL_VERTEX_SHADER, "#version 300 es\nin vec4 p;\nvoid main() { gl_Position = p; }\n"),
+            Compile(GL_FRAGMENT_SHADER, "#version 300 es\nout highp vec4 c;\nvoid main() { c = vec4(1); }\n")});
+  auto counted = [](GLenum pname) { return sizes.get_value_count(pname); };
+  struct Query {
+    const char* name;
+    std::function<void(GLenum, GLint*)> get;
+    int least;  // pnames it must answer at least
+  };
+  const Query queries[] = {
+      {"glGetTexParameteriv", [](GLenum n, GLint* p) { glGetTexParameteriv(GL_TEXTURE_2D, n, p); }, 25},
+      {"glGetTexLevelParameteriv", [](GLenum n, GLint* p) { glGetTexLevelParameteriv(GL_TEXTURE_2D, 0, n, p); }, 18},
+      {"glGetSamplerParameteriv", [&](GLenum n, GLint* p) { glGetSamplerParameteriv(sampler, n, p); }, 12},
+      {"glGetBufferParameteriv", [](GLenum n, GLint* p) { glGetBufferParameteriv(GL_ARRAY_BUFFER, n, p); }, 8},
+      {"glGetRenderbufferParameteriv", [](GLenum n, GLint* p) { glGetRenderbufferParameteriv(GL_RENDERBUFFER, n, p); },
+       8},
+      {"glGetFramebufferAttachmentParameteriv",
+       [](GLenum n, GLint* p) { glGetFramebufferAttachmentParameteriv(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, n, p); },
+       8},
+      {"glGetProgramiv", [&](GLenum n, GLint* p) { glGetProgramiv(program, n, p); }, 16},
+      {"glGetShaderiv", [&](GLenum n, GLint* p) { glGetShaderiv(shader, n, p); }, 5},
+      {"glGetVertexAttribiv", [](GLenum n, GLint* p) { glGetVertexAttribiv(0, n, p); }, 10},
+      {"glGetQueryiv", [](GLenum n, GLint* p) { glGetQueryiv(GL_ANY_SAMPLES_PASSED, n, p); }, 2},
+  };
+  for (const Query& query : queries) {
+    SCOPED_TRACE(query.name);
+    EXPECT_GE(CheckEveryPnameTheDriverAnswers(query.name, query.get, counted), query.least);
+  }
+  glBindFramebuffer(GL_FRAMEBUFFER, 0);
+  glDeleteFramebuffers(1, &framebuffer);
+  glDeleteRenderbuffers(1, &renderbuffer);
+  glDeleteBuffers(1, &buffer);
+  glDeleteSamplers(1, &sampler);
+  glDeleteTextures(1, &texture);
+  glDeleteShader(shader);
+  glDeleteProgram(program);
 }
 
 TEST_F(CaptureSizesTest, EveryParameterOfTheTableWritesItsCount) {
