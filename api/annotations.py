@@ -39,7 +39,8 @@ DIRECTIONS = ("in", "out", "inout")
 HELPERS = (
     "c_string_bytes", "counted_string_bytes", "out_string_bytes", "out_elements", "unpack_image_bytes",
     "pack_image_bytes", "unpack_image_2d_bytes", "pixel_bytes", "bounded_bytes", "index_bytes", "get_value_count",
-    "get_indexed_value_count", "get_value_bytes", "get_indexed_value_bytes", "gles1_value_count", "uniform_value_count", "uniform_block_value_count",
+    "get_indexed_value_count", "get_value_bytes", "get_indexed_value_bytes", "gles1_value_count",
+    "uniform_value_count", "uniform_block_value_count",
     "bounded_count", "egl_attrib_list_bytes", "egl_attrib64_list_bytes", "gl_attrib_list_bytes", "count_bytes",
     "path_list_bytes", "path_transform_values", "path_value_count", "perf_monitor_counter_info_bytes",
     "coverage_modulation_table_bytes", "shading_rate_sample_locations",

@@ -245,8 +245,9 @@ size_t CaptureSizes::index_bytes(GLsizei count, GLenum type) {
 // How many values a query of `pname` writes: the parameter table's count,
 // or the value of the pname that counts them (GL_COMPRESSED_TEXTURE_FORMATS:
 // GL_NUM_COMPRESSED_TEXTURE_FORMATS); 1 for a pname the table does not know.
-size_t CaptureSizes::get_value_count(GLenum pname) const {
-  const api::Parameter* parameter = api::FindParameter(pname);
+size_t CaptureSizes::get_value_count(GLenum pname) const { return ValueCount(api::FindParameter(pname)); }
+
+size_t CaptureSizes::ValueCount(const api::Parameter* parameter) const {
   if (parameter == nullptr) return 1;
   if (parameter->count != 0) return parameter->count;
   return NonNegative(state_.Integer(static_cast<GLenum>(parameter->count_pname), 0));
@@ -262,7 +263,7 @@ size_t CaptureSizes::get_indexed_value_count(GLenum target) const { return get_v
 size_t CaptureSizes::get_value_bytes(GLenum pname, size_t element) const {
   const api::Parameter* parameter = api::FindParameter(pname);
   if (parameter != nullptr && parameter->type == api::ValueType::kUByte) return parameter->count;
-  return get_value_count(pname) * element;
+  return ValueCount(parameter) * element;
 }
 
 size_t CaptureSizes::get_indexed_value_bytes(GLenum target, size_t element) const {

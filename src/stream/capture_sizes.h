@@ -15,6 +15,10 @@
 
 #include "strata/api/types.h"
 
+namespace strata::api {
+struct Parameter;
+}
+
 namespace strata::capture {
 
 // What the current context supports of the pixel-store state. GLES 2 knows
@@ -170,6 +174,9 @@ class CaptureSizes {
   static constexpr size_t kMaxAttribPairs = 512;
 
  private:
+  // The count of values of a parameter of the table (null: one the table does not know).
+  size_t ValueCount(const api::Parameter* parameter) const;
+
   CaptureState& state_;
   bool capacity_;
 };

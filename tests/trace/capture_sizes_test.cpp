@@ -103,6 +103,16 @@ class CaptureSizesTest : public ::testing::Test {
     return shader;
   }
 
+  // A framebuffer whose colour attachment is a new RGBA8 renderbuffer of size x size, bound.
+  static void BindColorFramebuffer(GLsizei size, GLuint* renderbuffer, GLuint* framebuffer) {
+    glGenRenderbuffers(1, renderbuffer);
+    glBindRenderbuffer(GL_RENDERBUFFER, *renderbuffer);
+    glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, size, size);
+    glGenFramebuffers(1, framebuffer);
+    glBindFramebuffer(GL_FRAMEBUFFER, *framebuffer);
+    glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, *renderbuffer);
+  }
+
   static GLuint Link(std::initializer_list<GLuint> shaders) {
     GLuint program = glCreateProgram();
     for (GLuint s : shaders) glAttachShader(program, s);
@@ -453,12 +463,7 @@ TEST_F(CaptureSizesTest, UnpackMatchesDriverBufferChecks) {
 
 TEST_F(CaptureSizesTest, PackMatchesDriverWrites) {
   GLuint renderbuffer = 0, framebuffer = 0;
-  glGenRenderbuffers(1, &renderbuffer);
-  glBindRenderbuffer(GL_RENDERBUFFER, renderbuffer);
-  glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, 16, 16);
-  glGenFramebuffers(1, &framebuffer);
-  glBindFramebuffer(GL_FRAMEBUFFER, framebuffer);
-  glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, renderbuffer);
+  BindColorFramebuffer(16, &renderbuffer, &framebuffer);
   ASSERT_EQ(glCheckFramebufferStatus(GL_FRAMEBUFFER), static_cast<GLenum>(GL_FRAMEBUFFER_COMPLETE));
   glClearColor(0.2f, 0.4f, 0.6f, 0.8f);
   glClear(GL_COLOR_BUFFER_BIT);
@@ -648,16 +653,11 @@ TEST_F(CaptureSizesTest, EveryPnameAnObjectsQueryAnswersWritesItsCount) {
   glGenBuffers(1, &buffer);
   glBindBuffer(GL_ARRAY_BUFFER, buffer);
   glBufferData(GL_ARRAY_BUFFER, 64, nullptr, GL_STATIC_DRAW);
-  glGenRenderbuffers(1, &renderbuffer);
-  glBindRenderbuffer(GL_RENDERBUFFER, renderbuffer);
-  glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, 4, 4);
-  glGenFramebuffers(1, &framebuffer);
-  glBindFramebuffer(GL_FRAMEBUFFER, framebuffer);
-  glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, renderbuffer);
-  const GLuint shader = Compile(GL_VERTEX_SHADER, "#version 300 es\nin vec4 p;\nvoid main() { gl_Position = p; }\n");
-  const GLuint program =
-      Link({Compile(GL_VERTEX_SHADER, "#version 300 es\nin vec4 p;\nvoid main() { gl_Position = p; }\n"),
-            Compile(GL_FRAGMENT_SHADER, "#version 300 es\nout highp vec4 c;\nvoid main() { c = vec4(1); }\n")});
+  BindColorFramebuffer(4, &renderbuffer, &framebuffer);
+  const char* const vertex = "#version 300 es\nin vec4 p;\nvoid main() { gl_Position = p; }\n";
+  const char* const fragment = "#version 300 es\nout highp vec4 c;\nvoid main() { c = vec4(1); }\n";
+  const GLuint shader = Compile(GL_VERTEX_SHADER, vertex);
+  const GLuint program = Link({Compile(GL_VERTEX_SHADER, vertex), Compile(GL_FRAGMENT_SHADER, fragment)});
   auto counted = [](GLenum pname) { return sizes.get_value_count(pname); };
   struct Query {
     const char* name;
