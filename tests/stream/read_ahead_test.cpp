@@ -15,6 +15,7 @@
 #include <chrono>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <thread>
 #include <vector>
@@ -113,6 +114,7 @@ class ChunkedSource final : public MadeUpSource {
         buffer_ = std::make_shared<std::vector<uint8_t>>();
         buffer_->reserve(100 * 700);  // addresses stay put as the chunk fills
         buffer_chunk_ = chunk;
+        std::lock_guard lock(handed_out_mutex_);
         handed_out_.push_back(buffer_);
       }
       const size_t at = buffer_->size();
@@ -130,18 +132,24 @@ class ChunkedSource final : public MadeUpSource {
     return Owned(chunk) && buffer_chunk_ == chunk ? buffer_ : nullptr;
   }
   // Chunk buffers someone still holds (the source holds at most its current one).
+  // Asked by the test's thread while ReadAhead's thread calls Next().
   size_t Alive() const {
+    std::lock_guard lock(handed_out_mutex_);
     size_t n = 0;
     for (const auto& weak : handed_out_) n += !weak.expired();
     return n;
   }
-  size_t Owners() const { return handed_out_.size(); }
+  size_t Owners() const {
+    std::lock_guard lock(handed_out_mutex_);
+    return handed_out_.size();
+  }
 
  private:
   static bool Owned(uint64_t chunk) { return chunk % 3 != 2; }
   size_t count_, next_ = 0;
   std::shared_ptr<std::vector<uint8_t>> buffer_;
   uint64_t buffer_chunk_ = UINT64_MAX;
+  mutable std::mutex handed_out_mutex_;
   std::vector<std::weak_ptr<std::vector<uint8_t>>> handed_out_;
   std::vector<uint8_t> scratch_;
 };
