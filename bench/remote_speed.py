@@ -12,6 +12,8 @@ Configurations:
              thread (strata serve --decode-ahead on)
   inline     the ring, with a renderer that decodes every call on the thread that runs it
              (strata serve --decode-ahead off); "ring" is the renderer's default, auto
+  other      the ring, client and renderer both of another build tree (--compare DIR): two
+             builds side by side in the same rounds (added to the configurations by --compare)
   plain      the ring, with the client doing nothing on its own (STRATA_REMOTE_SHADOW=off:
              no held calls, names made and every query answered by the renderer)
   socket     Strata over the Unix socket itself (STRATA_REMOTE_RING=off)
@@ -46,6 +48,7 @@ xvfb (scripts/setup.sh installs them).
 usage: remote_speed.py [--rounds N] [--frames N]
                        [--workloads cheap,draws,roundtrip,geterror,upload,create,saved,matrices,streaming,glmark2]
                        [--configs native,ring,ahead,inline,plain,socket,tcp,virgl] [--build DIR]
+                       [--compare DIR]
 """
 
 import argparse
@@ -67,7 +70,7 @@ VIRGL_SOCKET = "/tmp/.virgl_test"  # the one path Mesa's vtest client connects t
 TRACE_CALLS_PER_FRAME = {"roundtrip": 1000, "geterror": 1000, "create": 500, "saved": 100}
 UPLOAD_MB_PER_FRAME = 1024 * 1024 * 4 / 1e6
 WORKLOADS = ("cheap", "draws", "roundtrip", "geterror", "upload", "create", "saved", "matrices", "streaming", "glmark2")
-CONFIGS = ("native", "ring", "ahead", "inline", "plain", "socket", "tcp", "virgl")
+CONFIGS = ("native", "ring", "ahead", "inline", "plain", "socket", "tcp", "virgl", "other")
 STRATA_CONFIGS = ("ring", "plain", "socket", "tcp")
 
 
@@ -99,7 +102,7 @@ def abstract_socket_listening(name):
 class Servers:
     """The renderers and the X server, started once and stopped at the end."""
 
-    def __init__(self, strata, configs, need_x, tmp):
+    def __init__(self, strata, configs, need_x, tmp, other_strata=None):
         self.processes = []
         self.display = None
         if any(c in configs for c in STRATA_CONFIGS):
@@ -128,6 +131,13 @@ class Servers:
                                                         "--decode-ahead", mode],
                                                        stdout=log, stderr=log, env=environment()))
                 wait_for(lambda: abstract_socket_listening(name), f"strata serve --decode-ahead {mode}")
+        if "other" in configs:
+            name = f"strata-remote-bench-other-{os.getpid()}"
+            self.other_address = "unix:@" + name
+            log = open(os.path.join(tmp, "serve-other.log"), "w")
+            self.processes.append(subprocess.Popen([other_strata, "serve", "--listen", self.other_address],
+                                                   stdout=log, stderr=log, env=environment()))
+            wait_for(lambda: abstract_socket_listening(name), f"{other_strata} serve")
         if "virgl" in configs:
             if shutil.which("virgl_test_server") is None:
                 fail("virgl_test_server is not installed (Debian package virgl-server; scripts/setup.sh)")
@@ -163,7 +173,9 @@ class Servers:
                 p.kill()
 
 
-def command(config, program, strata, servers):
+def command(config, program, strata, servers, other_strata=None):
+    if config == "other":
+        return [other_strata, "run", "--remote", servers.other_address, "--"] + program, {}
     if config == "ring":
         return [strata, "run", "--remote", servers.strata_address, "--"] + program, {}
     if config in ("ahead", "inline"):
@@ -189,7 +201,7 @@ def run_once(workload, config, args, strata, servers):
         program = [os.path.join(args.build, "bin", "trace_workload"), "--mode", workload, "--frames",
                    str(args.frames)]
         extra = {}
-    argv, more = command(config, program, strata, servers)
+    argv, more = command(config, program, strata, servers, args.other_strata)
     extra.update(more)
     result = subprocess.run(argv, capture_output=True, text=True, env=environment(extra), timeout=600)
     if result.returncode != 0:
@@ -210,6 +222,8 @@ def main():
     parser.add_argument("--workloads", default="cheap,draws,roundtrip,upload,glmark2")
     parser.add_argument("--configs", default="native,ring,socket,virgl")
     parser.add_argument("--build", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "build"))
+    parser.add_argument("--compare", metavar="DIR",
+                        help="another build tree (its bin/ and lib/): configuration 'other' runs its client and renderer")
     args = parser.parse_args()
     workloads = args.workloads.split(",")
     configs = args.configs.split(",")
@@ -221,6 +235,15 @@ def main():
             fail(f"unknown configuration '{c}' (one of {', '.join(CONFIGS)})")
     if "native" not in configs:
         configs.insert(0, "native")
+    args.other_strata = None
+    if args.compare:
+        args.other_strata = os.path.join(args.compare, "bin", "strata")
+        if not os.access(args.other_strata, os.X_OK):
+            fail(f"no strata in {args.compare}/bin")
+        if "other" not in configs:
+            configs.append("other")
+    elif "other" in configs:
+        fail("configuration 'other' needs --compare DIR")
     strata = os.path.join(args.build, "bin", "strata")
     if not os.access(strata, os.X_OK):
         fail(f"no strata in {args.build}/bin (build first, or give --build)")
@@ -232,7 +255,7 @@ def main():
     servers = None
     completed = False
     try:
-        servers = Servers(strata, configs, "glmark2" in workloads, tmp)
+        servers = Servers(strata, configs, "glmark2" in workloads, tmp, args.other_strata)
         for round_index in range(args.rounds):
             for workload in workloads:
                 order = configs[:]

@@ -45,6 +45,19 @@ class RecordDispatch {
     return DispatchRecord(record, error);
   }
 
+  // A run of records in one span (a renderer's message): runs them from
+  // `*at` on through the generated handlers in one loop, as Dispatch would,
+  // for as long as each is a call record one takes; `*at` is then the first
+  // record not run, or the end. That record goes to DispatchUnhandled (it
+  // is one no handler takes).
+  void RunHandledIn(std::span<const uint8_t> records, size_t* at, uint32_t thread, uint64_t chunk);
+  // Dispatch for a record RunHandledIn stopped at: without trying the handlers again.
+  bool DispatchUnhandled(const stream::Record& record, std::string* error) { return DispatchRecord(record, error); }
+  // How far ahead of the record being run a run of records is fetched into
+  // the cache: the driver's work between two calls (a draw's copies in
+  // llvmpipe) pushes it out, and decoding would wait for each of its lines.
+  static constexpr size_t kPrefetchBytes = 256;
+
   // Runs `work` on the host thread of recorded thread `thread` (to read its
   // context's framebuffers, for example).
   void RunOn(uint64_t thread, const std::function<void()>& work);

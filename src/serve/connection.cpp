@@ -22,8 +22,6 @@ namespace wire = stream::wire;
 using stream::RecordType;
 
 constexpr int kNextMessageSpinMicroseconds = 200;
-// How far ahead of the record being run its message is fetched into the cache.
-constexpr size_t kPrefetchBytes = 256;
 // The least message whose calls are kept decoded ahead on a second thread.
 constexpr size_t kDecodeAheadBytes = 4096;
 // After a message of which less than half was kept decoded, how many go
@@ -234,15 +232,18 @@ bool Connection::HandleMessage(std::span<const uint8_t> message, std::string* pr
     stream::Record record;
     record.thread_id = thread_;
     record.chunk = session_->NextChunk();
-    // One record (or run of calls kept decoded) of the message; false when it closes the client.
-    const auto run_record = [&](std::span<const uint8_t> bytes) __attribute__((always_inline)) {
+    // One record (or run of calls kept decoded) of the message; false when it
+    // closes the client. `handlers_tried`: RunHandledIn stopped at it.
+    const auto run_record = [&](std::span<const uint8_t> bytes, bool handlers_tried) __attribute__((always_inline)) {
       // What a client may send: calls and what they read (memory, surface sizes).
       if (record.type != RecordType::kCall && record.type != RecordType::kMemory &&
           record.type != RecordType::kTraceEvent) [[unlikely]] {
         *problem = "a record of type " + std::to_string(static_cast<int>(record.type)) + ", which clients do not send";
         return false;
       }
-      if (!dispatch.Dispatch(record, problem)) return false;
+      if (!(handlers_tried ? dispatch.DispatchUnhandled(record, problem) : dispatch.Dispatch(record, problem))) {
+        return false;
+      }
       if (record.type != RecordType::kCall) StoreRecord(bytes);
       return true;
     };
@@ -253,7 +254,7 @@ bool Connection::HandleMessage(std::span<const uint8_t> message, std::string* pr
       }
       preparer_->Begin(message, thread_, record.chunk);
       std::span<const uint8_t> bytes;
-      while (ok && preparer_->Next(&record, &bytes, problem)) ok = run_record(bytes);
+      while (ok && preparer_->Next(&record, &bytes, problem)) ok = run_record(bytes, false);
       if (!ok) preparer_->Finish();
       session_->CountDecodedAhead(preparer_->message_records_prepared());
       // Where few calls were kept decoded (most take pointers), the second
@@ -262,13 +263,17 @@ bool Connection::HandleMessage(std::span<const uint8_t> message, std::string* pr
         messages_unprepared_ = kMessagesUnpreparedAfterFew;
       }
     } else {
+      // Most records run in the dispatch's own loop; each it stops at (a call
+      // no handler takes, a memory record) runs here, and the loop goes on after it.
       size_t at = 0, start = 0;
-      while (ok && (start = at, stream::NextRecordIn(message, &at, &record, problem))) {
-        // The driver's work between two calls (a draw's copies in llvmpipe)
-        // pushes the message out of the cache: the records a few calls on are
-        // fetched now, so that decoding does not wait for each of their lines.
-        if (at + kPrefetchBytes < message.size()) __builtin_prefetch(message.data() + at + kPrefetchBytes);
-        ok = run_record(message.subspan(start, at - start));
+      while (ok) {
+        dispatch.RunHandledIn(message, &at, thread_, record.chunk);
+        start = at;
+        if (!stream::NextRecordIn(message, &at, &record, problem)) break;
+        if (at + host::RecordDispatch::kPrefetchBytes < message.size()) {
+          __builtin_prefetch(message.data() + at + host::RecordDispatch::kPrefetchBytes);
+        }
+        ok = run_record(message.subspan(start, at - start), true);
       }
     }
     ok = ok && problem->empty();

@@ -167,12 +167,14 @@ INSTANTIATE_TEST_SUITE_P(Shapes, FourClients,
 // thread (--decode-ahead on) draws what the program draws natively, for
 // call shapes that keep most calls decoded (draws), few (matrices: uniforms
 // by pointer), blobs (streaming, upload: bulk segments) and answered calls
-// (saved); the leaving line says how many calls ran from their decoded
-// form: some of draw-heavy's with --decode-ahead on, none with it off.
+// (saved); the leaving line says as many calls ran as the client sent, and
+// how many of them ran from their decoded form: some of draw-heavy's with
+// --decode-ahead on, none with it off.
 // Catches: calls kept decoded with wrong arguments or run out of order,
 // records lost or repeated where the connection's thread and the preparing
-// thread hand over, a preparer that stops at a blob in a bulk segment, a
-// switch that does not switch.
+// thread hand over, or where the dispatch's loop over a message's records
+// stops at one its handlers do not take, a preparer that stops at a blob in
+// a bulk segment, a switch that does not switch.
 class DecodingAhead : public ::testing::TestWithParam<const char*> {};
 
 TEST_P(DecodingAhead, DrawsTheNativeFrame) {
@@ -190,8 +192,14 @@ TEST_P(DecodingAhead, DrawsTheNativeFrame) {
   for (const char* decode_ahead : {"on", "off"}) {
     strata::test::Renderer renderer(STRATA_CLI, {"--decode-ahead", decode_ahead});
     const std::string ppm = ScratchPath(mode + "-" + decode_ahead + ".ppm");
-    ProcessResult remote = RunProcess(Remote(renderer, {workload, "--mode", mode, "--frames", frames, "--output", ppm}));
+    std::vector<std::string> argv = {"env", "STRATA_REMOTE_STATS=1"};
+    for (std::string& arg : Remote(renderer, {workload, "--mode", mode, "--frames", frames, "--output", ppm})) {
+      argv.push_back(std::move(arg));
+    }
+    ProcessResult remote = RunProcess(argv);
     ASSERT_EQ(remote.exit_code, 0) << remote.err << renderer.Log();
+    std::smatch sent;
+    ASSERT_TRUE(std::regex_search(remote.err, sent, std::regex("([0-9]+) calls sent"))) << remote.err;
     EXPECT_TRUE(ReadFile(ppm) == expected) << mode << " with --decode-ahead " << decode_ahead
                                            << ": the frame differs from the native one";
     std::smatch m;
@@ -202,6 +210,7 @@ TEST_P(DecodingAhead, DrawsTheNativeFrame) {
     }
     ASSERT_FALSE(m.empty()) << log;
     const uint64_t calls = std::stoull(m[1]), decoded_ahead = std::stoull(m[2]);
+    EXPECT_EQ(calls, std::stoull(sent[1])) << log;
     EXPECT_LE(decoded_ahead, calls) << log;
     if (std::string(decode_ahead) == "off") {
       EXPECT_EQ(decoded_ahead, 0u) << log;
