@@ -86,6 +86,12 @@ bool DeferredState::BindBuffer(Connection& c, GLenum target, GLuint buffer) {
 }
 
 bool DeferredState::Uniform(Connection& c, api::Slot slot, GLint location, int count, const uint32_t* values) {
+  if (uniforms_as_they_come_ != 0) {
+    // Nothing of the uniforms is held now (they went at the send that chose
+    // this): the caller sends what else is held, then the call.
+    --uniforms_as_they_come_;
+    return false;
+  }
   if (!Enabled(c) || location < 0 || location >= kMaxHeldLocation) return false;
   if (uniform_index_.size() <= static_cast<size_t>(location)) uniform_index_.resize(location + 1, -1);
   int32_t& index = uniform_index_[location];
@@ -98,6 +104,8 @@ bool DeferredState::Uniform(Connection& c, api::Slot slot, GLint location, int c
     index = static_cast<int32_t>(uniforms_.size());
     uniforms_.push_back({slot, static_cast<uint32_t>(location), {}});
     ++held_;
+  } else {
+    uniform_replaced_ = true;
   }
   HeldValues& held = uniforms_[index];
   std::memcpy(held.values, values, sizeof(uint32_t) * count);
@@ -164,6 +172,15 @@ void DeferredState::Send(Connection& c) {
     SendHeldUniform(c, u.slot, u.first, u.values);
     --absorbed_;
     uniform_index_[u.first] = -1;
+  }
+  if (!uniforms_.empty()) {
+    if (uniform_replaced_) {
+      unreplaced_sends_ = 0;
+    } else if (++unreplaced_sends_ == kUnreplacedSendsBeforeSendingAsTheyCome) {
+      unreplaced_sends_ = 0;
+      uniforms_as_they_come_ = kUniformsSentAsTheyCome;
+    }
+    uniform_replaced_ = false;
   }
   uniforms_.clear();
   for (uint32_t held = attributes_held_; held != 0; held &= held - 1) {

@@ -87,8 +87,19 @@ class DeferredState {
   static constexpr GLuint kMaxHeldAttributes = 32;
   bool Enabled(Connection& c) const;
 
+  // Holding a uniform pays only where the app sets it again before a call
+  // sends it; where each goes out as it was set (a uniform or two per draw),
+  // holding is bookkeeping for nothing. After this many sends in a row that
+  // found no held uniform set twice, the next kUniformsSentAsTheyCome
+  // uniform calls go out as they come, then holding is tried again.
+  static constexpr int kUnreplacedSendsBeforeSendingAsTheyCome = 64;
+  static constexpr uint32_t kUniformsSentAsTheyCome = 4096;
+
   const bool enabled_;
   int held_ = 0;  // pieces held
+  bool uniform_replaced_ = false;  // a held uniform set again since the last send
+  int unreplaced_sends_ = 0;
+  uint32_t uniforms_as_they_come_ = 0;  // left to send without holding
   int64_t absorbed_ = 0;
   uint32_t caps_held_ = 0, caps_on_ = 0;
   bool blend_held_ = false;

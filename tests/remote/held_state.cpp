@@ -1,7 +1,8 @@
 // A GLES 3 program whose state calls a remote client may hold back or drop
 // (remote/deferred_state.h): capabilities toggled many times before a draw,
 // blend factors, uniforms and a generic attribute's current value
-// overwritten, array buffers bound in turn, the
+// overwritten, a uniform a draw for long enough that the client sends
+// uniforms as they come, array buffers bound in turn, the
 // same values set again, and invalid arguments among them. It prints what an
 // app can observe: GL errors, glIsEnabled, bindings, and a checksum of each
 // frame. Natively and through a renderer, with calls held back or not, the
@@ -142,6 +143,24 @@ int main() {
   glBlendFunc(GL_SRC_ALPHA, 0x4321);  // GL_INVALID_ENUM; the factors stay
   draw();
   Say("invalid factor");
+
+  // A uniform set once a draw, a hundred times: the client stops holding
+  // uniforms and sends them as they come. Then, while it does, uniforms set
+  // again and again between held capabilities, and one of the wrong type.
+  for (int i = 0; i < 100; ++i) {
+    glUniform2f(offset, -0.5f + i / 100.0f, -0.4f + i / 200.0f);
+    draw();
+  }
+  Say("a uniform a draw");
+  for (int i = 0; i < 20; ++i) {
+    glEnable(GL_BLEND);
+    glUniform4f(color, i / 20.0f, 0.2f, 0.7f, 0.6f);
+    glDisable(GL_BLEND);
+    glUniform2f(offset, 0.1f * (i % 3), -0.1f);
+  }
+  glUniform1i(color, 2);  // an int into a vec4: GL_INVALID_OPERATION
+  draw();
+  Say("uniforms as they come");
 
   // Deleting the bound buffer binds 0; binding it again is then another call.
   glBindBuffer(GL_ARRAY_BUFFER, buffers[0]);
