@@ -3,6 +3,7 @@
 // them into the host's mapping, as replay does), and for a persistent mapping
 // also before each draw (the bytes that changed). A mapping for reading is
 // filled from the renderer's reply first, and again after each wait for the GPU.
+#include <atomic>
 #include <cstdlib>
 #include <map>
 #include <mutex>
@@ -32,6 +33,12 @@ bool Readable(const Mapping& m) { return (m.access & (GL_MAP_READ_BIT | GL_MAP_P
 // app maps several buffers through one target, unbinds them and writes on).
 // Ordered by name, as the renderer orders the mappings it reads back.
 thread_local std::map<GLuint, Mapping> t_mappings;
+// Whether any thread has mapped a buffer, and one persistently for writing:
+// until then the per-draw and per-upload checks need not look at
+// t_mappings, a thread_local of a shared library, which costs a call to
+// __tls_get_addr each time. Never cleared.
+std::atomic<bool> g_mapped{false};
+std::atomic<bool> g_persistent_writes{false};
 
 // The buffer bound at `target`, as the client's shadow knows it (0: none).
 GLuint Bound(Connection& c, GLenum target) { return c.shadow().BoundBuffer(target); }
@@ -64,6 +71,8 @@ void* Map(api::Slot slot, GLenum target, GLintptr offset, GLsizeiptr length, GLb
   }
   Mapping& m = t_mappings[buffer];
   m = {memory, length, access, {}};
+  g_mapped.store(true, std::memory_order_relaxed);
+  if (PersistentWrite(m)) g_persistent_writes.store(true, std::memory_order_relaxed);
   // Only what the app changes goes out: the mapping as it starts (the
   // buffer's bytes when read, else zeros) is the baseline.
   if (PersistentWrite(m)) m.sent.assign(memory, memory + length);
@@ -101,7 +110,7 @@ void FlushRange(api::Slot slot, GLenum target, GLintptr offset, GLsizeiptr lengt
 }  // namespace
 
 void SendPersistentWrites() {
-  if (t_mappings.empty()) return;
+  if (!g_persistent_writes.load(std::memory_order_relaxed) || t_mappings.empty()) return;
   Connection* c = ThreadConnection();
   if (c == nullptr) return;
   for (auto& [buffer, m] : t_mappings) {
@@ -139,12 +148,12 @@ void ForgetMapping(unsigned buffer) {
 }
 
 void After_glBufferData(GLenum target, GLsizeiptr, const void*, GLenum) {
-  if (t_mappings.empty()) return;
+  if (!g_mapped.load(std::memory_order_relaxed) || t_mappings.empty()) return;
   if (Connection* c = ThreadConnectionHolding()) ForgetMapping(Bound(*c, target));
 }
 
 void After_glBufferStorageEXT(GLenum target, GLsizeiptr, const void*, GLbitfield) {
-  if (t_mappings.empty()) return;
+  if (!g_mapped.load(std::memory_order_relaxed) || t_mappings.empty()) return;
   if (Connection* c = ThreadConnectionHolding()) ForgetMapping(Bound(*c, target));
 }
 

@@ -1,5 +1,7 @@
 #include "remote/window_sizes.h"
 
+#include <atomic>
+
 #include "present/window_presenter.h"
 #include "remote/generated_support.h"
 
@@ -12,11 +14,16 @@ struct DueWindow {
   std::shared_ptr<present::WindowPresenter> window;
 };
 thread_local DueWindow t_due;
+// Whether any thread swapped a window: until then no thread has a size due,
+// and a draw need not look at t_due (a thread_local of a shared library
+// costs a call to __tls_get_addr). Never cleared.
+std::atomic<bool> g_window_swapped{false};
 
 }  // namespace
 
 void NoteWindowSwapped(uint64_t surface, std::shared_ptr<present::WindowPresenter> window) {
   t_due = {surface, std::move(window)};
+  g_window_swapped.store(true, std::memory_order_relaxed);
 }
 
 void SendWindowSizeIfDue() {
@@ -28,7 +35,7 @@ void SendWindowSizeIfDue() {
 }
 
 void BeforeSurfaceWrite() {
-  if (t_due.window == nullptr) [[likely]] return;
+  if (!g_window_swapped.load(std::memory_order_relaxed) || t_due.window == nullptr) [[likely]] return;
   Connection* c = ThreadConnectionHolding();
   if (c != nullptr && c->shadow().draw_framebuffer() == 0) SendWindowSizeIfDue();
 }

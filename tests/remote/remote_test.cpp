@@ -15,6 +15,7 @@
 #include <filesystem>
 #include <map>
 #include <regex>
+#include <set>
 #include <string>
 #include <thread>
 #include <vector>
@@ -621,6 +622,30 @@ TEST(Remote, ClientArraysBesideABoundBufferMatchNative) {
   ASSERT_EQ(native.exit_code, 0) << native.out << native.err;
   ASSERT_NE(native.out.find("frame 3: "), std::string::npos) << native.out;
   ProcessResult remote = RunProcess({STRATA_CLI, "run", "--remote", renderer.address(), "--", app, "--frames", "4"});
+  ASSERT_EQ(remote.exit_code, 0) << remote.out << remote.err << renderer.Log();
+  EXPECT_EQ(remote.out, native.out) << "the frames' pixels differ from the native ones";
+}
+
+// Buffers kept mapped (GL_EXT_buffer_storage, persistent and coherent) and
+// written between draws without unmapping (tests/remote/persistent_buffers.cpp):
+// through a renderer every frame's pixels are the native ones, and the
+// frames differ from one another (the writes move what is drawn).
+// Catches: writes into a persistent mapping not sent before a draw (the
+// renderer draws last frame's vertices, or zeros), only part of what
+// changed sent, a mapping written once never sent.
+TEST(Remote, WritesIntoPersistentMappingsReachEachDraw) {
+  const std::string app = std::string(STRATA_BIN_DIR) + "/persistent_buffers";
+  Renderer renderer;
+  ProcessResult native = RunProcess({app});
+  ASSERT_EQ(native.exit_code, 0) << native.out << native.err;
+  ASSERT_NE(native.out.find("unmapped: 1, error 0x0000"), std::string::npos) << native.out;
+  std::set<std::string> checksums;
+  const std::regex frame("frame [0-9]+: error 0x0000, checksum ([0-9a-f]+)");
+  for (auto it = std::sregex_iterator(native.out.begin(), native.out.end(), frame); it != std::sregex_iterator(); ++it) {
+    checksums.insert((*it)[1]);
+  }
+  EXPECT_EQ(checksums.size(), 12u) << "every frame draws something else natively:\n" << native.out;
+  ProcessResult remote = RunProcess({STRATA_CLI, "run", "--remote", renderer.address(), "--", app});
   ASSERT_EQ(remote.exit_code, 0) << remote.out << remote.err << renderer.Log();
   EXPECT_EQ(remote.out, native.out) << "the frames' pixels differ from the native ones";
 }
