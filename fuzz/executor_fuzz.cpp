@@ -32,7 +32,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   dispatch.on_reply = [](const stream::DecodedCall&, const host::CallReply&) {};
   // Inputs of odd length run the calls that have one through their generated
   // handlers (host/fast_call.h), as replay and the renderer do; those of even
-  // length run every call through Execute.
+  // length run every call through Execute. By length modulo 4: 3, kept and
+  // decoded first; 1, a renderer's loop over a message's records.
   if (size % 2 == 1) dispatch.HookSlots([](int) { return false; });
   stream::Record record;
   std::string error;
@@ -50,6 +51,16 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     stream::StoredRecords stored(store);
     while (stored.Next(&record)) {
       if (!dispatch.Dispatch(record, &error)) break;
+    }
+  } else if (size % 4 == 1) {
+    // As a renderer runs a message: the records the handlers take in one
+    // loop, each record it stops at dispatched, and the loop again after it.
+    while (true) {
+      dispatch.RunHandledIn(bytes, &at, 1, 0);
+      if (!stream::NextRecordIn(bytes, &at, &record, &error)) break;
+      record.thread_id = 1;
+      record.chunk = 0;
+      if (!dispatch.DispatchUnhandled(record, &error)) break;
     }
   } else {
     while (stream::NextRecordIn(bytes, &at, &record, &error)) {

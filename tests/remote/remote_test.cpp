@@ -412,7 +412,10 @@ TEST(Remote, ProgramReachingEglOnlyThroughGlvndRendersRemotely) {
 }
 
 // A window resized between frames: after one swap the surface has the
-// window's new size and renders to its far corner, as natively.
+// window's new size and renders to its far corner, as natively; also when
+// the frame's first clear comes before anything asks the surface's size
+// (remote/window_sizes.h: the size is looked at before the first draw,
+// clear or blit after a swap).
 TEST(Remote, ResizedWindowGetsASurfaceOfTheNewSize) {
   const std::string app = std::string(STRATA_BIN_DIR) + "/resizing_window";
   ProcessResult native = RunProcess({"xvfb-run", "-a", app});

@@ -1,6 +1,7 @@
 // A test program: an X11 window rendered with EGL/GLES 2 that is resized
 // between frames. After the resize and one swap, the surface must report the
-// new size and a clear must reach its far corner. Prints one line per check;
+// new size and a clear must reach its far corner, also a clear made before
+// anything asks the surface's size. Prints one line per check;
 // exits 1 on the first that fails. Run natively and through a renderer alike.
 #include <EGL/egl.h>
 #include <GLES2/gl2.h>
@@ -37,6 +38,26 @@ void Check(EGLDisplay display, EGLSurface surface, int width, int height, float 
   }
 }
 
+// The same, asking the surface's size only after the clear: the clear itself
+// must find the window's new size (Mesa looks at the drawable at the first
+// draw, clear or blit after a swap).
+void CheckClearFirst(EGLDisplay display, EGLSurface surface, int width, int height, float r, float g, float b) {
+  glViewport(0, 0, width, height);
+  glClearColor(r, g, b, 1.0f);
+  glClear(GL_COLOR_BUFFER_BIT);
+  unsigned char pixel[4] = {};
+  glReadPixels(width - 1, height - 1, 1, 1, GL_RGBA, GL_UNSIGNED_BYTE, pixel);
+  EGLint w = 0, h = 0;
+  eglQuerySurface(display, surface, EGL_WIDTH, &w);
+  eglQuerySurface(display, surface, EGL_HEIGHT, &h);
+  std::printf("cleared first: surface %dx%d (window %dx%d), corner %d,%d,%d\n", w, h, width, height, pixel[0],
+              pixel[1], pixel[2]);
+  if (pixel[0] != static_cast<int>(r * 255) || pixel[1] != static_cast<int>(g * 255) ||
+      pixel[2] != static_cast<int>(b * 255)) {
+    Fail("the clear before any size query did not reach the grown window's corner");
+  }
+}
+
 }  // namespace
 
 int main() {
@@ -53,6 +74,12 @@ int main() {
   // The frame in flight keeps its size; the next one has the window's.
   eglSwapBuffers(display, surface);
   Check(display, surface, 240, 180, 0.0f, 1.0f, 0.0f);
+  eglSwapBuffers(display, surface);
+  // Grown again, and cleared before anything asks its size.
+  XResizeWindow(x, window, 300, 220);
+  XSync(x, False);
+  eglSwapBuffers(display, surface);
+  CheckClearFirst(display, surface, 300, 220, 0.0f, 0.0f, 1.0f);
   eglSwapBuffers(display, surface);
   std::printf("resized: ok\n");
   CloseWindowContext(c);
