@@ -385,7 +385,9 @@ def _prologue(rp: RemotePlan) -> list[str]:
             lines.append(f"strata_c->shadow().queries().Forget({rp.effect});")
         lines.append("strata_c->SendDeferred();")
     if rp.draw_reads is not None:
-        lines.append(f"Before{rp.draw_reads};")  # a resized window's size first, as below
+        # A resized window's size first, as below; the draw's connection first among the arguments.
+        name, arguments = rp.draw_reads.split("(", 1)
+        lines.append(f"Before{name}(*strata_c{', ' if arguments != ')' else ''}{arguments};")
     elif p.traits.writes_framebuffer:
         lines.append("BeforeSurfaceWrite();")  # a resized window's size first (remote/window_sizes.h)
     if f.name in HOOKS_BEFORE:

@@ -18,9 +18,10 @@ ContextShadow* Shadow() {
 }
 
 // Arrays of vertex array 0 only: others cannot use app memory.
+capture::ClientArrays* ArraysOf(ContextShadow& s) { return s.vertex_array() == 0 ? &s.arrays() : nullptr; }
 capture::ClientArrays* Arrays() {
   ContextShadow* s = Shadow();
-  return s != nullptr && s->vertex_array() == 0 ? &s->arrays() : nullptr;
+  return s != nullptr ? ArraysOf(*s) : nullptr;
 }
 
 // The bounds of a draw's indices in app memory; with an element buffer bound
@@ -39,28 +40,24 @@ class ClientIndices final : public capture::IndexReader {
 
 // Sends the bytes of every enabled client-side array a draw over vertices
 // [first, end) and `instances` instances reads.
-void SendClientArrays(capture::ClientArrays& arrays, int64_t first, int64_t end, int64_t instances) {
-  Connection* c = ThreadConnection();
-  for (auto [begin, size] : arrays.Ranges(first, end, instances)) c->PutMemory(begin, size);
+void SendClientArrays(Connection& c, capture::ClientArrays& arrays, int64_t first, int64_t end, int64_t instances) {
+  for (auto [begin, size] : arrays.Ranges(first, end, instances)) c.PutMemory(begin, size);
 }
 
 // What a draw needs first: a resized window's size, then what it reads of
 // client memory: persistent mappings, then a multi-draw's index arrays, then
 // client-side arrays.
-void SendDrawReads(const capture::DrawCall& draw) {
+void SendDrawReads(Connection& c, const capture::DrawCall& draw) {
   BeforeSurfaceWrite();
   SendPersistentWrites();
-  ContextShadow* shadow = Shadow();
-  if (shadow == nullptr) return;
-  ClientIndices indices(*shadow);
+  ClientIndices indices(c.shadow());
   if (draw.draws != 1 && draw.indices != nullptr && !indices.InBuffer()) {
-    Connection* c = ThreadConnection();
-    for (auto [begin, size] : capture::IndexArrays(draw)) c->PutMemory(begin, size);
+    for (auto [begin, size] : capture::IndexArrays(draw)) c.PutMemory(begin, size);
   }
-  capture::ClientArrays* arrays = Arrays();
+  capture::ClientArrays* arrays = ArraysOf(c.shadow());
   if (arrays == nullptr || !arrays->AnyInClientMemory()) return;
   int64_t first = 0, end = 0;
-  if (capture::VertexSpan(draw, indices, &first, &end)) SendClientArrays(*arrays, first, end, draw.instances);
+  if (capture::VertexSpan(draw, indices, &first, &end)) SendClientArrays(c, *arrays, first, end, draw.instances);
 }
 
 }  // namespace
@@ -110,20 +107,21 @@ void NoteClientArrays(const capture::ArrayCall& call) {
   }
 }
 
-// Before each draw, by its draw trait.
-void BeforeArraysDraw(GLint first, GLsizei count, int64_t instances) {
+// Before each draw, by its draw trait, with the draw's connection.
+void BeforeArraysDraw(Connection& c, GLint first, GLsizei count, int64_t instances) {
   BeforeSurfaceWrite();
   SendPersistentWrites();
-  capture::ClientArrays* arrays = Arrays();
+  capture::ClientArrays* arrays = ArraysOf(c.shadow());
   if (arrays != nullptr && arrays->AnyInClientMemory()) {
-    SendClientArrays(*arrays, first, int64_t{first} + count, instances);
+    SendClientArrays(c, *arrays, first, int64_t{first} + count, instances);
   }
 }
-void BeforeIndexedDraw(GLsizei count, GLenum type, const void* indices, int64_t instances, GLint base_vertex) {
-  SendDrawReads(capture::DrawCall{1, nullptr, &count, type, &indices, &base_vertex, instances});
+void BeforeIndexedDraw(Connection& c, GLsizei count, GLenum type, const void* indices, int64_t instances,
+                       GLint base_vertex) {
+  SendDrawReads(c, capture::DrawCall{1, nullptr, &count, type, &indices, &base_vertex, instances});
 }
-void BeforeMultiDraw(const capture::DrawCall& draw) { SendDrawReads(draw); }
-void BeforeDrawFromBuffers() {
+void BeforeMultiDraw(Connection& c, const capture::DrawCall& draw) { SendDrawReads(c, draw); }
+void BeforeDrawFromBuffers(Connection&) {
   BeforeSurfaceWrite();
   SendPersistentWrites();
 }

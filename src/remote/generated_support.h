@@ -31,12 +31,14 @@ namespace strata::remote {
 // What the generated functions call by a function's traits
 // (api/function_traits.txt), in client_arrays.cpp: the client-side arrays a
 // client-array call changes, and before a draw what it reads of app memory
-// (persistent mappings, a multi-draw's index arrays, client-side arrays).
+// (persistent mappings, a multi-draw's index arrays, client-side arrays),
+// given the draw's connection.
 void NoteClientArrays(const capture::ArrayCall& call);
-void BeforeArraysDraw(GLint first, GLsizei count, int64_t instances);
-void BeforeIndexedDraw(GLsizei count, GLenum type, const void* indices, int64_t instances, GLint base_vertex);
-void BeforeMultiDraw(const capture::DrawCall& draw);
-void BeforeDrawFromBuffers();
+void BeforeArraysDraw(Connection& c, GLint first, GLsizei count, int64_t instances);
+void BeforeIndexedDraw(Connection& c, GLsizei count, GLenum type, const void* indices, int64_t instances,
+                       GLint base_vertex);
+void BeforeMultiDraw(Connection& c, const capture::DrawCall& draw);
+void BeforeDrawFromBuffers(Connection& c);
 // Before the other calls that write the draw framebuffer (clears, blits), in
 // window_sizes.cpp: a resized window's size (the draws above send it too).
 void BeforeSurfaceWrite();
