@@ -27,6 +27,27 @@ constexpr int kSize = 64;
 constexpr int kFrames = 12;
 constexpr int kTriangles = 8;
 
+// A new buffer of `components` floats a vertex for every triangle's vertices,
+// kept mapped persistently and coherently for writing, read by vertex
+// attribute `attribute`: its name, and where the app writes.
+struct Mapped {
+  GLuint buffer;
+  GLfloat* floats;
+};
+Mapped MappedAttribute(PFNGLBUFFERSTORAGEEXTPROC buffer_storage, GLuint attribute, int components) {
+  const GLbitfield flags = GL_MAP_WRITE_BIT | GL_MAP_PERSISTENT_BIT_EXT | GL_MAP_COHERENT_BIT_EXT;
+  const GLsizeiptr bytes = kTriangles * 3 * components * static_cast<GLsizeiptr>(sizeof(GLfloat));
+  GLuint buffer = 0;
+  glGenBuffers(1, &buffer);
+  glBindBuffer(GL_ARRAY_BUFFER, buffer);
+  buffer_storage(GL_ARRAY_BUFFER, bytes, nullptr, flags);
+  auto* mapped = static_cast<GLfloat*>(glMapBufferRange(GL_ARRAY_BUFFER, 0, bytes, flags));
+  if (mapped == nullptr) Fail("glMapBufferRange of a persistent buffer failed");
+  glVertexAttribPointer(attribute, components, GL_FLOAT, GL_FALSE, 0, nullptr);
+  glEnableVertexAttribArray(attribute);
+  return {buffer, mapped};
+}
+
 }  // namespace
 
 int main() {
@@ -48,25 +69,11 @@ int main() {
   if (program == 0) Fail("link failed");
   glUseProgram(program);
 
-  const GLbitfield flags = GL_MAP_WRITE_BIT | GL_MAP_PERSISTENT_BIT_EXT | GL_MAP_COHERENT_BIT_EXT;
-  GLuint buffers[2];
-  glGenBuffers(2, buffers);
-  // Positions: rewritten (whole or in part) every frame.
-  const GLsizeiptr position_bytes = kTriangles * 3 * 2 * sizeof(GLfloat);
-  glBindBuffer(GL_ARRAY_BUFFER, buffers[0]);
-  buffer_storage(GL_ARRAY_BUFFER, position_bytes, nullptr, flags);
-  auto* positions = static_cast<GLfloat*>(glMapBufferRange(GL_ARRAY_BUFFER, 0, position_bytes, flags));
-  if (positions == nullptr) Fail("glMapBufferRange of the positions failed");
-  glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 0, nullptr);
-  glEnableVertexAttribArray(0);
-  // Colours: written once, after mapping, before the first draw.
-  const GLsizeiptr tint_bytes = kTriangles * 3 * 4 * sizeof(GLfloat);
-  glBindBuffer(GL_ARRAY_BUFFER, buffers[1]);
-  buffer_storage(GL_ARRAY_BUFFER, tint_bytes, nullptr, flags);
-  auto* tints = static_cast<GLfloat*>(glMapBufferRange(GL_ARRAY_BUFFER, 0, tint_bytes, flags));
-  if (tints == nullptr) Fail("glMapBufferRange of the colours failed");
-  glVertexAttribPointer(1, 4, GL_FLOAT, GL_FALSE, 0, nullptr);
-  glEnableVertexAttribArray(1);
+  // Positions: rewritten (whole or in part) every frame. Colours: written
+  // once, after mapping, before the first draw.
+  const Mapped position_buffer = MappedAttribute(buffer_storage, 0, 2);
+  GLfloat* const positions = position_buffer.floats;
+  GLfloat* const tints = MappedAttribute(buffer_storage, 1, 4).floats;
   glBindBuffer(GL_ARRAY_BUFFER, 0);  // the mappings are written with nothing bound
   for (int i = 0; i < kTriangles * 3; ++i) {
     const float t = static_cast<float>(i) / (kTriangles * 3);
@@ -93,7 +100,7 @@ int main() {
     std::printf("frame %d: error 0x%04x, checksum %08x\n", frame, glGetError(), FrameChecksum(kSize));
   }
 
-  glBindBuffer(GL_ARRAY_BUFFER, buffers[0]);
+  glBindBuffer(GL_ARRAY_BUFFER, position_buffer.buffer);
   const GLboolean unmapped = glUnmapBuffer(GL_ARRAY_BUFFER);
   std::printf("unmapped: %d, error 0x%04x\n", unmapped, glGetError());
   eglMakeCurrent(egl.display, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
