@@ -72,10 +72,12 @@ void* Map(api::Slot slot, GLenum target, GLintptr offset, GLsizeiptr length, GLb
   Mapping& m = t_mappings[buffer];
   m = {memory, length, access, {}};
   g_mapped.store(true, std::memory_order_relaxed);
-  if (PersistentWrite(m)) g_persistent_writes.store(true, std::memory_order_relaxed);
-  // Only what the app changes goes out: the mapping as it starts (the
-  // buffer's bytes when read, else zeros) is the baseline.
-  if (PersistentWrite(m)) m.sent.assign(memory, memory + length);
+  if (PersistentWrite(m)) {
+    g_persistent_writes.store(true, std::memory_order_relaxed);
+    // Only what the app changes goes out: the mapping as it starts (the
+    // buffer's bytes when read, else zeros) is the baseline.
+    m.sent.assign(memory, memory + length);
+  }
   return memory;
 }
 
