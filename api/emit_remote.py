@@ -234,7 +234,7 @@ class RemotePlan:
         array_call = emit_trace.array_call(f, t, model)
         if array_call is not None:
             self.after.append(f"NoteClientArrays({array_call});")
-        self.draw_reads = emit_trace.draw_reads(t)
+        self.draw_reads = emit_trace.draw_reads(t, first="*strata_c")
         # The client's own display, initialized (EGL_BAD_DISPLAY, EGL_NOT_INITIALIZED).
         self.display = f.params[0].name if not f.is_gl() and f.params and f.params[0].type == "EGLDisplay" else None
 
@@ -385,9 +385,7 @@ def _prologue(rp: RemotePlan) -> list[str]:
             lines.append(f"strata_c->shadow().queries().Forget({rp.effect});")
         lines.append("strata_c->SendDeferred();")
     if rp.draw_reads is not None:
-        # A resized window's size first, as below; the draw's connection first among the arguments.
-        name, arguments = rp.draw_reads.split("(", 1)
-        lines.append(f"Before{name}(*strata_c{', ' if arguments != ')' else ''}{arguments};")
+        lines.append(f"Before{rp.draw_reads};")  # a resized window's size first, as below
     elif p.traits.writes_framebuffer:
         lines.append("BeforeSurfaceWrite();")  # a resized window's size first (remote/window_sizes.h)
     if f.name in HOOKS_BEFORE:

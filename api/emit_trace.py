@@ -117,21 +117,24 @@ def _draw_instances(t: tr.Traits) -> str:
     return instances or "1"
 
 
-def draw_reads(t: tr.Traits) -> str | None:
-    """What a draw reads of app memory, as the call that says it (draw_hooks.h and remote's alike)."""
+def draw_reads(t: tr.Traits, first: str | None = None) -> str | None:
+    """What a draw reads of app memory, as the call that says it (draw_hooks.h and remote's alike);
+    `first`: an argument before the draw's own (remote's: the draw's connection)."""
     if t.draw is None:
         return None
     p = t.draw_params
+    lead = [first] if first else []
     if "multi" in t.draw_flags and t.draw in ("arrays", "elements"):
         parts = [p["draw_count"], p.get("first", "nullptr"), p["count"], p.get("type", "0"),
                  p.get("indices", "nullptr"), p.get("base_vertex", "nullptr"), "1"]
-        return f"MultiDraw(capture::DrawCall{{{', '.join(parts)}}})"
+        arguments = lead + [f"capture::DrawCall{{{', '.join(parts)}}}"]
+        return f"MultiDraw({', '.join(arguments)})"
     if t.draw == "arrays":
-        return f"ArraysDraw({p['first']}, {p['count']}, {_draw_instances(t)})"
+        return f"ArraysDraw({', '.join(lead + [p['first'], p['count'], _draw_instances(t)])})"
     if t.draw == "elements":
-        return (f"IndexedDraw({p['count']}, {p['type']}, {p['indices']}, {_draw_instances(t)}, "
-                f"{p.get('base_vertex', '0')})")
-    return "DrawFromBuffers()"
+        arguments = lead + [p["count"], p["type"], p["indices"], _draw_instances(t), p.get("base_vertex", "0")]
+        return f"IndexedDraw({', '.join(arguments)})"
+    return f"DrawFromBuffers({', '.join(lead)})"
 
 
 def array_call(f: registry.Function, t: tr.Traits, model: registry.Model) -> str | None:

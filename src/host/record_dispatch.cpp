@@ -73,10 +73,10 @@ void RecordDispatch::HookSlots(const std::function<bool(int slot)>& hooked) {
   }
 }
 
-bool RecordDispatch::RunHandled(const stream::Record& record) {
-  if (threads_ != HostThreads::kCaller && !runner_.RunsOnCaller(record.thread_id)) return false;
-  FastCall call(executor_, decoder_, record.thread_id);
-  if (!decoder_.BeginCall(record.payload, record.thread_id, record.chunk, &call.r, &call.head)) return false;
+// Inline in both callers: it is most of what a handled call costs.
+[[gnu::always_inline]] inline bool RecordDispatch::RunOneHandled(FastCall& call, std::span<const uint8_t> payload,
+                                                                 uint32_t thread, uint64_t chunk) {
+  if (!decoder_.BeginCall(payload, thread, chunk, &call.r, &call.head)) return false;
   const HandledSlot& slot = handled_[call.head.slot];
   if (slot.handler == nullptr || (call.head.flags & stream::wire::kCallWantsReply)) return false;
   slot.handler(call, slot.driver);
@@ -87,41 +87,29 @@ bool RecordDispatch::RunHandled(const stream::Record& record) {
   return true;
 }
 
+bool RecordDispatch::RunHandled(const stream::Record& record) {
+  if (threads_ != HostThreads::kCaller && !runner_.RunsOnCaller(record.thread_id)) return false;
+  FastCall call(executor_, decoder_, record.thread_id);
+  return RunOneHandled(call, record.payload, record.thread_id, record.chunk);
+}
+
 void RecordDispatch::RunHandledIn(std::span<const uint8_t> records, size_t* at, uint32_t thread, uint64_t chunk) {
   if (handled_.empty() || before_call || stopped_ ||
       (threads_ != HostThreads::kCaller && !runner_.RunsOnCaller(thread))) {
     return;
   }
+  // One FastCall (the thread and its context looked up once) for the run.
   FastCall call(executor_, decoder_, thread);
-  const HandledSlot* const handled = handled_.data();
   size_t next = *at;
-  uint64_t ran = 0, sequence = 0, first_start = UINT64_MAX, last_end = 0;
-  // What RunHandled does for one record, with the thread's state and the
-  // counts kept across the calls of the run.
   while (next < records.size()) {
     stream::Record record;
     size_t after = next;
     if (!stream::ReadRecordAt(records, &after, &record) || record.type != stream::RecordType::kCall) break;
-    if (!decoder_.BeginCall(record.payload, thread, chunk, &call.r, &call.head)) break;
-    const HandledSlot& slot = handled[call.head.slot];
-    if (slot.handler == nullptr || (call.head.flags & stream::wire::kCallWantsReply)) break;
     if (after + kPrefetchBytes < records.size()) __builtin_prefetch(records.data() + after + kPrefetchBytes);
-    slot.handler(call, slot.driver);
-    if (call.refused) break;
-    call.KeepStreamContext();
-    decoder_.TakeCall(call.head, call.start_ns);
-    ++ran;
-    sequence = call.head.sequence;
-    first_start = std::min(first_start, call.start_ns);
-    last_end = std::max(last_end, call.start_ns + call.duration_ns);
+    if (!RunOneHandled(call, record.payload, thread, chunk)) break;
     next = after;
   }
   *at = next;
-  if (ran == 0) return;
-  calls_ += ran;
-  last_sequence_ = sequence;
-  first_start_ns_ = std::min(first_start_ns_, first_start);
-  last_end_ns_ = std::max(last_end_ns_, last_end);
 }
 
 bool RecordDispatch::RunPrepared(const stream::Record& record, std::string* error) {

@@ -119,6 +119,10 @@ class RecordDispatch {
   // A call its generated handler ran: true; false when none did (nothing of
   // it ran): decode it and run it through Execute, or report it malformed.
   bool RunHandled(const stream::Record& record);
+  // RunHandled's part after the thread is found: one call record through
+  // its handler, with `call` made for its thread; true when it ran (and is
+  // counted), false when nothing of it ran.
+  bool RunOneHandled(FastCall& call, std::span<const uint8_t> payload, uint32_t thread, uint64_t chunk);
   // A run of calls kept decoded (record.prepared): through their generated
   // handlers in one loop; a call no handler takes from its record.
   bool RunPrepared(const stream::Record& record, std::string* error);
