@@ -63,6 +63,11 @@ namespace {
 
 ${handlers}}  // namespace
 
+// The most reads a handler makes of one record (its head and times, and a
+// reply's blob tags, included): a malformed record read past its end is read
+// no further than the slack after it (stream/slack_reader.h).
+static_assert(${most_reads} <= stream::SlackReader::kMostReads, "a handler reads more than the slack allows");
+
 const CallHandler kCallHandlers[api::kFunctionCount] = {
 ${rows}
 };
@@ -187,11 +192,22 @@ def _handler(p: fp.FunctionPlan, selected: set[str]) -> str:
                               arguments=", ".join(_argument(p, q) for q in p.params))
 
 
+def _record_reads(p: fp.FunctionPlan) -> int:
+    """How many reads a handler makes of a record of `p`, at most: the head's
+    function id, sequence, context and flags, a scalar a parameter, two for
+    the input array (its pointer and its blob's tag), the call's start and
+    duration, and in a recorded reply the input array's tag again."""
+    blob = blob_param(p)
+    return 4 + len(p.params) + (2 if blob is not None else 0) + 2
+
+
 def emit_call_handlers(plans: list[fp.FunctionPlan]) -> str:
     handlers, rows, prepared_rows = [], [], []
     selected = {p.name for p in plans}
+    most_reads = 0
     for p in plans:
         if handled(p):
+            most_reads = max(most_reads, _record_reads(p))
             handlers.append(_handler(p, selected))
             rows.append(f"  [](FastCall& c, void* d) {{ Run_{p.name}(c, RecordArguments{{c.r, d}}); }},")
             if blob_param(p) is None:
@@ -203,4 +219,4 @@ def emit_call_handlers(plans: list[fp.FunctionPlan]) -> str:
             rows.append(f"  nullptr,  // {p.name}")
             prepared_rows.append(f"  nullptr,  // {p.name}")
     return CPP.substitute(header=HEADER, handlers="".join(handlers), rows="\n".join(rows),
-                          prepared_rows="\n".join(prepared_rows))
+                          prepared_rows="\n".join(prepared_rows), most_reads=most_reads)

@@ -11,8 +11,10 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "fuzz_support.h"
 #include "host/host_driver.h"
@@ -20,6 +22,7 @@
 #include "host/surface_factory.h"
 #include "stream/record_reader.h"
 #include "stream/record_store.h"
+#include "stream/slack_reader.h"
 
 using namespace strata;
 
@@ -55,9 +58,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   } else if (size % 4 == 1) {
     // As a renderer runs a message: the records the handlers take in one
     // loop, each record it stops at dispatched, and the loop again after it.
+    // By length modulo 8: 1, the message with the renderer's slack after it
+    // (its records read in place, reads past one's end caught at most the
+    // slack away); 5, with none (each record copied before its handler).
+    std::vector<uint8_t> padded(size + (size % 8 == 1 ? stream::SlackReader::kSlackBytes : 0));
+    std::memcpy(padded.data(), data, size);
+    const std::span<const uint8_t> message(padded.data(), size);
     while (true) {
-      dispatch.RunHandledIn(bytes, &at, 1, 0);
-      if (!stream::NextRecordIn(bytes, &at, &record, &error)) break;
+      dispatch.RunHandledIn(message, padded.size(), &at, 1, 0);
+      if (!stream::NextRecordIn(message, &at, &record, &error)) break;
       record.thread_id = 1;
       record.chunk = 0;
       if (!dispatch.DispatchUnhandled(record, &error)) break;

@@ -12,16 +12,18 @@
 // other call, and any call a handler finds it cannot take (a draw with
 // client memory, say), runs through Executor::Execute.
 //
-// The handler reads the record with a stream::ByteReader that checks every
-// read; a record that does not decode is malformed, and nothing of it
-// reaches the driver: it goes on to Execute's decoder, which says why.
+// The handler reads the record with a stream::SlackReader (the record lies
+// with readable slack after it, so its scalars are read without a bound
+// check each) and checks at the record's end that every read stayed in it;
+// a record that does not decode is malformed, and nothing of it reaches the
+// driver: it goes on to Execute's decoder, which says why.
 
 #include <cstdint>
 
 #include "host/executor.h"
-#include "stream/byte_reader.h"
 #include "stream/call_decoder.h"
 #include "stream/prepared_call.h"
+#include "stream/slack_reader.h"
 
 namespace strata::host {
 
@@ -31,7 +33,7 @@ class FastCall {
       : x_(executor), decoder_(decoder), thread_(executor.ThreadOf(thread)), context_(thread_.current) {}
 
   // The record, from the first argument on.
-  stream::ByteReader r{{}};
+  stream::SlackReader r;
   stream::CallDecoder::CallHead head;
 
   // Set by a handler that ran nothing (a draw with client memory, a
@@ -109,10 +111,10 @@ struct InputBlob {
 };
 
 // Where a generated handler reads its arguments from, in parameter order:
-// the record after its head (each read checked; End reads the call's times
-// and says whether the record was whole) ...
+// the record after its head (End reads the call's times and says whether the
+// record was whole and every read in it) ...
 struct RecordArguments {
-  stream::ByteReader& r;
+  stream::SlackReader& r;
   void* driver;  // the function's entry point
   uint64_t Varint() { return r.Varint(); }
   int64_t Zigzag() { return r.Zigzag(); }

@@ -1,6 +1,7 @@
 #include "host/record_dispatch.h"
 
 #include <algorithm>
+#include <cstring>
 #include <utility>
 #include <vector>
 
@@ -87,13 +88,25 @@ void RecordDispatch::HookSlots(const std::function<bool(int slot)>& hooked) {
   return true;
 }
 
-bool RecordDispatch::RunHandled(const stream::Record& record) {
-  if (threads_ != HostThreads::kCaller && !runner_.RunsOnCaller(record.thread_id)) return false;
-  FastCall call(executor_, decoder_, record.thread_id);
-  return RunOneHandled(call, record.payload, record.thread_id, record.chunk);
+bool RecordDispatch::CopyWithSlack(std::span<const uint8_t>* payload) {
+  if (payload->size() > kCopiedAtMost) return false;
+  if (slack_copy_.empty()) slack_copy_.resize(kCopiedAtMost + stream::SlackReader::kSlackBytes);
+  if (!payload->empty()) std::memcpy(slack_copy_.data(), payload->data(), payload->size());
+  *payload = {slack_copy_.data(), payload->size()};
+  return true;
 }
 
-void RecordDispatch::RunHandledIn(std::span<const uint8_t> records, size_t* at, uint32_t thread, uint64_t chunk) {
+bool RecordDispatch::RunHandled(const stream::Record& record) {
+  if (threads_ != HostThreads::kCaller && !runner_.RunsOnCaller(record.thread_id)) return false;
+  // Where the record came from says nothing of what lies after it.
+  std::span<const uint8_t> payload = record.payload;
+  if (!CopyWithSlack(&payload)) return false;
+  FastCall call(executor_, decoder_, record.thread_id);
+  return RunOneHandled(call, payload, record.thread_id, record.chunk);
+}
+
+void RecordDispatch::RunHandledIn(std::span<const uint8_t> records, size_t readable, size_t* at, uint32_t thread,
+                                  uint64_t chunk) {
   if (handled_.empty() || before_call || stopped_ ||
       (threads_ != HostThreads::kCaller && !runner_.RunsOnCaller(thread))) {
     return;
@@ -106,7 +119,8 @@ void RecordDispatch::RunHandledIn(std::span<const uint8_t> records, size_t* at, 
     size_t after = next;
     if (!stream::ReadRecordAt(records, &after, &record) || record.type != stream::RecordType::kCall) break;
     if (after + kPrefetchBytes < records.size()) __builtin_prefetch(records.data() + after + kPrefetchBytes);
-    if (!RunOneHandled(call, record.payload, thread, chunk)) break;
+    std::span<const uint8_t> payload = record.payload;
+    if (!WithSlack(&payload, records.data() + readable) || !RunOneHandled(call, payload, thread, chunk)) break;
     next = after;
   }
   *at = next;

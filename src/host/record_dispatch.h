@@ -49,8 +49,10 @@ class RecordDispatch {
   // `*at` on through the generated handlers in one loop, as Dispatch would,
   // for as long as each is a call record one takes; `*at` is then the first
   // record not run, or the end. That record goes to DispatchUnhandled (it
-  // is one no handler takes).
-  void RunHandledIn(std::span<const uint8_t> records, size_t* at, uint32_t thread, uint64_t chunk);
+  // is one no handler takes). `readable`: the bytes readable from
+  // `records.data()` on, at least `records.size()`; the handlers read
+  // records in place that have stream::SlackReader::kSlackBytes of them after their end.
+  void RunHandledIn(std::span<const uint8_t> records, size_t readable, size_t* at, uint32_t thread, uint64_t chunk);
   // Dispatch for a record RunHandledIn stopped at: without trying the handlers again.
   bool DispatchUnhandled(const stream::Record& record, std::string* error) { return DispatchRecord(record, error); }
   // How far ahead of the record being run a run of records is fetched into
@@ -121,8 +123,19 @@ class RecordDispatch {
   bool RunHandled(const stream::Record& record);
   // RunHandled's part after the thread is found: one call record through
   // its handler, with `call` made for its thread; true when it ran (and is
-  // counted), false when nothing of it ran.
+  // counted), false when nothing of it ran. `payload` must lie with
+  // stream::SlackReader::kSlackBytes readable after it (WithSlack).
   bool RunOneHandled(FastCall& call, std::span<const uint8_t> payload, uint32_t thread, uint64_t chunk);
+  // `*payload` where a handler may read it: in place where `readable_end`
+  // leaves the slack after it, else copied into slack_copy_; false for a
+  // record too long to copy, which then runs through Execute.
+  bool WithSlack(std::span<const uint8_t>* payload, const uint8_t* readable_end) {
+    if (static_cast<size_t>(readable_end - (payload->data() + payload->size())) >= stream::SlackReader::kSlackBytes) {
+      [[likely]] return true;
+    }
+    return CopyWithSlack(payload);
+  }
+  bool CopyWithSlack(std::span<const uint8_t>* payload);
   // A run of calls kept decoded (record.prepared): through their generated
   // handlers in one loop; a call no handler takes from its record.
   bool RunPrepared(const stream::Record& record, std::string* error);
@@ -161,6 +174,9 @@ class RecordDispatch {
     void* driver = nullptr;  // the function's entry point
   };
   std::vector<HandledSlot> handled_;
+  // A record a handler reads with no slack after it where it lies, copied (made on first use).
+  static constexpr size_t kCopiedAtMost = 4096;
+  std::vector<uint8_t> slack_copy_;
   bool stopped_ = false;
   uint64_t skipped_ = 0;
 };

@@ -13,6 +13,7 @@
 #include "stream/framebuffer_record.h"
 #include "stream/record_format.h"
 #include "stream/record_reader.h"
+#include "stream/slack_reader.h"
 #include "stream/wire.h"
 
 namespace strata::serve {
@@ -108,14 +109,17 @@ void Connection::Run() {
       } else {
         MakeRoomToRead(size);
         // Grown, never shrunk: a vector resized down and up again zero-fills
-        // the difference, 4 MiB per frame between batches and uploads.
-        if (message_.size() < size) message_.resize(size);
+        // the difference, 4 MiB per frame between batches and uploads. The
+        // slack after the message lets the handlers read its records in place.
+        if (message_.size() < size + stream::SlackReader::kSlackBytes) {
+          message_.resize(size + stream::SlackReader::kSlackBytes);
+        }
         if (!stream_->ReadFully(message_.data(), size)) {
           how_it_ended = "lost in the middle of a message (killed?): " + stream_->error();
           break;
         }
         bulk_held_ += size;
-        const bool handled = HandleMessage(std::span<const uint8_t>(message_.data(), size), &problem);
+        const bool handled = HandleMessage(std::span<const uint8_t>(message_.data(), size), message_.size(), &problem);
         if (handled && bulk_.untaken() != 0) {
           problem = std::to_string(bulk_.untaken()) + " bulk segment(s) no call of the message used";
         }
@@ -208,7 +212,7 @@ void Connection::StoreRecord(std::span<const uint8_t> record) {
   ++chunk_records_;
 }
 
-bool Connection::HandleMessage(std::span<const uint8_t> message, std::string* problem) {
+bool Connection::HandleMessage(std::span<const uint8_t> message, size_t readable, std::string* problem) {
   {
     std::lock_guard lock(session_->mutex());
     host::RecordDispatch& dispatch = session_->dispatch();
@@ -267,7 +271,7 @@ bool Connection::HandleMessage(std::span<const uint8_t> message, std::string* pr
       // no handler takes, a memory record) runs here, and the loop goes on after it.
       size_t at = 0, start = 0;
       while (ok) {
-        dispatch.RunHandledIn(message, &at, thread_, record.chunk);
+        dispatch.RunHandledIn(message, readable, &at, thread_, record.chunk);
         start = at;
         if (!stream::NextRecordIn(message, &at, &record, problem)) break;
         if (at + host::RecordDispatch::kPrefetchBytes < message.size()) {

@@ -55,8 +55,9 @@ class Connection {
  private:
   // Joins the session and sends the answer; false when the client is gone.
   bool Begin();
-  // False with *problem for input that closes the client.
-  bool HandleMessage(std::span<const uint8_t> message, std::string* problem);
+  // False with *problem for input that closes the client. `readable`: the
+  // bytes readable from message.data() on (the message and its slack).
+  bool HandleMessage(std::span<const uint8_t> message, size_t readable, std::string* problem);
   // Whether a message of this size is kept decoded ahead (MessagePreparer).
   bool PreparesAhead(size_t message_bytes);
   // After each call ran: its reply (and a window's frame) into this

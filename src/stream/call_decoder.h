@@ -7,10 +7,12 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <unordered_map>
 #include <vector>
 
 #include "stream/byte_reader.h"
+#include "stream/slack_reader.h"
 #include "stream/record_format.h"
 #include "strata/api/functions.h"
 
@@ -78,10 +80,12 @@ class CallDecoder {
     uint64_t sequence, context;
   };
   // Inline, with EndCall: they are most of what a handled call costs.
-  [[gnu::always_inline]] bool BeginCall(std::span<const uint8_t> payload, uint32_t thread, uint64_t chunk,
-                                        ByteReader* r, CallHead* head) {
+  // `Reader`: a ByteReader, or a SlackReader where the record lies with its slack after it.
+  template <class Reader>
+  [[gnu::always_inline]] bool BeginCall(std::span<const uint8_t> payload, uint32_t thread, uint64_t chunk, Reader* r,
+                                        CallHead* head) {
     const ThreadState& state = last_state_ != nullptr && last_thread_ == thread ? *last_state_ : *StateOf(thread);
-    ByteReader local(payload);  // in registers while it reads
+    Reader local(payload);  // in registers while it reads
     const uint64_t id = local.Varint();
     const uint64_t sequence = local.Varint();
     head->context = local.Varint();
@@ -97,12 +101,18 @@ class CallDecoder {
   // `data_pointers` inputs (its recorded result and what the reply holds of
   // them, when it has one, are skipped). False when the record is malformed
   // or longer, or its reply has bytes in a bulk segment.
-  [[gnu::always_inline]] bool EndCall(ByteReader& r, const CallHead& head, api::ArgKind return_kind,
-                                      uint64_t* start_ns, uint64_t* duration_ns, int data_pointers = 0) {
+  template <class Reader>
+  [[gnu::always_inline]] bool EndCall(Reader& r, const CallHead& head, api::ArgKind return_kind, uint64_t* start_ns,
+                                      uint64_t* duration_ns, int data_pointers = 0) {
     const uint64_t start = r.Varint();
     *duration_ns = r.Varint();
     if (head.flags & kCallHasReply) {
-      const size_t length = ResultLength(r, return_kind);
+      size_t length;
+      if constexpr (std::is_same_v<Reader, ByteReader>) {
+        length = ResultLength(r, return_kind);
+      } else {
+        length = ResultLength(r.Rest(), return_kind);
+      }
       if (length == SIZE_MAX) return false;
       r.Bytes(length);
       for (int i = 0; i < data_pointers; ++i) {

@@ -1,0 +1,104 @@
+#pragma once
+// Reads one call record's scalars without a bound check per read: the
+// generated handlers' path (host/fast_call.h), where a record's five to ten
+// reads each checked were a third of what the call cost. The record must lie
+// with kSlackBytes readable bytes after its end, so that the reads of a
+// malformed record that run past its end stay in readable memory; whether
+// they did shows at the end of the record (ok() and done()), before anything
+// read is used. A blob's bytes (Bytes), whose length is the record's own
+// word, are checked.
+
+#include <cstdint>
+#include <cstring>
+#include <span>
+
+#include "stream/byte_reader.h"
+
+namespace strata::stream {
+
+class SlackReader {
+ public:
+  // A varint takes at most 10 bytes and a fixed value 8, so a record read
+  // with at most kMostReads of them reads at most kSlackBytes past its end.
+  // (api/emit_executor.py checks each handler's reads against kMostReads.)
+  static constexpr int kMostReads = 48;
+  static constexpr size_t kSlackBytes = kMostReads * 10;
+
+  SlackReader() = default;
+  // `record` must be followed by kSlackBytes readable bytes.
+  explicit SlackReader(std::span<const uint8_t> record) : data_(record.data()), size_(record.size()) {}
+
+  // False once a read ran past the record's end or read no varint.
+  bool ok() const { return ok_ && at_ <= size_; }
+  bool done() const { return at_ == size_; }
+  size_t offset() const { return at_; }
+
+  [[gnu::always_inline]] uint8_t U8() { return data_[at_++]; }
+  [[gnu::always_inline]] uint64_t Varint() {
+    const uint8_t* const p = data_ + at_;
+    if (p[0] < 0x80) {
+      at_ += 1;
+      return p[0];
+    }
+    if (p[1] < 0x80) {
+      at_ += 2;
+      return static_cast<uint64_t>(p[0] & 0x7f) | static_cast<uint64_t>(p[1]) << 7;
+    }
+    size_t length;
+    const uint64_t v = VarintTail(p, &length);
+    if (length == 0) [[unlikely]] {
+      ok_ = false;
+      return 0;
+    }
+    at_ += length;
+    return v;
+  }
+  int64_t Zigzag() {
+    const uint64_t v = Varint();
+    return static_cast<int64_t>(v >> 1) ^ -static_cast<int64_t>(v & 1);
+  }
+  float Float() { return Fixed<float>(); }
+  double Double() { return Fixed<double>(); }
+  // `size` bytes of the record, checked: empty (and ok() false) where the record has fewer left.
+  std::span<const uint8_t> Bytes(uint64_t size) {
+    if (at_ > size_ || size > size_ - at_) {
+      ok_ = false;
+      return {};
+    }
+    const std::span<const uint8_t> bytes(data_ + at_, size);
+    at_ += size;
+    return bytes;
+  }
+  // The rest of the record as a reader that checks every read (empty once a read ran past the end).
+  ByteReader Rest() const { return ByteReader(ok() ? std::span<const uint8_t>(data_ + at_, size_ - at_) : std::span<const uint8_t>()); }
+
+ private:
+  // Varints of three bytes or more, read from the 10 bytes at `p` (the
+  // slack makes them readable); `*length` 0 for one longer than 10 bytes.
+  // Static: a reader that no call takes by address stays in registers.
+  [[gnu::noinline]] static uint64_t VarintTail(const uint8_t* p, size_t* length) {
+    uint64_t v = 0;
+    for (int i = 0; i < 10; ++i) {
+      v |= static_cast<uint64_t>(p[i] & 0x7f) << (7 * i);
+      if (!(p[i] & 0x80)) {
+        *length = static_cast<size_t>(i) + 1;
+        return v;
+      }
+    }
+    *length = 0;
+    return 0;
+  }
+  template <typename T>
+  [[gnu::always_inline]] T Fixed() {
+    T v;
+    std::memcpy(&v, data_ + at_, sizeof v);
+    at_ += sizeof v;
+    return v;
+  }
+  const uint8_t* data_ = nullptr;
+  size_t size_ = 0;
+  size_t at_ = 0;
+  bool ok_ = true;
+};
+
+}  // namespace strata::stream
