@@ -130,7 +130,8 @@ class RecordDispatch {
   // leaves the slack after it, else copied into slack_copy_; false for a
   // record too long to copy, which then runs through Execute.
   bool WithSlack(std::span<const uint8_t>* payload, const uint8_t* readable_end) {
-    if (static_cast<size_t>(readable_end - (payload->data() + payload->size())) >= stream::SlackReader::kSlackBytes) {
+    const uint8_t* const end = payload->data() + payload->size();
+    if (readable_end >= end && static_cast<size_t>(readable_end - end) >= stream::SlackReader::kSlackBytes) {
       [[likely]] return true;
     }
     return CopyWithSlack(payload);
