@@ -256,7 +256,7 @@ bool Connection::HandleMessage(std::span<const uint8_t> message, size_t readable
       if (preparer_ == nullptr) {
         preparer_ = std::make_unique<MessagePreparer>(session_->functions(), bulk_allowed_ ? wire::kBulkBlobBytes : 0);
       }
-      preparer_->Begin(message, thread_, record.chunk);
+      preparer_->Begin(message, readable, thread_, record.chunk);
       std::span<const uint8_t> bytes;
       while (ok && preparer_->Next(&record, &bytes, problem)) ok = run_record(bytes, false);
       if (!ok) preparer_->Finish();

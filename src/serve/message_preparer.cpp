@@ -3,6 +3,7 @@
 #include <pthread.h>
 #include <sched.h>
 
+#include <algorithm>
 #include <chrono>
 
 #include "host/record_dispatch.h"
@@ -57,8 +58,9 @@ MessagePreparer::~MessagePreparer() {
   worker_.join();
 }
 
-void MessagePreparer::Begin(std::span<const uint8_t> message, uint32_t thread, uint64_t chunk) {
+void MessagePreparer::Begin(std::span<const uint8_t> message, size_t readable, uint32_t thread, uint64_t chunk) {
   message_ = message;
+  readable_end_ = message.data() + std::max(readable, message.size());
   thread_ = thread;
   chunk_ = chunk;
   running_ = nullptr;
@@ -113,7 +115,7 @@ void MessagePreparer::Prepare(std::span<const uint8_t> message, uint32_t thread,
         break;
       }
       preparer_.Add(stretch->entries.size(), record.type, thread, chunk, record.payload, &stretch->words,
-                    &stretch->runs);
+                    &stretch->runs, SIZE_MAX, readable_end_);
       stretch->entries.push_back({record.type, static_cast<uint32_t>(start),
                                   static_cast<uint32_t>(record.payload.data() - message.data()),
                                   static_cast<uint32_t>(record.payload.size()), static_cast<uint32_t>(at), 0, 0});

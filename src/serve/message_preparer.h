@@ -42,7 +42,9 @@ class MessagePreparer {
 
   // Starts on `message`, every record of stream thread `thread`, chunk
   // `chunk`. Its bytes must stay as they are until Next() returned false.
-  void Begin(std::span<const uint8_t> message, uint32_t thread, uint64_t chunk);
+  // `readable`: the bytes readable from message.data() on (its slack
+  // included: stream::SlackReader reads the records in place).
+  void Begin(std::span<const uint8_t> message, size_t readable, uint32_t thread, uint64_t chunk);
   // The message's next record, in order (read here where no stretch is ready). A run of calls kept decoded comes
   // as one record (its first call's, record->prepared set). `*bytes`: the
   // record's bytes in the message, header and all (a run's: its first
@@ -101,6 +103,7 @@ class MessagePreparer {
   std::array<Stretch, kStretches> stretches_;
   // What the preparing thread works on, set by Begin() before `begun_` moves.
   std::span<const uint8_t> message_;
+  const uint8_t* readable_end_ = nullptr;
   uint32_t thread_ = 0;
   uint64_t chunk_ = 0;
   // Counts that only grow (wrapping): messages begun, stretches filled and run.

@@ -4,6 +4,7 @@
 #include <cstring>
 #include <utility>
 
+#include "stream/slack_reader.h"
 #include "stream/wire.h"
 
 namespace strata::stream {
@@ -42,7 +43,8 @@ int8_t CallPreparer::WorkOutPreparable(int slot) const {
 }
 
 void CallPreparer::Add(size_t index, RecordType type, uint32_t thread, uint64_t chunk, std::span<const uint8_t> payload,
-                       PreparedWords* words, std::vector<Run>* runs, size_t word_budget) {
+                       PreparedWords* words, std::vector<Run>* runs, size_t word_budget,
+                       const uint8_t* readable_end) {
   if (type != RecordType::kCall || failed_) return Close(words, runs);
   if (run_records_ != 0 && (run_thread_ != thread || run_chunk_ != chunk || run_records_ == kMostRunRecords)) {
     Close(words, runs);
@@ -51,7 +53,11 @@ void CallPreparer::Add(size_t index, RecordType type, uint32_t thread, uint64_t 
   size_t mark = words->size();
   if (opens) words->Append(kRunWords);  // the run's head, written at its close
   uint64_t context = 0;
-  if (!PrepareCall(payload, thread, chunk, words, word_budget, &context)) {
+  const uint8_t* const end = payload.data() + payload.size();
+  const bool slack = readable_end != nullptr && readable_end >= end &&
+                     static_cast<size_t>(readable_end - end) >= SlackReader::kSlackBytes;
+  if (!(slack ? PrepareCall<SlackReader>(payload, thread, chunk, words, word_budget, &context)
+              : PrepareCall<ByteReader>(payload, thread, chunk, words, word_budget, &context))) {
     words->Truncate(mark);
     return Close(words, runs);
   }
@@ -90,6 +96,7 @@ void CallPreparer::Close(PreparedWords* words, std::vector<Run>* runs) {
   run_records_ = 0;
 }
 
+template <class Reader>
 bool CallPreparer::PrepareCall(std::span<const uint8_t> payload, uint32_t thread, uint64_t chunk,
                                PreparedWords* words, size_t word_budget, uint64_t* context) {
   // Any call not prepared is decoded all the same: the thread's next call follows from it.
@@ -97,7 +104,7 @@ bool CallPreparer::PrepareCall(std::span<const uint8_t> payload, uint32_t thread
     if (!decoder_.Decode(payload, thread, chunk, &call_, &error_)) failed_ = true;
     return false;
   };
-  ByteReader r{{}};
+  Reader r{{}};
   CallDecoder::CallHead head;
   if (!decoder_.BeginCall(payload, thread, chunk, &r, &head)) return decode_only();
   const api::FunctionInfo& info = api::kFunctions[head.slot];

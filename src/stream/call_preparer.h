@@ -38,9 +38,12 @@ class CallPreparer {
   // one are fine) (`payload` stays where it is while its words are used). Appends to
   // `words` and `runs`, as long as `words` stays within `word_budget`.
   // Once a call record does not decode, nothing more is prepared: its
-  // reader reports it.
+  // reader reports it. `readable_end`: where the memory readable after
+  // `payload` ends, when the caller knows; with SlackReader::kSlackBytes
+  // of it after the record, the record is read without a check per value.
   void Add(size_t index, RecordType type, uint32_t thread, uint64_t chunk, std::span<const uint8_t> payload,
-           PreparedWords* words, std::vector<Run>* runs, size_t word_budget = SIZE_MAX);
+           PreparedWords* words, std::vector<Run>* runs, size_t word_budget = SIZE_MAX,
+           const uint8_t* readable_end = nullptr);
   // Closes the open run, if any (the end of what the runs may span).
   void Close(PreparedWords* words, std::vector<Run>* runs);
 
@@ -55,6 +58,8 @@ class CallPreparer {
   // Preparable and the record decodes whole; false (nothing appended) when
   // it is not, the record then decoded the generic way for the next one's
   // deltas. `context`: the stream's current context the call carries.
+  // `Reader`: a ByteReader, or a SlackReader where the record has the slack after it.
+  template <class Reader>
   bool PrepareCall(std::span<const uint8_t> payload, uint32_t thread, uint64_t chunk, PreparedWords* words,
                    size_t word_budget, uint64_t* context);
 

@@ -22,6 +22,7 @@
 #include "stream/bulk_blobs.h"
 #include "stream/call_encoder.h"
 #include "stream/record_reader.h"
+#include "stream/slack_reader.h"
 #include "stream/wire.h"
 #include "strata/api/functions.h"
 
@@ -89,6 +90,8 @@ struct Message {
       }
     }
     bytes.assign(buffer.bytes().begin(), buffer.bytes().end());
+    padded = bytes;
+    padded.resize(bytes.size() + strata::stream::SlackReader::kSlackBytes, 0xff);
     // The records' bytes, as a connection walks them without a preparer.
     size_t at = 0;
     Record record;
@@ -102,6 +105,10 @@ struct Message {
   enum Kind { kUniform, kEnable, kReply, kBlob, kMemory };
   DroppingSink sink;
   std::vector<uint8_t> bytes;
+  // The same followed by the slack a connection's message buffer has
+  // (continuation bits set: a read past a record's end would show).
+  std::vector<uint8_t> padded;
+  std::span<const uint8_t> WithSlack() const { return {padded.data(), bytes.size()}; }
   std::vector<Kind> kinds;
   std::vector<std::vector<uint8_t>> records;
 };
@@ -187,10 +194,14 @@ TEST(MessagePreparer, HandsOutEveryRecordWithItsCallsKeptDecoded) {
   ASSERT_GT(message.sink.segments, 0u) << "some blobs travel out of line";
   MessagePreparer preparer(OwnFunctions(), kBulkThreshold);
   for (uint64_t chunk = 10; chunk < 13; ++chunk) {
-    preparer.Begin(message.bytes, 3, chunk);
+    // With the slack after the message (its records read in place without
+    // a check per value), and once without.
+    const bool slack = chunk != 11;
+    const std::span<const uint8_t> bytes = slack ? message.WithSlack() : std::span<const uint8_t>(message.bytes);
+    preparer.Begin(bytes, slack ? message.padded.size() : bytes.size(), 3, chunk);
     LetItPrepare();
     Outcome out;
-    RunAll(preparer, message, message.bytes, chunk, &out);
+    RunAll(preparer, message, bytes, chunk, &out);
     EXPECT_EQ(out.problem, "");
     EXPECT_EQ(out.records, message.records.size()) << "every record, in order";
     EXPECT_GT(out.runs, 0u);
@@ -207,7 +218,7 @@ TEST(MessagePreparer, AConnectionThatAsksAtOnceGetsEveryRecordInOrder) {
   const Message message(20000);
   MessagePreparer preparer(OwnFunctions(), kBulkThreshold);
   for (uint64_t chunk = 1; chunk <= 20; ++chunk) {
-    preparer.Begin(message.bytes, 3, chunk);
+    preparer.Begin(message.bytes, message.bytes.size(), 3, chunk);
     Outcome out;
     RunAll(preparer, message, message.bytes, chunk, &out);
     ASSERT_EQ(out.problem, "");
@@ -229,7 +240,7 @@ TEST(MessagePreparer, AConnectionBusyWithTheDriverTakesTheStretches) {
   // for a whole message; one message of ten is enough.
   size_t most_prepared = 0;
   for (uint64_t chunk = 1; chunk <= 10 && most_prepared <= message.records.size() / 2; ++chunk) {
-    preparer.Begin(message.bytes, 3, chunk);
+    preparer.Begin(message.bytes, message.bytes.size(), 3, chunk);
     Record record;
     std::span<const uint8_t> bytes;
     std::string problem;
@@ -256,7 +267,7 @@ TEST(MessagePreparer, ADamagedRecordEndsTheMessageWhereItIs) {
   MessagePreparer preparer(OwnFunctions(), kBulkThreshold);
   for (bool wait : {true, false}) {
     const uint64_t chunk = wait ? 1 : 2;  // each message a chunk of its own, as a renderer numbers them
-    preparer.Begin(damaged, 3, chunk);
+    preparer.Begin(damaged, damaged.size(), 3, chunk);
     if (wait) LetItPrepare();
     Outcome out;
     RunAll(preparer, message, damaged, chunk, &out);
@@ -265,7 +276,7 @@ TEST(MessagePreparer, ADamagedRecordEndsTheMessageWhereItIs) {
         << "names the damaged record's offset: " << out.problem;
   }
   // The next message is whole again.
-  preparer.Begin(message.bytes, 3, 3);
+  preparer.Begin(message.bytes, message.bytes.size(), 3, 3);
   Outcome out;
   RunAll(preparer, message, message.bytes, 3, &out);
   EXPECT_EQ(out.problem, "");
@@ -283,7 +294,7 @@ TEST(MessagePreparer, AMessageStoppedHalfwayLetsTheNextRun) {
     // Freed once the message is passed over: reading it after, the
     // preparing thread would read freed memory (the sanitizers' build says so).
     auto bytes = std::make_unique<std::vector<uint8_t>>(message.bytes);
-    preparer.Begin(*bytes, 3, ++chunk);
+    preparer.Begin(*bytes, bytes->size(), 3, ++chunk);
     if (wait) LetItPrepare();
     Outcome half;
     RunAll(preparer, message, *bytes, chunk, &half, stop);
@@ -292,7 +303,7 @@ TEST(MessagePreparer, AMessageStoppedHalfwayLetsTheNextRun) {
     bytes.reset();
     // A message of other bytes at once: the preparing thread reads only it now.
     std::vector<uint8_t> next = message.bytes;
-    preparer.Begin(next, 3, ++chunk);
+    preparer.Begin(next, next.size(), 3, ++chunk);
     Outcome out;
     RunAll(preparer, message, next, chunk, &out);
     EXPECT_EQ(out.problem, "");
@@ -304,7 +315,7 @@ TEST(MessagePreparer, ThePreparerGoesAwayWhileItWaits) {
   const Message message(100);
   {
     MessagePreparer preparer(OwnFunctions(), 0);
-    preparer.Begin(message.bytes, 3, 1);
+    preparer.Begin(message.bytes, message.bytes.size(), 3, 1);
     Outcome out;
     RunAll(preparer, message, message.bytes, 1, &out);
     EXPECT_EQ(out.records, message.records.size());
