@@ -98,9 +98,8 @@ bool RecordDispatch::CopyWithSlack(std::span<const uint8_t>* payload) {
 
 bool RecordDispatch::RunHandled(const stream::Record& record) {
   if (threads_ != HostThreads::kCaller && !runner_.RunsOnCaller(record.thread_id)) return false;
-  // Where the record came from says nothing of what lies after it.
   std::span<const uint8_t> payload = record.payload;
-  if (!CopyWithSlack(&payload)) return false;
+  if (!WithSlack(&payload, payload.data() + payload.size() + record.readable_after)) return false;
   FastCall call(executor_, decoder_, record.thread_id);
   return RunOneHandled(call, payload, record.thread_id, record.chunk);
 }

@@ -167,12 +167,14 @@ bool MessagePreparer::Next(stream::Record* record, std::span<const uint8_t>* byt
       }
       ++passed_;
       *bytes = message_.subspan(start, at_ - start);
+      record->readable_after = static_cast<size_t>(readable_end_ - (record->payload.data() + record->payload.size()));
       return true;
     }
     if (next_entry_ < running_->entries.size()) [[likely]] {
       const Entry& entry = running_->entries[next_entry_];
       record->type = entry.type;
       record->payload = message_.subspan(entry.payload_at, entry.payload_size);
+      record->readable_after = static_cast<size_t>(readable_end_ - (record->payload.data() + record->payload.size()));
       *bytes = message_.subspan(entry.start, entry.end - entry.start);
       const uint32_t records = entry.run_records != 0 ? entry.run_records : 1;
       record->prepared = entry.run_records != 0

@@ -46,7 +46,7 @@ class MessagePreparer {
   // included: stream::SlackReader reads the records in place).
   void Begin(std::span<const uint8_t> message, size_t readable, uint32_t thread, uint64_t chunk);
   // The message's next record, in order (read here where no stretch is ready). A run of calls kept decoded comes
-  // as one record (its first call's, record->prepared set). `*bytes`: the
+  // as one record (its first call's, record->prepared set), its readable_after the message's slack. `*bytes`: the
   // record's bytes in the message, header and all (a run's: its first
   // record's). False at the end of the message, with *problem set when a
   // record's header did not decode there (the records before it came).

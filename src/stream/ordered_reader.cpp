@@ -5,6 +5,7 @@
 #include "stream/byte_reader.h"
 #include "stream/record_format.h"
 #include "stream/record_reader.h"
+#include "stream/slack_reader.h"
 
 namespace strata::stream {
 
@@ -50,6 +51,8 @@ std::shared_ptr<ByteBuffer> OrderedRecordReader::TakeChunkBuffer() {
   });
 }
 
+size_t OrderedRecordReader::PayloadSlack() const { return SlackReader::kSlackBytes; }
+
 std::shared_ptr<const void> OrderedRecordReader::PayloadOwner(uint64_t chunk) const {
   for (const auto& [thread, cursor] : threads_) {
     if (cursor.records && cursor.chunk_serial == chunk) return cursor.records;
@@ -72,6 +75,7 @@ bool OrderedRecordReader::Load(uint32_t thread, ThreadCursor& cursor) {
     Fail("chunk at byte " + std::to_string(chunk.offset) + " changed while it was read", false);
     return false;
   }
+  cursor.records->Reserve(SlackReader::kSlackBytes);  // PayloadSlack
   cursor.at = 0;
   cursor.loaded = true;
   cursor.seen_call = false;

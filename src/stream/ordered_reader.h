@@ -48,6 +48,8 @@ class OrderedRecordReader final : public RecordSource {
   // The chunk buffer the record came from: each chunk is read into a buffer
   // of its own, which goes back to a pool once nobody holds it.
   std::shared_ptr<const void> PayloadOwner(uint64_t chunk) const override;
+  // Each chunk's buffer has SlackReader's slack after its records.
+  size_t PayloadSlack() const override;
 
  private:
   // Decompressed chunks' buffers not in use, for the next chunks (they only grow).

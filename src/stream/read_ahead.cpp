@@ -18,12 +18,13 @@ constexpr size_t kBatchesWaitingToPrepare = 2;
 
 }  // namespace
 
-ReadAhead::ReadAhead(RecordSource& source) : source_(source), reader_([this] { Read(); }) {}
+ReadAhead::ReadAhead(RecordSource& source)
+    : source_(source), source_slack_(source.PayloadSlack()), reader_([this] { Read(); }) {}
 
 ReadAhead::ReadAhead(RecordSource& source, const FunctionTable& functions, std::function<bool(int slot)> wanted,
                      Decoding decoding)
     : source_(source), preparer_(std::make_unique<CallPreparer>(functions, std::move(wanted))), decoding_(decoding),
-      reader_([this] { Read(); }) {}
+      source_slack_(source.PayloadSlack()), reader_([this] { Read(); }) {}
 
 ReadAhead::~ReadAhead() {
   {
@@ -79,7 +80,9 @@ void ReadAhead::Read() {
             {record.type, true, record.thread_id, record.chunk, nullptr, offset, record.payload.size(), 0, 0});
       }
     }
-    // The copies' addresses are known once the bytes stop growing.
+    // The copies' addresses are known once the bytes stop growing; the
+    // slack after them lets the preparer read them in place.
+    batch->bytes.resize(batch->bytes.size() + SlackReader::kSlackBytes);
     for (Entry& e : batch->entries) {
       if (e.copied) e.data = batch->bytes.data() + e.offset;
     }
@@ -122,7 +125,12 @@ void ReadAhead::Prepare(Batch& batch) {
       preparer_->Close(&batch.prepared, &batch.runs);
       continue;
     }
-    preparer_->Add(i, e.type, e.thread_id, e.chunk, {e.data, e.size}, &batch.prepared, &batch.runs);
+    // Copies have the batch's slack after them, the source's records its own (PayloadSlack).
+    const uint8_t* readable_end = e.copied ? batch.bytes.data() + batch.bytes.size()
+                                  : source_slack_ != 0 ? e.data + e.size + source_slack_
+                                                       : nullptr;
+    preparer_->Add(i, e.type, e.thread_id, e.chunk, {e.data, e.size}, &batch.prepared, &batch.runs, SIZE_MAX,
+                   readable_end);
   }
   preparer_->Close(&batch.prepared, &batch.runs);
   for (const CallPreparer::Run& run : batch.runs) {

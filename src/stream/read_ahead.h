@@ -27,6 +27,7 @@
 #include "stream/call_preparer.h"
 #include "stream/prepared_call.h"
 #include "stream/record_source.h"
+#include "stream/slack_reader.h"
 
 namespace strata::stream {
 
@@ -63,6 +64,7 @@ class ReadAhead final : public RecordSource {
     record->thread_id = e.thread_id;
     record->chunk = e.chunk;
     record->payload = std::span<const uint8_t>(e.data, e.size);
+    record->readable_after = e.copied ? SlackReader::kSlackBytes : source_slack_;
     if (e.run_records == 0) {
       record->prepared = nullptr;
       ++next_;
@@ -117,6 +119,7 @@ class ReadAhead final : public RecordSource {
   std::unordered_map<uint64_t, bool> chunk_prepared_;  // by chunk, whether its calls are (reading thread only)
   uint64_t decided_chunk_ = UINT64_MAX;                // the last chunk asked about, and its answer
   bool prepares_decided_ = false;
+  size_t source_slack_ = 0;  // source_.PayloadSlack()
   std::mutex mu_;
   std::condition_variable ready_, room_;
   std::deque<std::unique_ptr<Batch>> full_;  // read, not yet handed out

@@ -27,6 +27,10 @@ struct Record {
   // replay's loops from memory: RecordStore); null for every record read
   // from a file or a connection.
   const PreparedRun* prepared = nullptr;
+  // Bytes readable after the payload, where its source knows (a trace's
+  // chunk buffer, a renderer's message): with SlackReader::kSlackBytes of
+  // them the generated handlers read the record in place, else a copy.
+  size_t readable_after = 0;
 };
 
 // The record at `*at` (before the end) of a run of records: its type and
@@ -52,6 +56,7 @@ inline bool ReadRecordAt(std::span<const uint8_t> bytes, size_t* at, Record* rec
   if (length > left - header) return false;
   record->type = static_cast<RecordType>(p[0]);
   record->payload = std::span<const uint8_t>(p + header, length);
+  record->readable_after = 0;  // the caller's to say
   *at += header + length;
   return true;
 }

@@ -23,6 +23,10 @@ class RecordSource {
   // payloads of its chunk valid past the next Next() (so a reader ahead can
   // hand them on without copying them). Null: they are not kept (the default).
   virtual std::shared_ptr<const void> PayloadOwner(uint64_t /*chunk*/) const { return nullptr; }
+  // How many bytes after each payload PayloadOwner keeps valid are
+  // readable too (stream::SlackReader reads records in place with
+  // kSlackBytes of them); 0 by default.
+  virtual size_t PayloadSlack() const { return 0; }
 };
 
 }  // namespace strata::stream

@@ -95,6 +95,7 @@ class StoredRecords final : public RecordSource {
     record->thread_id = e.thread_id;
     record->chunk = e.chunk;
     record->payload = {e.data, e.size};
+    record->readable_after = 0;
     if (e.prepared_at == RecordStore::kNotPrepared) {
       record->prepared = nullptr;
       ++at_;
