@@ -384,8 +384,8 @@ BREAKAGES = [
      r"^replay\.Replay\.LoopsAfterTheFirstRunFromMemory$"),
     ("the renderer's loop over a message loses the call its handler refused", "remote",
      "src/host/record_dispatch.cpp",
-     "    if (!WithSlack(&payload, records.data() + readable) || !RunOneHandled(call, payload, thread, chunk)) break;",
-     "    if (!WithSlack(&payload, records.data() + readable) || !RunOneHandled(call, payload, thread, chunk)) {\n"
+     "    if (!WithSlack(&payload, readable - after) || !RunOneHandled(call, payload, thread, chunk)) break;",
+     "    if (!WithSlack(&payload, readable - after) || !RunOneHandled(call, payload, thread, chunk)) {\n"
      "      next = after;\n      break;\n    }",
      r"^remote\.Remote\.ClientArraysBesideABoundBufferMatchNative$"),
     ("a call run through its handler not counted", "remote",

@@ -99,7 +99,7 @@ bool RecordDispatch::CopyWithSlack(std::span<const uint8_t>* payload) {
 bool RecordDispatch::RunHandled(const stream::Record& record) {
   if (threads_ != HostThreads::kCaller && !runner_.RunsOnCaller(record.thread_id)) return false;
   std::span<const uint8_t> payload = record.payload;
-  if (!WithSlack(&payload, payload.data() + payload.size() + record.readable_after)) return false;
+  if (!WithSlack(&payload, record.readable_after)) return false;
   FastCall call(executor_, decoder_, record.thread_id);
   return RunOneHandled(call, payload, record.thread_id, record.chunk);
 }
@@ -110,6 +110,7 @@ void RecordDispatch::RunHandledIn(std::span<const uint8_t> records, size_t reada
       (threads_ != HostThreads::kCaller && !runner_.RunsOnCaller(thread))) {
     return;
   }
+  readable = std::max(readable, records.size());
   // One FastCall (the thread and its context looked up once) for the run.
   FastCall call(executor_, decoder_, thread);
   size_t next = *at;
@@ -119,7 +120,7 @@ void RecordDispatch::RunHandledIn(std::span<const uint8_t> records, size_t reada
     if (!stream::ReadRecordAt(records, &after, &record) || record.type != stream::RecordType::kCall) break;
     if (after + kPrefetchBytes < records.size()) __builtin_prefetch(records.data() + after + kPrefetchBytes);
     std::span<const uint8_t> payload = record.payload;
-    if (!WithSlack(&payload, records.data() + readable) || !RunOneHandled(call, payload, thread, chunk)) break;
+    if (!WithSlack(&payload, readable - after) || !RunOneHandled(call, payload, thread, chunk)) break;
     next = after;
   }
   *at = next;

@@ -126,14 +126,11 @@ class RecordDispatch {
   // counted), false when nothing of it ran. `payload` must lie with
   // stream::SlackReader::kSlackBytes readable after it (WithSlack).
   bool RunOneHandled(FastCall& call, std::span<const uint8_t> payload, uint32_t thread, uint64_t chunk);
-  // `*payload` where a handler may read it: in place where `readable_end`
-  // leaves the slack after it, else copied into slack_copy_; false for a
-  // record too long to copy, which then runs through Execute.
-  bool WithSlack(std::span<const uint8_t>* payload, const uint8_t* readable_end) {
-    const uint8_t* const end = payload->data() + payload->size();
-    if (readable_end >= end && static_cast<size_t>(readable_end - end) >= stream::SlackReader::kSlackBytes) {
-      [[likely]] return true;
-    }
+  // `*payload` where a handler may read it: in place where the
+  // `readable_after` bytes after it hold the slack, else copied into
+  // slack_copy_; false for a record too long to copy, which then runs through Execute.
+  bool WithSlack(std::span<const uint8_t>* payload, size_t readable_after) {
+    if (stream::SlackReader::Fits(readable_after)) [[likely]] return true;
     return CopyWithSlack(payload);
   }
   bool CopyWithSlack(std::span<const uint8_t>* payload);

@@ -115,7 +115,7 @@ void MessagePreparer::Prepare(std::span<const uint8_t> message, uint32_t thread,
         break;
       }
       preparer_.Add(stretch->entries.size(), record.type, thread, chunk, record.payload, &stretch->words,
-                    &stretch->runs, SIZE_MAX, readable_end_);
+                    &stretch->runs, SIZE_MAX, ReadableAfter(record.payload));
       stretch->entries.push_back({record.type, static_cast<uint32_t>(start),
                                   static_cast<uint32_t>(record.payload.data() - message.data()),
                                   static_cast<uint32_t>(record.payload.size()), static_cast<uint32_t>(at), 0, 0});
@@ -167,14 +167,14 @@ bool MessagePreparer::Next(stream::Record* record, std::span<const uint8_t>* byt
       }
       ++passed_;
       *bytes = message_.subspan(start, at_ - start);
-      record->readable_after = static_cast<size_t>(readable_end_ - (record->payload.data() + record->payload.size()));
+      record->readable_after = ReadableAfter(record->payload);
       return true;
     }
     if (next_entry_ < running_->entries.size()) [[likely]] {
       const Entry& entry = running_->entries[next_entry_];
       record->type = entry.type;
       record->payload = message_.subspan(entry.payload_at, entry.payload_size);
-      record->readable_after = static_cast<size_t>(readable_end_ - (record->payload.data() + record->payload.size()));
+      record->readable_after = ReadableAfter(record->payload);
       *bytes = message_.subspan(entry.start, entry.end - entry.start);
       const uint32_t records = entry.run_records != 0 ? entry.run_records : 1;
       record->prepared = entry.run_records != 0

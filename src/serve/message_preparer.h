@@ -103,7 +103,11 @@ class MessagePreparer {
   std::array<Stretch, kStretches> stretches_;
   // What the preparing thread works on, set by Begin() before `begun_` moves.
   std::span<const uint8_t> message_;
-  const uint8_t* readable_end_ = nullptr;
+  const uint8_t* readable_end_ = nullptr;  // of the message and its slack
+  // The bytes readable after a record of the message.
+  size_t ReadableAfter(std::span<const uint8_t> payload) const {
+    return static_cast<size_t>(readable_end_ - (payload.data() + payload.size()));
+  }
   uint32_t thread_ = 0;
   uint64_t chunk_ = 0;
   // Counts that only grow (wrapping): messages begun, stretches filled and run.

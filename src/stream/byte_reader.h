@@ -17,6 +17,8 @@ class ByteReader {
   size_t offset() const { return at_; }
   size_t remaining() const { return bytes_.size() - at_; }
   bool done() const { return at_ == bytes_.size(); }
+  // What is left, as a reader of its own (a failed reader stays failed).
+  ByteReader Rest() const { return ok_ ? ByteReader(bytes_.subspan(at_)) : *this; }
 
   uint8_t U8() {
     if (!Need(1)) return 0;

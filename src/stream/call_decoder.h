@@ -7,7 +7,6 @@
 #include <span>
 #include <string>
 #include <string_view>
-#include <type_traits>
 #include <unordered_map>
 #include <vector>
 
@@ -107,12 +106,7 @@ class CallDecoder {
     const uint64_t start = r.Varint();
     *duration_ns = r.Varint();
     if (head.flags & kCallHasReply) {
-      size_t length;
-      if constexpr (std::is_same_v<Reader, ByteReader>) {
-        length = ResultLength(r, return_kind);
-      } else {
-        length = ResultLength(r.Rest(), return_kind);
-      }
+      const size_t length = ResultLength(r.Rest(), return_kind);
       if (length == SIZE_MAX) return false;
       r.Bytes(length);
       for (int i = 0; i < data_pointers; ++i) {

@@ -43,8 +43,7 @@ int8_t CallPreparer::WorkOutPreparable(int slot) const {
 }
 
 void CallPreparer::Add(size_t index, RecordType type, uint32_t thread, uint64_t chunk, std::span<const uint8_t> payload,
-                       PreparedWords* words, std::vector<Run>* runs, size_t word_budget,
-                       const uint8_t* readable_end) {
+                       PreparedWords* words, std::vector<Run>* runs, size_t word_budget, size_t readable_after) {
   if (type != RecordType::kCall || failed_) return Close(words, runs);
   if (run_records_ != 0 && (run_thread_ != thread || run_chunk_ != chunk || run_records_ == kMostRunRecords)) {
     Close(words, runs);
@@ -53,11 +52,10 @@ void CallPreparer::Add(size_t index, RecordType type, uint32_t thread, uint64_t 
   size_t mark = words->size();
   if (opens) words->Append(kRunWords);  // the run's head, written at its close
   uint64_t context = 0;
-  const uint8_t* const end = payload.data() + payload.size();
-  const bool slack = readable_end != nullptr && readable_end >= end &&
-                     static_cast<size_t>(readable_end - end) >= SlackReader::kSlackBytes;
-  if (!(slack ? PrepareCall<SlackReader>(payload, thread, chunk, words, word_budget, &context)
-              : PrepareCall<ByteReader>(payload, thread, chunk, words, word_budget, &context))) {
+  const bool prepared = SlackReader::Fits(readable_after)
+                            ? PrepareCall<SlackReader>(payload, thread, chunk, words, word_budget, &context)
+                            : PrepareCall<ByteReader>(payload, thread, chunk, words, word_budget, &context);
+  if (!prepared) {
     words->Truncate(mark);
     return Close(words, runs);
   }

@@ -38,12 +38,11 @@ class CallPreparer {
   // one are fine) (`payload` stays where it is while its words are used). Appends to
   // `words` and `runs`, as long as `words` stays within `word_budget`.
   // Once a call record does not decode, nothing more is prepared: its
-  // reader reports it. `readable_end`: where the memory readable after
-  // `payload` ends, when the caller knows; with SlackReader::kSlackBytes
-  // of it after the record, the record is read without a check per value.
+  // reader reports it. `readable_after`: the bytes readable after
+  // `payload`, as Record::readable_after; with SlackReader's slack the
+  // record is read without a check per value.
   void Add(size_t index, RecordType type, uint32_t thread, uint64_t chunk, std::span<const uint8_t> payload,
-           PreparedWords* words, std::vector<Run>* runs, size_t word_budget = SIZE_MAX,
-           const uint8_t* readable_end = nullptr);
+           PreparedWords* words, std::vector<Run>* runs, size_t word_budget = SIZE_MAX, size_t readable_after = 0);
   // Closes the open run, if any (the end of what the runs may span).
   void Close(PreparedWords* words, std::vector<Run>* runs);
 

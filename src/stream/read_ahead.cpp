@@ -125,12 +125,8 @@ void ReadAhead::Prepare(Batch& batch) {
       preparer_->Close(&batch.prepared, &batch.runs);
       continue;
     }
-    // Copies have the batch's slack after them, the source's records its own (PayloadSlack).
-    const uint8_t* readable_end = e.copied ? batch.bytes.data() + batch.bytes.size()
-                                  : source_slack_ != 0 ? e.data + e.size + source_slack_
-                                                       : nullptr;
     preparer_->Add(i, e.type, e.thread_id, e.chunk, {e.data, e.size}, &batch.prepared, &batch.runs, SIZE_MAX,
-                   readable_end);
+                   ReadableAfter(e));
   }
   preparer_->Close(&batch.prepared, &batch.runs);
   for (const CallPreparer::Run& run : batch.runs) {

@@ -64,7 +64,7 @@ class ReadAhead final : public RecordSource {
     record->thread_id = e.thread_id;
     record->chunk = e.chunk;
     record->payload = std::span<const uint8_t>(e.data, e.size);
-    record->readable_after = e.copied ? SlackReader::kSlackBytes : source_slack_;
+    record->readable_after = ReadableAfter(e);
     if (e.run_records == 0) {
       record->prepared = nullptr;
       ++next_;
@@ -101,6 +101,9 @@ class ReadAhead final : public RecordSource {
   };
   // How far ahead of the record handed out the next ones are fetched into the cache.
   static constexpr ptrdiff_t kPrefetchRecords = 8;
+  // The bytes readable after an entry's payload: copies have the batch's
+  // slack after them, the source's records its own (PayloadSlack).
+  size_t ReadableAfter(const Entry& e) const { return e.copied ? SlackReader::kSlackBytes : source_slack_; }
   // Next() at the end of a batch: the next batch, waited for.
   bool NextBatch(Record* record);
   void Read();

@@ -23,6 +23,8 @@ class SlackReader {
   // (api/emit_executor.py checks each handler's reads against kMostReads.)
   static constexpr int kMostReads = 48;
   static constexpr size_t kSlackBytes = kMostReads * 10;
+  // Whether a record with `readable_after` readable bytes after it may be read in place.
+  static bool Fits(size_t readable_after) { return readable_after >= kSlackBytes; }
 
   SlackReader() = default;
   // `record` must be followed by kSlackBytes readable bytes.
