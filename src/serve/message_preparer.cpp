@@ -98,14 +98,18 @@ void MessagePreparer::Prepare(std::span<const uint8_t> message, uint32_t thread,
   while (!last) {
     Stretch* stretch = FreeStretch();
     if (stretch == nullptr) return;
-    stretch->entries.clear();
     stretch->words.Clear();
     stretch->runs.clear();
     stretch->problem.clear();
     stretch->first_record = first_record;
     stream::Record record;
-    while (stretch->entries.size() < records) {
-      if (abandoned_.load(std::memory_order_relaxed)) {
+    record.thread_id = thread;
+    record.chunk = chunk;
+    size_t count = 0;
+    while (count < records) {
+      // Looked at every few records: the connection's thread waits for the
+      // last stretch once it set it, and its message stays until then.
+      if (count % 16 == 0 && abandoned_.load(std::memory_order_relaxed)) {
         last = true;
         break;
       }
@@ -114,12 +118,13 @@ void MessagePreparer::Prepare(std::span<const uint8_t> message, uint32_t thread,
         last = true;
         break;
       }
-      preparer_.Add(stretch->entries.size(), record.type, thread, chunk, record.payload, &stretch->words,
-                    &stretch->runs, SIZE_MAX, ReadableAfter(record.payload));
-      stretch->entries.push_back({record.type, static_cast<uint32_t>(start),
-                                  static_cast<uint32_t>(record.payload.data() - message.data()),
-                                  static_cast<uint32_t>(record.payload.size()), static_cast<uint32_t>(at), 0, 0});
+      record.readable_after = ReadableAfter(record.payload);
+      preparer_.Add(count, record, &stretch->words, &stretch->runs);
+      stretch->entries[count++] = {record.type, static_cast<uint32_t>(start),
+                                   static_cast<uint32_t>(record.payload.data() - message.data()),
+                                   static_cast<uint32_t>(record.payload.size()), static_cast<uint32_t>(at), 0, 0};
     }
+    stretch->records = count;
     // Runs end with their stretch: a run's records are handed out together.
     preparer_.Close(&stretch->words, &stretch->runs);
     for (const stream::CallPreparer::Run& run : stretch->runs) {
@@ -129,7 +134,7 @@ void MessagePreparer::Prepare(std::span<const uint8_t> message, uint32_t thread,
     }
     last = last || at == message.size();
     stretch->last = last;
-    first_record += stretch->entries.size();
+    first_record += count;
     filled_.fetch_add(1, std::memory_order_release);
     filled_.notify_one();
     records = kStretchRecords;
@@ -170,7 +175,7 @@ bool MessagePreparer::Next(stream::Record* record, std::span<const uint8_t>* byt
       record->readable_after = ReadableAfter(record->payload);
       return true;
     }
-    if (next_entry_ < running_->entries.size()) [[likely]] {
+    if (next_entry_ < running_->records) [[likely]] {
       const Entry& entry = running_->entries[next_entry_];
       record->type = entry.type;
       record->payload = message_.subspan(entry.payload_at, entry.payload_size);

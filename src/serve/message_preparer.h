@@ -61,6 +61,12 @@ class MessagePreparer {
   size_t message_records_prepared() const { return passed_prepared_; }
 
  private:
+  // The first stretch of a message is short, so that the connection's
+  // thread starts running it soon; the others are long, so that handing
+  // them over costs little.
+  static constexpr size_t kFirstStretchRecords = 32;
+  static constexpr size_t kStretchRecords = 512;
+  static constexpr uint32_t kStretches = 4;
   // One record of a stretch: offsets into the message.
   struct Entry {
     stream::RecordType type;
@@ -69,19 +75,15 @@ class MessagePreparer {
     uint32_t run_at;       // the run's first word in the stretch's words
   };
   struct Stretch {
-    std::vector<Entry> entries;
+    // kStretchRecords of them, the first `records` filled (made once: no capacity checked per record).
+    std::vector<Entry> entries = std::vector<Entry>(kStretchRecords);
+    size_t records = 0;
     stream::PreparedWords words;
     std::vector<stream::CallPreparer::Run> runs;
     size_t first_record = 0;  // the message's record it starts with, counted from 0
     std::string problem;  // a record whose header did not decode ends the message here
     bool last = false;    // the message's last stretch
   };
-  // The first stretch of a message is short, so that the connection's
-  // thread starts running it soon; the others are long, so that handing
-  // them over costs little.
-  static constexpr size_t kFirstStretchRecords = 32;
-  static constexpr size_t kStretchRecords = 512;
-  static constexpr uint32_t kStretches = 4;
 
   void Work();
   void Prepare(std::span<const uint8_t> message, uint32_t thread, uint64_t chunk);

@@ -19,6 +19,8 @@
 #include "stream/call_decoder.h"
 #include "stream/prepared_call.h"
 #include "stream/record_format.h"
+#include "stream/record_reader.h"
+#include "stream/word_readers.h"
 
 namespace strata::stream {
 
@@ -35,14 +37,13 @@ class CallPreparer {
   static constexpr size_t kMostRunRecords = UINT32_MAX;
   // The next record of the stream, numbered `index` by the caller (Run's
   // first_record; a run never spans a Close(), so numbers restarting after
-  // one are fine) (`payload` stays where it is while its words are used). Appends to
+  // one are fine) (its payload stays where it is while its words are used). Appends to
   // `words` and `runs`, as long as `words` stays within `word_budget`.
   // Once a call record does not decode, nothing more is prepared: its
-  // reader reports it. `readable_after`: the bytes readable after
-  // `payload`, as Record::readable_after; with SlackReader's slack the
-  // record is read without a check per value.
-  void Add(size_t index, RecordType type, uint32_t thread, uint64_t chunk, std::span<const uint8_t> payload,
-           PreparedWords* words, std::vector<Run>* runs, size_t word_budget = SIZE_MAX, size_t readable_after = 0);
+  // reader reports it. With SlackReader's slack after it
+  // (`record.readable_after`) the record is read without a check per value.
+  void Add(size_t index, const Record& record, PreparedWords* words, std::vector<Run>* runs,
+           size_t word_budget = SIZE_MAX);
   // Closes the open run, if any (the end of what the runs may span).
   void Close(PreparedWords* words, std::vector<Run>* runs);
 
@@ -59,21 +60,32 @@ class CallPreparer {
   // deltas. `context`: the stream's current context the call carries.
   // `Reader`: a ByteReader, or a SlackReader where the record has the slack after it.
   template <class Reader>
-  bool PrepareCall(std::span<const uint8_t> payload, uint32_t thread, uint64_t chunk, PreparedWords* words,
-                   size_t word_budget, uint64_t* context);
+  [[gnu::always_inline]] bool PrepareCall(std::span<const uint8_t> payload, uint32_t thread, uint64_t chunk,
+                                          PreparedWords* words, size_t word_budget, uint64_t* context);
 
-  // Whether a slot's calls are prepared: `wanted`, arguments and result all
-  // scalars (by slot, worked out at its first call: -1 not yet).
-  bool Preparable(int slot) {
-    if (preparable_[slot] < 0) preparable_[slot] = WorkOutPreparable(slot);
-    return preparable_[slot] != 0;
+  // A call not kept decoded, decoded the generic way all the same: the
+  // thread's next call follows from it. False, always.
+  [[gnu::noinline]] bool DecodeOnly(std::span<const uint8_t> payload, uint32_t thread, uint64_t chunk);
+
+  // How a slot's calls are read into words, worked out at its first call.
+  struct SlotPlan {
+    int8_t preparable = -1;  // -1: not worked out yet; 1: `wanted`, arguments and result all scalars
+    uint8_t param_count = 0;
+    WordReader reader = nullptr;  // its arguments' generated reader (stream/word_readers.h)
+  };
+  const SlotPlan& PlanOf(int slot) {
+    if (plans_[slot].preparable < 0) [[unlikely]] plans_[slot] = WorkOutPlan(slot);
+    return plans_[slot];
   }
-  int8_t WorkOutPreparable(int slot) const;
+  SlotPlan WorkOutPlan(int slot) const;
+
+  // The open run's head as its calls are added (written at Close).
+  void OpenRun(size_t index, size_t at, uint32_t thread, uint64_t chunk, uint64_t context);
 
   CallDecoder decoder_;
   BulkBlobs skipped_bulk_ = BulkBlobs::Skipping();
   std::function<bool(int slot)> wanted_;
-  std::vector<int8_t> preparable_;
+  std::vector<SlotPlan> plans_;
   DecodedCall call_;
   std::string error_;
   bool failed_ = false;
@@ -81,7 +93,8 @@ class CallPreparer {
   // The open run (records_ 0: none).
   size_t run_first_ = 0, run_records_ = 0, run_at_ = 0;
   uint32_t run_thread_ = 0;
-  uint64_t run_chunk_ = 0, run_context_ = 0;
+  uint64_t run_chunk_ = 0;
+  PreparedRun run_{};  // its count is run_records_'s at Close
 };
 
 }  // namespace strata::stream

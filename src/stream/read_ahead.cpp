@@ -125,8 +125,9 @@ void ReadAhead::Prepare(Batch& batch) {
       preparer_->Close(&batch.prepared, &batch.runs);
       continue;
     }
-    preparer_->Add(i, e.type, e.thread_id, e.chunk, {e.data, e.size}, &batch.prepared, &batch.runs, SIZE_MAX,
-                   ReadableAfter(e));
+    Record record{e.type, {e.data, e.size}, e.thread_id, e.chunk};
+    record.readable_after = ReadableAfter(e);
+    preparer_->Add(i, record, &batch.prepared, &batch.runs);
   }
   preparer_->Close(&batch.prepared, &batch.runs);
   for (const CallPreparer::Run& run : batch.runs) {

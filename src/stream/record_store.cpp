@@ -42,7 +42,7 @@ size_t RecordStore::PrepareCalls(const FunctionTable& functions, const std::func
   const size_t word_budget = budget_ > held_bytes() ? (budget_ - held_bytes()) / sizeof(PreparedWord) : 0;
   for (size_t index = 0; index < entries_.size(); ++index) {
     const Entry& e = entries_[index];
-    preparer.Add(index, e.type, e.thread_id, e.chunk, {e.data, e.size}, &prepared_, &runs, word_budget);
+    preparer.Add(index, {e.type, {e.data, e.size}, e.thread_id, e.chunk}, &prepared_, &runs, word_budget);
   }
   preparer.Close(&prepared_, &runs);
   for (const CallPreparer::Run& run : runs) {

@@ -37,24 +37,36 @@ class SlackReader {
 
   [[gnu::always_inline]] uint8_t U8() { return data_[at_++]; }
   [[gnu::always_inline]] uint64_t Varint() {
-    const uint8_t* const p = data_ + at_;
-    if (p[0] < 0x80) {
-      at_ += 1;
-      return p[0];
-    }
+    const uint8_t* p = data_ + at_;
+    bool bad = false;
+    const uint64_t v = VarintAt(p, bad);
+    if (bad) [[unlikely]] ok_ = false;
+    at_ = static_cast<size_t>(p - data_);
+    return v;
+  }
+  // Varint on a pointer of the caller's (kept in a register across a loop
+  // of reads, position() and MoveTo() around it): `p` moved past it, `bad`
+  // set for one longer than 10 bytes.
+  [[gnu::always_inline]] static uint64_t VarintAt(const uint8_t*& p, bool& bad) {
+    if (p[0] < 0x80) return *p++;
     if (p[1] < 0x80) {
-      at_ += 2;
-      return static_cast<uint64_t>(p[0] & 0x7f) | static_cast<uint64_t>(p[1]) << 7;
+      const uint64_t v = static_cast<uint64_t>(p[0] & 0x7f) | static_cast<uint64_t>(p[1]) << 7;
+      p += 2;
+      return v;
     }
     size_t length;
     const uint64_t v = VarintTail(p, &length);
     if (length == 0) [[unlikely]] {
-      ok_ = false;
+      bad = true;
       return 0;
     }
-    at_ += length;
+    p += length;
     return v;
   }
+  const uint8_t* position() const { return data_ + at_; }
+  void MoveTo(const uint8_t* p) { at_ = static_cast<size_t>(p - data_); }
+  // A caller's own read found the record malformed.
+  void Fail() { ok_ = false; }
   int64_t Zigzag() {
     const uint64_t v = Varint();
     return static_cast<int64_t>(v >> 1) ^ -static_cast<int64_t>(v & 1);
