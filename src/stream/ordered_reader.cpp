@@ -96,7 +96,7 @@ bool OrderedRecordReader::PeekSequence(const ThreadCursor& cursor, uint64_t* seq
   return true;
 }
 
-bool OrderedRecordReader::TakeRecord(uint32_t thread, ThreadCursor& cursor, Record* record) {
+inline bool OrderedRecordReader::TakeRecord(uint32_t thread, ThreadCursor& cursor, Record* record) {
   if (!ReadRecordAt(cursor.records->bytes(), &cursor.at, record)) return DamagedHeader(thread, cursor);
   record->thread_id = thread;
   record->chunk = cursor.chunk_serial;
@@ -113,7 +113,16 @@ bool OrderedRecordReader::DamagedHeader(uint32_t thread, const ThreadCursor& cur
 bool OrderedRecordReader::Next(Record* record) {
   if (failed_) return false;
   // One thread: its records in file order, nothing to merge (no call's
-  // sequence to read ahead of the decoder).
+  // sequence to read ahead of the decoder). Most records are the next of a
+  // chunk loaded: taken here, the rest out of line.
+  if (threads_.size() == 1) [[likely]] {
+    auto& [thread, cursor] = *threads_.begin();
+    if (cursor.loaded && cursor.at < cursor.records->size) [[likely]] return TakeRecord(thread, cursor, record);
+  }
+  return NextOutOfLine(record);
+}
+
+bool OrderedRecordReader::NextOutOfLine(Record* record) {
   if (threads_.size() == 1) {
     auto& [thread, cursor] = *threads_.begin();
     for (;;) {

@@ -73,6 +73,8 @@ class OrderedRecordReader final : public RecordSource {
   // The sequence of the call at the cursor, or false when the record there is not a call.
   bool PeekSequence(const ThreadCursor& cursor, uint64_t* sequence, bool* malformed) const;
   bool TakeRecord(uint32_t thread, ThreadCursor& cursor, Record* record);
+  // Next() past the end of a chunk, or merging several threads.
+  [[gnu::noinline]] bool NextOutOfLine(Record* record);
   // Fails the reader for a record whose header does not decode; false.
   [[gnu::cold]] bool DamagedHeader(uint32_t thread, const ThreadCursor& cursor);
   void Fail(const std::string& message, bool truncated);

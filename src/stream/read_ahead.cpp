@@ -7,10 +7,6 @@
 namespace strata::stream {
 namespace {
 
-// A batch: big enough that handing it over costs nothing per record, small
-// enough that the first records arrive at once and few batches are held.
-constexpr size_t kBatchBytes = 1 << 20;
-constexpr size_t kBatchRecords = 4096;
 constexpr size_t kBatchesAhead = 4;
 // Batches read and waiting for the caller when a chunk starts, from which on
 // the reading thread decodes that chunk's calls too (PreparesChunk).
@@ -53,14 +49,16 @@ void ReadAhead::Read() {
     batch->bytes.clear();
     batch->owners.clear();
     batch->owned_chunks.clear();
-    batch->entries.clear();
+    batch->records = 0;
     batch->prepared.Clear();
     batch->runs.clear();
     batch->last = false;
     size_t payload_bytes = 0;
     uint64_t chunk = UINT64_MAX;  // the chunk of the record before
     bool owned = false;           // and whether the batch holds it
-    while (payload_bytes < kBatchBytes && batch->entries.size() < kBatchRecords) {
+    Entry* const entries = batch->entries.data();
+    size_t count = 0;
+    while (payload_bytes < kBatchBytes && count < kBatchRecords) {
       if (!source_.Next(&record)) {
         more = false;
         break;
@@ -71,20 +69,20 @@ void ReadAhead::Read() {
       }
       payload_bytes += record.payload.size();
       if (owned) {
-        batch->entries.push_back(
-            {record.type, false, record.thread_id, record.chunk, record.payload.data(), 0, record.payload.size(), 0, 0});
+        entries[count++] = {record.type, false, record.thread_id, record.chunk, record.payload.data(), 0,
+                            record.payload.size(), 0, 0};
       } else {
         const size_t offset = batch->bytes.size();
         batch->bytes.insert(batch->bytes.end(), record.payload.begin(), record.payload.end());
-        batch->entries.push_back(
-            {record.type, true, record.thread_id, record.chunk, nullptr, offset, record.payload.size(), 0, 0});
+        entries[count++] = {record.type, true, record.thread_id, record.chunk, nullptr, offset, record.payload.size(), 0, 0};
       }
     }
+    batch->records = count;
     // The copies' addresses are known once the bytes stop growing; the
     // slack after them lets the preparer read them in place.
     batch->bytes.resize(batch->bytes.size() + SlackReader::kSlackBytes);
-    for (Entry& e : batch->entries) {
-      if (e.copied) e.data = batch->bytes.data() + e.offset;
+    for (size_t i = 0; i < count; ++i) {
+      if (entries[i].copied) entries[i].data = batch->bytes.data() + entries[i].offset;
     }
     if (preparer_) Prepare(*batch);
     std::lock_guard<std::mutex> lock(mu_);
@@ -98,9 +96,7 @@ void ReadAhead::Read() {
   }
 }
 
-bool ReadAhead::PreparesChunk(uint64_t chunk) {
-  if (decoding_ == Decoding::kEveryChunk) return true;
-  if (chunk == decided_chunk_) return prepares_decided_;
+bool ReadAhead::DecideChunk(uint64_t chunk) {
   auto [decision, made] = chunk_prepared_.try_emplace(chunk, false);
   if (made) {
     // Decoding the calls here pays where the caller, busy with the driver,
@@ -116,7 +112,7 @@ bool ReadAhead::PreparesChunk(uint64_t chunk) {
 
 void ReadAhead::Prepare(Batch& batch) {
   // Runs end with the batch: a run's records are handed out together.
-  for (size_t i = 0; i < batch.entries.size(); ++i) {
+  for (size_t i = 0; i < batch.records; ++i) {
     const Entry& e = batch.entries[i];
     // Whole chunks or none: a thread's first call of a chunk carries its
     // numbers whole, the others as deltas from the call before, so the
@@ -174,7 +170,7 @@ bool ReadAhead::NextBatch(Record* record) {
     current_ = std::move(full_.front());
     full_.pop_front();
     next_ = current_->entries.data();
-    end_ = next_ + current_->entries.size();
+    end_ = next_ + current_->records;
   }
   return Next(record);
 }

@@ -90,11 +90,17 @@ class ReadAhead final : public RecordSource {
     uint32_t run_records;
     size_t prepared_at;
   };
+  // A batch: big enough that handing it over costs nothing per record, small
+  // enough that the first records arrive at once and few batches are held.
+  static constexpr size_t kBatchBytes = 1 << 20;
+  static constexpr size_t kBatchRecords = 4096;
   struct Batch {
     std::vector<uint8_t> bytes;  // payloads copied (their source keeps none)
     std::vector<std::shared_ptr<const void>> owners;  // what keeps the other payloads valid (or null)
     std::vector<uint64_t> owned_chunks;               // the chunk of each of `owners`
-    std::vector<Entry> entries;
+    // kBatchRecords of them, the first `records` filled (made once: no capacity checked per record).
+    std::vector<Entry> entries = std::vector<Entry>(kBatchRecords);
+    size_t records = 0;
     PreparedWords prepared;  // its runs of calls kept decoded
     std::vector<CallPreparer::Run> runs;
     bool last = false;  // the source ended after this batch
@@ -111,8 +117,13 @@ class ReadAhead final : public RecordSource {
   // chunk while the caller has batches waiting.
   void Prepare(Batch& batch);
   // Whether the calls of `chunk` are decoded here: decided at its first
-  // record, kept for all of them.
-  bool PreparesChunk(uint64_t chunk);
+  // record (DecideChunk), kept for all of them.
+  bool PreparesChunk(uint64_t chunk) {
+    if (decoding_ == Decoding::kEveryChunk) return true;
+    if (chunk == decided_chunk_) [[likely]] return prepares_decided_;
+    return DecideChunk(chunk);
+  }
+  bool DecideChunk(uint64_t chunk);
   // Whether `batch` holds `chunk`'s buffer (asking the source the first time): its records need no copy.
   bool Hold(Batch& batch, uint64_t chunk);
 
