@@ -402,7 +402,7 @@ BREAKAGES = [
      "api/emit_word_readers.py",
      '    "kFloat": "kFloat",',
      '    "kFloat": "kVarint",',
-     r"^stream\.WordReaders\.|^remote\.Shapes/DecodingAhead\.DrawsTheNativeFrame/draws$"),
+     r"^stream\.WordReaders\.|^serve\.MessagePreparer\."),
     # The remote client.
     ("a held glDisable sent as an enable", "remote",
      "src/remote/deferred_state.cpp",
