@@ -21,6 +21,10 @@ std::unique_ptr<OrderedRecordReader> OrderedRecordReader::Open(const std::string
     reader->scan_truncated_ = reader->scan_error_.find("truncated") != std::string::npos;
   }
   for (const ChunkLocation& chunk : chunks) reader->threads_[chunk.info.thread_id].pending.push_back(chunk);
+  if (reader->threads_.size() == 1) {
+    reader->only_thread_ = reader->threads_.begin()->first;
+    reader->only_ = &reader->threads_.begin()->second;
+  }
   return reader;
 }
 
@@ -96,7 +100,7 @@ bool OrderedRecordReader::PeekSequence(const ThreadCursor& cursor, uint64_t* seq
   return true;
 }
 
-inline bool OrderedRecordReader::TakeRecord(uint32_t thread, ThreadCursor& cursor, Record* record) {
+bool OrderedRecordReader::TakeRecord(uint32_t thread, ThreadCursor& cursor, Record* record) {
   if (!ReadRecordAt(cursor.records->bytes(), &cursor.at, record)) return DamagedHeader(thread, cursor);
   record->thread_id = thread;
   record->chunk = cursor.chunk_serial;
@@ -110,19 +114,8 @@ bool OrderedRecordReader::DamagedHeader(uint32_t thread, const ThreadCursor& cur
   return false;
 }
 
-bool OrderedRecordReader::Next(Record* record) {
-  if (failed_) return false;
-  // One thread: its records in file order, nothing to merge (no call's
-  // sequence to read ahead of the decoder). Most records are the next of a
-  // chunk loaded: taken here, the rest out of line.
-  if (threads_.size() == 1) [[likely]] {
-    auto& [thread, cursor] = *threads_.begin();
-    if (cursor.loaded && cursor.at < cursor.records->size) [[likely]] return TakeRecord(thread, cursor, record);
-  }
-  return NextOutOfLine(record);
-}
-
 bool OrderedRecordReader::NextOutOfLine(Record* record) {
+  if (failed_) return false;
   if (threads_.size() == 1) {
     auto& [thread, cursor] = *threads_.begin();
     for (;;) {

@@ -40,8 +40,19 @@ class OrderedRecordReader final : public RecordSource {
   // How many threads have chunks in the file.
   size_t thread_count() const { return threads_.size(); }
 
-  // The next record in call order; false at the end (see error()).
-  bool Next(Record* record) override;
+  // The next record in call order; false at the end (see error()). Inline
+  // for a caller that knows the class (ReadAhead): most records of a trace of
+  // one thread are the next of its loaded chunk, in file order.
+  bool Next(Record* record) override {
+    if (only_ != nullptr && only_->loaded && only_->at < only_->records->size && !failed_) [[likely]] {
+      if (ReadRecordAt(only_->records->bytes(), &only_->at, record)) [[likely]] {
+        record->thread_id = only_thread_;
+        record->chunk = only_->chunk_serial;
+        return true;
+      }
+    }
+    return NextOutOfLine(record);
+  }
   // Empty after a clean end; otherwise what stopped the reading, with the byte offset.
   const std::string& error() const override { return error_; }
   bool truncated() const override { return truncated_; }
@@ -73,8 +84,8 @@ class OrderedRecordReader final : public RecordSource {
   // The sequence of the call at the cursor, or false when the record there is not a call.
   bool PeekSequence(const ThreadCursor& cursor, uint64_t* sequence, bool* malformed) const;
   bool TakeRecord(uint32_t thread, ThreadCursor& cursor, Record* record);
-  // Next() past the end of a chunk, or merging several threads.
-  [[gnu::noinline]] bool NextOutOfLine(Record* record);
+  // Next() past the end of a chunk, at a damaged record, or merging several threads.
+  bool NextOutOfLine(Record* record);
   // Fails the reader for a record whose header does not decode; false.
   [[gnu::cold]] bool DamagedHeader(uint32_t thread, const ThreadCursor& cursor);
   void Fail(const std::string& message, bool truncated);
@@ -83,6 +94,9 @@ class OrderedRecordReader final : public RecordSource {
   std::shared_ptr<ChunkBuffers> buffers_ = std::make_shared<ChunkBuffers>();
   FunctionTable functions_;
   std::map<uint32_t, ThreadCursor> threads_;
+  // The one thread's cursor of a trace of one thread (null otherwise), and its id.
+  ThreadCursor* only_ = nullptr;
+  uint32_t only_thread_ = 0;
   uint64_t serials_ = 0;
   std::string error_;
   std::string scan_error_;  // reported once the readable chunks are used up

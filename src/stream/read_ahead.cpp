@@ -4,6 +4,8 @@
 #include <cstdint>
 #include <cstring>
 
+#include "stream/ordered_reader.h"
+
 namespace strata::stream {
 namespace {
 
@@ -15,11 +17,13 @@ constexpr size_t kBatchesWaitingToPrepare = 2;
 }  // namespace
 
 ReadAhead::ReadAhead(RecordSource& source)
-    : source_(source), source_slack_(source.PayloadSlack()), reader_([this] { Read(); }) {}
+    : source_(source), ordered_(dynamic_cast<OrderedRecordReader*>(&source)), source_slack_(source.PayloadSlack()),
+      reader_([this] { Read(); }) {}
 
 ReadAhead::ReadAhead(RecordSource& source, const FunctionTable& functions, std::function<bool(int slot)> wanted,
                      Decoding decoding)
-    : source_(source), preparer_(std::make_unique<CallPreparer>(functions, std::move(wanted))), decoding_(decoding),
+    : source_(source), ordered_(dynamic_cast<OrderedRecordReader*>(&source)),
+      preparer_(std::make_unique<CallPreparer>(functions, std::move(wanted))), decoding_(decoding),
       source_slack_(source.PayloadSlack()), reader_([this] { Read(); }) {}
 
 ReadAhead::~ReadAhead() {
@@ -31,8 +35,39 @@ ReadAhead::~ReadAhead() {
   reader_.join();
 }
 
-void ReadAhead::Read() {
+template <class Source>
+bool ReadAhead::Fill(Source& source, Batch& batch) {
   Record record;
+  size_t payload_bytes = 0;
+  uint64_t chunk = UINT64_MAX;  // the chunk of the record before
+  bool owned = false;           // and whether the batch holds it
+  Entry* const entries = batch.entries.data();
+  size_t count = 0;
+  bool more = true;
+  while (payload_bytes < kBatchBytes && count < kBatchRecords) {
+    if (!source.Next(&record)) {
+      more = false;
+      break;
+    }
+    if (record.chunk != chunk) {
+      chunk = record.chunk;
+      owned = Hold(batch, chunk);
+    }
+    payload_bytes += record.payload.size();
+    if (owned) {
+      entries[count++] = {record.type, false, record.thread_id, record.chunk, record.payload.data(), 0,
+                          record.payload.size(), 0, 0};
+    } else {
+      const size_t offset = batch.bytes.size();
+      batch.bytes.insert(batch.bytes.end(), record.payload.begin(), record.payload.end());
+      entries[count++] = {record.type, true, record.thread_id, record.chunk, nullptr, offset, record.payload.size(), 0, 0};
+    }
+  }
+  batch.records = count;
+  return more;
+}
+
+void ReadAhead::Read() {
   bool more = true;
   while (more) {
     std::unique_ptr<Batch> batch;
@@ -53,31 +88,9 @@ void ReadAhead::Read() {
     batch->prepared.Clear();
     batch->runs.clear();
     batch->last = false;
-    size_t payload_bytes = 0;
-    uint64_t chunk = UINT64_MAX;  // the chunk of the record before
-    bool owned = false;           // and whether the batch holds it
+    more = ordered_ != nullptr ? Fill(*ordered_, *batch) : Fill(source_, *batch);
     Entry* const entries = batch->entries.data();
-    size_t count = 0;
-    while (payload_bytes < kBatchBytes && count < kBatchRecords) {
-      if (!source_.Next(&record)) {
-        more = false;
-        break;
-      }
-      if (record.chunk != chunk) {
-        chunk = record.chunk;
-        owned = Hold(*batch, chunk);
-      }
-      payload_bytes += record.payload.size();
-      if (owned) {
-        entries[count++] = {record.type, false, record.thread_id, record.chunk, record.payload.data(), 0,
-                            record.payload.size(), 0, 0};
-      } else {
-        const size_t offset = batch->bytes.size();
-        batch->bytes.insert(batch->bytes.end(), record.payload.begin(), record.payload.end());
-        entries[count++] = {record.type, true, record.thread_id, record.chunk, nullptr, offset, record.payload.size(), 0, 0};
-      }
-    }
-    batch->records = count;
+    const size_t count = batch->records;
     // The copies' addresses are known once the bytes stop growing; the
     // slack after them lets the preparer read them in place.
     batch->bytes.resize(batch->bytes.size() + SlackReader::kSlackBytes);

@@ -31,6 +31,8 @@
 
 namespace strata::stream {
 
+class OrderedRecordReader;
+
 class ReadAhead final : public RecordSource {
  public:
   // Starts reading `source` at once; it must not be used elsewhere until
@@ -113,6 +115,12 @@ class ReadAhead final : public RecordSource {
   // Next() at the end of a batch: the next batch, waited for.
   bool NextBatch(Record* record);
   void Read();
+  // Reads the next records from `source` into `batch` (its entries and the
+  // bytes of those it copies); false once the source has no more. A
+  // template, so that a trace file's reader is called directly, its Next()
+  // inline in the loop.
+  template <class Source>
+  bool Fill(Source& source, Batch& batch);
   // Keeps the batch's calls decoded where they can be (preparer_), chunk by
   // chunk while the caller has batches waiting.
   void Prepare(Batch& batch);
@@ -128,6 +136,7 @@ class ReadAhead final : public RecordSource {
   bool Hold(Batch& batch, uint64_t chunk);
 
   RecordSource& source_;
+  OrderedRecordReader* const ordered_;  // source_, where it is a trace file's reader (else null)
   std::unique_ptr<CallPreparer> preparer_;  // used on the reading thread only; null: nothing is prepared
   Decoding decoding_ = Decoding::kEveryChunk;
   std::unordered_map<uint64_t, bool> chunk_prepared_;  // by chunk, whether its calls are (reading thread only)
