@@ -28,20 +28,19 @@ class SlackReader {
 
   SlackReader() = default;
   // `record` must be followed by kSlackBytes readable bytes.
-  explicit SlackReader(std::span<const uint8_t> record) : data_(record.data()), size_(record.size()) {}
+  explicit SlackReader(std::span<const uint8_t> record)
+      : data_(record.data()), at_(record.data()), end_(record.data() + record.size()) {}
 
   // False once a read ran past the record's end or read no varint.
-  bool ok() const { return ok_ && at_ <= size_; }
-  bool done() const { return at_ == size_; }
-  size_t offset() const { return at_; }
+  bool ok() const { return ok_ && at_ <= end_; }
+  bool done() const { return at_ == end_; }
+  size_t offset() const { return static_cast<size_t>(at_ - data_); }
 
-  [[gnu::always_inline]] uint8_t U8() { return data_[at_++]; }
+  [[gnu::always_inline]] uint8_t U8() { return *at_++; }
   [[gnu::always_inline]] uint64_t Varint() {
-    const uint8_t* p = data_ + at_;
     bool bad = false;
-    const uint64_t v = VarintAt(p, bad);
+    const uint64_t v = VarintAt(at_, bad);
     if (bad) [[unlikely]] ok_ = false;
-    at_ = static_cast<size_t>(p - data_);
     return v;
   }
   // Varint on a pointer of the caller's (kept in a register across a loop
@@ -63,8 +62,8 @@ class SlackReader {
     p += length;
     return v;
   }
-  const uint8_t* position() const { return data_ + at_; }
-  void MoveTo(const uint8_t* p) { at_ = static_cast<size_t>(p - data_); }
+  const uint8_t* position() const { return at_; }
+  void MoveTo(const uint8_t* p) { at_ = p; }
   // A caller's own read found the record malformed.
   void Fail() { ok_ = false; }
   int64_t Zigzag() {
@@ -75,16 +74,16 @@ class SlackReader {
   double Double() { return Fixed<double>(); }
   // `size` bytes of the record, checked: empty (and ok() false) where the record has fewer left.
   std::span<const uint8_t> Bytes(uint64_t size) {
-    if (at_ > size_ || size > size_ - at_) {
+    if (at_ > end_ || size > static_cast<uint64_t>(end_ - at_)) {
       ok_ = false;
       return {};
     }
-    const std::span<const uint8_t> bytes(data_ + at_, size);
+    const std::span<const uint8_t> bytes(at_, size);
     at_ += size;
     return bytes;
   }
   // The rest of the record as a reader that checks every read (empty once a read ran past the end).
-  ByteReader Rest() const { return ByteReader(ok() ? std::span<const uint8_t>(data_ + at_, size_ - at_) : std::span<const uint8_t>()); }
+  ByteReader Rest() const { return ByteReader(ok() ? std::span<const uint8_t>(at_, end_) : std::span<const uint8_t>()); }
 
  private:
   // Varints of three bytes or more, read from the 10 bytes at `p` (the
@@ -105,13 +104,13 @@ class SlackReader {
   template <typename T>
   [[gnu::always_inline]] T Fixed() {
     T v;
-    std::memcpy(&v, data_ + at_, sizeof v);
+    std::memcpy(&v, at_, sizeof v);
     at_ += sizeof v;
     return v;
   }
-  const uint8_t* data_ = nullptr;
-  size_t size_ = 0;
-  size_t at_ = 0;
+  const uint8_t* data_ = nullptr;  // the record's first byte,
+  const uint8_t* at_ = nullptr;    // the next to read (past end_ once a read ran past the record),
+  const uint8_t* end_ = nullptr;   // and the byte after the record
   bool ok_ = true;
 };
 
