@@ -21,9 +21,11 @@ void RecordStore::Keep(const Record& record) {
   uint8_t* data = nullptr;  // an empty payload (a frame's end, say) needs no block, not even a first one
   if (size != 0) {
     if (block_size_ - block_used_ < size) {
-      // A new block; a payload larger than a block gets one of its own size.
+      // A new block; a payload larger than a block gets one of its own
+      // size. The slack after it is not counted against the budget (480
+      // bytes a block of 16 MiB).
       block_size_ = std::max(kBlockBytes, size);
-      blocks_.push_back(std::make_unique_for_overwrite<uint8_t[]>(block_size_));
+      blocks_.push_back(std::make_unique_for_overwrite<uint8_t[]>(block_size_ + SlackReader::kSlackBytes));
       block_used_ = 0;
     }
     data = blocks_.back().get() + block_used_;
@@ -42,7 +44,9 @@ size_t RecordStore::PrepareCalls(const FunctionTable& functions, const std::func
   const size_t word_budget = budget_ > held_bytes() ? (budget_ - held_bytes()) / sizeof(PreparedWord) : 0;
   for (size_t index = 0; index < entries_.size(); ++index) {
     const Entry& e = entries_[index];
-    preparer.Add(index, {e.type, {e.data, e.size}, e.thread_id, e.chunk}, &prepared_, &runs, word_budget);
+    Record record{e.type, {e.data, e.size}, e.thread_id, e.chunk};
+    record.readable_after = ReadableAfter(e);
+    preparer.Add(index, record, &prepared_, &runs, word_budget);
   }
   preparer.Close(&prepared_, &runs);
   for (const CallPreparer::Run& run : runs) {

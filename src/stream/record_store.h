@@ -3,7 +3,9 @@
 // what its first pass read (KeepingSource) and runs the later passes from
 // here (StoredRecords), with no file, decompression or ordering, so that a
 // loop measures the driver and the executor, not the reader. Payloads live in
-// blocks that never move, so a record's bytes stay valid for the store's life.
+// blocks that never move, so a record's bytes stay valid for the store's life,
+// each block with SlackReader's slack after its last payload, so that every
+// payload is read in place without a check per value.
 // Calls with scalar arguments only can be kept decoded too (PrepareCalls):
 // each such record then comes with its PreparedCall.
 
@@ -17,6 +19,7 @@
 #include "common/growing_array.h"
 #include "stream/record_reader.h"
 #include "stream/record_source.h"
+#include "stream/slack_reader.h"
 
 namespace strata::stream {
 
@@ -64,6 +67,9 @@ class RecordStore {
     RecordType type;
   };
   static_assert(sizeof(Entry) == 40);
+  // The bytes readable after an entry's payload, at least: the payloads
+  // after it in its block, then the block's slack (none for an empty payload, which has no block).
+  static size_t ReadableAfter(const Entry& e) { return e.data != nullptr ? SlackReader::kSlackBytes : 0; }
   static constexpr size_t kNotPrepared = SIZE_MAX;
   static constexpr size_t kBlockBytes = size_t{16} << 20;
 
@@ -95,7 +101,7 @@ class StoredRecords final : public RecordSource {
     record->thread_id = e.thread_id;
     record->chunk = e.chunk;
     record->payload = {e.data, e.size};
-    record->readable_after = 0;
+    record->readable_after = RecordStore::ReadableAfter(e);
     if (e.prepared_at == RecordStore::kNotPrepared) {
       record->prepared = nullptr;
       ++at_;

@@ -5,7 +5,8 @@
 // included; its run's context), calls with data pointers and calls not wanted stay
 // records only, records come out in order whether prepared or not, and
 // preparing stops at the budget, keeping every record; an empty record first
-// is kept as any other.
+// is kept as any other; every payload lies with SlackReader's slack after it,
+// the last of a block too (the sanitizers' runs catch a read past a block).
 #include "stream/record_store.h"
 
 #include <gtest/gtest.h>
@@ -271,6 +272,31 @@ TEST(RecordStore, AnEmptyRecordFirstIsKept) {
   EXPECT_EQ(std::vector<uint8_t>(record.payload.begin(), record.payload.end()), std::vector<uint8_t>(bytes, bytes + 3));
   EXPECT_FALSE(records.Next(&record));
   EXPECT_EQ(store.payload_bytes(), 3u);
+}
+
+TEST(RecordStore, EveryPayloadLiesWithTheSlackAfterIt) {
+  stream::RecordStore store(size_t{64} << 20);
+  const uint8_t small[5] = {1, 2, 3, 4, 5};
+  const std::vector<uint8_t> large(size_t{17} << 20, 7);  // larger than a block: one of its own
+  store.Keep({stream::RecordType::kMemory, small, 1, 0});
+  store.Keep({stream::RecordType::kMemory, large, 1, 0});
+  store.Keep({stream::RecordType::kFrame, {}, 1, 0});
+  store.Keep({stream::RecordType::kMemory, small, 1, 0});
+  stream::StoredRecords records(store);
+  stream::Record record;
+  int seen = 0;
+  while (records.Next(&record)) {
+    ++seen;
+    if (record.payload.empty()) {
+      EXPECT_EQ(record.readable_after, 0u);
+      continue;
+    }
+    ASSERT_TRUE(stream::SlackReader::Fits(record.readable_after)) << "record " << seen;
+    // The last byte the record says is readable.
+    const volatile uint8_t* last = record.payload.data() + record.payload.size() + record.readable_after - 1;
+    (void)*last;
+  }
+  EXPECT_EQ(seen, 4);
 }
 
 }  // namespace
