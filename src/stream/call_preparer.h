@@ -54,8 +54,8 @@ class CallPreparer {
   size_t prepared() const { return prepared_; }
 
  private:
-  // The call record kept decoded at the end of `words`, when its slot is
-  // Preparable and the record decodes whole; false (nothing appended) when
+  // The call record kept decoded at the end of `words`, when its slot's
+  // plan says it can be and the record decodes whole; false (nothing appended) when
   // it is not, the record then decoded the generic way for the next one's
   // deltas. `context`: the stream's current context the call carries.
   // `Reader`: a ByteReader, or a SlackReader where the record has the slack after it.
