@@ -400,8 +400,8 @@ BREAKAGES = [
      r"^stream\.SlackReader\."),
     ("a signed argument kept decoded read as an unsigned one", "stream",
      "api/emit_word_readers.py",
-     '    "kInt": "kZigzag",',
-     '    "kInt": "kVarint",',
+     "    return [WORD_READS[k] for k in kinds]",
+     '    return [WORD_READS[k].replace("kZigzag", "kVarint") for k in kinds]',
      r"^stream\.WordReaders\.|^serve\.MessagePreparer\."),
     # The remote client.
     ("a held glDisable sent as an enable", "remote",

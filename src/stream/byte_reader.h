@@ -9,6 +9,9 @@
 
 namespace strata::stream {
 
+// A signed value from its zigzag varint (docs/trace-format.md).
+inline int64_t FromZigzag(uint64_t v) { return static_cast<int64_t>(v >> 1) ^ -static_cast<int64_t>(v & 1); }
+
 class ByteReader {
  public:
   explicit ByteReader(std::span<const uint8_t> bytes) : bytes_(bytes) {}
@@ -51,10 +54,7 @@ class ByteReader {
     at_ += length;
     return v;
   }
-  int64_t Zigzag() {
-    uint64_t v = Varint();
-    return static_cast<int64_t>(v >> 1) ^ -static_cast<int64_t>(v & 1);
-  }
+  int64_t Zigzag() { return FromZigzag(Varint()); }
   float Float() { return Fixed<float>(); }
   double Double() { return Fixed<double>(); }
   std::span<const uint8_t> Bytes(uint64_t size) {

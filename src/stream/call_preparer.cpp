@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cstring>
 #include <new>
-#include <utility>
 
 #include "stream/slack_reader.h"
 #include "stream/word_readers.h"
@@ -37,14 +36,12 @@ constexpr size_t kCallWords = sizeof(PreparedCall) / sizeof(PreparedWord);
 
 }  // namespace
 
-CallPreparer::CallPreparer(const FunctionTable& functions, std::function<bool(int slot)> wanted)
-    : decoder_(functions), wanted_(std::move(wanted)), plans_(api::kFunctionCount) {
+CallPreparer::CallPreparer(const FunctionTable& functions, const std::function<bool(int slot)>& wanted)
+    : decoder_(functions), readers_(api::kFunctionCount) {
   decoder_.AcceptUnknownFunctions(true);
-}
-
-CallPreparer::SlotPlan CallPreparer::WorkOutPlan(int slot) const {
-  const bool preparable = kWordReaders[slot] != nullptr && wanted_(slot);
-  return {static_cast<int8_t>(preparable), api::kFunctions[slot].param_count, kWordReaders[slot]};
+  for (int slot = 0; slot < api::kFunctionCount; ++slot) {
+    if (kWordReaders[slot] != nullptr && wanted(slot)) readers_[slot] = kWordReaders[slot];
+  }
 }
 
 bool CallPreparer::DecodeOnly(std::span<const uint8_t> payload, uint32_t thread, uint64_t chunk) {
@@ -58,23 +55,24 @@ inline bool CallPreparer::PrepareCall(std::span<const uint8_t> payload, uint32_t
   Reader r{{}};
   CallDecoder::CallHead head;
   if (!decoder_.BeginCall(payload, thread, chunk, &r, &head)) [[unlikely]] return DecodeOnly(payload, thread, chunk);
-  const SlotPlan& plan = PlanOf(head.slot);
-  if (plan.preparable == 0 || (head.flags & wire::kCallWantsReply) ||
-      words->size() + kCallWords + plan.param_count > word_budget) {
+  const WordReader reader = readers_[head.slot];
+  const api::FunctionInfo& info = api::kFunctions[head.slot];
+  if (reader == nullptr || (head.flags & wire::kCallWantsReply) ||
+      words->size() + kCallWords + info.param_count > word_budget) {
     return DecodeOnly(payload, thread, chunk);
   }
   const size_t at = words->size();
-  PreparedWord* word = words->Append(kCallWords + plan.param_count) + kCallWords;
-  ReadArguments(r, head.slot, plan.reader, word);
+  PreparedWord* word = words->Append(kCallWords + info.param_count) + kCallWords;
+  ReadArguments(r, head.slot, reader, word);
   uint64_t start_ns = 0, duration_ns = 0;
   // A record cut short or with bytes left over: DecodeOnly says what is wrong with it.
-  if (!decoder_.EndCall(r, head, api::kFunctions[head.slot].return_kind, &start_ns, &duration_ns)) [[unlikely]] {
+  if (!decoder_.EndCall(r, head, info.return_kind, &start_ns, &duration_ns)) [[unlikely]] {
     words->Truncate(at);
     return DecodeOnly(payload, thread, chunk);
   }
   decoder_.TakeCall(head, start_ns);
   *context = head.context;
-  new (words->data() + at) PreparedCall{head.slot, plan.param_count, head.sequence, start_ns, duration_ns,
+  new (words->data() + at) PreparedCall{head.slot, info.param_count, head.sequence, start_ns, duration_ns,
                                         payload.data(), payload.size()};
   return true;
 }

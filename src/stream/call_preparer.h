@@ -26,7 +26,8 @@ namespace strata::stream {
 
 class CallPreparer {
  public:
-  CallPreparer(const FunctionTable& functions, std::function<bool(int slot)> wanted);
+  // `wanted`: the slots whose calls may be kept decoded (asked once a slot, here).
+  CallPreparer(const FunctionTable& functions, const std::function<bool(int slot)>& wanted);
 
   // A closed run: the records from `first_record` on, `records` of them, whose
   // PreparedRun starts at word `at`.
@@ -54,8 +55,8 @@ class CallPreparer {
   size_t prepared() const { return prepared_; }
 
  private:
-  // The call record kept decoded at the end of `words`, when its slot's
-  // plan says it can be and the record decodes whole; false (nothing appended) when
+  // The call record kept decoded at the end of `words`, when its slot has a
+  // reader in readers_ and the record decodes whole; false (nothing appended) when
   // it is not, the record then decoded the generic way for the next one's
   // deltas. `context`: the stream's current context the call carries.
   // `Reader`: a ByteReader, or a SlackReader where the record has the slack after it.
@@ -67,25 +68,15 @@ class CallPreparer {
   // thread's next call follows from it. False, always.
   [[gnu::noinline]] bool DecodeOnly(std::span<const uint8_t> payload, uint32_t thread, uint64_t chunk);
 
-  // How a slot's calls are read into words, worked out at its first call.
-  struct SlotPlan {
-    int8_t preparable = -1;  // -1: not worked out yet; 1: `wanted`, arguments and result all scalars
-    uint8_t param_count = 0;
-    WordReader reader = nullptr;  // its arguments' generated reader (stream/word_readers.h)
-  };
-  const SlotPlan& PlanOf(int slot) {
-    if (plans_[slot].preparable < 0) [[unlikely]] plans_[slot] = WorkOutPlan(slot);
-    return plans_[slot];
-  }
-  SlotPlan WorkOutPlan(int slot) const;
-
   // The open run's head as its calls are added (written at Close).
   void OpenRun(size_t index, size_t at, uint32_t thread, uint64_t chunk, uint64_t context);
 
   CallDecoder decoder_;
   BulkBlobs skipped_bulk_ = BulkBlobs::Skipping();
-  std::function<bool(int slot)> wanted_;
-  std::vector<SlotPlan> plans_;
+  // By slot, the generated reader of its arguments (stream/word_readers.h)
+  // where its calls are kept decoded: `wanted`, arguments and result all
+  // scalars; null for the others.
+  std::vector<WordReader> readers_;
   DecodedCall call_;
   std::string error_;
   bool failed_ = false;

@@ -21,10 +21,7 @@ std::unique_ptr<OrderedRecordReader> OrderedRecordReader::Open(const std::string
     reader->scan_truncated_ = reader->scan_error_.find("truncated") != std::string::npos;
   }
   for (const ChunkLocation& chunk : chunks) reader->threads_[chunk.info.thread_id].pending.push_back(chunk);
-  if (reader->threads_.size() == 1) {
-    reader->only_thread_ = reader->threads_.begin()->first;
-    reader->only_ = &reader->threads_.begin()->second;
-  }
+  if (reader->threads_.size() == 1) reader->only_ = &*reader->threads_.begin();
   return reader;
 }
 
@@ -100,13 +97,6 @@ bool OrderedRecordReader::PeekSequence(const ThreadCursor& cursor, uint64_t* seq
   return true;
 }
 
-bool OrderedRecordReader::TakeRecord(uint32_t thread, ThreadCursor& cursor, Record* record) {
-  if (!ReadRecordAt(cursor.records->bytes(), &cursor.at, record)) return DamagedHeader(thread, cursor);
-  record->thread_id = thread;
-  record->chunk = cursor.chunk_serial;
-  return true;
-}
-
 bool OrderedRecordReader::DamagedHeader(uint32_t thread, const ThreadCursor& cursor) {
   Fail("record at offset " + std::to_string(cursor.at) + " of a chunk of thread " + std::to_string(thread) +
            " has a damaged header",
@@ -116,8 +106,8 @@ bool OrderedRecordReader::DamagedHeader(uint32_t thread, const ThreadCursor& cur
 
 bool OrderedRecordReader::NextOutOfLine(Record* record) {
   if (failed_) return false;
-  if (threads_.size() == 1) {
-    auto& [thread, cursor] = *threads_.begin();
+  if (only_ != nullptr) {
+    auto& [thread, cursor] = *only_;
     for (;;) {
       if (cursor.loaded && cursor.at < cursor.records->size) return TakeRecord(thread, cursor, record);
       cursor.loaded = false;

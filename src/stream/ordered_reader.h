@@ -44,12 +44,9 @@ class OrderedRecordReader final : public RecordSource {
   // for a caller that knows the class (ReadAhead): most records of a trace of
   // one thread are the next of its loaded chunk, in file order.
   bool Next(Record* record) override {
-    if (only_ != nullptr && only_->loaded && only_->at < only_->records->size && !failed_) [[likely]] {
-      if (ReadRecordAt(only_->records->bytes(), &only_->at, record)) [[likely]] {
-        record->thread_id = only_thread_;
-        record->chunk = only_->chunk_serial;
-        return true;
-      }
+    if (only_ != nullptr && !failed_) [[likely]] {
+      auto& [thread, cursor] = *only_;
+      if (cursor.loaded && cursor.at < cursor.records->size) [[likely]] return TakeRecord(thread, cursor, record);
     }
     return NextOutOfLine(record);
   }
@@ -83,8 +80,14 @@ class OrderedRecordReader final : public RecordSource {
   bool Load(uint32_t thread, ThreadCursor& cursor);
   // The sequence of the call at the cursor, or false when the record there is not a call.
   bool PeekSequence(const ThreadCursor& cursor, uint64_t* sequence, bool* malformed) const;
-  bool TakeRecord(uint32_t thread, ThreadCursor& cursor, Record* record);
-  // Next() past the end of a chunk, at a damaged record, or merging several threads.
+  // The record at the cursor, the cursor moved past it; a damaged header fails the reader.
+  bool TakeRecord(uint32_t thread, ThreadCursor& cursor, Record* record) {
+    if (!ReadRecordAt(cursor.records->bytes(), &cursor.at, record)) return DamagedHeader(thread, cursor);
+    record->thread_id = thread;
+    record->chunk = cursor.chunk_serial;
+    return true;
+  }
+  // Next() past the end of a chunk, or merging several threads.
   bool NextOutOfLine(Record* record);
   // Fails the reader for a record whose header does not decode; false.
   [[gnu::cold]] bool DamagedHeader(uint32_t thread, const ThreadCursor& cursor);
@@ -94,9 +97,8 @@ class OrderedRecordReader final : public RecordSource {
   std::shared_ptr<ChunkBuffers> buffers_ = std::make_shared<ChunkBuffers>();
   FunctionTable functions_;
   std::map<uint32_t, ThreadCursor> threads_;
-  // The one thread's cursor of a trace of one thread (null otherwise), and its id.
-  ThreadCursor* only_ = nullptr;
-  uint32_t only_thread_ = 0;
+  // threads_' one entry, in a trace of one thread (null otherwise).
+  std::pair<const uint32_t, ThreadCursor>* only_ = nullptr;
   uint64_t serials_ = 0;
   std::string error_;
   std::string scan_error_;  // reported once the readable chunks are used up

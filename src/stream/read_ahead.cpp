@@ -23,7 +23,7 @@ ReadAhead::ReadAhead(RecordSource& source)
 ReadAhead::ReadAhead(RecordSource& source, const FunctionTable& functions, std::function<bool(int slot)> wanted,
                      Decoding decoding)
     : source_(source), ordered_(dynamic_cast<OrderedRecordReader*>(&source)),
-      preparer_(std::make_unique<CallPreparer>(functions, std::move(wanted))), decoding_(decoding),
+      preparer_(std::make_unique<CallPreparer>(functions, wanted)), decoding_(decoding),
       source_slack_(source.PayloadSlack()), reader_([this] { Read(); }) {}
 
 ReadAhead::~ReadAhead() {

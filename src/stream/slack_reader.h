@@ -28,13 +28,11 @@ class SlackReader {
 
   SlackReader() = default;
   // `record` must be followed by kSlackBytes readable bytes.
-  explicit SlackReader(std::span<const uint8_t> record)
-      : data_(record.data()), at_(record.data()), end_(record.data() + record.size()) {}
+  explicit SlackReader(std::span<const uint8_t> record) : at_(record.data()), end_(record.data() + record.size()) {}
 
   // False once a read ran past the record's end or read no varint.
   bool ok() const { return ok_ && at_ <= end_; }
   bool done() const { return at_ == end_; }
-  size_t offset() const { return static_cast<size_t>(at_ - data_); }
 
   [[gnu::always_inline]] uint8_t U8() { return *at_++; }
   [[gnu::always_inline]] uint64_t Varint() {
@@ -43,9 +41,9 @@ class SlackReader {
     if (bad) [[unlikely]] ok_ = false;
     return v;
   }
-  // Varint on a pointer of the caller's (kept in a register across a loop
-  // of reads, position() and MoveTo() around it): `p` moved past it, `bad`
-  // set for one longer than 10 bytes.
+  // Varint on a pointer of the caller's (a generated word reader's,
+  // stream/word_readers.h, with position() and MoveTo() around it): `p`
+  // moved past it, `bad` set for one longer than 10 bytes.
   [[gnu::always_inline]] static uint64_t VarintAt(const uint8_t*& p, bool& bad) {
     if (p[0] < 0x80) return *p++;
     if (p[1] < 0x80) {
@@ -66,12 +64,17 @@ class SlackReader {
   void MoveTo(const uint8_t* p) { at_ = p; }
   // A caller's own read found the record malformed.
   void Fail() { ok_ = false; }
-  int64_t Zigzag() {
-    const uint64_t v = Varint();
-    return static_cast<int64_t>(v >> 1) ^ -static_cast<int64_t>(v & 1);
+  // A fixed-size value at a caller's pointer, `p` moved past it.
+  template <typename T>
+  [[gnu::always_inline]] static T FixedAt(const uint8_t*& p) {
+    T v;
+    std::memcpy(&v, p, sizeof v);
+    p += sizeof v;
+    return v;
   }
-  float Float() { return Fixed<float>(); }
-  double Double() { return Fixed<double>(); }
+  int64_t Zigzag() { return FromZigzag(Varint()); }
+  float Float() { return FixedAt<float>(at_); }
+  double Double() { return FixedAt<double>(at_); }
   // `size` bytes of the record, checked: empty (and ok() false) where the record has fewer left.
   std::span<const uint8_t> Bytes(uint64_t size) {
     if (at_ > end_ || size > static_cast<uint64_t>(end_ - at_)) {
@@ -101,16 +104,8 @@ class SlackReader {
     *length = 0;
     return 0;
   }
-  template <typename T>
-  [[gnu::always_inline]] T Fixed() {
-    T v;
-    std::memcpy(&v, at_, sizeof v);
-    at_ += sizeof v;
-    return v;
-  }
-  const uint8_t* data_ = nullptr;  // the record's first byte,
-  const uint8_t* at_ = nullptr;    // the next to read (past end_ once a read ran past the record),
-  const uint8_t* end_ = nullptr;   // and the byte after the record
+  const uint8_t* at_ = nullptr;   // the next byte to read (past end_ once a read ran past the record),
+  const uint8_t* end_ = nullptr;  // and the byte after the record
   bool ok_ = true;
 };
 

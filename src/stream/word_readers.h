@@ -8,7 +8,6 @@
 // over its parameters' kinds.
 
 #include <cstdint>
-#include <cstring>
 
 #include "stream/prepared_call.h"
 #include "stream/slack_reader.h"
@@ -24,14 +23,11 @@ template <WordRead kRead>
   if constexpr (kRead == WordRead::kVarint) {
     word->u = SlackReader::VarintAt(p, bad);
   } else if constexpr (kRead == WordRead::kZigzag) {
-    const uint64_t v = SlackReader::VarintAt(p, bad);
-    word->i = static_cast<int64_t>(v >> 1) ^ -static_cast<int64_t>(v & 1);
+    word->i = FromZigzag(SlackReader::VarintAt(p, bad));
   } else if constexpr (kRead == WordRead::kFloat) {
-    std::memcpy(&word->f, p, sizeof(float));
-    p += sizeof(float);
+    word->f = SlackReader::FixedAt<float>(p);
   } else {
-    std::memcpy(&word->d, p, sizeof(double));
-    p += sizeof(double);
+    word->d = SlackReader::FixedAt<double>(p);
   }
 }
 
