@@ -21,10 +21,13 @@ calls the driver, natively and on the renderer alike.
 With --decode-ahead on, the renderer keeps large messages decoded ahead on a
 second thread (strata serve --decode-ahead); the figures are still the
 thread that runs the calls, not the one that decodes them.
-With --cache-sim, also the first-level instruction-cache misses a frame
-(callgrind's model of the cache): the driver's natively and on the
-renderer's thread, and Strata's own there. Strata's code between two driver
-calls displaces some of the driver's from the cache.
+With --cache-sim, also the first-level cache misses a frame (callgrind's
+model of the cache): instruction fetches (I1), the driver's natively and on
+the renderer's thread, and Strata's own there; data reads (D1) the same
+way; and Strata's data writes (D1w). Strata's code between two driver calls
+displaces some of the driver's from the cache, and the driver's work
+between two calls (llvmpipe copies tens of KB a draw) leaves little of
+Strata's data there.
 
 usage: renderer_instructions.py [--build DIR] [--modes draws,matrices,...]
                                 [--frames LOW,HIGH] [--cache-sim] [--decode-ahead on|off]
@@ -181,7 +184,7 @@ def main():
     parser.add_argument("--decode-ahead", choices=("on", "off"),
                         help="the renderer's --decode-ahead (default: its own choice for this machine)")
     parser.add_argument("--cache-sim", action="store_true",
-                        help="also the instruction-cache misses a frame (callgrind's model of the first level)")
+                        help="also the first-level cache misses a frame (callgrind's model): instructions, data")
     args = parser.parse_args()
     args.strata = os.path.join(args.build, "bin", "strata")
     args.workload = os.path.join(args.build, "bin", "trace_workload")
@@ -203,7 +206,8 @@ def main():
     try:
         header = f"{'mode':10} {'native':>10} {'renderer':>10} {'strata':>9} {'calls':>7} {'own/call':>8} {'driver':>7}"
         if args.cache_sim:
-            header += f" {'I1 native':>10} {'I1 driver':>10} {'I1 strata':>10}"
+            header += (f" {'I1 native':>10} {'I1 driver':>10} {'I1 strata':>10}"
+                       f" {'D1 native':>10} {'D1 driver':>10} {'D1 strata':>10} {'D1w strata':>10}")
         print(header + "   (a frame)")
         for mode in args.modes.split(","):
             n = [native(args, env, tmp, mode, f) for f in (low, high)]
@@ -226,7 +230,11 @@ def main():
             if args.cache_sim:
                 line += (f" {per_frame(n_costs, 'I1mr', lambda name: name != program):10.0f}"
                          f" {per_frame(r_costs, 'I1mr', lambda name: not is_strata(name)):10.0f}"
-                         f" {per_frame(r_costs, 'I1mr', is_strata):10.0f}")
+                         f" {per_frame(r_costs, 'I1mr', is_strata):10.0f}"
+                         f" {per_frame(n_costs, 'D1mr', lambda name: name != program):10.0f}"
+                         f" {per_frame(r_costs, 'D1mr', lambda name: not is_strata(name)):10.0f}"
+                         f" {per_frame(r_costs, 'D1mr', is_strata):10.0f}"
+                         f" {per_frame(r_costs, 'D1mw', is_strata):10.0f}")
             print(line, flush=True)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
