@@ -21,13 +21,22 @@ bool SendHelloAnswer(transport::ByteStream& stream, const wire::Hello& answer) {
   return stream.Flush();
 }
 
+std::string ClientAddress(const transport::Peer& peer) {
+  if (peer.is_unix && peer.uid != static_cast<uid_t>(-1)) return "uid " + std::to_string(peer.uid);
+  return peer.description;
+}
+
+std::string NameClient(const std::string& program, const std::string& pid, const std::string& address) {
+  return program + " (pid " + pid + ", " + address + ")";
+}
+
 void RefuseClient(transport::ByteStream& stream, const transport::Peer& peer, const ClientHello& client,
                   const std::string& why) {
   wire::Hello answer;
   answer.values["status"] = "refused";
   answer.values["message"] = why;
   SendHelloAnswer(stream, answer);
-  Log("refused " + client.program + " (pid " + client.pid + ", " + peer.description + "): " + why);
+  Log("refused " + NameClient(client.program, client.pid, ClientAddress(peer)) + ": " + why);
 }
 
 bool ReadClientHello(transport::ByteStream& stream, const transport::Peer& peer, const AuthPolicy& auth,

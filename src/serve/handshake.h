@@ -30,6 +30,14 @@ struct ClientHello {
 bool ReadClientHello(transport::ByteStream& stream, const transport::Peer& peer, const AuthPolicy& auth,
                      ClientHello* out);
 
+// How the log names a client's connection after its program and pid: a Unix
+// peer's uid (its pid, the kernel's, is the client's pid already), a TCP
+// peer's address, or that the peer is unknown.
+std::string ClientAddress(const transport::Peer& peer);
+// "glmark2 (pid 1234, uid 1000)", "glmark2 (pid 1234, 127.0.0.1:5000)":
+// `address` is ClientAddress's.
+std::string NameClient(const std::string& program, const std::string& pid, const std::string& address);
+
 // Tells the client why it is not served and logs it.
 void RefuseClient(transport::ByteStream& stream, const transport::Peer& peer, const ClientHello& client,
                   const std::string& why);

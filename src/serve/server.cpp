@@ -118,7 +118,7 @@ struct Server::State {
                       {"session", session},
                       {"program", client.program},
                       {"pid", client.pid},
-                      {"address", peer.description},
+                      {"address", ClientAddress(peer)},
                       {"features", features}};
     if (client.role == "process") {
       message.values["session_key"] = key;
@@ -145,7 +145,7 @@ struct Server::State {
       const std::string session = std::to_string(++next_session);
       std::string new_key;
       if (!transport::NewToken(&new_key, &error)) return RefuseClient(*h.stream, h.peer, client, error);
-      const ClientInfo info{client.program, std::strtoll(client.pid.c_str(), nullptr, 10), h.peer.description};
+      const ClientInfo info{client.program, std::strtoll(client.pid.c_str(), nullptr, 10), ClientAddress(h.peer)};
       // Only the renderer's own user's Unix clients share workers (one after another).
       const bool own_user = h.peer.is_unix && h.peer.uid == getuid();
       Worker worker;

@@ -3,20 +3,13 @@
 #include <EGL/egl.h>
 
 #include "serve/frame_display.h"
+#include "serve/handshake.h"
 #include "serve/log.h"
 #include "stream/wire.h"
 
 namespace strata::serve {
 
-std::string ClientInfo::Describe() const {
-  // A local peer the kernel names by the pid the client gave: the pid once.
-  const std::string same_pid = "pid " + std::to_string(pid) + " (";
-  if (address.starts_with(same_pid) && address.ends_with(")")) {
-    return program + " (" + same_pid.substr(0, same_pid.size() - 2) + ", " +
-           address.substr(same_pid.size(), address.size() - same_pid.size() - 1) + ")";
-  }
-  return program + " (pid " + std::to_string(pid) + ", " + address + ")";
-}
+std::string ClientInfo::Describe() const { return NameClient(program, std::to_string(pid), address); }
 
 Session::Session(std::string id, std::string key, ClientInfo client, const std::string& functions,
                  std::string features, const host::HostDriver& driver, std::unique_ptr<Recorder> recorder,

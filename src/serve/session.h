@@ -29,10 +29,8 @@ class FrameDisplay;
 struct ClientInfo {
   std::string program;
   int64_t pid = 0;
-  std::string address;  // who the transport says it is: "pid 1234 (uid 1000)", "127.0.0.1:5000"
-  // "glmark2 (pid 1234, 127.0.0.1:5000)"; "glmark2 (pid 1234, uid 1000)" where
-  // the kernel names the same pid; "glmark2 (pid 1234, pid 77 (uid 1000))" in another pid namespace.
-  std::string Describe() const;
+  std::string address;  // its connection, as ClientAddress (handshake.h) says: "uid 1000", "127.0.0.1:5000"
+  std::string Describe() const;  // NameClient's: "glmark2 (pid 1234, uid 1000)"
 };
 
 class Session {
