@@ -27,15 +27,25 @@ def reads_of(f: registry.Function) -> list[str] | None:
     return [WORD_READS[k] for k in kinds]
 
 
+def word_callable(f: registry.Function) -> bool:
+    """Whether a remote client sends the function's calls in word runs
+    (src/stream/word_run.h): a GL function of scalars that returns nothing."""
+    return f.is_gl() and registry.kind_of_type(f.return_type) == "kVoid" and reads_of(f) is not None
+
+
 def emit_word_readers_cpp(model: registry.Model) -> str:
     rows = []
+    word_calls = []
     for f in model.functions:
+        word_calls.append(f"  {'true' if word_callable(f) else 'false'},  // {f.name}")
         reads = reads_of(f)
         if reads is None:
             rows.append(f"  nullptr,  // {f.name}")
         else:
             args = ", ".join(f"WordRead::{r}" for r in reads)
             rows.append(f"  &ReadWords<{args}>,  // {f.name}")
-    return (f"{HEADER}#include \"stream/word_readers.h\"\n\nnamespace strata::stream {{\n\n"
-            f"const WordReader kWordReaders[api::kFunctionCount] = {{\n" + "\n".join(rows) + "\n};\n\n"
+    return (f"{HEADER}#include \"stream/word_readers.h\"\n#include \"stream/word_run.h\"\n\n"
+            "namespace strata::stream {\n\n"
+            "const WordReader kWordReaders[api::kFunctionCount] = {\n" + "\n".join(rows) + "\n};\n\n"
+            "const bool kWordCalls[api::kFunctionCount] = {\n" + "\n".join(word_calls) + "\n};\n\n"
             "}  // namespace strata::stream\n")

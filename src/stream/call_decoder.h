@@ -63,6 +63,7 @@ struct DecodedCall {
 class CallDecoder {
  public:
   explicit CallDecoder(const FunctionTable& table) : table_(table) {}
+  const FunctionTable& table() const { return table_; }
   // `chunk` identifies the chunk the record came from (any number that
   // changes from one chunk to the next). False with `error` for a malformed
   // record or a function this build does not know (its layout is unknown).

@@ -16,6 +16,7 @@ enum class RecordType : uint8_t {
   kFramebuffer = 5,    // a captured framebuffer image
   kReply = 6,          // wire only: the reply to a call record sent without one
   kTraceEvent = 7,     // tracing switched on/off, a sink problem, ...
+  kWordRun = 8,        // wire only: calls of scalars as the executor's words (word_run.h)
 };
 
 

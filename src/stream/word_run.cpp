@@ -1,0 +1,111 @@
+#include "stream/word_run.h"
+
+#include <cstring>
+
+#include "stream/record_format.h"
+
+namespace strata::stream {
+
+void WordRunWriter::Open(ByteBuffer& batch, uint64_t sequence, uint64_t context, uint64_t start_ns) {
+  at_ = batch.size;
+  calls_ = 0;
+  // Type, length, the padding's count: the head's words come at the next multiple of 8.
+  const size_t unpadded = at_ + 1 + kWordRunLengthBytes + 1;
+  const size_t padding = (sizeof(PreparedWord) - unpadded % sizeof(PreparedWord)) % sizeof(PreparedWord);
+  const size_t bytes = unpadded - at_ + padding + kWordRunHeadWords * sizeof(PreparedWord);
+  uint8_t* o = batch.Reserve(bytes);
+  std::memset(o, 0, bytes - kWordRunHeadWords * sizeof(PreparedWord));
+  o[0] = static_cast<uint8_t>(RecordType::kWordRun);
+  o[1 + kWordRunLengthBytes] = static_cast<uint8_t>(padding);
+  const uint64_t head[kWordRunHeadWords] = {sequence, context, start_ns};
+  std::memcpy(o + (unpadded - at_) + padding, head, sizeof head);
+  batch.size += bytes;
+}
+
+void WordRunWriter::Close(ByteBuffer& batch) {
+  // A varint of fixed width: each byte but the last says another follows.
+  const size_t length = batch.size - at_ - 1 - kWordRunLengthBytes;
+  uint8_t* o = batch.storage.data() + at_ + 1;
+  for (size_t i = 0; i < kWordRunLengthBytes; ++i) {
+    const uint8_t more = i + 1 < kWordRunLengthBytes ? 0x80 : 0;
+    o[i] = static_cast<uint8_t>((length >> (7 * i)) & 0x7f) | more;
+  }
+  at_ = kNone;
+}
+
+bool ReadWordRunHead(std::span<const uint8_t> payload, WordRunView* run, std::string* error) {
+  if (payload.empty() || payload.size() < 1 + size_t{payload[0]} + kWordRunHeadWords * sizeof(PreparedWord)) {
+    *error = "a word run cut short (" + std::to_string(payload.size()) + " bytes)";
+    return false;
+  }
+  const size_t padding = payload[0];
+  for (size_t i = 1; i <= padding; ++i) {
+    if (payload[i] != 0) {
+      *error = "a word run whose padding is not zeros";
+      return false;
+    }
+  }
+  const uint8_t* words = payload.data() + 1 + padding;
+  const size_t bytes = payload.size() - 1 - padding;
+  if (reinterpret_cast<uintptr_t>(words) % alignof(PreparedWord) != 0 || bytes % sizeof(PreparedWord) != 0) {
+    *error = "a word run whose words do not lie at a multiple of 8 bytes from its message's start";
+    return false;
+  }
+  const PreparedWord* at = reinterpret_cast<const PreparedWord*>(words);
+  run->first_sequence = at[0].u;
+  run->context = at[1].u;
+  run->start_ns = at[2].u;
+  run->calls = at + kWordRunHeadWords;
+  run->end = at + bytes / sizeof(PreparedWord);
+  if (run->calls == run->end) {
+    *error = "a word run of no calls";
+    return false;
+  }
+  return true;
+}
+
+std::string WordCallProblem(const PreparedWord* at, const PreparedWord* end, int slot) {
+  if (slot < 0) {
+    return "a call to function id " + std::to_string(WordCallFunction(*at)) + ", which the client's table does not name";
+  }
+  const api::FunctionInfo& info = api::kFunctions[slot];
+  if (!kWordCalls[slot]) return std::string("a call to ") + info.name + ", whose calls must travel as call records";
+  const uint32_t count = WordCallArguments(*at);
+  if (count != info.param_count) {
+    return std::string("a call to ") + info.name + " with " + std::to_string(count) + " arguments (it takes " +
+           std::to_string(info.param_count) + ")";
+  }
+  return std::string("cut short in a call to ") + info.name + " (" + std::to_string(end - at - 1) + " of its " +
+         std::to_string(count) + " arguments there)";
+}
+
+void DecodeWordCall(const PreparedWord* at, int slot, std::string_view name, uint64_t sequence, uint32_t thread,
+                    const WordRunView& run, DecodedCall* call) {
+  const api::FunctionInfo& info = api::kFunctions[slot];
+  call->function_id = WordCallFunction(*at);
+  call->slot = slot;
+  call->name = name;
+  call->sequence = sequence;
+  call->thread = thread;
+  call->context = run.context;
+  call->start_ns = run.start_ns;
+  call->duration_ns = 0;
+  call->flags = kCallUntimed;
+  call->result = DecodedValue{};
+  call->has_reply = false;
+  call->args.resize(info.param_count);
+  const PreparedWord* word = at + 1;
+  for (int i = 0; i < info.param_count; ++i, ++word) {
+    DecodedValue& v = call->args[i];
+    v = DecodedValue{};
+    v.kind = info.params[i].kind;
+    switch (v.kind) {
+      case api::ArgKind::kInt: v.i = word->i; break;
+      case api::ArgKind::kFloat: v.f = word->f; break;
+      case api::ArgKind::kDouble: v.f = word->d; break;
+      default: v.u = word->u; break;
+    }
+  }
+}
+
+}  // namespace strata::stream

@@ -1,0 +1,99 @@
+#pragma once
+// Word runs (wire only, with words-v1; docs/remote.md): a client thread's
+// calls whose arguments are all scalars and that give nothing back, written
+// as the words the executor's generated handlers read (prepared_call.h), so
+// that the renderer runs them with no decoding: per call, a check of its
+// function and its argument count, then its handler.
+//
+// A record of type kWordRun; its length is a varint written in
+// kWordRunLengthBytes bytes (the client grows the run in place). Payload:
+//   u8 P | P zero bytes: what follows lies at a multiple of 8 bytes from the message's start
+//   word: the first call's sequence number (absolute; the calls' numbers follow one another)
+//   word: the stream context of every call of the run
+//   word: the start of every call (untimed calls: the batch's); their duration is 0
+//   per call: word (function id | argument count << 32), then its arguments,
+//             one word each in parameter order, as PreparedWord holds them
+//             (kInt sign-extended, kFloat's bits in the low 32, kDouble, the
+//             other kinds zero-extended)
+// Words are 64-bit little-endian. A call record that follows the run in the
+// same message takes its sequence and start deltas from the run's last call.
+
+#include <bit>
+#include <cstdint>
+#include <cstring>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "stream/byte_writer.h"
+#include "stream/call_decoder.h"
+#include "stream/prepared_call.h"
+#include "strata/api/functions.h"
+
+namespace strata::stream {
+
+static_assert(std::endian::native == std::endian::little, "word runs are the host's words on the wire");
+
+// By slot: whether a function's calls may travel in a word run (a GL
+// function whose arguments are all scalars and that returns nothing;
+// generated with the word readers, api/emit_word_readers.py).
+extern const bool kWordCalls[api::kFunctionCount];
+
+inline constexpr size_t kWordRunLengthBytes = 4;  // a run is at most 2^28 - 1 bytes
+inline constexpr size_t kWordRunHeadWords = 3;
+
+// The client's side: a run being written at the end of a batch.
+class WordRunWriter {
+ public:
+  bool open() const { return at_ != kNone; }
+  uint64_t calls() const { return calls_; }
+  // Opens a run at the end of `batch` (whose start is the message's).
+  void Open(ByteBuffer& batch, uint64_t sequence, uint64_t context, uint64_t start_ns);
+  // A call of `count` arguments: its words are copied in.
+  void Add(ByteBuffer& batch, uint64_t function_id, const PreparedWord* arguments, uint32_t count) {
+    const size_t bytes = (1 + static_cast<size_t>(count)) * sizeof(PreparedWord);
+    uint8_t* o = batch.Reserve(bytes);
+    const uint64_t head = function_id | static_cast<uint64_t>(count) << 32;
+    std::memcpy(o, &head, sizeof head);
+    if (count != 0) std::memcpy(o + sizeof head, arguments, bytes - sizeof head);
+    batch.size += bytes;
+    ++calls_;
+  }
+  // Ends the run: its length is written.
+  void Close(ByteBuffer& batch);
+
+ private:
+  static constexpr size_t kNone = SIZE_MAX;
+  size_t at_ = kNone;  // the record's type byte in the batch
+  uint64_t calls_ = 0;
+};
+
+// The renderer's side: a run's head, and its calls' words.
+struct WordRunView {
+  uint64_t first_sequence = 0, context = 0, start_ns = 0;
+  const PreparedWord* calls = nullptr;  // the first call's head word
+  const PreparedWord* end = nullptr;
+};
+// False with *error for a payload that is not a word run's (cut short,
+// padding that is not, words that do not lie at a multiple of 8 bytes).
+bool ReadWordRunHead(std::span<const uint8_t> payload, WordRunView* run, std::string* error);
+
+// A call's head word: its function id and argument count.
+inline uint64_t WordCallFunction(const PreparedWord& head) { return head.u & 0xffffffffu; }
+inline uint32_t WordCallArguments(const PreparedWord& head) { return static_cast<uint32_t>(head.u >> 32); }
+
+// Whether the call at `at` (before `end`) is one a run may hold: of a
+// function `slot` (-1: its id is unknown) whose calls may travel so, with
+// as many arguments as it takes, all of them there.
+inline bool WordCallFits(const PreparedWord* at, const PreparedWord* end, int slot) {
+  return slot >= 0 && kWordCalls[slot] && WordCallArguments(*at) == api::kFunctions[slot].param_count &&
+         static_cast<size_t>(end - at - 1) >= WordCallArguments(*at);
+}
+// Why it is not.
+[[gnu::cold]] std::string WordCallProblem(const PreparedWord* at, const PreparedWord* end, int slot);
+
+// A call of a run as the decoder gives it (for Execute, hooks, --record).
+void DecodeWordCall(const PreparedWord* at, int slot, std::string_view name, uint64_t sequence, uint32_t thread,
+                    const WordRunView& run, DecodedCall* call);
+
+}  // namespace strata::stream
