@@ -18,6 +18,7 @@ import re
 import string
 
 import emit_replay
+import emit_word_readers
 import error_checks
 import emit_trace
 import plan as fp
@@ -245,10 +246,35 @@ def _keeps_unwritten_output(rp: RemotePlan, q: fp.ParamPlan) -> bool:
     return rp.p.traits.query is not None and q.carries_out and not q.rule.buffer_target
 
 
-def _record(rp: RemotePlan, flags: list[str], reply_part: list[str] | None = None) -> list[str]:
-    """Encodes the call's record; `reply_part`: its result and output blobs, as a trace records them."""
+# A scalar argument as the word of a word run (stream/word_run.h), by its kind.
+WORD_FIELDS = {
+    "kInt": lambda name: f".i = static_cast<int64_t>({name})",
+    "kUInt": lambda name: f".u = static_cast<uint64_t>({name})",
+    "kEnum": lambda name: f".u = static_cast<uint64_t>({name})",
+    "kBitfield": lambda name: f".u = static_cast<uint64_t>({name})",
+    "kBoolean": lambda name: f".u = static_cast<uint64_t>({name})",
+    "kFloat": lambda name: f".u = std::bit_cast<uint32_t>(static_cast<GLfloat>({name}))",
+    "kDouble": lambda name: f".d = static_cast<double>({name})",
+}
+
+
+def _word_call(rp: RemotePlan) -> list[str]:
+    """The call appended to the thread's word run where the renderer takes them; the lines open a block that
+    writes its record otherwise."""
     p = rp.p
-    lines = ["  const uint64_t strata_sequence = strata_c->NextSequence();", "  {",
+    words = ", ".join("{" + WORD_FIELDS[q.param.kind](q.name) + "}" for q in p.params)
+    lines = [f"  const stream::PreparedWord strata_words[] = {{{words}}};"] if p.params else []
+    arguments = "strata_words" if p.params else "nullptr"
+    return lines + [f"  if (!strata_c->WordCall(api::{p.name}, strata_sequence, {arguments}, {len(p.params)})) {{"]
+
+
+def _record(rp: RemotePlan, flags: list[str], reply_part: list[str] | None = None) -> list[str]:
+    """Encodes the call's record; `reply_part`: its result and output blobs, as a trace records them. A call
+    of scalars that waits for nothing goes in a word run where the renderer takes them."""
+    p = rp.p
+    words = flags == ["stream::kCallUntimed"] and reply_part is None and emit_word_readers.word_callable(p.f)
+    head = ["  const uint64_t strata_sequence = strata_c->NextSequence();"] + (_word_call(rp) if words else [])
+    lines = ["  {",
              f"    stream::CallEncoder strata_w(strata_c->batch(), strata_c->run(), api::{p.name}, strata_sequence, "
              f"strata_c->context_id(), {' | '.join(flags)});"]
     for q in p.params:
@@ -275,7 +301,9 @@ def _record(rp: RemotePlan, flags: list[str], reply_part: list[str] | None = Non
     lines += reply_part or []
     lines.append("    strata_w.End();")
     lines.append("  }")
-    return lines
+    if words:
+        return head + lines[1:]  # the record's block is the word call's else
+    return head + lines
 
 
 def _client_named_path(rp: RemotePlan) -> tuple[list[str], str | None]:

@@ -16,6 +16,7 @@ Configurations:
              builds side by side in the same rounds (added to the configurations by --compare)
   plain      the ring, with the client doing nothing on its own (STRATA_REMOTE_SHADOW=off:
              no held calls, names made and every query answered by the renderer)
+  records    the ring, with every call as a call record (STRATA_REMOTE_WORD_RUNS=off: no word runs)
   socket     Strata over the Unix socket itself (STRATA_REMOTE_RING=off)
   tcp        Strata over TCP on 127.0.0.1
   virgl      virglrenderer's vtest
@@ -47,7 +48,7 @@ xvfb (scripts/setup.sh installs them).
 
 usage: remote_speed.py [--rounds N] [--frames N]
                        [--workloads cheap,draws,roundtrip,geterror,upload,create,saved,matrices,streaming,glmark2]
-                       [--configs native,ring,ahead,inline,plain,socket,tcp,virgl] [--build DIR]
+                       [--configs native,ring,ahead,inline,plain,records,socket,tcp,virgl] [--build DIR]
                        [--compare DIR]
 """
 
@@ -70,8 +71,8 @@ VIRGL_SOCKET = "/tmp/.virgl_test"  # the one path Mesa's vtest client connects t
 TRACE_CALLS_PER_FRAME = {"roundtrip": 1000, "geterror": 1000, "create": 500, "saved": 100}
 UPLOAD_MB_PER_FRAME = 1024 * 1024 * 4 / 1e6
 WORKLOADS = ("cheap", "draws", "roundtrip", "geterror", "upload", "create", "saved", "matrices", "streaming", "glmark2")
-CONFIGS = ("native", "ring", "ahead", "inline", "plain", "socket", "tcp", "virgl", "other")
-STRATA_CONFIGS = ("ring", "plain", "socket", "tcp")
+CONFIGS = ("native", "ring", "ahead", "inline", "plain", "records", "socket", "tcp", "virgl", "other")
+STRATA_CONFIGS = ("ring", "plain", "records", "socket", "tcp")
 
 
 def fail(message):
@@ -187,6 +188,8 @@ def command(config, program, strata, servers, other_strata=None):
     if config == "tcp":
         return ([strata, "run", "--remote", servers.strata_tcp_address, "--"] + program,
                 {"STRATA_REMOTE_TOKEN_FILE": servers.token_file})
+    if config == "records":
+        return [strata, "run", "--remote", servers.strata_address, "--"] + program, {"STRATA_REMOTE_WORD_RUNS": "off"}
     if config == "virgl":
         return program, {"GALLIUM_DRIVER": "virpipe"}
     return program, {}

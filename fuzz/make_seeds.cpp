@@ -11,9 +11,10 @@
 // function whose arguments are scalars and input arrays after those first
 // records (the app's context current), so that every handler generated for
 // such calls (host/fast_call.h) runs from the first input, not only the
-// apps' own.
+// apps' own; the renderer's also with those calls as one word run.
 #include <sys/stat.h>
 
+#include <bit>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
@@ -26,6 +27,7 @@
 #include "stream/ordered_reader.h"
 #include "stream/record_format.h"
 #include "stream/wire.h"
+#include "stream/word_run.h"
 #include "strata/api/codec.h"
 
 using namespace strata;
@@ -137,6 +139,35 @@ stream::ByteBuffer EveryCall(bool arrays, uint64_t context, stream::CallRun run)
   return out;
 }
 
+// One word run (stream/word_run.h) of a call of every function a run may
+// hold, in `context`, its message's only record: the renderer's seed of the
+// handlers run from words where they lie.
+stream::ByteBuffer EveryWordCall(uint64_t context) {
+  stream::ByteBuffer out;
+  stream::WordRunWriter run;
+  run.Open(out, 1, context, 1000);
+  for (int slot = 0; slot < api::kFunctionCount; ++slot) {
+    if (!stream::kWordCalls[slot]) continue;
+    const api::FunctionInfo& info = api::kFunctions[slot];
+    std::vector<stream::PreparedWord> words(info.param_count);
+    for (int i = 0; i < info.param_count; ++i) {
+      const stream::DecodedValue v = PlausibleValue(info.params[i]);
+      if (v.kind == api::ArgKind::kInt) {
+        words[i].i = v.i;
+      } else if (v.kind == api::ArgKind::kFloat) {
+        words[i].u = std::bit_cast<uint32_t>(static_cast<float>(v.f));
+      } else if (v.kind == api::ArgKind::kDouble) {
+        words[i].d = v.f;
+      } else {
+        words[i].u = v.u;
+      }
+    }
+    run.Add(out, static_cast<uint64_t>(slot), words.data(), static_cast<uint32_t>(words.size()));
+  }
+  run.Close(out);
+  return out;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -233,6 +264,13 @@ int main(int argc, char** argv) {
       PutMessage(every_client, {});
       Write(out + "/renderer/" + seed_name, every_client);
     }
+    stream::wire::Hello words_hello = hello;
+    words_hello.values["features"] = "records-v1,replies-v1,words-v1";
+    std::vector<uint8_t> every_word = stream::wire::EncodeHello(stream::wire::kClientMagic, words_hello);
+    PutMessage(every_word, client_setup.bytes());
+    PutMessage(every_word, EveryWordCall(context).bytes());
+    PutMessage(every_word, {});
+    Write(out + "/renderer/" + name + ".every-word-call", every_word);
   }
 
   // The ring: a well-formed message in the ring with a head that covers it, then reads.

@@ -11,6 +11,7 @@
 #include "stream/framebuffer_record.h"
 #include "stream/record_reader.h"
 #include "stream/wire.h"
+#include "stream/word_run.h"
 
 namespace strata::host {
 
@@ -52,6 +53,8 @@ bool RecordDispatch::DispatchRecord(const stream::Record& record, std::string* e
     }
     case stream::RecordType::kTraceEvent:
       return TraceEvent(record, error);
+    case stream::RecordType::kWordRun:
+      return RunWordRun(record, error);
     default:
       return true;  // frames, framebuffer images, unknown records: the driver's business
   }
@@ -190,6 +193,65 @@ bool RecordDispatch::FinishRun(const stream::Record& record, const stream::Prepa
     RunPreparedCalls(record, run.context, &call, &left);
     count_ran(resumed);
   }
+  return true;
+}
+
+bool RecordDispatch::RunWordRun(const stream::Record& record, std::string* error) {
+  stream::WordRunView run;
+  std::string problem;
+  const auto fail = [&](uint64_t call) {
+    *error = "word run, call " + std::to_string(call) + " (thread " + std::to_string(record.thread_id) + "): " + problem;
+    return false;
+  };
+  if (!stream::ReadWordRunHead(record.payload, &run, &problem)) {
+    *error = problem + " (thread " + std::to_string(record.thread_id) + ")";
+    return false;
+  }
+  const stream::FunctionTable& functions = decoder_.table();
+  const bool handlers = !handled_.empty() && !before_call &&
+                        (threads_ == HostThreads::kCaller || runner_.RunsOnCaller(record.thread_id));
+  FastCall fast(executor_, decoder_, record.thread_id);
+  fast.head.context = run.context;
+  // The calls the handlers ran since the last one through Execute: counted
+  // (Ran) and their stream context kept once, before the next one through
+  // Execute and at the end.
+  uint64_t handled = 0;
+  uint64_t sequence = run.first_sequence, index = 0;
+  const auto count_handled = [&] {
+    if (handled == 0) return;
+    calls_ += handled - 1;
+    Ran(sequence - 1, run.start_ns, 0);
+    fast.KeepStreamContext();
+    handled = 0;
+  };
+  for (const stream::PreparedWord* at = run.calls; at != run.end; ++index, ++sequence) {
+    if (stopped_) return true;
+    const uint64_t id = stream::WordCallFunction(*at);
+    const int slot = functions.SlotOf(id);
+    if (!stream::WordCallFits(at, run.end, slot)) [[unlikely]] {
+      count_handled();
+      problem = stream::WordCallProblem(at, run.end, slot);
+      return fail(index);
+    }
+    const stream::PreparedWord* arguments = at + 1;
+    at = arguments + stream::WordCallArguments(*at);
+    if (handlers) [[likely]] {
+      const HandledSlot& slot_handler = handled_[slot];
+      slot_handler.prepared(fast, arguments, slot_handler.driver);
+      if (!fast.refused) [[likely]] {
+        ++handled;
+        continue;
+      }
+      fast.refused = false;
+    }
+    // No handler took it: decoded, it runs through Execute (and the hooks).
+    count_handled();
+    stream::DecodeWordCall(arguments - 1, slot, functions.NameOf(id), sequence, record.thread_id, run, &call_);
+    RunCall(record);
+  }
+  count_handled();
+  // A call record after the run counts its sequence and start from the run's last call.
+  decoder_.TakeCall(record.thread_id, record.chunk, sequence - 1, run.start_ns);
   return true;
 }
 

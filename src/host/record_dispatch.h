@@ -153,6 +153,10 @@ class RecordDispatch {
     last_end_ns_ = std::max(last_end_ns_, start_ns + duration_ns);
   }
   bool DispatchRecord(const stream::Record& record, std::string* error);
+  // A word run (stream/word_run.h, the wire's): each call through its
+  // handler, or decoded and through Execute where none takes it; false
+  // with *error at the first call that is not one a run may hold.
+  bool RunWordRun(const stream::Record& record, std::string* error);
   bool TraceEvent(const stream::Record& record, std::string* error);
 
   const HostThreads threads_;

@@ -66,6 +66,7 @@ Connection::Connection(Session& session, std::unique_ptr<transport::ByteStream> 
       thread_id_(thread_id),
       shadow_(&no_context_) {
   if (stream::wire::HasFeature(session.features(), stream::wire::kFeatureBulk)) batch_.bulk = this;
+  word_runs_ = stream::wire::HasFeature(session.features(), stream::wire::kFeatureWordRuns);
   // A reply to a state query takes the renderer a few us: wait for it awake.
   stream_->SetReadSpin(kReplySpinMicroseconds);
   no_context_.set_connection(this);
@@ -199,7 +200,14 @@ void Connection::PutBulk(const void* data, size_t size) {
   session_.traffic().bulk_bytes += size;
 }
 
+void Connection::BeginWordRun(uint64_t sequence) {
+  EndWordRun();
+  word_run_.Open(batch_, sequence, context_id_, batch_ns_);
+  word_run_context_ = context_id_;
+}
+
 bool Connection::Flush() {
+  EndWordRun();
   flush_at_ = kBatchBytes;
   if (session_.lost()) return false;
   session_.traffic().absorbed += deferred_.TakeAbsorbed() + answered_;
@@ -264,14 +272,14 @@ bool Connection::Await(uint64_t sequence, int slot, std::vector<uint8_t>& incomi
 }
 
 void Connection::PutMemory(const void* address, size_t size) {
-  stream::ByteWriter w(&batch_);
+  stream::ByteWriter w(&batch());
   const size_t at = w.BeginRecord(static_cast<uint8_t>(stream::RecordType::kMemory));
   stream::EncodeMemory(w, address, size);
   w.EndRecord(at);
 }
 
 void Connection::PutSurfaceEvent(uint64_t surface, int width, int height) {
-  stream::ByteWriter w(&batch_);
+  stream::ByteWriter w(&batch());
   const size_t at = w.BeginRecord(static_cast<uint8_t>(stream::RecordType::kTraceEvent));
   stream::EncodeSurfaceEvent(w, surface, static_cast<uint64_t>(width), static_cast<uint64_t>(height));
   w.EndRecord(at);

@@ -19,6 +19,7 @@
 #include "remote/client_state.h"
 #include "stream/byte_writer.h"
 #include "stream/call_encoder.h"
+#include "stream/word_run.h"
 #include "stream/wire.h"
 #include "transport/byte_stream.h"
 
@@ -41,8 +42,33 @@ class Connection final : public stream::BulkSink {
   Connection(Session& session, std::unique_ptr<transport::ByteStream> stream, uint32_t thread_id);
   ~Connection() override;
 
-  stream::ByteBuffer& batch() { return batch_; }
+  // The batch, for a record: a word run being written ends first.
+  stream::ByteBuffer& batch() {
+    EndWordRun();
+    return batch_;
+  }
   stream::CallRun& run() { return run_; }
+  // Call `sequence` of `slot`, a function of stream::kWordCalls, with its
+  // `count` arguments as words: appended to the thread's word run. A run
+  // begins at the second of two such calls in a row (a run's head costs
+  // the renderer about what a call record does, so a lone call goes as
+  // one), and again where the context or the numbering moved on. False
+  // where it is not appended: the caller writes a call record.
+  bool WordCall(int slot, uint64_t sequence, const stream::PreparedWord* arguments, uint32_t count) {
+    if (!word_runs_) return false;
+    if (!word_run_.open() || sequence != run_.last_sequence + 1 || context_id_ != word_run_context_) [[unlikely]] {
+      const bool follows_one = last_word_call_ + 1 == sequence;
+      last_word_call_ = sequence;
+      if (!follows_one) return false;
+      BeginWordRun(sequence);
+    }
+    word_run_.Add(batch_, static_cast<uint64_t>(slot), arguments, count);
+    // A call record after the run counts from its last call, as the renderer does.
+    run_.last_sequence = sequence;
+    run_.last_start_ns = batch_ns_;
+    ++run_.calls;
+    return true;
+  }
   uint64_t NextSequence();
   uint64_t batch_ns() const { return batch_ns_; }
   uint64_t context_id() const { return context_id_; }
@@ -111,6 +137,10 @@ class Connection final : public stream::BulkSink {
   static constexpr int kReplySpinMicroseconds = 200;
 
  private:
+  void BeginWordRun(uint64_t sequence);
+  void EndWordRun() {
+    if (word_run_.open()) [[unlikely]] word_run_.Close(batch_);
+  }
   // The renderer is gone (Session::Lose); `ask_why`: it said nothing first.
   void Fail(const std::string& why, bool ask_why = false);
   // Reads the next message into `incoming`, or with `may_view` a large one
@@ -138,6 +168,10 @@ class Connection final : public stream::BulkSink {
   stream::ByteBuffer batch_;
   size_t flush_at_ = kBatchBytes;  // 0 after a bulk segment
   stream::CallRun run_;
+  bool word_runs_ = false;  // the renderer agreed to words-v1
+  stream::WordRunWriter word_run_;
+  uint64_t word_run_context_ = 0;
+  uint64_t last_word_call_ = 0;  // the sequence of the last call WordCall was asked for outside a run
   uint64_t batch_ns_ = 0;
   uint64_t context_id_ = 0;
   uint64_t calls_encoded_ = 0;           // on this thread (eglMakeCurrent among them)

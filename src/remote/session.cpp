@@ -23,7 +23,9 @@
 namespace strata::remote {
 namespace {
 
-constexpr char kOurFeatures[] = "records-v1,replies-v1,frames-v1,bulk-v1";
+constexpr char kOurFeatures[] = "records-v1,replies-v1,frames-v1,bulk-v1,words-v1";
+// STRATA_REMOTE_WORD_RUNS=off: every call as a call record (stream/word_run.h).
+constexpr char kOurFeaturesWithoutWordRuns[] = "records-v1,replies-v1,frames-v1,bulk-v1";
 
 // The process is running its exit handlers: nothing may call exit again.
 std::atomic<bool> g_exiting{false};
@@ -89,7 +91,9 @@ std::unique_ptr<transport::ByteStream> Session::Handshake(const std::string& rol
   hello.values["role"] = role;
   hello.values["program"] = ProgramName();
   hello.values["pid"] = std::to_string(getpid());
-  hello.values["features"] = kOurFeatures;
+  const char* word_runs = GetEnv("STRATA_REMOTE_WORD_RUNS");
+  hello.values["features"] =
+      word_runs != nullptr && std::string(word_runs) == "off" ? kOurFeaturesWithoutWordRuns : kOurFeatures;
   if (role == "process") {
     hello.values["functions"] = stream::FunctionTable::OwnNames();
   } else {  // "thread", "fate"

@@ -50,6 +50,7 @@ Connection::~Connection() = default;
 
 bool Connection::Begin() {
   bulk_allowed_ = wire::HasFeature(session_->features(), wire::kFeatureBulk);
+  word_runs_allowed_ = wire::HasFeature(session_->features(), wire::kFeatureWordRuns);
   thread_ = session_->NewThread();
   session_->Attach(stream_.get());
   std::vector<uint8_t> bytes = wire::EncodeHello(wire::kRendererMagic, answer_);
@@ -241,14 +242,17 @@ bool Connection::HandleMessage(std::span<const uint8_t> message, size_t readable
     const auto run_record = [&](std::span<const uint8_t> bytes, bool handlers_tried) __attribute__((always_inline)) {
       // What a client may send: calls and what they read (memory, surface sizes).
       if (record.type != RecordType::kCall && record.type != RecordType::kMemory &&
-          record.type != RecordType::kTraceEvent) [[unlikely]] {
-        *problem = "a record of type " + std::to_string(static_cast<int>(record.type)) + ", which clients do not send";
+          record.type != RecordType::kTraceEvent && (record.type != RecordType::kWordRun || !word_runs_allowed_))
+          [[unlikely]] {
+        *problem = "a record of type " + std::to_string(static_cast<int>(record.type)) + ", which clients do not send" +
+                   (record.type == RecordType::kWordRun ? " (words-v1 was not agreed in the handshake)" : "");
         return false;
       }
       if (!(handlers_tried ? dispatch.DispatchUnhandled(record, problem) : dispatch.Dispatch(record, problem))) {
         return false;
       }
-      if (record.type != RecordType::kCall) StoreRecord(bytes);
+      // Calls are stored as they ran, with what they gave back (OnReply), those of word runs as call records.
+      if (record.type == RecordType::kMemory || record.type == RecordType::kTraceEvent) StoreRecord(bytes);
       return true;
     };
     bool ok = true;

@@ -91,6 +91,7 @@ class Connection {
   std::unique_ptr<MessagePreparer> preparer_;  // made for the first message it pays for
   uint32_t messages_unprepared_ = 0;           // large messages still to run without it
   bool bulk_allowed_ = false;  // the client agreed to bulk-v1
+  bool word_runs_allowed_ = false;  // and to words-v1
   stream::BulkBlobs bulk_;     // the segments before the next message
   // Bytes read since views were taken (headers aside: ViewLimit leaves half
   // the ring as slack); the transport's room is not given back until released.

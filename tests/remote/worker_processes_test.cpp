@@ -167,8 +167,10 @@ INSTANTIATE_TEST_SUITE_P(Shapes, FourClients,
 // thread (--decode-ahead on) draws what the program draws natively, for
 // call shapes that keep most calls decoded (draws), few (matrices: uniforms
 // by pointer), blobs (streaming, upload: bulk segments) and answered calls
-// (saved); the leaving line says as many calls ran as the client sent, and
-// how many of them ran from their decoded form: some of draw-heavy's with
+// (saved), from a client that sends calls of scalars in word runs and from
+// one that sends every call as a record (STRATA_REMOTE_WORD_RUNS=off); the
+// leaving line says as many calls ran as the client sent, and how many of
+// them ran from their decoded form: some of draw-heavy's records with
 // --decode-ahead on, none with it off.
 // Catches: calls kept decoded with wrong arguments or run out of order,
 // records lost or repeated where the connection's thread and the preparing
@@ -189,10 +191,15 @@ TEST_P(DecodingAhead, DrawsTheNativeFrame) {
   ASSERT_EQ(native.exit_code, 0) << native.err;
   const std::string expected = ReadFile(native_ppm);
   ASSERT_GT(expected.size(), 256u * 256u * 3u);
-  for (const char* decode_ahead : {"on", "off"}) {
+  struct Run {
+    const char* decode_ahead;
+    const char* word_runs;
+  };
+  for (const Run run : {Run{"on", "on"}, Run{"on", "off"}, Run{"off", "on"}}) {
+    const std::string decode_ahead = run.decode_ahead, word_runs = run.word_runs;
     strata::test::Renderer renderer(STRATA_CLI, {"--decode-ahead", decode_ahead});
-    const std::string ppm = ScratchPath(mode + "-" + decode_ahead + ".ppm");
-    std::vector<std::string> argv = {"env", "STRATA_REMOTE_STATS=1"};
+    const std::string ppm = ScratchPath(mode + "-" + decode_ahead + "-" + word_runs + ".ppm");
+    std::vector<std::string> argv = {"env", "STRATA_REMOTE_STATS=1", "STRATA_REMOTE_WORD_RUNS=" + word_runs};
     for (std::string& arg : Remote(renderer, {workload, "--mode", mode, "--frames", frames, "--output", ppm})) {
       argv.push_back(std::move(arg));
     }
@@ -200,8 +207,8 @@ TEST_P(DecodingAhead, DrawsTheNativeFrame) {
     ASSERT_EQ(remote.exit_code, 0) << remote.err << renderer.Log();
     std::smatch sent;
     ASSERT_TRUE(std::regex_search(remote.err, sent, std::regex("([0-9]+) calls sent"))) << remote.err;
-    EXPECT_TRUE(ReadFile(ppm) == expected) << mode << " with --decode-ahead " << decode_ahead
-                                           << ": the frame differs from the native one";
+    EXPECT_TRUE(ReadFile(ppm) == expected) << mode << " with --decode-ahead " << decode_ahead << ", word runs "
+                                           << word_runs << ": the frame differs from the native one";
     std::smatch m;
     std::string log;
     const std::regex left("client left: trace_workload [^\n]*normal end \\(([0-9]+) calls run, ([0-9]+) of them decoded ahead\\)");
@@ -212,9 +219,9 @@ TEST_P(DecodingAhead, DrawsTheNativeFrame) {
     const uint64_t calls = std::stoull(m[1]), decoded_ahead = std::stoull(m[2]);
     EXPECT_EQ(calls, std::stoull(sent[1])) << log;
     EXPECT_LE(decoded_ahead, calls) << log;
-    if (std::string(decode_ahead) == "off") {
+    if (decode_ahead == "off") {
       EXPECT_EQ(decoded_ahead, 0u) << log;
-    } else if (mode == "draws") {
+    } else if (mode == "draws" && word_runs == "off") {
       // How many depends on the other core's load; none only if the path is never taken.
       EXPECT_GT(decoded_ahead, 0u) << log;
     }

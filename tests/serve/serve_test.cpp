@@ -22,6 +22,7 @@
 #include "stream/call_encoder.h"
 #include "stream/record_format.h"
 #include "stream/wire.h"
+#include "stream/word_run.h"
 #include "support/process.h"
 #include "support/scratch.h"
 #include "transport/connect.h"
@@ -211,6 +212,33 @@ class Client {
     }
     e.End();
     return sequence;
+  }
+  // A word run of `calls` (slot, argument words) in context 0, as the client library writes one.
+  // `cut_words`: words taken off its end; `misplace`: its padding one byte short, so its words lie off 8.
+  void WordRun(const std::vector<std::pair<int, std::vector<uint64_t>>>& calls, size_t cut_words = 0,
+               bool misplace = false) {
+    const size_t at = batch_.size;
+    strata::stream::WordRunWriter run;
+    run.Open(batch_, sequence_ + 1, 0, sequence_ * 1000);
+    for (const auto& [slot, words] : calls) {
+      std::vector<strata::stream::PreparedWord> arguments(words.size());
+      for (size_t i = 0; i < words.size(); ++i) arguments[i].u = words[i];
+      run.Add(batch_, static_cast<uint64_t>(slot), arguments.data(), static_cast<uint32_t>(words.size()));
+      ++sequence_;
+    }
+    batch_.size -= cut_words * sizeof(strata::stream::PreparedWord);
+    if (misplace) {
+      uint8_t* padding = batch_.storage.data() + at + 1 + strata::stream::kWordRunLengthBytes;
+      ASSERT_GE(*padding, 1);
+      --*padding;
+      std::memmove(padding + 1 + *padding, padding + 2 + *padding, batch_.size - (padding + 2 + *padding - batch_.storage.data()));
+      --batch_.size;
+    }
+    run.Close(batch_);
+    // A call record after the run counts from its last call.
+    run_.calls = 1;
+    run_.last_sequence = sequence_;
+    run_.last_start_ns = (sequence_ - calls.size()) * 1000;
   }
   // Sends the batch and, if `slot` >= 0, waits for the reply to call `sequence`.
   bool Send(int slot, uint64_t sequence, wire::Reply* reply, std::string* error) {
@@ -565,6 +593,77 @@ TEST(Serve, AMalformedMessageClosesOnlyThatClient) {
   EXPECT_NE(huge.ReadErrorEvent().find("at most"), std::string::npos);
 }
 
+uint64_t FloatWord(float f) { return Float(f).word; }
+
+// Catches: word runs (stream/word_run.h) not run as the calls they hold, a
+// call record after one numbered wrongly, or a malformed run taking down more
+// than its own client.
+TEST(Serve, WordRunsRunTheirCallsAndMalformedOnesCloseOnlyThatClient) {
+  Renderer renderer;
+  ASSERT_TRUE(renderer.ready()) << renderer.log();
+  const std::string features = "records-v1,replies-v1,frames-v1,words-v1";
+  std::string error;
+  Client good;
+  ASSERT_TRUE(good.Connect(renderer.address(), &error, wire::kProtocolVersion, "", features)) << error;
+  EXPECT_NE(good.answer().Find("features")->find("words-v1"), std::string::npos);
+  std::vector<uint8_t> pixels;
+  ASSERT_TRUE(good.Render(kRed, &pixels, &error)) << error << "\n" << renderer.log();
+  ExpectRed(pixels);
+  // Green, cleared by calls of a word run; the glReadPixels record after it
+  // is answered under the number that follows the run's last call.
+  good.WordRun({{api::glClearColor, {FloatWord(0), FloatWord(1), FloatWord(0), FloatWord(1)}},
+                {api::glScissor, {0, 0, 8, 16}},
+                {api::glEnable, {GL_SCISSOR_TEST}},
+                {api::glClear, {GL_COLOR_BUFFER_BIT}}});
+  const uint64_t s = good.Call(api::glReadPixels, {{0}, {0}, {16}, {16}, {GL_RGBA}, {GL_UNSIGNED_BYTE}, Out()}, true);
+  wire::Reply reply;
+  ASSERT_TRUE(good.Send(api::glReadPixels, s, &reply, &error)) << error << "\n" << renderer.log();
+  ASSERT_EQ(reply.outputs.size(), 7u);
+  ASSERT_EQ(reply.outputs[6].out.size(), 16u * 16u * 4u);
+  const uint8_t* row = reply.outputs[6].out.data();
+  EXPECT_EQ(std::vector<uint8_t>(row, row + 4), (std::vector<uint8_t>{0, 255, 0, 255}));  // left half: cleared
+  EXPECT_EQ(std::vector<uint8_t>(row + 15 * 4, row + 16 * 4), (std::vector<uint8_t>{255, 0, 0, 255}));  // right: not
+
+  struct Case {
+    const char* what;
+    std::vector<std::pair<int, std::vector<uint64_t>>> calls;
+    size_t cut_words;
+    bool misplace;
+    const char* expected;
+  };
+  const Case cases[] = {
+      {"an unknown function", {{0xfffff, {1}}}, 0, false,
+       "word run, call 0 (thread 1): a call to function id 1048575, which the client's table does not name"},
+      {"a function that gives something back", {{api::glClear, {GL_COLOR_BUFFER_BIT}}, {api::glGetError, {}}}, 0,
+       false, "word run, call 1 (thread 1): a call to glGetError, whose calls must travel as call records"},
+      {"an argument short", {{api::glScissor, {0, 0, 8}}}, 0, false,
+       "a call to glScissor with 3 arguments (it takes 4)"},
+      {"cut short", {{api::glScissor, {0, 0, 8, 16}}}, 1, false,
+       "cut short in a call to glScissor (3 of its 4 arguments there)"},
+      {"words off their place", {{api::glClear, {GL_COLOR_BUFFER_BIT}}}, 0, true,
+       "a word run whose words do not lie at a multiple of 8 bytes from its message's start"},
+  };
+  for (const Case& c : cases) {
+    Client bad;
+    ASSERT_TRUE(bad.Connect(renderer.address(), &error, wire::kProtocolVersion, "", features)) << error;
+    bad.WordRun(c.calls, c.cut_words, c.misplace);
+    ASSERT_TRUE(bad.Send(-1, 0, &reply, &error)) << error;
+    const std::string event = bad.ReadErrorEvent();
+    EXPECT_NE(event.find(c.expected), std::string::npos) << c.what << ": " << event;
+    EXPECT_TRUE(renderer.WaitForLog(c.expected, 10)) << c.what << "\n" << renderer.log();
+  }
+  // One that never agreed to words-v1 may not send a run.
+  Client unagreed;
+  ASSERT_TRUE(unagreed.Connect(renderer.address(), &error)) << error;
+  unagreed.WordRun({{api::glClear, {GL_COLOR_BUFFER_BIT}}});
+  ASSERT_TRUE(unagreed.Send(-1, 0, &reply, &error)) << error;
+  EXPECT_NE(unagreed.ReadErrorEvent().find("a record of type 8, which clients do not send (words-v1 was not agreed"),
+            std::string::npos);
+  // The good client renders on.
+  ASSERT_TRUE(good.Render(kRed, &pixels, &error)) << error << "\n" << renderer.log();
+  ExpectRed(pixels);
+}
+
 // Catches: a connection thread held forever by a peer that sends part of a
 // handshake and then nothing (the limit once covered only its first byte).
 TEST(Serve, AHalfSentHandshakeIsDroppedAfterTheLimit) {
@@ -640,6 +739,39 @@ TEST(Serve, RecordWritesATraceThatDumpReads) {
   EXPECT_EQ(dump.exit_code, 0) << dump.err;
   EXPECT_NE(dump.out.find("glClear"), std::string::npos) << dump.out;
   EXPECT_NE(dump.out.find("glReadPixels"), std::string::npos) << dump.out;
+}
+
+// Catches: --record storing a word run as it came (a record type only the
+// wire has) or losing its calls, instead of call records a replay runs.
+TEST(Serve, RecordStoresTheCallsOfWordRunsAsCallRecords) {
+  Renderer renderer({"--record", "@DIR"});
+  ASSERT_TRUE(renderer.ready()) << renderer.log();
+  {
+    Client client;
+    std::string error;
+    ASSERT_TRUE(client.Connect(renderer.address(), &error, wire::kProtocolVersion, "",
+                               "records-v1,replies-v1,frames-v1,words-v1"))
+        << error;
+    std::vector<uint8_t> pixels;
+    ASSERT_TRUE(client.Render(kRed, &pixels, &error)) << error;
+    client.WordRun({{api::glScissor, {1, 2, 3, 4}}, {api::glClear, {GL_COLOR_BUFFER_BIT}}});
+    const uint64_t s = client.Call(api::glGetError, {}, true);
+    wire::Reply reply;
+    ASSERT_TRUE(client.Send(api::glGetError, s, &reply, &error)) << error;
+    EXPECT_EQ(reply.result.u, static_cast<uint64_t>(GL_NO_ERROR));
+  }
+  ASSERT_TRUE(renderer.WaitForLog("client left", 10)) << renderer.log();
+  std::string log = renderer.log();
+  size_t at = log.find("recording to ");
+  ASSERT_NE(at, std::string::npos) << log;
+  std::string path = log.substr(at + 13, log.find('\n', at) - at - 13);
+  auto dump = strata::test::RunProcess({STRATA_CLI, "dump", path});
+  ASSERT_EQ(dump.exit_code, 0) << dump.err;
+  const size_t scissor = dump.out.find("9 [1] glScissor(x=1, y=2, width=3, height=4)");
+  ASSERT_NE(scissor, std::string::npos) << dump.out;
+  const size_t clear = dump.out.find("10 [1] glClear(mask=GL_COLOR_BUFFER_BIT)", scissor);
+  ASSERT_NE(clear, std::string::npos) << dump.out;
+  EXPECT_NE(dump.out.find("11 [1] glGetError() = GL_NO_ERROR", clear), std::string::npos) << dump.out;
 }
 
 }  // namespace
