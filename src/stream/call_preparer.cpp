@@ -7,6 +7,7 @@
 #include "stream/slack_reader.h"
 #include "stream/word_readers.h"
 #include "stream/wire.h"
+#include "stream/word_run.h"
 
 namespace strata::stream {
 namespace {
@@ -89,6 +90,7 @@ void CallPreparer::Add(size_t index, const Record& record, PreparedWords* words,
                        size_t word_budget) {
   const uint32_t thread = record.thread_id;
   const uint64_t chunk = record.chunk;
+  if (record.type == RecordType::kWordRun && !failed_) FollowWordRun(record);
   if (record.type != RecordType::kCall || failed_) return Close(words, runs);
   if (run_records_ != 0 && (run_thread_ != thread || run_chunk_ != chunk || run_records_ == kMostRunRecords)) {
     Close(words, runs);
@@ -122,6 +124,18 @@ void CallPreparer::Add(size_t index, const Record& record, PreparedWords* words,
   run_.last_start_ns = call.start_ns;
   ++run_records_;
   ++prepared_;
+}
+
+void CallPreparer::FollowWordRun(const Record& record) {
+  WordRunView run;
+  uint64_t last = 0;
+  std::string problem;
+  // A malformed run: the dispatch says why when it gets there, and nothing after it runs.
+  if (!ReadWordRunHead(record.payload, &run, &problem) || !LastWordCallSequence(run, &last)) {
+    failed_ = true;
+    return;
+  }
+  decoder_.TakeCall(record.thread_id, record.chunk, last, run.start_ns);
 }
 
 void CallPreparer::Close(PreparedWords* words, std::vector<Run>* runs) {

@@ -68,6 +68,10 @@ class CallPreparer {
   // thread's next call follows from it. False, always.
   [[gnu::noinline]] bool DecodeOnly(std::span<const uint8_t> payload, uint32_t thread, uint64_t chunk);
 
+  // A word run (word_run.h, a wire's): not kept decoded (its calls are
+  // words already), but the call records after it number on from its last.
+  void FollowWordRun(const Record& record);
+
   // The open run's head as its calls are added (written at Close).
   void OpenRun(size_t index, size_t at, uint32_t thread, uint64_t chunk, uint64_t context);
 

@@ -79,6 +79,16 @@ std::string WordCallProblem(const PreparedWord* at, const PreparedWord* end, int
          std::to_string(count) + " arguments there)";
 }
 
+bool LastWordCallSequence(const WordRunView& run, uint64_t* sequence) {
+  uint64_t calls = 0;
+  for (const PreparedWord* at = run.calls; at != run.end; ++calls) {
+    if (static_cast<size_t>(run.end - at - 1) < WordCallArguments(*at)) return false;
+    at += 1 + WordCallArguments(*at);
+  }
+  *sequence = run.first_sequence + calls - 1;
+  return true;
+}
+
 void DecodeWordCall(const PreparedWord* at, int slot, std::string_view name, uint64_t sequence, uint32_t thread,
                     const WordRunView& run, DecodedCall* call) {
   const api::FunctionInfo& info = api::kFunctions[slot];

@@ -92,6 +92,11 @@ inline bool WordCallFits(const PreparedWord* at, const PreparedWord* end, int sl
 // Why it is not.
 [[gnu::cold]] std::string WordCallProblem(const PreparedWord* at, const PreparedWord* end, int slot);
 
+// The sequence number of a run's last call (a reader that does not run the
+// calls, but decodes the call records after it, takes its numbering on
+// from there); false for a run whose calls do not end where it does.
+bool LastWordCallSequence(const WordRunView& run, uint64_t* sequence);
+
 // A call of a run as the decoder gives it (for Execute, hooks, --record).
 void DecodeWordCall(const PreparedWord* at, int slot, std::string_view name, uint64_t sequence, uint32_t thread,
                     const WordRunView& run, DecodedCall* call);

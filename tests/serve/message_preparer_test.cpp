@@ -24,6 +24,7 @@
 #include "stream/record_reader.h"
 #include "stream/slack_reader.h"
 #include "stream/wire.h"
+#include "stream/word_run.h"
 #include "strata/api/functions.h"
 
 namespace {
@@ -44,16 +45,31 @@ class DroppingSink final : public strata::stream::BulkSink {
 
 // A client's message as its encoder writes it: call n is glUniform1f,
 // glEnable, glBufferData with a blob (every 50th, out of line from every
-// 100th), glEnable wanting a reply (every 70th), a memory record after
-// every 37th.
+// 100th), glEnable wanting a reply (every 70th), a word run of three
+// glEnable (every 90th, numbered on as the client numbers it), a memory
+// record after every 37th.
 struct Message {
   explicit Message(size_t calls) {
     strata::stream::CallRun run;
     strata::stream::ByteBuffer buffer;
     buffer.bulk = &sink;
     const std::vector<uint8_t> data(2 * kBulkThreshold, 7);
+    uint64_t sequence = 0;
     for (size_t n = 0; n < calls; ++n) {
-      const uint64_t sequence = n + 1;
+      if (n % 90 == 89) {
+        strata::stream::WordRunWriter words;
+        words.Open(buffer, sequence + 1, 1, 1000 * (sequence + 1));
+        const strata::stream::PreparedWord blend[] = {{.u = GL_BLEND}};
+        for (int i = 0; i < 3; ++i) words.Add(buffer, strata::api::glEnable, blend, 1);
+        words.Close(buffer);
+        run.last_start_ns = 1000 * (sequence + 1);
+        sequence += 3;
+        run.last_sequence = sequence;
+        ++run.calls;
+        kinds.push_back(kWordRun);
+        continue;
+      }
+      ++sequence;
       if (n % 50 == 49) {
         const size_t size = n % 100 == 99 ? data.size() : 64;
         strata::stream::CallEncoder e(buffer, run, strata::api::glBufferData, sequence, 1, 0);
@@ -75,8 +91,8 @@ struct Message {
         kinds.push_back(reply ? kReply : kEnable);
       } else {
         strata::stream::CallEncoder e(buffer, run, strata::api::glUniform1f, sequence, 1, 0);
-        e.Signed(static_cast<int64_t>(n % 16));
-        e.Float(static_cast<float>(n) * 0.5f);
+        e.Signed(static_cast<int64_t>((sequence - 1) % 16));
+        e.Float(static_cast<float>(sequence - 1) * 0.5f);
         e.Times(1000 * sequence, 1000 * sequence + 10);
         e.End();
         kinds.push_back(kUniform);
@@ -102,7 +118,7 @@ struct Message {
     EXPECT_EQ(error, "");
     EXPECT_EQ(records.size(), kinds.size());
   }
-  enum Kind { kUniform, kEnable, kReply, kBlob, kMemory };
+  enum Kind { kUniform, kEnable, kReply, kBlob, kMemory, kWordRun };
   DroppingSink sink;
   std::vector<uint8_t> bytes;
   // The same followed by the slack a connection's message buffer has
