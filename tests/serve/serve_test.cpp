@@ -12,6 +12,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <optional>
 #include <sstream>
 #include <string>
@@ -504,14 +505,33 @@ class BulkSegments final : public strata::stream::BulkSink {
   long keep_;
 };
 
+// `client` connected asking for `features`, and the renderer agreed to `feature`.
+void ConnectAgreeing(Renderer& renderer, const std::string& features, const std::string& feature, Client* client) {
+  std::string error;
+  ASSERT_TRUE(client->Connect(renderer.address(), &error, wire::kProtocolVersion, "", features)) << error;
+  EXPECT_TRUE(wire::HasFeature(*client->answer().Find("features"), feature)) << *client->answer().Find("features");
+}
+
+// A client of `features` that sends what `send` writes (and Sends) is closed
+// with `expected`: the error event it reads says so, and the renderer's log.
+void ExpectClosedWith(Renderer& renderer, const std::string& features, const std::function<void(Client&)>& send,
+                      const char* expected, const char* what) {
+  Client bad;
+  std::string error;
+  ASSERT_TRUE(bad.Connect(renderer.address(), &error, wire::kProtocolVersion, "", features)) << error;
+  send(bad);
+  const std::string event = bad.ReadErrorEvent();
+  EXPECT_NE(event.find(expected), std::string::npos) << what << ": " << event;
+  EXPECT_TRUE(renderer.WaitForLog(expected, 10)) << what << "\n" << renderer.log();
+}
+
 TEST(Serve, BulkSegmentsThatDoNotMatchTheirBlobsCloseOnlyThatClient) {
   Renderer renderer;
   ASSERT_TRUE(renderer.ready()) << renderer.log();
   const std::string bulk_features = "records-v1,replies-v1,frames-v1,bulk-v1";
   std::string error;
   Client good;
-  ASSERT_TRUE(good.Connect(renderer.address(), &error, wire::kProtocolVersion, "", bulk_features)) << error;
-  EXPECT_NE(good.answer().Find("features")->find("bulk-v1"), std::string::npos);
+  ASSERT_NO_FATAL_FAILURE(ConnectAgreeing(renderer, bulk_features, "bulk-v1", &good));
   // A 128x128 RGBA image: 64 KiB, the size that goes out of line.
   const Arg image(0x3000, std::vector<uint8_t>(128 * 128 * 4, 0x5a));
   const std::vector<Arg> tex_image = {{GL_TEXTURE_2D}, {0}, {GL_RGBA}, {128}, {128}, {0}, {GL_RGBA}, {GL_UNSIGNED_BYTE},
@@ -531,21 +551,20 @@ TEST(Serve, BulkSegmentsThatDoNotMatchTheirBlobsCloseOnlyThatClient) {
        "glTexImage2D: a blob of 65536 bytes left out of its record, but the bulk segment holds 1000"},
   };
   for (const Case& c : cases) {
-    Client bad;
-    ASSERT_TRUE(bad.Connect(renderer.address(), &error, wire::kProtocolVersion, "", bulk_features)) << error;
-    BulkSegments sink(bad, c.send, c.keep);
-    bad.SetBulkSink(&sink);
-    if (c.unused_segment) {
-      ASSERT_TRUE(bad.SendBulk(std::vector<uint8_t>(70000, 1)));
-      bad.Call(api::glClear, {{GL_COLOR_BUFFER_BIT}}, false);
-    } else {
-      bad.Call(api::glTexImage2D, tex_image, false);
-    }
-    wire::Reply reply;
-    ASSERT_TRUE(bad.Send(-1, 0, &reply, &error)) << error;
-    const std::string event = bad.ReadErrorEvent();
-    EXPECT_NE(event.find(c.expected), std::string::npos) << c.what << ": " << event;
-    EXPECT_TRUE(renderer.WaitForLog(c.expected, 10)) << c.what << "\n" << renderer.log();
+    const auto send = [&](Client& bad) {
+      BulkSegments sink(bad, c.send, c.keep);
+      bad.SetBulkSink(&sink);
+      if (c.unused_segment) {
+        ASSERT_TRUE(bad.SendBulk(std::vector<uint8_t>(70000, 1)));
+        bad.Call(api::glClear, {{GL_COLOR_BUFFER_BIT}}, false);
+      } else {
+        bad.Call(api::glTexImage2D, tex_image, false);
+      }
+      wire::Reply reply;
+      std::string send_error;
+      ASSERT_TRUE(bad.Send(-1, 0, &reply, &send_error)) << send_error;
+    };
+    ExpectClosedWith(renderer, bulk_features, send, c.expected, c.what);
   }
   // One that never agreed to bulk-v1 may not send a segment.
   Client unagreed;
@@ -604,8 +623,7 @@ TEST(Serve, WordRunsRunTheirCallsAndMalformedOnesCloseOnlyThatClient) {
   const std::string features = "records-v1,replies-v1,frames-v1,words-v1";
   std::string error;
   Client good;
-  ASSERT_TRUE(good.Connect(renderer.address(), &error, wire::kProtocolVersion, "", features)) << error;
-  EXPECT_NE(good.answer().Find("features")->find("words-v1"), std::string::npos);
+  ASSERT_NO_FATAL_FAILURE(ConnectAgreeing(renderer, features, "words-v1", &good));
   std::vector<uint8_t> pixels;
   ASSERT_TRUE(good.Render(kRed, &pixels, &error)) << error << "\n" << renderer.log();
   ExpectRed(pixels);
@@ -644,13 +662,12 @@ TEST(Serve, WordRunsRunTheirCallsAndMalformedOnesCloseOnlyThatClient) {
        "a word run whose words do not lie at a multiple of 8 bytes from its message's start"},
   };
   for (const Case& c : cases) {
-    Client bad;
-    ASSERT_TRUE(bad.Connect(renderer.address(), &error, wire::kProtocolVersion, "", features)) << error;
-    bad.WordRun(c.calls, c.cut_words, c.misplace);
-    ASSERT_TRUE(bad.Send(-1, 0, &reply, &error)) << error;
-    const std::string event = bad.ReadErrorEvent();
-    EXPECT_NE(event.find(c.expected), std::string::npos) << c.what << ": " << event;
-    EXPECT_TRUE(renderer.WaitForLog(c.expected, 10)) << c.what << "\n" << renderer.log();
+    const auto send = [&](Client& bad) {
+      bad.WordRun(c.calls, c.cut_words, c.misplace);
+      std::string send_error;
+      ASSERT_TRUE(bad.Send(-1, 0, &reply, &send_error)) << send_error;
+    };
+    ExpectClosedWith(renderer, features, send, c.expected, c.what);
   }
   // One that never agreed to words-v1 may not send a run.
   Client unagreed;
