@@ -1,7 +1,8 @@
 """The table of readers that take a call record's scalar arguments into the
 words of a call kept decoded (src/stream/word_readers.h): one instantiation
 of stream::ReadWords per shape of argument list, by slot, for the functions
-whose arguments and result are all scalars.
+whose arguments and result are all scalars; and the table of those of them a
+remote client sends in word runs (src/stream/word_run.h, stream::kWordCalls).
 """
 
 from __future__ import annotations
