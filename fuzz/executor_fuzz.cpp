@@ -65,7 +65,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     std::memcpy(padded.data(), data, size);
     const std::span<const uint8_t> message(padded.data(), size);
     while (true) {
-      dispatch.RunHandledIn(message, padded.size(), &at, 1, 0);
+      if (!dispatch.RunHandledIn(message, padded.size(), &at, 1, 0, true, &error)) break;
       if (!stream::NextRecordIn(message, &at, &record, &error)) break;
       record.thread_id = 1;
       record.chunk = 0;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -54,7 +55,7 @@ bool RecordDispatch::DispatchRecord(const stream::Record& record, std::string* e
     case stream::RecordType::kTraceEvent:
       return TraceEvent(record, error);
     case stream::RecordType::kWordRun:
-      return RunWordRun(record, error);
+      return RunWordRun(record, nullptr, error);
     default:
       return true;  // frames, framebuffer images, unknown records: the driver's business
   }
@@ -107,26 +108,39 @@ bool RecordDispatch::RunHandled(const stream::Record& record) {
   return RunOneHandled(call, payload, record.thread_id, record.chunk);
 }
 
-void RecordDispatch::RunHandledIn(std::span<const uint8_t> records, size_t readable, size_t* at, uint32_t thread,
-                                  uint64_t chunk) {
+bool RecordDispatch::RunHandledIn(std::span<const uint8_t> records, size_t readable, size_t* at, uint32_t thread,
+                                  uint64_t chunk, bool word_runs, std::string* error) {
   if (handled_.empty() || before_call || stopped_ ||
       (threads_ != HostThreads::kCaller && !runner_.RunsOnCaller(thread))) {
-    return;
+    return true;
   }
   readable = std::max(readable, records.size());
   // One FastCall (the thread and its context looked up once) for the run.
   FastCall call(executor_, decoder_, thread);
   size_t next = *at;
+  bool ok = true;
   while (next < records.size()) {
     stream::Record record;
     size_t after = next;
-    if (!stream::ReadRecordAt(records, &after, &record) || record.type != stream::RecordType::kCall) break;
+    if (!stream::ReadRecordAt(records, &after, &record)) break;
     if (after + kPrefetchBytes < records.size()) __builtin_prefetch(records.data() + after + kPrefetchBytes);
+    if (record.type == stream::RecordType::kWordRun && word_runs) {
+      record.thread_id = thread;
+      record.chunk = chunk;
+      ok = RunWordRun(record, &call, error);
+      if (!ok || stopped_) break;
+      next = after;
+      continue;
+    }
     std::span<const uint8_t> payload = record.payload;
-    if (!WithSlack(&payload, readable - after) || !RunOneHandled(call, payload, thread, chunk)) break;
+    if (record.type != stream::RecordType::kCall || !WithSlack(&payload, readable - after) ||
+        !RunOneHandled(call, payload, thread, chunk)) {
+      break;
+    }
     next = after;
   }
   *at = next;
+  return ok;
 }
 
 bool RecordDispatch::RunPrepared(const stream::Record& record, std::string* error) {
@@ -196,21 +210,17 @@ bool RecordDispatch::FinishRun(const stream::Record& record, const stream::Prepa
   return true;
 }
 
-bool RecordDispatch::RunWordRun(const stream::Record& record, std::string* error) {
+bool RecordDispatch::RunWordRun(const stream::Record& record, FastCall* made, std::string* error) {
   stream::WordRunView run;
-  std::string problem;
-  const auto fail = [&](uint64_t call) {
-    *error = "word run, call " + std::to_string(call) + " (thread " + std::to_string(record.thread_id) + "): " + problem;
-    return false;
-  };
-  if (!stream::ReadWordRunHead(record.payload, &run, &problem)) {
-    *error = problem + " (thread " + std::to_string(record.thread_id) + ")";
+  if (!stream::ReadWordRunHead(record.payload, &run)) [[unlikely]] {
+    *error = stream::WordRunHeadProblem(record.payload) + " (thread " + std::to_string(record.thread_id) + ")";
     return false;
   }
   const stream::FunctionTable& functions = decoder_.table();
   const bool handlers = !handled_.empty() && !before_call &&
                         (threads_ == HostThreads::kCaller || runner_.RunsOnCaller(record.thread_id));
-  FastCall fast(executor_, decoder_, record.thread_id);
+  std::optional<FastCall> own;
+  FastCall& fast = made != nullptr ? *made : own.emplace(executor_, decoder_, record.thread_id);
   fast.head.context = run.context;
   // The calls the handlers ran since the last one through Execute: counted
   // (Ran) and their stream context kept once, before the next one through
@@ -230,8 +240,9 @@ bool RecordDispatch::RunWordRun(const stream::Record& record, std::string* error
     const int slot = functions.SlotOf(id);
     if (!stream::WordCallFits(at, run.end, slot)) [[unlikely]] {
       count_handled();
-      problem = stream::WordCallProblem(at, run.end, slot);
-      return fail(index);
+      *error = "word run, call " + std::to_string(index) + " (thread " + std::to_string(record.thread_id) +
+               "): " + stream::WordCallProblem(at, run.end, slot);
+      return false;
     }
     const stream::PreparedWord* arguments = at + 1;
     at = arguments + stream::WordCallArguments(*at);

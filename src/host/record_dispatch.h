@@ -47,12 +47,15 @@ class RecordDispatch {
 
   // A run of records in one span (a renderer's message): runs them from
   // `*at` on through the generated handlers in one loop, as Dispatch would,
-  // for as long as each is a call record one takes; `*at` is then the first
-  // record not run, or the end. That record goes to DispatchUnhandled (it
-  // is one no handler takes). `readable`: the bytes readable from
-  // `records.data()` on, at least `records.size()`; the handlers read
-  // records in place that have stream::SlackReader::kSlackBytes of them after their end.
-  void RunHandledIn(std::span<const uint8_t> records, size_t readable, size_t* at, uint32_t thread, uint64_t chunk);
+  // for as long as each is a call record one takes, or with `word_runs` a
+  // word run (stream/word_run.h); `*at` is then the first record not run,
+  // or the end. That record goes to DispatchUnhandled (it is one no handler
+  // takes). `readable`: the bytes readable from `records.data()` on, at
+  // least `records.size()`; the handlers read records in place that have
+  // stream::SlackReader::kSlackBytes of them after their end. False with
+  // *error at a malformed word run (the calls of it before the bad one ran).
+  bool RunHandledIn(std::span<const uint8_t> records, size_t readable, size_t* at, uint32_t thread, uint64_t chunk,
+                    bool word_runs, std::string* error);
   // Dispatch for a record RunHandledIn stopped at: without trying the handlers again.
   bool DispatchUnhandled(const stream::Record& record, std::string* error) { return DispatchRecord(record, error); }
   // How far ahead of the record being run a run of records is fetched into
@@ -154,9 +157,10 @@ class RecordDispatch {
   }
   bool DispatchRecord(const stream::Record& record, std::string* error);
   // A word run (stream/word_run.h, the wire's): each call through its
-  // handler, or decoded and through Execute where none takes it; false
-  // with *error at the first call that is not one a run may hold.
-  bool RunWordRun(const stream::Record& record, std::string* error);
+  // handler (with `fast`, RunHandledIn's, else one made here), or decoded
+  // and through Execute where none takes it; false with *error at the
+  // first call that is not one a run may hold.
+  bool RunWordRun(const stream::Record& record, FastCall* fast, std::string* error);
   bool TraceEvent(const stream::Record& record, std::string* error);
 
   const HostThreads threads_;

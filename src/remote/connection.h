@@ -50,16 +50,17 @@ class Connection final : public stream::BulkSink {
   stream::CallRun& run() { return run_; }
   // Call `sequence` of `slot`, a function of stream::kWordCalls, with its
   // `count` arguments as words: appended to the thread's word run. A run
-  // begins at the second of two such calls in a row (a run's head costs
-  // the renderer about what a call record does, so a lone call goes as
-  // one), and again where the context or the numbering moved on. False
-  // where it is not appended: the caller writes a call record.
+  // begins at the third of such calls in a row (a run's head costs the
+  // renderer more than two calls save in it, so one or two between other
+  // calls go as call records), and again where the context or the
+  // numbering moved on. False where it is not appended: the caller writes
+  // a call record.
   bool WordCall(int slot, uint64_t sequence, const stream::PreparedWord* arguments, uint32_t count) {
     if (!word_runs_) return false;
     if (!word_run_.open() || sequence != run_.last_sequence + 1 || context_id_ != word_run_context_) [[unlikely]] {
-      const bool follows_one = last_word_call_ + 1 == sequence;
+      word_calls_in_a_row_ = last_word_call_ + 1 == sequence ? word_calls_in_a_row_ + 1 : 1;
       last_word_call_ = sequence;
-      if (!follows_one) return false;
+      if (word_calls_in_a_row_ < kWordCallsBeforeARun + 1) return false;
       BeginWordRun(sequence);
     }
     word_run_.Add(batch_, static_cast<uint64_t>(slot), arguments, count);
@@ -171,7 +172,11 @@ class Connection final : public stream::BulkSink {
   bool word_runs_ = false;  // the renderer agreed to words-v1
   stream::WordRunWriter word_run_;
   uint64_t word_run_context_ = 0;
-  uint64_t last_word_call_ = 0;  // the sequence of the last call WordCall was asked for outside a run
+  // Outside a run: the sequence of the last call WordCall was asked for,
+  // and how many such calls came in a row up to it.
+  uint64_t last_word_call_ = 0;
+  uint32_t word_calls_in_a_row_ = 0;
+  static constexpr uint32_t kWordCallsBeforeARun = 2;
   uint64_t batch_ns_ = 0;
   uint64_t context_id_ = 0;
   uint64_t calls_encoded_ = 0;           // on this thread (eglMakeCurrent among them)

@@ -275,7 +275,10 @@ bool Connection::HandleMessage(std::span<const uint8_t> message, size_t readable
       // no handler takes, a memory record) runs here, and the loop goes on after it.
       size_t at = 0, start = 0;
       while (ok) {
-        dispatch.RunHandledIn(message, readable, &at, thread_, record.chunk);
+        if (!dispatch.RunHandledIn(message, readable, &at, thread_, record.chunk, word_runs_allowed_, problem)) {
+          ok = false;
+          break;
+        }
         start = at;
         if (!stream::NextRecordIn(message, &at, &record, problem)) break;
         if (at + host::RecordDispatch::kPrefetchBytes < message.size()) {

@@ -129,9 +129,8 @@ void CallPreparer::Add(size_t index, const Record& record, PreparedWords* words,
 void CallPreparer::FollowWordRun(const Record& record) {
   WordRunView run;
   uint64_t last = 0;
-  std::string problem;
   // A malformed run: the dispatch says why when it gets there, and nothing after it runs.
-  if (!ReadWordRunHead(record.payload, &run, &problem) || !LastWordCallSequence(run, &last)) {
+  if (!ReadWordRunHead(record.payload, &run) || !LastWordCallSequence(run, &last)) {
     failed_ = true;
     return;
   }

@@ -33,35 +33,17 @@ void WordRunWriter::Close(ByteBuffer& batch) {
   at_ = kNone;
 }
 
-bool ReadWordRunHead(std::span<const uint8_t> payload, WordRunView* run, std::string* error) {
-  if (payload.empty() || payload.size() < 1 + size_t{payload[0]} + kWordRunHeadWords * sizeof(PreparedWord)) {
-    *error = "a word run cut short (" + std::to_string(payload.size()) + " bytes)";
-    return false;
+std::string WordRunHeadProblem(std::span<const uint8_t> payload) {
+  const size_t padding = payload.empty() ? 0 : payload[0];
+  if (payload.empty() || padding >= sizeof(PreparedWord) ||
+      payload.size() < 1 + padding + kWordRunHeadWords * sizeof(PreparedWord)) {
+    return "a word run cut short or with more padding than a word (" + std::to_string(payload.size()) + " bytes)";
   }
-  const size_t padding = payload[0];
   for (size_t i = 1; i <= padding; ++i) {
-    if (payload[i] != 0) {
-      *error = "a word run whose padding is not zeros";
-      return false;
-    }
+    if (payload[i] != 0) return "a word run whose padding is not zeros";
   }
-  const uint8_t* words = payload.data() + 1 + padding;
-  const size_t bytes = payload.size() - 1 - padding;
-  if (reinterpret_cast<uintptr_t>(words) % alignof(PreparedWord) != 0 || bytes % sizeof(PreparedWord) != 0) {
-    *error = "a word run whose words do not lie at a multiple of 8 bytes from its message's start";
-    return false;
-  }
-  const PreparedWord* at = reinterpret_cast<const PreparedWord*>(words);
-  run->first_sequence = at[0].u;
-  run->context = at[1].u;
-  run->start_ns = at[2].u;
-  run->calls = at + kWordRunHeadWords;
-  run->end = at + bytes / sizeof(PreparedWord);
-  if (run->calls == run->end) {
-    *error = "a word run of no calls";
-    return false;
-  }
-  return true;
+  if (payload.size() == 1 + padding + kWordRunHeadWords * sizeof(PreparedWord)) return "a word run of no calls";
+  return "a word run whose words do not lie at a multiple of 8 bytes from its message's start";
 }
 
 std::string WordCallProblem(const PreparedWord* at, const PreparedWord* end, int slot) {

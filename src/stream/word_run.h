@@ -74,9 +74,31 @@ struct WordRunView {
   const PreparedWord* calls = nullptr;  // the first call's head word
   const PreparedWord* end = nullptr;
 };
-// False with *error for a payload that is not a word run's (cut short,
-// padding that is not, words that do not lie at a multiple of 8 bytes).
-bool ReadWordRunHead(std::span<const uint8_t> payload, WordRunView* run, std::string* error);
+// False for a payload that is not a word run's (cut short, padding that is
+// not, words that do not lie at a multiple of 8 bytes, no call);
+// WordRunHeadProblem says why. Inline: the renderer reads one between two
+// driver calls.
+inline bool ReadWordRunHead(std::span<const uint8_t> payload, WordRunView* run) {
+  if (payload.empty()) return false;
+  const size_t padding = payload[0];
+  const size_t head = 1 + padding + kWordRunHeadWords * sizeof(PreparedWord);
+  if (padding >= sizeof(PreparedWord) || payload.size() <= head) return false;
+  uint8_t pad = 0;
+  for (size_t i = 1; i <= padding; ++i) pad |= payload[i];
+  const uint8_t* words = payload.data() + 1 + padding;
+  if (pad != 0 || reinterpret_cast<uintptr_t>(words) % alignof(PreparedWord) != 0 ||
+      (payload.size() - 1 - padding) % sizeof(PreparedWord) != 0) {
+    return false;
+  }
+  const PreparedWord* at = reinterpret_cast<const PreparedWord*>(words);
+  run->first_sequence = at[0].u;
+  run->context = at[1].u;
+  run->start_ns = at[2].u;
+  run->calls = at + kWordRunHeadWords;
+  run->end = at + (payload.size() - 1 - padding) / sizeof(PreparedWord);
+  return true;
+}
+[[gnu::cold]] std::string WordRunHeadProblem(std::span<const uint8_t> payload);
 
 // A call's head word: its function id and argument count.
 inline uint64_t WordCallFunction(const PreparedWord& head) { return head.u & 0xffffffffu; }

@@ -52,7 +52,8 @@ TEST(WordRun, ReadsBackWhatWasWrittenAtEveryOffset) {
     ASSERT_EQ(record.type, strata::stream::RecordType::kWordRun);
     strata::stream::WordRunView run;
     std::string error;
-    ASSERT_TRUE(strata::stream::ReadWordRunHead(record.payload, &run, &error)) << "offset " << offset << ": " << error;
+    ASSERT_TRUE(strata::stream::ReadWordRunHead(record.payload, &run))
+        << "offset " << offset << ": " << strata::stream::WordRunHeadProblem(record.payload);
     EXPECT_EQ(run.first_sequence, 41u);
     EXPECT_EQ(run.context, 7u);
     EXPECT_EQ(run.start_ns, 123456u);
@@ -119,18 +120,30 @@ TEST(WordRun, OnlyCallsOfScalarsThatGiveNothingBackFit) {
 // Catches: a head that reads past a short payload, padding that hides
 // bytes, a run with no calls taken as one.
 TEST(WordRun, AMalformedHeadIsOneClearError) {
-  std::string error;
   strata::stream::WordRunView run;
-  EXPECT_FALSE(strata::stream::ReadWordRunHead({}, &run, &error));
-  EXPECT_EQ(error, "a word run cut short (0 bytes)");
-  alignas(8) uint8_t payload[1 + 7 + 24] = {7};
-  EXPECT_FALSE(strata::stream::ReadWordRunHead({payload, sizeof payload}, &run, &error));
-  EXPECT_EQ(error, "a word run of no calls");
+  EXPECT_FALSE(strata::stream::ReadWordRunHead({}, &run));
+  EXPECT_EQ(strata::stream::WordRunHeadProblem({}), "a word run cut short or with more padding than a word (0 bytes)");
+  alignas(8) uint8_t payload[1 + 7 + 24 + 8] = {7};
+  const std::span<const uint8_t> head(payload, 1 + 7 + 24);
+  EXPECT_FALSE(strata::stream::ReadWordRunHead(head, &run));
+  EXPECT_EQ(strata::stream::WordRunHeadProblem(head), "a word run of no calls");
+  const std::span<const uint8_t> whole(payload, sizeof payload);
+  EXPECT_TRUE(strata::stream::ReadWordRunHead(whole, &run));  // a call of glFunctionTable's id 0, no arguments
   payload[3] = 1;
-  EXPECT_FALSE(strata::stream::ReadWordRunHead({payload, sizeof payload}, &run, &error));
-  EXPECT_EQ(error, "a word run whose padding is not zeros");
-  EXPECT_FALSE(strata::stream::ReadWordRunHead({payload, 20}, &run, &error));
-  EXPECT_EQ(error, "a word run cut short (20 bytes)");
+  EXPECT_FALSE(strata::stream::ReadWordRunHead(whole, &run));
+  EXPECT_EQ(strata::stream::WordRunHeadProblem(whole), "a word run whose padding is not zeros");
+  payload[3] = 0;
+  payload[0] = 8;
+  EXPECT_FALSE(strata::stream::ReadWordRunHead(whole, &run));
+  EXPECT_EQ(strata::stream::WordRunHeadProblem(whole),
+            "a word run cut short or with more padding than a word (40 bytes)");
+  payload[0] = 7;
+  EXPECT_FALSE(strata::stream::ReadWordRunHead({payload, 20}, &run));
+  EXPECT_EQ(strata::stream::WordRunHeadProblem({payload, 20}),
+            "a word run cut short or with more padding than a word (20 bytes)");
+  EXPECT_FALSE(strata::stream::ReadWordRunHead({payload + 8, 32}, &run));  // its words off their place by one
+  EXPECT_EQ(strata::stream::WordRunHeadProblem({payload + 8, 32}),
+            "a word run whose words do not lie at a multiple of 8 bytes from its message's start");
 }
 
 }  // namespace
