@@ -17,6 +17,7 @@ import re
 
 import string
 
+import emit_executor
 import emit_replay
 import emit_word_readers
 import error_checks
@@ -246,16 +247,16 @@ def _keeps_unwritten_output(rp: RemotePlan, q: fp.ParamPlan) -> bool:
     return rp.p.traits.query is not None and q.carries_out and not q.rule.buffer_target
 
 
-# A scalar argument as the word of a word run (stream/word_run.h), by its kind.
-WORD_FIELDS = {
-    "kInt": lambda name: f".i = static_cast<int64_t>({name})",
-    "kUInt": lambda name: f".u = static_cast<uint64_t>({name})",
-    "kEnum": lambda name: f".u = static_cast<uint64_t>({name})",
-    "kBitfield": lambda name: f".u = static_cast<uint64_t>({name})",
-    "kBoolean": lambda name: f".u = static_cast<uint64_t>({name})",
-    "kFloat": lambda name: f".u = std::bit_cast<uint32_t>(static_cast<GLfloat>({name}))",
-    "kDouble": lambda name: f".d = static_cast<double>({name})",
+# A scalar argument as the word of a word run (stream/word_run.h), by how
+# its kind is read (emit_executor.SCALAR_READS): the word a reader of the
+# record would have made of it.
+WORD_FIELDS_BY_READ = {
+    "Zigzag": lambda name: f".i = static_cast<int64_t>({name})",
+    "Varint": lambda name: f".u = static_cast<uint64_t>({name})",
+    "Float": lambda name: f".u = std::bit_cast<uint32_t>(static_cast<GLfloat>({name}))",
+    "Double": lambda name: f".d = static_cast<double>({name})",
 }
+WORD_FIELDS = {kind: WORD_FIELDS_BY_READ[read] for kind, (read, _) in emit_executor.SCALAR_READS.items()}
 
 
 def _word_call(rp: RemotePlan) -> list[str]:

@@ -145,6 +145,7 @@ stream::ByteBuffer EveryCall(bool arrays, uint64_t context, stream::CallRun run)
 stream::ByteBuffer EveryWordCall(uint64_t context) {
   stream::ByteBuffer out;
   stream::WordRunWriter run;
+  stream::CallRun numbers;
   run.Open(out, 1, context, 1000);
   for (int slot = 0; slot < api::kFunctionCount; ++slot) {
     if (!stream::kWordCalls[slot]) continue;
@@ -162,7 +163,7 @@ stream::ByteBuffer EveryWordCall(uint64_t context) {
         words[i].u = v.u;
       }
     }
-    run.Add(out, static_cast<uint64_t>(slot), words.data(), static_cast<uint32_t>(words.size()));
+    run.Add(out, numbers, static_cast<uint64_t>(slot), words.data(), static_cast<uint32_t>(words.size()));
   }
   run.Close(out);
   return out;

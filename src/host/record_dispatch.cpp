@@ -226,7 +226,7 @@ bool RecordDispatch::RunWordRun(const stream::Record& record, FastCall* made, st
   // (Ran) and their stream context kept once, before the next one through
   // Execute and at the end.
   uint64_t handled = 0;
-  uint64_t sequence = run.first_sequence, index = 0;
+  uint64_t sequence = run.first_sequence;
   const auto count_handled = [&] {
     if (handled == 0) return;
     calls_ += handled - 1;
@@ -234,13 +234,13 @@ bool RecordDispatch::RunWordRun(const stream::Record& record, FastCall* made, st
     fast.KeepStreamContext();
     handled = 0;
   };
-  for (const stream::PreparedWord* at = run.calls; at != run.end; ++index, ++sequence) {
+  for (const stream::PreparedWord* at = run.calls; at != run.end; ++sequence) {
     if (stopped_) return true;
     const uint64_t id = stream::WordCallFunction(*at);
     const int slot = functions.SlotOf(id);
     if (!stream::WordCallFits(at, run.end, slot)) [[unlikely]] {
       count_handled();
-      *error = "word run, call " + std::to_string(index) + " (thread " + std::to_string(record.thread_id) +
+      *error = "word run, call " + std::to_string(sequence - run.first_sequence) + " (thread " + std::to_string(record.thread_id) +
                "): " + stream::WordCallProblem(at, run.end, slot);
       return false;
     }

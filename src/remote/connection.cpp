@@ -170,6 +170,7 @@ uint64_t Connection::NextSequence() {
 }
 
 void Connection::SetCurrent(uint64_t context_id, ContextShadow* shadow) {
+  EndWordRun();  // a run's calls are of one context
   context_id_ = context_id;
   deferred_.ContextChanged();
   shadow_ = shadow != nullptr ? shadow : &no_context_;
@@ -203,7 +204,6 @@ void Connection::PutBulk(const void* data, size_t size) {
 void Connection::BeginWordRun(uint64_t sequence) {
   EndWordRun();
   word_run_.Open(batch_, sequence, context_id_, batch_ns_);
-  word_run_context_ = context_id_;
 }
 
 bool Connection::Flush() {

@@ -52,22 +52,18 @@ class Connection final : public stream::BulkSink {
   // `count` arguments as words: appended to the thread's word run. A run
   // begins at the third of such calls in a row (a run's head costs the
   // renderer more than two calls save in it, so one or two between other
-  // calls go as call records), and again where the context or the
-  // numbering moved on. False where it is not appended: the caller writes
-  // a call record.
+  // calls go as call records), and again where the numbering moved on (a
+  // run ends where the context changes: SetCurrent). False where it is not
+  // appended: the caller writes a call record.
   bool WordCall(int slot, uint64_t sequence, const stream::PreparedWord* arguments, uint32_t count) {
     if (!word_runs_) return false;
-    if (!word_run_.open() || sequence != run_.last_sequence + 1 || context_id_ != word_run_context_) [[unlikely]] {
+    if (!word_run_.open() || sequence != run_.last_sequence + 1) [[unlikely]] {
       word_calls_in_a_row_ = last_word_call_ + 1 == sequence ? word_calls_in_a_row_ + 1 : 1;
       last_word_call_ = sequence;
       if (word_calls_in_a_row_ < kWordCallsBeforeARun + 1) return false;
       BeginWordRun(sequence);
     }
-    word_run_.Add(batch_, static_cast<uint64_t>(slot), arguments, count);
-    // A call record after the run counts from its last call, as the renderer does.
-    run_.last_sequence = sequence;
-    run_.last_start_ns = batch_ns_;
-    ++run_.calls;
+    word_run_.Add(batch_, run_, static_cast<uint64_t>(slot), arguments, count);
     return true;
   }
   uint64_t NextSequence();
@@ -171,7 +167,6 @@ class Connection final : public stream::BulkSink {
   stream::CallRun run_;
   bool word_runs_ = false;  // the renderer agreed to words-v1
   stream::WordRunWriter word_run_;
-  uint64_t word_run_context_ = 0;
   // Outside a run: the sequence of the last call WordCall was asked for,
   // and how many such calls came in a row up to it.
   uint64_t last_word_call_ = 0;

@@ -8,6 +8,8 @@ namespace strata::stream {
 
 void WordRunWriter::Open(ByteBuffer& batch, uint64_t sequence, uint64_t context, uint64_t start_ns) {
   at_ = batch.size;
+  first_sequence_ = sequence;
+  start_ns_ = start_ns;
   calls_ = 0;
   // Type, length, the padding's count: the head's words come at the next multiple of 8.
   const size_t unpadded = at_ + 1 + kWordRunLengthBytes + 1;

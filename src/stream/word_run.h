@@ -26,6 +26,7 @@
 #include <string_view>
 
 #include "stream/byte_writer.h"
+#include "stream/call_encoder.h"
 #include "stream/call_decoder.h"
 #include "stream/prepared_call.h"
 #include "strata/api/functions.h"
@@ -42,22 +43,27 @@ extern const bool kWordCalls[api::kFunctionCount];
 inline constexpr size_t kWordRunLengthBytes = 4;  // a run is at most 2^28 - 1 bytes
 inline constexpr size_t kWordRunHeadWords = 3;
 
-// The client's side: a run being written at the end of a batch.
+// The client's side: a run being written at the end of a batch. Each call
+// added moves the batch's CallRun on to it, so that a call record after
+// the run counts its deltas from the run's last call, as the renderer does.
 class WordRunWriter {
  public:
   bool open() const { return at_ != kNone; }
   uint64_t calls() const { return calls_; }
-  // Opens a run at the end of `batch` (whose start is the message's).
+  // Opens a run at the end of `batch` (whose start is the message's); its
+  // first call will be `sequence`.
   void Open(ByteBuffer& batch, uint64_t sequence, uint64_t context, uint64_t start_ns);
-  // A call of `count` arguments: its words are copied in.
-  void Add(ByteBuffer& batch, uint64_t function_id, const PreparedWord* arguments, uint32_t count) {
+  // The run's next call, of `count` arguments: its words are copied in.
+  void Add(ByteBuffer& batch, CallRun& run, uint64_t function_id, const PreparedWord* arguments, uint32_t count) {
     const size_t bytes = (1 + static_cast<size_t>(count)) * sizeof(PreparedWord);
     uint8_t* o = batch.Reserve(bytes);
     const uint64_t head = function_id | static_cast<uint64_t>(count) << 32;
     std::memcpy(o, &head, sizeof head);
     if (count != 0) std::memcpy(o + sizeof head, arguments, bytes - sizeof head);
     batch.size += bytes;
-    ++calls_;
+    run.last_sequence = first_sequence_ + calls_++;
+    run.last_start_ns = start_ns_;
+    ++run.calls;
   }
   // Ends the run: its length is written.
   void Close(ByteBuffer& batch);
@@ -65,7 +71,7 @@ class WordRunWriter {
  private:
   static constexpr size_t kNone = SIZE_MAX;
   size_t at_ = kNone;  // the record's type byte in the batch
-  uint64_t calls_ = 0;
+  uint64_t first_sequence_ = 0, start_ns_ = 0, calls_ = 0;
 };
 
 // The renderer's side: a run's head, and its calls' words.

@@ -60,12 +60,9 @@ struct Message {
         strata::stream::WordRunWriter words;
         words.Open(buffer, sequence + 1, 1, 1000 * (sequence + 1));
         const strata::stream::PreparedWord blend[] = {{.u = GL_BLEND}};
-        for (int i = 0; i < 3; ++i) words.Add(buffer, strata::api::glEnable, blend, 1);
+        for (int i = 0; i < 3; ++i) words.Add(buffer, run, strata::api::glEnable, blend, 1);
         words.Close(buffer);
-        run.last_start_ns = 1000 * (sequence + 1);
         sequence += 3;
-        run.last_sequence = sequence;
-        ++run.calls;
         kinds.push_back(kWordRun);
         continue;
       }

@@ -224,7 +224,7 @@ class Client {
     for (const auto& [slot, words] : calls) {
       std::vector<strata::stream::PreparedWord> arguments(words.size());
       for (size_t i = 0; i < words.size(); ++i) arguments[i].u = words[i];
-      run.Add(batch_, static_cast<uint64_t>(slot), arguments.data(), static_cast<uint32_t>(words.size()));
+      run.Add(batch_, run_, static_cast<uint64_t>(slot), arguments.data(), static_cast<uint32_t>(words.size()));
       ++sequence_;
     }
     batch_.size -= cut_words * sizeof(strata::stream::PreparedWord);
@@ -236,10 +236,6 @@ class Client {
       --batch_.size;
     }
     run.Close(batch_);
-    // A call record after the run counts from its last call.
-    run_.calls = 1;
-    run_.last_sequence = sequence_;
-    run_.last_start_ns = (sequence_ - calls.size()) * 1000;
   }
   // Sends the batch and, if `slot` >= 0, waits for the reply to call `sequence`.
   bool Send(int slot, uint64_t sequence, wire::Reply* reply, std::string* error) {

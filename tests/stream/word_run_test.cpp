@@ -35,11 +35,12 @@ TEST(WordRun, ReadsBackWhatWasWrittenAtEveryOffset) {
     if (offset != 0) std::memset(batch.Reserve(offset), 0, offset);
     batch.size = offset;
     strata::stream::WordRunWriter writer;
+    strata::stream::CallRun run_numbers;
     writer.Open(batch, 41, 7, 123456);
     const PreparedWord uniform[] = {Int(-3), Float(0.5f), Float(-2.0f), Float(1e-3f), Float(4.0f)};
-    writer.Add(batch, api::glUniform4f, uniform, 5);
+    writer.Add(batch, run_numbers, api::glUniform4f, uniform, 5);
     const PreparedWord draw[] = {Uint(GL_TRIANGLES), Int(6), Int(3)};
-    writer.Add(batch, api::glDrawArrays, draw, 3);
+    writer.Add(batch, run_numbers, api::glDrawArrays, draw, 3);
     writer.Close(batch);
     EXPECT_EQ(writer.calls(), 2u);
     EXPECT_FALSE(writer.open());
