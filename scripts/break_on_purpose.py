@@ -249,6 +249,11 @@ BREAKAGES = [
      "  if (available > size_) {",
      "  if (available > size_ && false) {",
      r"^transport\.Ring\.ServerSurvivesAClientThatScribbles"),
+    ("a sleeping writer woken at every message read", "renderer",
+     "src/transport/shm_ring.cpp",
+     "std::min<size_t>(size_, std::max<size_t>(n, size_ / kWakeWriterAtRingPart));",
+     "std::min<size_t>(size_, n);",
+     r"^transport\.Ring\.SleepingWriterIsWokenOnce"),
     # The executor's generated handlers (host/fast_call.h, api/emit_executor.py).
     ("a handler's draw takes client memory it does not put in place", "executor handlers",
      "src/host/fast_call.h",

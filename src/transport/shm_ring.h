@@ -10,7 +10,8 @@
 // free-running 32-bit counts of bytes, and a "sleeping" word per side: a side
 // that finds nothing to do says it sleeps, looks once more, then sleeps in
 // poll() on its eventfd and the socket; the other side writes the eventfd
-// only when it sees that word set.
+// only when it sees that word set. A sleeping writer's word is the room it
+// waits for, a stretch of messages rather than the next one's bytes.
 //
 // The peer may be hostile: every index read from shared memory is read once,
 // checked against the ring's size, and the bytes behind it are copied out
@@ -115,9 +116,11 @@ class RingStream final : public ByteStream {
   // Everything read so far is the writer's again.
   void GiveRoomBack();
   // Waits until `ready()` (spinning for `spin_ns` first), the peer is gone,
-  // this end is shut down or `timeout_ms` passed.
+  // this end is shut down or `timeout_ms` passed; asleep, `*sleeping` holds
+  // `sleeping_word`.
   template <typename Ready>
-  ReadResult Wait(Ready ready, uint32_t* sleeping, int wake_fd, int timeout_ms, int64_t spin_ns);
+  ReadResult Wait(Ready ready, uint32_t* sleeping, int wake_fd, int timeout_ms, int64_t spin_ns,
+                  uint32_t sleeping_word = 1);
   // The stream fails with one line naming the peer: `what` it broke.
   ReadResult Corrupted(const std::string& what);
   std::string ClosedText() const;

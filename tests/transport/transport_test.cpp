@@ -685,6 +685,42 @@ TEST(Ring, RoomReservedInPlaceOnlyWhereItFitsNow) {
   EXPECT_EQ(std::string(head, 4), "tail");
 }
 
+// A writer that sleeps on a full ring is woken once a quarter of it is
+// free, not at the first bytes the reader takes: a reader draining message
+// by message would otherwise wake it for each. Breaks if the reader wakes it
+// early (the write would land at the first eighth) or never (no wake-up).
+TEST(Ring, SleepingWriterIsWokenOnceAQuarterOfTheRingIsFree) {
+  Ends ends;
+  ASSERT_NO_FATAL_FAILURE(OpenAndConnect(AbstractAddress("wakeup"), &ends, RingUse::kRequired));
+  auto& [listener, client, server, peer] = ends;
+  std::vector<uint8_t> fill(kDefaultRingBytes);
+  for (size_t i = 0; i < fill.size(); ++i) fill[i] = static_cast<uint8_t>(i * 3 + 1);
+  ASSERT_TRUE(client->Write(fill.data(), fill.size()) && client->Flush()) << client->error();
+  std::atomic<bool> written{false};
+  auto writing = std::async(std::launch::async, [&, client = client.get()] {
+    const bool ok = client->Write("next", 4) && client->Flush();
+    written = true;
+    return ok;
+  });
+  // Long enough for the writer to stop looking and sleep.
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  std::vector<uint8_t> got(fill.size());
+  const size_t eighth = kDefaultRingBytes / 8;
+  ASSERT_TRUE(server->ReadFully(got.data(), eighth)) << server->error();
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  EXPECT_FALSE(written.load()) << "woken with only an eighth of the ring free";
+  ASSERT_TRUE(server->ReadFully(got.data() + eighth, eighth)) << server->error();
+  const auto freed = Clock::now();
+  while (!written.load() && MillisecondsSince(freed) < 5000) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  EXPECT_TRUE(written.load()) << "not woken with a quarter of the ring free";
+  ASSERT_TRUE(server->ReadFully(got.data() + 2 * eighth, got.size() - 2 * eighth)) << server->error();
+  EXPECT_TRUE(std::equal(got.begin(), got.end(), fill.begin())) << "the ring's bytes came out of order";
+  char next[4];
+  ASSERT_TRUE(server->ReadFully(next, sizeof next)) << server->error();
+  EXPECT_EQ(std::string(next, 4), "next");
+  EXPECT_TRUE(writing.get()) << client->error();
+}
+
 TEST(Ring, SocketsHaveNoViews) {
   Ends ends;
   ASSERT_NO_FATAL_FAILURE(OpenAndConnect(AbstractAddress("noviews"), &ends, RingUse::kNever));
