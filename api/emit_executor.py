@@ -214,7 +214,7 @@ def emit_call_handlers(plans: list[fp.FunctionPlan]) -> str:
             handlers.append(_handler(p, selected))
             rows.append(f"  [](FastCall& c, void* d) {{ Run_{p.name}(c, RecordArguments{{c.r, d}}); }},")
             if blob_param(p) is None:
-                prepared_rows.append(f"  [](FastCall& c, const stream::PreparedWord* a, void* d) "
+                prepared_rows.append(f"  [](FastCall& c, const stream::PreparedWord* a, void* d) __attribute__((hot)) "
                                      f"{{ Run_{p.name}(c, PreparedArguments{{a, d}}); }},")
             else:
                 prepared_rows.append(f"  nullptr,  // {p.name}: its array is never kept decoded")

@@ -296,7 +296,7 @@ int64_t Executor::FindLocations(Context& context, int64_t recorded) {
   return context.MappedLocation(recorded);
 }
 
-bool Executor::FastDrawReady(Thread& thread) {
+__attribute__((hot)) bool Executor::FastDrawReady(Thread& thread) {
   Context* context = thread.current;
   // Client memory to put in place, arrays to check, GLES 1's named arrays: Execute's.
   if (context == nullptr || context->version < 2 || !thread.memory.empty() || !thread.applied_arrays.empty() ||

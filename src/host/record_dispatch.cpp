@@ -76,6 +76,24 @@ void RecordDispatch::HookSlots(const std::function<bool(int slot)>& hooked) {
     handled_[slot] = {kCallHandlers[slot], kPreparedCallHandlers[slot] ? kPreparedCallHandlers[slot] : NotPrepared,
                       function};
   }
+  word_slots_.clear();
+}
+
+const RecordDispatch::WordSlot* RecordDispatch::WordSlots() {
+  if (!word_slots_.empty()) [[likely]] return word_slots_.data();
+  const stream::FunctionTable& functions = decoder_.table();
+  word_slots_.assign(std::max<size_t>(functions.size(), 1), WordSlot{NotPrepared, nullptr, kNotInRuns, -1});
+  for (size_t id = 0; id < functions.size(); ++id) {
+    WordSlot& entry = word_slots_[id];
+    entry.slot = functions.SlotOf(id);
+    if (entry.slot < 0) continue;
+    if (stream::kWordCalls[entry.slot]) entry.arguments = api::kFunctions[entry.slot].param_count;
+    if (!handled_.empty()) {
+      entry.prepared = handled_[entry.slot].prepared;
+      entry.driver = handled_[entry.slot].driver;
+    }
+  }
+  return word_slots_.data();
 }
 
 // Inline in both callers: it is most of what a handled call costs.
@@ -210,13 +228,15 @@ bool RecordDispatch::FinishRun(const stream::Record& record, const stream::Prepa
   return true;
 }
 
-bool RecordDispatch::RunWordRun(const stream::Record& record, FastCall* made, std::string* error) {
+__attribute__((hot)) bool RecordDispatch::RunWordRun(const stream::Record& record, FastCall* made, std::string* error) {
   stream::WordRunView run;
   if (!stream::ReadWordRunHead(record.payload, &run)) [[unlikely]] {
     *error = stream::WordRunHeadProblem(record.payload) + " (thread " + std::to_string(record.thread_id) + ")";
     return false;
   }
   const stream::FunctionTable& functions = decoder_.table();
+  const WordSlot* const word_slots = WordSlots();
+  const size_t known = word_slots_.size();  // at least 1: entry 0 stands in for ids past the end
   const bool handlers = !handled_.empty() && !before_call &&
                         (threads_ == HostThreads::kCaller || runner_.RunsOnCaller(record.thread_id));
   std::optional<FastCall> own;
@@ -234,21 +254,23 @@ bool RecordDispatch::RunWordRun(const stream::Record& record, FastCall* made, st
     fast.KeepStreamContext();
     handled = 0;
   };
+  if (stopped_) return true;
   for (const stream::PreparedWord* at = run.calls; at != run.end; ++sequence) {
-    if (stopped_) return true;
     const uint64_t id = stream::WordCallFunction(*at);
-    const int slot = functions.SlotOf(id);
-    if (!stream::WordCallFits(at, run.end, slot)) [[unlikely]] {
+    const uint32_t count = stream::WordCallArguments(*at);
+    const WordSlot& entry = word_slots[id < known ? id : 0];
+    // The same test as stream::WordCallFits, from the one entry.
+    if (id >= known || count != entry.arguments || static_cast<size_t>(run.end - at - 1) < count)
+        [[unlikely]] {
       count_handled();
       *error = "word run, call " + std::to_string(sequence - run.first_sequence) + " (thread " + std::to_string(record.thread_id) +
-               "): " + stream::WordCallProblem(at, run.end, slot);
+               "): " + stream::WordCallProblem(at, run.end, functions.SlotOf(id));
       return false;
     }
     const stream::PreparedWord* arguments = at + 1;
-    at = arguments + stream::WordCallArguments(*at);
+    at = arguments + count;
     if (handlers) [[likely]] {
-      const HandledSlot& slot_handler = handled_[slot];
-      slot_handler.prepared(fast, arguments, slot_handler.driver);
+      entry.prepared(fast, arguments, entry.driver);
       if (!fast.refused) [[likely]] {
         ++handled;
         continue;
@@ -257,8 +279,9 @@ bool RecordDispatch::RunWordRun(const stream::Record& record, FastCall* made, st
     }
     // No handler took it: decoded, it runs through Execute (and the hooks).
     count_handled();
-    stream::DecodeWordCall(arguments - 1, slot, functions.NameOf(id), sequence, record.thread_id, run, &call_);
+    stream::DecodeWordCall(arguments - 1, entry.slot, functions.NameOf(id), sequence, record.thread_id, run, &call_);
     RunCall(record);
+    if (stopped_) return true;  // only a hook of Execute's path stops the dispatch
   }
   count_handled();
   // A call record after the run counts its sequence and start from the run's last call.

@@ -180,6 +180,20 @@ class RecordDispatch {
     void* driver = nullptr;  // the function's entry point
   };
   std::vector<HandledSlot> handled_;
+  // By the stream's function id, what a word run's call of it needs, in one
+  // place: between two driver calls (whose copies empty the data cache) each
+  // call of a run reads one entry instead of the id's slot, the slot's
+  // handler and whether and how its calls travel in runs from three tables.
+  struct WordSlot {
+    PreparedCallHandler prepared = nullptr;  // NotPrepared where no handler takes the calls
+    void* driver = nullptr;
+    uint64_t arguments = kNotInRuns;  // the arguments its calls take in a run
+    int slot = -1;                    // -1: no function of this build
+  };
+  static constexpr uint64_t kNotInRuns = UINT64_MAX;  // never a call's count, a 32-bit one
+  // Made on the first run, and again after HookSlots.
+  const WordSlot* WordSlots();
+  std::vector<WordSlot> word_slots_;
   // A record a handler reads with no slack after it where it lies, copied (made on first use).
   static constexpr size_t kCopiedAtMost = 4096;
   std::vector<uint8_t> slack_copy_;
