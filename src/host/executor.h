@@ -167,39 +167,47 @@ class Executor {
     uint64_t length;
     uint64_t access;  // GL_MAP_*_BIT
   };
-  struct Context {
+  // Its first two cache lines hold what each uniform call and each draw
+  // from buffers reads (LocationsCurrent, FastDrawReady): between two driver
+  // calls, whose copies empty the data cache, every line read is a miss.
+  struct alignas(64) Context {
+    uint64_t program = 0;
+    // The current program's uniform locations (FindLocations), while
+    // `locations_program` is the program and the share group's tables have
+    // not changed since `locations_seen`.
+    const UniformLocations* locations = nullptr;
+    uint64_t locations_program = UINT64_MAX, locations_seen = 0;
+    int version = 1;
+    int has_vertex_array_objects = -1;  // GLES 3, or GLES 2 with OES_vertex_array_object: asked once
+    // The vertex array object bound on the host as the driver said it; -1:
+    // ask again (a call that binds or deletes vertex arrays ran since).
+    int64_t vertex_array_bound = -1;
+    uint64_t vertex_array = 0;
+    std::map<uint64_t, ClientArray> client_arrays;  // by attribute (GLES 1: by array)
+    // Vertex array objects (host names) whose enabled arrays all read from
+    // buffers, as a draw found them: the next draws skip asking about every
+    // attribute. Forgotten by any call that may change an array's enable,
+    // buffer or pointer (the changes-vertex-arrays trait), and by client arrays applied.
+    std::vector<uint32_t> arrays_in_buffers;
     EGLContext host = EGL_NO_CONTEXT;
     EGLConfig host_config = nullptr;
-    int version = 1;
     std::shared_ptr<ShareGroup> shared;
     NameMap names[static_cast<int>(api::ObjectClass::kCount)];  // objects contexts do not share
     // The map of a GL object class: the share group's or the context's own.
     NameMap& NamesOf(api::ObjectClass object) {
       return IsShared(object) ? shared->names[static_cast<int>(object)] : names[static_cast<int>(object)];
     }
-    uint64_t array_buffer = 0, vertex_array = 0, program = 0;
+    uint64_t array_buffer = 0;
     uint32_t client_texture = 0;
     int max_vertex_attribs = -1;  // asked of the host once
-    // Vertex array objects (host names) whose enabled arrays all read from
-    // buffers, as a draw found them: the next draws skip asking about every
-    // attribute. Forgotten by any call that may change an array's enable,
-    // buffer or pointer (the changes-vertex-arrays trait), and by client arrays applied.
-    std::vector<uint32_t> arrays_in_buffers;
-    int has_vertex_array_objects = -1;  // GLES 3, or GLES 2 with OES_vertex_array_object: asked once
     int has_matrix_palette = -1;  // GLES 1 with OES_matrix_palette (its two client arrays): asked once
     int reads_bgra = -1;          // GL_EXT_read_format_bgra, asked of the host once
-    std::map<uint64_t, ClientArray> client_arrays;  // by attribute (GLES 1: by array)
     std::map<uint64_t, uint64_t> divisors;  // of vertex array 0's attributes, where not 0
     // By buffer (the stream's name): a mapping belongs to its buffer, not to
     // the target it was bound to (an app maps several buffers through one
     // target and unbinds them); deleting or respecifying the buffer unmaps it.
     std::map<uint64_t, MappedRange> mapped;
     uint32_t refused_error = 0;  // GL_OUT_OF_MEMORY of a call refused over the storage budget, for glGetError
-    // The current program's uniform locations (FindLocations), while
-    // `locations_program` is the program and the share group's tables have
-    // not changed since `locations_seen`.
-    const UniformLocations* locations = nullptr;
-    uint64_t locations_program = UINT64_MAX, locations_seen = 0;
     bool LocationsCurrent() const {
       return locations_program == program && locations_seen == shared->location_tables_changed;
     }
@@ -208,9 +216,6 @@ class Executor {
     int64_t MappedLocation(int64_t recorded) const {
       return locations != nullptr ? locations->ToHost(recorded) : recorded;
     }
-    // The vertex array object bound on the host as the driver said it; -1:
-    // ask again (a call that binds or deletes vertex arrays ran since).
-    int64_t vertex_array_bound = -1;
   };
   struct Surface {
     EGLSurface host = EGL_NO_SURFACE;
@@ -222,12 +227,13 @@ class Executor {
     uint64_t address;
     std::vector<uint8_t> bytes;
   };
-  struct Thread {
-    uint64_t context = 0;  // recorded handle of the current context
-    uint64_t stream_context = 0;  // the stream's number of it, as its last call carried
+  // What a draw from buffers reads of it first, on one cache line (Context).
+  struct alignas(64) Thread {
     Context* current = nullptr;  // its state (looked up once per eglMakeCurrent, not per call)
     std::vector<Region> memory;  // client arrays for the thread's next draw
     std::vector<uint64_t> applied_arrays;  // host addresses the executor gave client arrays for this draw
+    uint64_t context = 0;  // recorded handle of the current context
+    uint64_t stream_context = 0;  // the stream's number of it, as its last call carried
     int32_t egl_error = 0x3000;  // the last EGL call's, for eglGetError (only kept for replies)
     int32_t refused_egl_error = 0;  // the error of an EGL call the executor failed itself, instead of the host's
   };
