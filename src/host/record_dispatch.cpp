@@ -82,12 +82,12 @@ void RecordDispatch::HookSlots(const std::function<bool(int slot)>& hooked) {
 const RecordDispatch::WordSlot* RecordDispatch::WordSlots() {
   if (!word_slots_.empty()) [[likely]] return word_slots_.data();
   const stream::FunctionTable& functions = decoder_.table();
-  word_slots_.assign(std::max<size_t>(functions.size(), 1), WordSlot{NotPrepared, nullptr, kNotInRuns, -1});
+  word_slots_.assign(std::max<size_t>(functions.size(), 1), WordSlot{NotPrepared, nullptr, stream::kNotInRuns, -1});
   for (size_t id = 0; id < functions.size(); ++id) {
     WordSlot& entry = word_slots_[id];
     entry.slot = functions.SlotOf(id);
     if (entry.slot < 0) continue;
-    if (stream::kWordCalls[entry.slot]) entry.arguments = api::kFunctions[entry.slot].param_count;
+    entry.arguments = stream::WordCallArity(entry.slot);
     if (!handled_.empty()) {
       entry.prepared = handled_[entry.slot].prepared;
       entry.driver = handled_[entry.slot].driver;
@@ -257,18 +257,15 @@ __attribute__((hot)) bool RecordDispatch::RunWordRun(const stream::Record& recor
   if (stopped_) return true;
   for (const stream::PreparedWord* at = run.calls; at != run.end; ++sequence) {
     const uint64_t id = stream::WordCallFunction(*at);
-    const uint32_t count = stream::WordCallArguments(*at);
     const WordSlot& entry = word_slots[id < known ? id : 0];
-    // The same test as stream::WordCallFits, from the one entry.
-    if (id >= known || count != entry.arguments || static_cast<size_t>(run.end - at - 1) < count)
-        [[unlikely]] {
+    if (id >= known || !stream::WordCallHas(at, run.end, entry.arguments)) [[unlikely]] {
       count_handled();
       *error = "word run, call " + std::to_string(sequence - run.first_sequence) + " (thread " + std::to_string(record.thread_id) +
                "): " + stream::WordCallProblem(at, run.end, functions.SlotOf(id));
       return false;
     }
     const stream::PreparedWord* arguments = at + 1;
-    at = arguments + count;
+    at = arguments + stream::WordCallArguments(*at);
     if (handlers) [[likely]] {
       entry.prepared(fast, arguments, entry.driver);
       if (!fast.refused) [[likely]] {

@@ -17,6 +17,7 @@
 #include "host/thread_runner.h"
 #include "stream/call_decoder.h"
 #include "stream/record_source.h"
+#include "stream/word_run.h"
 
 namespace strata::host {
 
@@ -187,10 +188,9 @@ class RecordDispatch {
   struct WordSlot {
     PreparedCallHandler prepared = nullptr;  // NotPrepared where no handler takes the calls
     void* driver = nullptr;
-    uint64_t arguments = kNotInRuns;  // the arguments its calls take in a run
-    int slot = -1;                    // -1: no function of this build
+    uint64_t arguments = stream::kNotInRuns;  // stream::WordCallArity
+    int slot = -1;                            // -1: no function of this build
   };
-  static constexpr uint64_t kNotInRuns = UINT64_MAX;  // never a call's count, a 32-bit one
   // Made on the first run, and again after HookSlots.
   const WordSlot* WordSlots();
   std::vector<WordSlot> word_slots_;

@@ -110,12 +110,20 @@ inline bool ReadWordRunHead(std::span<const uint8_t> payload, WordRunView* run) 
 inline uint64_t WordCallFunction(const PreparedWord& head) { return head.u & 0xffffffffu; }
 inline uint32_t WordCallArguments(const PreparedWord& head) { return static_cast<uint32_t>(head.u >> 32); }
 
+// The arguments a run's call of function `slot` takes; kNotInRuns where
+// its calls may not travel in a run (or `slot` is -1: an unknown id).
+inline constexpr uint64_t kNotInRuns = UINT64_MAX;  // never a call's count, a 32-bit one
+inline uint64_t WordCallArity(int slot) {
+  return slot >= 0 && kWordCalls[slot] ? api::kFunctions[slot].param_count : kNotInRuns;
+}
+// Whether the call at `at` (before `end`) has `arity` arguments, all of them there.
+inline bool WordCallHas(const PreparedWord* at, const PreparedWord* end, uint64_t arity) {
+  return WordCallArguments(*at) == arity && static_cast<size_t>(end - at - 1) >= WordCallArguments(*at);
+}
 // Whether the call at `at` (before `end`) is one a run may hold: of a
-// function `slot` (-1: its id is unknown) whose calls may travel so, with
-// as many arguments as it takes, all of them there.
+// function whose calls may travel so, with as many arguments as it takes.
 inline bool WordCallFits(const PreparedWord* at, const PreparedWord* end, int slot) {
-  return slot >= 0 && kWordCalls[slot] && WordCallArguments(*at) == api::kFunctions[slot].param_count &&
-         static_cast<size_t>(end - at - 1) >= WordCallArguments(*at);
+  return WordCallHas(at, end, WordCallArity(slot));
 }
 // Why it is not.
 [[gnu::cold]] std::string WordCallProblem(const PreparedWord* at, const PreparedWord* end, int slot);
