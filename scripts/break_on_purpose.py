@@ -290,6 +290,18 @@ BREAKAGES = [
      "  if (traits.tracks_state) FollowBinding(*context, api::CoreOf(slot), first, second);",
      "  (void)first, (void)second;",
      r"^(replay\.|piglit\.List/Piglit\.ReplayDrawsWhatWasTraced|inspect\.|x11\.real_apps\.)"),
+    ("a program's uniform-location table made unseen by contexts", "executor",
+     "src/host/executor.cpp",
+     "    if (made) ++context->shared->location_tables_changed;",
+     "    (void)made;",
+     r"^replay\.Replay\.(AProgramRebuilt|UniformLocations)"),
+    ("a deleted program's uniform-location table kept by contexts", "executor",
+     "src/host/executor.cpp",
+     "  if (object == ObjectClass::kProgram && context->shared->uniform_locations.erase(recorded) != 0) {\n"
+     "    ++context->shared->location_tables_changed;",
+     "  if (object == ObjectClass::kProgram && context->shared->uniform_locations.erase(recorded) != 0) {\n"
+     "    (void)0;",
+     r"^replay\.Replay\.(AProgramRebuilt|UniformLocations)"),
     ("errors of calls run unseen left to the next glGetError", "executor handlers",
      "src/replay/self_check.cpp",
      "  TakeHostErrors(context, next_sequence - 1, \"\");",

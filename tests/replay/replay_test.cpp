@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "strata/api/replay.h"
 #include "stream/byte_reader.h"
 #include "stream/byte_writer.h"
 #include "stream/call_decoder.h"
@@ -619,6 +620,60 @@ TEST(Replay, UniformLocationsOfAnotherDriverAreMappedPerProgram) {
   ProcessResult r = RunProcess({STRATA_CLI, "replay", "--verify", changed});
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
   EXPECT_NE(r.out.find("framebuffers match the trace"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("GL_INVALID_OPERATION"), std::string::npos) << "a location the host never gave\n" << r.out;
+}
+
+// A program deleted and rebuilt under its freed name (as drivers that hand
+// names back give it) with its tint at another location, on a driver whose
+// locations differ from this one's: reloaded_program_app's trace with the
+// second program renamed to the first's name and every location 100 more.
+// The replay maps the second program's locations with the second program's
+// table and draws the same frames.
+// Catches: a context keeping the location table it found for a program
+// name after the share group's tables changed (location_tables_changed not
+// counted when a program's table is erased or made, or not compared), which
+// maps the rebuilt program's locations with the deleted one's.
+TEST(Replay, AProgramRebuiltUnderItsDeletedNameMapsItsOwnLocations) {
+  std::string trace = ScratchPath("reloaded.strace"), changed = ScratchPath("reloaded-changed.strace");
+  ProcessResult traced = Trace(trace, {App("reloaded_program_app"), "6"}, "swap");
+  ASSERT_EQ(traced.exit_code, 0) << traced.out << traced.err;
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(traced.out, m, std::regex(R"(program (\d+) reloaded as (\d+); tint at (\d+), then at (\d+))")))
+      << traced.out;
+  const uint64_t first = std::stoull(m[1]), second = std::stoull(m[2]);
+  ASSERT_NE(m[3], m[4]) << "the rebuilt program's tint must move for a stale table to map it wrongly";
+  namespace api = strata::api;
+  int renamed = 0, locations = 0;
+  RewriteCalls(trace, changed, [&](strata::stream::DecodedCall& call) {
+    bool changed_call = false;
+    const api::ReplayFunction& replay = api::kReplay[call.slot];
+    if (replay.result == api::ObjectClass::kProgram && call.result.u == second) {
+      call.result.u = first;
+      changed_call = true;
+      ++renamed;
+    }
+    for (size_t i = 0; i < call.args.size(); ++i) {
+      if (replay.params[i].object == api::ObjectClass::kProgram && call.args[i].u == second) {
+        call.args[i].u = first;
+        changed_call = true;
+        ++renamed;
+      }
+    }
+    if (call.name == "glGetUniformLocation" && call.has_reply && call.result.i >= 0) {
+      call.result.i += 100;
+      changed_call = true;
+      ++locations;
+    } else if (call.name.starts_with("glUniform") && call.args[0].i >= 0) {
+      call.args[0].i += 100;
+      changed_call = true;
+    }
+    return changed_call;
+  });
+  ASSERT_GT(renamed, 4) << "the second program is made, linked, asked and bound under its own name";
+  ASSERT_EQ(locations, 3) << "one location of the first program, two of the second";
+  ProcessResult r = RunProcess({STRATA_CLI, "replay", "--verify", changed});
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_GE(Number(r.out, R"(verify: all (\d+) framebuffers match)"), 6) << r.out << r.err;
   EXPECT_EQ(r.out.find("GL_INVALID_OPERATION"), std::string::npos) << "a location the host never gave\n" << r.out;
 }
 
