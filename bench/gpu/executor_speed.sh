@@ -4,11 +4,13 @@
 #   1. `strata replay --benchmark` of the call mixes' traces against the
 #      programs' own frame rates, with the self-check and without it
 #      (bench/replay_frame_rate.py);
-#   2. trace_workload's shapes natively and through renderers over the ring:
-#      the renderer's default (--decode-ahead auto), decoding ahead (on) and
-#      not (off) (bench/remote_speed.py);
+#   2. trace_workload's shapes natively and through a renderer over the ring:
+#      the client's default (word runs) and every call as a call record
+#      (STRATA_REMOTE_WORD_RUNS=off, the path --decode-ahead serves)
+#      (bench/remote_speed.py);
 #   3. where a remote draw-heavy client's time goes: its CPU time and each
-#      renderer thread's, decoding ahead and not (bench/remote_thread_load.py).
+#      renderer thread's, with word runs, and with call records decoded
+#      ahead and not (bench/remote_thread_load.py).
 # Each part runs under a time limit of its own, so that a part that hangs
 # still leaves the others' figures; the runs are long enough for a GPU driver
 # (a few hundred milliseconds each at least).
@@ -38,9 +40,11 @@ part() {  # SECONDS COMMAND...: one part, stopped after SECONDS; its progress li
 }
 part 120 python3 "$bench/replay_frame_rate.py" --build "$build" --rounds "$rounds" --frames 600 --modes cheap,draws
 part 60 python3 "$bench/replay_frame_rate.py" --build "$build" --rounds "$rounds" --frames 600 --modes cheap --no-check
-part 240 python3 "$bench/remote_speed.py" --build "$build" --rounds "$rounds" --frames 3000 \
-  --workloads draws,matrices,streaming,cheap --configs native,ring,ahead,inline
+part 200 python3 "$bench/remote_speed.py" --build "$build" --rounds "$rounds" --frames 3000 \
+  --workloads draws,matrices,streaming,cheap --configs native,ring,records
+part 30 python3 "$bench/remote_thread_load.py" --build "$build" --mode draws --frames 3000 --runs 2
 for mode in on off; do
-  part 40 python3 "$bench/remote_thread_load.py" --build "$build" --mode draws --frames 3000 --runs 2 --decode-ahead "$mode"
+  STRATA_REMOTE_WORD_RUNS=off part 30 python3 "$bench/remote_thread_load.py" --build "$build" --mode draws \
+    --frames 3000 --runs 2 --decode-ahead "$mode"
 done
 exit $status
