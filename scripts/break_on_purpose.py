@@ -249,6 +249,12 @@ BREAKAGES = [
      "  if (available > size_) {",
      "  if (available > size_ && false) {",
      r"^transport\.Ring\.ServerSurvivesAClientThatScribbles"),
+    ("a resting preparing thread not woken by the next message", "renderer",
+     "src/serve/message_preparer.cpp",
+     "  resting_.store(false, std::memory_order_relaxed);\n  begun_.fetch_add(1, std::memory_order_release);\n"
+     "  begun_.notify_one();",
+     "  resting_.store(false, std::memory_order_relaxed);\n  begun_.fetch_add(1, std::memory_order_release);",
+     r"^serve\.MessagePreparer\."),
     ("a sleeping writer woken at every message read", "renderer",
      "src/transport/shm_ring.cpp",
      "std::min<size_t>(size_, std::max<size_t>(n, size_ / kWakeWriterAtRingPart));",

@@ -269,6 +269,7 @@ bool Connection::HandleMessage(std::span<const uint8_t> message, size_t readable
       // thread only adds its handing over: the next messages go without it.
       if (preparer_->message_records_prepared() * 2 < preparer_->message_records()) {
         messages_unprepared_ = kMessagesUnpreparedAfterFew;
+        preparer_->Rest();
       }
     } else {
       // Most records run in the dispatch's own loop; each it stops at (a call

@@ -20,19 +20,20 @@ namespace {
 constexpr int kSpins = 1000;
 constexpr auto kYieldingFor = std::chrono::milliseconds(2);
 
-// Waits until `ready()`, spinning first, then sleeping on `counter` (which
-// the other side moves, and notifies, when ready() may have become true).
-template <typename Ready>
-void WaitFor(const std::atomic<uint32_t>& counter, Ready ready) {
-  for (int i = 0; i < kSpins; ++i) {
+// Waits until `ready()`, spinning first (unless `resting()`), then sleeping
+// on `counter` (which the other side moves, and notifies, when ready() may
+// have become true).
+template <typename Ready, typename Resting>
+void WaitFor(const std::atomic<uint32_t>& counter, Ready ready, Resting resting) {
+  for (int i = 0; i < kSpins && !resting(); ++i) {
     if (ready()) return;
     __builtin_ia32_pause();
   }
   const auto until = std::chrono::steady_clock::now() + kYieldingFor;
-  do {
+  while (!resting() && std::chrono::steady_clock::now() < until) {
     if (ready()) return;
     sched_yield();
-  } while (std::chrono::steady_clock::now() < until);
+  }
   for (;;) {
     const uint32_t seen = counter.load(std::memory_order_acquire);
     if (ready()) return;
@@ -72,15 +73,21 @@ void MessagePreparer::Begin(std::span<const uint8_t> message, size_t readable, u
   preparer_done_ = false;
   abandoned_.store(false, std::memory_order_relaxed);
   message_state_.store(kWaiting, std::memory_order_release);
+  resting_.store(false, std::memory_order_relaxed);
   begun_.fetch_add(1, std::memory_order_release);
   begun_.notify_one();
+}
+
+void MessagePreparer::Rest() {
+  resting_.store(true, std::memory_order_relaxed);
 }
 
 void MessagePreparer::Work() {
   pthread_setname_np(pthread_self(), "strata:prepare");
   uint32_t begun = 0;
   for (;;) {
-    WaitFor(begun_, [&] { return begun_.load(std::memory_order_acquire) != begun; });
+    WaitFor(begun_, [&] { return begun_.load(std::memory_order_acquire) != begun; },
+            [&] { return resting_.load(std::memory_order_relaxed); });
     begun = begun_.load(std::memory_order_acquire);
     if (stopping_.load(std::memory_order_acquire)) return;
     // The message waiting, unless the connection's thread ran it all and dropped it first.
@@ -145,14 +152,14 @@ MessagePreparer::Stretch* MessagePreparer::FreeStretch() {
   const uint32_t filled = filled_.load(std::memory_order_relaxed);  // only this thread moves it
   WaitFor(run_, [&] {
     return filled - run_.load(std::memory_order_acquire) < kStretches || stopping_.load(std::memory_order_acquire);
-  });
+  }, [] { return false; });
   if (stopping_.load(std::memory_order_acquire)) return nullptr;
   return &stretches_[filled % kStretches];
 }
 
 MessagePreparer::Stretch& MessagePreparer::FilledStretch() {
   const uint32_t run = run_.load(std::memory_order_relaxed);  // only this thread moves it
-  WaitFor(filled_, [&] { return filled_.load(std::memory_order_acquire) != run; });
+  WaitFor(filled_, [&] { return filled_.load(std::memory_order_acquire) != run; }, [] { return false; });
   return stretches_[run % kStretches];
 }
 

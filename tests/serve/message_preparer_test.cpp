@@ -324,6 +324,32 @@ TEST(MessagePreparer, AMessageStoppedHalfwayLetsTheNextRun) {
   }
 }
 
+// The connection runs the next messages itself for a while and lets the
+// preparing thread sleep at once (Rest); the next message it hands over is
+// prepared as before, and one handed over while it was still awake too.
+// Catches: a resting thread that no Begin() wakes (its message would be run
+// by the connection's thread alone: nothing kept decoded), or one that stays
+// resting after it.
+TEST(MessagePreparer, ARestingPreparerPreparesTheNextMessage) {
+  const Message message(3000);
+  MessagePreparer preparer(OwnFunctions(), kBulkThreshold);
+  for (uint64_t chunk = 1; chunk <= 4; ++chunk) {
+    preparer.Begin(message.WithSlack(), message.padded.size(), 3, chunk);
+    LetItPrepare();
+    Outcome out;
+    RunAll(preparer, message, message.WithSlack(), chunk, &out);
+    EXPECT_EQ(out.problem, "");
+    EXPECT_EQ(out.records, message.records.size()) << "message " << chunk;
+    EXPECT_GT(out.prepared, 0u) << "message " << chunk << " was prepared ahead";
+    if (chunk % 2 == 1) {
+      preparer.Rest();
+      LetItPrepare();  // asleep by now
+    } else {
+      preparer.Rest();  // and handed the next message at once
+    }
+  }
+}
+
 TEST(MessagePreparer, ThePreparerGoesAwayWhileItWaits) {
   const Message message(100);
   {
