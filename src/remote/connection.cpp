@@ -64,6 +64,7 @@ Connection::Connection(Session& session, std::unique_ptr<transport::ByteStream> 
       session_(session),
       stream_(std::move(stream)),
       thread_id_(thread_id),
+      sequence_taker_(session.sequence_numbers().NewTaker()),
       shadow_(&no_context_) {
   if (stream::wire::HasFeature(session.features(), stream::wire::kFeatureBulk)) batch_.bulk = this;
   word_runs_ = stream::wire::HasFeature(session.features(), stream::wire::kFeatureWordRuns);
@@ -166,7 +167,7 @@ void Connection::ShowFrames() {
 
 uint64_t Connection::NextSequence() {
   ++calls_encoded_;
-  return session_.NextSequence();
+  return session_.sequence_numbers().Next(sequence_taker_);
 }
 
 void Connection::SetCurrent(uint64_t context_id, ContextShadow* shadow) {

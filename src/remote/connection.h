@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "remote/client_state.h"
+#include "remote/sequence_numbers.h"
 #include "stream/byte_writer.h"
 #include "stream/call_encoder.h"
 #include "stream/word_run.h"
@@ -162,6 +163,7 @@ class Connection final : public stream::BulkSink {
   Session& session_;
   std::unique_ptr<transport::ByteStream> stream_;
   uint32_t thread_id_;
+  SequenceNumbers::Taker sequence_taker_;  // this connection's thread takes its calls' numbers with it
   stream::ByteBuffer batch_;
   size_t flush_at_ = kBatchBytes;  // 0 after a bulk segment
   stream::CallRun run_;

@@ -18,6 +18,7 @@
 #include <mutex>
 #include <string>
 
+#include "remote/sequence_numbers.h"
 #include "stream/wire.h"
 #include "transport/byte_stream.h"
 
@@ -64,7 +65,8 @@ class Session {
   const std::string& address() const { return address_; }
   const std::string& features() const { return features_; }
 
-  uint64_t NextSequence() { return sequence_.fetch_add(1, std::memory_order_relaxed); }
+  // Calls' numbers: each thread's connection takes them through a taker of its own.
+  SequenceNumbers& sequence_numbers() { return sequence_numbers_; }
   uint32_t NewThreadId() { return next_thread_.fetch_add(1, std::memory_order_relaxed); }
   // A handle the client proposes for an object it asks the renderer to make
   // (EGL contexts, surfaces, syncs, images; GL syncs).
@@ -99,7 +101,7 @@ class Session {
   const char* transport_kind_ = "";  // the first thread connection's: "socket" or "shared-memory ring"
   std::atomic<bool> started_{false}, lost_{false}, fell_back_{false}, told_of_resets_{false};
   bool tried_ = false;
-  std::atomic<uint64_t> sequence_{0};
+  SequenceNumbers sequence_numbers_;
   std::atomic<uint32_t> next_thread_{1};
   // Small, so that the context handle every call record carries is a
   // one-byte varint for a program's first contexts and surfaces (the
