@@ -299,14 +299,6 @@ void Connection::TakeEglError(const stream::wire::Reply& reply) {
 
 namespace {
 
-// The first thread that connects, and its connection: found by comparing
-// pthread_self() (one load from the thread pointer), where a thread_local of
-// a shared library costs a call to __tls_get_addr on every GL call. Written
-// by that thread only; cleared before its connection goes, so a later
-// thread given the same pthread_t finds nothing.
-std::atomic<pthread_t> g_first_thread{0};
-Connection* g_first_connection = nullptr;
-
 struct ThreadSlot {
   std::unique_ptr<Connection> connection;
   bool tried = false;
@@ -328,14 +320,11 @@ Connection* Unlost(Connection* c) {
 
 }  // namespace
 
-Connection* ThreadConnection() {
-  Connection* c = ThreadConnectionHolding();
-  if (c != nullptr) c->SendDeferred();
-  return c;
-}
+std::atomic<pthread_t> g_first_thread{0};
+Connection* g_first_connection = nullptr;
 
-Connection* ThreadConnectionHolding() {
-  if (g_first_thread.load(std::memory_order_relaxed) == pthread_self()) [[likely]] return Unlost(g_first_connection);
+Connection* OtherThreadConnectionHolding() {
+  if (g_first_thread.load(std::memory_order_relaxed) == pthread_self()) return Unlost(g_first_connection);
   Connection* c = t_slot.connection.get();
   if (c != nullptr || t_slot.tried) return Unlost(c);
   Session& session = Session::Get();

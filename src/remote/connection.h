@@ -5,6 +5,9 @@
 // Calls without a result are only appended to the batch; the batch goes out
 // when a call needs an answer, when it grows past kBatchBytes, or at a swap.
 
+#include <pthread.h>
+
+#include <atomic>
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
@@ -18,6 +21,7 @@
 
 #include "remote/client_state.h"
 #include "remote/sequence_numbers.h"
+#include "remote/session.h"
 #include "stream/byte_writer.h"
 #include "stream/call_encoder.h"
 #include "stream/word_run.h"
@@ -32,7 +36,6 @@ class WindowPresenter;
 
 namespace remote {
 
-class Session;
 using present::WindowPresenter;
 
 // Large blobs (texture images, buffer data) go out of line with bulk-v1
@@ -68,6 +71,8 @@ class Connection final : public stream::BulkSink {
     return true;
   }
   uint64_t NextSequence();
+  // The renderer is gone.
+  bool SessionLost() const { return session_.lost(); }
   uint64_t batch_ns() const { return batch_ns_; }
   uint64_t context_id() const { return context_id_; }
 
@@ -195,12 +200,33 @@ class Connection final : public stream::BulkSink {
   stream::wire::Reply frame_reply_;
 };
 
-// The calling thread's connection, made on first use (it joins the process's
-// session); null when the renderer cannot be reached or is gone. What the
-// thread held back is sent first: the caller's call may read it.
-Connection* ThreadConnection();
-// The same without sending what is held: for the calls that may be held.
-Connection* ThreadConnectionHolding();
+// The first thread that connects, and its connection: found by comparing
+// pthread_self() (one load from the thread pointer), where a thread_local of
+// a shared library costs a call to __tls_get_addr on every GL call. Written
+// by that thread only; cleared before its connection goes, so a later
+// thread given the same pthread_t finds nothing.
+extern std::atomic<pthread_t> g_first_thread;
+extern Connection* g_first_connection;
+// ThreadConnectionHolding for any other thread, or a session lost.
+Connection* OtherThreadConnectionHolding();
+
+// The calling thread's connection without sending what is held (for the
+// calls that may be held), made on first use (it joins the process's
+// session); null when the renderer cannot be reached or is gone. Inline for
+// the first thread, which is every call of most programs.
+inline Connection* ThreadConnectionHolding() {
+  if (g_first_thread.load(std::memory_order_relaxed) == pthread_self() && !g_first_connection->SessionLost())
+      [[likely]] {
+    return g_first_connection;
+  }
+  return OtherThreadConnectionHolding();
+}
+// The same, with what the thread held back sent first: the caller's call may read it.
+inline Connection* ThreadConnection() {
+  Connection* c = ThreadConnectionHolding();
+  if (c != nullptr) c->SendDeferred();
+  return c;
+}
 
 // The native driver's function for `slot` when the process fell back to it
 // (STRATA_REMOTE_FALLBACK=native), else null: one load and a test per call.
