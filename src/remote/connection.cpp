@@ -165,11 +165,6 @@ void Connection::ShowFrames() {
   }
 }
 
-uint64_t Connection::NextSequence() {
-  ++calls_encoded_;
-  return session_.sequence_numbers().Next(sequence_taker_);
-}
-
 void Connection::SetCurrent(uint64_t context_id, ContextShadow* shadow) {
   EndWordRun();  // a run's calls are of one context
   context_id_ = context_id;

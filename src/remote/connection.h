@@ -70,7 +70,10 @@ class Connection final : public stream::BulkSink {
     word_run_.Add(batch_, run_, static_cast<uint64_t>(slot), arguments, count);
     return true;
   }
-  uint64_t NextSequence();
+  uint64_t NextSequence() {
+    ++calls_encoded_;
+    return session_.sequence_numbers().Next(sequence_taker_);
+  }
   // The renderer is gone.
   bool SessionLost() const { return session_.lost(); }
   uint64_t batch_ns() const { return batch_ns_; }

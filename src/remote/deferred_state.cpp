@@ -85,13 +85,7 @@ bool DeferredState::BindBuffer(Connection& c, GLenum target, GLuint buffer) {
   return true;
 }
 
-bool DeferredState::Uniform(Connection& c, api::Slot slot, GLint location, int count, const uint32_t* values) {
-  if (uniforms_as_they_come_ != 0) {
-    // Nothing of the uniforms is held now (they went at the send that chose
-    // this): the caller sends what else is held, then the call.
-    --uniforms_as_they_come_;
-    return false;
-  }
+bool DeferredState::HoldUniform(Connection& c, api::Slot slot, GLint location, int count, const uint32_t* values) {
   if (!Enabled(c) || location < 0 || location >= kMaxHeldLocation) return false;
   if (uniform_index_.size() <= static_cast<size_t>(location)) uniform_index_.resize(location + 1, -1);
   int32_t& index = uniform_index_[location];

@@ -52,7 +52,17 @@ class DeferredState {
   bool BlendFunc(Connection& c, GLenum source, GLenum destination);
   bool BindBuffer(Connection& c, GLenum target, GLuint buffer);
   // glUniform{1,2,3,4}{f,i,ui}: `values` are the call's 32-bit arguments.
-  bool Uniform(Connection& c, api::Slot slot, GLint location, int count, const uint32_t* values);
+  // Inline where the uniforms go as they come (set once a draw): every
+  // uniform call of a draw-heavy program.
+  bool Uniform(Connection& c, api::Slot slot, GLint location, int count, const uint32_t* values) {
+    if (uniforms_as_they_come_ != 0) [[likely]] {
+      // Nothing of the uniforms is held now (they went at the send that chose
+      // this): the caller sends what else is held, then the call.
+      --uniforms_as_they_come_;
+      return false;
+    }
+    return HoldUniform(c, slot, location, count, values);
+  }
   // glVertexAttrib{1,2,3,4}f, glVertexAttribI4{i,ui}: a generic attribute's
   // current value, which each of them sets whole (the last one held wins).
   bool Attribute(Connection& c, api::Slot slot, GLuint index, int count, const uint32_t* values);
@@ -99,6 +109,7 @@ class DeferredState {
   int held_ = 0;  // pieces held
   bool uniform_replaced_ = false;  // a held uniform set again since the last send
   int unreplaced_sends_ = 0;
+  bool HoldUniform(Connection& c, api::Slot slot, GLint location, int count, const uint32_t* values);
   uint32_t uniforms_as_they_come_ = 0;  // left to send without holding
   int64_t absorbed_ = 0;
   uint32_t caps_held_ = 0, caps_on_ = 0;
