@@ -298,13 +298,13 @@ BREAKAGES = [
      r"^(replay\.|piglit\.List/Piglit\.ReplayDrawsWhatWasTraced|inspect\.|x11\.real_apps\.)"),
     ("a program's uniform-location table made unseen by contexts", "executor",
      "src/host/executor.cpp",
-     "    if (made) ++context->shared->location_tables_changed;",
+     "    if (made) ForgetLocationTables(*context->shared);",
      "    (void)made;",
      r"^replay\.Replay\.(AProgramRebuilt|UniformLocations)"),
     ("a deleted program's uniform-location table kept by contexts", "executor",
      "src/host/executor.cpp",
      "  if (object == ObjectClass::kProgram && context->shared->uniform_locations.erase(recorded) != 0) {\n"
-     "    ++context->shared->location_tables_changed;",
+     "    ForgetLocationTables(*context->shared);",
      "  if (object == ObjectClass::kProgram && context->shared->uniform_locations.erase(recorded) != 0) {\n"
      "    (void)0;",
      r"^replay\.Replay\.(AProgramRebuilt|UniformLocations)"),

@@ -164,7 +164,7 @@ void Executor::AddName(const Thread& thread, ObjectClass object, uint64_t record
     if (static_cast<int64_t>(recorded) < 0) return;  // -1: no such uniform
     uint64_t program = program_hint ? program_hint : context->program;
     auto [table, made] = context->shared->uniform_locations.try_emplace(program);
-    if (made) ++context->shared->location_tables_changed;
+    if (made) ForgetLocationTables(*context->shared);
     table->second.Add(static_cast<int64_t>(recorded), static_cast<int64_t>(host));
     return;
   }
@@ -196,7 +196,7 @@ void Executor::RemoveName(const Thread& thread, ObjectClass object, uint64_t rec
   NameMap& names = context->NamesOf(object);
   names.Remove(recorded);
   if (object == ObjectClass::kProgram && context->shared->uniform_locations.erase(recorded) != 0) {
-    ++context->shared->location_tables_changed;
+    ForgetLocationTables(*context->shared);
   }
 }
 
@@ -292,8 +292,15 @@ int64_t Executor::FindLocations(Context& context, int64_t recorded) {
   auto table = context.shared->uniform_locations.find(context.program);
   context.locations = table == context.shared->uniform_locations.end() ? nullptr : &table->second;
   context.locations_program = context.program;
-  context.locations_seen = context.shared->location_tables_changed;
   return context.MappedLocation(recorded);
+}
+
+void Executor::ForgetLocationTables(const ShareGroup& group) {
+  const auto forget = [&](Context& context) {
+    if (context.shared.get() == &group) context.locations_program = UINT64_MAX;
+  };
+  for (auto& [handle, context] : contexts_) forget(*context);
+  for (auto& context : replaced_contexts_) forget(*context);
 }
 
 __attribute__((hot)) bool Executor::FastDrawReady(Thread& thread) {

@@ -173,10 +173,11 @@ class Executor {
   struct alignas(64) Context {
     uint64_t program = 0;
     // The current program's uniform locations (FindLocations), while
-    // `locations_program` is the program and the share group's tables have
-    // not changed since `locations_seen`.
+    // `locations_program` is the program; a table of the share group made or
+    // erased resets it in every context of the group (ForgetLocationTables),
+    // so that a uniform call reads nothing of the share group.
     const UniformLocations* locations = nullptr;
-    uint64_t locations_program = UINT64_MAX, locations_seen = 0;
+    uint64_t locations_program = UINT64_MAX;
     int version = 1;
     int has_vertex_array_objects = -1;  // GLES 3, or GLES 2 with OES_vertex_array_object: asked once
     // The vertex array object bound on the host as the driver said it; -1:
@@ -209,7 +210,7 @@ class Executor {
     std::map<uint64_t, MappedRange> mapped;
     uint32_t refused_error = 0;  // GL_OUT_OF_MEMORY of a call refused over the storage budget, for glGetError
     bool LocationsCurrent() const {
-      return locations_program == program && locations_seen == shared->location_tables_changed;
+      return locations_program == program;
     }
     // A recorded location through that table; a program with none (a
     // renderer's client asks the host for its locations) maps nothing.
@@ -249,6 +250,8 @@ class Executor {
   // A recorded uniform location once the context's table is no longer
   // LocationsCurrent(): the current program's table found again first.
   static int64_t FindLocations(Context& context, int64_t recorded);
+  // A program's table was made or erased in `group`: its contexts find their tables again.
+  void ForgetLocationTables(const ShareGroup& group);
   bool FastDrawReady(Thread& thread);
   // Whether an input blob of `size` bytes for `slot`'s parameter `param`
   // holds all its call's host arguments `args` imply (the check

@@ -317,7 +317,6 @@ struct ShareGroup {
   NameMap names[static_cast<int>(api::ObjectClass::kCount)];
   // Per recorded program (node-stable: contexts keep a pointer to their program's).
   std::map<uint64_t, UniformLocations> uniform_locations;
-  uint64_t location_tables_changed = 0;  // programs' tables made or erased, so that a kept pointer can tell it is stale
 };
 
 }  // namespace strata::host

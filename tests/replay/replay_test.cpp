@@ -630,9 +630,9 @@ TEST(Replay, UniformLocationsOfAnotherDriverAreMappedPerProgram) {
 // The replay maps the second program's locations with the second program's
 // table and draws the same frames.
 // Catches: a context keeping the location table it found for a program
-// name after the share group's tables changed (location_tables_changed not
-// counted when a program's table is erased or made, or not compared), which
-// maps the rebuilt program's locations with the deleted one's.
+// name after the share group's tables changed (ForgetLocationTables not run
+// when a program's table is erased or made), which maps the rebuilt
+// program's locations with the deleted one's, or as recorded.
 TEST(Replay, AProgramRebuiltUnderItsDeletedNameMapsItsOwnLocations) {
   std::string trace = ScratchPath("reloaded.strace"), changed = ScratchPath("reloaded-changed.strace");
   ProcessResult traced = Trace(trace, {App("reloaded_program_app"), "6"}, "swap");
