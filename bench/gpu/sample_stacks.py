@@ -28,26 +28,12 @@ import sys
 import tempfile
 import time
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from remote_thread_load import children, process_time  # noqa: E402  (bench/)
+
 
 def fail(message):
     sys.exit(f"sample_stacks: error: {message}")
-
-
-def children(pid):
-    try:
-        with open(f"/proc/{pid}/task/{pid}/children") as listing:
-            return [int(p) for p in listing.read().split()]
-    except OSError:
-        return []
-
-
-def cpu_seconds(pid):
-    try:
-        with open(f"/proc/{pid}/stat") as stat:
-            fields = stat.read().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-    except OSError:
-        return -1.0
 
 
 THREAD = re.compile(r'^Thread \d+ \(.*?LWP (\d+)\)(?: "([^"]*)")?')
@@ -158,7 +144,7 @@ def main():
             workers = children(serve.pid)
             if not workers:
                 fail("the renderer has no worker")
-            worker = max(workers, key=cpu_seconds)  # the one serving, not the idle one
+            worker = max(workers, key=lambda pid: process_time(pid) or 0.0)  # the one serving, not the idle one
             renderer_samples, client_samples = [], []
             started = time.time()
             for sample in range(args.samples):

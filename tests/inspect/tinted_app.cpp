@@ -27,15 +27,8 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "tinted_app: the program does not link\n");
     return 1;
   }
-  const GLfloat quad[] = {-1, -1, 1, -1, -1, 1, 1, 1};
-  GLuint buffer = 0;
-  glGenBuffers(1, &buffer);
-  glBindBuffer(GL_ARRAY_BUFFER, buffer);
-  glBufferData(GL_ARRAY_BUFFER, sizeof quad, quad, GL_STATIC_DRAW);
   glUseProgram(program);
-  const GLint position = glGetAttribLocation(program, "position");
-  glVertexAttribPointer(static_cast<GLuint>(position), 2, GL_FLOAT, GL_FALSE, 0, nullptr);
-  glEnableVertexAttribArray(static_cast<GLuint>(position));
+  FullScreenQuadAt(static_cast<GLuint>(glGetAttribLocation(program, "position")));
   const GLint tint = glGetUniformLocation(program, "tint");
   for (int frame = 0; frame < frames; ++frame) {
     glClearColor(0, 0, 0, 1);

@@ -39,6 +39,18 @@ inline GLuint LinkedProgram(GLuint vertex_shader, GLuint fragment_shader) {
   return ok ? program : 0;
 }
 
+// The clip square's four corners as a triangle strip, in a buffer bound to
+// GL_ARRAY_BUFFER, read by vertex attribute `attribute`.
+inline void FullScreenQuadAt(GLuint attribute) {
+  const GLfloat quad[] = {-1, -1, 1, -1, -1, 1, 1, 1};
+  GLuint buffer = 0;
+  glGenBuffers(1, &buffer);
+  glBindBuffer(GL_ARRAY_BUFFER, buffer);
+  glBufferData(GL_ARRAY_BUFFER, sizeof quad, quad, GL_STATIC_DRAW);
+  glVertexAttribPointer(attribute, 2, GL_FLOAT, GL_FALSE, 0, nullptr);
+  glEnableVertexAttribArray(attribute);
+}
+
 struct PbufferContext {
   EGLDisplay display = EGL_NO_DISPLAY;
   EGLConfig config = nullptr;

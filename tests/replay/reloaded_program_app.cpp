@@ -50,13 +50,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "reloaded_program_app: the first program does not link\n");
     return 1;
   }
-  const GLfloat quad[] = {-1, -1, 1, -1, -1, 1, 1, 1};
-  GLuint buffer = 0;
-  glGenBuffers(1, &buffer);
-  glBindBuffer(GL_ARRAY_BUFFER, buffer);
-  glBufferData(GL_ARRAY_BUFFER, sizeof quad, quad, GL_STATIC_DRAW);
-  glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 0, nullptr);
-  glEnableVertexAttribArray(0);
+  FullScreenQuadAt(0);
   glUseProgram(program);
   GLint tint = glGetUniformLocation(program, "tint");
   const GLuint first_name = program;
