@@ -78,6 +78,31 @@ def sample(serve_pid, seen):
             seen.setdefault(worker, {})[tid] = reading
 
 
+def built_tools(build, fail=fail):
+    """strata and trace_workload of a build tree, or a clear error (`fail`: the calling script's)."""
+    strata = os.path.join(build, "bin", "strata")
+    workload = os.path.join(build, "bin", "trace_workload")
+    for path in (strata, workload):
+        if not os.access(path, os.X_OK):
+            fail(f"{path} is not built (scripts/build.sh, or give --build)")
+    return strata, workload
+
+
+def start_renderer(strata, address, log_path, extra_args, env, fail=fail):
+    """A `strata serve` at `address` with an idle worker, once it listens."""
+    with open(log_path, "w") as log:
+        serve = subprocess.Popen([strata, "serve", "--listen", address, "--idle-workers", "1"] + extra_args,
+                                 stdout=log, stderr=log, env=env)
+    deadline = time.time() + 20
+    while "listening on" not in open(log_path).read():
+        if time.time() > deadline or serve.poll() is not None:
+            serve.kill()
+            serve.wait()
+            fail(f"strata serve did not start:\n{open(log_path).read()}")
+        time.sleep(0.05)
+    return serve
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--mode", default="draws", help="trace_workload's mode (default draws)")
@@ -88,24 +113,13 @@ def main():
     args = parser.parse_args()
     if args.frames < 1 or args.runs < 1:
         fail("--frames and --runs must be at least 1")
-    strata = os.path.join(args.build, "bin", "strata")
-    workload = os.path.join(args.build, "bin", "trace_workload")
-    for path in (strata, workload):
-        if not os.access(path, os.X_OK):
-            fail(f"{path} is not built (scripts/build.sh, or give --build)")
+    strata, workload = built_tools(args.build)
     env = dict(os.environ, MALLOC_TOP_PAD_="268435456")
     name = f"strata-thread-load-{os.getpid()}"
     with tempfile.TemporaryDirectory(prefix="strata-thread-load-") as tmp:
         log_path = os.path.join(tmp, "serve.log")
-        with open(log_path, "w") as log:
-            serve = subprocess.Popen([strata, "serve", "--listen", "unix:@" + name, "--idle-workers", "1",
-                                      "--decode-ahead", args.decode_ahead], stdout=log, stderr=log, env=env)
+        serve = start_renderer(strata, "unix:@" + name, log_path, ["--decode-ahead", args.decode_ahead], env)
         try:
-            deadline = time.time() + 20
-            while "listening on" not in open(log_path).read():
-                if time.time() > deadline or serve.poll() is not None:
-                    fail(f"strata serve did not start:\n{open(log_path).read()}")
-                time.sleep(0.05)
             for run in range(args.runs):
                 time.sleep(1)  # the idle worker loads its driver
                 before, after = {}, {}

@@ -29,7 +29,7 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from remote_thread_load import children, process_time  # noqa: E402  (bench/)
+from remote_thread_load import built_tools, children, process_time, start_renderer  # noqa: E402  (bench/)
 
 
 def fail(message):
@@ -114,25 +114,13 @@ def main():
     debugger = shutil.which(args.debugger)
     if debugger is None:
         fail(f"no {args.debugger} on the PATH (--debugger)")
-    strata = os.path.join(args.build, "bin", "strata")
-    workload = os.path.join(args.build, "bin", "trace_workload")
-    for path in (strata, workload):
-        if not os.access(path, os.X_OK):
-            fail(f"{path} is not built (scripts/build.sh, or give --build)")
+    strata, workload = built_tools(args.build, fail)
     env = dict(os.environ, MALLOC_TOP_PAD_="268435456")
     name = f"strata-sample-stacks-{os.getpid()}"
     with tempfile.TemporaryDirectory(prefix="strata-sample-stacks-") as tmp:
-        log_path = os.path.join(tmp, "serve.log")
-        with open(log_path, "w") as log:
-            serve = subprocess.Popen([strata, "serve", "--listen", "unix:@" + name, "--idle-workers", "1"],
-                                     stdout=log, stderr=log, env=env)
+        serve = start_renderer(strata, "unix:@" + name, os.path.join(tmp, "serve.log"), [], env, fail)
         client = None
         try:
-            deadline = time.time() + 20
-            while "listening on" not in open(log_path).read():
-                if time.time() > deadline or serve.poll() is not None:
-                    fail(f"strata serve did not start:\n{open(log_path).read()}")
-                time.sleep(0.05)
             with open(os.path.join(tmp, "client.txt"), "w") as out:
                 # Far more frames than the sampling lasts: the client is stopped at the end.
                 client = subprocess.Popen([strata, "run", "--remote", "unix:@" + name, "--", workload, "--mode",
