@@ -2,9 +2,9 @@
 // The numbers of a client process's calls, in the order its threads make
 // them (the renderer's --record merges the threads' calls by them).
 //
-// A locked add per call cost a draw-heavy client about a sixth of its CPU
-// time (its full barrier waits for the call's words to leave the store
-// buffer; docs/benchmarks.md). So the first thread to number calls numbers
+// A locked add per call cost a draw-heavy client a sixth to a quarter of
+// its CPU time (its full barrier waits for the call's words to leave the
+// store buffer; docs/benchmarks.md). So the first thread to number calls numbers
 // them alone, with plain stores, until a second thread asks for a number.
 // That thread ends it with an asymmetric barrier (membarrier(2): every
 // running thread of the process passes a full barrier): the first thread
