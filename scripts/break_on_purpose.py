@@ -249,6 +249,11 @@ BREAKAGES = [
      "  if (available > size_) {",
      "  if (available > size_ && false) {",
      r"^transport\.Ring\.ServerSurvivesAClientThatScribbles"),
+    ("a forked child keeps its parent's renderer connection", "remote client",
+     "src/remote/session.cpp",
+     "  if (!parent->started() || parent->lost()) return;",
+     "  return;",
+     r"^remote\.Remote\.AForkedChild"),
     ("a resting preparing thread not woken by the next message", "renderer",
      "src/serve/message_preparer.cpp",
      "  resting_.store(false, std::memory_order_relaxed);\n  begun_.fetch_add(1, std::memory_order_release);\n"

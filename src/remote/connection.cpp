@@ -318,6 +318,13 @@ Connection* Unlost(Connection* c) {
 std::atomic<pthread_t> g_first_thread{0};
 Connection* g_first_connection = nullptr;
 
+void ForgetInheritedConnections() {
+  (void)t_slot.connection.release();  // its destructor would flush into the parent's ring
+  t_slot.tried = false;
+  g_first_thread.store(0, std::memory_order_relaxed);
+  g_first_connection = nullptr;
+}
+
 Connection* OtherThreadConnectionHolding() {
   if (g_first_thread.load(std::memory_order_relaxed) == pthread_self()) return Unlost(g_first_connection);
   Connection* c = t_slot.connection.get();

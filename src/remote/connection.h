@@ -212,6 +212,10 @@ extern std::atomic<pthread_t> g_first_thread;
 extern Connection* g_first_connection;
 // ThreadConnectionHolding for any other thread, or a session lost.
 Connection* OtherThreadConnectionHolding();
+// In a forked child: the connection the forking thread had is its parent's
+// (the same ring and socket), dropped without a word, never flushed or
+// closed; the thread's next call connects anew.
+void ForgetInheritedConnections();
 
 // The calling thread's connection without sending what is held (for the
 // calls that may be held), made on first use (it joins the process's

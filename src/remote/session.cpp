@@ -1,10 +1,12 @@
 #include "remote/session.h"
 
+#include <pthread.h>
 #include <unistd.h>
 
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
+#include <mutex>
 #include <vector>
 
 #include "common/env.h"
@@ -64,9 +66,35 @@ void Session::PrintTraffic() {
                sequence_numbers_.numbering_alone() ? "by one thread alone" : "by a count the threads share");
 }
 
+namespace {
+
+// Never destroyed: threads may still call at exit. A forked child's is
+// replaced (Session::AfterForkInChild).
+Session* g_session = nullptr;
+std::once_flag g_session_made;
+
+}  // namespace
+
 Session& Session::Get() {
-  static Session* session = new Session;  // never destroyed: threads may still call at exit
-  return *session;
+  std::call_once(g_session_made, [] {
+    g_session = new Session;
+    pthread_atfork(nullptr, nullptr, &Session::AfterForkInChild);
+  });
+  return *g_session;
+}
+
+void Session::AfterForkInChild() {
+  Session* parent = g_session;
+  if (!parent->started() || parent->lost()) return;
+  // The parent's connections (its process stream, its threads' rings and
+  // sockets) are the parent's: the child never writes to them, nor closes
+  // them, and its first call opens a session of its own. Handles go on from
+  // the parent's, so that the objects the child inherited keep theirs.
+  ForgetInheritedConnections();
+  auto* child = new Session;  // glibc's malloc is usable in a forked child
+  child->next_handle_.store(parent->next_handle_.load(std::memory_order_relaxed), std::memory_order_relaxed);
+  child->exit_handlers_ = true;  // the parent's, inherited, run for this one
+  g_session = child;
 }
 
 Session::Session() {
@@ -205,9 +233,12 @@ bool Session::Start() {
     return false;
   }
   process_stream_ = std::move(stream);
-  std::atexit([] { g_exiting.store(true); });
   process_ = getpid();
-  std::atexit(SayGoodbyeAtExit);
+  if (!exit_handlers_) {
+    std::atexit([] { g_exiting.store(true); });
+    std::atexit(SayGoodbyeAtExit);
+    exit_handlers_ = true;
+  }
   started_.store(true, std::memory_order_release);
   return true;
 }

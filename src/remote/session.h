@@ -89,6 +89,9 @@ class Session {
   // How the worker that served this session ended, in the listener's words; empty if it cannot say.
   std::string AskFate();
   static void SayGoodbyeAtExit();
+  // pthread_atfork's child handler: a child of a process with a session
+  // starts a session of its own.
+  static void AfterForkInChild();
 
   std::mutex mu_;
   // The process handshake's connection, kept idle for the process's life: the
@@ -101,6 +104,7 @@ class Session {
   const char* transport_kind_ = "";  // the first thread connection's: "socket" or "shared-memory ring"
   std::atomic<bool> started_{false}, lost_{false}, fell_back_{false}, told_of_resets_{false};
   bool tried_ = false;
+  bool exit_handlers_ = false;  // registered with atexit (once a process image)
   SequenceNumbers sequence_numbers_;
   std::atomic<uint32_t> next_thread_{1};
   // Small, so that the context handle every call record carries is a

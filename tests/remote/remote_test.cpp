@@ -653,6 +653,33 @@ TEST(Remote, WritesIntoPersistentMappingsReachEachDraw) {
   EXPECT_EQ(remote.out, native.out) << "the frames' pixels differ from the native ones";
 }
 
+// A launcher shaped like an app zygote (forking_app): it initialises EGL
+// through the renderer, then forks a child that only queries what it
+// inherited and one that opens a display of its own and draws, before it
+// draws itself. Each child's calls go to a session of its own; the parent's
+// ring and socket are never written by a child, so the parent draws on.
+// Catches: a forked child that keeps its parent's connection (both
+// processes' calls in one ring: the renderer reads garbage and ends the
+// parent), or one that can no longer reach the renderer at all.
+TEST(Remote, AForkedChildGetsASessionOfItsOwn) {
+  Renderer renderer;
+  ProcessResult r = RunProcess({STRATA_CLI, "run", "--remote", renderer.address(), "--",
+                                std::string(STRATA_BIN_DIR) + "/forking_app"});
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err << renderer.Log();
+  EXPECT_EQ(r.err.find("corrupted"), std::string::npos) << r.err;
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(r.out, m, std::regex(R"(child inheritor (\d+)\nchild forked-app (\d+))"))) << r.out;
+  const std::string log = renderer.Log();
+  for (const std::string& child : {m[1].str(), m[2].str()}) {
+    EXPECT_NE(log.find("client joined: forking_app (pid " + child + ","), std::string::npos)
+        << "child " << child << " has a session of its own:\n" << log;
+  }
+  EXPECT_NE(log.find("client left: forking_app (pid " + m[2].str() + ", uid " + std::to_string(getuid()) +
+                     "): normal end"),
+            std::string::npos)
+      << log;
+}
+
 // State queries the client answers from its cache (remote/query_cache.h):
 // saved_state queries ~25 pieces of state twice a frame around drawing of its
 // own, after changing them in every way the cache must notice (each setter, a
