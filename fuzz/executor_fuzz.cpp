@@ -31,6 +31,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const host::HostDriver& driver = fuzz::Driver();
   std::unique_ptr<host::SurfaceFactory> surfaces = host::MakePbufferSurfaceFactory(driver);
   host::RecordDispatch dispatch(driver, *surfaces, functions, host::HostThreads::kCaller);
+  dispatch.executor().SetDrawLimit(fuzz::kDrawVertexLimit);
   // Replies are made as for a live client, so the reply code runs on the same calls.
   dispatch.on_reply = [](const stream::DecodedCall&, const host::CallReply&) {};
   // Inputs of odd length run the calls that have one through their generated

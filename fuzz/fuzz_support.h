@@ -22,6 +22,11 @@ namespace strata::fuzz {
 // cannot fuzz without it.
 const host::HostDriver& Driver();
 
+// The vertices a draw may have in a fuzz target (Executor::SetDrawLimit): a
+// legal draw of billions keeps llvmpipe busy past the fuzzer's time limit,
+// which is the driver's time, not a finding.
+inline constexpr uint64_t kDrawVertexLimit = 1u << 22;
+
 // This build's function table (ids = slots): what the tracer writes and the
 // seed corpora use.
 const stream::FunctionTable& OwnFunctions();

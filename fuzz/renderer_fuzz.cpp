@@ -61,6 +61,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     auto session = std::make_shared<serve::Session>("1", "key", serve::ClientInfo{hello.program, 0, peer.description},
                                                     *hello.hello.Find("functions"), common, *context->driver,
                                                     nullptr);
+    session->executor().SetDrawLimit(fuzz::kDrawVertexLimit);
     stream::wire::Hello answer;
     answer.values = {{"status", "ok"}, {"features", common}, {"session", "1"}, {"session_key", "key"}};
     serve::Connection connection(*context, std::move(stream), std::move(session), answer);

@@ -529,6 +529,20 @@ bool Executor::Execute(const stream::DecodedCall& call, CallReply* reply) {
     Problem(call, "the host driver does not have it");
     return false;
   }
+  // A multi-draw's counts are an array (not bounded here); a draw's are scalars.
+  if (const api::DrawParams& draw = api::kTraits[call.slot].draw_params;
+      draw.count >= 0 && (api::kTraits[call.slot].draw_flags & api::kDrawMulti) == 0 &&
+      call.args.size() > static_cast<size_t>(std::max(draw.count, draw.instances))) {
+    // As the driver gets them (GLsizei).
+    const int64_t count = static_cast<int32_t>(call.args[draw.count].i);
+    const int64_t instances = draw.instances >= 0 ? static_cast<int32_t>(call.args[draw.instances].i) : 1;
+    if (!DrawWithinLimit(count, instances)) {
+      Problem(call, "a draw of " + std::to_string(count) + (count == 1 ? " vertex" : " vertices") + " times " +
+                        std::to_string(instances) + " instances, past the executor's draw limit of " +
+                        std::to_string(draw_vertex_limit_) + " vertices");
+      return false;
+    }
+  }
   Word result{};
   bool ok = true;
   if (info.is_egl) {

@@ -138,6 +138,18 @@ class Executor {
   // that would pass it is refused before the driver sees it, and the
   // context's next glGetError says GL_OUT_OF_MEMORY.
   void SetStorageLimit(uint64_t limit_bytes) { storage_ = std::make_unique<StorageBudget>(limit_bytes); }
+  // Refuses a draw whose vertices (its count, times its instances) pass
+  // `max_vertices`, before the driver sees it (one call not run, counted in
+  // problems()); unlimited by default. The fuzz targets set it: a legal
+  // glDrawArraysInstanced of two billion instances keeps llvmpipe busy for
+  // minutes, which is the driver's time, not a finding.
+  void SetDrawLimit(uint64_t max_vertices) { draw_vertex_limit_ = max_vertices; }
+  // Whether a draw of `count` vertices and `instances` instances is within it
+  // (a count or instances below 1 draws nothing, or is the driver's error to raise).
+  bool DrawWithinLimit(int64_t count, int64_t instances) const {
+    return count <= 0 || instances <= 0 ||
+           static_cast<uint64_t>(count) * static_cast<uint64_t>(instances) <= draw_vertex_limit_;
+  }
   const StorageBudget* storage() const { return storage_.get(); }
 
   // A call to a function the tracer did not know (recorded by name, without
@@ -376,6 +388,7 @@ class Executor {
 
   const HostDriver& driver_;
   SurfaceFactory& surfaces_;
+  uint64_t draw_vertex_limit_ = UINT64_MAX;
   EGLDisplay display_ = EGL_NO_DISPLAY;
   bool display_failed_ = false;
   std::unordered_map<uint32_t, Thread> threads_;
