@@ -185,24 +185,12 @@ def _blob_handler(p: fp.FunctionPlan, blob: fp.ParamPlan, selected: set[str]) ->
                                    index=blob.index, arguments=", ".join(arguments), follow=_follow(p, selected))
 
 
-def _draw_limit(p: fp.FunctionPlan) -> str:
-    """A draw of scalar counts is refused past the executor's draw limit
-    (Execute then says why): its count, times its instances where it has them."""
-    parts = p.traits.draw_params
-    if not p.traits.draw or "count" not in parts or "multi" in p.traits.draw_flags:
-        return ""
-    instances = f"static_cast<GLsizei>({parts['instances']})" if "instances" in parts else "1"
-    return (f"  if (!strata_call.DrawWithinLimit(static_cast<GLsizei>({parts['count']}), {instances})) "
-            "return strata_call.Refuse();\n")
-
-
 def _handler(p: fp.FunctionPlan, selected: set[str]) -> str:
     blob = blob_param(p)
     if blob is not None:
         return _blob_handler(p, blob, selected)
     reads = "".join(f"  const {READERS[q.param.kind][0]} {q.name} = {READERS[q.param.kind][1]};\n" for q in p.params)
-    draw = ("  if (!strata_call.DrawReadsBuffersOnly()) return strata_call.Refuse();\n" if p.traits.draw else "") + \
-        _draw_limit(p)
+    draw = "  if (!strata_call.DrawReadsBuffersOnly()) return strata_call.Refuse();\n" if p.traits.draw else ""
     return HANDLER.substitute(name=p.name, reads=reads, result=p.result_kind, draw=draw, follow=_follow(p, selected),
                               arguments=", ".join(_argument(p, q) for q in p.params))
 

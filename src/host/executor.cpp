@@ -116,7 +116,13 @@ uint64_t Executor::ClientArrayAddress(uint32_t thread, uint32_t attribute) {
 Executor::Thread& Executor::AnotherThread(uint32_t id) {
   last_thread_ = &threads_[id];
   last_thread_id_ = id;
+  last_thread_->draws_limited = draw_vertex_limit_ != UINT64_MAX;
   return *last_thread_;
+}
+
+void Executor::SetDrawLimit(uint64_t max_vertices) {
+  draw_vertex_limit_ = max_vertices;
+  for (auto& [id, thread] : threads_) thread.draws_limited = max_vertices != UINT64_MAX;
 }
 
 uint64_t Executor::MappedToHost(const Thread& thread, ObjectClass object, uint64_t recorded, uint64_t program_hint) {
@@ -305,8 +311,9 @@ void Executor::ForgetLocationTables(const ShareGroup& group) {
 
 __attribute__((hot)) bool Executor::FastDrawReady(Thread& thread) {
   Context* context = thread.current;
-  // Client memory to put in place, arrays to check, GLES 1's named arrays: Execute's.
+  // Client memory to put in place, arrays to check, GLES 1's named arrays, a draw limit: Execute's.
   if (context == nullptr || context->version < 2 || !thread.memory.empty() || !thread.applied_arrays.empty() ||
+      thread.draws_limited ||
       (!context->client_arrays.empty() && context->vertex_array == 0) || context->has_vertex_array_objects < 0) {
     return false;
   }

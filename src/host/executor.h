@@ -142,8 +142,9 @@ class Executor {
   // `max_vertices`, before the driver sees it (one call not run, counted in
   // problems()); unlimited by default. The fuzz targets set it: a legal
   // glDrawArraysInstanced of two billion instances keeps llvmpipe busy for
-  // minutes, which is the driver's time, not a finding.
-  void SetDrawLimit(uint64_t max_vertices) { draw_vertex_limit_ = max_vertices; }
+  // minutes, which is the driver's time, not a finding. With a limit, draws
+  // leave the generated handlers for Execute, where it is checked.
+  void SetDrawLimit(uint64_t max_vertices);
   // Whether a draw of `count` vertices and `instances` instances is within it
   // (a count or instances below 1 draws nothing, or is the driver's error to raise).
   bool DrawWithinLimit(int64_t count, int64_t instances) const {
@@ -245,6 +246,7 @@ class Executor {
     Context* current = nullptr;  // its state (looked up once per eglMakeCurrent, not per call)
     std::vector<Region> memory;  // client arrays for the thread's next draw
     std::vector<uint64_t> applied_arrays;  // host addresses the executor gave client arrays for this draw
+    bool draws_limited = false;  // SetDrawLimit: draws run through Execute
     uint64_t context = 0;  // recorded handle of the current context
     uint64_t stream_context = 0;  // the stream's number of it, as its last call carried
     int32_t egl_error = 0x3000;  // the last EGL call's, for eglGetError (only kept for replies)

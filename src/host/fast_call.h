@@ -95,7 +95,6 @@ class FastCall {
   // else (client memory for it, arrays not known to be in buffers, no
   // context, GLES 1): it then runs through Execute, which checks.
   bool DrawReadsBuffersOnly() { return x_.FastDrawReady(thread_); }
-  bool DrawWithinLimit(int64_t count, int64_t instances) const { return x_.DrawWithinLimit(count, instances); }
 
  private:
   Executor& x_;
