@@ -12,6 +12,25 @@ namespace strata::stream {
 // A signed value from its zigzag varint (docs/trace-format.md).
 inline int64_t FromZigzag(uint64_t v) { return static_cast<int64_t>(v >> 1) ^ -static_cast<int64_t>(v & 1); }
 
+// A varint that ends within the 8 bytes at `p` (all readable), in one load:
+// its length, or 0 when it goes on past them. Pointers and handles take 6
+// or 7 bytes, GL enums 3, and a byte-at-a-time loop of varying length
+// mispredicts its exit.
+[[gnu::always_inline]] inline size_t VarintInWord(const uint8_t* p, uint64_t* value) {
+  uint64_t word;
+  std::memcpy(&word, p, sizeof word);
+  const uint64_t stops = ~word & 0x8080808080808080ull;  // the high bit of each byte that ends it
+  if (stops == 0) return 0;
+  const int length = (__builtin_ctzll(stops) >> 3) + 1;
+  uint64_t v = length == 8 ? word : word & ((uint64_t{1} << (length * 8)) - 1);
+  // Squeeze out the continuation bits: 7-bit groups to 14, 28, then 56 bits.
+  v = ((v & 0x7f007f007f007f00ull) >> 1) | (v & 0x007f007f007f007full);
+  v = ((v & 0x3fff00003fff0000ull) >> 2) | (v & 0x00003fff00003fffull);
+  v = ((v & 0x0fffffff00000000ull) >> 4) | (v & 0x000000000fffffffull);
+  *value = v;
+  return static_cast<size_t>(length);
+}
+
 class ByteReader {
  public:
   explicit ByteReader(std::span<const uint8_t> bytes) : bytes_(bytes) {}
@@ -83,22 +102,9 @@ class ByteReader {
   // short; their length (0: cut short, or more than 10 bytes: not a varint).
   // Static: a reader that no call takes by address stays in registers.
   [[gnu::noinline]] static size_t VarintTail(const uint8_t* const begin, const size_t left, uint64_t* value) {
-    // Up to 8 bytes at once where 8 remain: pointers and handles take 6 or
-    // 7, and a byte-at-a-time loop of varying length mispredicts its exit.
+    // Up to 8 bytes at once where 8 remain.
     if (left >= 8) {
-      uint64_t word;
-      std::memcpy(&word, begin, sizeof word);
-      const uint64_t stops = ~word & 0x8080808080808080ull;  // the high bit of each byte that ends it
-      if (stops != 0) {
-        const int length = (__builtin_ctzll(stops) >> 3) + 1;
-        uint64_t v = length == 8 ? word : word & ((uint64_t{1} << (length * 8)) - 1);
-        // Squeeze out the continuation bits: 7-bit groups to 14, 28, then 56 bits.
-        v = ((v & 0x7f007f007f007f00ull) >> 1) | (v & 0x007f007f007f007full);
-        v = ((v & 0x3fff00003fff0000ull) >> 2) | (v & 0x00003fff00003fffull);
-        v = ((v & 0x0fffffff00000000ull) >> 4) | (v & 0x000000000fffffffull);
-        *value = v;
-        return static_cast<size_t>(length);
-      }
+      if (const size_t length = VarintInWord(begin, value)) return length;
     }
     const uint8_t* p = begin;
     const uint8_t* const end = begin + left;

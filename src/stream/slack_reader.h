@@ -94,6 +94,7 @@ class SlackReader {
   // Static: a reader that no call takes by address stays in registers.
   [[gnu::noinline]] static uint64_t VarintTail(const uint8_t* p, size_t* length) {
     uint64_t v = 0;
+    if ((*length = VarintInWord(p, &v)) != 0) return v;
     for (int i = 0; i < 10; ++i) {
       v |= static_cast<uint64_t>(p[i] & 0x7f) << (7 * i);
       if (!(p[i] & 0x80)) {
