@@ -11,6 +11,15 @@ void StorageBudget::Erase(std::map<Key, uint64_t>::iterator first, std::map<Key,
 
 bool StorageBudget::Set(const void* group, Kind kind, uint32_t object, uint32_t image, uint64_t bytes) {
   const auto first = held_.lower_bound({group, kind, object, 0});
+  // A buffer given new storage again (a streaming app orphans one per draw):
+  // its one entry, the whole object's (the last key of an object), changes in place.
+  if (image == kWholeObject && bytes > 0 && first != held_.end() && first->first == Key{group, kind, object, image}) {
+    const uint64_t others = used_ - first->second;
+    if (limit_ != 0 && (bytes > limit_ || others > limit_ - bytes)) return false;
+    used_ = others + bytes;
+    first->second = bytes;
+    return true;
+  }
   const auto last = held_.upper_bound({group, kind, object, kWholeObject});
   const auto same = held_.find({group, kind, object, image});
   // A new image of an immutable texture fails in the driver: its storage stays what it was.
