@@ -11,12 +11,14 @@ kept decoded, so their handlers read records only. What the executor
 follows of a call that binds or changes where vertex arrays read from, the
 handler has it follow just before the driver's call (FastCall::Follow, with
 the function's core and trait as constants), so that the driver's call is
-the handler's last act. A handler that runs nothing says so
-(FastCall::Refuse), and the call goes to Execute.
-Functions whose traits say they make, delete, allocate, map or point
-anything, whose pointers carry names, strings, outputs or offsets, handles
-or locations of a named program, and EGL get no handler: their calls run
-through Executor::Execute.
+the handler's last act. A call that gives a buffer new storage from app
+memory (storage=buffer, upload=client: glBufferData) has the storage budget
+count it first (FastCall::NewBufferStorage). A handler that runs nothing
+says so (FastCall::Refuse), and the call goes to Execute.
+Functions whose traits say they make, delete, map or point anything, or
+allocate anything but a buffer's storage, whose pointers carry names,
+strings, images, outputs or offsets, handles or locations of a named
+program, and EGL get no handler: their calls run through Executor::Execute.
 """
 
 from __future__ import annotations
@@ -104,8 +106,12 @@ def handled(p: fp.FunctionPlan) -> bool:
         return False
     if p.result_kind not in RETURN_KINDS or emit_replay.return_class(f) != "kNone":
         return False
-    if t.creates or t.deletes or t.storage or t.mapping or t.client_array or t.upload:
+    if t.creates or t.deletes or t.mapping or t.client_array:
         return False
+    if t.upload not in (None, "client") or t.storage not in (None, "buffer"):
+        return False  # images may come from a pixel-unpack buffer; textures' storage is Execute's
+    if t.storage and blob_param(p) is None:
+        return False  # the budget's hook is the input-array handler's (_blob_handler)
     if t.draw is not None and not t.reads_client_arrays:
         return False  # indirect draws and the others: Execute's
     classes = [emit_replay.param_class(f, q.param) for q in p.params]
@@ -135,10 +141,12 @@ def _argument(p: fp.FunctionPlan, q: fp.ParamPlan) -> str:
 
 BLOB_HANDLER = string.Template("""template <class Arguments>
 void Run_${name}(FastCall& strata_call, Arguments strata_a) {
-${reads}  if (!strata_a.End(strata_call, api::ArgKind::${result}, 1) || ${blob}.data == nullptr) return strata_call.Refuse();
+${reads}  if (!strata_a.End(strata_call, api::ArgKind::${result}, 1) || ${blob}.missing) return strata_call.Refuse();
 ${hosts}  Word strata_words[${count}];
-${words}  if (!strata_call.InputCovered(api::${name}, strata_words, ${index}, ${blob}.size)) return strata_call.Refuse();
-${follow}  reinterpret_cast<api::PFN_${name}>(strata_a.driver)(${arguments});
+${words}  if (${blob}.data != nullptr && !strata_call.InputCovered(api::${name}, strata_words, ${index}, ${blob}.size)) {
+    return strata_call.Refuse();
+  }
+${storage}${follow}  reinterpret_cast<api::PFN_${name}>(strata_a.driver)(${arguments});
 }
 
 """)
@@ -180,9 +188,13 @@ def _blob_handler(p: fp.FunctionPlan, blob: fp.ParamPlan, selected: set[str]) ->
             hosts.append(f"  const {q.param.type} {host} = {_argument(p, q)};\n")
             words.append(f"  strata_words[{q.index}].{WORD_MEMBERS.get(q.param.kind, 'u')} = {host};\n")
         arguments.append(host)
+    storage = ""
+    if p.traits.storage == "buffer":
+        storage = "  if (!strata_call.NewBufferStorage(api::{0}, strata_words)) return strata_call.Refuse();\n".format(p.name)
     return BLOB_HANDLER.substitute(name=p.name, reads="".join(reads), result=p.result_kind, blob=blob.name,
                                    hosts="".join(hosts), count=len(p.params), words="".join(words),
-                                   index=blob.index, arguments=", ".join(arguments), follow=_follow(p, selected))
+                                   index=blob.index, arguments=", ".join(arguments), storage=storage,
+                                   follow=_follow(p, selected))
 
 
 def _handler(p: fp.FunctionPlan, selected: set[str]) -> str:

@@ -387,6 +387,16 @@ class Executor {
 
   // Storage (executor_storage.cpp): false when the call asks for more than the budget has left.
   bool WithinStorageBudget(const stream::DecodedCall& call, Thread& thread, const std::vector<Word>& args);
+  // The storage a call of `slot` with host arguments `args` asks for
+  // (*bytes), counted for the object bound in `context`; false, counting
+  // nothing, when it would pass the budget.
+  bool StorageFits(int slot, Context& context, const Word* args, uint64_t* bytes);
+  // A generated handler's call that gives the bound buffer new storage
+  // (FastCall::NewBufferStorage): counted as WithinStorageBudget counts it;
+  // false, for Execute to run and report, when it passes the budget or a
+  // buffer of the share group is mapped (new storage unmaps it, which
+  // Execute follows).
+  bool FastBufferStorage(Thread& thread, int slot, const Word* args);
 
   const HostDriver& driver_;
   SurfaceFactory& surfaces_;

@@ -60,12 +60,10 @@ uint64_t StorageBytes(GLenum target, uint64_t levels, GLenum format, uint64_t wi
 
 // Runs only for calls whose traits SlotTraits::counts_storage (executor.cpp)
 // asks for (storage=, deletes= of buffers, textures, renderbuffers): a
-// function added below must have one. By core function: an alias is its core.
+// function added to StorageFits must have one.
 bool Executor::WithinStorageBudget(const stream::DecodedCall& call, Thread& thread, const std::vector<Word>& args) {
   Context* context = thread.current;
   if (context == nullptr) return true;
-  const void* group = context->shared.get();
-  auto target = [&](int i) { return static_cast<GLenum>(args[i].u); };
 
   // Deleted objects give their storage back.
   Kind deleted;
@@ -78,13 +76,32 @@ bool Executor::WithinStorageBudget(const stream::DecodedCall& call, Thread& thre
   if (deleted != static_cast<Kind>(0xff)) {
     const auto* names = static_cast<const GLuint*>(args[1].p);
     const uint64_t count = std::min<uint64_t>(Positive(args[0]), call.args[1].in.size() / sizeof(GLuint));
-    for (uint64_t i = 0; names != nullptr && i < count; ++i) storage_->Forget(group, deleted, names[i]);
+    for (uint64_t i = 0; names != nullptr && i < count; ++i) storage_->Forget(context->shared.get(), deleted, names[i]);
     return true;
   }
 
+  uint64_t bytes = 0;
+  if (StorageFits(call.slot, *context, args.data(), &bytes)) return true;
+  context->refused_error = GL_OUT_OF_MEMORY;
+  Problem(call, "it asks for " + std::to_string(bytes) + " bytes of storage, past the memory budget (" +
+                    std::to_string(storage_->used()) + " of " + std::to_string(storage_->limit()) +
+                    " bytes in use): GL_OUT_OF_MEMORY");
+  return false;
+}
+
+bool Executor::FastBufferStorage(Thread& thread, int slot, const Word* args) {
+  Context* context = thread.current;
+  if (context == nullptr) return true;
+  uint64_t bytes = 0;
+  return !AnyMapping(*context) && (!storage_ || StorageFits(slot, *context, args, &bytes));
+}
+
+// By core function: an alias is its core.
+bool Executor::StorageFits(int slot, Context& context, const Word* args, uint64_t* bytes_asked) {
+  auto target = [&](int i) { return static_cast<GLenum>(args[i].u); };
   // A 3D variant's depth parameter (after width and height, the registry
   // says) shifts the ones after it by one.
-  const int core = api::kTraits[call.slot].core;  // an alias is its core (CoreOf, for a slot known valid)
+  const int core = api::kTraits[slot].core;  // an alias is its core (CoreOf, for a slot known valid)
   const api::FunctionInfo& info = api::kFunctions[core];
   const bool three_d = info.param_count > 5 && std::strcmp(info.params[5].name, "depth") == 0;
   const int d = three_d ? 1 : 0;
@@ -99,7 +116,7 @@ bool Executor::WithinStorageBudget(const stream::DecodedCall& call, Thread& thre
     case api::glBufferStorageEXT:  // (target, size, data, usage or flags)
       kind = Kind::kBuffer;
       binding = api::BufferBindingOf(target(0));
-      if (api::BufferBindingNeedsGles3(binding) && context->version < 3) binding = 0;
+      if (context.version < 3 && api::BufferBindingNeedsGles3(binding)) binding = 0;
       bytes = Positive(args[1]);
       break;
     case api::glTexImage2D:
@@ -136,9 +153,10 @@ bool Executor::WithinStorageBudget(const stream::DecodedCall& call, Thread& thre
     default:
       return true;
   }
+  *bytes_asked = bytes;
   if (kind == Kind::kTexture) binding = api::TextureBindingOf(target(0));
   // Before GLES 3 a context has 2D and cube map textures only (their bindings are the ones it may ask).
-  if (kind == Kind::kTexture && context->version < 3 && binding != GL_TEXTURE_BINDING_2D &&
+  if (kind == Kind::kTexture && context.version < 3 && binding != GL_TEXTURE_BINDING_2D &&
       binding != GL_TEXTURE_BINDING_CUBE_MAP) {
     binding = 0;
   }
@@ -146,12 +164,7 @@ bool Executor::WithinStorageBudget(const stream::DecodedCall& call, Thread& thre
   if (binding != 0) driver_.Get<PFNGLGETINTEGERVPROC>(api::glGetIntegerv)(binding, &bound);
   // Nothing bound there (or a target the context lacks): the driver raises the error, and allocates nothing.
   if (bound == 0) return true;
-  if (storage_->Set(group, kind, static_cast<uint32_t>(bound), image, bytes)) return true;
-  context->refused_error = GL_OUT_OF_MEMORY;
-  Problem(call, "it asks for " + std::to_string(bytes) + " bytes of storage, past the memory budget (" +
-                    std::to_string(storage_->used()) + " of " + std::to_string(storage_->limit()) +
-                    " bytes in use): GL_OUT_OF_MEMORY");
-  return false;
+  return storage_->Set(context.shared.get(), kind, static_cast<uint32_t>(bound), image, bytes);
 }
 
 }  // namespace strata::host

@@ -8,7 +8,8 @@
 // scalars, or scalars and one input array whose bytes the record carries
 // (read where they lie once they hold what the arguments imply), and whose
 // traits ask nothing of the executor but what the small interface below
-// covers (bindings it follows, draws that read vertex arrays from buffers); every
+// covers (bindings it follows, draws that read vertex arrays from buffers,
+// a buffer's new storage counted against the storage budget); every
 // other call, and any call a handler finds it cannot take (a draw with
 // client memory, say), runs through Executor::Execute.
 //
@@ -74,6 +75,10 @@ class FastCall {
   bool InputCovered(int slot, const Word* args, int param, uint64_t size) {
     return x_.FastInputCovered(slot, args, param, size);
   }
+  // Before a call that gives the bound buffer new storage (the storage=buffer
+  // trait): the storage budget counts it; false: Execute runs the call (past
+  // the budget, or a mapping to forget) and says why.
+  bool NewBufferStorage(int slot, const Word* args) { return x_.FastBufferStorage(thread_, slot, args); }
 
   // Before the driver runs it (once nothing can refuse the call): what the
   // executor follows of a call that binds or changes where vertex arrays
@@ -103,11 +108,14 @@ class FastCall {
   Executor::Context* const context_;
 };
 
-// The bytes an input pointer's blob carries; `data` null where the record
-// has none for it to run from (absent, in a bulk segment, or cut short).
+// The bytes an input pointer's blob carries. `data` null: the record has no
+// blob for it, and the driver gets a null pointer as Execute gives it
+// (glBufferData's orphaning); or, with `missing`, one the record does not
+// hold (in a bulk segment, or cut short), which Execute reads.
 struct InputBlob {
   const uint8_t* data;
   uint64_t size;
+  bool missing;
 };
 
 // Where a generated handler reads its arguments from, in parameter order:
@@ -124,8 +132,9 @@ struct RecordArguments {
   InputBlob Blob(const FastCall& call) {
     r.Varint();
     const uint64_t tag = r.Varint();
-    if (tag == 0 || !call.BlobInRecord(tag - 1)) return {nullptr, 0};
-    return {r.Bytes(tag - 1).data(), tag - 1};
+    if (tag == 0) return {nullptr, 0, false};
+    if (!call.BlobInRecord(tag - 1)) return {nullptr, 0, true};
+    return {r.Bytes(tag - 1).data(), tag - 1, false};
   }
   [[gnu::always_inline]] bool End(FastCall& call, api::ArgKind return_kind, int data_pointers = 0) {
     return call.End(return_kind, data_pointers);
