@@ -653,6 +653,23 @@ TEST(Remote, WritesIntoPersistentMappingsReachEachDraw) {
   EXPECT_EQ(remote.out, native.out) << "the frames' pixels differ from the native ones";
 }
 
+// A buffer mapped for reading given new storage without being unmapped,
+// then a wait for the GPU, whose reply carries every readable mapping's
+// bytes (respecified_mapping). Catches: a mapping the renderer keeps after
+// its buffer's new storage (the generated handler of glBufferData running
+// it without Execute's bookkeeping): the reply then copies storage the
+// driver freed, and the worker dies.
+TEST(Remote, NewStorageForAMappedBufferEndsItsMapping) {
+  const std::string app = std::string(STRATA_BIN_DIR) + "/respecified_mapping";
+  ProcessResult native = RunProcess({app});
+  ASSERT_EQ(native.exit_code, 0) << native.out << native.err;
+  ASSERT_NE(native.out.find("round 4: read 125, new storage error 0x0000"), std::string::npos) << native.out;
+  Renderer renderer;
+  ProcessResult remote = RunProcess({STRATA_CLI, "run", "--remote", renderer.address(), "--", app});
+  ASSERT_EQ(remote.exit_code, 0) << remote.out << remote.err << renderer.Log();
+  EXPECT_EQ(remote.out, native.out);
+}
+
 // A launcher shaped like an app zygote (forking_app): it initialises EGL
 // through the renderer, then forks a child that only queries what it
 // inherited and one that opens a display of its own and draws, before it
