@@ -73,7 +73,8 @@ bool Executor::HostBufferBound(const Thread& thread, uint32_t binding) {
 bool Executor::FastInputCovered(int slot, const Word* args, int param, uint64_t size) {
   const Sizer sizer = kSizers[slot];
   if (sizer == nullptr) return false;
-  sizes_.resize(api::kFunctions[slot].param_count);
+  // Never shrunk here: calls of three and four parameters alternate.
+  if (sizes_.size() < api::kFunctions[slot].param_count) sizes_.resize(api::kFunctions[slot].param_count);
   sizer(args, capture::CaptureSizes(capture_state_), sizes_.data());
   return sizes_[param] != kNoRule && size >= sizes_[param];
 }

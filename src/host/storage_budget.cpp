@@ -7,17 +7,21 @@ namespace strata::host {
 void StorageBudget::Erase(std::map<Key, uint64_t>::iterator first, std::map<Key, uint64_t>::iterator last) {
   for (auto it = first; it != last; ++it) used_ -= it->second;
   held_.erase(first, last);
+  last_whole_ = held_.end();
 }
 
 bool StorageBudget::Set(const void* group, Kind kind, uint32_t object, uint32_t image, uint64_t bytes) {
-  const auto first = held_.lower_bound({group, kind, object, 0});
   // A buffer given new storage again (a streaming app orphans one per draw):
   // its one entry, the whole object's (the last key of an object), changes in place.
-  if (image == kWholeObject && bytes > 0 && first != held_.end() && first->first == Key{group, kind, object, image}) {
+  const Key whole{group, kind, object, kWholeObject};
+  const bool again = image == kWholeObject && bytes > 0 && last_whole_ != held_.end() && last_whole_->first == whole;
+  const auto first = again ? last_whole_ : held_.lower_bound({group, kind, object, 0});
+  if (image == kWholeObject && bytes > 0 && first != held_.end() && first->first == whole) {
     const uint64_t others = used_ - first->second;
     if (limit_ != 0 && (bytes > limit_ || others > limit_ - bytes)) return false;
     used_ = others + bytes;
     first->second = bytes;
+    last_whole_ = first;
     return true;
   }
   const auto last = held_.upper_bound({group, kind, object, kWholeObject});
@@ -38,7 +42,8 @@ bool StorageBudget::Set(const void* group, Kind kind, uint32_t object, uint32_t 
     Erase(same, std::next(same));
   }
   if (bytes > 0) {
-    held_[{group, kind, object, image}] = bytes;
+    const auto made = held_.insert_or_assign({group, kind, object, image}, bytes).first;
+    if (image == kWholeObject) last_whole_ = made;
     used_ += bytes;
   }
   return true;

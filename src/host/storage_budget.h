@@ -20,6 +20,8 @@ class StorageBudget {
 
   // `limit` bytes in all; 0: no limit (everything is still counted).
   explicit StorageBudget(uint64_t limit) : limit_(limit) {}
+  StorageBudget(const StorageBudget&) = delete;  // it keeps an iterator into its own map
+  StorageBudget& operator=(const StorageBudget&) = delete;
 
   // Sets what image `image` of object `object` (of share group `group`)
   // holds to `bytes`, replacing what it held; an immutable texture's storage
@@ -40,6 +42,10 @@ class StorageBudget {
   const uint64_t limit_;
   uint64_t used_ = 0;
   std::map<Key, uint64_t> held_;
+  // The whole-object entry Set last changed or made (held_.end(): none), so
+  // that a streaming app's buffer given new storage at each draw finds its
+  // entry without a search. Any erase forgets it.
+  std::map<Key, uint64_t>::iterator last_whole_ = held_.end();
 };
 
 }  // namespace strata::host

@@ -93,6 +93,12 @@ class SlackReader {
   // slack makes them readable); `*length` 0 for one longer than 10 bytes.
   // Static: a reader that no call takes by address stays in registers.
   [[gnu::noinline]] static uint64_t VarintTail(const uint8_t* p, size_t* length) {
+    // Three bytes: most GL enums (0x4000 and up).
+    if (p[2] < 0x80) {
+      *length = 3;
+      return static_cast<uint64_t>(p[0] & 0x7f) | static_cast<uint64_t>(p[1] & 0x7f) << 7 |
+             static_cast<uint64_t>(p[2]) << 14;
+    }
     uint64_t v = 0;
     if ((*length = VarintInWord(p, &v)) != 0) return v;
     for (int i = 0; i < 10; ++i) {

@@ -28,6 +28,31 @@ TEST(StorageBudget, AnObjectsNewStorageReplacesItsOld) {
   EXPECT_EQ(budget.used(), 100u);
 }
 
+// A streaming app gives one buffer new storage at every draw, between
+// others' requests and deletions: the budget changes that buffer's entry in
+// place (StorageBudget::last_whole_) and must count it once, and afresh
+// once it was deleted.
+TEST(StorageBudget, ABufferGivenStorageAgainAndAgainIsCountedOnce) {
+  StorageBudget budget(1000);
+  for (int draw = 0; draw < 100; ++draw) {
+    ASSERT_TRUE(budget.Set(&kGroupA, Kind::kBuffer, 5, kWhole, 100 + draw % 3));
+    ASSERT_EQ(budget.used(), 100u + draw % 3) << "draw " << draw;
+  }
+  EXPECT_TRUE(budget.Set(&kGroupA, Kind::kBuffer, 6, kWhole, 800));
+  EXPECT_FALSE(budget.Set(&kGroupA, Kind::kBuffer, 5, kWhole, 300)) << "100 + 800, then 300 + 800 > 1000";
+  EXPECT_EQ(budget.used(), 900u);
+  budget.Forget(&kGroupA, Kind::kBuffer, 5);
+  EXPECT_EQ(budget.used(), 800u);
+  EXPECT_TRUE(budget.Set(&kGroupA, Kind::kBuffer, 5, kWhole, 150));
+  EXPECT_TRUE(budget.Set(&kGroupA, Kind::kBuffer, 5, kWhole, 200));
+  EXPECT_EQ(budget.used(), 1000u);
+  budget.Forget(&kGroupA, Kind::kBuffer, 6);
+  EXPECT_TRUE(budget.Set(&kGroupA, Kind::kBuffer, 5, kWhole, 0));
+  EXPECT_EQ(budget.used(), 0u);
+  EXPECT_TRUE(budget.Set(&kGroupA, Kind::kBuffer, 5, kWhole, 7));
+  EXPECT_EQ(budget.used(), 7u);
+}
+
 TEST(StorageBudget, DeletedObjectsGiveTheirStorageBack) {
   StorageBudget budget(100);
   EXPECT_TRUE(budget.Set(&kGroupA, Kind::kTexture, 7, 0, 40));
