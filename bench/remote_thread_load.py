@@ -88,11 +88,12 @@ def built_tools(build, fail=fail):
     return strata, workload
 
 
-def start_renderer(strata, address, log_path, extra_args, env, fail=fail):
-    """A `strata serve` at `address` with an idle worker, once it listens."""
+def start_renderer(strata, address, log_path, extra_args, env, fail=fail, launcher=()):
+    """A `strata serve` at `address` with an idle worker, once it listens
+    (`launcher`: a command it runs under, such as taskset)."""
     with open(log_path, "w") as log:
-        serve = subprocess.Popen([strata, "serve", "--listen", address, "--idle-workers", "1"] + extra_args,
-                                 stdout=log, stderr=log, env=env)
+        serve = subprocess.Popen(list(launcher) + [strata, "serve", "--listen", address, "--idle-workers", "1"] +
+                                 extra_args, stdout=log, stderr=log, env=env)
     deadline = time.time() + 20
     while "listening on" not in open(log_path).read():
         if time.time() > deadline or serve.poll() is not None:

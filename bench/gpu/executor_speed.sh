@@ -10,7 +10,10 @@
 #      (bench/remote_speed.py);
 #   3. where a remote draw-heavy client's time goes: its CPU time and each
 #      renderer thread's, with word runs, and with call records decoded
-#      ahead and not (bench/remote_thread_load.py).
+#      ahead and not (bench/remote_thread_load.py);
+#   4. what the remote run loses against the program and its replay: a busy
+#      CPU beside the program, client and renderer pinned apart, to SMT
+#      siblings and to one CPU (bench/gpu/remote_gap.py).
 # Each part runs under a time limit of its own, so that a part that hangs
 # still leaves the others' figures; the runs are long enough for a GPU driver
 # (a few hundred milliseconds each at least).
@@ -47,4 +50,5 @@ for mode in on off; do
   STRATA_REMOTE_WORD_RUNS=off part 30 python3 "$bench/remote_thread_load.py" --build "$build" --mode draws \
     --frames 3000 --runs 2 --decode-ahead "$mode"
 done
+part 180 python3 "$bench/gpu/remote_gap.py" --build "$build" --rounds "$rounds" --frames 3000
 exit $status
