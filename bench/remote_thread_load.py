@@ -104,6 +104,16 @@ def start_renderer(strata, address, log_path, extra_args, env, fail=fail, launch
     return serve
 
 
+def stop_renderer(serve, limit_s=20):
+    """Ends a renderer started by start_renderer: asked to stop, killed if it has not after `limit_s`."""
+    serve.terminate()
+    try:
+        serve.wait(timeout=limit_s)
+    except subprocess.TimeoutExpired:
+        serve.kill()
+        serve.wait()
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--mode", default="draws", help="trace_workload's mode (default draws)")
@@ -165,8 +175,7 @@ def main():
                             print(f"  renderer worker {worker}, {what}: CPU {used:.3f} s "
                                   f"({100 * used / wall:.0f} % of the wall time)")
         finally:
-            serve.terminate()
-            serve.wait(timeout=20)
+            stop_renderer(serve)
 
 
 if __name__ == "__main__":

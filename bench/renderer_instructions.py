@@ -43,6 +43,8 @@ import sys
 import tempfile
 import time
 
+from remote_thread_load import stop_renderer
+
 
 def fail(message):
     print(f"renderer_instructions.py: {message}", file=sys.stderr)
@@ -153,12 +155,7 @@ def remote(args, env, tmp, mode, frames):
             fail("the client printed no call count:\n" + text)
         calls = int(m.group(1))
     finally:
-        serve.terminate()
-        try:
-            serve.wait(timeout=120)
-        except subprocess.TimeoutExpired:
-            serve.kill()
-            serve.wait()
+        stop_renderer(serve, limit_s=120)
     log = open(log_path).read()
     m = re.search(r"client joined: .*worker (\d+)", log)
     if not m:

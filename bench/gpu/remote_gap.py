@@ -46,7 +46,7 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from remote_thread_load import built_tools, start_renderer  # noqa: E402  (bench/)
+from remote_thread_load import built_tools, start_renderer, stop_renderer  # noqa: E402  (bench/)
 
 
 def fail(message):
@@ -188,12 +188,7 @@ def main():
                 print(f"remote_gap: round {round_ + 1} of {args.rounds}", file=sys.stderr)
         finally:
             for address, serve in renderers.values():
-                serve.terminate()
-                try:
-                    serve.wait(timeout=20)
-                except subprocess.TimeoutExpired:
-                    serve.kill()
-                    serve.wait()
+                stop_renderer(serve)
     print(f"{'config':16s} {'frames/s':>10s}  against native (median of rounds, range)")
     for name in configs:
         r = ratios[name]

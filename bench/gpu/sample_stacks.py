@@ -29,7 +29,8 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from remote_thread_load import built_tools, children, process_time, start_renderer  # noqa: E402  (bench/)
+from remote_thread_load import (  # noqa: E402  (bench/)
+    built_tools, children, process_time, start_renderer, stop_renderer)
 
 
 def fail(message):
@@ -146,12 +147,7 @@ def main():
             if client is not None and client.poll() is None:
                 client.send_signal(signal.SIGKILL)
                 client.wait()
-            serve.terminate()
-            try:
-                serve.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                serve.kill()
-                serve.wait()
+            stop_renderer(serve)
 
 
 if __name__ == "__main__":
