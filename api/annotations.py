@@ -21,6 +21,11 @@ SIZE: a C++ expression giving the byte count, with the function's parameters
 FLAGS: buffer=TARGET      the pointer is an offset into the buffer bound to
                           TARGET when one is bound (then nothing is captured)
        deferred=vertex_attrib  a client-side vertex array, captured at draw time
+       null=ok            a null pointer means something (no data: storage
+                          left undefined, a texel of zeros, no attributes);
+                          elsewhere an executor refuses a null pointer where
+                          the call's arguments need bytes (the driver would
+                          read them from address 0)
 """
 
 from __future__ import annotations
@@ -68,6 +73,7 @@ class Rule:
     deferred: str | None = None
     source: str = "annotation"  # or "registry"
     strings: tuple[str, str] | None = None  # strings(COUNT, LENGTHS): the two expressions
+    null_ok: bool = False  # null=ok
 
     @property
     def is_strings(self) -> bool:
@@ -121,8 +127,8 @@ def parse(path: str, model: registry.Model) -> dict[tuple[str, str], Rule]:
         if not match:
             raise ValueError(f"{where}: expected 'FUNCTION PARAM DIRECTION SIZE [FLAGS]'")
         name, param, direction, rest = match.groups()
-        flags = re.findall(r"\s(buffer|deferred)=(\S+)", " " + rest)
-        size = re.sub(r"\s(buffer|deferred)=\S+", "", " " + rest).strip()
+        flags = re.findall(r"\s(buffer|deferred|null)=(\S+)", " " + rest)
+        size = re.sub(r"\s(buffer|deferred|null)=\S+", "", " " + rest).strip()
         fn = functions.get(name)
         if fn is None:
             raise ValueError(f"{where}: unknown function {name}")
@@ -134,7 +140,12 @@ def parse(path: str, model: registry.Model) -> dict[tuple[str, str], Rule]:
             raise ValueError(f"{where}: second rule for {name} {param}")
         rule = make_rule(direction, size, where)
         for key, value in flags:
-            setattr(rule, "buffer_target" if key == "buffer" else "deferred", value)
+            if key == "null":
+                if value != "ok" or direction != "in":
+                    raise ValueError(f"{where}: null=ok is the one null flag, for input pointers")
+                rule.null_ok = True
+            else:
+                setattr(rule, "buffer_target" if key == "buffer" else "deferred", value)
         rules[(name, param)] = rule
     return rules
 

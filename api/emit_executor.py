@@ -143,7 +143,7 @@ BLOB_HANDLER = string.Template("""template <class Arguments>
 void Run_${name}(FastCall& strata_call, Arguments strata_a) {
 ${reads}  if (!strata_a.End(strata_call, api::ArgKind::${result}, 1) || ${blob}.missing) return strata_call.Refuse();
 ${hosts}  Word strata_words[${count}];
-${words}  if (${blob}.data != nullptr && !strata_call.InputCovered(api::${name}, strata_words, ${index}, ${blob}.size)) {
+${words}  if (${covered_unless_null}!strata_call.InputCovered(api::${name}, strata_words, ${index}, ${blob}.size)) {
     return strata_call.Refuse();
   }
 ${storage}${follow}  reinterpret_cast<api::PFN_${name}>(strata_a.driver)(${arguments});
@@ -191,10 +191,14 @@ def _blob_handler(p: fp.FunctionPlan, blob: fp.ParamPlan, selected: set[str]) ->
     storage = ""
     if p.traits.storage == "buffer":
         storage = "  if (!strata_call.NewBufferStorage(api::{0}, strata_words)) return strata_call.Refuse();\n".format(p.name)
+    # No array recorded: null to the driver where null means something
+    # (null=ok); elsewhere a size of 0, which the check passes only where the
+    # arguments need no bytes (Execute then refuses the call and says why).
+    covered_unless_null = f"{blob.name}.data != nullptr && " if blob.rule.null_ok else ""
     return BLOB_HANDLER.substitute(name=p.name, reads="".join(reads), result=p.result_kind, blob=blob.name,
                                    hosts="".join(hosts), count=len(p.params), words="".join(words),
                                    index=blob.index, arguments=", ".join(arguments), storage=storage,
-                                   follow=_follow(p, selected))
+                                   covered_unless_null=covered_unless_null, follow=_follow(p, selected))
 
 
 def _handler(p: fp.FunctionPlan, selected: set[str]) -> str:

@@ -138,12 +138,22 @@ bool Executor::CheckBlobsAndSizeOutputs(const stream::DecodedCall& call, Thread&
     return true;
   }
 
-  // Inputs: each blob at least as long as its call's arguments say.
+  // Inputs: each blob at least as long as its call's arguments say; a
+  // pointer without one is null to the driver, which would read those bytes
+  // from address 0 unless null means something there (null=ok).
   sizer(args.data(), capture::CaptureSizes(capture_state_), sizes_.data());
   for (int i = 0; i < info.param_count; ++i) {
     const stream::DecodedValue& v = call.args[i];
     const Capture capture = codec.captures[i];
-    if ((capture != Capture::kIn && capture != Capture::kInOut) || !v.has_in || sizes_[i] == kNoRule) continue;
+    if ((capture != Capture::kIn && capture != Capture::kInOut) || sizes_[i] == kNoRule) continue;
+    if (!v.has_in) {
+      const api::ReplayParam& rp = replay.params[i];
+      if (capture == Capture::kIn && sizes_[i] > 0 && args[i].p == nullptr && !rp.null_allowed &&
+          !rp.offset_without_data && !rp.client_array) {
+        return refuse(i, "is a null pointer, its arguments need " + std::to_string(sizes_[i]) + " bytes");
+      }
+      continue;
+    }
     if (v.in.size() < sizes_[i]) {
       return refuse(i, "holds " + std::to_string(v.in.size()) + " bytes, its arguments need " +
                            std::to_string(sizes_[i]));

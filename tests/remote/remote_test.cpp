@@ -670,6 +670,34 @@ TEST(Remote, NewStorageForAMappedBufferEndsItsMapping) {
   EXPECT_EQ(remote.out, native.out);
 }
 
+// Null pointers where calls need arrays (null_arrays --null): natively the
+// driver reads address 0; through a renderer each such call is refused with
+// one line naming it, while the nulls GL gives a meaning (glBufferData
+// without data, an array of no values) still run. Catches: a null array
+// handed to the driver (the worker dies, the client exits 69), a refusal of
+// a meaningful null (the buffer has no storage, the frame differs).
+TEST(Remote, ANullArrayIsRefusedAndAMeaningfulNullRuns) {
+  const std::string app = std::string(STRATA_BIN_DIR) + "/null_arrays";
+  ProcessResult native = RunProcess({app});
+  ASSERT_EQ(native.exit_code, 0) << native.out << native.err;
+  ASSERT_NE(native.out.find("buffer made without data: 64 bytes, error 0x0000"), std::string::npos) << native.out;
+  Renderer renderer;
+  ProcessResult remote = RunProcess({STRATA_CLI, "run", "--remote", renderer.address(), "--", app, "--null"});
+  ASSERT_EQ(remote.exit_code, 0) << remote.out << remote.err << renderer.Log();
+  EXPECT_EQ(remote.out, native.out) << "the refused calls changed nothing";
+  for (int waited_ms = 0; waited_ms < 10000 && renderer.Log().find("client left") == std::string::npos;
+       waited_ms += 20) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  const std::string log = renderer.Log();
+  for (const char* refused : {"glUniform4fv: 1 call not run ('value' is a null pointer, its arguments need 16 bytes)",
+                              "glUniformMatrix4fv: 1 call not run ('value' is a null pointer, its arguments need 64",
+                              "glBufferSubData: 1 call not run ('data' is a null pointer, its arguments need 64"}) {
+    EXPECT_NE(log.find(refused), std::string::npos) << refused << "\n" << log;
+  }
+  EXPECT_EQ(log.find("glBufferData:"), std::string::npos) << log;
+}
+
 // A launcher shaped like an app zygote (forking_app): it initialises EGL
 // through the renderer, then forks a child that only queries what it
 // inherited and one that opens a display of its own and draws, before it
