@@ -39,6 +39,7 @@ import argparse
 import os
 import random
 import re
+import shutil
 import statistics
 import subprocess
 import sys
@@ -114,9 +115,8 @@ def main():
     if args.frames < 2 or args.rounds < 1:
         fail("--frames must be at least 2 and --rounds at least 1")
     strata, workload = built_tools(args.build, fail)
-    for tool in ("taskset",):
-        if subprocess.run(["sh", "-c", f"command -v {tool}"], stdout=subprocess.DEVNULL).returncode != 0:
-            fail(f"{tool} is not installed (util-linux)")
+    if shutil.which("taskset") is None:
+        fail("taskset is not installed (util-linux)")
     env = dict(os.environ, MALLOC_TOP_PAD_="268435456", PYTHONUNBUFFERED="1")
     a, apart, sibling = cpu_choice()
     print(f"remote_gap: {len(os.sched_getaffinity(0))} CPUs; A = CPU {a}, another core: "

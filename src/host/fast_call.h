@@ -109,8 +109,9 @@ class FastCall {
 };
 
 // The bytes an input pointer's blob carries. `data` null: the record has no
-// blob for it, and the driver gets a null pointer as Execute gives it
-// (glBufferData's orphaning); or, with `missing`, one the record does not
+// blob for it, and the driver gets a null pointer where Execute would pass
+// one (null means something there, glBufferData's orphaning, or the
+// arguments need no bytes); or, with `missing`, one the record does not
 // hold (in a bulk segment, or cut short), which Execute reads.
 struct InputBlob {
   const uint8_t* data;
