@@ -543,6 +543,19 @@ void WaitForCapturedFrames(const std::string& trace, int frames) {
   ADD_FAILURE() << trace << " held no " << frames << " captured frames within 30 s";
 }
 
+// Whether the program an attach found no control socket of still runs, and
+// if not, how it ended (left unreaped: the caller's waitpid reaps it, and no
+// kill can reach another process that took its pid).
+std::string ProgramFate(pid_t app) {
+  siginfo_t info{};
+  if (waitid(P_PID, static_cast<id_t>(app), &info, WEXITED | WNOHANG | WNOWAIT) != 0) {
+    return "\n(the program is not this test's child any more)";
+  }
+  if (info.si_pid == 0) return "\n(the program still runs)";
+  if (info.si_code == CLD_EXITED) return "\n(the program exited with status " + std::to_string(info.si_status) + ")";
+  return "\n(the program was killed by signal " + std::to_string(info.si_status) + ")";
+}
+
 // Runs `program` under `strata run` (with `environment` set), attaches once
 // it has rendered for a while, capturing every swap, into `trace`, and
 // detaches once two frames are captured.
@@ -565,7 +578,7 @@ void TraceByAttach(const std::vector<std::string>& program, const std::vector<st
   usleep(1500000);  // and rendering
   const std::string pid = std::to_string(app);
   ProcessResult on = RunProcess({STRATA_CLI, "trace", "--attach", pid, "--capture", "swap", "-o", trace});
-  EXPECT_EQ(on.exit_code, 0) << on.err;
+  EXPECT_EQ(on.exit_code, 0) << on.err << ProgramFate(app);
   WaitForCapturedFrames(trace, 2);
   EXPECT_EQ(RunProcess({STRATA_CLI, "trace", "--detach", pid}).exit_code, 0);
   kill(app, SIGTERM);
