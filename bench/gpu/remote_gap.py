@@ -148,16 +148,6 @@ def main():
                 spinner.kill()
                 spinner.wait()
 
-        configs = {
-            "native": lambda: frame_rate(run(program, env), program),
-            "replay": None,  # below: its own figure, not the program's line
-            "remote": lambda: frame_rate(run([strata, "run", "--remote", renderer("remote", None), "--"] + program,
-                                             env), program),
-            "remote-shared": lambda: frame_rate(run(pinned(a, [strata, "run", "--remote",
-                                                               renderer("remote-shared", a), "--"] + program), env),
-                                                program),
-        }
-
         def replay():
             text = run([strata, "replay", "--benchmark", trace], env)
             m = re.search(r"frames after the first \(no setup\): replay [0-9.]+ s, ([0-9.]+) fps", text)
@@ -165,7 +155,16 @@ def main():
                 fail(f"no frame rate in the replay's output:\n{text}")
             return float(m.group(1))
 
-        configs["replay"] = replay
+        configs = {
+            "native": lambda: frame_rate(run(program, env), program),
+            "replay": replay,
+            "remote": lambda: frame_rate(run([strata, "run", "--remote", renderer("remote", None), "--"] + program,
+                                             env), program),
+            "remote-shared": lambda: frame_rate(run(pinned(a, [strata, "run", "--remote",
+                                                               renderer("remote-shared", a), "--"] + program), env),
+                                                program),
+        }
+
         for name, other in (("apart", apart), ("sibling", sibling)):
             if other is None:
                 continue

@@ -147,9 +147,12 @@ bool Executor::CheckBlobsAndSizeOutputs(const stream::DecodedCall& call, Thread&
     const Capture capture = codec.captures[i];
     if ((capture != Capture::kIn && capture != Capture::kInOut) || sizes_[i] == kNoRule) continue;
     if (!v.has_in) {
+      // Null to the driver: still null after BuildArguments (a string
+      // list's lengths the executor gives itself are not), and not an offset
+      // into a bound buffer (whose offset 0 reads as null too).
       const api::ReplayParam& rp = replay.params[i];
       if (capture == Capture::kIn && sizes_[i] > 0 && args[i].p == nullptr && !rp.null_allowed &&
-          !rp.offset_without_data && !rp.client_array) {
+          !rp.offset_without_data) {
         return refuse(i, "is a null pointer, its arguments need " + std::to_string(sizes_[i]) + " bytes");
       }
       continue;

@@ -12,10 +12,11 @@ void StorageBudget::Erase(std::map<Key, uint64_t>::iterator first, std::map<Key,
 
 bool StorageBudget::Set(const void* group, Kind kind, uint32_t object, uint32_t image, uint64_t bytes) {
   // A buffer given new storage again (a streaming app orphans one per draw):
-  // its one entry, the whole object's (the last key of an object), changes in place.
+  // its one entry, the whole object's (the last key of an object, so the
+  // first one found when it is its only one), changes in place.
   const Key whole{group, kind, object, kWholeObject};
-  const bool again = image == kWholeObject && bytes > 0 && last_whole_ != held_.end() && last_whole_->first == whole;
-  const auto first = again ? last_whole_ : held_.lower_bound({group, kind, object, 0});
+  const bool known = last_whole_ != held_.end() && last_whole_->first == whole;
+  const auto first = known ? last_whole_ : held_.lower_bound({group, kind, object, 0});
   if (image == kWholeObject && bytes > 0 && first != held_.end() && first->first == whole) {
     const uint64_t others = used_ - first->second;
     if (limit_ != 0 && (bytes > limit_ || others > limit_ - bytes)) return false;
