@@ -55,13 +55,14 @@ ANSWERED_BY_THE_EXECUTOR = {"glGetError"}
 HANDLER = string.Template("""template <class Arguments>
 void Run_${name}(FastCall& strata_call, Arguments strata_a) {
 ${reads}  if (!strata_a.End(strata_call, api::ArgKind::${result})) return strata_call.Refuse();
-${draw}${follow}  reinterpret_cast<api::PFN_${name}>(strata_a.driver)(${arguments});
+${ranges}${draw}${follow}  reinterpret_cast<api::PFN_${name}>(strata_a.driver)(${arguments});
 }
 
 """)
 
 CPP = string.Template("""${header}#include "host/fast_call.h"
 #include "strata/api/signatures.h"
+#include "strata/api/traits.h"
 
 namespace strata::host {
 namespace {
@@ -142,7 +143,7 @@ def _argument(p: fp.FunctionPlan, q: fp.ParamPlan) -> str:
 BLOB_HANDLER = string.Template("""template <class Arguments>
 void Run_${name}(FastCall& strata_call, Arguments strata_a) {
 ${reads}  if (!strata_a.End(strata_call, api::ArgKind::${result}, 1) || ${blob}.missing) return strata_call.Refuse();
-${hosts}  Word strata_words[${count}];
+${ranges}${hosts}  Word strata_words[${count}];
 ${words}  if (${covered_unless_null}!strata_call.InputCovered(api::${name}, strata_words, ${index}, ${blob}.size)) {
     return strata_call.Refuse();
   }
@@ -153,6 +154,12 @@ ${storage}${follow}  reinterpret_cast<api::PFN_${name}>(strata_a.driver)(${argum
 
 # The member of host::Word a host argument of a kind goes in (invoke.h's FromWord reads it back).
 WORD_MEMBERS = {"kInt": "i", "kFloat": "f", "kDouble": "f", "kPointer": "p"}
+
+
+def _ranges(p: fp.FunctionPlan) -> str:
+    """A byte range whose end wraps (byte-ranges=) goes to Execute, which refuses it and says why."""
+    return "".join(f"  if (api::RangeEndOverflows({offset}, {size})) return strata_call.Refuse();\n"
+                   for offset, size in p.traits.byte_ranges)
 
 
 def _follow(p: fp.FunctionPlan, selected: set[str]) -> str:
@@ -198,7 +205,8 @@ def _blob_handler(p: fp.FunctionPlan, blob: fp.ParamPlan, selected: set[str]) ->
     return BLOB_HANDLER.substitute(name=p.name, reads="".join(reads), result=p.result_kind, blob=blob.name,
                                    hosts="".join(hosts), count=len(p.params), words="".join(words),
                                    index=blob.index, arguments=", ".join(arguments), storage=storage,
-                                   covered_unless_null=covered_unless_null, follow=_follow(p, selected))
+                                   covered_unless_null=covered_unless_null, ranges=_ranges(p),
+                                   follow=_follow(p, selected))
 
 
 def _handler(p: fp.FunctionPlan, selected: set[str]) -> str:
@@ -207,7 +215,8 @@ def _handler(p: fp.FunctionPlan, selected: set[str]) -> str:
         return _blob_handler(p, blob, selected)
     reads = "".join(f"  const {READERS[q.param.kind][0]} {q.name} = {READERS[q.param.kind][1]};\n" for q in p.params)
     draw = "  if (!strata_call.DrawReadsBuffersOnly()) return strata_call.Refuse();\n" if p.traits.draw else ""
-    return HANDLER.substitute(name=p.name, reads=reads, result=p.result_kind, draw=draw, follow=_follow(p, selected),
+    return HANDLER.substitute(name=p.name, reads=reads, result=p.result_kind, ranges=_ranges(p), draw=draw,
+                              follow=_follow(p, selected),
                               arguments=", ".join(_argument(p, q) for q in p.params))
 
 

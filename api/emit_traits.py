@@ -82,8 +82,16 @@ struct FunctionTraits {{
   uint8_t array_size;  // a GLES 1 array whose function has no size parameter: its components
   uint32_t array_name;  // a GLES 1 pointer function's array (GL_VERTEX_ARRAY, ...), or 0
   DrawParams draw_params;
+  // Byte ranges of a buffer (byte-ranges=): the offset and size parameters of each, or -1.
+  int8_t byte_ranges[2][2];
 }};
 extern const FunctionTraits kTraits[kFunctionCount];
+
+// Whether a byte range's end (offset + size, both signed, as GL takes them)
+// passes the largest signed 64-bit value: a driver's sum would wrap.
+inline bool RangeEndOverflows(int64_t offset, int64_t size) {{
+  return offset > 0 && size > 0 && offset > INT64_MAX - size;
+}}
 
 inline bool HasTrait(int slot, TraitFlag flag) {{ return slot >= 0 && (kTraits[slot].flags & flag) != 0; }}
 // A draw of any kind (not a compute dispatch).
@@ -117,6 +125,8 @@ def emit_traits_cpp(model: registry.Model, traits: dict[str, tr.Traits]) -> str:
         params = [p.name for p in f.params]
         parts = ", ".join(str(params.index(t.draw_params[part])) if part in t.draw_params else "-1"
                           for part in tr.DRAW_PARTS)
+        pairs = [(params.index(o), params.index(z)) for o, z in t.byte_ranges] + [(-1, -1)] * 2
+        ranges = ", ".join(f"{{{o}, {z}}}" for o, z in pairs[:2])
         rows.append(f"  {{{core}, {flags}, DrawKind::{DRAW_KINDS[t.draw]}, {draw_flags}, "
                     f"QueryKind::{QUERIES[t.query]}, {emit_parameters.GETTER_BITS[t.reveals] if t.reveals else 0}, "
                     f"ObjectClass::{emit_replay.NAMESPACE_CLASSES[t.creates]}, "
@@ -124,7 +134,7 @@ def emit_traits_cpp(model: registry.Model, traits: dict[str, tr.Traits]) -> str:
                     f"ObjectClass::{emit_replay.NAMESPACE_CLASSES[t.storage]}, Upload::{UPLOADS[t.upload]}, "
                     f"Mapping::{MAPPINGS[t.mapping]}, ClientArrayOp::{CLIENT_ARRAY_OPS[t.client_array]}, "
                     f"{t.client_array_size or 0}, {model.enum(t.client_array_name) if t.client_array_name else 0}, "
-                    f"{{{parts}}}}},  // {f.name}")
+                    f"{{{parts}}}, {{{ranges}}}}},  // {f.name}")
     table = "\n".join(rows)
     return f"""{HEADER}#include "strata/api/traits.h"
 

@@ -45,6 +45,9 @@ TRAITS:
     client-array=OP         pointer | enable | disable | divisor | pointer(ARRAY[,SIZE]) |
                             enable-state | disable-state | client-texture
     errors=CHECK[+CHECK...] every GL error the call can raise, as checks of its arguments (api/error_checks.py)
+    byte-ranges=OFFSET+SIZE[,OFFSET+SIZE]   byte ranges of a buffer the call names by two signed
+                            parameters: an executor refuses one whose end passes the largest
+                            signed 64-bit value (drivers add them unchecked and read where the sum wraps)
     like=CORE               an alias the registry does not record
 """
 
@@ -111,6 +114,7 @@ class Traits:
     client_array_size: int | None = None  # its components when the call has no size
     array_params: dict[str, str] = dataclasses.field(default_factory=dict)  # ARRAY_PARTS key -> parameter name
     errors: tuple[error_checks.Check, ...] | None = None  # None: the client cannot decide the call's errors
+    byte_ranges: tuple[tuple[str, str], ...] = ()  # (offset, size) parameter names
 
     def has(self, flag: str) -> bool:
         return flag in self.flags
@@ -170,6 +174,11 @@ def _parse_line(name: str, words: list[str], where: str) -> _Line:
                 raise ValueError(f"{where}: client-array={value}: one of {CLIENT_ARRAY_OPS} or pointer(GL_ARRAY[,N])")
         elif key == "errors" and value:
             t.errors = error_checks.parse_checks(value, where)
+        elif key == "byte-ranges" and value:
+            ranges = tuple(tuple(r.split("+")) for r in value.split(","))
+            if any(len(r) != 2 for r in ranges) or len(ranges) > 2:
+                raise ValueError(f"{where}: byte-ranges={value}: one or two OFFSET+SIZE pairs")
+            t.byte_ranges = ranges
         elif key == "like" and value:
             like = value
         else:
@@ -198,6 +207,9 @@ def _check_parts(name: str, fn: registry.Function, t: Traits, where: str) -> Non
         if "multi" in t.draw_flags and t.draw in ("arrays", "elements") and any(
                 "*" not in fn.params[params.index(t.draw_params[p])].type for p in ("count",)):
             raise ValueError(f"{where}: {name}: a multi-draw's counts are arrays")
+    for offset, size in t.byte_ranges:
+        if offset not in params or size not in params:
+            raise ValueError(f"{where}: {name}: byte-ranges names {offset} and {size}, not both its parameters")
     if t.client_array is not None:
         for part in ARRAY_PARTS:
             if part in params:
@@ -217,6 +229,7 @@ def _renamed(t: Traits, core: registry.Function, fn: registry.Function) -> Trait
     copy = dataclasses.replace(t, flags=set(t.flags), core=core.name,
                                draw_params={k: by_position[v] for k, v in t.draw_params.items()},
                                array_params={k: by_position[v] for k, v in t.array_params.items()},
+                               byte_ranges=tuple((by_position[o], by_position[z]) for o, z in t.byte_ranges),
                                errors=None if t.errors is None else tuple(
                                    dataclasses.replace(c, param=by_position[c.param]) for c in t.errors))
     return copy

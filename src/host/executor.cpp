@@ -550,6 +550,18 @@ bool Executor::Execute(const stream::DecodedCall& call, CallReply* reply) {
       return false;
     }
   }
+  // A buffer range whose end passes INT64_MAX (byte-ranges=): drivers add
+  // offset and size unchecked, and the wrapped sum passes their bound check.
+  // The GL answers GL_INVALID_VALUE for a range past the buffer's end.
+  for (const auto& range : api::kTraits[call.slot].byte_ranges) {
+    if (range[0] < 0 || call.args.size() <= static_cast<size_t>(std::max(range[0], range[1]))) break;
+    if (api::RangeEndOverflows(call.args[range[0]].i, call.args[range[1]].i)) {
+      if (thread.current != nullptr) thread.current->refused_error = GL_INVALID_VALUE;
+      Problem(call, std::string("its byte range at '") + info.params[range[0]].name + "' ends past the largest " +
+                        "offset there is: GL_INVALID_VALUE");
+      return false;
+    }
+  }
   Word result{};
   bool ok = true;
   if (info.is_egl) {
