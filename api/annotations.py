@@ -22,10 +22,10 @@ FLAGS: buffer=TARGET      the pointer is an offset into the buffer bound to
                           TARGET when one is bound (then nothing is captured)
        deferred=vertex_attrib  a client-side vertex array, captured at draw time
        null=ok            a null pointer means something (no data: storage
-                          left undefined, a texel of zeros, no attributes);
-                          elsewhere an executor refuses a null pointer where
-                          the call's arguments need bytes (the driver would
-                          read them from address 0)
+                          left undefined, a texel of zeros, no attributes,
+                          no label); elsewhere an executor refuses a null
+                          pointer where the call's arguments need bytes, or
+                          a string (the driver would read from address 0)
 """
 
 from __future__ import annotations
@@ -61,6 +61,7 @@ def size_expression(size: str) -> str:
 # Helpers that read the data they size: its bytes must end where a scan stops.
 READING_HELPERS = ("c_string_bytes", "counted_string_bytes", "egl_attrib_list_bytes", "egl_attrib64_list_bytes",
                    "gl_attrib_list_bytes", "path_list_bytes")
+STRING_HELPERS = ("c_string_bytes", "counted_string_bytes")
 
 
 @dataclasses.dataclass
@@ -107,6 +108,12 @@ class Rule:
     def reads_data(self) -> bool:
         """Its size is found by reading the bytes themselves (a string, an attribute list)."""
         return any(h + "(" in self.size for h in READING_HELPERS)
+
+    @property
+    def is_string(self) -> bool:
+        """One string, NUL-terminated or counted: null is no string at all
+        (sized 0), where an attribute list's null is an empty list."""
+        return any(h + "(" in self.size for h in STRING_HELPERS)
 
 
 def make_rule(direction: str, size: str, where: str = "", **flags) -> Rule:

@@ -199,6 +199,7 @@ struct ReplayParam {{
   bool reply_addresses;      // the call writes addresses or handles of the host here: never sent back as they are
   int8_t named_by_type;      // the parameter whose object type enum says what this names (ObjectClassOfType), or -1
   bool null_allowed;         // a null pointer means something (null=ok): no bytes are needed then
+  bool string;               // one string (NUL-terminated or counted), whose null the rule sizes at 0 bytes
 }};
 
 // Why a call whose function is not runnable does not run.
@@ -269,7 +270,8 @@ def _replay_param(p: fp.FunctionPlan, q: fp.ParamPlan, buffer_bindings: dict[str
     flag = lambda value: "true" if value else "false"  # noqa: E731
     return (f"{{ObjectClass::{cls}, NameRole::{role}, {flag(rule is not None and rule.buffer_target)}, {binding}, "
             f"{flag(rule is not None and rule.deferred)}, {lengths}, {flag(rule is not None and rule.reads_data)}, "
-            f"{flag(_reply_addresses(q.param, rule))}, {named_by}, {flag(rule is not None and rule.null_ok)}}}")
+            f"{flag(_reply_addresses(q.param, rule))}, {named_by}, {flag(rule is not None and rule.null_ok)}, "
+            f"{flag(rule is not None and rule.is_string)}}}")
 
 
 def emit_replay_cpp(plans: list[fp.FunctionPlan], buffer_bindings: dict[str, str]) -> str:

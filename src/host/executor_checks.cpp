@@ -140,7 +140,7 @@ bool Executor::CheckBlobsAndSizeOutputs(const stream::DecodedCall& call, Thread&
 
   // Inputs: each blob at least as long as its call's arguments say; a
   // pointer without one is null to the driver, which would read those bytes
-  // from address 0 unless null means something there (null=ok).
+  // (or a string) from address 0 unless null means something there (null=ok).
   sizer(args.data(), capture::CaptureSizes(capture_state_), sizes_.data());
   for (int i = 0; i < info.param_count; ++i) {
     const stream::DecodedValue& v = call.args[i];
@@ -151,9 +151,14 @@ bool Executor::CheckBlobsAndSizeOutputs(const stream::DecodedCall& call, Thread&
       // list's lengths the executor gives itself are not), and not an offset
       // into a bound buffer (whose offset 0 reads as null too).
       const api::ReplayParam& rp = replay.params[i];
-      if (capture == Capture::kIn && sizes_[i] > 0 && args[i].p == nullptr && !rp.null_allowed &&
-          !rp.offset_without_data) {
+      if (capture != Capture::kIn || args[i].p != nullptr || rp.null_allowed || rp.offset_without_data) continue;
+      if (sizes_[i] > 0) {
         return refuse(i, "is a null pointer, its arguments need " + std::to_string(sizes_[i]) + " bytes");
+      }
+      // A lookup by a null name (glGetUniformLocation) still runs: a refused
+      // call answers 0, a valid location, where drivers answer "not found".
+      if (rp.string && info.return_kind == api::ArgKind::kVoid) {
+        return refuse(i, "is a null pointer where the call needs a string");
       }
       continue;
     }

@@ -673,14 +673,17 @@ TEST(Remote, NewStorageForAMappedBufferEndsItsMapping) {
 // Null pointers where calls need arrays (null_arrays --null): natively the
 // driver reads address 0; through a renderer each such call is refused with
 // one line naming it, while the nulls GL gives a meaning (glBufferData
-// without data, an array of no values) still run. Catches: a null array
-// handed to the driver (the worker dies, the client exits 69), a refusal of
-// a meaningful null (the buffer has no storage, the frame differs).
+// without data, an array of no values, no label) still run. Catches: a null
+// array or string handed to the driver (the worker dies, the client exits
+// 69), a refusal of a meaningful null (the buffer has no storage or keeps its
+// label, the frame differs).
 TEST(Remote, ANullArrayIsRefusedAndAMeaningfulNullRuns) {
   const std::string app = std::string(STRATA_BIN_DIR) + "/null_arrays";
   ProcessResult native = RunProcess({app});
   ASSERT_EQ(native.exit_code, 0) << native.out << native.err;
   ASSERT_NE(native.out.find("buffer made without data: 64 bytes, error 0x0000"), std::string::npos) << native.out;
+  ASSERT_NE(native.out.find("label after a null one: '' (0 characters), error 0x0000"), std::string::npos)
+      << native.out;
   Renderer renderer;
   ProcessResult remote = RunProcess({STRATA_CLI, "run", "--remote", renderer.address(), "--", app, "--null"});
   ASSERT_EQ(remote.exit_code, 0) << remote.out << remote.err << renderer.Log();
@@ -692,10 +695,37 @@ TEST(Remote, ANullArrayIsRefusedAndAMeaningfulNullRuns) {
   const std::string log = renderer.Log();
   for (const char* refused : {"glUniform4fv: 1 call not run ('value' is a null pointer, its arguments need 16 bytes)",
                               "glUniformMatrix4fv: 1 call not run ('value' is a null pointer, its arguments need 64",
-                              "glBufferSubData: 1 call not run ('data' is a null pointer, its arguments need 64"}) {
+                              "glBufferSubData: 1 call not run ('data' is a null pointer, its arguments need 64",
+                              "glPushDebugGroupKHR: 1 call not run ('message' is a null pointer where the call "
+                              "needs a string)"}) {
     EXPECT_NE(log.find(refused), std::string::npos) << refused << "\n" << log;
   }
   EXPECT_EQ(log.find("glBufferData:"), std::string::npos) << log;
+  EXPECT_EQ(log.find("glObjectLabelKHR:"), std::string::npos) << log;
+}
+
+// A buffer write whose end passes INT64_MAX (null_arrays --wrapping-range:
+// glBufferSubData at INT64_MAX - 8): drivers add offset and size unchecked,
+// and the wrapped sum passes their bound check. Through a renderer the call
+// is not run, the worker lives, and the app's glGetError says
+// GL_INVALID_VALUE, as the GL answers a range past a buffer's end.
+// Catches: the range check skipped by the generated handler or by Execute
+// (the worker writes far past the buffer and dies, or the error is 0).
+TEST(Remote, ABufferRangeWhoseEndWrapsIsInvalidValue) {
+  Renderer renderer;
+  ProcessResult remote = RunProcess({STRATA_CLI, "run", "--remote", renderer.address(), "--",
+                                     std::string(STRATA_BIN_DIR) + "/null_arrays", "--wrapping-range"});
+  ASSERT_EQ(remote.exit_code, 0) << remote.out << remote.err << renderer.Log();
+  EXPECT_NE(remote.out.find("a range whose end wraps: error 0x0501"), std::string::npos) << remote.out;
+  EXPECT_NE(remote.out.find("frame: "), std::string::npos) << "the app went on: " << remote.out;
+  for (int waited_ms = 0; waited_ms < 10000 && renderer.Log().find("client left") == std::string::npos;
+       waited_ms += 20) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  EXPECT_NE(renderer.Log().find("glBufferSubData: 1 call not run (its byte range at 'offset' ends past the "
+                                "largest offset there is: GL_INVALID_VALUE)"),
+            std::string::npos)
+      << renderer.Log();
 }
 
 // A launcher shaped like an app zygote (forking_app): it initialises EGL
