@@ -72,6 +72,7 @@ Connection::Connection(Session& session, std::unique_ptr<transport::ByteStream> 
   stream_->SetReadSpin(kReplySpinMicroseconds);
   no_context_.set_connection(this);
   batch_ns_ = MonotonicNs();
+  session_.AddConnection(this);
 }
 
 Connection::~Connection() {
@@ -93,6 +94,7 @@ Connection::~Connection() {
   }
   frames_cv_.notify_all();
   if (frame_thread_.joinable()) frame_thread_.join();
+  session_.RemoveConnection(this);
 }
 
 bool Connection::ReadMessage(std::vector<uint8_t>& incoming, bool may_view, std::span<const uint8_t>* message,

@@ -70,6 +70,9 @@ class Connection final : public stream::BulkSink {
     word_run_.Add(batch_, run_, static_cast<uint64_t>(slot), arguments, count);
     return true;
   }
+  // In a forked child: closes the child's copies of the stream's descriptors
+  // and memory, sending nothing; the connection is never used again.
+  void LetGoInForkedChild() { stream_.reset(); }
   uint64_t NextSequence() {
     ++calls_encoded_;
     return session_.sequence_numbers().Next(sequence_taker_);
@@ -213,8 +216,9 @@ extern Connection* g_first_connection;
 // ThreadConnectionHolding for any other thread, or a session lost.
 Connection* OtherThreadConnectionHolding();
 // In a forked child: the connection the forking thread had is its parent's
-// (the same ring and socket), dropped without a word, never flushed or
-// closed; the thread's next call connects anew.
+// (the same ring and socket), dropped without a word, never flushed (its
+// descriptors were let go: Connection::LetGoInForkedChild); the thread's
+// next call connects anew.
 void ForgetInheritedConnections();
 
 // The calling thread's connection without sending what is held (for the

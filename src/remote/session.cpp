@@ -78,19 +78,39 @@ std::once_flag g_session_made;
 Session& Session::Get() {
   std::call_once(g_session_made, [] {
     g_session = new Session;
-    pthread_atfork(nullptr, nullptr, &Session::AfterForkInChild);
+    pthread_atfork(&Session::BeforeFork, &Session::AfterForkInParent, &Session::AfterForkInChild);
   });
   return *g_session;
 }
 
+void Session::AddConnection(Connection* connection) {
+  std::lock_guard lock(connections_mu_);
+  connections_.push_back(connection);
+}
+
+void Session::RemoveConnection(Connection* connection) {
+  std::lock_guard lock(connections_mu_);
+  std::erase(connections_, connection);
+}
+
+void Session::BeforeFork() { g_session->connections_mu_.lock(); }
+
+void Session::AfterForkInParent() { g_session->connections_mu_.unlock(); }
+
 void Session::AfterForkInChild() {
   Session* parent = g_session;
-  if (!parent->started() || parent->lost()) return;
   // The parent's connections (its process stream, its threads' rings and
-  // sockets) are the parent's: the child never writes to them, nor closes
-  // them, and its first call opens a session of its own. Handles go on from
-  // the parent's, so that the objects the child inherited keep theirs.
+  // sockets) are the parent's: the child never writes to them. It closes its
+  // copies of their descriptors without a word, so that the renderer sees
+  // the parent's end when the parent goes, however long the child lives.
+  for (Connection* connection : parent->connections_) connection->LetGoInForkedChild();
+  parent->connections_.clear();
+  parent->process_stream_.reset();
+  parent->connections_mu_.unlock();
   ForgetInheritedConnections();
+  if (!parent->started() || parent->lost()) return;
+  // The child's first call opens a session of its own. Handles go on from
+  // the parent's, so that the objects the child inherited keep theirs.
   auto* child = new Session;  // glibc's malloc is usable in a forked child
   child->next_handle_.store(parent->next_handle_.load(std::memory_order_relaxed), std::memory_order_relaxed);
   child->exit_handlers_ = true;  // the parent's, inherited, run for this one

@@ -17,6 +17,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <vector>
 
 #include "remote/sequence_numbers.h"
 #include "stream/wire.h"
@@ -80,6 +81,12 @@ class Session {
   // call there. True when it is in place.
   bool FallBackToNative();
 
+  // Every thread's live connection, so that a forked child can let go of
+  // the parent's (AfterForkInChild). A connection adds itself when made and
+  // takes itself out last thing before its stream goes.
+  void AddConnection(Connection* connection);
+  void RemoveConnection(Connection* connection);
+
  private:
   Session();
   // Connects and says hello as `role`; the stream, with the renderer's
@@ -89,11 +96,17 @@ class Session {
   // How the worker that served this session ended, in the listener's words; empty if it cannot say.
   std::string AskFate();
   static void SayGoodbyeAtExit();
-  // pthread_atfork's child handler: a child of a process with a session
-  // starts a session of its own.
+  // pthread_atfork's handlers: the list of connections stays whole across
+  // fork(), and a child of a process with a session lets go of the parent's
+  // connections and starts a session of its own.
+  static void BeforeFork();
+  static void AfterForkInParent();
   static void AfterForkInChild();
 
   std::mutex mu_;
+  // Held across fork() (BeforeFork), and never while waiting for anything.
+  std::mutex connections_mu_;
+  std::vector<Connection*> connections_;
   // The process handshake's connection, kept idle for the process's life: the
   // renderer keeps a session while one of its connections lives, and threads
   // come and go (a thread that starts after every earlier one ended must

@@ -755,6 +755,31 @@ TEST(Remote, AForkedChildGetsASessionOfItsOwn) {
       << log;
 }
 
+// A launcher killed while a child it forked lives on (forking_app --orphan:
+// the child sleeps 20 s): the child closed its copies of the launcher's
+// connection descriptors at the fork, so the renderer sees the launcher's
+// end at once and frees its worker. Catches: a child that keeps its
+// parent's sockets open (the renderer hears nothing until the child ends).
+TEST(Remote, AKilledParentsEndIsSeenWhileItsForkedChildLives) {
+  Renderer renderer;
+  ProcessResult r = RunProcess({STRATA_CLI, "run", "--remote", renderer.address(), "--",
+                                std::string(STRATA_BIN_DIR) + "/forking_app", "--orphan"});
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(r.out, m, std::regex(R"(child orphan (\d+))"))) << r.out << r.err;
+  const pid_t orphan = std::stoi(m[1].str());
+  const std::regex left(R"(client left: forking_app \(pid \d+, uid \d+\): disconnected without a goodbye)");
+  bool seen = false;
+  for (int waited_ms = 0; waited_ms < 5000 && !seen; waited_ms += 20) {
+    seen = std::regex_search(renderer.Log(), left);
+    if (!seen) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  const bool orphan_lived = kill(orphan, 0) == 0;
+  kill(orphan, SIGKILL);
+  EXPECT_TRUE(orphan_lived) << "the child was to sleep for 20 s";
+  EXPECT_TRUE(seen) << "the launcher's end, within 5 s while its child lives:\n" << renderer.Log();
+  EXPECT_NE(r.exit_code, 0) << r.out << r.err;
+}
+
 // State queries the client answers from its cache (remote/query_cache.h):
 // saved_state queries ~25 pieces of state twice a frame around drawing of its
 // own, after changing them in every way the cache must notice (each setter, a

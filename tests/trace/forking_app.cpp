@@ -6,6 +6,9 @@
 //   own and draws one frame cleared to green.
 // Then the launcher draws one frame cleared to blue. It prints
 // "child NAME PID" per child, so the test knows which trace file is whose.
+// With --orphan it draws a frame, forks one child ("orphan", which lets go of
+// its output and sleeps for 20 s), prints "child orphan PID" and kills
+// itself: the renderer must see the launcher's end while the child lives.
 #include <EGL/egl.h>
 #include <EGL/eglext.h>
 #include <GLES2/gl2.h>
@@ -14,7 +17,9 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <csignal>
 #include <cstdlib>
+#include <cstring>
 #include <initializer_list>
 
 namespace {
@@ -47,10 +52,25 @@ EGLDisplay OpenDisplay() {
 
 }  // namespace
 
-int main() {
+int main(int argc, char** argv) {
   EGLDisplay launcher_display = OpenDisplay();
   if (launcher_display == EGL_NO_DISPLAY) return std::puts("forking_app: eglInitialize failed"), 1;
   std::fflush(stdout);
+
+  if (argc > 1 && std::strcmp(argv[1], "--orphan") == 0) {
+    if (!DrawFrame(launcher_display, 1.0f, 0.0f, 0.0f)) return std::puts("forking_app: launcher frame failed"), 1;
+    pid_t orphan = fork();
+    if (orphan == 0) {
+      prctl(PR_SET_NAME, "orphan");
+      close(STDOUT_FILENO);  // the test reads the launcher's output to its end
+      close(STDERR_FILENO);
+      sleep(20);
+      _exit(0);
+    }
+    std::printf("child orphan %d\n", orphan);
+    std::fflush(stdout);
+    raise(SIGKILL);
+  }
 
   pid_t inheritor = fork();
   if (inheritor == 0) {
