@@ -7,7 +7,8 @@ for both sources. A function may also pass one input array whose bytes the
 record carries (glUniform4fv's values, glUniformMatrix4fv's matrices): its
 handler reads the blob where it lies in the record and checks it against
 the size its arguments imply, as Execute checks it; such calls are never
-kept decoded, so their handlers read records only. What the executor
+kept decoded, so their handlers read records, or a word run's call whose
+array lies after its arguments (stream/word_run.h). What the executor
 follows of a call that binds or changes where vertex arrays read from, the
 handler has it follow just before the driver's call (FastCall::Follow, with
 the function's core and trait as constants), so that the driver's call is
@@ -241,6 +242,10 @@ def emit_call_handlers(plans: list[fp.FunctionPlan]) -> str:
             if blob_param(p) is None:
                 prepared_rows.append(f"  [](FastCall& c, const stream::PreparedWord* a, void* d) __attribute__((hot)) "
                                      f"{{ Run_{p.name}(c, PreparedArguments{{a, d}}); }},")
+            elif p.result_kind == "kVoid":
+                # Never kept decoded: a word run's call, its array after its arguments (stream/word_run.h).
+                prepared_rows.append(f"  [](FastCall& c, const stream::PreparedWord* a, void* d) __attribute__((hot)) "
+                                     f"{{ Run_{p.name}(c, WordArrayArguments::Of(a, {len(p.params)}, d)); }},")
             else:
                 prepared_rows.append(f"  nullptr,  // {p.name}: its array is never kept decoded")
         else:

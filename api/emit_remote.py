@@ -263,17 +263,24 @@ def _word_call(rp: RemotePlan) -> list[str]:
     """The call appended to the thread's word run where the renderer takes them; the lines open a block that
     writes its record otherwise."""
     p = rp.p
-    words = ", ".join("{" + WORD_FIELDS[q.param.kind](q.name) + "}" for q in p.params)
+    array = emit_word_readers.word_array(p)
+    words = ", ".join("{" + (f".u = reinterpret_cast<uintptr_t>({q.name})" if q is array
+                             else WORD_FIELDS[q.param.kind](q.name)) + "}" for q in p.params)
     lines = [f"  const stream::PreparedWord strata_words[] = {{{words}}};"] if p.params else []
     arguments = "strata_words" if p.params else "nullptr"
+    if array is not None:
+        # Its bytes after the words, where the run has room for them (WordArrayCall).
+        return lines + [f"  if (!strata_c->WordArrayCall(api::{p.name}, strata_sequence, {arguments}, {len(p.params)}, "
+                        f"{array.name}, strata_in_{array.name})) {{"]
     return lines + [f"  if (!strata_c->WordCall(api::{p.name}, strata_sequence, {arguments}, {len(p.params)})) {{"]
 
 
 def _record(rp: RemotePlan, flags: list[str], reply_part: list[str] | None = None) -> list[str]:
     """Encodes the call's record; `reply_part`: its result and output blobs, as a trace records them. A call
-    of scalars that waits for nothing goes in a word run where the renderer takes them."""
+    of scalars (and at most one input array) that waits for nothing goes in a word run where the renderer
+    takes them."""
     p = rp.p
-    words = flags == ["stream::kCallUntimed"] and reply_part is None and emit_word_readers.word_callable(p.f)
+    words = flags == ["stream::kCallUntimed"] and reply_part is None and emit_word_readers.word_callable(p)
     head = ["  const uint64_t strata_sequence = strata_c->NextSequence();"] + (_word_call(rp) if words else [])
     lines = ["  {",
              f"    stream::CallEncoder strata_w(strata_c->batch(), strata_c->run(), api::{p.name}, strata_sequence, "

@@ -461,7 +461,7 @@ def main() -> int:
     write_if_changed(os.path.join(src, "remote_glvnd_dispatch.cpp"), emit_remote.emit_glvnd_dispatch(model))
     write_if_changed(os.path.join(src, "host_sizers.cpp"), emit_sizes.emit_host_sizers(plans))
     write_if_changed(os.path.join(src, "call_handlers.cpp"), emit_executor.emit_call_handlers(plans))
-    write_if_changed(os.path.join(src, "word_readers.cpp"), emit_word_readers.emit_word_readers_cpp(model))
+    write_if_changed(os.path.join(src, "word_readers.cpp"), emit_word_readers.emit_word_readers_cpp(plans))
     for api, lib in registry.LIBRARY_OF_API.items():
         write_if_changed(os.path.join(src, f"exports_{lib}.cpp"), emit_exports(model, api))
     libgl_exports, libgl_counts = emit_libgl.emit_libgl_exports(model, args.gl_xml, args.glx_xml, args.system_libgl)

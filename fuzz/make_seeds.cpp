@@ -140,8 +140,9 @@ stream::ByteBuffer EveryCall(bool arrays, uint64_t context, stream::CallRun run)
 }
 
 // One word run (stream/word_run.h) of a call of every function a run may
-// hold, in `context`, its message's only record: the renderer's seed of the
-// handlers run from words where they lie.
+// hold (those with an array, an array of 64 bytes), in `context`, its
+// message's only record: the renderer's seed of the handlers run from words
+// where they lie.
 stream::ByteBuffer EveryWordCall(uint64_t context) {
   stream::ByteBuffer out;
   stream::WordRunWriter run;
@@ -163,7 +164,14 @@ stream::ByteBuffer EveryWordCall(uint64_t context) {
         words[i].u = v.u;
       }
     }
-    run.Add(out, numbers, static_cast<uint64_t>(slot), words.data(), static_cast<uint32_t>(words.size()));
+    // A function of kWordArrayCalls: 64 bytes of an array after its words (its pointer's word not 0).
+    static const std::vector<uint8_t> array(64, 0x3f);
+    const bool with_array = stream::kWordArrayCalls[slot];
+    for (int i = 0; with_array && i < info.param_count; ++i) {
+      if (info.params[i].kind == api::ArgKind::kPointer) words[i].u = 0x1000;
+    }
+    run.Add(out, numbers, static_cast<uint64_t>(slot), words.data(), static_cast<uint32_t>(words.size()),
+            with_array ? array.data() : nullptr, with_array ? array.size() : 0);
   }
   run.Close(out);
   return out;

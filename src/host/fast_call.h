@@ -25,6 +25,7 @@
 #include "stream/call_decoder.h"
 #include "stream/prepared_call.h"
 #include "stream/slack_reader.h"
+#include "stream/word_run.h"
 
 namespace strata::host {
 
@@ -150,6 +151,23 @@ struct PreparedArguments {
   float Float() { return (at++)->f; }
   double Double() { return (at++)->d; }
   static bool End(FastCall&, api::ArgKind) { return true; }
+};
+// ... or a word run's call of a function with an input array
+// (stream::kWordArrayCalls): its words, the array's bytes after them.
+struct WordArrayArguments : PreparedArguments {
+  const uint8_t* array;
+  uint64_t array_bytes;
+  // `arguments`: the call's first argument, after its head word.
+  static WordArrayArguments Of(const stream::PreparedWord* arguments, uint32_t count, void* driver) {
+    return {{arguments, driver}, reinterpret_cast<const uint8_t*>(arguments + count),
+            stream::WordCallArrayBytes(arguments[-1])};
+  }
+  // The array's pointer word (0: the app passed null), then its bytes.
+  InputBlob Blob(const FastCall&) {
+    if ((at++)->u == 0) return {nullptr, 0, false};
+    return {array, array_bytes, false};
+  }
+  static bool End(FastCall&, api::ArgKind, int) { return true; }
 };
 
 // A handler that does not run its call says so with FastCall::Refuse.

@@ -88,6 +88,7 @@ const RecordDispatch::WordSlot* RecordDispatch::WordSlots() {
     entry.slot = functions.SlotOf(id);
     if (entry.slot < 0) continue;
     entry.arguments = stream::WordCallArity(entry.slot);
+    entry.array = word_arrays_ && stream::kWordArrayCalls[entry.slot];
     if (!handled_.empty()) {
       entry.prepared = handled_[entry.slot].prepared;
       entry.driver = handled_[entry.slot].driver;
@@ -258,14 +259,16 @@ __attribute__((hot)) bool RecordDispatch::RunWordRun(const stream::Record& recor
   for (const stream::PreparedWord* at = run.calls; at != run.end; ++sequence) {
     const uint64_t id = stream::WordCallFunction(*at);
     const WordSlot& entry = word_slots[id < known ? id : 0];
-    if (id >= known || !stream::WordCallHas(at, run.end, entry.arguments)) [[unlikely]] {
+    const uint64_t words =
+        id < known ? stream::WordCallLength(at, run.end, entry.arguments, entry.array) : stream::kNotInRuns;
+    if (words == stream::kNotInRuns) [[unlikely]] {
       count_handled();
       *error = "word run, call " + std::to_string(sequence - run.first_sequence) + " (thread " + std::to_string(record.thread_id) +
-               "): " + stream::WordCallProblem(at, run.end, functions.SlotOf(id));
+               "): " + stream::WordCallProblem(at, run.end, functions.SlotOf(id), word_arrays_);
       return false;
     }
     const stream::PreparedWord* arguments = at + 1;
-    at = arguments + stream::WordCallArguments(*at);
+    at = arguments + words;
     if (handlers) [[likely]] {
       entry.prepared(fast, arguments, entry.driver);
       if (!fast.refused) [[likely]] {

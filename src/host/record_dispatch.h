@@ -106,6 +106,13 @@ class RecordDispatch {
   // from their decoded form (Record::prepared) too.
   static bool Handles(int slot) { return kCallHandlers[slot] != nullptr; }
 
+  // Word runs may hold calls with an array (words-v2, stream/word_run.h):
+  // a client that did not agree to it is closed at such a call.
+  void AllowWordArrays(bool allowed) {
+    word_arrays_ = allowed;
+    word_slots_.clear();
+  }
+
   // A wire stream's blobs sent out of line (stream/bulk_blobs.h).
   void SetBulk(stream::BulkBlobs* bulk, size_t threshold) { decoder_.SetBulk(bulk, threshold); }
   // A trace's calls to functions the tracer did not know are skipped (and
@@ -190,10 +197,12 @@ class RecordDispatch {
     void* driver = nullptr;
     uint64_t arguments = stream::kNotInRuns;  // stream::WordCallArity
     int slot = -1;                            // -1: no function of this build
+    bool array = false;                       // stream::kWordArrayCalls: its calls carry an array
   };
   // Made on the first run, and again after HookSlots.
   const WordSlot* WordSlots();
   std::vector<WordSlot> word_slots_;
+  bool word_arrays_ = false;
   // A record a handler reads with no slack after it where it lies, copied (made on first use).
   static constexpr size_t kCopiedAtMost = 4096;
   std::vector<uint8_t> slack_copy_;

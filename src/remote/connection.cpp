@@ -68,6 +68,7 @@ Connection::Connection(Session& session, std::unique_ptr<transport::ByteStream> 
       shadow_(&no_context_) {
   if (stream::wire::HasFeature(session.features(), stream::wire::kFeatureBulk)) batch_.bulk = this;
   word_runs_ = stream::wire::HasFeature(session.features(), stream::wire::kFeatureWordRuns);
+  word_arrays_ = word_runs_ && stream::wire::HasFeature(session.features(), stream::wire::kFeatureWordArrays);
   // A reply to a state query takes the renderer a few us: wait for it awake.
   stream_->SetReadSpin(kReplySpinMicroseconds);
   no_context_.set_connection(this);

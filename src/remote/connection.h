@@ -60,14 +60,17 @@ class Connection final : public stream::BulkSink {
   // run ends where the context changes: SetCurrent). False where it is not
   // appended: the caller writes a call record.
   bool WordCall(int slot, uint64_t sequence, const stream::PreparedWord* arguments, uint32_t count) {
-    if (!word_runs_) return false;
-    if (!word_run_.open() || sequence != run_.last_sequence + 1) [[unlikely]] {
-      word_calls_in_a_row_ = last_word_call_ + 1 == sequence ? word_calls_in_a_row_ + 1 : 1;
-      last_word_call_ = sequence;
-      if (word_calls_in_a_row_ < kWordCallsBeforeARun + 1) return false;
-      BeginWordRun(sequence);
-    }
+    if (!word_runs_ || !InWordRun(sequence)) return false;
     word_run_.Add(batch_, run_, static_cast<uint64_t>(slot), arguments, count);
+    return true;
+  }
+  // The same for a function of stream::kWordArrayCalls, its array's bytes
+  // after its words: where the renderer agreed to words-v2 and the array is
+  // at most stream::kMostWordArrayBytes (a longer one goes in a record).
+  bool WordArrayCall(int slot, uint64_t sequence, const stream::PreparedWord* arguments, uint32_t count,
+                     const void* array, size_t array_bytes) {
+    if (!word_arrays_ || array_bytes > stream::kMostWordArrayBytes || !InWordRun(sequence)) return false;
+    word_run_.Add(batch_, run_, static_cast<uint64_t>(slot), arguments, count, array, array_bytes);
     return true;
   }
   // In a forked child: closes the child's copies of the stream's descriptors
@@ -178,8 +181,19 @@ class Connection final : public stream::BulkSink {
   stream::ByteBuffer batch_;
   size_t flush_at_ = kBatchBytes;  // 0 after a bulk segment
   stream::CallRun run_;
-  bool word_runs_ = false;  // the renderer agreed to words-v1
+  bool word_runs_ = false;    // the renderer agreed to words-v1
+  bool word_arrays_ = false;  // and to words-v2
   stream::WordRunWriter word_run_;
+  // Whether call `sequence` goes in the open run, or one opened for it.
+  bool InWordRun(uint64_t sequence) {
+    if (!word_run_.open() || sequence != run_.last_sequence + 1) [[unlikely]] {
+      word_calls_in_a_row_ = last_word_call_ + 1 == sequence ? word_calls_in_a_row_ + 1 : 1;
+      last_word_call_ = sequence;
+      if (word_calls_in_a_row_ < kWordCallsBeforeARun + 1) return false;
+      BeginWordRun(sequence);
+    }
+    return true;
+  }
   // Outside a run: the sequence of the last call WordCall was asked for,
   // and how many such calls came in a row up to it.
   uint64_t last_word_call_ = 0;

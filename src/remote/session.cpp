@@ -25,7 +25,7 @@
 namespace strata::remote {
 namespace {
 
-constexpr char kOurFeatures[] = "records-v1,replies-v1,frames-v1,bulk-v1,words-v1";
+constexpr char kOurFeatures[] = "records-v1,replies-v1,frames-v1,bulk-v1,words-v1,words-v2";
 // STRATA_REMOTE_WORD_RUNS=off: every call as a call record (stream/word_run.h).
 constexpr char kOurFeaturesWithoutWordRuns[] = "records-v1,replies-v1,frames-v1,bulk-v1";
 

@@ -14,7 +14,7 @@
 namespace strata::serve {
 
 // The features this renderer speaks (stream/wire.h); a client gets those both name.
-inline constexpr char kRendererFeatures[] = "records-v1,replies-v1,frames-v1,bulk-v1,words-v1";
+inline constexpr char kRendererFeatures[] = "records-v1,replies-v1,frames-v1,bulk-v1,words-v1,words-v2";
 
 // A hello that passed the listener's checks.
 struct ClientHello {

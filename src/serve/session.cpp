@@ -27,6 +27,7 @@ Session::Session(std::string id, std::string key, ClientInfo client, const std::
   // Calls that give nothing back run through the executor's generated
   // handlers; --record sees every call, with what it gave back.
   if (recorder_ == nullptr) dispatch_->HookSlots([](int) { return false; });
+  dispatch_->AllowWordArrays(stream::wire::HasFeature(features_, stream::wire::kFeatureWordArrays));
   executor().SetStorageLimit(memory_limit);
   // A frame is read back before its swap: a window's for the client to
   // show, every one for --record (so that the file replays with --verify).

@@ -48,6 +48,7 @@ inline constexpr char kFeatureReplies[] = "replies-v1";      // reply records (t
 inline constexpr char kFeatureWindowFrames[] = "frames-v1";  // framebuffer records answer a window's swap
 inline constexpr char kFeatureBulk[] = "bulk-v1";            // large blobs out of line (above)
 inline constexpr char kFeatureWordRuns[] = "words-v1";      // calls of scalars as words (stream/word_run.h)
+inline constexpr char kFeatureWordArrays[] = "words-v2";    // and of scalars and one input array (the same)
 
 // A blob this large goes out of line: a message of records stays small, and
 // a renderer reading from shared memory hands the blob to the driver where

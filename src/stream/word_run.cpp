@@ -48,7 +48,7 @@ std::string WordRunHeadProblem(std::span<const uint8_t> payload) {
   return "a word run whose words do not lie at a multiple of 8 bytes from its message's start";
 }
 
-std::string WordCallProblem(const PreparedWord* at, const PreparedWord* end, int slot) {
+std::string WordCallProblem(const PreparedWord* at, const PreparedWord* end, int slot, bool arrays_agreed) {
   if (slot < 0) {
     return "a call to function id " + std::to_string(WordCallFunction(*at)) + ", which the client's table does not name";
   }
@@ -59,15 +59,23 @@ std::string WordCallProblem(const PreparedWord* at, const PreparedWord* end, int
     return std::string("a call to ") + info.name + " with " + std::to_string(count) + " arguments (it takes " +
            std::to_string(info.param_count) + ")";
   }
+  if (WordCallArrayBytes(*at) != 0 && !kWordArrayCalls[slot]) {
+    return std::string("a call to ") + info.name + " with " + std::to_string(WordCallArrayBytes(*at)) +
+           " bytes of an array (it takes none)";
+  }
+  if (WordCallArrayBytes(*at) != 0 && !arrays_agreed) {
+    return std::string("a call to ") + info.name + " with its array in the run (words-v2 was not agreed)";
+  }
   return std::string("cut short in a call to ") + info.name + " (" + std::to_string(end - at - 1) + " of its " +
-         std::to_string(count) + " arguments there)";
+         std::to_string(WordCallWords(*at)) +
+         (kWordArrayCalls[slot] ? " words of arguments and array there)" : " arguments there)");
 }
 
 bool LastWordCallSequence(const WordRunView& run, uint64_t* sequence) {
   uint64_t calls = 0;
   for (const PreparedWord* at = run.calls; at != run.end; ++calls) {
-    if (static_cast<size_t>(run.end - at - 1) < WordCallArguments(*at)) return false;
-    at += 1 + WordCallArguments(*at);
+    if (static_cast<uint64_t>(run.end - at - 1) < WordCallWords(*at)) return false;
+    at += 1 + WordCallWords(*at);
   }
   *sequence = run.first_sequence + calls - 1;
   return true;
@@ -97,6 +105,11 @@ void DecodeWordCall(const PreparedWord* at, int slot, std::string_view name, uin
       case api::ArgKind::kInt: v.i = word->i; break;
       case api::ArgKind::kFloat: v.f = word->f; break;
       case api::ArgKind::kDouble: v.f = word->d; break;
+      case api::ArgKind::kPointer:  // the one array of kWordArrayCalls: its bytes as a record's blob
+        v.u = word->u;
+        v.has_in = v.u != 0;
+        if (v.has_in) v.in = WordCallArray(at + 1, i, WordCallArrayBytes(*at), WordCallArguments(*at));
+        break;
       default: v.u = word->u; break;
     }
   }

@@ -216,15 +216,22 @@ class Client {
   }
   // A word run of `calls` (slot, argument words) in context 0, as the client library writes one.
   // `cut_words`: words taken off its end; `misplace`: its padding one byte short, so its words lie off 8.
-  void WordRun(const std::vector<std::pair<int, std::vector<uint64_t>>>& calls, size_t cut_words = 0,
-               bool misplace = false) {
+  // A call of a word run: its function, its arguments' words, and the bytes
+  // of an array after them (words-v2).
+  struct WordCall {
+    int slot;
+    std::vector<uint64_t> words;
+    std::vector<uint8_t> array = {};
+  };
+  void WordRun(const std::vector<WordCall>& calls, size_t cut_words = 0, bool misplace = false) {
     const size_t at = batch_.size;
     strata::stream::WordRunWriter run;
     run.Open(batch_, sequence_ + 1, 0, sequence_ * 1000);
-    for (const auto& [slot, words] : calls) {
+    for (const auto& [slot, words, array] : calls) {
       std::vector<strata::stream::PreparedWord> arguments(words.size());
       for (size_t i = 0; i < words.size(); ++i) arguments[i].u = words[i];
-      run.Add(batch_, run_, static_cast<uint64_t>(slot), arguments.data(), static_cast<uint32_t>(words.size()));
+      run.Add(batch_, run_, static_cast<uint64_t>(slot), arguments.data(), static_cast<uint32_t>(words.size()),
+              array.data(), array.size());
       ++sequence_;
     }
     batch_.size -= cut_words * sizeof(strata::stream::PreparedWord);
@@ -609,17 +616,19 @@ TEST(Serve, AMalformedMessageClosesOnlyThatClient) {
 }
 
 uint64_t FloatWord(float f) { return Float(f).word; }
+constexpr uint64_t kGlColor = 0x1800;  // GL_COLOR, glClearBufferfv's buffer (GLES 3.0)
 
-// Catches: word runs (stream/word_run.h) not run as the calls they hold, a
-// call record after one numbered wrongly, or a malformed run taking down more
-// than its own client.
+// Catches: word runs (stream/word_run.h) not run as the calls they hold (an
+// array in the run read from the wrong place, or not checked against its
+// call), a call record after one numbered wrongly, or a malformed run taking
+// down more than its own client.
 TEST(Serve, WordRunsRunTheirCallsAndMalformedOnesCloseOnlyThatClient) {
   Renderer renderer;
   ASSERT_TRUE(renderer.ready()) << renderer.log();
-  const std::string features = "records-v1,replies-v1,frames-v1,words-v1";
+  const std::string features = "records-v1,replies-v1,frames-v1,words-v1,words-v2";
   std::string error;
   Client good;
-  ASSERT_NO_FATAL_FAILURE(ConnectAgreeing(renderer, features, "words-v1", &good));
+  ASSERT_NO_FATAL_FAILURE(ConnectAgreeing(renderer, features, "words-v2", &good));
   std::vector<uint8_t> pixels;
   ASSERT_TRUE(good.Render(kRed, &pixels, &error)) << error << "\n" << renderer.log();
   ExpectRed(pixels);
@@ -638,9 +647,27 @@ TEST(Serve, WordRunsRunTheirCallsAndMalformedOnesCloseOnlyThatClient) {
   EXPECT_EQ(std::vector<uint8_t>(row, row + 4), (std::vector<uint8_t>{0, 255, 0, 255}));  // left half: cleared
   EXPECT_EQ(std::vector<uint8_t>(row + 15 * 4, row + 16 * 4), (std::vector<uint8_t>{255, 0, 0, 255}));  // right: not
 
+  // words-v2: blue, cleared by a call whose array lies in the run, between
+  // calls of scalars; an array shorter than its call needs is refused alone.
+  const float blue[4] = {0, 0, 1, 1};
+  const std::vector<uint8_t> blue_bytes(reinterpret_cast<const uint8_t*>(blue),
+                                        reinterpret_cast<const uint8_t*>(blue) + sizeof blue);
+  good.WordRun({{api::glDisable, {GL_SCISSOR_TEST}},
+                {api::glClearBufferfv, {kGlColor, 0, 0x1000}, std::vector<uint8_t>(blue_bytes.begin(), blue_bytes.begin() + 8)},
+                {api::glClearBufferfv, {kGlColor, 0, 0x1000}, blue_bytes},
+                {api::glFlush, {}}});
+  const uint64_t blue_read =
+      good.Call(api::glReadPixels, {{0}, {0}, {16}, {16}, {GL_RGBA}, {GL_UNSIGNED_BYTE}, Out()}, true);
+  ASSERT_TRUE(good.Send(api::glReadPixels, blue_read, &reply, &error)) << error << "\n" << renderer.log();
+  ASSERT_EQ(reply.outputs.size(), 7u);
+  ASSERT_EQ(reply.outputs[6].out.size(), 16u * 16u * 4u);
+  row = reply.outputs[6].out.data();
+  EXPECT_EQ(std::vector<uint8_t>(row, row + 4), (std::vector<uint8_t>{0, 0, 255, 255})) << renderer.log();
+  EXPECT_EQ(std::vector<uint8_t>(row + 15 * 4, row + 16 * 4), (std::vector<uint8_t>{0, 0, 255, 255}));
+
   struct Case {
     const char* what;
-    std::vector<std::pair<int, std::vector<uint64_t>>> calls;
+    std::vector<Client::WordCall> calls;
     size_t cut_words;
     bool misplace;
     const char* expected;
@@ -654,6 +681,10 @@ TEST(Serve, WordRunsRunTheirCallsAndMalformedOnesCloseOnlyThatClient) {
        "a call to glScissor with 3 arguments (it takes 4)"},
       {"cut short", {{api::glScissor, {0, 0, 8, 16}}}, 1, false,
        "cut short in a call to glScissor (3 of its 4 arguments there)"},
+      {"an array where the function takes none", {{api::glScissor, {0, 0, 8, 16}, blue_bytes}}, 0, false,
+       "a call to glScissor with 16 bytes of an array (it takes none)"},
+      {"an array cut short", {{api::glClearBufferfv, {kGlColor, 0, 0x1000}, blue_bytes}}, 1, false,
+       "cut short in a call to glClearBufferfv (4 of its 5 words of arguments and array there)"},
       {"words off their place", {{api::glClear, {GL_COLOR_BUFFER_BIT}}}, 0, true,
        "a word run whose words do not lie at a multiple of 8 bytes from its message's start"},
   };
@@ -665,6 +696,15 @@ TEST(Serve, WordRunsRunTheirCallsAndMalformedOnesCloseOnlyThatClient) {
     };
     ExpectClosedWith(renderer, features, send, c.expected, c.what);
   }
+  // One that agreed to words-v1 alone may not put an array in a run.
+  ExpectClosedWith(
+      renderer, "records-v1,replies-v1,frames-v1,words-v1",
+      [&](Client& bad) {
+        bad.WordRun({{api::glClearBufferfv, {kGlColor, 0, 0x1000}, blue_bytes}});
+        std::string send_error;
+        ASSERT_TRUE(bad.Send(-1, 0, &reply, &send_error)) << send_error;
+      },
+      "a call to glClearBufferfv with its array in the run (words-v2 was not agreed)", "an array without words-v2");
   // One that never agreed to words-v1 may not send a run.
   Client unagreed;
   ASSERT_TRUE(unagreed.Connect(renderer.address(), &error)) << error;
@@ -672,9 +712,12 @@ TEST(Serve, WordRunsRunTheirCallsAndMalformedOnesCloseOnlyThatClient) {
   ASSERT_TRUE(unagreed.Send(-1, 0, &reply, &error)) << error;
   EXPECT_NE(unagreed.ReadErrorEvent().find("a record of type 8, which clients do not send (words-v1 was not agreed"),
             std::string::npos);
-  // The good client renders on.
+  // The good client renders on; the calls it had refused are named when it leaves.
   ASSERT_TRUE(good.Render(kRed, &pixels, &error)) << error << "\n" << renderer.log();
   ExpectRed(pixels);
+  good = Client();
+  EXPECT_TRUE(renderer.WaitForLog("glClearBufferfv: 1 call not run ('value' holds 8 bytes, its arguments need 16)", 10))
+      << renderer.log();
 }
 
 // Catches: a connection thread held forever by a peer that sends part of a
@@ -755,7 +798,8 @@ TEST(Serve, RecordWritesATraceThatDumpReads) {
 }
 
 // Catches: --record storing a word run as it came (a record type only the
-// wire has) or losing its calls, instead of call records a replay runs.
+// wire has) or losing its calls or an array of one, instead of call records
+// a replay runs.
 TEST(Serve, RecordStoresTheCallsOfWordRunsAsCallRecords) {
   Renderer renderer({"--record", "@DIR"});
   ASSERT_TRUE(renderer.ready()) << renderer.log();
@@ -763,11 +807,15 @@ TEST(Serve, RecordStoresTheCallsOfWordRunsAsCallRecords) {
     Client client;
     std::string error;
     ASSERT_TRUE(client.Connect(renderer.address(), &error, wire::kProtocolVersion, "",
-                               "records-v1,replies-v1,frames-v1,words-v1"))
+                               "records-v1,replies-v1,frames-v1,words-v1,words-v2"))
         << error;
     std::vector<uint8_t> pixels;
     ASSERT_TRUE(client.Render(kRed, &pixels, &error)) << error;
-    client.WordRun({{api::glScissor, {1, 2, 3, 4}}, {api::glClear, {GL_COLOR_BUFFER_BIT}}});
+    const float green[4] = {0, 1, 0, 1};
+    const auto* green_bytes = reinterpret_cast<const uint8_t*>(green);
+    client.WordRun({{api::glScissor, {1, 2, 3, 4}},
+                    {api::glClearBufferfv, {kGlColor, 0, 0x1000}, {green_bytes, green_bytes + sizeof green}},
+                    {api::glClear, {GL_COLOR_BUFFER_BIT}}});
     const uint64_t s = client.Call(api::glGetError, {}, true);
     wire::Reply reply;
     ASSERT_TRUE(client.Send(api::glGetError, s, &reply, &error)) << error;
@@ -782,9 +830,11 @@ TEST(Serve, RecordStoresTheCallsOfWordRunsAsCallRecords) {
   ASSERT_EQ(dump.exit_code, 0) << dump.err;
   const size_t scissor = dump.out.find("9 [1] glScissor(x=1, y=2, width=3, height=4)");
   ASSERT_NE(scissor, std::string::npos) << dump.out;
-  const size_t clear = dump.out.find("10 [1] glClear(mask=GL_COLOR_BUFFER_BIT)", scissor);
+  const size_t array = dump.out.find("10 [1] glClearBufferfv(buffer=GL_COLOR, drawbuffer=0, value={0, 1, 0, 1})", scissor);
+  ASSERT_NE(array, std::string::npos) << dump.out;
+  const size_t clear = dump.out.find("11 [1] glClear(mask=GL_COLOR_BUFFER_BIT)", array);
   ASSERT_NE(clear, std::string::npos) << dump.out;
-  EXPECT_NE(dump.out.find("11 [1] glGetError() = GL_NO_ERROR", clear), std::string::npos) << dump.out;
+  EXPECT_NE(dump.out.find("12 [1] glGetError() = GL_NO_ERROR", clear), std::string::npos) << dump.out;
 }
 
 }  // namespace

@@ -89,18 +89,98 @@ TEST(WordRun, ReadsBackWhatWasWrittenAtEveryOffset) {
   }
 }
 
+// A call with an input array (words-v2): its bytes after its arguments,
+// zeros after them to a whole word, then the next call; a null array has
+// no bytes. Catches: an array read from the wrong place or with the wrong
+// length, a next call read from inside the array, padding left as garbage,
+// a null array decoded as one of no bytes.
+TEST(WordRun, AnArrayLiesAfterItsCallsArgumentsAndTheNextCallAfterIt) {
+  ByteBuffer batch;
+  strata::stream::WordRunWriter writer;
+  strata::stream::CallRun run_numbers;
+  writer.Open(batch, 10, 3, 99);
+  const float color[3] = {0.25f, 0.5f, 1.0f};  // 12 bytes: 4 of padding after them
+  const PreparedWord uniform[] = {Int(5), Int(1), Uint(reinterpret_cast<uintptr_t>(color))};
+  writer.Add(batch, run_numbers, api::glUniform3fv, uniform, 3, color, sizeof color);
+  const PreparedWord none[] = {Int(5), Int(0), Uint(0)};
+  writer.Add(batch, run_numbers, api::glUniform3fv, none, 3, nullptr, 0);
+  const PreparedWord draw[] = {Uint(GL_TRIANGLES), Int(0), Int(3)};
+  writer.Add(batch, run_numbers, api::glDrawArrays, draw, 3);
+  writer.Close(batch);
+
+  std::vector<uint8_t> message(batch.storage.begin(), batch.storage.begin() + static_cast<long>(batch.size));
+  size_t at = 0;
+  strata::stream::Record record;
+  ASSERT_TRUE(strata::stream::ReadRecordAt(message, &at, &record));
+  strata::stream::WordRunView run;
+  ASSERT_TRUE(strata::stream::ReadWordRunHead(record.payload, &run));
+  uint64_t last = 0;
+  ASSERT_TRUE(strata::stream::LastWordCallSequence(run, &last));
+  EXPECT_EQ(last, 12u);
+
+  const PreparedWord* call = run.calls;
+  EXPECT_TRUE(strata::stream::kWordArrayCalls[api::glUniform3fv]);
+  ASSERT_TRUE(strata::stream::WordCallFits(call, run.end, api::glUniform3fv));
+  EXPECT_EQ(strata::stream::WordCallArrayBytes(*call), sizeof color);
+  EXPECT_EQ(strata::stream::WordCallWords(*call), 3u + 2u);
+  EXPECT_EQ(call[4 + 1].u >> 32, 0u) << "the padding after the array's last float is zeros";
+  strata::stream::DecodedCall decoded;
+  strata::stream::DecodeWordCall(call, api::glUniform3fv, "glUniform3fv", 10, 1, run, &decoded);
+  ASSERT_EQ(decoded.args.size(), 3u);
+  EXPECT_EQ(decoded.args[0].i, 5);
+  EXPECT_EQ(decoded.args[2].u, reinterpret_cast<uintptr_t>(color));
+  ASSERT_TRUE(decoded.args[2].has_in);
+  ASSERT_EQ(decoded.args[2].in.size(), sizeof color);
+  EXPECT_EQ(std::memcmp(decoded.args[2].in.data(), color, sizeof color), 0);
+
+  call += 1 + strata::stream::WordCallWords(*call);
+  ASSERT_TRUE(strata::stream::WordCallFits(call, run.end, api::glUniform3fv));
+  EXPECT_EQ(strata::stream::WordCallWords(*call), 3u);
+  strata::stream::DecodeWordCall(call, api::glUniform3fv, "glUniform3fv", 11, 1, run, &decoded);
+  EXPECT_FALSE(decoded.args[2].has_in) << "null stays null";
+
+  call += 1 + strata::stream::WordCallWords(*call);
+  ASSERT_TRUE(strata::stream::WordCallFits(call, run.end, api::glDrawArrays));
+  strata::stream::DecodeWordCall(call, api::glDrawArrays, "glDrawArrays", 12, 1, run, &decoded);
+  EXPECT_EQ(decoded.args[0].u, static_cast<uint64_t>(GL_TRIANGLES));
+  EXPECT_EQ(decoded.args[2].i, 3);
+  call += 1 + strata::stream::WordCallWords(*call);
+  EXPECT_EQ(call, run.end);
+}
+
 // Catches: a run that lets through a call the renderer cannot run from
-// words (a function that gives something back, one of pointers), a count
-// that does not match the function, or words read past the run's end.
-TEST(WordRun, OnlyCallsOfScalarsThatGiveNothingBackFit) {
+// words (a function that gives something back, one of pointers other than
+// an input array), a count that does not match the function, an array where
+// the function takes none, or words read past the run's end.
+TEST(WordRun, OnlyCallsOfScalarsAndInputArraysThatGiveNothingBackFit) {
   EXPECT_TRUE(strata::stream::kWordCalls[api::glUniform4f]);
   EXPECT_TRUE(strata::stream::kWordCalls[api::glDrawArrays]);
   EXPECT_TRUE(strata::stream::kWordCalls[api::glBindBuffer]);
+  EXPECT_FALSE(strata::stream::kWordArrayCalls[api::glUniform4f]);
   EXPECT_FALSE(strata::stream::kWordCalls[api::glGetError]);         // gives something back
   EXPECT_FALSE(strata::stream::kWordCalls[api::glIsEnabled]);        // the same
-  EXPECT_FALSE(strata::stream::kWordCalls[api::glUniform4fv]);       // a pointer
-  EXPECT_FALSE(strata::stream::kWordCalls[api::glVertexAttribPointer]);
+  EXPECT_TRUE(strata::stream::kWordCalls[api::glUniform4fv]);        // an input array
+  EXPECT_TRUE(strata::stream::kWordArrayCalls[api::glUniform4fv]);
+  EXPECT_TRUE(strata::stream::kWordArrayCalls[api::glUniformMatrix4fv]);
+  EXPECT_TRUE(strata::stream::kWordArrayCalls[api::glBufferSubData]);
+  EXPECT_FALSE(strata::stream::kWordCalls[api::glVertexAttribPointer]);  // a client array, read at the draw
+  EXPECT_FALSE(strata::stream::kWordCalls[api::glTexImage2D]);       // an image, maybe from a buffer
+  EXPECT_FALSE(strata::stream::kWordCalls[api::glShaderSource]);     // strings
+  EXPECT_FALSE(strata::stream::kWordCalls[api::glDrawElements]);     // a draw's indices are Execute's
+  EXPECT_FALSE(strata::stream::kWordCalls[api::glGetIntegerv]);      // an output
   EXPECT_FALSE(strata::stream::kWordCalls[api::eglSwapInterval]);    // EGL
+
+  const PreparedWord with_array[] = {Uint(strata::stream::WordCallHead(api::glScissor, 4, 8)), Int(0), Int(0),
+                                     Int(8), Int(8), Uint(0)};
+  EXPECT_FALSE(strata::stream::WordCallFits(with_array, with_array + 6, api::glScissor));
+  EXPECT_EQ(strata::stream::WordCallProblem(with_array, with_array + 6, api::glScissor),
+            "a call to glScissor with 8 bytes of an array (it takes none)");
+  const PreparedWord short_array[] = {Uint(strata::stream::WordCallHead(api::glUniform4fv, 3, 16)), Int(0), Int(1),
+                                      Uint(0x1000), Uint(0), Uint(0)};
+  EXPECT_TRUE(strata::stream::WordCallFits(short_array, short_array + 6, api::glUniform4fv));
+  EXPECT_FALSE(strata::stream::WordCallFits(short_array, short_array + 5, api::glUniform4fv));
+  EXPECT_EQ(strata::stream::WordCallProblem(short_array, short_array + 5, api::glUniform4fv),
+            "cut short in a call to glUniform4fv (4 of its 5 words of arguments and array there)");
 
   const PreparedWord scissor[] = {Uint(api::glScissor | uint64_t{4} << 32), Int(0), Int(0), Int(8), Int(8)};
   EXPECT_TRUE(strata::stream::WordCallFits(scissor, scissor + 5, api::glScissor));
