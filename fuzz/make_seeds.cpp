@@ -274,7 +274,7 @@ int main(int argc, char** argv) {
       Write(out + "/renderer/" + seed_name, every_client);
     }
     stream::wire::Hello words_hello = hello;
-    words_hello.values["features"] = "records-v1,replies-v1,words-v1";
+    words_hello.values["features"] = "records-v1,replies-v1,words-v1,words-v2";
     std::vector<uint8_t> every_word = stream::wire::EncodeHello(stream::wire::kClientMagic, words_hello);
     PutMessage(every_word, client_setup.bytes());
     PutMessage(every_word, EveryWordCall(context).bytes());

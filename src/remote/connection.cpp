@@ -218,6 +218,7 @@ bool Connection::Flush() {
   stream_->Write(batch_.storage.data(), batch_.size);
   TrafficCounts& traffic = session_.traffic();
   traffic.calls += run_.calls;
+  traffic.word_calls += std::exchange(word_calls_, 0);
   traffic.bytes_sent += sizeof header + batch_.size;
   traffic.flushes += 1;
   const bool ok = stream_->Flush();

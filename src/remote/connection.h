@@ -151,7 +151,10 @@ class Connection final : public stream::BulkSink {
  private:
   void BeginWordRun(uint64_t sequence);
   void EndWordRun() {
-    if (word_run_.open()) [[unlikely]] word_run_.Close(batch_);
+    if (word_run_.open()) [[unlikely]] {
+      word_calls_ += word_run_.calls();
+      word_run_.Close(batch_);
+    }
   }
   // The renderer is gone (Session::Lose); `ask_why`: it said nothing first.
   void Fail(const std::string& why, bool ask_why = false);
@@ -184,6 +187,7 @@ class Connection final : public stream::BulkSink {
   bool word_runs_ = false;    // the renderer agreed to words-v1
   bool word_arrays_ = false;  // and to words-v2
   stream::WordRunWriter word_run_;
+  uint64_t word_calls_ = 0;  // in the batch's runs (STRATA_REMOTE_STATS)
   // Whether call `sequence` goes in the open run, or one opened for it.
   bool InWordRun(uint64_t sequence) {
     if (!word_run_.open() || sequence != run_.last_sequence + 1) [[unlikely]] {

@@ -56,10 +56,12 @@ void Session::PrintTraffic() {
   const uint64_t received = t.bytes_received.load(), round_trips = t.round_trips.load(), flushes = t.flushes.load();
   const double per = frames > 0 ? 1.0 / static_cast<double>(frames) : 0.0;
   std::fprintf(stderr,
-               "strata remote: %llu frames, %llu calls sent, %.1f KiB sent, %.1f KiB received, %llu round trips, "
+               "strata remote: %llu frames, %llu calls sent (%llu in word runs), %.1f KiB sent, %.1f KiB received, "
+               "%llu round trips, "
                "%llu flushes, %lld calls absorbed on the client; per frame: %.1f calls, %.1f KiB sent, %.2f round "
                "trips, %.2f flushes; %.1f KiB sent out of line; over a %s; calls numbered %s\n",
-               static_cast<unsigned long long>(frames), static_cast<unsigned long long>(calls), sent / 1024.0,
+               static_cast<unsigned long long>(frames), static_cast<unsigned long long>(calls),
+               static_cast<unsigned long long>(t.word_calls.load()), sent / 1024.0,
                received / 1024.0, static_cast<unsigned long long>(round_trips),
                static_cast<unsigned long long>(flushes), static_cast<long long>(t.absorbed.load()), calls * per,
                sent / 1024.0 * per, round_trips * per, flushes * per, t.bulk_bytes.load() / 1024.0, transport_kind_,

@@ -34,6 +34,7 @@ inline constexpr int kRendererLostStatus = 69;
 struct TrafficCounts {
   std::atomic<uint64_t> calls{0}, bytes_sent{0}, bytes_received{0}, round_trips{0}, flushes{0}, frames{0};
   std::atomic<uint64_t> bulk_bytes{0};  // of bytes_sent, blobs sent out of line (stream/bulk_blobs.h)
+  std::atomic<uint64_t> word_calls{0};  // of calls, those sent in word runs (stream/word_run.h)
   std::atomic<int64_t> absorbed{0};  // calls the app made that never had to go (deferred_state.h)
 };
 

@@ -512,7 +512,8 @@ TEST(Remote, StatsSayWhatWentOverTheWire) {
                                options);
   ASSERT_EQ(r.exit_code, 0) << r.err << renderer.Log();
   static const std::regex line(
-      R"(strata remote: 10 frames, (\d+) calls sent, ([0-9.]+) KiB sent, ([0-9.]+) KiB received, (\d+) round trips, )"
+      R"(strata remote: 10 frames, (\d+) calls sent \(\d+ in word runs\), ([0-9.]+) KiB sent, ([0-9.]+) KiB received, )"
+      R"((\d+) round trips, )"
       R"((\d+) flushes, (\d+) calls absorbed on the client; per frame: ([0-9.]+) calls.*; over a shared-memory ring)");
   std::smatch m;
   ASSERT_TRUE(std::regex_search(r.err, m, line)) << r.err;
