@@ -689,10 +689,7 @@ TEST(Remote, ANullArrayIsRefusedAndAMeaningfulNullRuns) {
   ProcessResult remote = RunProcess({STRATA_CLI, "run", "--remote", renderer.address(), "--", app, "--null"});
   ASSERT_EQ(remote.exit_code, 0) << remote.out << remote.err << renderer.Log();
   EXPECT_EQ(remote.out, native.out) << "the refused calls changed nothing";
-  for (int waited_ms = 0; waited_ms < 10000 && renderer.Log().find("client left") == std::string::npos;
-       waited_ms += 20) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  }
+  EXPECT_TRUE(renderer.WaitForLog("client left", 10)) << renderer.Log();
   const std::string log = renderer.Log();
   for (const char* refused : {"glUniform4fv: 1 call not run ('value' is a null pointer, its arguments need 16 bytes)",
                               "glUniformMatrix4fv: 1 call not run ('value' is a null pointer, its arguments need 64",
@@ -719,10 +716,7 @@ TEST(Remote, ABufferRangeWhoseEndWrapsIsInvalidValue) {
   ASSERT_EQ(remote.exit_code, 0) << remote.out << remote.err << renderer.Log();
   EXPECT_NE(remote.out.find("a range whose end wraps: error 0x0501"), std::string::npos) << remote.out;
   EXPECT_NE(remote.out.find("frame: "), std::string::npos) << "the app went on: " << remote.out;
-  for (int waited_ms = 0; waited_ms < 10000 && renderer.Log().find("client left") == std::string::npos;
-       waited_ms += 20) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  }
+  EXPECT_TRUE(renderer.WaitForLog("client left", 10)) << renderer.Log();
   EXPECT_NE(renderer.Log().find("glBufferSubData: 1 call not run (its byte range at 'offset' ends past the "
                                 "largest offset there is: GL_INVALID_VALUE)"),
             std::string::npos)

@@ -340,11 +340,7 @@ TEST(Workers, AWorkerServesTheNextClientOfTheSameUserOnly) {
     *worker = WorkerOf(renderer, client.pid, 1);
   };
   auto back_in_pool = [&](pid_t worker) {
-    const std::string line = "worker " + std::to_string(worker) + " is back in the pool";
-    for (int i = 0; i < 500 && renderer.Log().find(line) == std::string::npos; ++i) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    }
-    return renderer.Log().find(line) != std::string::npos;
+    return renderer.WaitForLog("worker " + std::to_string(worker) + " is back in the pool", 5);
   };
   pid_t first = 0, over_tcp = 0, third = 0;
   const std::string a = ScratchPath("reuse-a.png"), b = ScratchPath("reuse-b.png"), c = ScratchPath("reuse-c.png");
@@ -397,9 +393,7 @@ TEST(Workers, TheRendererStopsPromptly) {
                                                  "--output", ScratchPath("stop.png")}));
   ASSERT_EQ(r.exit_code, 0) << r.err << renderer.Log();
   // Stopped as its worker ends after its client, with idle ones waiting.
-  for (int i = 0; i < 500 && renderer.Log().find("client left") == std::string::npos; ++i) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  }
+  renderer.WaitForLog("client left", 5);
   const pid_t listener = renderer.pid();
   const auto start = Clock::now();
   renderer.Stop();

@@ -69,6 +69,15 @@ std::string Renderer::ListeningAddress(const std::string& prefix) const {
   return "";
 }
 
+bool Renderer::WaitForLog(const std::string& text, double seconds) const {
+  const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+  while (Log().find(text) == std::string::npos) {
+    if (std::chrono::steady_clock::now() > until) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  return true;
+}
+
 std::string Renderer::Log() const {
   std::string text;
   if (FILE* f = std::fopen(log_.c_str(), "r")) {

@@ -26,6 +26,8 @@ class Renderer {
   // "tcp:127.0.0.1:" for a port it picked), read from its log; empty if none.
   std::string ListeningAddress(const std::string& prefix) const;
   std::string Log() const;
+  // Whether `text` shows in the log within `seconds` (looked for every 10 ms).
+  bool WaitForLog(const std::string& text, double seconds) const;
 
  private:
   std::string address_, log_;
