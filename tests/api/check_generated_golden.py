@@ -1,14 +1,14 @@
 #!/usr/bin/env python3
 """Golden copies of the code the generator writes for a few representative
-functions (a draw, an alias of one, a state query, a pointer upload, an EGL
-call): each emitter's output for them, as tests/api/golden/FUNCTION.txt
+functions (a draw, an alias of one, a state query, a pointer upload, a
+uniform array, an EGL call): each emitter's output for them, as tests/api/golden/FUNCTION.txt
 holds it. A change to the data (api/function_traits.txt, annotations.txt,
 parameters.txt) or to an emitter that changes this code fails here until its
 golden copy is updated (--update) and the diff reviewed with the change.
 
 Catches: a data or template change that alters generated code unseen (a
 draw that loses its client-array capture, a query whose reply changes, an
-alias that stops sharing its core's rules).
+alias that stops sharing its core's rules, an array that leaves word runs).
 
 usage: check_generated_golden.py GENERATED_DIR GOLDEN_DIR [--update]
 """
@@ -18,7 +18,8 @@ import os
 import re
 import sys
 
-FUNCTIONS = ("glDrawArrays", "glDrawElementsBaseVertexOES", "glGetIntegerv", "glTexImage2D", "eglCreateWindowSurface")
+FUNCTIONS = ("glDrawArrays", "glDrawElementsBaseVertexOES", "glGetIntegerv", "glTexImage2D", "glUniformMatrix4fv",
+             "eglCreateWindowSurface")
 
 # Each generated file, and how a function's part of it is found there: the
 # paragraphs (blank-line separated) defining functions of these prefixes,
@@ -30,6 +31,8 @@ SOURCES = {
     "src/codec.cpp": ((), (r"kCaptures_{name}\[\]",)),
     "src/replay.cpp": ((), (r"kParams_{name}\[\]", r"// {name}$")),
     "src/traits.cpp": ((), (r"// {name}$",)),
+    "src/call_handlers.cpp": (("void Run_",), (r"\bRun_{name}\(c, ", r"// {name}(: .*)?$")),
+    "src/word_readers.cpp": ((), (r"// {name}$",)),
 }
 
 
