@@ -87,8 +87,9 @@ const RecordDispatch::WordSlot* RecordDispatch::WordSlots() {
     WordSlot& entry = word_slots_[id];
     entry.slot = functions.SlotOf(id);
     if (entry.slot < 0) continue;
-    entry.arguments = stream::WordCallArity(entry.slot);
-    entry.array = word_arrays_ && stream::kWordArrayCalls[entry.slot];
+    entry.array = stream::kWordArrayCalls[entry.slot];
+    // Calls with an array travel in runs only where the client agreed to words-v2.
+    entry.arguments = entry.array && !word_arrays_ ? stream::kNotInRuns : stream::WordCallArity(entry.slot);
     if (!handled_.empty()) {
       entry.prepared = handled_[entry.slot].prepared;
       entry.driver = handled_[entry.slot].driver;

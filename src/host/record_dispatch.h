@@ -106,8 +106,9 @@ class RecordDispatch {
   // from their decoded form (Record::prepared) too.
   static bool Handles(int slot) { return kCallHandlers[slot] != nullptr; }
 
-  // Word runs may hold calls with an array (words-v2, stream/word_run.h):
-  // a client that did not agree to it is closed at such a call.
+  // Word runs may hold calls of functions with an array (words-v2,
+  // stream/word_run.h): a client that did not agree to it is closed at such
+  // a call.
   void AllowWordArrays(bool allowed) {
     word_arrays_ = allowed;
     word_slots_.clear();
@@ -197,7 +198,7 @@ class RecordDispatch {
     void* driver = nullptr;
     uint64_t arguments = stream::kNotInRuns;  // stream::WordCallArity
     int slot = -1;                            // -1: no function of this build
-    bool array = false;                       // stream::kWordArrayCalls: its calls carry an array
+    bool array = false;                       // stream::kWordArrayCalls: its calls may carry an array
   };
   // Made on the first run, and again after HookSlots.
   const WordSlot* WordSlots();

@@ -54,6 +54,9 @@ std::string WordCallProblem(const PreparedWord* at, const PreparedWord* end, int
   }
   const api::FunctionInfo& info = api::kFunctions[slot];
   if (!kWordCalls[slot]) return std::string("a call to ") + info.name + ", whose calls must travel as call records";
+  if (kWordArrayCalls[slot] && !arrays_agreed) {
+    return std::string("a call to ") + info.name + ", whose calls travel in word runs only with words-v2 (not agreed)";
+  }
   const uint32_t count = WordCallArguments(*at);
   if (count != info.param_count) {
     return std::string("a call to ") + info.name + " with " + std::to_string(count) + " arguments (it takes " +
@@ -62,9 +65,6 @@ std::string WordCallProblem(const PreparedWord* at, const PreparedWord* end, int
   if (WordCallArrayBytes(*at) != 0 && !kWordArrayCalls[slot]) {
     return std::string("a call to ") + info.name + " with " + std::to_string(WordCallArrayBytes(*at)) +
            " bytes of an array (it takes none)";
-  }
-  if (WordCallArrayBytes(*at) != 0 && !arrays_agreed) {
-    return std::string("a call to ") + info.name + " with its array in the run (words-v2 was not agreed)";
   }
   return std::string("cut short in a call to ") + info.name + " (" + std::to_string(end - at - 1) + " of its " +
          std::to_string(WordCallWords(*at)) +

@@ -696,7 +696,7 @@ TEST(Serve, WordRunsRunTheirCallsAndMalformedOnesCloseOnlyThatClient) {
     };
     ExpectClosedWith(renderer, features, send, c.expected, c.what);
   }
-  // One that agreed to words-v1 alone may not put an array in a run.
+  // One that agreed to words-v1 alone may not send a call with an array in a run.
   ExpectClosedWith(
       renderer, "records-v1,replies-v1,frames-v1,words-v1",
       [&](Client& bad) {
@@ -704,7 +704,8 @@ TEST(Serve, WordRunsRunTheirCallsAndMalformedOnesCloseOnlyThatClient) {
         std::string send_error;
         ASSERT_TRUE(bad.Send(-1, 0, &reply, &send_error)) << send_error;
       },
-      "a call to glClearBufferfv with its array in the run (words-v2 was not agreed)", "an array without words-v2");
+      "a call to glClearBufferfv, whose calls travel in word runs only with words-v2 (not agreed)",
+      "an array without words-v2");
   // One that never agreed to words-v1 may not send a run.
   Client unagreed;
   ASSERT_TRUE(unagreed.Connect(renderer.address(), &error)) << error;
