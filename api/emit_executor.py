@@ -245,7 +245,7 @@ def emit_call_handlers(plans: list[fp.FunctionPlan]) -> str:
             elif p.result_kind == "kVoid":
                 # Never kept decoded: a word run's call, its array after its arguments (stream/word_run.h).
                 prepared_rows.append(f"  [](FastCall& c, const stream::PreparedWord* a, void* d) __attribute__((hot)) "
-                                     f"{{ Run_{p.name}(c, WordArrayArguments::Of(a, {len(p.params)}, d)); }},")
+                                     f"{{ Run_{p.name}(c, WordArrayArguments::Of(a, {len(p.params)}, {blob_param(p).index}, d)); }},")
             else:
                 prepared_rows.append(f"  nullptr,  // {p.name}: its array is never kept decoded")
         else:

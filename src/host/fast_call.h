@@ -155,17 +155,15 @@ struct PreparedArguments {
 // ... or a word run's call of a function with an input array
 // (stream::kWordArrayCalls): its words, the array's bytes after them.
 struct WordArrayArguments : PreparedArguments {
-  const uint8_t* array;
-  uint64_t array_bytes;
-  // `arguments`: the call's first argument, after its head word.
-  static WordArrayArguments Of(const stream::PreparedWord* arguments, uint32_t count, void* driver) {
-    return {{arguments, driver}, reinterpret_cast<const uint8_t*>(arguments + count),
-            stream::WordCallArrayBytes(arguments[-1])};
+  std::span<const uint8_t> array;  // null where the app passed null
+  // `arguments`: the call's first argument, after its head word; `pointer`: the array's parameter.
+  static WordArrayArguments Of(const stream::PreparedWord* arguments, uint32_t count, int pointer, void* driver) {
+    return {{arguments, driver}, stream::WordCallArray(arguments, pointer, stream::WordCallArrayBytes(arguments[-1]), count)};
   }
-  // The array's pointer word (0: the app passed null), then its bytes.
+  // Past the array's pointer word, its bytes.
   InputBlob Blob(const FastCall&) {
-    if ((at++)->u == 0) return {nullptr, 0, false};
-    return {array, array_bytes, false};
+    ++at;
+    return {array.data(), array.size(), false};
   }
   static bool End(FastCall&, api::ArgKind, int) { return true; }
 };
